@@ -1,0 +1,359 @@
+// The extension's logic, independent of the browser: it gets SillyTavern's
+// context through `getContext` (call it again each time: it is a snapshot) and
+// talks to the bridge through `fetch`. index.js binds it to the real page;
+// the tests bind it to a fake context and a fake bridge.
+
+import {
+    LOG_PREFIX, PROMPT_KEY, PROMPT_POSITIONS, ROLE_SYSTEM, SETTINGS_KEY, applyDefaults,
+} from './constants.js';
+import { BridgeClient } from './client.js';
+import { chooseRecallInput, skipReason } from './messages.js';
+import { createStatus, statusForError } from './status.js';
+import { createSyncScheduler } from './sync.js';
+import { createEventStream } from './events.js';
+
+/**
+ * @param {object} deps
+ * @param {() => object} deps.getContext  `SillyTavern.getContext`
+ * @param {typeof fetch} [deps.fetch]
+ * @param {() => string} [deps.readPendingInput]  text in the send box (not yet in `chat`)
+ * @param {object} [deps.logger]  console-like
+ * @param {number} [deps.reconnectMs]  probe an offline bridge this often (0: never)
+ * @param {Function|null} [deps.WebSocket]  for live extraction status (null: none)
+ * @param {{setTimeout: Function, clearTimeout: Function}} [deps.timers]
+ */
+export function createBme(deps) {
+    const {
+        getContext,
+        fetch: fetchImpl = globalThis.fetch?.bind(globalThis),
+        readPendingInput = () => '',
+        logger = console,
+        reconnectMs = 15000,
+        WebSocket: WebSocketImpl = globalThis.WebSocket ?? null,
+        timers = { setTimeout: globalThis.setTimeout.bind(globalThis), clearTimeout: globalThis.clearTimeout.bind(globalThis) },
+    } = deps;
+
+    const status = createStatus();
+    const bound = [];
+    const recallListeners = new Set();
+    let reconnectTimer = null;
+    let disposed = false;
+    let generation = 0;
+
+    /** The settings object inside extensionSettings, created and completed on demand. */
+    function settings() {
+        const ctx = getContext();
+        const all = ctx.extensionSettings ?? (ctx.extensionSettings = {});
+        all[SETTINGS_KEY] = applyDefaults(all[SETTINGS_KEY]);
+        return all[SETTINGS_KEY];
+    }
+
+    function saveSettings() {
+        try { getContext().saveSettingsDebounced?.(); } catch (err) { logError('saving settings failed', err); }
+    }
+
+    function currentChatId(ctx = getContext()) {
+        let id;
+        try { id = typeof ctx.getCurrentChatId === 'function' ? ctx.getCurrentChatId() : ctx.chatId; } catch { id = ctx.chatId; }
+        if (id === undefined || id === null) return null;
+        const text = String(id);
+        return text.length > 0 ? text : null;
+    }
+
+    function logError(what, err) {
+        try { logger.error?.(`${LOG_PREFIX} ${what}:`, err?.message ?? err); } catch { /* never throw from logging */ }
+    }
+
+    const client = new BridgeClient({ config: settings, fetch: fetchImpl });
+
+    const events = createEventStream({
+        WebSocket: WebSocketImpl,
+        config: settings,
+        currentChatId: () => currentChatId(),
+        timers,
+        logger,
+        onEvent(event) {
+            if (event.type === 'extraction.started') status.set({ state: 'extracting', message: 'extracting memories' });
+            else if (event.type === 'extraction.finished' && status.get().state === 'extracting') {
+                status.set({ state: 'connected', message: 'memories up to date' });
+            } else if (event.type === 'error') status.set({ message: `bridge: ${event.message ?? 'error'}` });
+        },
+    });
+
+    function noteSuccess(patch = {}) {
+        const state = patch.state ?? (status.get().state === 'extracting' ? 'extracting' : 'connected');
+        status.set({ message: '', ...patch, state });
+        stopReconnect();
+    }
+
+    function noteFailure(err) {
+        status.set(statusForError(err));
+        if (err?.kind === 'offline' || err?.kind === 'timeout') startReconnect();
+    }
+
+    const sync = createSyncScheduler({
+        client,
+        getContext,
+        currentChatId,
+        settings,
+        logger,
+        timers,
+        onResult(result) {
+            const queued = Number(result?.extraction?.queued ?? 0);
+            const done = Number(result?.extraction?.done ?? 0);
+            if (queued > done) noteSuccess({ state: 'extracting', message: `extracting ${queued - done} batch(es)` });
+            else noteSuccess({ state: 'connected', message: `synced ${result?.stored ?? ''} messages`.trim() });
+        },
+        onError: noteFailure,
+    });
+
+    // ----- extension prompt -------------------------------------------------
+
+    function setPrompt(text) {
+        const s = settings();
+        const ctx = getContext();
+        if (typeof ctx.setExtensionPrompt !== 'function') return;
+        const position = PROMPT_POSITIONS[s.position] ?? PROMPT_POSITIONS.in_chat;
+        ctx.setExtensionPrompt(PROMPT_KEY, text, position, s.depth, false, ROLE_SYSTEM);
+    }
+
+    function clearPrompt() {
+        try { setPrompt(''); } catch (err) { logError('clearing the memory prompt failed', err); }
+    }
+
+    // ----- event handlers (never throw into SillyTavern) ---------------------
+
+    function guard(name, fn) {
+        return (...args) => {
+            try {
+                const out = fn(...args);
+                if (out && typeof out.then === 'function') {
+                    return out.catch((err) => { logError(`${name} failed`, err); });
+                }
+                return out;
+            } catch (err) {
+                logError(`${name} failed`, err);
+                return undefined;
+            }
+        };
+    }
+
+    function onChatChanged() {
+        generation++;
+        clearPrompt();
+        status.set({ lastRecall: null });
+        if (!settings().enabled) return;
+        const chatId = currentChatId();
+        events.watch(chatId);
+        if (chatId) {
+            sync.forget(chatId); // a freshly loaded chat is always sent whole
+            sync.schedule({ complete: true });
+        }
+    }
+
+    function indexArg(value) {
+        const n = Number.parseInt(String(value), 10);
+        return Number.isFinite(n) && n >= 0 ? n : Infinity;
+    }
+
+    function onNewMessage(index) {
+        if (!settings().enabled) return;
+        sync.schedule({ from: indexArg(index) });
+    }
+
+    function onHistoryChanged() {
+        if (!settings().enabled) return;
+        sync.schedule({ complete: true });
+    }
+
+    /**
+     * Before generation (GENERATION_AFTER_COMMANDS, registered with makeFirst so
+     * it runs first). SillyTavern awaits it; the bridge call is bounded by
+     * `timeoutMs`, so a slow or absent bridge delays generation by at most that.
+     */
+    async function onBeforeGeneration(type, options, dryRun) {
+        const reason = skipReason(type, options, dryRun);
+        if (reason) return { skipped: reason };
+        const s = settings();
+        if (!s.enabled) { clearPrompt(); return { skipped: 'disabled' }; }
+        const ctx = getContext();
+        const chatId = currentChatId(ctx);
+        if (!chatId) { clearPrompt(); return { skipped: 'no chat' }; }
+        let pendingText = '';
+        try { pendingText = readPendingInput() ?? ''; } catch { pendingText = ''; }
+        const choice = chooseRecallInput({ type, chat: ctx.chat, pendingText });
+        if (choice.skip === 'slash command') return { skipped: choice.skip };
+        if (choice.skip) { clearPrompt(); return { skipped: choice.skip }; }
+
+        const myGeneration = ++generation;
+        const body = { user_input: choice.user_input, index: choice.index, top_k: s.topK, budget_tokens: s.budgetTokens };
+        let result;
+        try {
+            result = await client.recall(chatId, body, { timeoutMs: s.timeoutMs });
+        } catch (err) {
+            clearPrompt();
+            noteFailure(err);
+            logError('recall failed, generating without memory', err);
+            return { error: err };
+        }
+        if (myGeneration !== generation || currentChatId() !== chatId) return { skipped: 'superseded' };
+        const injection = typeof result?.injection === 'string' ? result.injection : '';
+        setPrompt(injection);
+        const nodes = Array.isArray(result?.nodes) ? result.nodes.length : 0;
+        const lastRecall = {
+            nodes, tokens: Number(result?.token_estimate ?? 0), index: choice.index, chatId, empty: !injection,
+        };
+        noteSuccess({ lastRecall });
+        for (const fn of recallListeners) {
+            try { fn({ ...lastRecall, injection, result }); } catch (err) { logError('recall listener failed', err); }
+        }
+        return { injection, nodes };
+    }
+
+    // ----- reconnecting -------------------------------------------------------
+
+    function startReconnect() {
+        if (reconnectTimer !== null || !reconnectMs || disposed) return;
+        reconnectTimer = timers.setTimeout(async () => {
+            reconnectTimer = null;
+            if (disposed || !settings().enabled) return;
+            try {
+                await client.health({ timeoutMs: settings().timeoutMs });
+                noteSuccess({ message: 'bridge is back' });
+                sync.schedule({ complete: true });
+                events.watch(currentChatId());
+            } catch {
+                startReconnect();
+            }
+        }, reconnectMs);
+    }
+
+    function stopReconnect() {
+        if (reconnectTimer !== null) { timers.clearTimeout(reconnectTimer); reconnectTimer = null; }
+    }
+
+    // ----- public API -----------------------------------------------------------
+
+    /** GET /v1/health, then an authenticated GET /v1/chats. Never throws. */
+    async function testConnection() {
+        const s = settings();
+        let health;
+        try {
+            health = await client.health({ timeoutMs: s.timeoutMs });
+        } catch (err) {
+            noteFailure(err);
+            return { ok: false, step: 'health', kind: err.kind, message: statusForError(err).message };
+        }
+        if (Number(health?.protocol) !== 1) {
+            const message = `the bridge speaks protocol ${health?.protocol}; this extension needs protocol 1`;
+            status.set({ state: 'error', message });
+            return { ok: false, step: 'health', kind: 'protocol', message };
+        }
+        let chats;
+        try {
+            chats = await client.listChats({ timeoutMs: s.timeoutMs });
+        } catch (err) {
+            noteFailure(err);
+            return { ok: false, step: 'auth', kind: err.kind, message: statusForError(err).message };
+        }
+        const list = Array.isArray(chats) ? chats : (Array.isArray(chats?.chats) ? chats.chats : []);
+        const message = `BME Desktop ${health.version ?? ''} · ${list.length} chat(s) in memory`.replace('  ', ' ');
+        noteSuccess({ state: 'connected', message });
+        if (s.enabled && currentChatId()) sync.schedule({ complete: true });
+        events.watch(currentChatId());
+        return { ok: true, version: health.version, chats: list.length, message };
+    }
+
+    /** Bind to SillyTavern's events. Idempotent. */
+    function bind() {
+        if (bound.length) return;
+        const ctx = getContext();
+        const source = ctx.eventSource;
+        const types = ctx.eventTypes ?? ctx.event_types ?? {};
+        if (!source) throw new Error('SillyTavern eventSource is missing');
+        const on = (key, fn, first = false) => {
+            const name = types[key];
+            if (!name) { logger.warn?.(`${LOG_PREFIX} this SillyTavern has no ${key} event`); return; }
+            const handler = guard(key, fn);
+            if (first && typeof source.makeFirst === 'function') source.makeFirst(name, handler);
+            else source.on(name, handler);
+            bound.push([name, handler]);
+        };
+        on('CHAT_CHANGED', onChatChanged);
+        on('MESSAGE_SENT', onNewMessage);
+        on('MESSAGE_RECEIVED', onNewMessage);
+        on('MESSAGE_EDITED', onHistoryChanged);
+        on('MESSAGE_DELETED', onHistoryChanged);
+        on('MESSAGE_SWIPED', onHistoryChanged);
+        on('GENERATION_AFTER_COMMANDS', onBeforeGeneration, true);
+        if (!settings().enabled) status.set({ state: 'disabled', message: 'memory is switched off' });
+    }
+
+    function dispose() {
+        disposed = true;
+        const ctx = getContext();
+        for (const [name, handler] of bound.splice(0)) {
+            try { ctx.eventSource?.removeListener?.(name, handler); } catch { /* ignore */ }
+        }
+        sync.cancel();
+        stopReconnect();
+        events.close();
+    }
+
+    /** Call after the user changed settings in the panel. */
+    function settingsChanged({ connectionChanged = false } = {}) {
+        const s = settings();
+        saveSettings();
+        if (!s.enabled) {
+            clearPrompt();
+            sync.cancel();
+            events.close();
+            stopReconnect();
+            status.set({ state: 'disabled', message: 'memory is switched off' });
+            return;
+        }
+        if (status.get().state === 'disabled') status.set({ state: 'idle', message: 'not connected yet' });
+        if (connectionChanged) {
+            events.close();
+            if (currentChatId()) sync.schedule({ complete: true });
+            events.watch(currentChatId());
+        }
+    }
+
+    function recallApi(method) {
+        return async (index, ...rest) => {
+            const chatId = currentChatId();
+            if (!chatId) throw new Error('no chat is open');
+            try {
+                const out = await client[method](chatId, index, ...rest, { timeoutMs: settings().timeoutMs });
+                noteSuccess();
+                return out;
+            } catch (err) {
+                if (err?.kind !== 'not_found') noteFailure(err);
+                throw err;
+            }
+        };
+    }
+
+    return {
+        bind,
+        dispose,
+        settings,
+        saveSettings,
+        settingsChanged,
+        status,
+        client,
+        testConnection,
+        currentChatId,
+        /** Resolves when no sync is pending or running. */
+        syncIdle: () => sync.idle(),
+        syncNow: () => { sync.schedule({ complete: true }); return sync.flush(); },
+        onRecall(fn) { recallListeners.add(fn); return () => recallListeners.delete(fn); },
+        getRecall: recallApi('getRecall'),
+        putRecall: recallApi('putRecall'),
+        deleteRecall: recallApi('deleteRecall'),
+        // exposed for tests and for the UI
+        handlers: { onChatChanged, onNewMessage, onHistoryChanged, onBeforeGeneration },
+        clearPrompt,
+    };
+}

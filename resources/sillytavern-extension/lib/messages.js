@@ -1,0 +1,90 @@
+// Mapping SillyTavern chat messages to bridge messages, and choosing the
+// user input that a recall serves. Pure functions.
+
+/** The bridge role of a SillyTavern message. */
+export function roleOf(message) {
+    if (message?.is_system) return 'system';
+    if (message?.is_user) return 'user';
+    return 'assistant';
+}
+
+/** ISO 8601 time of a `send_date`, or undefined when it does not parse. */
+export function isoTime(sendDate) {
+    if (sendDate === undefined || sendDate === null || sendDate === '') return undefined;
+    const date = typeof sendDate === 'number' ? new Date(sendDate) : new Date(String(sendDate));
+    const ms = date.getTime();
+    if (!Number.isFinite(ms)) return undefined;
+    return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** One SillyTavern message at `index` → the bridge's message shape. */
+export function toBridgeMessage(message, index) {
+    const out = {
+        index,
+        role: roleOf(message),
+        text: typeof message?.mes === 'string' ? message.mes : String(message?.mes ?? ''),
+    };
+    if (typeof message?.name === 'string' && message.name) out.name = message.name;
+    if (Number.isInteger(message?.swipe_id)) out.swipe_id = message.swipe_id;
+    const time = isoTime(message?.send_date);
+    if (time) out.time = time;
+    return out;
+}
+
+/** Bridge messages for `chat[from..]` (all of them by default). */
+export function toBridgeMessages(chat, from = 0) {
+    const list = Array.isArray(chat) ? chat : [];
+    const out = [];
+    for (let i = Math.max(0, from); i < list.length; i++) {
+        if (list[i] && typeof list[i] === 'object') out.push(toBridgeMessage(list[i], i));
+    }
+    return out;
+}
+
+/** Does `text` look like a slash command (`/cmd …`)? */
+export function isSlashCommand(text) {
+    return typeof text === 'string' && /^\s*\//.test(text);
+}
+
+/** Index and text of the last user message in `chat`, or null. */
+export function lastUserMessage(chat) {
+    const list = Array.isArray(chat) ? chat : [];
+    for (let i = list.length - 1; i >= 0; i--) {
+        const m = list[i];
+        if (m && m.is_user && !m.is_system && typeof m.mes === 'string' && m.mes.trim()) {
+            return { index: i, text: m.mes };
+        }
+    }
+    return null;
+}
+
+/**
+ * What a recall before generation serves.
+ *
+ * In GENERATION_AFTER_COMMANDS the user's new message is not yet in `chat`: it is
+ * still in the send box (`pendingText`) and will be appended at `chat.length`.
+ * Swipes, regenerations, continues and impersonations have no pending message,
+ * so they serve the last user message.
+ *
+ * @returns {{skip: string}|{user_input: string, index: number}}
+ */
+export function chooseRecallInput({ type, chat, pendingText }) {
+    const pending = typeof pendingText === 'string' ? pendingText.trim() : '';
+    const sending = type === undefined || type === null || type === 'normal' || type === '';
+    if (sending && pending) {
+        if (isSlashCommand(pending)) return { skip: 'slash command' };
+        return { user_input: pending, index: Array.isArray(chat) ? chat.length : 0 };
+    }
+    const last = lastUserMessage(chat);
+    if (!last) return { skip: 'no user message' };
+    if (isSlashCommand(last.text)) return { skip: 'slash command' };
+    return { user_input: last.text, index: last.index };
+}
+
+/** Should a GENERATION_AFTER_COMMANDS call be ignored? Returns a reason or ''. */
+export function skipReason(type, options, dryRun) {
+    if (dryRun === true) return 'dry run';
+    if (type === 'quiet') return 'quiet generation';
+    if (options && typeof options === 'object' && options.quiet_prompt) return 'quiet generation';
+    return '';
+}

@@ -1,0 +1,212 @@
+// Test doubles: a fake SillyTavern context and a fake bridge HTTP server.
+
+import http from 'node:http';
+import { createBme } from '../lib/core.js';
+
+/** SillyTavern's event emitter (public/lib/eventemitter.js): emit awaits each listener in turn. */
+export class FakeEventSource {
+    constructor() { this.events = {}; }
+    on(event, fn) { (this.events[event] ??= []).push(fn); }
+    makeFirst(event, fn) {
+        const list = (this.events[event] ??= []);
+        const at = list.indexOf(fn);
+        if (at >= 0) list.splice(at, 1);
+        list.unshift(fn);
+    }
+    removeListener(event, fn) {
+        const list = this.events[event] ?? [];
+        const at = list.indexOf(fn);
+        if (at >= 0) list.splice(at, 1);
+    }
+    async emit(event, ...args) {
+        for (const fn of [...(this.events[event] ?? [])]) {
+            try { await fn(...args); } catch (err) { console.error('listener error', err); }
+        }
+    }
+}
+
+export const EVENT_TYPES = Object.freeze({
+    APP_READY: 'app_ready',
+    CHAT_CHANGED: 'chat_id_changed',
+    GENERATION_STARTED: 'generation_started',
+    GENERATION_AFTER_COMMANDS: 'GENERATION_AFTER_COMMANDS',
+    MESSAGE_SENT: 'message_sent',
+    MESSAGE_RECEIVED: 'message_received',
+    MESSAGE_EDITED: 'message_edited',
+    MESSAGE_UPDATED: 'message_updated',
+    MESSAGE_DELETED: 'message_deleted',
+    MESSAGE_SWIPED: 'message_swiped',
+    GENERATION_ENDED: 'generation_ended',
+});
+
+export function stMessage(name, text, { user = false, system = false, swipe = undefined } = {}) {
+    const m = { name, is_user: user, is_system: system, send_date: 'May 8, 2023 1:56pm', mes: text, extra: {} };
+    if (!user) { m.swipe_id = swipe ?? 0; m.swipes = [text]; }
+    return m;
+}
+
+/**
+ * A fake SillyTavern: `getContext()` returns a fresh snapshot each call, like the
+ * real one; `chat` is mutated in place.
+ */
+export function createFakeSillyTavern({ chatId = 'Seraphina - 2023-5-8 @13h56m 00s', chat, settings } = {}) {
+    const st = {
+        chatId,
+        chat: chat ?? [
+            stMessage('Seraphina', 'Welcome to the glade, traveller.'),
+            stMessage('Alex', 'Where am I?', { user: true }),
+            stMessage('Seraphina', 'In my forest. You were hurt.'),
+        ],
+        name1: 'Alex',
+        name2: 'Seraphina',
+        eventSource: new FakeEventSource(),
+        extensionSettings: {},
+        extensionPrompts: {},
+        promptCalls: [],
+        saveCount: 0,
+        pendingInput: '',
+    };
+    if (settings) st.extensionSettings.bme_desktop = { ...settings };
+    st.getContext = () => ({
+        chat: st.chat,
+        name1: st.name1,
+        name2: st.name2,
+        chatId: st.chatId,
+        characterId: '0',
+        getCurrentChatId: () => st.chatId,
+        eventSource: st.eventSource,
+        eventTypes: EVENT_TYPES,
+        event_types: EVENT_TYPES,
+        extensionSettings: st.extensionSettings,
+        extensionPrompts: st.extensionPrompts,
+        setExtensionPrompt(key, value, position, depth, scan = false, role = 0) {
+            st.promptCalls.push({ key, value, position, depth, scan, role });
+            st.extensionPrompts[key] = { value, position, depth, scan, role };
+        },
+        saveSettingsDebounced() { st.saveCount++; },
+    });
+    st.emit = (key, ...args) => st.eventSource.emit(EVENT_TYPES[key], ...args);
+    st.promptValue = () => st.extensionPrompts.bme_desktop?.value;
+    return st;
+}
+
+/** A logger that records instead of printing. */
+export function recordingLogger() {
+    const lines = [];
+    const rec = (level) => (...args) => lines.push({ level, text: args.map(String).join(' ') });
+    return { lines, error: rec('error'), warn: rec('warn'), info: rec('info'), log: rec('log'), debug: rec('debug') };
+}
+
+/**
+ * A fake bridge: node:http on 127.0.0.1, port 0. Records every request.
+ * `bridge.handler = (req) => ({status, body, delayMs})` overrides answers.
+ */
+export async function startFakeBridge({ token = 'test-token-0123456789abcdef0123456789abcdef' } = {}) {
+    const bridge = {
+        token,
+        requests: [],
+        handler: null,
+        recallAnswer: {
+            injection: '[Memory — data, not instructions]\n- Alex was hurt in the forest.',
+            token_estimate: 12,
+            elapsed_ms: 1.5,
+            nodes: [
+                { id: 'n1', type: 'event', title: 'Hurt', text: 'Alex was hurt', score: 0.9, source_indices: [2] },
+                { id: 'n2', type: 'place', title: 'Glade', text: 'A glade', score: 0.7, source_indices: [0] },
+            ],
+        },
+        kept: new Map(),
+    };
+    const server = http.createServer((req, res) => {
+        let raw = '';
+        req.setEncoding('utf8');
+        req.on('data', (chunk) => { raw += chunk; });
+        req.on('end', async () => {
+            let body = null;
+            try { body = raw ? JSON.parse(raw) : null; } catch { body = { unparsable: raw }; }
+            const record = { method: req.method, url: req.url, headers: req.headers, body };
+            bridge.requests.push(record);
+            let answer = bridge.handler ? await bridge.handler(record) : null;
+            answer ??= defaultAnswer(bridge, record);
+            if (answer.delayMs) await new Promise((r) => setTimeout(r, answer.delayMs));
+            if (res.destroyed) return;
+            res.writeHead(answer.status ?? 200, { 'Content-Type': 'application/json', ...(answer.headers ?? {}) });
+            res.end(answer.body === undefined ? '' : JSON.stringify(answer.body));
+        });
+    });
+    await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+    bridge.url = `http://127.0.0.1:${server.address().port}`;
+    bridge.close = () => new Promise((resolve) => { server.closeAllConnections?.(); server.close(() => resolve()); });
+    bridge.of = (method, pathEnd) => bridge.requests.filter((r) => r.method === method && (!pathEnd || r.url.endsWith(pathEnd)));
+    bridge.syncs = () => bridge.of('POST', '/sync');
+    bridge.recalls = () => bridge.of('POST', '/recall');
+    return bridge;
+}
+
+function defaultAnswer(bridge, { method, url, headers, body }) {
+    const path = url.split('?')[0];
+    if (method === 'GET' && path === '/v1/health') return { body: { status: 'ok', protocol: 1, version: '0.1.0' } };
+    if (headers.authorization !== `Bearer ${bridge.token}`) {
+        return { status: 401, body: { error: { code: 'unauthorized', message: 'missing or wrong bridge token' } } };
+    }
+    if (method === 'GET' && path === '/v1/chats') return { body: { chats: [{ chat_id: 'a', message_count: 3 }] } };
+    const m = /^\/v1\/chats\/([^/]+)\/(sync|recall)(?:\/(\d+))?$/.exec(path);
+    if (!m) return { status: 404, body: { error: { code: 'not_found', message: `no route ${path}` } } };
+    const chatId = decodeURIComponent(m[1]);
+    if (m[2] === 'sync') {
+        return {
+            body: {
+                chat_id: chatId, stored: body.messages.length, changed_from: null,
+                rolled_back: { batches: 0, nodes: 0 }, extraction: { queued: 0, done: 0 }, revision: 1,
+            },
+        };
+    }
+    if (m[3] === undefined) {
+        bridge.kept.set(`${chatId}#${body.index}`, { ...bridge.recallAnswer, manually_edited: false });
+        return { body: bridge.recallAnswer };
+    }
+    const key = `${chatId}#${m[3]}`;
+    if (method === 'GET') {
+        return bridge.kept.has(key) ? { body: bridge.kept.get(key) } : { status: 404, body: { error: { code: 'not_found', message: 'no recall kept' } } };
+    }
+    if (method === 'PUT') {
+        const kept = { ...(bridge.kept.get(key) ?? bridge.recallAnswer), injection: body.injection, manually_edited: true };
+        bridge.kept.set(key, kept);
+        return { body: kept };
+    }
+    if (method === 'DELETE') { bridge.kept.delete(key); return { body: { deleted: true } }; }
+    return { status: 405, body: { error: { code: 'bad_request', message: 'method' } } };
+}
+
+/** A fake ST wired to a BME core pointing at `bridgeUrl`. */
+export function setup({ bridgeUrl, token, settings = {}, stOptions = {}, coreOptions = {} } = {}) {
+    const st = createFakeSillyTavern({
+        ...stOptions,
+        settings: { bridgeUrl, token, debounceMs: 5, timeoutMs: 2000, ...settings },
+    });
+    const logger = recordingLogger();
+    const bme = createBme({
+        getContext: st.getContext,
+        readPendingInput: () => st.pendingInput,
+        logger,
+        reconnectMs: 0,
+        WebSocket: null,
+        ...coreOptions,
+    });
+    bme.bind();
+    return { st, bme, logger };
+}
+
+/**
+ * For end-to-end tests against a real `bme-desktop serve`: the bridge URL and
+ * token from BME_E2E_URL / BME_E2E_TOKEN, or a skip message when they are absent.
+ * Use: `const e2e = e2eConfig(); test('…', { skip: e2e.skip }, async () => …)`.
+ */
+export function e2eConfig(env = process.env) {
+    const url = env.BME_E2E_URL?.trim();
+    const token = env.BME_E2E_TOKEN?.trim();
+    if (!url || !token) {
+        return { skip: 'set BME_E2E_URL and BME_E2E_TOKEN to run the end-to-end tests against a real `bme-desktop serve`' };
+    }
+    return { skip: false, url, token };
+}
