@@ -1,0 +1,192 @@
+// The awaited pre-generation hook: POST /recall → setExtensionPrompt.
+
+import { test, before, after, beforeEach } from 'node:test';
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import { startFakeBridge, setup, stMessage, createFakeSillyTavern, recordingLogger } from './helpers.js';
+import { createBme } from '../lib/core.js';
+import { badgeText } from '../lib/status.js';
+
+let bridge;
+before(async () => { bridge = await startFakeBridge(); });
+after(async () => { await bridge.close(); });
+beforeEach(() => { bridge.requests.length = 0; bridge.handler = null; });
+
+function connect(opts = {}) {
+    return setup({ bridgeUrl: bridge.url, token: bridge.token, ...opts });
+}
+
+/** What SillyTavern's Generate() does around our hook, in order. */
+async function generate(st, type = undefined, options = {}, dryRun = false) {
+    await st.emit('GENERATION_STARTED', type, options, dryRun);
+    await st.emit('GENERATION_AFTER_COMMANDS', type, options, dryRun);
+}
+
+test('the recall hook runs before listeners registered earlier (makeFirst)', async () => {
+    const st = createFakeSillyTavern({ settings: { bridgeUrl: bridge.url, token: bridge.token, debounceMs: 5 } });
+    const order = [];
+    st.eventSource.on('GENERATION_AFTER_COMMANDS', () => { order.push(`other saw ${st.promptValue() ?? 'nothing'}`); });
+    const bme = createBme({ getContext: st.getContext, readPendingInput: () => 'Hello', logger: recordingLogger(), reconnectMs: 0, WebSocket: null });
+    bme.bind();
+    await generate(st);
+    assert.deepEqual(order, [`other saw ${bridge.recallAnswer.injection}`]);
+});
+
+test('a normal send recalls with the pending text and applies the injection in chat at the configured depth', async () => {
+    const { st } = connect({ settings: { position: 'in_chat', depth: 7, topK: 5, budgetTokens: 900 } });
+    st.pendingInput = 'What happened to me?';
+    await generate(st);
+
+    const [recall] = bridge.recalls();
+    assert.equal(recall.url, `/v1/chats/${encodeURIComponent(st.chatId)}/recall`);
+    assert.equal(recall.headers.authorization, `Bearer ${bridge.token}`);
+    assert.deepEqual(recall.body, { user_input: 'What happened to me?', index: 3, top_k: 5, budget_tokens: 900 });
+    assert.deepEqual(st.promptCalls.at(-1), {
+        key: 'bme_desktop', value: bridge.recallAnswer.injection, position: 1, depth: 7, scan: false, role: 0,
+    });
+});
+
+test('position "in prompt" uses extension prompt type IN_PROMPT (0)', async () => {
+    const { st } = connect({ settings: { position: 'in_prompt', depth: 2 } });
+    st.pendingInput = 'Hello';
+    await generate(st);
+    assert.equal(st.promptCalls.at(-1).position, 0);
+    assert.equal(st.promptCalls.at(-1).value, bridge.recallAnswer.injection);
+});
+
+test('the recall finishes before later listeners run (the hook is awaited)', async () => {
+    const { st } = connect();
+    let seen;
+    st.eventSource.on('GENERATION_AFTER_COMMANDS', () => { seen = st.promptValue(); });
+    st.pendingInput = 'Hello';
+    bridge.handler = (r) => (r.url.endsWith('/recall') ? { delayMs: 50, body: { injection: 'slow memory', nodes: [] } } : null);
+    await generate(st);
+    assert.equal(seen, 'slow memory');
+});
+
+test('swipe and regenerate recall for the last user message', async () => {
+    const { st } = connect();
+    st.pendingInput = '';
+    await generate(st, 'swipe');
+    await generate(st, 'regenerate');
+    assert.deepEqual(bridge.recalls().map((r) => [r.body.user_input, r.body.index]), [['Where am I?', 1], ['Where am I?', 1]]);
+});
+
+test('dry runs and quiet generations do not call the bridge', async () => {
+    const { st } = connect();
+    st.pendingInput = 'Hello';
+    await generate(st, 'normal', {}, true);
+    await generate(st, 'quiet', { quiet_prompt: 'Summarize' }, false);
+    await generate(st, undefined, { quiet_prompt: 'Write a title' }, false);
+    assert.equal(bridge.recalls().length, 0);
+    assert.equal(st.promptCalls.length, 0, 'the extension prompt is left alone');
+});
+
+test('slash commands do not call the bridge', async () => {
+    const { st } = connect();
+    st.pendingInput = '/sys The sun sets.';
+    await generate(st);
+    assert.equal(bridge.recalls().length, 0);
+});
+
+test('an empty injection clears the extension prompt', async () => {
+    const { st } = connect();
+    st.pendingInput = 'Hello';
+    await generate(st);
+    assert.equal(st.promptValue(), bridge.recallAnswer.injection);
+    bridge.handler = (r) => (r.url.endsWith('/recall') ? { body: { injection: '', token_estimate: 0, elapsed_ms: 1, nodes: [] } } : null);
+    await generate(st);
+    assert.equal(st.promptValue(), '');
+});
+
+test('the badge shows the node count of the last recall', async () => {
+    const { st, bme } = connect();
+    st.pendingInput = 'Hello';
+    await generate(st);
+    assert.equal(bme.status.get().lastRecall.nodes, 2);
+    assert.equal(badgeText(bme.status.get()), 'connected · last recall: 2 nodes');
+});
+
+test('bridge down: generation proceeds, the prompt is cleared and the badge shows offline', async () => {
+    const dead = http.createServer();
+    await new Promise((r) => dead.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${dead.address().port}`;
+    await new Promise((r) => dead.close(r)); // nothing listens there now
+
+    const { st, bme, logger } = setup({ bridgeUrl: url, token: 'x' });
+    st.extensionPrompts.bme_desktop = { value: 'stale memory from last turn' };
+    st.pendingInput = 'Hello';
+    let afterUs = false;
+    st.eventSource.on('GENERATION_AFTER_COMMANDS', () => { afterUs = true; });
+    await generate(st);
+    assert.equal(afterUs, true, 'the other listeners and the generation go on');
+    assert.equal(st.promptValue(), '');
+    assert.equal(bme.status.get().state, 'offline');
+    assert.equal(badgeText(bme.status.get()), 'offline');
+    assert.ok(logger.lines.some((l) => l.level === 'error' && l.text.startsWith('[BME]')));
+});
+
+test('bridge slower than the timeout: generation proceeds without memory after the timeout', async () => {
+    const { st, bme } = connect({ settings: { timeoutMs: 100 } });
+    st.extensionPrompts.bme_desktop = { value: 'stale memory' };
+    bridge.handler = (r) => (r.url.endsWith('/recall') ? { delayMs: 1500, body: { injection: 'too late', nodes: [] } } : null);
+    st.pendingInput = 'Hello';
+    const started = performance.now();
+    await generate(st);
+    const waited = performance.now() - started;
+    assert.ok(waited < 1400, `the hook gave up at the timeout (waited ${Math.round(waited)} ms)`);
+    assert.equal(st.promptValue(), '');
+    assert.equal(bme.status.get().state, 'offline');
+    assert.match(bme.status.get().message, /100 ms/);
+});
+
+test('a wrong token surfaces in the badge as an error', async () => {
+    const { st, bme } = setup({ bridgeUrl: bridge.url, token: 'wrong-token' });
+    st.pendingInput = 'Hello';
+    await generate(st);
+    const status = bme.status.get();
+    assert.equal(status.state, 'error');
+    assert.match(status.message, /token/);
+    assert.match(status.message, /401/);
+    assert.equal(st.promptValue(), '');
+});
+
+test('a recall that returns after a chat switch is not applied to the new chat', async () => {
+    const { st } = connect();
+    bridge.handler = (r) => (r.url.endsWith('/recall') ? { delayMs: 80, body: { injection: 'old chat memory', nodes: [] } } : null);
+    st.pendingInput = 'Hello';
+    const pending = generate(st);
+    await new Promise((r) => setTimeout(r, 10));
+    st.chatId = 'another chat';
+    await st.emit('CHAT_CHANGED', st.chatId);
+    await pending;
+    assert.equal(st.promptValue(), '');
+});
+
+test('chat change clears the memory prompt of the previous chat', async () => {
+    const { st, bme } = connect();
+    st.pendingInput = 'Hello';
+    await generate(st);
+    st.chatId = 'second';
+    st.chat.splice(0, st.chat.length, stMessage('Bob', 'Yo.'));
+    await st.emit('CHAT_CHANGED', 'second');
+    assert.equal(st.promptValue(), '');
+    await bme.syncIdle();
+});
+
+test('disabled: the hook clears the prompt and does not call the bridge', async () => {
+    const { st } = connect({ settings: { enabled: false } });
+    st.extensionPrompts.bme_desktop = { value: 'stale' };
+    st.pendingInput = 'Hello';
+    await generate(st);
+    assert.equal(bridge.recalls().length, 0);
+    assert.equal(st.promptValue(), '');
+});
+
+test('unicode chat ids are percent-encoded in the recall path', async () => {
+    const chatId = 'Юля/チャット 2024';
+    const { st } = connect({ stOptions: { chatId } });
+    st.pendingInput = 'Hello';
+    await generate(st);
+    assert.equal(bridge.recalls()[0].url, `/v1/chats/${encodeURIComponent(chatId)}/recall`);
+});
