@@ -1,0 +1,282 @@
+"""Client for any OpenAI-compatible chat endpoint (OpenAI, DeepSeek, Ollama, LM Studio, vLLM).
+
+Synchronous; run it in a worker thread. One client per endpoint configuration; it owns a
+connection pool, so ``close()`` it (or use it as a context manager) when done.
+
+    with LLMClient(LLMConfig(base_url="http://127.0.0.1:11434/v1", model="qwen2.5:7b")) as llm:
+        reply = llm.chat([{"role": "user", "content": "Hello"}]).text
+        data = llm.chat_json(messages, schema_hint='{"operations": [...]}')
+        for delta in llm.stream_chat(messages, cancel=stop_event):
+            ...
+
+Timeouts, retries and cancellation follow :mod:`.http_policy`. Logs (logger
+``bme_desktop.core.providers``) carry roles and sizes only: no key, no message text.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import random
+import threading
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from types import TracebackType
+from typing import Any
+
+from .errors import LLMBadResponse, LLMError, LLMHTTPError
+from .http_policy import HttpPolicy
+from .http_session import HttpSession
+from .json_chat import repair_request, with_json_instruction
+from .json_repair import JSONParseError, JSONValue, parse_model_json
+from .records import ChatMessage, ChatResult, ConnectionReport, Usage
+from .redaction import describe_messages, excerpt, truncate
+from .sse import iter_sse_data
+
+_CONNECTION_TEST_TIMEOUT = 15.0
+
+
+@dataclass(frozen=True)
+class LLMConfig:
+    """Where and how to call a chat model. ``api_key`` is never shown by ``repr``."""
+
+    base_url: str
+    model: str
+    api_key: str | None = field(default=None, repr=False)
+    temperature: float | None = 0.2
+    max_tokens: int | None = None
+    extra_headers: Mapping[str, str] = field(default_factory=dict)
+    policy: HttpPolicy = field(default_factory=HttpPolicy)
+    json_mode: bool = True  # send response_format={"type": "json_object"} from chat_json
+
+
+class LLMClient:
+    """Chat, JSON chat, streaming chat and a connection test against one endpoint."""
+
+    def __init__(
+        self, config: LLMConfig, *, logger: logging.Logger | None = None, rng: random.Random | None = None
+    ) -> None:
+        self.config = config
+        self._log = logger or logging.getLogger("bme_desktop.core.providers.llm")
+        self._session = HttpSession(
+            config.base_url,
+            api_key=config.api_key,
+            extra_headers=config.extra_headers,
+            policy=config.policy,
+            logger=self._log,
+            rng=rng,
+        )
+        self._response_format_rejected = False
+
+    @property
+    def base_url(self) -> str:
+        return self._session.base_url
+
+    def close(self) -> None:
+        self._session.close()
+
+    def __enter__(self) -> LLMClient:
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+    # -- chat -----------------------------------------------------------------------------
+    def chat(
+        self,
+        messages: Sequence[ChatMessage],
+        *,
+        cancel: threading.Event | None = None,
+        max_tokens: int | None = None,
+    ) -> ChatResult:
+        """One non-streaming completion."""
+        return self._complete(messages, cancel=cancel, json_mode=False, max_tokens=max_tokens)
+
+    def chat_json(
+        self,
+        messages: Sequence[ChatMessage],
+        *,
+        schema_hint: str | None = None,
+        cancel: threading.Event | None = None,
+    ) -> JSONValue:
+        """A completion parsed as a JSON object or array.
+
+        Asks for JSON (instruction plus ``response_format`` where the server accepts it),
+        parses tolerantly (:mod:`.json_repair`) and, if that fails, makes exactly one repair
+        request. Raises :class:`LLMBadResponse` when the repaired reply is not JSON either.
+        """
+        first = self._json_completion(with_json_instruction(messages, schema_hint), cancel)
+        try:
+            return parse_model_json(first.text)
+        except JSONParseError as exc:
+            self._log.warning("reply is not JSON (%s; %d chars); one repair attempt", exc, len(first.text))
+            retry_messages = repair_request(messages, first.text, str(exc), schema_hint)
+        second = self._json_completion(retry_messages, cancel)
+        try:
+            return parse_model_json(second.text)
+        except JSONParseError as exc:
+            raise LLMBadResponse(
+                f"model reply is not valid JSON after one repair attempt: {exc}",
+                raw_excerpt=truncate(second.text, 500),
+            ) from exc
+
+    def stream_chat(
+        self, messages: Sequence[ChatMessage], *, cancel: threading.Event | None = None
+    ) -> Iterator[str]:
+        """Yield text deltas as they arrive. The request is sent on the first ``next()``.
+
+        Raises :class:`LLMTimeout` on an idle stream or at the hard deadline,
+        :class:`LLMBadResponse` if the stream ends before the model finished,
+        :class:`LLMCancelled` once ``cancel`` is set (checked between chunks).
+        """
+        payload = self._payload(messages, stream=True, json_mode=False)
+        summary = describe_messages(messages)
+        chars = 0
+        with self._session.stream_lines("chat/completions", payload, cancel=cancel, summary=summary) as lines:
+            for data in iter_sse_data(lines):
+                if data.strip() == "[DONE]":
+                    self._log.info("stream from %s done: %d chars", self.config.model, chars)
+                    return
+                choice = _first_choice(_decode_event(data))
+                if choice is None:
+                    continue
+                delta = choice.get("delta")
+                text = delta.get("content") if isinstance(delta, Mapping) else None
+                if isinstance(text, str) and text:
+                    chars += len(text)
+                    yield text
+                if choice.get("finish_reason"):
+                    self._log.info("stream from %s finished: %d chars", self.config.model, chars)
+                    return
+        raise LLMBadResponse(f"stream ended before the model finished ({chars} chars received)")
+
+    # -- connection test ------------------------------------------------------------------
+    def test_connection(self) -> ConnectionReport:
+        """List models (``GET /models``); where that route is missing, try a 1-token chat.
+        Never raises; no retries; at most 15 s."""
+        start = time.monotonic()
+        try:
+            try:
+                body = self._session.request_json(
+                    "GET", "models", retries=False, timeout=_CONNECTION_TEST_TIMEOUT
+                )
+            except LLMHTTPError as exc:
+                if exc.status not in (404, 405, 501):
+                    raise
+                self._complete([{"role": "user", "content": "ping"}], cancel=None, json_mode=False,
+                               max_tokens=1, retries=False)
+                return ConnectionReport(ok=True, latency=time.monotonic() - start)
+        except LLMError as exc:
+            return ConnectionReport(ok=False, latency=time.monotonic() - start, error=str(exc))
+        entries = body.get("data") if isinstance(body, Mapping) else None
+        models = tuple(
+            str(entry["id"]) for entry in (entries or []) if isinstance(entry, Mapping) and entry.get("id")
+        )
+        return ConnectionReport(
+            ok=True,
+            latency=time.monotonic() - start,
+            models=models,
+            model_listed=(self.config.model in models) if models else None,
+        )
+
+    # -- internals ------------------------------------------------------------------------
+    def _json_completion(self, messages: Sequence[ChatMessage], cancel: threading.Event | None) -> ChatResult:
+        if self.config.json_mode and not self._response_format_rejected:
+            try:
+                return self._complete(messages, cancel=cancel, json_mode=True)
+            except LLMHTTPError as exc:
+                if exc.status not in (400, 422):
+                    raise
+                self._log.info("server rejected response_format (HTTP %d); asking for JSON without it", exc.status)
+                self._response_format_rejected = True
+        return self._complete(messages, cancel=cancel, json_mode=False)
+
+    def _payload(
+        self, messages: Sequence[ChatMessage], *, stream: bool, json_mode: bool, max_tokens: int | None = None
+    ) -> dict[str, Any]:
+        payload: dict[str, Any] = {
+            "model": self.config.model,
+            "messages": [dict(message) for message in messages],
+            "stream": stream,
+        }
+        if self.config.temperature is not None:
+            payload["temperature"] = self.config.temperature
+        tokens = max_tokens if max_tokens is not None else self.config.max_tokens
+        if tokens is not None:
+            payload["max_tokens"] = tokens
+        if json_mode:
+            payload["response_format"] = {"type": "json_object"}
+        return payload
+
+    def _complete(
+        self,
+        messages: Sequence[ChatMessage],
+        *,
+        cancel: threading.Event | None,
+        json_mode: bool,
+        max_tokens: int | None = None,
+        retries: bool = True,
+    ) -> ChatResult:
+        start = time.monotonic()
+        payload = self._payload(messages, stream=False, json_mode=json_mode, max_tokens=max_tokens)
+        body = self._session.request_json(
+            "POST", "chat/completions", payload, cancel=cancel, retries=retries, summary=describe_messages(messages)
+        )
+        result = _parse_completion(body, self.config.model, time.monotonic() - start)
+        self._log.info(
+            "chat %s: %d chars in %.2fs (finish=%s, usage=%s)",
+            result.model, len(result.text), result.elapsed, result.finish_reason, result.usage,
+        )
+        return result
+
+
+def _decode_event(data: str) -> Mapping[str, Any]:
+    try:
+        event = json.loads(data)
+    except ValueError as exc:
+        raise LLMBadResponse("stream event is not JSON", raw_excerpt=excerpt(data)) from exc
+    if not isinstance(event, Mapping):
+        raise LLMBadResponse("stream event is not a JSON object", raw_excerpt=excerpt(data))
+    if "error" in event and not event.get("choices"):
+        raise LLMBadResponse(f"server reported an error mid-stream: {excerpt(json.dumps(event['error']))}")
+    return event
+
+
+def _first_choice(body: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    choices = body.get("choices")
+    if isinstance(choices, list) and choices and isinstance(choices[0], Mapping):
+        return choices[0]
+    return None
+
+
+def _content_text(content: Any) -> str:
+    if content is None:
+        return ""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):  # content parts
+        return "".join(str(p.get("text", "")) for p in content if isinstance(p, Mapping))
+    raise LLMBadResponse(f"message content has unexpected type {type(content).__name__}")
+
+
+def _parse_completion(body: Any, requested_model: str, elapsed: float) -> ChatResult:
+    if not isinstance(body, Mapping):
+        raise LLMBadResponse("completion body is not a JSON object", raw_excerpt=excerpt(str(body)))
+    choice = _first_choice(body)
+    if choice is None:
+        detail = excerpt(json.dumps(body.get("error"))) if "error" in body else "no choices"
+        raise LLMBadResponse(f"completion has no choices ({detail})")
+    message = choice.get("message")
+    if not isinstance(message, Mapping):
+        raise LLMBadResponse("completion choice has no message")
+    finish = choice.get("finish_reason")
+    return ChatResult(
+        text=_content_text(message.get("content")),
+        model=str(body.get("model") or requested_model),
+        usage=Usage.from_wire(body.get("usage")),
+        elapsed=elapsed,
+        finish_reason=str(finish) if finish is not None else None,
+    )

