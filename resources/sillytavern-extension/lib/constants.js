@@ -40,6 +40,9 @@ export const DEFAULT_SETTINGS = Object.freeze({
 export function applyDefaults(settings) {
     const out = settings && typeof settings === 'object' ? settings : {};
     for (const [key, value] of Object.entries(DEFAULT_SETTINGS)) {
+        if (typeof value === 'number' && typeof out[key] === 'string' && out[key].trim() !== '' && Number.isFinite(Number(out[key]))) {
+            out[key] = Number(out[key]);
+        }
         if (typeof out[key] !== typeof value) out[key] = value;
     }
     if (!Object.hasOwn(PROMPT_POSITIONS, out.position)) out.position = DEFAULT_SETTINGS.position;

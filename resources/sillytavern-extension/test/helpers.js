@@ -210,3 +210,12 @@ export function e2eConfig(env = process.env) {
     }
     return { skip: false, url, token };
 }
+
+/** A loopback URL where nothing listens (a port that was just freed). */
+export async function deadUrl() {
+    const server = http.createServer();
+    await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${server.address().port}`;
+    await new Promise((resolve) => server.close(resolve));
+    return url;
+}

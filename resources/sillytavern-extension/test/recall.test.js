@@ -2,8 +2,7 @@
 
 import { test, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
-import http from 'node:http';
-import { startFakeBridge, setup, stMessage, createFakeSillyTavern, recordingLogger } from './helpers.js';
+import { startFakeBridge, setup, stMessage, createFakeSillyTavern, recordingLogger, deadUrl } from './helpers.js';
 import { createBme } from '../lib/core.js';
 import { badgeText } from '../lib/status.js';
 
@@ -108,11 +107,7 @@ test('the badge shows the node count of the last recall', async () => {
 });
 
 test('bridge down: generation proceeds, the prompt is cleared and the badge shows offline', async () => {
-    const dead = http.createServer();
-    await new Promise((r) => dead.listen(0, '127.0.0.1', r));
-    const url = `http://127.0.0.1:${dead.address().port}`;
-    await new Promise((r) => dead.close(r)); // nothing listens there now
-
+    const url = await deadUrl();
     const { st, bme, logger } = setup({ bridgeUrl: url, token: 'x' });
     st.extensionPrompts.bme_desktop = { value: 'stale memory from last turn' };
     st.pendingInput = 'Hello';

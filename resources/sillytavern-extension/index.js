@@ -1,0 +1,54 @@
+// BME Desktop Memory — SillyTavern companion extension (entry point).
+// Binds the browser-independent logic in lib/core.js to SillyTavern's context.
+
+import { createBme } from './lib/core.js';
+import { LOG_PREFIX } from './lib/constants.js';
+
+/** The text in SillyTavern's send box: the user's message before it enters `chat`. */
+function readPendingInput() {
+    const el = globalThis.document?.getElementById('send_textarea');
+    return el ? String(el.value ?? '') : '';
+}
+
+export async function start(sillyTavern = globalThis.SillyTavern) {
+    if (typeof sillyTavern?.getContext !== 'function') {
+        console.error(`${LOG_PREFIX} SillyTavern.getContext() is missing: this SillyTavern is too old for BME Desktop Memory.`);
+        return null;
+    }
+    // getContext() returns a new snapshot each call: never cache it.
+    const bme = createBme({ getContext: () => sillyTavern.getContext(), readPendingInput });
+    try {
+        bme.bind();
+    } catch (err) {
+        console.error(`${LOG_PREFIX} cannot bind to SillyTavern events:`, err);
+        return null;
+    }
+
+    try {
+        const { mountSettings, mountRecallViews } = await import('./lib/ui.js');
+        const container = document.getElementById('extensions_settings') ?? document.getElementById('extensions_settings2');
+        if (container) {
+            const response = await fetch(new URL('./settings.html', import.meta.url), { cache: 'no-cache' });
+            mountSettings(bme, { document, container, html: await response.text() });
+        } else {
+            console.warn(`${LOG_PREFIX} no #extensions_settings container: settings panel not shown`);
+        }
+        mountRecallViews(bme, { document, MutationObserver: globalThis.MutationObserver });
+    } catch (err) {
+        console.error(`${LOG_PREFIX} cannot show the settings panel:`, err);
+    }
+
+    // Extensions load before the first chat opens, but if one is open already, sync it.
+    try {
+        if (bme.currentChatId()) bme.handlers.onChatChanged();
+    } catch (err) {
+        console.error(`${LOG_PREFIX} initial sync failed:`, err);
+    }
+    console.info(`${LOG_PREFIX} BME Desktop Memory loaded`);
+    return bme;
+}
+
+if (globalThis.SillyTavern && globalThis.document) {
+    if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', () => { start(); });
+    else start();
+}

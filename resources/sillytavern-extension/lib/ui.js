@@ -1,0 +1,208 @@
+// Browser-only glue: the settings panel, the badge and the recall shown under
+// user messages. All logic lives in core.js; this file only reads and writes
+// the DOM. Text from the bridge is always set with textContent, never as HTML.
+
+import { LOG_PREFIX } from './constants.js';
+import { badgeText } from './status.js';
+
+/** [element id, settings key, kind, is it a connection setting] */
+const FIELDS = [
+    ['bme_enabled', 'enabled', 'checkbox', true],
+    ['bme_bridge_url', 'bridgeUrl', 'text', true],
+    ['bme_token', 'token', 'text', true],
+    ['bme_position', 'position', 'select', false],
+    ['bme_depth', 'depth', 'number', false],
+    ['bme_top_k', 'topK', 'number', false],
+    ['bme_budget', 'budgetTokens', 'number', false],
+    ['bme_timeout', 'timeoutMs', 'number', false],
+    ['bme_show_recall', 'showRecallUnderMessages', 'checkbox', false],
+];
+
+/** Insert the settings panel into `container` and bind it to `bme`. */
+export function mountSettings(bme, { document, container, html }) {
+    const wrapper = document.createElement('div');
+    wrapper.innerHTML = html; // our own template, shipped with the extension
+    container.append(...wrapper.childNodes);
+    const $ = (id) => document.getElementById(id);
+
+    const s = bme.settings();
+    for (const [id, key, kind] of FIELDS) {
+        const el = $(id);
+        if (!el) continue;
+        if (kind === 'checkbox') el.checked = Boolean(s[key]);
+        else el.value = String(s[key] ?? '');
+        const eventName = kind === 'checkbox' || kind === 'select' ? 'change' : 'input';
+        el.addEventListener(eventName, () => onFieldChanged(bme, $));
+        if (kind === 'number') el.addEventListener('change', () => { el.value = String(bme.settings()[key]); });
+    }
+
+    $('bme_token_show')?.addEventListener('click', () => {
+        const input = $('bme_token');
+        if (input) input.type = input.type === 'password' ? 'text' : 'password';
+    });
+
+    const testButton = $('bme_test');
+    testButton?.addEventListener('click', async () => {
+        setMessage($, 'testing…');
+        const result = await bme.testConnection();
+        setMessage($, result.ok ? `✓ ${result.message}` : `✗ ${result.message}`);
+    });
+
+    const render = (status) => {
+        const badge = $('bme_badge');
+        if (badge) {
+            badge.dataset.state = status.state;
+            badge.textContent = badgeText(status);
+            badge.title = status.message || 'BME Desktop bridge status';
+        }
+        if (status.message && (status.state === 'error' || status.state === 'offline')) setMessage($, status.message);
+    };
+    bme.status.subscribe(render);
+    render(bme.status.get());
+}
+
+let connectionTimer = null;
+
+function onFieldChanged(bme, $) {
+    const s = bme.settings();
+    let connectionChanged = false;
+    for (const [id, key, kind, isConnection] of FIELDS) {
+        const el = $(id);
+        if (!el) continue;
+        const before = s[key];
+        if (kind === 'checkbox') s[key] = el.checked;
+        else if (kind === 'number') s[key] = Number(el.value);
+        else s[key] = String(el.value).trim();
+        if (isConnection && before !== s[key]) connectionChanged = true;
+    }
+    bme.settings(); // re-applies defaults and clamps numbers
+    if (connectionChanged) {
+        // typing a URL or token fires one event per key: settle first
+        clearTimeout(connectionTimer);
+        connectionTimer = setTimeout(() => bme.settingsChanged({ connectionChanged: true }), 800);
+        bme.saveSettings();
+    } else {
+        bme.settingsChanged();
+    }
+}
+
+function setMessage($, text) {
+    const el = $('bme_message');
+    if (el) el.textContent = text;
+}
+
+// ----- recall under each user message -------------------------------------------
+
+/**
+ * Add a "memory" toggle under each user message in `#chat`. Opening it loads the
+ * recall kept for that message (GET /recall/{index}); it can be edited (PUT) or
+ * removed (DELETE).
+ */
+export function mountRecallViews(bme, { document, MutationObserver }) {
+    const chatEl = document.getElementById('chat');
+    if (!chatEl) return;
+
+    const decorate = () => {
+        if (!bme.settings().showRecallUnderMessages || !bme.settings().enabled) {
+            chatEl.querySelectorAll('.bme-recall').forEach((el) => el.remove());
+            return;
+        }
+        for (const mes of chatEl.querySelectorAll('.mes[is_user="true"]')) {
+            const block = mes.querySelector('.mes_block') ?? mes;
+            const index = Number.parseInt(mes.getAttribute('mesid') ?? '', 10);
+            const existing = block.querySelector(':scope > .bme-recall');
+            if (!Number.isFinite(index)) continue;
+            if (existing && existing.dataset.index === String(index)) continue;
+            existing?.remove();
+            block.append(createRecallView(bme, document, index));
+        }
+    };
+
+    let scheduled = false;
+    const schedule = () => {
+        if (scheduled) return;
+        scheduled = true;
+        setTimeout(() => { scheduled = false; try { decorate(); } catch (err) { console.error(`${LOG_PREFIX} recall view:`, err); } }, 50);
+    };
+    if (MutationObserver) new MutationObserver(schedule).observe(chatEl, { childList: true });
+    bme.onRecall(({ index }) => {
+        // refresh an open view for that message
+        const view = chatEl.querySelector(`.mes[mesid="${index}"] .bme-recall`);
+        if (view?.classList.contains('open')) view.querySelector('.bme-recall-toggle')?.dispatchEvent(new Event('refresh'));
+        schedule();
+    });
+    bme.status.subscribe(schedule);
+    schedule();
+}
+
+function createRecallView(bme, document, index) {
+    const root = document.createElement('div');
+    root.className = 'bme-recall';
+    root.dataset.index = String(index);
+    const toggle = document.createElement('div');
+    toggle.className = 'bme-recall-toggle';
+    toggle.textContent = '🧠 memory';
+    toggle.title = 'Show the memories recalled for this message (BME Desktop)';
+    const body = document.createElement('div');
+    body.className = 'bme-recall-body';
+    body.hidden = true;
+    root.append(toggle, body);
+
+    const load = async () => {
+        body.replaceChildren(textNode(document, 'loading…'));
+        try {
+            const kept = await bme.getRecall(index);
+            showRecall(bme, document, body, index, kept);
+        } catch (err) {
+            body.replaceChildren(textNode(document, err?.kind === 'not_found'
+                ? 'No memories were recalled for this message.'
+                : `Cannot load the recall: ${err?.message ?? err}`));
+        }
+    };
+    toggle.addEventListener('click', () => {
+        const open = !root.classList.contains('open');
+        root.classList.toggle('open', open);
+        body.hidden = !open;
+        if (open) load();
+    });
+    toggle.addEventListener('refresh', load);
+    return root;
+}
+
+function showRecall(bme, document, body, index, kept) {
+    const nodes = Array.isArray(kept?.nodes) ? kept.nodes : [];
+    const info = document.createElement('div');
+    info.textContent = `${nodes.length} memor${nodes.length === 1 ? 'y' : 'ies'}`
+        + (kept?.token_estimate ? `, ~${kept.token_estimate} tokens` : '')
+        + (kept?.manually_edited ? ' · edited by hand' : '');
+    const area = document.createElement('textarea');
+    area.className = 'text_pole';
+    area.value = typeof kept?.injection === 'string' ? kept.injection : '';
+    const actions = document.createElement('div');
+    actions.className = 'bme-recall-actions';
+    const save = button(document, 'Save', 'Replace the injection kept for this message (PUT)');
+    const remove = button(document, 'Delete', 'Remove the recall kept for this message (DELETE)');
+    const note = document.createElement('span');
+    actions.append(save, remove, note);
+    save.addEventListener('click', async () => {
+        try { await bme.putRecall(index, area.value); note.textContent = 'saved'; } catch (err) { note.textContent = `failed: ${err?.message ?? err}`; }
+    });
+    remove.addEventListener('click', async () => {
+        try { await bme.deleteRecall(index); body.replaceChildren(textNode(document, 'Deleted.')); } catch (err) { note.textContent = `failed: ${err?.message ?? err}`; }
+    });
+    body.replaceChildren(info, area, actions);
+}
+
+function button(document, label, title) {
+    const el = document.createElement('div');
+    el.className = 'menu_button';
+    el.textContent = label;
+    el.title = title;
+    return el;
+}
+
+function textNode(document, text) {
+    const el = document.createElement('div');
+    el.textContent = text;
+    return el;
+}

@@ -1,0 +1,117 @@
+// "Test connection", the kept recall per user message, and live bridge events.
+
+import { test, before, after, beforeEach } from 'node:test';
+import assert from 'node:assert/strict';
+import { startFakeBridge, setup, deadUrl } from './helpers.js';
+import { badgeText } from '../lib/status.js';
+
+let bridge;
+before(async () => { bridge = await startFakeBridge(); });
+after(async () => { await bridge.close(); });
+beforeEach(() => { bridge.requests.length = 0; bridge.handler = null; });
+
+test('test connection: GET /v1/health without token, then an authenticated GET /v1/chats', async () => {
+    const { bme } = setup({ bridgeUrl: `${bridge.url}/`, token: bridge.token });
+    const result = await bme.testConnection();
+    assert.equal(result.ok, true);
+    assert.equal(result.chats, 1);
+    const [health, chats] = bridge.requests;
+    assert.equal(health.method, 'GET');
+    assert.equal(health.url, '/v1/health');
+    assert.equal(health.headers.authorization, undefined);
+    assert.equal(chats.url, '/v1/chats');
+    assert.equal(chats.headers.authorization, `Bearer ${bridge.token}`);
+    assert.equal(bme.status.get().state, 'connected');
+});
+
+test('test connection with a wrong token reports the auth step and shows an error badge', async () => {
+    const { bme } = setup({ bridgeUrl: bridge.url, token: 'nope' });
+    const result = await bme.testConnection();
+    assert.equal(result.ok, false);
+    assert.equal(result.step, 'auth');
+    assert.equal(result.kind, 'unauthorized');
+    assert.equal(bme.status.get().state, 'error');
+    assert.equal(badgeText(bme.status.get()), 'error');
+});
+
+test('test connection to nothing reports offline', async () => {
+    const { bme } = setup({ bridgeUrl: await deadUrl(), token: 'x' });
+    const result = await bme.testConnection();
+    assert.equal(result.ok, false);
+    assert.equal(result.step, 'health');
+    assert.equal(bme.status.get().state, 'offline');
+});
+
+test('test connection refuses a bridge that speaks another protocol', async () => {
+    const { bme } = setup({ bridgeUrl: bridge.url, token: bridge.token });
+    bridge.handler = (r) => (r.url === '/v1/health' ? { body: { status: 'ok', protocol: 2, version: '9' } } : null);
+    const result = await bme.testConnection();
+    assert.equal(result.ok, false);
+    assert.equal(result.kind, 'protocol');
+});
+
+test('a successful test connection syncs the open chat completely', async () => {
+    const { bme } = setup({ bridgeUrl: bridge.url, token: bridge.token });
+    await bme.testConnection();
+    await bme.syncIdle();
+    assert.equal(bridge.syncs().length, 1);
+    assert.equal(bridge.syncs()[0].body.complete, true);
+});
+
+test('the recall kept for a user message can be read, replaced and deleted', async () => {
+    const chatId = 'kept/ü';
+    const { st, bme } = setup({ bridgeUrl: bridge.url, token: bridge.token, stOptions: { chatId } });
+    st.pendingInput = 'Hello';
+    await st.emit('GENERATION_AFTER_COMMANDS', undefined, {}, false);
+
+    const kept = await bme.getRecall(3);
+    assert.equal(kept.injection, bridge.recallAnswer.injection);
+    await bme.putRecall(3, 'edited by hand');
+    assert.equal((await bme.getRecall(3)).manually_edited, true);
+    await bme.deleteRecall(3);
+    await assert.rejects(bme.getRecall(3), (err) => err.kind === 'not_found');
+
+    const paths = bridge.requests.filter((r) => r.url.includes('/recall/')).map((r) => `${r.method} ${r.url}`);
+    const base = `/v1/chats/${encodeURIComponent(chatId)}/recall/3`;
+    assert.deepEqual(paths, [`GET ${base}`, `PUT ${base}`, `GET ${base}`, `DELETE ${base}`, `GET ${base}`]);
+    assert.deepEqual(bridge.requests.find((r) => r.method === 'PUT').body, { injection: 'edited by hand' });
+    assert.notEqual(bme.status.get().state, 'error', 'a missing recall is not a connection error');
+});
+
+test('recall listeners hear about each applied recall (for the view under the message)', async () => {
+    const { st, bme } = setup({ bridgeUrl: bridge.url, token: bridge.token });
+    const heard = [];
+    bme.onRecall((r) => heard.push([r.index, r.nodes, r.injection]));
+    st.pendingInput = 'Hello';
+    await st.emit('GENERATION_AFTER_COMMANDS', undefined, {}, false);
+    assert.deepEqual(heard, [[3, 2, bridge.recallAnswer.injection]]);
+});
+
+/** Enough of a browser WebSocket for the events stream. */
+class FakeSocket {
+    static all = [];
+    constructor(url) { this.url = url; this.sent = []; FakeSocket.all.push(this); }
+    send(data) { this.sent.push(JSON.parse(data)); }
+    close() { this.closed = true; }
+    open() { this.onopen?.(); }
+    push(event) { this.onmessage?.({ data: JSON.stringify(event) }); }
+}
+
+test('live events: the token is sent first, extraction events drive the badge', async () => {
+    FakeSocket.all.length = 0;
+    const { st, bme } = setup({ bridgeUrl: bridge.url, token: bridge.token, coreOptions: { WebSocket: FakeSocket } });
+    await st.emit('CHAT_CHANGED', st.chatId);
+    await bme.syncIdle();
+    const [socket] = FakeSocket.all;
+    assert.equal(socket.url, `${bridge.url.replace('http', 'ws')}/v1/events`);
+    socket.open();
+    assert.deepEqual(socket.sent, [{ token: bridge.token }]);
+
+    socket.push({ type: 'extraction.started', chat_id: st.chatId });
+    assert.equal(bme.status.get().state, 'extracting');
+    socket.push({ type: 'extraction.started', chat_id: 'some other chat' });
+    socket.push({ type: 'extraction.finished', chat_id: st.chatId });
+    assert.equal(bme.status.get().state, 'connected');
+    bme.dispose();
+    assert.equal(socket.closed, true);
+});
