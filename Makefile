@@ -1,0 +1,46 @@
+# The two commands: `make run` (set up on first use, start the app) and `make test`
+# (set up, lint, type-check, run the whole suite; OpenGL tests under Xvfb).
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+SYSDEPS := .venv/.sysdeps
+
+.PHONY: run serve test lint typecheck pytest node-test setup sysdeps clean translations
+
+setup: $(STAMP)
+
+$(SYSDEPS):
+	@bash packaging/install-system-deps.sh
+	@mkdir -p $(VENV) && touch $@
+
+$(STAMP): pyproject.toml | $(SYSDEPS)
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e '.[test]'
+	@touch $@
+
+run: setup
+	$(PY) -m bme_desktop $(ARGS)
+
+serve: setup
+	$(PY) -m bme_desktop serve $(ARGS)
+
+lint: setup
+	$(PY) -m ruff check bme_desktop tests bench
+
+typecheck: setup
+	$(PY) -m mypy bme_desktop
+
+pytest: setup
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+node-test:
+	@if [ -d resources/sillytavern-extension/test ]; then \
+		if command -v node >/dev/null; then node --test resources/sillytavern-extension/test/; \
+		else echo "node not found: skipping the SillyTavern extension tests" >&2; exit 1; fi; fi
+
+test: lint typecheck pytest node-test
+
+clean:
+	rm -rf $(VENV) build *.egg-info .mypy_cache .pytest_cache .ruff_cache

@@ -1,0 +1,1 @@
+"""The memory core: model, store, pipelines. Pure Python; never imports Qt."""

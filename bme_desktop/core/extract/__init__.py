@@ -1,0 +1,1 @@
+"""Write path: cleaning, extraction and applying operations to the graph."""

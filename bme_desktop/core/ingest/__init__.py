@@ -1,0 +1,1 @@
+"""Messages in: fingerprints, history diffs, rollback planning."""

@@ -1,0 +1,289 @@
+"""MemoryService: the one façade the bridge and the UI call.
+
+All writes run on one writer thread, each in one transaction, and return what changed;
+after the commit the change records go out as ``graph.changed`` events. Reads run on the
+caller's thread with their own connection. Nothing here knows about Qt or HTTP.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+from . import editing
+from .clock import Clock, SystemClock
+from .errors import Conflict, NotFound, ValidationError
+from .events import ChangeRecord, Event, EventBus
+from .extract.api import ExtractionScheduler, NoExtraction
+from .ingest.history import SyncOutcome, apply_sync, validate_messages
+from .model import ChatStats, Edge, Message, MessageIn, Node, NodeQuery, RecallRecord
+from .recall.api import Recaller, RecallRequest, RecallResult
+from .settings import Settings, load_settings
+from .store import journal
+from .store import tables as t
+from .store.database import sqlite_url
+from .store.reader import ChatNotFound, Reader
+from .store.store import Store
+from .store.unit_of_work import UnitOfWork
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+MAINTENANCE_TASKS = ("upkeep", "consolidate", "compress", "summarize", "fold", "reflect", "persona", "rebuild",
+                     "rebuild_vectors")
+
+
+@dataclass
+class SyncResult:
+    chat_id: str
+    stored: int
+    changed_from: int | None
+    rolled_back_batches: int
+    rolled_back_nodes: int
+    queued: int
+    done: int
+    revision: int
+
+
+class MemoryService:
+    def __init__(self, store: Store, *, settings: Settings | None = None, clock: Clock | None = None,
+                 data_dir: Path | None = None) -> None:
+        self.store = store
+        self.settings = settings or Settings()
+        self.clock: Clock = clock or SystemClock()
+        self.data_dir = data_dir
+        self.events = EventBus()
+        self.extraction: ExtractionScheduler = NoExtraction()
+        self.recaller: Recaller | None = None
+        self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bme-writer")
+        self._writer_ident: int | None = None
+        self._closed = False
+        # Maintenance tasks registered by the life-cycle and extraction subsystems.
+        self.maintenance_tasks: dict[str, Callable[[str], ChangeRecord]] = {}
+
+    @classmethod
+    def open(cls, data_dir: Path, *, database_url: str | None = None, settings: Settings | None = None,
+             clock: Clock | None = None) -> MemoryService:
+        """Open (creating if needed) the memory kept in ``data_dir``."""
+        settings = settings if settings is not None else load_settings(data_dir)
+        url = database_url or settings.database_url or sqlite_url(data_dir)
+        return cls(Store(url), settings=settings, clock=clock, data_dir=data_dir)
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        self.extraction.shutdown(wait=True)
+        self._writer.shutdown(wait=True)
+        self.store.close()
+
+    # plumbing ------------------------------------------------------------------------------
+    def now(self) -> float:
+        return self.clock.now()
+
+    def _run_write(self, fn: Callable[[UnitOfWork], T]) -> tuple[T, list[ChangeRecord]]:
+        self._writer_ident = threading.get_ident()
+        with self.store.write(self.now()) as uow:
+            result = fn(uow)
+            changes = [c for c in uow.changes.values() if not c.empty]
+        return result, changes
+
+    def write(self, fn: Callable[[UnitOfWork], T]) -> T:
+        """Run ``fn`` in one transaction on the writer thread and publish what changed."""
+        if self._closed:
+            raise Conflict("the memory service is closed")
+        if threading.get_ident() == self._writer_ident:
+            raise RuntimeError("write() called from the writer thread; call the unit of work directly")
+        future: Future[tuple[T, list[ChangeRecord]]] = self._writer.submit(self._run_write, fn)
+        result, changes = future.result()
+        for change in changes:
+            self.events.publish(Event("graph.changed", change.chat_id, change.counts(), change=change))
+        return result
+
+    def read(self, fn: Callable[[Reader], T]) -> T:
+        try:
+            with self.store.read() as reader:
+                return fn(reader)
+        except ChatNotFound as exc:
+            raise NotFound(str(exc)) from exc
+
+    def _write_checked(self, fn: Callable[[UnitOfWork], T]) -> T:
+        try:
+            return self.write(fn)
+        except ChatNotFound as exc:
+            raise NotFound(str(exc)) from exc
+
+    # chats ---------------------------------------------------------------------------------
+    def list_chats(self) -> list[ChatStats]:
+        return self.read(lambda r: [r.chat_stats(c) for c in r.chat_ids()])
+
+    def chat_stats(self, chat_id: str) -> ChatStats:
+        return self.read(lambda r: r.chat_stats(chat_id))
+
+    def has_chat(self, chat_id: str) -> bool:
+        return self.read(lambda r: r.chat_pk(chat_id) is not None)
+
+    def delete_chat(self, chat_id: str) -> None:
+        def op(uow: UnitOfWork) -> None:
+            pk = uow.read.require_chat_pk(chat_id)
+            for table in (t.vectors, t.recall_records, t.summaries, t.edges, t.nodes, t.batches, t.messages,
+                          t.audit_log):
+                uow.conn.execute(table.delete().where(table.c.chat_pk == pk))
+            uow.conn.execute(t.chats.delete().where(t.chats.c.pk == pk))
+        self._write_checked(op)
+        self.events.publish(Event("chat.deleted", chat_id))
+
+    # messages ------------------------------------------------------------------------------
+    def sync(self, chat_id: str, messages: Sequence[MessageIn], *, complete: bool = False,
+             character: str | None = None, user: str | None = None, wait: bool = False,
+             wait_timeout: float | None = None) -> SyncResult:
+        """Store pushed messages; roll back memories derived from changed or deleted ones;
+        queue extraction. With ``wait`` the call returns when that extraction has finished."""
+        validate_messages(chat_id, messages, complete=complete)
+        outcome: SyncOutcome = self.write(
+            lambda uow: apply_sync(uow, chat_id, messages, complete=complete, character=character, user=user))
+        self.events.publish(Event("chat.synced", chat_id, {
+            "stored": outcome.stored, "changed_from": outcome.changed_from, "revision": outcome.revision}))
+        ticket = self.extraction.schedule(chat_id, force=outcome.changed_from is not None)
+        done = ticket.wait(wait_timeout) if wait else ticket.done
+        return SyncResult(chat_id=chat_id, stored=outcome.stored, changed_from=outcome.changed_from,
+                          rolled_back_batches=outcome.rolled_back_batches,
+                          rolled_back_nodes=outcome.rolled_back_nodes, queued=ticket.queued, done=done,
+                          revision=outcome.revision)
+
+    def messages(self, chat_id: str, start: int = 0, end: int | None = None) -> list[Message]:
+        return self.read(lambda r: r.messages(chat_id, start, end))
+
+    # nodes and edges ----------------------------------------------------------------------
+    def get_node(self, chat_id: str, node_id: str, *, include_deleted: bool = False) -> Node:
+        node = self.read(lambda r: r.node(chat_id, node_id, include_deleted=include_deleted))
+        if node is None:
+            raise NotFound(f"no memory {node_id!r} in chat {chat_id!r}")
+        return node
+
+    def search_nodes(self, chat_id: str, query: NodeQuery) -> tuple[list[Node], int]:
+        return self.read(lambda r: r.search_nodes(chat_id, query))
+
+    def all_nodes(self, chat_id: str) -> list[Node]:
+        return self.read(lambda r: r.all_nodes(chat_id))
+
+    def edges(self, chat_id: str, *, node_id: str | None = None, limit: int | None = None,
+              offset: int = 0) -> list[Edge]:
+        return self.read(lambda r: r.edges(chat_id, node_id=node_id, limit=limit, offset=offset))
+
+    def _manual(self, chat_id: str, actor: str, action: str, fn: Callable[[UnitOfWork], T]) -> T:
+        """A user's edit: one journaled batch (undoable), audited; it clears the redo stack."""
+        def op(uow: UnitOfWork) -> T:
+            uow.read.require_chat_pk(chat_id)
+            uow.begin_batch(chat_id, "manual", actor=actor, description=action)
+            result = fn(uow)
+            batch_id = uow.end_batch()
+            pk = uow.read.require_chat_pk(chat_id)
+            uow.conn.execute(t.batches.update().where(
+                t.batches.c.chat_pk == pk, t.batches.c.kind == "manual", t.batches.c.status == "undone",
+                t.batches.c.id != batch_id).values(status="discarded"))
+            uow.audit(chat_id, actor, action, getattr(result, "id", None))
+            return result
+        return self._write_checked(op)
+
+    def create_node(self, chat_id: str, draft: editing.NodeDraft, *, actor: str = "user") -> Node:
+        return self._manual(chat_id, actor, "create_node", lambda uow: editing.create_node(uow, chat_id, draft))
+
+    def update_node(self, chat_id: str, node_id: str, patch: dict[str, Any], *, actor: str = "user") -> Node:
+        return self._manual(chat_id, actor, "update_node",
+                            lambda uow: editing.patch_node(uow, chat_id, node_id, patch))
+
+    def delete_node(self, chat_id: str, node_id: str, *, actor: str = "user") -> Node:
+        return self._manual(chat_id, actor, "delete_node", lambda uow: editing.delete_node(uow, chat_id, node_id))
+
+    def restore_node(self, chat_id: str, node_id: str, *, actor: str = "user") -> Node:
+        return self._manual(chat_id, actor, "restore_node",
+                            lambda uow: editing.restore_node(uow, chat_id, node_id))
+
+    def link(self, chat_id: str, from_id: str, to_id: str, relation: str, *, strength: float | None = None,
+             actor: str = "user") -> Edge:
+        return self._manual(chat_id, actor, "link", lambda uow: editing.link(
+            uow, chat_id, from_id, to_id, relation, strength=strength))
+
+    def unlink(self, chat_id: str, edge_id: str, *, actor: str = "user") -> Edge:
+        return self._manual(chat_id, actor, "unlink", lambda uow: editing.unlink(uow, chat_id, edge_id))
+
+    # undo / redo ---------------------------------------------------------------------------
+    def _last_manual(self, uow: UnitOfWork, chat_id: str, status: str) -> int | None:
+        batches = uow.read.batches(chat_id, status=status, kind="manual")
+        return batches[-1].id if batches else None
+
+    def undo(self, chat_id: str) -> bool:
+        """Undo the newest manual edit of this chat; False when there is nothing to undo."""
+        def op(uow: UnitOfWork) -> bool:
+            batch_id = self._last_manual(uow, chat_id, "applied")
+            if batch_id is None:
+                return False
+            try:
+                journal.undo_batch(uow, batch_id)
+            except journal.JournalConflict as exc:
+                raise Conflict(f"cannot undo: {exc}") from exc
+            uow.audit(chat_id, "user", "undo", str(batch_id))
+            return True
+        return self._write_checked(op)
+
+    def redo(self, chat_id: str) -> bool:
+        def op(uow: UnitOfWork) -> bool:
+            batch_id = self._last_manual(uow, chat_id, "undone")
+            if batch_id is None:
+                return False
+            try:
+                journal.redo_batch(uow, batch_id)
+            except journal.JournalConflict as exc:
+                raise Conflict(f"cannot redo: {exc}") from exc
+            uow.audit(chat_id, "user", "redo", str(batch_id))
+            return True
+        return self._write_checked(op)
+
+    # recall --------------------------------------------------------------------------------
+    def recall(self, request: RecallRequest, *, keep: bool = True) -> RecallResult:
+        if self.recaller is None:
+            from .recall.keyword import KeywordRecaller
+            self.recaller = KeywordRecaller(self)
+        if not self.has_chat(request.chat_id):
+            raise NotFound(f"no chat named {request.chat_id!r}")
+        result = self.recaller.recall(request)
+        if keep and request.index is not None:
+            self.put_recall_record(request, result)
+        self.events.publish(Event("recall.finished", request.chat_id, {
+            "index": request.index, "nodes": len(result.nodes), "elapsed_ms": round(result.elapsed_ms, 2)}))
+        return result
+
+    def put_recall_record(self, request: RecallRequest, result: RecallResult) -> None:
+        from .recall.records import store_recall_record
+        self._write_checked(lambda uow: store_recall_record(uow, request, result))
+
+    def recall_record(self, chat_id: str, index: int) -> RecallRecord | None:
+        return self.read(lambda r: r.recall_record(chat_id, index))
+
+    def recall_records(self, chat_id: str) -> list[RecallRecord]:
+        return self.read(lambda r: r.recall_records(chat_id))
+
+    def edit_recall_record(self, chat_id: str, index: int, injection: str) -> RecallRecord:
+        from .recall.records import edit_recall_injection
+        return self._write_checked(lambda uow: edit_recall_injection(uow, chat_id, index, injection))
+
+    def delete_recall_record(self, chat_id: str, index: int) -> bool:
+        from .recall.records import delete_recall
+        return self._write_checked(lambda uow: delete_recall(uow, chat_id, index))
+
+    # maintenance ---------------------------------------------------------------------------
+    def run_maintenance(self, chat_id: str, task: str) -> ChangeRecord:
+        if task not in MAINTENANCE_TASKS:
+            raise ValidationError("task", f"must be one of {', '.join(MAINTENANCE_TASKS)}")
+        if not self.has_chat(chat_id):
+            raise NotFound(f"no chat named {chat_id!r}")
+        runner = self.maintenance_tasks.get(task)
+        if runner is None:
+            raise Conflict(f"this version of BME Desktop cannot run {task!r} yet")
+        return runner(chat_id)

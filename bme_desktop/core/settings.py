@@ -1,0 +1,200 @@
+"""Typed, versioned settings kept in ``settings.json`` in the data folder.
+
+Each section is a dataclass; a field's ``metadata`` may bound it (``min``, ``max``,
+``choices``). Loading validates every value and names the file and key of the first
+problem; nothing is overwritten on error. Saving is atomic (write, fsync, rename).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import types
+import typing
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+SETTINGS_VERSION = 1
+SETTINGS_FILENAME = "settings.json"
+DEFAULT_BRIDGE_PORT = 7317
+
+
+class SettingsError(ValueError):
+    """A settings value is invalid; the message names the file (if any) and the key."""
+
+
+def _bounded(default: Any, **meta: Any) -> Any:
+    if isinstance(default, list | dict):
+        return field(default_factory=lambda: type(default)(default), metadata=meta)
+    return field(default=default, metadata=meta)
+
+
+@dataclass
+class LLMSettings:
+    enabled: bool = False
+    base_url: str = ""
+    model: str = ""
+    timeout_s: float = _bounded(60.0, min=1.0, max=600.0)
+    temperature: float = _bounded(0.2, min=0.0, max=2.0)
+    max_retries: int = _bounded(2, min=0, max=10)
+
+
+@dataclass
+class EmbeddingSettings:
+    provider: str = _bounded("local", choices=("local", "remote"))
+    local_model: str = "default"
+    base_url: str = ""
+    model: str = ""
+    batch_size: int = _bounded(64, min=1, max=2048)
+    timeout_s: float = _bounded(30.0, min=1.0, max=600.0)
+
+
+@dataclass
+class ExtractionSettings:
+    every_n_replies: int = _bounded(1, min=1, max=100)
+    context_messages: int = _bounded(4, min=0, max=50)
+    cleaning_patterns: list[str] | None = None  # None: the built-in presets; [] stays empty
+
+
+@dataclass
+class RecallSettings:
+    top_k: int = _bounded(8, min=1, max=100)
+    budget_tokens: int = _bounded(1500, min=50, max=32000)
+    weight_current: float = _bounded(0.7, min=0.0, max=1.0)
+    weight_last_reply: float = _bounded(0.2, min=0.0, max=1.0)
+    weight_previous_input: float = _bounded(0.1, min=0.0, max=1.0)
+    rerank_with_llm: bool = False
+    timeout_s: float = _bounded(3.0, min=0.1, max=60.0)
+
+
+@dataclass
+class LifecycleSettings:
+    short_term_hours: float = _bounded(48.0, min=1.0, max=24 * 365)
+    dormant_below: float = _bounded(0.1, min=0.0, max=1.0)
+    audit_mode: str = _bounded("long_term", choices=("all", "long_term", "none"))
+    consolidate_threshold: float = _bounded(0.85, min=0.5, max=1.0)
+
+
+@dataclass
+class BridgeSettings:
+    host: str = "127.0.0.1"
+    port: int = _bounded(DEFAULT_BRIDGE_PORT, min=0, max=65535)
+    allowed_origins: list[str] = field(default_factory=list)
+    body_limit_mb: float = _bounded(4.0, min=0.1, max=512.0)
+    rate_limit_per_s: float = _bounded(200.0, min=1.0, max=100000.0)
+    rate_burst: int = _bounded(400, min=1, max=1000000)
+
+
+@dataclass
+class AppearanceSettings:
+    theme: str = _bounded("crimson-synth",
+                          choices=("crimson-synth", "neon-cyan", "amber-console", "violet-haze"))
+    language: str = _bounded("auto", choices=("auto", "en", "zh"))
+
+
+@dataclass
+class Settings:
+    version: int = SETTINGS_VERSION
+    database_url: str | None = None
+    llm: LLMSettings = field(default_factory=LLMSettings)
+    embedding: EmbeddingSettings = field(default_factory=EmbeddingSettings)
+    extraction: ExtractionSettings = field(default_factory=ExtractionSettings)
+    recall: RecallSettings = field(default_factory=RecallSettings)
+    lifecycle: LifecycleSettings = field(default_factory=LifecycleSettings)
+    bridge: BridgeSettings = field(default_factory=BridgeSettings)
+    appearance: AppearanceSettings = field(default_factory=AppearanceSettings)
+
+    def to_json(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
+def _check_scalar(key: str, value: Any, kind: Any, meta: typing.Mapping[str, Any]) -> Any:
+    origin = typing.get_origin(kind)
+    if origin in (types.UnionType, typing.Union):
+        args = typing.get_args(kind)
+        if value is None and type(None) in args:
+            return None
+        kind = next(a for a in args if a is not type(None))
+        origin = typing.get_origin(kind)
+    if origin is list:
+        (item,) = typing.get_args(kind)
+        if not isinstance(value, list) or not all(isinstance(v, item) for v in value):
+            raise SettingsError(f"{key} must be a list of {item.__name__}")
+        return list(value)
+    if kind is bool:
+        if not isinstance(value, bool):
+            raise SettingsError(f"{key} must be true or false")
+    elif kind is int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise SettingsError(f"{key} must be a whole number")
+    elif kind is float:
+        if isinstance(value, bool) or not isinstance(value, int | float) or value != value:
+            raise SettingsError(f"{key} must be a number")
+        value = float(value)
+    elif kind is str and not isinstance(value, str):
+        raise SettingsError(f"{key} must be text")
+    if "min" in meta and value < meta["min"]:
+        raise SettingsError(f"{key} must be at least {meta['min']} (got {value})")
+    if "max" in meta and value > meta["max"]:
+        raise SettingsError(f"{key} must be at most {meta['max']} (got {value})")
+    if "choices" in meta and value not in meta["choices"]:
+        raise SettingsError(f"{key} must be one of {', '.join(meta['choices'])} (got {value!r})")
+    return value
+
+
+def _build(cls: type[Any], data: Any, prefix: str) -> Any:
+    if not isinstance(data, dict):
+        raise SettingsError(f"{prefix or 'settings'} must be an object")
+    hints = typing.get_type_hints(cls)
+    known = {f.name: f for f in dataclasses.fields(cls)}
+    unknown = set(data) - set(known)
+    if unknown:
+        raise SettingsError(f"unknown setting {prefix}{sorted(unknown)[0]}")
+    kwargs: dict[str, Any] = {}
+    for name, value in data.items():
+        kind = hints[name]
+        key = prefix + name
+        if dataclasses.is_dataclass(kind):
+            kwargs[name] = _build(typing.cast(type[Any], kind), value, key + ".")
+        else:
+            kwargs[name] = _check_scalar(key, value, kind, known[name].metadata)
+    return cls(**kwargs)
+
+
+def settings_from_json(data: Any) -> Settings:
+    """Validate and build settings; missing keys take their defaults."""
+    if isinstance(data, dict) and data.get("version", SETTINGS_VERSION) > SETTINGS_VERSION:
+        raise SettingsError(f"settings version {data['version']} is newer than this app understands")
+    return typing.cast(Settings, _build(Settings, data, ""))
+
+
+def validate_settings(settings: Settings) -> Settings:
+    """Re-check a settings object built or edited in code."""
+    return settings_from_json(settings.to_json())
+
+
+def load_settings(data_dir: Path) -> Settings:
+    path = data_dir / SETTINGS_FILENAME
+    if not path.exists():
+        return Settings()
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise SettingsError(f"{path}: cannot be read as JSON ({exc}); it was left untouched") from exc
+    try:
+        return settings_from_json(data)
+    except SettingsError as exc:
+        raise SettingsError(f"{path}: {exc}; the file was left untouched") from exc
+
+
+def save_settings(data_dir: Path, settings: Settings) -> None:
+    validate_settings(settings)
+    path = data_dir / SETTINGS_FILENAME
+    tmp = path.with_suffix(".json.tmp")
+    with tmp.open("w", encoding="utf-8") as fh:
+        json.dump(settings.to_json(), fh, indent=2, ensure_ascii=False)
+        fh.flush()
+        os.fsync(fh.fileno())
+    os.replace(tmp, path)

@@ -1,0 +1,1 @@
+"""Persistence: SQLAlchemy tables, migrations, repository and unit of work."""

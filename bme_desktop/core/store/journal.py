@@ -1,0 +1,121 @@
+"""Undoing and redoing journaled batches.
+
+History rollback (the chat was edited) undoes extraction batches newest first and keeps
+memories that a user edited by hand since, flagged for review. Manual undo refuses when a
+row changed after the batch, so it never overwrites later work silently.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import select
+
+from . import tables as t
+from .unit_of_work import UnitOfWork
+
+
+class JournalConflict(Exception):
+    """The rows changed since the batch; undoing it would overwrite later work."""
+
+
+def _apply_image(uow: UnitOfWork, chat_id: str, table_name: str, row_id: str,
+                 image: dict[str, Any] | None) -> None:
+    table = t.JOURNALED[table_name]
+    current = uow.current_row(table, row_id)
+    record = uow.change(chat_id)
+    if image is None:
+        if current is not None:
+            uow.conn.execute(table.delete().where(table.c.id == row_id))
+            _note(record, table_name, row_id, "removed")
+        return
+    if current is None:
+        uow.conn.execute(table.insert().values(**image))
+        _note(record, table_name, row_id, "removed" if image.get("deleted_at") is not None else "added")
+    else:
+        uow.conn.execute(table.update().where(table.c.id == row_id).values(**image))
+        was_deleted = current.get("deleted_at") is not None
+        is_deleted = image.get("deleted_at") is not None
+        kind = "changed" if was_deleted == is_deleted else ("removed" if is_deleted else "added")
+        _note(record, table_name, row_id, kind)
+
+
+def _note(record: Any, table_name: str, row_id: str, kind: str) -> None:
+    if table_name == "nodes":
+        {"added": record.node_added, "changed": record.node_changed, "removed": record.node_removed}[kind](row_id)
+    elif table_name == "edges":
+        {"added": record.edge_added, "changed": record.edge_changed, "removed": record.edge_removed}[kind](row_id)
+
+
+def _batch_row(uow: UnitOfWork, batch_id: int) -> dict[str, Any]:
+    row = uow.conn.execute(select(t.batches).where(t.batches.c.id == batch_id)).mappings().first()
+    if row is None:
+        raise LookupError(f"no batch {batch_id}")
+    return dict(row)
+
+
+def _flag_kept(uow: UnitOfWork, table_name: str, current: dict[str, Any], reason: str) -> None:
+    if table_name != "nodes":
+        return
+    flags = dict(current["flags"])
+    flags["kept_after_rollback"] = reason
+    uow.conn.execute(t.nodes.update().where(t.nodes.c.id == current["id"])
+                     .values(flags=flags, review_status="pending", updated_at=uow.now))
+
+
+def _check_unchanged(uow: UnitOfWork, journal: list[dict[str, Any]], image: str, why: str) -> None:
+    """Every row the journal touched must still equal its final (``after``) or first
+    (``before``) image."""
+    expected: dict[tuple[str, str], dict[str, Any] | None] = {}
+    entries = journal if image == "after" else list(reversed(journal))
+    for entry in entries:
+        expected[(entry["table"], entry["id"])] = entry[image]
+    for (table_name, row_id), want in expected.items():
+        if uow.current_row(t.JOURNALED[table_name], row_id) != want:
+            raise JournalConflict(f"{table_name[:-1]} {row_id} {why}")
+
+
+def rollback_history(uow: UnitOfWork, batch_id: int) -> int:
+    """Undo an extraction batch because the messages it read changed. Rows edited by hand
+    since the batch are kept and flagged for review. Returns the number of entries undone."""
+    batch = _batch_row(uow, batch_id)
+    chat_id = uow.chat_id_of(batch["chat_pk"])
+    undone = 0
+    for entry in reversed(batch["journal"]):
+        table = t.JOURNALED[entry["table"]]
+        current = uow.current_row(table, entry["id"])
+        if current is not None and current.get("manually_edited") and not (entry["after"] or {}).get(
+                "manually_edited"):
+            _flag_kept(uow, entry["table"], current, f"its source messages changed (batch {batch_id})")
+            _note(uow.change(chat_id), entry["table"], entry["id"], "changed")
+            continue
+        _apply_image(uow, chat_id, entry["table"], entry["id"], entry["before"])
+        undone += 1
+    uow.conn.execute(t.batches.update().where(t.batches.c.id == batch_id).values(status="rolled_back"))
+    if batch["state_before"] is not None:
+        uow.set_chat_state(batch["chat_pk"], batch["state_before"])
+    return undone
+
+
+def undo_batch(uow: UnitOfWork, batch_id: int) -> None:
+    """Undo a batch exactly, refusing if anything it wrote has changed since."""
+    batch = _batch_row(uow, batch_id)
+    if batch["status"] != "applied":
+        raise JournalConflict(f"batch {batch_id} is {batch['status']}, not applied")
+    chat_id = uow.chat_id_of(batch["chat_pk"])
+    _check_unchanged(uow, batch["journal"], "after", "changed after this edit")
+    for entry in reversed(batch["journal"]):
+        _apply_image(uow, chat_id, entry["table"], entry["id"], entry["before"])
+    uow.conn.execute(t.batches.update().where(t.batches.c.id == batch_id).values(status="undone"))
+
+
+def redo_batch(uow: UnitOfWork, batch_id: int) -> None:
+    """Re-apply an undone batch, refusing if the rows moved on since the undo."""
+    batch = _batch_row(uow, batch_id)
+    if batch["status"] != "undone":
+        raise JournalConflict(f"batch {batch_id} is {batch['status']}, not undone")
+    chat_id = uow.chat_id_of(batch["chat_pk"])
+    _check_unchanged(uow, batch["journal"], "before", "changed after the undo")
+    for entry in batch["journal"]:
+        _apply_image(uow, chat_id, entry["table"], entry["id"], entry["after"])
+    uow.conn.execute(t.batches.update().where(t.batches.c.id == batch_id).values(status="applied"))

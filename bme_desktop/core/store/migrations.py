@@ -1,0 +1,67 @@
+"""Schema versions. A fresh database is created from ``tables.py`` and stamped with the
+latest version; an older one is brought forward step by step inside one transaction. A
+database written by a newer version of the app is refused, never downgraded."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from sqlalchemy import Connection, Engine, inspect, select
+
+from . import tables
+from .database import StoreError
+
+SCHEMA_VERSION = 2
+APP_ID = "bme-desktop"
+
+
+def _v2_audit_log(conn: Connection) -> None:
+    """v2: a log of who changed what (review centre, manual edits, upkeep)."""
+    tables.audit_log.create(conn)
+
+
+# Step N takes a database from version N-1 to N. Never edit a step once released.
+STEPS: dict[int, Callable[[Connection], None]] = {
+    2: _v2_audit_log,
+}
+
+
+def read_version(conn: Connection) -> int | None:
+    """The schema version stored in the database, or None for an empty database."""
+    names = set(inspect(conn).get_table_names())
+    if not names:
+        return None
+    if "meta" not in names:
+        raise StoreError("the database holds tables but is not a BME Desktop database; it was left untouched")
+    rows = dict(conn.execute(select(tables.meta.c.key, tables.meta.c.value)).all())
+    if rows.get("app") != APP_ID:
+        raise StoreError("the database is not a BME Desktop database; it was left untouched")
+    try:
+        return int(rows["schema_version"])
+    except (KeyError, ValueError) as exc:
+        raise StoreError("the database has no readable schema version; it was left untouched") from exc
+
+
+def _stamp(conn: Connection, version: int) -> None:
+    conn.execute(tables.meta.delete().where(tables.meta.c.key.in_(["app", "schema_version"])))
+    conn.execute(tables.meta.insert(), [{"key": "app", "value": APP_ID},
+                                        {"key": "schema_version", "value": str(version)}])
+
+
+def migrate(engine: Engine, where: str) -> int:
+    """Create or upgrade the schema; returns the version now in force."""
+    with engine.begin() as conn:
+        version = read_version(conn)
+        if version is None:
+            tables.metadata.create_all(conn)
+            _stamp(conn, SCHEMA_VERSION)
+            return SCHEMA_VERSION
+        if version > SCHEMA_VERSION:
+            raise StoreError(
+                f"{where} was written by a newer BME Desktop (schema v{version}; this version knows up to "
+                f"v{SCHEMA_VERSION}). It was left untouched: update the app to open it.")
+        for step in range(version + 1, SCHEMA_VERSION + 1):
+            STEPS[step](conn)
+        if version != SCHEMA_VERSION:
+            _stamp(conn, SCHEMA_VERSION)
+        return SCHEMA_VERSION

@@ -1,0 +1,196 @@
+"""Read queries over one connection. Safe to run on any thread with its own connection."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from sqlalchemy import Connection, and_, func, or_, select
+
+from ..model import Batch, ChatStats, Edge, Message, Node, NodeQuery, RecallRecord, Summary
+from . import tables as t
+from .rows import row_to_edge, row_to_message, row_to_node, row_to_recall, row_to_summary
+
+_NODE_ORDER = {"updated_at", "created_at", "importance", "title", "type", "tier", "retrievability",
+               "recall_count"}
+
+
+class ChatNotFound(LookupError):
+    def __init__(self, chat_id: str) -> None:
+        super().__init__(f"no chat named {chat_id!r}")
+        self.chat_id = chat_id
+
+
+class Reader:
+    def __init__(self, conn: Connection) -> None:
+        self.conn = conn
+
+    # chats -------------------------------------------------------------------------------
+    def chat_pk(self, chat_id: str) -> int | None:
+        return self.conn.execute(select(t.chats.c.pk).where(t.chats.c.chat_id == chat_id)).scalar()
+
+    def require_chat_pk(self, chat_id: str) -> int:
+        pk = self.chat_pk(chat_id)
+        if pk is None:
+            raise ChatNotFound(chat_id)
+        return pk
+
+    def chat_row(self, chat_id: str) -> dict[str, Any] | None:
+        row = self.conn.execute(select(t.chats).where(t.chats.c.chat_id == chat_id)).mappings().first()
+        return dict(row) if row else None
+
+    def chat_ids(self) -> list[str]:
+        return list(self.conn.execute(select(t.chats.c.chat_id).order_by(t.chats.c.pk)).scalars())
+
+    def chat_stats(self, chat_id: str) -> ChatStats:
+        row = self.chat_row(chat_id)
+        if row is None:
+            raise ChatNotFound(chat_id)
+        pk = row["pk"]
+        live = and_(t.nodes.c.chat_pk == pk, t.nodes.c.deleted_at.is_(None))
+        by_type: dict[str, int] = dict(self.conn.execute(
+            select(t.nodes.c.type, func.count()).where(live).group_by(t.nodes.c.type)).all())
+        by_tier: dict[str, int] = dict(self.conn.execute(
+            select(t.nodes.c.tier, func.count()).where(live).group_by(t.nodes.c.tier)).all())
+        pending = self.conn.execute(select(func.count()).where(
+            live, t.nodes.c.review_status == "pending")).scalar_one()
+        deleted = self.conn.execute(select(func.count()).where(
+            t.nodes.c.chat_pk == pk, t.nodes.c.deleted_at.is_not(None))).scalar_one()
+        edges = self.conn.execute(select(func.count()).where(
+            t.edges.c.chat_pk == pk, t.edges.c.deleted_at.is_(None))).scalar_one()
+        messages = self.conn.execute(select(func.count()).where(t.messages.c.chat_pk == pk)).scalar_one()
+        return ChatStats(chat_id=chat_id, character=row["character"], user=row["user_name"],
+                         message_count=messages, node_count=sum(by_type.values()), edge_count=edges,
+                         nodes_by_type=by_type, nodes_by_tier=by_tier, pending_reviews=pending,
+                         deleted_nodes=deleted, last_activity=row["last_activity"], revision=row["revision"])
+
+    # messages ----------------------------------------------------------------------------
+    def fingerprints(self, chat_pk: int) -> dict[int, str]:
+        rows = self.conn.execute(select(t.messages.c.idx, t.messages.c.fingerprint)
+                                 .where(t.messages.c.chat_pk == chat_pk))
+        return {idx: fp for idx, fp in rows}
+
+    def messages(self, chat_id: str, start: int = 0, end: int | None = None) -> list[Message]:
+        pk = self.require_chat_pk(chat_id)
+        cond = [t.messages.c.chat_pk == pk, t.messages.c.idx >= start]
+        if end is not None:
+            cond.append(t.messages.c.idx <= end)
+        rows = self.conn.execute(select(t.messages).where(*cond).order_by(t.messages.c.idx)).mappings()
+        return [row_to_message(r, chat_id) for r in rows]
+
+    # nodes -------------------------------------------------------------------------------
+    def node(self, chat_id: str, node_id: str, *, include_deleted: bool = False) -> Node | None:
+        pk = self.require_chat_pk(chat_id)
+        cond = [t.nodes.c.id == node_id, t.nodes.c.chat_pk == pk]
+        if not include_deleted:
+            cond.append(t.nodes.c.deleted_at.is_(None))
+        row = self.conn.execute(select(t.nodes).where(*cond)).mappings().first()
+        return row_to_node(row, chat_id) if row else None
+
+    def nodes_by_ids(self, chat_id: str, ids: Iterable[str]) -> list[Node]:
+        pk = self.require_chat_pk(chat_id)
+        wanted = list(ids)
+        out: list[Node] = []
+        for start in range(0, len(wanted), 500):
+            rows = self.conn.execute(select(t.nodes).where(
+                t.nodes.c.chat_pk == pk, t.nodes.c.id.in_(wanted[start:start + 500]))).mappings()
+            out.extend(row_to_node(r, chat_id) for r in rows)
+        return out
+
+    def all_nodes(self, chat_id: str, *, include_deleted: bool = False) -> list[Node]:
+        pk = self.require_chat_pk(chat_id)
+        cond = [t.nodes.c.chat_pk == pk]
+        if not include_deleted:
+            cond.append(t.nodes.c.deleted_at.is_(None))
+        rows = self.conn.execute(select(t.nodes).where(*cond).order_by(t.nodes.c.created_at, t.nodes.c.id))
+        return [row_to_node(r, chat_id) for r in rows.mappings()]
+
+    def search_nodes(self, chat_id: str, query: NodeQuery) -> tuple[list[Node], int]:
+        pk = self.require_chat_pk(chat_id)
+        cond: list[Any] = [t.nodes.c.chat_pk == pk]
+        if query.only_deleted:
+            cond.append(t.nodes.c.deleted_at.is_not(None))
+        elif not query.include_deleted:
+            cond.append(t.nodes.c.deleted_at.is_(None))
+        if query.type:
+            cond.append(t.nodes.c.type == query.type)
+        if query.tier:
+            cond.append(t.nodes.c.tier == query.tier)
+        if query.review_status:
+            cond.append(t.nodes.c.review_status == query.review_status)
+        if query.pinned is not None:
+            cond.append(t.nodes.c.pinned == query.pinned)
+        if query.owner is not None:
+            cond.append(t.nodes.c.scope_owner == query.owner)
+        if query.region is not None:
+            cond.append(t.nodes.c.region == query.region)
+        if query.q:
+            for word in query.q.lower().split():
+                escaped = word.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+                cond.append(t.nodes.c.search_text.like(f"%{escaped}%", escape="\\"))
+        total = self.conn.execute(select(func.count()).select_from(t.nodes).where(*cond)).scalar_one()
+        order_col = t.nodes.c[query.order_by if query.order_by in _NODE_ORDER else "updated_at"]
+        order = order_col.desc() if query.descending else order_col.asc()
+        rows = self.conn.execute(select(t.nodes).where(*cond).order_by(order, t.nodes.c.id)
+                                 .limit(query.limit).offset(query.offset)).mappings()
+        return [row_to_node(r, chat_id) for r in rows], total
+
+    # edges -------------------------------------------------------------------------------
+    def edge(self, chat_id: str, edge_id: str) -> Edge | None:
+        pk = self.require_chat_pk(chat_id)
+        row = self.conn.execute(select(t.edges).where(
+            t.edges.c.id == edge_id, t.edges.c.chat_pk == pk, t.edges.c.deleted_at.is_(None))).mappings().first()
+        return row_to_edge(row, chat_id) if row else None
+
+    def edges(self, chat_id: str, *, node_id: str | None = None, include_invalid: bool = True,
+              limit: int | None = None, offset: int = 0) -> list[Edge]:
+        pk = self.require_chat_pk(chat_id)
+        cond: list[Any] = [t.edges.c.chat_pk == pk, t.edges.c.deleted_at.is_(None)]
+        if node_id is not None:
+            cond.append(or_(t.edges.c.from_id == node_id, t.edges.c.to_id == node_id))
+        if not include_invalid:
+            cond.append(t.edges.c.valid_until.is_(None))
+        stmt = select(t.edges).where(*cond).order_by(t.edges.c.created_at, t.edges.c.id).offset(offset)
+        if limit is not None:
+            stmt = stmt.limit(limit)
+        return [row_to_edge(r, chat_id) for r in self.conn.execute(stmt).mappings()]
+
+    # batches, recall records, summaries ----------------------------------------------------
+    def batches(self, chat_id: str, *, status: str | None = None, kind: str | None = None) -> list[Batch]:
+        pk = self.require_chat_pk(chat_id)
+        cond: list[Any] = [t.batches.c.chat_pk == pk]
+        if status:
+            cond.append(t.batches.c.status == status)
+        if kind:
+            cond.append(t.batches.c.kind == kind)
+        rows = self.conn.execute(select(t.batches).where(*cond).order_by(t.batches.c.id)).mappings()
+        return [Batch(id=r["id"], chat_id=chat_id, kind=r["kind"], status=r["status"], read_from=r["read_from"],
+                      read_to=r["read_to"], created_at=r["created_at"], actor=r["actor"],
+                      description=r["description"], entry_count=len(r["journal"])) for r in rows]
+
+    def recall_record(self, chat_id: str, index: int) -> RecallRecord | None:
+        pk = self.require_chat_pk(chat_id)
+        row = self.conn.execute(select(t.recall_records).where(
+            t.recall_records.c.chat_pk == pk, t.recall_records.c.idx == index)).mappings().first()
+        return row_to_recall(row, chat_id) if row else None
+
+    def recall_records(self, chat_id: str) -> list[RecallRecord]:
+        pk = self.require_chat_pk(chat_id)
+        rows = self.conn.execute(select(t.recall_records).where(t.recall_records.c.chat_pk == pk)
+                                 .order_by(t.recall_records.c.idx)).mappings()
+        return [row_to_recall(r, chat_id) for r in rows]
+
+    def summaries(self, chat_id: str, *, status: str | None = None) -> list[Summary]:
+        pk = self.require_chat_pk(chat_id)
+        cond: list[Any] = [t.summaries.c.chat_pk == pk]
+        if status:
+            cond.append(t.summaries.c.status == status)
+        rows = self.conn.execute(select(t.summaries).where(*cond)
+                                 .order_by(t.summaries.c.level, t.summaries.c.created_at)).mappings()
+        return [row_to_summary(r, chat_id) for r in rows]
+
+    def audit(self, chat_id: str | None, limit: int = 200) -> list[dict[str, Any]]:
+        stmt = select(t.audit_log).order_by(t.audit_log.c.id.desc()).limit(limit)
+        if chat_id is not None:
+            stmt = stmt.where(t.audit_log.c.chat_pk == self.require_chat_pk(chat_id))
+        return [dict(r) for r in self.conn.execute(stmt).mappings()]

@@ -1,0 +1,43 @@
+"""The store: an engine with a migrated schema, handing out readers and units of work."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from sqlalchemy import Engine
+from sqlalchemy.engine import make_url
+
+from .database import create_store_engine
+from .migrations import migrate
+from .reader import Reader
+from .unit_of_work import UnitOfWork
+
+
+class Store:
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.engine: Engine = create_store_engine(url)
+        parsed = make_url(url)
+        self.backend = parsed.get_backend_name()
+        self.display_url = parsed.render_as_string(hide_password=True)
+        where = parsed.database if self.backend == "sqlite" else self.display_url
+        try:
+            self.schema_version = migrate(self.engine, str(where))
+        except Exception:
+            self.engine.dispose()
+            raise
+
+    @contextmanager
+    def read(self) -> Iterator[Reader]:
+        with self.engine.connect() as conn:
+            yield Reader(conn)
+
+    @contextmanager
+    def write(self, now: float) -> Iterator[UnitOfWork]:
+        """One transaction: committed when the block ends, rolled back if it raises."""
+        with self.engine.begin() as conn:
+            yield UnitOfWork(conn, now)
+
+    def close(self) -> None:
+        self.engine.dispose()

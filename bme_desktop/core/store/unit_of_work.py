@@ -1,0 +1,185 @@
+"""One write transaction: journaled row writes, change records and the audit log.
+
+While a batch is open, every node, edge and summary write records its before- and
+after-image in the batch's journal, so the batch can be undone (rolled back) or redone
+exactly. Writes outside a batch (rollbacks themselves, bookkeeping) are not journaled.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import Connection, Table, select
+
+from ..events import ChangeRecord
+from ..model import Edge, Node, Summary
+from . import tables as t
+from .reader import Reader
+from .rows import edge_to_row, node_to_row, summary_to_row
+
+
+@dataclass
+class OpenBatch:
+    id: int
+    chat_pk: int
+    chat_id: str
+    journal: list[dict[str, Any]] = field(default_factory=list)
+
+
+class UnitOfWork:
+    def __init__(self, conn: Connection, now: float) -> None:
+        self.conn = conn
+        self.now = now
+        self.read = Reader(conn)
+        self.changes: dict[str, ChangeRecord] = {}
+        self._batch: OpenBatch | None = None
+        self._chat_ids: dict[int, str] = {}
+
+    # chats --------------------------------------------------------------------------------
+    def change(self, chat_id: str) -> ChangeRecord:
+        record = self.changes.get(chat_id)
+        if record is None:
+            record = self.changes[chat_id] = ChangeRecord(chat_id)
+        return record
+
+    def ensure_chat(self, chat_id: str, character: str | None = None, user: str | None = None) -> int:
+        row = self.read.chat_row(chat_id)
+        if row is None:
+            pk = self.conn.execute(t.chats.insert().values(
+                chat_id=chat_id, character=character, user_name=user, created_at=self.now,
+                last_activity=self.now, revision=0, state={})).inserted_primary_key[0]  # type: ignore[index]
+        else:
+            pk = row["pk"]
+            updates: dict[str, Any] = {}
+            if character is not None and character != row["character"]:
+                updates["character"] = character
+            if user is not None and user != row["user_name"]:
+                updates["user_name"] = user
+            if updates:
+                self.conn.execute(t.chats.update().where(t.chats.c.pk == pk).values(**updates))
+        self._chat_ids[int(pk)] = chat_id
+        return int(pk)
+
+    def chat_id_of(self, chat_pk: int) -> str:
+        if chat_pk not in self._chat_ids:
+            self._chat_ids[chat_pk] = self.conn.execute(
+                select(t.chats.c.chat_id).where(t.chats.c.pk == chat_pk)).scalar_one()
+        return self._chat_ids[chat_pk]
+
+    def touch_chat(self, chat_pk: int, *, bump_revision: bool = True) -> int:
+        values: dict[str, Any] = {"last_activity": self.now}
+        if bump_revision:
+            values["revision"] = t.chats.c.revision + 1
+        self.conn.execute(t.chats.update().where(t.chats.c.pk == chat_pk).values(**values))
+        return int(self.conn.execute(select(t.chats.c.revision).where(t.chats.c.pk == chat_pk)).scalar_one())
+
+    def chat_state(self, chat_pk: int) -> dict[str, Any]:
+        return dict(self.conn.execute(select(t.chats.c.state).where(t.chats.c.pk == chat_pk)).scalar_one())
+
+    def set_chat_state(self, chat_pk: int, state: dict[str, Any]) -> None:
+        self.conn.execute(t.chats.update().where(t.chats.c.pk == chat_pk).values(state=state))
+
+    # batches ------------------------------------------------------------------------------
+    def begin_batch(self, chat_id: str, kind: str, *, actor: str, description: str = "",
+                    read_from: int | None = None, read_to: int | None = None) -> int:
+        if self._batch is not None:
+            raise RuntimeError("a batch is already open in this unit of work")
+        pk = self.ensure_chat(chat_id)
+        batch_id = int(self.conn.execute(t.batches.insert().values(
+            chat_pk=pk, kind=kind, status="applied", read_from=read_from, read_to=read_to,
+            created_at=self.now, actor=actor, description=description, journal=[],
+            state_before=self.chat_state(pk))).inserted_primary_key[0])  # type: ignore[index]
+        self._batch = OpenBatch(batch_id, pk, chat_id)
+        self.change(chat_id).batch_id = batch_id
+        return batch_id
+
+    def end_batch(self) -> int:
+        batch = self._batch
+        if batch is None:
+            raise RuntimeError("no batch is open")
+        self._batch = None
+        self.conn.execute(t.batches.update().where(t.batches.c.id == batch.id).values(journal=batch.journal))
+        return batch.id
+
+    @property
+    def batch_id(self) -> int | None:
+        return self._batch.id if self._batch else None
+
+    def _journal(self, table: str, row_id: str, before: dict[str, Any] | None,
+                 after: dict[str, Any] | None) -> None:
+        if self._batch is not None:
+            self._batch.journal.append({"table": table, "id": row_id, "before": before, "after": after})
+
+    # generic journaled row writes -----------------------------------------------------------
+    def current_row(self, table: Table, row_id: str) -> dict[str, Any] | None:
+        row = self.conn.execute(select(table).where(table.c.id == row_id)).mappings().first()
+        return dict(row) if row else None
+
+    def put_row(self, table: Table, row: dict[str, Any]) -> dict[str, Any] | None:
+        """Insert or replace a row by id; returns the before-image."""
+        before = self.current_row(table, row["id"])
+        if before is None:
+            self.conn.execute(table.insert().values(**row))
+        else:
+            self.conn.execute(table.update().where(table.c.id == row["id"]).values(**row))
+        self._journal(table.name, row["id"], before, row)
+        return before
+
+    def drop_row(self, table: Table, row_id: str) -> dict[str, Any] | None:
+        before = self.current_row(table, row_id)
+        if before is not None:
+            self.conn.execute(table.delete().where(table.c.id == row_id))
+            self._journal(table.name, row_id, before, None)
+        return before
+
+    # nodes, edges, summaries ---------------------------------------------------------------
+    def put_node(self, node: Node) -> None:
+        pk = self.ensure_chat(node.chat_id)
+        if self._batch is not None and node.batch_id is None:
+            node.batch_id = self._batch.id
+        before = self.put_row(t.nodes, node_to_row(node, pk))
+        record = self.change(node.chat_id)
+        if before is None:
+            record.node_added(node.id)
+        elif node.deleted_at is not None and before["deleted_at"] is None:
+            record.node_removed(node.id)
+        elif node.deleted_at is None and before["deleted_at"] is not None:
+            record.node_added(node.id)
+        else:
+            record.node_changed(node.id)
+
+    def put_edge(self, edge: Edge) -> None:
+        pk = self.ensure_chat(edge.chat_id)
+        if self._batch is not None and edge.batch_id is None:
+            edge.batch_id = self._batch.id
+        before = self.put_row(t.edges, edge_to_row(edge, pk))
+        record = self.change(edge.chat_id)
+        if before is None or (edge.deleted_at is None and before["deleted_at"] is not None):
+            record.edge_added(edge.id)
+        elif edge.deleted_at is not None and before["deleted_at"] is None:
+            record.edge_removed(edge.id)
+        else:
+            record.edge_changed(edge.id)
+
+    def put_summary(self, summary: Summary) -> None:
+        pk = self.ensure_chat(summary.chat_id)
+        if self._batch is not None and summary.batch_id is None:
+            summary.batch_id = self._batch.id
+        self.put_row(t.summaries, summary_to_row(summary, pk))
+
+    def drop_node(self, chat_id: str, node_id: str) -> None:
+        """Remove a node row for good (rollback of its creation, purge of the recycle bin)."""
+        if self.drop_row(t.nodes, node_id) is not None:
+            self.change(chat_id).node_removed(node_id)
+
+    def drop_edge(self, chat_id: str, edge_id: str) -> None:
+        if self.drop_row(t.edges, edge_id) is not None:
+            self.change(chat_id).edge_removed(edge_id)
+
+    # audit --------------------------------------------------------------------------------
+    def audit(self, chat_id: str | None, actor: str, action: str, target: str | None = None,
+              **detail: Any) -> None:
+        pk = self.read.chat_pk(chat_id) if chat_id is not None else None
+        self.conn.execute(t.audit_log.insert().values(chat_pk=pk, at=self.now, actor=actor, action=action,
+                                                      target=target, detail=detail))
