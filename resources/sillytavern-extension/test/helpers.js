@@ -116,6 +116,8 @@ export async function startFakeBridge({ token = 'test-token-0123456789abcdef0123
             ],
         },
         kept: new Map(),
+        /** chat id → Map(index → message), as the syncs left it */
+        chats: new Map(),
     };
     const server = http.createServer((req, res) => {
         let raw = '';
@@ -150,10 +152,20 @@ function defaultAnswer(bridge, { method, url, headers, body }) {
         return { status: 401, body: { error: { code: 'unauthorized', message: 'missing or wrong bridge token' } } };
     }
     if (method === 'GET' && path === '/v1/chats') return { body: { chats: [{ chat_id: 'a', message_count: 3 }] } };
+    const one = /^\/v1\/chats\/([^/]+)$/.exec(path);
+    if (one) {
+        const id = decodeURIComponent(one[1]);
+        if (!bridge.chats.has(id)) return { status: 404, body: { error: { code: 'not_found', message: 'unknown chat' } } };
+        if (method === 'DELETE') { bridge.chats.delete(id); return { body: { deleted: true } }; }
+        return { body: { chat_id: id, message_count: bridge.chats.get(id).size, node_count: 0 } };
+    }
     const m = /^\/v1\/chats\/([^/]+)\/(sync|recall)(?:\/(\d+))?$/.exec(path);
     if (!m) return { status: 404, body: { error: { code: 'not_found', message: `no route ${path}` } } };
     const chatId = decodeURIComponent(m[1]);
     if (m[2] === 'sync') {
+        const stored = body.complete ? new Map() : (bridge.chats.get(chatId) ?? new Map());
+        for (const message of body.messages) stored.set(message.index, message);
+        bridge.chats.set(chatId, stored);
         return {
             body: {
                 chat_id: chatId, stored: body.messages.length, changed_from: null,
