@@ -68,11 +68,16 @@ class MemoryService:
 
     @classmethod
     def open(cls, data_dir: Path, *, database_url: str | None = None, settings: Settings | None = None,
-             clock: Clock | None = None) -> MemoryService:
-        """Open (creating if needed) the memory kept in ``data_dir``."""
+             clock: Clock | None = None, attach: bool = True) -> MemoryService:
+        """Open (creating if needed) the memory kept in ``data_dir``, with the default
+        extraction, recall and life-cycle pipelines attached (``attach=False``: none)."""
         settings = settings if settings is not None else load_settings(data_dir)
         url = database_url or settings.database_url or sqlite_url(data_dir)
-        return cls(Store(url), settings=settings, clock=clock, data_dir=data_dir)
+        service = cls(Store(url), settings=settings, clock=clock, data_dir=data_dir)
+        if attach:
+            from .pipelines import attach_pipelines
+            attach_pipelines(service)
+        return service
 
     def close(self) -> None:
         if self._closed:

@@ -1,0 +1,3 @@
+from bme_desktop.cli import main
+
+raise SystemExit(main())

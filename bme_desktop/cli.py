@@ -1,0 +1,81 @@
+"""Command line: ``bme-desktop [gui|serve|token|doctor] [--data-dir DIR]``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from . import __version__
+
+
+def _add_common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--data-dir", metavar="DIR",
+                        help="folder holding the memory database and settings (default: the platform's "
+                             "user data folder, or $BME_DATA_DIR)")
+    parser.add_argument("--database-url", metavar="URL",
+                        help="SQLAlchemy URL of the database (e.g. postgresql+psycopg://user@host/db); "
+                             "default: a SQLite file in the data folder")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="bme-desktop", description="BME Desktop: memory for long LLM chats.")
+    parser.add_argument("--version", action="version", version=f"bme-desktop {__version__}")
+    _add_common(parser)
+    sub = parser.add_subparsers(dest="command")
+
+    gui = sub.add_parser("gui", help="open the desktop app (the default)")
+    _add_common(gui)
+    for p in (parser, gui):
+        p.add_argument("--screenshot", metavar="PATH", help="render the window to a PNG and exit")
+        p.add_argument("--theme", help="crimson-synth, neon-cyan, amber-console or violet-haze")
+        p.add_argument("--panel", help="the panel to show (overview, memories, review, injection, actions, "
+                                       "persona, settings, graph2d, nebula)")
+        p.add_argument("--lang", choices=("zh", "en"), help="interface language")
+        p.add_argument("--demo", action="store_true", help="fill an empty data folder with a demo story")
+        p.add_argument("--no-bridge", action="store_true", help="do not start the bridge with the window")
+
+    serve = sub.add_parser("serve", help="run the memory core and the bridge without a window")
+    _add_common(serve)
+    serve.add_argument("--host", help="address to bind (default 127.0.0.1)")
+    serve.add_argument("--port", type=int, help="port to bind (default 7317; 0 picks a free one)")
+    serve.add_argument("--allow-remote", action="store_true",
+                       help="allow binding an address other machines can reach")
+
+    token = sub.add_parser("token", help="print the bridge token")
+    _add_common(token)
+    token.add_argument("--rotate", action="store_true", help="replace the token with a new one")
+
+    doctor = sub.add_parser("doctor", help="print what this installation uses and whether it works")
+    _add_common(doctor)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    from .core.paths import resolve_data_dir
+    data_dir: Path = resolve_data_dir(args.data_dir)
+    command = args.command or "gui"
+    try:
+        if command == "doctor":
+            from .doctor import run_doctor
+            return run_doctor(data_dir, args.database_url)
+        if command == "serve":
+            from .bridge.serve import serve_main
+            return serve_main(data_dir, database_url=args.database_url, host=args.host, port=args.port,
+                              allow_remote=args.allow_remote)
+        if command == "token":
+            from .bridge.tokens import token_main
+            return token_main(data_dir, rotate=args.rotate)
+        from .ui.app import gui_main
+        return gui_main(data_dir, args)
+    except KeyboardInterrupt:
+        return 130
+    except Exception as exc:  # a clear one-line message for problems users can fix
+        from .core.settings import SettingsError
+        from .core.store.database import StoreError
+        if isinstance(exc, StoreError | SettingsError):
+            print(f"bme-desktop: {exc}", file=sys.stderr)
+            return 2
+        raise
