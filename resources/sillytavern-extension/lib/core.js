@@ -81,7 +81,9 @@ export function createBme(deps) {
     });
 
     function noteSuccess(patch = {}) {
-        const state = patch.state ?? (status.get().state === 'extracting' ? 'extracting' : 'connected');
+        // "extracting" lasts until the live events say it finished; without them, until the next call
+        const sticky = status.get().state === 'extracting' && events.isOpen();
+        const state = patch.state ?? (sticky ? 'extracting' : 'connected');
         status.set({ message: '', ...patch, state });
         stopReconnect();
     }
@@ -104,7 +106,14 @@ export function createBme(deps) {
             if (queued > done) noteSuccess({ state: 'extracting', message: `extracting ${queued - done} batch(es)` });
             else noteSuccess({ state: 'connected', message: `synced ${result?.stored ?? ''} messages`.trim() });
         },
-        onError: noteFailure,
+        onError(err) {
+            noteFailure(err);
+            if (err?.kind === 'rate_limited' && !disposed) {
+                // the next sync is complete anyway (see sync.js); send it when the bridge allows
+                const waitMs = Math.min(60, Math.max(1, err.retryAfter || 5)) * 1000;
+                timers.setTimeout(() => { if (!disposed) sync.schedule({ complete: true }); }, waitMs);
+            }
+        },
     });
 
     // ----- extension prompt -------------------------------------------------

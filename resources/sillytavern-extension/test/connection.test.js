@@ -115,3 +115,20 @@ test('live events: the token is sent first, extraction events drive the badge', 
     bme.dispose();
     assert.equal(socket.closed, true);
 });
+
+test('after going offline, the extension probes the bridge and re-syncs the chat when it is back', async () => {
+    const { st, bme } = setup({ bridgeUrl: bridge.url, token: bridge.token, coreOptions: { reconnectMs: 20 } });
+    bridge.handler = () => ({ destroy: true }); // the connection drops: looks like a dead bridge
+    st.pendingInput = 'Hello';
+    await st.emit('GENERATION_AFTER_COMMANDS', undefined, {}, false);
+    assert.equal(bme.status.get().state, 'offline');
+
+    bridge.handler = null;
+    for (let i = 0; i < 200 && bridge.syncs().length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    await bme.syncIdle();
+    assert.ok(bridge.of('GET', '/v1/health').length >= 1);
+    assert.equal(bridge.syncs().length, 1);
+    assert.equal(bridge.syncs()[0].body.complete, true);
+    assert.equal(bme.status.get().state, 'connected');
+    bme.dispose();
+});

@@ -132,6 +132,7 @@ export async function startFakeBridge({ token = 'test-token-0123456789abcdef0123
             answer ??= defaultAnswer(bridge, record);
             if (answer.delayMs) await new Promise((r) => setTimeout(r, answer.delayMs));
             if (res.destroyed) return;
+            if (answer.destroy) { req.socket.destroy(); return; }
             res.writeHead(answer.status ?? 200, { 'Content-Type': 'application/json', ...(answer.headers ?? {}) });
             res.end(answer.body === undefined ? '' : JSON.stringify(answer.body));
         });

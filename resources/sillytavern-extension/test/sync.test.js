@@ -160,3 +160,21 @@ test('switching chats before the debounce fires syncs only the new chat', async 
     assert.equal(syncs[0].url, `/v1/chats/${encodeURIComponent('Other chat')}/sync`);
     assert.deepEqual(syncs[0].body.messages.map((m) => m.text), ['Hi.']);
 });
+
+test('a rate-limited sync is retried as a complete sync after Retry-After', async () => {
+    const { st, bme } = connect();
+    let refused = 0;
+    bridge.handler = (r) => (r.url.endsWith('/sync') && refused++ === 0
+        ? { status: 429, headers: { 'Retry-After': '1' }, body: { error: { code: 'rate_limited', message: 'slow down' } } }
+        : null);
+    await st.emit('CHAT_CHANGED', st.chatId);
+    await bme.syncIdle();
+    assert.equal(bme.status.get().state, 'error');
+    for (let i = 0; i < 300 && bridge.syncs().length < 2; i++) await new Promise((r) => setTimeout(r, 10));
+    await bme.syncIdle();
+    const syncs = bridge.syncs();
+    assert.equal(syncs.length, 2);
+    assert.equal(syncs[1].body.complete, true);
+    assert.equal(syncs[1].body.messages.length, st.chat.length);
+    assert.equal(bme.status.get().state, 'connected');
+});
