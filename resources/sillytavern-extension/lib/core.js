@@ -195,10 +195,20 @@ export function createBme(deps) {
         if (choice.skip) { clearPrompt(); return { skipped: choice.skip }; }
 
         const myGeneration = ++generation;
+        let timeoutMs = s.timeoutMs;
+        if (sync.hasPending()) {
+            // An edit, delete or swipe is waiting in the debounce: let the bridge see it before it
+            // recalls, so memories of a discarded reply are not injected. Half the budget at most.
+            const started = Date.now();
+            let timer;
+            await Promise.race([sync.flush(), new Promise((r) => { timer = timers.setTimeout(r, timeoutMs / 2); })]);
+            timers.clearTimeout(timer);
+            timeoutMs = Math.max(timeoutMs / 2, timeoutMs - (Date.now() - started));
+        }
         const body = { user_input: choice.user_input, index: choice.index, top_k: s.topK, budget_tokens: s.budgetTokens };
         let result;
         try {
-            result = await client.recall(chatId, body, { timeoutMs: s.timeoutMs });
+            result = await client.recall(chatId, body, { timeoutMs });
         } catch (err) {
             clearPrompt();
             noteFailure(err);

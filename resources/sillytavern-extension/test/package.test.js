@@ -45,3 +45,9 @@ test('index.js can be imported outside SillyTavern without side effects', async 
     assert.equal(typeof mod.start, 'function');
     assert.equal(await mod.start(undefined), null);
 });
+
+test('the browser-only UI module parses and exports its mount functions', async () => {
+    const ui = await import('../lib/ui.js');
+    assert.equal(typeof ui.mountSettings, 'function');
+    assert.equal(typeof ui.mountRecallViews, 'function');
+});

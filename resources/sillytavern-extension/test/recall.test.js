@@ -185,3 +185,17 @@ test('unicode chat ids are percent-encoded in the recall path', async () => {
     await generate(st);
     assert.equal(bridge.recalls()[0].url, `/v1/chats/${encodeURIComponent(chatId)}/recall`);
 });
+
+test('a swipe waiting in the debounce is synced before the recall goes out', async () => {
+    const { st, bme } = connect({ settings: { debounceMs: 10000 } });
+    await st.emit('CHAT_CHANGED', st.chatId);
+    await bme.syncIdle();
+    bridge.requests.length = 0;
+    st.chat[2].swipe_id = 1;
+    st.chat[2].mes = '';
+    await st.emit('MESSAGE_SWIPED', 2);
+    await generate(st, 'swipe');
+    assert.deepEqual(bridge.requests.map((r) => r.url.split('/').at(-1)), ['sync', 'recall']);
+    assert.equal(bridge.requests[0].body.complete, true);
+    assert.equal(bridge.requests[0].body.messages[2].swipe_id, 1);
+});
