@@ -65,7 +65,8 @@ let connectionTimer = null;
 
 function onFieldChanged(bme, $) {
     const s = bme.settings();
-    let connectionChanged = false;
+    let typed = false; // URL or token: one event per key, so let it settle
+    let toggled = false; // enabled switched: apply at once
     for (const [id, key, kind, isConnection] of FIELDS) {
         const el = $(id);
         if (!el) continue;
@@ -73,16 +74,18 @@ function onFieldChanged(bme, $) {
         if (kind === 'checkbox') s[key] = el.checked;
         else if (kind === 'number') s[key] = Number(el.value);
         else s[key] = String(el.value).trim();
-        if (isConnection && before !== s[key]) connectionChanged = true;
+        if (isConnection && before !== s[key]) {
+            if (kind === 'checkbox') toggled = true;
+            else typed = true;
+        }
     }
     bme.settings(); // re-applies defaults and clamps numbers
-    if (connectionChanged) {
-        // typing a URL or token fires one event per key: settle first
-        clearTimeout(connectionTimer);
+    clearTimeout(connectionTimer);
+    if (typed && !toggled) {
         connectionTimer = setTimeout(() => bme.settingsChanged({ connectionChanged: true }), 800);
         bme.saveSettings();
     } else {
-        bme.settingsChanged();
+        bme.settingsChanged({ connectionChanged: typed || toggled });
     }
 }
 

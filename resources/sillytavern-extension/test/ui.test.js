@@ -1,0 +1,76 @@
+// The settings panel's bindings, with a fake DOM built from settings.html's ids.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { startFakeBridge, setup } from './helpers.js';
+import { mountSettings } from '../lib/ui.js';
+
+let bridge;
+before(async () => { bridge = await startFakeBridge(); });
+after(async () => { await bridge.close(); });
+
+class FakeElement {
+    constructor(id, tag, type) {
+        Object.assign(this, { id, tag, type, value: '', checked: false, textContent: '', title: '', dataset: {}, listeners: {} });
+    }
+    addEventListener(name, fn) { (this.listeners[name] ??= []).push(fn); }
+    async fire(name) { for (const fn of this.listeners[name] ?? []) await fn(); }
+}
+
+async function fakeDocument() {
+    const html = await readFile(new URL('../settings.html', import.meta.url), 'utf8');
+    const elements = {};
+    for (const [, tag, attrs] of html.matchAll(/<(\w+)([^>]*\sid="[^"]+"[^>]*)>/g)) {
+        const id = /\sid="([^"]+)"/.exec(attrs)[1];
+        elements[id] = new FakeElement(id, tag, /\stype="([^"]+)"/.exec(attrs)?.[1]);
+    }
+    return {
+        html,
+        elements,
+        createElement: () => ({ innerHTML: '', childNodes: [] }),
+        getElementById: (id) => elements[id] ?? null,
+    };
+}
+
+test('the panel shows the stored settings and writes changes back', async () => {
+    const { st, bme } = setup({ bridgeUrl: bridge.url, token: bridge.token, settings: { depth: 6, position: 'in_prompt' } });
+    const document = await fakeDocument();
+    mountSettings(bme, { document, container: { append() {} }, html: document.html });
+    const el = document.elements;
+    assert.equal(el.bme_bridge_url.value, bridge.url);
+    assert.equal(el.bme_token.value, bridge.token);
+    assert.equal(el.bme_depth.value, '6');
+    assert.equal(el.bme_position.value, 'in_prompt');
+    assert.equal(el.bme_enabled.checked, true);
+
+    el.bme_depth.value = '12';
+    await el.bme_depth.fire('input');
+    el.bme_position.value = 'in_chat';
+    await el.bme_position.fire('change');
+    assert.equal(st.extensionSettings.bme_desktop.depth, 12);
+    assert.equal(st.extensionSettings.bme_desktop.position, 'in_chat');
+    assert.ok(st.saveCount >= 2);
+
+    el.bme_enabled.checked = false;
+    await el.bme_enabled.fire('change');
+    assert.equal(st.extensionSettings.bme_desktop.enabled, false);
+    assert.equal(el.bme_badge.dataset.state, 'disabled');
+});
+
+test('the test button reports the result and the badge follows the status', async () => {
+    const { bme } = setup({ bridgeUrl: bridge.url, token: 'wrong' });
+    const document = await fakeDocument();
+    mountSettings(bme, { document, container: { append() {} }, html: document.html });
+    const el = document.elements;
+    await el.bme_test.fire('click');
+    assert.match(el.bme_message.textContent, /^✗ .*token/);
+    assert.equal(el.bme_badge.dataset.state, 'error');
+
+    el.bme_token.value = bridge.token;
+    await el.bme_token.fire('input');
+    await el.bme_test.fire('click');
+    assert.match(el.bme_message.textContent, /^✓ BME Desktop/);
+    assert.equal(el.bme_badge.textContent, 'connected');
+    await bme.syncIdle();
+});
