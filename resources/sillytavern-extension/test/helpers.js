@@ -135,6 +135,7 @@ export async function startFakeBridge({ token = 'test-token-0123456789abcdef0123
             if (answer.destroy) { req.socket.destroy(); return; }
             res.writeHead(answer.status ?? 200, { 'Content-Type': 'application/json', ...(answer.headers ?? {}) });
             res.end(answer.body === undefined ? '' : JSON.stringify(answer.body));
+            record.answered = true;
         });
     });
     await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -126,11 +126,11 @@ test('bridge slower than the timeout: generation proceeds without memory after t
     st.extensionPrompts.bme_desktop = { value: 'stale memory' };
     bridge.handler = (r) => (r.url.endsWith('/recall') ? { delayMs: 800, body: { injection: 'too late', nodes: [] } } : null);
     st.pendingInput = 'Hello';
-    const started = performance.now();
+    let recallAnswered = false;
+    st.eventSource.on('GENERATION_AFTER_COMMANDS', () => { recallAnswered = bridge.requests.at(-1)?.answered === true; });
     await generate(st);
-    const waited = performance.now() - started;
-    assert.ok(waited < 700, `the hook gave up at the timeout (waited ${Math.round(waited)} ms)`);
-    assert.equal(st.promptValue(), '');
+    assert.equal(recallAnswered, false, 'the generation went on before the bridge answered');
+    assert.equal(st.promptValue(), '', 'the stale prompt is cleared, the late answer not applied');
     assert.equal(bme.status.get().state, 'offline');
     assert.match(bme.status.get().message, /100 ms/);
 });
