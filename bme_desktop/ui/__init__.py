@@ -1,0 +1,1 @@
+"""Qt desktop UI over MemoryService: main window, panels, views, theming, workers."""

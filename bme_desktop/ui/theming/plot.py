@@ -1,0 +1,32 @@
+"""pyqtgraph styling from a theme: pens and brushes by token, node type and edge bucket."""
+
+from __future__ import annotations
+
+import pyqtgraph as pg
+from PySide6.QtGui import QBrush, QPen
+
+from .model import EDGE_BUCKETS, Theme
+from .qt import qcolor
+
+
+def pen(theme: Theme, token: str, width: float = 1.0, alpha: float = 1.0) -> QPen:
+    return pg.mkPen(qcolor(theme.color(token), alpha), width=width)
+
+
+def node_brush(theme: Theme, node_type: str, alpha: float = 1.0) -> QBrush:
+    return pg.mkBrush(qcolor(theme.node_color(node_type), alpha))
+
+
+def edge_pens(theme: Theme, width: float = 1.0, alpha: float = 0.6) -> dict[str, QPen]:
+    """One pen per edge colour bucket (never one per edge)."""
+    return {b: pg.mkPen(qcolor(theme.edges[b], alpha), width=width) for b in EDGE_BUCKETS}
+
+
+def style_plot(widget: pg.PlotWidget, theme: Theme) -> None:
+    """Background, axes and text of a plot widget in the theme's colours."""
+    widget.setBackground(qcolor(theme.color("surface")))
+    item = widget.getPlotItem()
+    for name in ("left", "bottom"):
+        axis = item.getAxis(name)
+        axis.setPen(pen(theme, "border"))
+        axis.setTextPen(pen(theme, "text_muted"))
