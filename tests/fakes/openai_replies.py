@@ -1,4 +1,4 @@
-"""Scripted replies for :class:`tests.fakes.openai_server.FakeOpenAIServer`.
+"""Scripted replies for :class:`fakes.openai_server.FakeOpenAIServer`.
 
 Build them with the class methods (``Reply.text``, ``Reply.json``, ``Reply.error`` ...); every
 one takes ``delay=`` (seconds before anything is sent). A text reply is served in the shape the

@@ -3,9 +3,9 @@
 It runs aiohttp on its own event loop in a background thread, on a free port, and speaks the
 OpenAI wire format, so the code under test cannot tell it from a real endpoint.
 
-Usage::
+Usage (``tests/`` is on ``sys.path`` in the test run, so ``fakes`` imports as a plain package)::
 
-    from tests.fakes.openai_server import FakeOpenAIServer, Reply
+    from fakes.openai_server import FakeOpenAIServer, Reply
 
     with FakeOpenAIServer() as server:            # server.base_url == "http://127.0.0.1:PORT/v1"
         server.enqueue(Reply.error(429, retry_after=0.1), Reply.json({"ok": True}))
@@ -22,7 +22,7 @@ Routes
         or, if the request had ``"stream": true``, as SSE: ``data: {chunk}\\n\\n`` events with
         ``choices[0].delta.content``, a last chunk with ``finish_reason`` (plus ``usage`` when
         ``stream_options.include_usage``), then ``data: [DONE]``. Streams can be slowed,
-        stalled, truncated or cut (see :mod:`tests.fakes.openai_replies`).
+        stalled, truncated or cut (see :mod:`fakes.openai_replies`).
         With ``reject_response_format=True``, a request carrying ``response_format`` gets a 400
         (like servers that do not support JSON mode), before the queue is consulted.
     ``POST /v1/embeddings``
@@ -32,7 +32,8 @@ Routes
         ``embedding_ragged`` (last vector of every batch one shorter), ``embedding_reverse``
         (items listed in reverse order; their ``index`` stays right).
     ``GET /v1/models``
-        ``{"object": "list", "data": [{"id": model}, ...]}`` for ``models``.
+        ``{"object": "list", "data": [{"id": model}, ...]}`` for ``models``; a 404 when
+        ``models=None`` (servers without this route).
 
 Every request (any path, also unknown ones) is recorded as a :class:`RecordedRequest`
 (method, path, lower-cased headers, parsed JSON, raw body). With ``api_key="..."`` set,
@@ -97,13 +98,13 @@ class FakeOpenAIServer:
     def __init__(
         self,
         *,
-        models: Sequence[str] = ("fake-chat", "fake-embed"),
+        models: Sequence[str] | None = ("fake-chat", "fake-embed"),
         embedding_dim: int = 64,
         responder: Responder | None = None,
         api_key: str | None = None,
         reject_response_format: bool = False,
     ) -> None:
-        self.models = list(models)
+        self.models = None if models is None else list(models)
         self.embedding_dim = embedding_dim
         self.embedding_ragged = False
         self.embedding_reverse = False
@@ -212,7 +213,7 @@ class FakeOpenAIServer:
         app.router.add_get("/v1/models", self._models)
         self._runner = web.AppRunner(app, handler_cancellation=True, shutdown_timeout=1.0, access_log=None)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, "127.0.0.1", 0, shutdown_timeout=1.0)
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
         await site.start()
         self.port = int(self._runner.addresses[0][1])
 
@@ -310,6 +311,8 @@ class FakeOpenAIServer:
         )
 
     async def _models(self, request: web.Request) -> web.StreamResponse:
+        if self.models is None:
+            return await self._serve_plain(request, Reply.error(404, "no such route"))
         data = [{"id": m, "object": "model", "created": 0, "owned_by": "fake"} for m in self.models]
         return web.json_response({"object": "list", "data": data})
 

@@ -20,7 +20,7 @@ import logging
 import random
 import threading
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Generator, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any
@@ -125,8 +125,9 @@ class LLMClient:
 
     def stream_chat(
         self, messages: Sequence[ChatMessage], *, cancel: threading.Event | None = None
-    ) -> Iterator[str]:
-        """Yield text deltas as they arrive. The request is sent on the first ``next()``.
+    ) -> Generator[str, None, None]:
+        """Yield text deltas as they arrive. The request is sent on the first ``next()``;
+        ``close()`` the generator (or stop iterating) to drop the connection early.
 
         Raises :class:`LLMTimeout` on an idle stream or at the hard deadline,
         :class:`LLMBadResponse` if the stream ends before the model finished,
