@@ -219,14 +219,18 @@ class MemoryService:
         return self._manual(chat_id, actor, "unlink", lambda uow: editing.unlink(uow, chat_id, edge_id))
 
     # undo / redo ---------------------------------------------------------------------------
-    def _last_manual(self, uow: UnitOfWork, chat_id: str, status: str) -> int | None:
+    def _undo_target(self, uow: UnitOfWork, chat_id: str, status: str) -> int | None:
+        """Undo takes the newest applied manual batch; redo the oldest undone one (the most
+        recently undone, since undos walk backwards)."""
         batches = uow.read.batches(chat_id, status=status, kind="manual")
-        return batches[-1].id if batches else None
+        if not batches:
+            return None
+        return batches[-1].id if status == "applied" else batches[0].id
 
     def undo(self, chat_id: str) -> bool:
         """Undo the newest manual edit of this chat; False when there is nothing to undo."""
         def op(uow: UnitOfWork) -> bool:
-            batch_id = self._last_manual(uow, chat_id, "applied")
+            batch_id = self._undo_target(uow, chat_id, "applied")
             if batch_id is None:
                 return False
             try:
@@ -239,7 +243,7 @@ class MemoryService:
 
     def redo(self, chat_id: str) -> bool:
         def op(uow: UnitOfWork) -> bool:
-            batch_id = self._last_manual(uow, chat_id, "undone")
+            batch_id = self._undo_target(uow, chat_id, "undone")
             if batch_id is None:
                 return False
             try:

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import os
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError
 from sqlalchemy.pool import NullPool
@@ -39,6 +40,23 @@ def _check_sqlite_file(path: Path) -> None:
             head = fh.read(16)
         if head and head != b"SQLite format 3\x00":
             raise StoreError(f"{path} is not a SQLite database; it was left untouched")
+
+
+def check_existing_sqlite(database: str, check: Callable[[Connection], None]) -> None:
+    """Run ``check`` on an existing SQLite file opened read-only, so a file we must refuse
+    is never modified (not even its header)."""
+    path = Path(database)
+    if not path.is_file():
+        return
+    _check_sqlite_file(path)
+    engine = create_engine(f"sqlite:///file:{path.resolve()}?mode=ro&uri=true", poolclass=NullPool)
+    try:
+        with engine.connect() as conn:
+            check(conn)
+    except DBAPIError as exc:
+        raise StoreError(f"cannot read the database {path}: {exc.orig}") from exc
+    finally:
+        engine.dispose()
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:

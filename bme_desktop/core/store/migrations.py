@@ -48,6 +48,15 @@ def _stamp(conn: Connection, version: int) -> None:
                                         {"key": "schema_version", "value": str(version)}])
 
 
+def refuse_unknown_version(conn: Connection, where: str) -> None:
+    """Raise if the database is not ours or was written by a newer version of the app."""
+    version = read_version(conn)
+    if version is not None and version > SCHEMA_VERSION:
+        raise StoreError(
+            f"{where} was written by a newer BME Desktop (schema v{version}; this version knows up to "
+            f"v{SCHEMA_VERSION}). It was left untouched: update the app to open it.")
+
+
 def migrate(engine: Engine, where: str) -> int:
     """Create or upgrade the schema; returns the version now in force."""
     with engine.begin() as conn:
@@ -56,10 +65,7 @@ def migrate(engine: Engine, where: str) -> int:
             tables.metadata.create_all(conn)
             _stamp(conn, SCHEMA_VERSION)
             return SCHEMA_VERSION
-        if version > SCHEMA_VERSION:
-            raise StoreError(
-                f"{where} was written by a newer BME Desktop (schema v{version}; this version knows up to "
-                f"v{SCHEMA_VERSION}). It was left untouched: update the app to open it.")
+        refuse_unknown_version(conn, where)
         for step in range(version + 1, SCHEMA_VERSION + 1):
             STEPS[step](conn)
         if version != SCHEMA_VERSION:

@@ -8,8 +8,8 @@ from contextlib import contextmanager
 from sqlalchemy import Engine
 from sqlalchemy.engine import make_url
 
-from .database import create_store_engine
-from .migrations import migrate
+from .database import check_existing_sqlite, create_store_engine
+from .migrations import migrate, refuse_unknown_version
 from .reader import Reader
 from .unit_of_work import UnitOfWork
 
@@ -17,11 +17,14 @@ from .unit_of_work import UnitOfWork
 class Store:
     def __init__(self, url: str) -> None:
         self.url = url
-        self.engine: Engine = create_store_engine(url)
         parsed = make_url(url)
         self.backend = parsed.get_backend_name()
         self.display_url = parsed.render_as_string(hide_password=True)
         where = parsed.database if self.backend == "sqlite" else self.display_url
+        if self.backend == "sqlite":
+            # Look before touching: opening in WAL mode rewrites the file header.
+            check_existing_sqlite(str(parsed.database), lambda conn: refuse_unknown_version(conn, str(where)))
+        self.engine: Engine = create_store_engine(url)
         try:
             self.schema_version = migrate(self.engine, str(where))
         except Exception:

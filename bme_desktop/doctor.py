@@ -1,0 +1,117 @@
+"""``bme-desktop doctor``: what this installation uses, and whether each part works."""
+
+from __future__ import annotations
+
+import os
+import platform
+import subprocess
+import sys
+from pathlib import Path
+
+from . import PROTOCOL_VERSION, __version__
+
+_GL_PROBE = """
+import sys
+from PySide6.QtGui import QGuiApplication, QOffscreenSurface, QOpenGLContext
+app = QGuiApplication(sys.argv[:1])
+ctx = QOpenGLContext()
+if not ctx.create():
+    print("no OpenGL context could be created"); sys.exit(1)
+surface = QOffscreenSurface(); surface.create()
+if not ctx.makeCurrent(surface):
+    print("an OpenGL context was created but could not be made current"); sys.exit(1)
+f = ctx.functions()
+GL_RENDERER, GL_VERSION = 0x1F01, 0x1F02
+print(f"{f.glGetString(GL_RENDERER)}; OpenGL {f.glGetString(GL_VERSION)} on {app.platformName()}")
+"""
+
+
+def _database_line(data_dir: Path, database_url: str | None) -> list[str]:
+    from sqlalchemy.engine import make_url
+
+    from .core.settings import SettingsError, load_settings
+    from .core.store.database import (
+        DB_FILENAME,
+        StoreError,
+        check_existing_sqlite,
+        create_store_engine,
+        sqlite_url,
+    )
+    from .core.store.migrations import SCHEMA_VERSION, read_version
+
+    lines = []
+    try:
+        settings_url = load_settings(data_dir).database_url
+    except SettingsError as exc:
+        lines.append(f"settings:        PROBLEM: {exc}")
+        settings_url = None
+    url = database_url or settings_url or sqlite_url(data_dir)
+    lines.append(f"database:        {make_url(url).render_as_string(hide_password=True)}")
+    if make_url(url).get_backend_name() == "sqlite" and not (data_dir / DB_FILENAME).exists():
+        lines.append(f"schema version:  not created yet (this version writes v{SCHEMA_VERSION})")
+        return lines
+    found: list[int | None] = []
+    try:
+        if make_url(url).get_backend_name() == "sqlite":  # read-only: doctor never modifies the file
+            check_existing_sqlite(str(make_url(url).database), lambda conn: found.append(read_version(conn)))
+        else:
+            engine = create_store_engine(url)
+            try:
+                with engine.connect() as conn:
+                    found.append(read_version(conn))
+            finally:
+                engine.dispose()
+        version = found[0]
+        note = "" if version == SCHEMA_VERSION else f" (this version writes v{SCHEMA_VERSION}; opening upgrades it)"
+        if version is not None and version > SCHEMA_VERSION:
+            note = f" (NEWER than this app's v{SCHEMA_VERSION}: update the app)"
+        lines.append(f"schema version:  {'empty' if version is None else f'v{version}'}{note}")
+    except StoreError as exc:
+        lines.append(f"schema version:  PROBLEM: {exc}")
+    return lines
+
+
+def _keyring_line() -> str:
+    try:
+        import keyring
+        from keyring.backends import fail, null
+
+        backend = keyring.get_keyring()
+        name = f"{type(backend).__module__}.{type(backend).__name__}"
+        if isinstance(backend, fail.Keyring | null.Keyring):
+            return f"keyring:         none usable ({name}); secrets go to a user-only file in the data folder"
+        return f"keyring:         {name}"
+    except Exception as exc:  # keyring raises many kinds on broken desktops
+        return f"keyring:         none usable ({exc}); secrets go to a user-only file in the data folder"
+
+
+def _opengl_line() -> str:
+    env = dict(os.environ)
+    if not env.get("DISPLAY") and not env.get("WAYLAND_DISPLAY") and sys.platform.startswith("linux"):
+        return "OpenGL:          unavailable (no display; run under a desktop session or xvfb-run)"
+    env.pop("QT_QPA_PLATFORM", None)
+    try:
+        probe = subprocess.run([sys.executable, "-c", _GL_PROBE], capture_output=True, text=True, timeout=30,
+                               env=env)
+    except subprocess.TimeoutExpired:
+        return "OpenGL:          unknown (the probe did not answer within 30 s)"
+    out = (probe.stdout.strip() or probe.stderr.strip().splitlines()[-1:] or ["no answer"])
+    text = out if isinstance(out, str) else out[0]
+    return f"OpenGL:          {'available: ' if probe.returncode == 0 else 'unavailable: '}{text}"
+
+
+def run_doctor(data_dir: Path, database_url: str | None) -> int:
+    import PySide6
+    from PySide6 import QtCore
+
+    lines = [
+        f"bme-desktop:     {__version__} (bridge protocol {PROTOCOL_VERSION})",
+        f"python:          {platform.python_version()} ({sys.executable})",
+        f"data folder:     {data_dir}{'' if data_dir.exists() else ' (not created yet)'}",
+        *_database_line(data_dir, database_url),
+        _keyring_line(),
+        f"Qt / PySide6:    Qt {QtCore.qVersion()} / PySide6 {PySide6.__version__}",
+        _opengl_line(),
+    ]
+    print("\n".join(lines))
+    return 0

@@ -1,0 +1,48 @@
+"""The command line, run as a user runs it: a real subprocess."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from bme_desktop import __version__
+from bme_desktop.core.service import MemoryService
+
+
+def run_cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    full_env = {**os.environ, **(env or {})}
+    return subprocess.run([sys.executable, "-m", "bme_desktop", *args], capture_output=True, text=True,
+                          timeout=120, env=full_env)
+
+
+def test_version_flag_prints_the_version() -> None:
+    out = run_cli("--version")
+    assert out.returncode == 0 and out.stdout.strip() == f"bme-desktop {__version__}"
+
+
+def test_doctor_reports_data_dir_database_and_versions(tmp_path: Path) -> None:
+    MemoryService.open(tmp_path, attach=False).close()
+    out = run_cli("doctor", "--data-dir", str(tmp_path), env={"DISPLAY": ""})
+    assert out.returncode == 0, out.stderr
+    lines = dict(line.split(":", 1) for line in out.stdout.splitlines())
+    assert lines["data folder"].strip() == str(tmp_path)
+    assert lines["database"].strip() == f"sqlite:///{tmp_path / 'memory.db'}"
+    assert lines["schema version"].strip() == "v2"
+    assert "none usable" in lines["keyring"]  # the suite runs with the null keyring backend
+    assert lines["OpenGL"].strip().startswith("unavailable (no display")
+    assert "PySide6 6.11.3" in lines["Qt / PySide6"]
+
+
+def test_doctor_does_not_create_a_database(tmp_path: Path) -> None:
+    out = run_cli("doctor", "--data-dir", str(tmp_path / "new"), env={"DISPLAY": ""})
+    assert out.returncode == 0 and "not created yet" in out.stdout
+    assert not (tmp_path / "new" / "memory.db").exists()
+
+
+def test_invalid_settings_file_is_a_one_line_error_naming_it(tmp_path: Path) -> None:
+    (tmp_path / "settings.json").write_text('{"bridge": {"port": "high"}}')
+    out = run_cli("serve", "--data-dir", str(tmp_path), "--port", "0")
+    assert out.returncode == 2
+    assert str(tmp_path / "settings.json") in out.stderr and "bridge.port" in out.stderr
