@@ -15,7 +15,6 @@ Timeouts, retries and cancellation follow :mod:`.http_policy`. Logs (logger
 
 from __future__ import annotations
 
-import json
 import logging
 import random
 import threading
@@ -30,8 +29,9 @@ from .http_policy import HttpPolicy
 from .http_session import HttpSession
 from .json_chat import repair_request, with_json_instruction
 from .json_repair import JSONParseError, JSONValue, parse_model_json
-from .records import ChatMessage, ChatResult, ConnectionReport, Usage
-from .redaction import describe_messages, excerpt, truncate
+from .openai_wire import decode_stream_event, first_choice, parse_completion
+from .records import ChatMessage, ChatResult, ConnectionReport
+from .redaction import describe_messages, truncate
 from .sse import iter_sse_data
 
 _CONNECTION_TEST_TIMEOUT = 15.0
@@ -141,7 +141,7 @@ class LLMClient:
                 if data.strip() == "[DONE]":
                     self._log.info("stream from %s done: %d chars", self.config.model, chars)
                     return
-                choice = _first_choice(_decode_event(data))
+                choice = first_choice(decode_stream_event(data))
                 if choice is None:
                     continue
                 delta = choice.get("delta")
@@ -226,58 +226,10 @@ class LLMClient:
         body = self._session.request_json(
             "POST", "chat/completions", payload, cancel=cancel, retries=retries, summary=describe_messages(messages)
         )
-        result = _parse_completion(body, self.config.model, time.monotonic() - start)
+        result = parse_completion(body, self.config.model, time.monotonic() - start)
         self._log.info(
             "chat %s: %d chars in %.2fs (finish=%s, usage=%s)",
             result.model, len(result.text), result.elapsed, result.finish_reason, result.usage,
         )
         return result
 
-
-def _decode_event(data: str) -> Mapping[str, Any]:
-    try:
-        event = json.loads(data)
-    except ValueError as exc:
-        raise LLMBadResponse("stream event is not JSON", raw_excerpt=excerpt(data)) from exc
-    if not isinstance(event, Mapping):
-        raise LLMBadResponse("stream event is not a JSON object", raw_excerpt=excerpt(data))
-    if "error" in event and not event.get("choices"):
-        raise LLMBadResponse(f"server reported an error mid-stream: {excerpt(json.dumps(event['error']))}")
-    return event
-
-
-def _first_choice(body: Mapping[str, Any]) -> Mapping[str, Any] | None:
-    choices = body.get("choices")
-    if isinstance(choices, list) and choices and isinstance(choices[0], Mapping):
-        return choices[0]
-    return None
-
-
-def _content_text(content: Any) -> str:
-    if content is None:
-        return ""
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):  # content parts
-        return "".join(str(p.get("text", "")) for p in content if isinstance(p, Mapping))
-    raise LLMBadResponse(f"message content has unexpected type {type(content).__name__}")
-
-
-def _parse_completion(body: Any, requested_model: str, elapsed: float) -> ChatResult:
-    if not isinstance(body, Mapping):
-        raise LLMBadResponse("completion body is not a JSON object", raw_excerpt=excerpt(str(body)))
-    choice = _first_choice(body)
-    if choice is None:
-        detail = excerpt(json.dumps(body.get("error"))) if "error" in body else "no choices"
-        raise LLMBadResponse(f"completion has no choices ({detail})")
-    message = choice.get("message")
-    if not isinstance(message, Mapping):
-        raise LLMBadResponse("completion choice has no message")
-    finish = choice.get("finish_reason")
-    return ChatResult(
-        text=_content_text(message.get("content")),
-        model=str(body.get("model") or requested_model),
-        usage=Usage.from_wire(body.get("usage")),
-        elapsed=elapsed,
-        finish_reason=str(finish) if finish is not None else None,
-    )

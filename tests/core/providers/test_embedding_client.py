@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
@@ -16,6 +17,7 @@ from bme_desktop.core.providers import (
     EmbeddingConfig,
     EmbeddingDimensionError,
     HttpPolicy,
+    LLMCancelled,
     LLMHTTPError,
 )
 
@@ -114,3 +116,11 @@ def test_connection_test_reports_the_dimension(server: FakeOpenAIServer) -> None
     with embedder(server) as client:
         report = client.test_connection()
     assert report.ok and report.dim == 32
+
+
+def test_cancel_flag_stops_before_the_next_request(server: FakeOpenAIServer) -> None:
+    cancel = threading.Event()
+    cancel.set()
+    with embedder(server) as client, pytest.raises(LLMCancelled):
+        client.embed(TEXTS, cancel=cancel)
+    assert server.requests_to("/embeddings") == []
