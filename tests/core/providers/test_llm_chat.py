@@ -149,7 +149,7 @@ def test_cancel_interrupts_the_wait_between_retries(server: FakeOpenAIServer) ->
     timer = threading.Timer(0.1, cancel.set)
     timer.start()
     try:
-        with client(server) as llm, pytest.raises(LLMCancelled):
+        with client(server, HttpPolicy(total_timeout=30.0, backoff_base=0.01)) as llm, pytest.raises(LLMCancelled):
             llm.chat(USER, cancel=cancel)
     finally:
         timer.cancel()

@@ -17,7 +17,7 @@ from bme_desktop.core.providers import (
     LLMTimeout,
 )
 
-FAST = HttpPolicy(total_timeout=3.0, idle_timeout=0.3, max_retries=2, backoff_base=0.01, backoff_max=0.02)
+FAST = HttpPolicy(total_timeout=5.0, idle_timeout=0.5, max_retries=2, backoff_base=0.01, backoff_max=0.02)
 USER = [{"role": "user", "content": "Tell me a story"}]
 STORY = "Once upon a time, 在很久很久以前, there was a memory graph."
 
