@@ -9,8 +9,10 @@ connection pool, so ``close()`` it (or use it as a context manager) when done.
         for delta in llm.stream_chat(messages, cancel=stop_event):
             ...
 
-Timeouts, retries and cancellation follow :mod:`.http_policy`. Logs (logger
+Timeouts, retries and cancellation follow :mod:`.http_policy`. Logs (loggers under
 ``bme_desktop.core.providers``) carry roles and sizes only: no key, no message text.
+A stream counts as complete at ``data: [DONE]`` or at the first ``finish_reason``; reading
+stops there.
 """
 
 from __future__ import annotations
@@ -156,8 +158,8 @@ class LLMClient:
 
     # -- connection test ------------------------------------------------------------------
     def test_connection(self) -> ConnectionReport:
-        """List models (``GET /models``); where that route is missing, try a 1-token chat.
-        Never raises; no retries; at most 15 s."""
+        """List models (``GET /models``, limited to 15 s); where that route is missing, try a
+        1-token chat. Never raises; no retries."""
         start = time.monotonic()
         try:
             try:
