@@ -60,16 +60,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if command == "doctor":
             from .doctor import run_doctor
-            return run_doctor(data_dir, args.database_url)
+            return int(run_doctor(data_dir, args.database_url))
         if command == "serve":
             from .bridge.serve import serve_main
-            return serve_main(data_dir, database_url=args.database_url, host=args.host, port=args.port,
-                              allow_remote=args.allow_remote)
+            return int(serve_main(data_dir, database_url=args.database_url, host=args.host, port=args.port,
+                                  allow_remote=args.allow_remote))
         if command == "token":
             from .bridge.tokens import token_main
-            return token_main(data_dir, rotate=args.rotate)
+            return int(token_main(data_dir, rotate=args.rotate))
         from .ui.app import gui_main
-        return gui_main(data_dir, args)
+        return int(gui_main(data_dir, args))
     except KeyboardInterrupt:
         return 130
     except Exception as exc:  # a clear one-line message for problems users can fix
