@@ -1,0 +1,128 @@
+"""Chats: sync, list, stats, delete, and hand-run maintenance."""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any
+
+from aiohttp import web
+
+from ..core.errors import ServiceError
+from ..core.model import MessageIn
+from ..core.schema import ROLES
+from ..core.service import MAINTENANCE_TASKS
+from .context import BridgeContext, ctx
+from .errors import ApiError, bad_request
+from .path_params import MAX_INDEX, chat_id_of
+from .render import changes_json, stats_json
+from .validation import Fields, each, read_json_object
+
+log = logging.getLogger(__name__)
+MAX_MESSAGES = 500_000
+MAX_TEXT = 1_000_000
+
+
+def parse_message(f: Fields) -> MessageIn:
+    f.only("index", "role", "name", "text", "swipe_id", "time")
+    index = f.whole("index", required=True, low=0, high=MAX_INDEX)
+    role = f.text("role", required=True, max_len=16)
+    if role not in ROLES:
+        raise bad_request(f.name("role"), f"must be one of {', '.join(ROLES)}, not {role!r}")
+    text = f.text("text", required=True, max_len=MAX_TEXT)
+    assert index is not None and role is not None and text is not None
+    return MessageIn(index=index, role=role, text=text, name=f.text("name", max_len=256),
+                     swipe_id=f.whole("swipe_id", low=0, high=2**31 - 1), time=f.iso_time("time"))
+
+
+async def sync(request: web.Request) -> web.Response:
+    c = ctx(request)
+    chat_id = chat_id_of(request)
+    f = Fields(await read_json_object(request, c.config.sync_body_limit))
+    f.only("character", "user", "messages", "complete", "wait")
+    raw = f.array("messages", required=True, max_len=MAX_MESSAGES) or []
+    messages = each(raw, "messages", parse_message)
+    seen: dict[int, int] = {}
+    for pos, m in enumerate(messages):
+        if m.index in seen:
+            raise bad_request(f"messages[{pos}].index", f"index {m.index} appears twice "
+                                                        f"(also at messages[{seen[m.index]}])")
+        seen[m.index] = pos
+    complete = f.flag("complete", default=False)
+    wait = f.flag("wait", default=False)
+    result = await c.call(c.service.sync, chat_id, messages, complete=complete,
+                          character=f.text("character", max_len=256), user=f.text("user", max_len=256),
+                          wait=wait, wait_timeout=c.config.sync_wait_timeout_s)
+    return web.json_response({
+        "chat_id": result.chat_id, "stored": result.stored, "changed_from": result.changed_from,
+        "rolled_back": {"batches": result.rolled_back_batches, "nodes": result.rolled_back_nodes},
+        "extraction": {"queued": result.queued, "done": result.done}, "revision": result.revision})
+
+
+async def list_chats(request: web.Request) -> web.Response:
+    c = ctx(request)
+    chats = await c.call(c.service.list_chats)
+    return web.json_response({"chats": [stats_json(s) for s in chats]})
+
+
+async def chat_stats(request: web.Request) -> web.Response:
+    c = ctx(request)
+    return web.json_response(stats_json(await c.call(c.service.chat_stats, chat_id_of(request))))
+
+
+async def delete_chat(request: web.Request) -> web.Response:
+    c = ctx(request)
+    chat_id = chat_id_of(request)
+    await c.call(c.service.delete_chat, chat_id)
+    return web.json_response({"deleted": True, "chat_id": chat_id})
+
+
+def _run_task(c: BridgeContext, chat_id: str, task: str) -> dict[str, Any]:
+    started = time.perf_counter()
+    change = c.service.run_maintenance(chat_id, task)
+    return {"task": task, "changes": changes_json(change),
+            "elapsed_ms": round((time.perf_counter() - started) * 1000, 3)}
+
+
+def _check_task(c: BridgeContext, chat_id: str, task: str) -> None:
+    if not c.service.has_chat(chat_id):
+        raise ApiError(404, f"no chat named {chat_id!r}")
+    if task not in c.service.maintenance_tasks:
+        raise ApiError(409, f"this version of BME Desktop cannot run {task!r} yet")
+
+
+async def maintenance(request: web.Request) -> web.Response:
+    c = ctx(request)
+    chat_id = chat_id_of(request)
+    f = Fields(await read_json_object(request, c.config.body_limit))
+    f.only("task", "wait")
+    task = f.text("task", required=True, max_len=32)
+    if task not in MAINTENANCE_TASKS:
+        raise bad_request("task", f"must be one of {', '.join(MAINTENANCE_TASKS)}")
+    assert task is not None
+    if f.flag("wait", default=True):
+        return web.json_response(await c.call(_run_task, c, chat_id, task))
+    await c.call(_check_task, c, chat_id, task)
+    future = c.executor.submit(_run_task, c, chat_id, task)
+
+    def finished(done: Any) -> None:
+        try:
+            payload = {"type": "maintenance.finished", "chat_id": chat_id, **done.result()}
+        except ServiceError as exc:
+            payload = {"type": "error", "chat_id": chat_id, "task": task, "message": str(exc)}
+        except Exception:
+            log.exception("maintenance %s failed", task)
+            payload = {"type": "error", "chat_id": chat_id, "task": task, "message": "maintenance failed"}
+        if c.loop is not None and not c.loop.is_closed():
+            c.loop.call_soon_threadsafe(c.hub.publish_json, payload)
+
+    future.add_done_callback(finished)
+    return web.json_response({"task": task, "accepted": True}, status=202)
+
+
+def register(router: web.UrlDispatcher) -> None:
+    router.add_get("/v1/chats", list_chats)
+    router.add_get("/v1/chats/{chat_id}", chat_stats)
+    router.add_delete("/v1/chats/{chat_id}", delete_chat)
+    router.add_post("/v1/chats/{chat_id}/sync", sync)
+    router.add_post("/v1/chats/{chat_id}/maintenance", maintenance)

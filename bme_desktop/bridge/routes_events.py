@@ -1,0 +1,119 @@
+"""``GET /v1/events``: a WebSocket of the memory's events.
+
+The token comes in the ``Authorization`` header or, for browsers (which cannot set it),
+as the first message ``{"token": "..."}`` within ``ws_auth_timeout_s`` (5 s). Otherwise
+the socket is closed with code 4401 (wrong or malformed token) or 4408 (no token in time).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+from .auth import require_token, token_matches
+from .context import BridgeContext, ctx
+from .errors import ApiError
+from .events_hub import OVERFLOW, Subscriber
+
+PATH = "/v1/events"
+CLOSE_UNAUTHORIZED = 4401
+CLOSE_AUTH_TIMEOUT = 4408
+CLOSE_TOO_SLOW = 1013
+CLOSE_GOING_AWAY = 1001
+SOCKETS: web.AppKey[set[web.WebSocketResponse]] = web.AppKey("bme_sockets")
+
+
+async def _refuse(ws: web.WebSocketResponse, code: int, message: str) -> web.WebSocketResponse:
+    with contextlib.suppress(Exception):
+        await ws.send_json({"type": "error", "chat_id": None,
+                            "error": {"code": "unauthorized", "message": message}})
+    await ws.close(code=code, message=message.encode("utf-8")[:120])
+    return ws
+
+
+async def _first_message_token(ws: web.WebSocketResponse, timeout: float) -> str | None:
+    try:
+        msg = await asyncio.wait_for(ws.receive(), timeout)
+    except TimeoutError:
+        return None
+    if msg.type != WSMsgType.TEXT:
+        return ""
+    try:
+        data: Any = json.loads(msg.data)
+    except ValueError:
+        return ""
+    token = data.get("token") if isinstance(data, dict) else None
+    return token if isinstance(token, str) else ""
+
+
+async def _send_events(ws: web.WebSocketResponse, sub: Subscriber) -> None:
+    while not ws.closed:
+        payload = await sub.queue.get()
+        if payload == OVERFLOW:
+            await ws.close(code=CLOSE_TOO_SLOW, message=b"too many events missed; reconnect")
+            return
+        await ws.send_str(payload)
+
+
+async def _read_client(ws: web.WebSocketResponse) -> None:
+    async for msg in ws:
+        if msg.type == WSMsgType.TEXT:
+            with contextlib.suppress(ValueError, AttributeError):
+                if json.loads(msg.data).get("type") == "ping":
+                    await ws.send_json({"type": "pong"})
+
+
+async def events(request: web.Request) -> web.StreamResponse:
+    c: BridgeContext = ctx(request)
+    header_auth = "Authorization" in request.headers
+    if header_auth:
+        require_token(request, c.tokens.current())
+    chat_filter = request.query.get("chat_id") or None
+    if chat_filter is not None and len(chat_filter) > 256:
+        raise ApiError(400, "chat_id: must be text of 1 to 256 characters")
+    sockets = request.app[SOCKETS]
+    if len(sockets) >= c.config.ws_max_clients:
+        raise ApiError(503, f"too many event listeners (at most {c.config.ws_max_clients})")
+    ws = web.WebSocketResponse(heartbeat=30.0, max_msg_size=64 * 1024)
+    if not ws.can_prepare(request).ok:
+        raise ApiError(400, "Upgrade: /v1/events is a WebSocket endpoint; connect with ws://")
+    await ws.prepare(request)
+    sockets.add(ws)
+    try:
+        if not header_auth:
+            token = await _first_message_token(ws, c.config.ws_auth_timeout_s)
+            if token is None:
+                return await _refuse(ws, CLOSE_AUTH_TIMEOUT, "no token: send {\"token\": \"...\"} first, "
+                                                             f"within {c.config.ws_auth_timeout_s:g} s")
+            if not token_matches(token, c.tokens.current()):
+                return await _refuse(ws, CLOSE_UNAUTHORIZED, "the token is missing or wrong")
+        sub = c.hub.subscribe(chat_filter)
+        try:
+            await ws.send_json({"type": "hello", "protocol": 1, "chat_id": None, "filter": chat_filter})
+            sender = asyncio.create_task(_send_events(ws, sub))
+            try:
+                await _read_client(ws)
+            finally:
+                sender.cancel()
+                with contextlib.suppress(asyncio.CancelledError, ConnectionError):
+                    await sender
+        finally:
+            c.hub.unsubscribe(sub)
+        return ws
+    finally:
+        sockets.discard(ws)
+
+
+async def close_all(app: web.Application) -> None:
+    sockets: set[web.WebSocketResponse] = app[SOCKETS]
+    for ws in tuple(sockets):
+        with contextlib.suppress(Exception):
+            await ws.close(code=CLOSE_GOING_AWAY, message=b"the bridge is shutting down")
+
+
+def register(router: web.UrlDispatcher) -> None:
+    router.add_get(PATH, events)
