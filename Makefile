@@ -6,7 +6,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 SYSDEPS := .venv/.sysdeps
 
-.PHONY: run serve test lint typecheck pytest node-test setup sysdeps clean translations
+.PHONY: run serve test lint typecheck pytest setup clean
 
 setup: $(STAMP)
 
@@ -35,12 +35,9 @@ typecheck: setup
 pytest: setup
 	$(PY) -m pytest $(PYTEST_ARGS)
 
-node-test:
-	@if [ -d resources/sillytavern-extension/test ]; then \
-		if command -v node >/dev/null; then node --test resources/sillytavern-extension/test/; \
-		else echo "node not found: skipping the SillyTavern extension tests" >&2; exit 1; fi; fi
-
-test: lint typecheck pytest node-test
+# The SillyTavern extension's Node tests (unit and end-to-end against a real `serve`) run
+# inside pytest: tests/frontends/test_sillytavern_extension.py.
+test: lint typecheck pytest
 
 clean:
 	rm -rf $(VENV) build *.egg-info .mypy_cache .pytest_cache .ruff_cache
