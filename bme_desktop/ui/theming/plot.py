@@ -9,17 +9,24 @@ from .model import EDGE_BUCKETS, Theme
 from .qt import qcolor
 
 
+def _pen(color: str, width: float, alpha: float) -> QPen:
+    out = QPen(qcolor(color, alpha))
+    out.setWidthF(width)
+    out.setCosmetic(True)
+    return out
+
+
 def pen(theme: Theme, token: str, width: float = 1.0, alpha: float = 1.0) -> QPen:
-    return pg.mkPen(qcolor(theme.color(token), alpha), width=width)
+    return _pen(theme.color(token), width, alpha)
 
 
 def node_brush(theme: Theme, node_type: str, alpha: float = 1.0) -> QBrush:
-    return pg.mkBrush(qcolor(theme.node_color(node_type), alpha))
+    return QBrush(qcolor(theme.node_color(node_type), alpha))
 
 
 def edge_pens(theme: Theme, width: float = 1.0, alpha: float = 0.6) -> dict[str, QPen]:
     """One pen per edge colour bucket (never one per edge)."""
-    return {b: pg.mkPen(qcolor(theme.edges[b], alpha), width=width) for b in EDGE_BUCKETS}
+    return {b: _pen(theme.edges[b], width, alpha) for b in EDGE_BUCKETS}
 
 
 def style_plot(widget: pg.PlotWidget, theme: Theme) -> None:

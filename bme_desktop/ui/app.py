@@ -1,0 +1,159 @@
+"""``gui_main``: start the desktop app (or render one screenshot) over a data folder."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from PySide6.QtCore import QLockFile, QSettings, QTranslator
+from PySide6.QtGui import QIcon
+from PySide6.QtWidgets import QApplication, QMessageBox
+
+from ..core.service import MemoryService
+from ..core.settings import Settings, SettingsError, load_settings
+from ..core.store.database import StoreError
+from .context import AppContext
+from .i18n import install_translator, resolve_language
+from .main_window import MainWindow
+from .resources import icon_path, themes_dir, translations_dir
+from .settle import settle
+from .theming import ThemeError, ThemeManager
+
+SCREENSHOT_SIZE = (1440, 900)
+
+
+class DesktopApp:
+    """Owns the service, the context and the window for one data folder."""
+
+    def __init__(self, app: QApplication, data_dir: Path, args: argparse.Namespace, settings: Settings,
+                 service: MemoryService, themes: ThemeManager) -> None:
+        self.app, self.data_dir, self.args = app, data_dir, args
+        self.context = AppContext(service, themes, settings, data_dir)
+        self.translator: QTranslator | None = None
+        self.set_language(resolve_language(getattr(args, "lang", None), settings.appearance.language), rebuild=False)
+        self.ui_state = QSettings(str(data_dir / "ui-state.ini"), QSettings.Format.IniFormat)
+        self.window = self._make_window()
+
+    def _make_window(self) -> MainWindow:
+        window = MainWindow(self.context)
+        window.setWindowIcon(self.app.windowIcon())
+        window.sigLanguageRequested.connect(self._language_requested)
+        window.sigDataDirRequested.connect(self._data_dir_requested)
+        window.sigClosed.connect(self.save_state)
+        return window
+
+    def set_language(self, language: str, *, rebuild: bool = True) -> None:
+        self.translator = install_translator(self.app, language, translations_dir(), self.translator)
+        self.context.language = language
+        if rebuild:
+            self.save_state()
+            old = self.window
+            self.window = self._make_window()
+            self.restore_state()
+            self.window.show()
+            old.sigClosed.disconnect()
+            old.close()
+            old.deleteLater()
+
+    def _language_requested(self, language: str) -> None:
+        self.context.settings.appearance.language = language
+        self.context.save_settings()
+        self.set_language(language)
+
+    def _data_dir_requested(self, folder: str) -> None:
+        QMessageBox.information(self.window, self.window.tr("Open another data folder"), self.window.tr(
+            "Start BME Desktop with --data-dir \"{0}\" to open that folder.").format(folder))
+
+    def restore_state(self) -> None:
+        geometry, state = self.ui_state.value("window/geometry"), self.ui_state.value("window/state")
+        if geometry is not None:
+            self.window.restoreGeometry(geometry)
+        if state is not None:
+            self.window.restoreState(state)
+
+    def save_state(self) -> None:
+        self.ui_state.setValue("window/geometry", self.window.saveGeometry())
+        self.ui_state.setValue("window/state", self.window.saveState())
+        self.ui_state.sync()
+
+    def start(self) -> None:
+        if getattr(self.args, "demo", False):
+            from .demo_story import build_demo
+            self.context.call(build_demo, lambda _report: self.window.chats.refresh())
+        panel = getattr(self.args, "panel", None)
+        if panel:
+            self.window.show_panel(panel)
+
+    def screenshot(self, path: Path) -> int:
+        self.window.resize(*SCREENSHOT_SIZE)
+        self.window.show()
+        self.start()
+        settle(self.context.runner)
+        panel = getattr(self.args, "panel", None)
+        if panel:
+            self.window.show_panel(panel)
+            settle(self.context.runner)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if not self.window.grab().save(str(path), "PNG"):
+            print(f"bme-desktop: cannot write {path}", file=sys.stderr)
+            return 1
+        return 0
+
+    def close(self) -> None:
+        self.context.close()
+        self.window.close()
+
+
+def _fail(message: str, quiet: bool) -> int:
+    print(f"bme-desktop: {message}", file=sys.stderr)
+    if not quiet:
+        QMessageBox.critical(None, "BME Desktop", message)
+    return 2
+
+
+def _application() -> QApplication:
+    app = QApplication.instance()
+    if not isinstance(app, QApplication):
+        app = QApplication(sys.argv[:1])
+    app.setApplicationName("BME Desktop")
+    app.setOrganizationName("BME")
+    app.setApplicationDisplayName("BME Desktop")
+    app.setWindowIcon(QIcon(str(icon_path())))
+    return app
+
+
+def gui_main(data_dir: Path, args: argparse.Namespace) -> int:
+    app = _application()
+    screenshot = getattr(args, "screenshot", None)
+    quiet = bool(screenshot)
+    data_dir.mkdir(parents=True, exist_ok=True)
+    lock = QLockFile(str(data_dir / "bme-desktop.lock"))
+    lock.setStaleLockTime(0)
+    if not lock.tryLock(200):
+        return _fail(f"another BME Desktop window already has {data_dir} open", quiet)
+    try:
+        try:
+            settings = load_settings(data_dir)
+            themes = ThemeManager(themes_dir())
+        except (SettingsError, ThemeError) as exc:
+            return _fail(str(exc), quiet)
+        themes.apply(getattr(args, "theme", None) or settings.appearance.theme, app)
+        try:
+            service = MemoryService.open(data_dir, database_url=getattr(args, "database_url", None),
+                                         settings=settings)
+        except (StoreError, SettingsError) as exc:
+            return _fail(str(exc), quiet)
+        desktop = DesktopApp(app, data_dir, args, settings, service, themes)
+        try:
+            if screenshot:
+                return desktop.screenshot(Path(screenshot))
+            desktop.restore_state()
+            desktop.window.show()
+            desktop.start()
+            return int(app.exec())
+        finally:
+            desktop.close()
+            service.close()
+    finally:
+        lock.unlock()

@@ -1,0 +1,77 @@
+"""Chat switcher: a searchable list of chats with their memory counts and last activity."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QModelIndex, QSortFilterProxyModel, Qt, QTimer
+from PySide6.QtGui import QStandardItem, QStandardItemModel
+from PySide6.QtWidgets import QLineEdit, QListView, QVBoxLayout, QWidget
+
+from ..core.model import ChatStats
+from .context import AppContext
+from .format import format_count, format_time
+
+CHAT_ID_ROLE = Qt.ItemDataRole.UserRole + 1
+ACTIVITY_ROLE = Qt.ItemDataRole.UserRole + 2
+
+
+class ChatSwitcher(QWidget):
+    def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._context = context
+        self.model = QStandardItemModel(self)
+        self.proxy = QSortFilterProxyModel(self)
+        self.proxy.setSourceModel(self.model)
+        self.proxy.setFilterCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+        self.proxy.setSortRole(ACTIVITY_ROLE)
+        self.search = QLineEdit()
+        self.search.setPlaceholderText(self.tr("Find a chat…"))
+        self.search.setClearButtonEnabled(True)
+        self.search.textChanged.connect(self.proxy.setFilterFixedString)
+        self.list = QListView()
+        self.list.setModel(self.proxy)
+        self.list.setEditTriggers(QListView.EditTrigger.NoEditTriggers)
+        self.list.setSpacing(2)
+        self.list.selectionModel().currentChanged.connect(self._picked)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(8, 8, 8, 8)
+        layout.addWidget(self.search)
+        layout.addWidget(self.list, 1)
+        self._timer = QTimer(self, singleShot=True, interval=300)
+        self._timer.timeout.connect(self.refresh)
+        context.events.sigChatsChanged.connect(self._schedule_refresh)
+        self.refresh()
+
+    def _schedule_refresh(self, _chat_id: str = "") -> None:
+        self._timer.start()  # coalesce bursts of sync events
+
+    def refresh(self) -> None:
+        self._context.call(lambda s: s.list_chats(), self._fill, key=f"chats-{id(self)}")
+
+    def _fill(self, chats: list[ChatStats]) -> None:
+        current = self._context.chat_id
+        self.model.clear()
+        for chat in chats:
+            name = chat.character or chat.chat_id
+            line = self.tr("{0} memories · {1}").format(format_count(chat.node_count), format_time(chat.last_activity))
+            item = QStandardItem(f"{name}\n{line}")
+            item.setData(chat.chat_id, CHAT_ID_ROLE)
+            item.setData(chat.last_activity, ACTIVITY_ROLE)
+            item.setToolTip(chat.chat_id)
+            self.model.appendRow(item)
+        self.proxy.sort(0, Qt.SortOrder.DescendingOrder)
+        target = current or (self.proxy.index(0, 0).data(CHAT_ID_ROLE) if self.proxy.rowCount() else "")
+        self.select(target or "")
+
+    def select(self, chat_id: str) -> None:
+        for row in range(self.proxy.rowCount()):
+            index = self.proxy.index(row, 0)
+            if index.data(CHAT_ID_ROLE) == chat_id:
+                self.list.setCurrentIndex(index)
+                return
+        known = any(self.model.item(r).data(CHAT_ID_ROLE) == chat_id for r in range(self.model.rowCount()))
+        if not known:
+            self._context.set_chat("")
+
+    def _picked(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        if current.isValid():
+            self._context.set_chat(current.data(CHAT_ID_ROLE))

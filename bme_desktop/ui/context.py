@@ -1,0 +1,68 @@
+"""AppContext: what every panel and view is handed in its constructor (no global handle).
+
+It owns the task runner and the Qt bridge to service events, tracks the current chat and
+the selected memory, and is the one place that runs service calls off the GUI thread.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+from PySide6.QtCore import QObject, Signal
+
+from ..core.service import MemoryService
+from ..core.settings import Settings, save_settings
+from .events import ServiceEvents
+from .theming import ThemeManager
+from .workers import Task, TaskRunner
+
+T = TypeVar("T")
+
+
+class AppContext(QObject):
+    sigChatChanged = Signal(str)  # "" when no chat is open
+    sigNodeSelected = Signal(str)  # node id, "" for none
+    sigStatus = Signal(str)  # a transient status bar message
+    sigError = Signal(str)  # a problem to show the user
+
+    def __init__(self, service: MemoryService, themes: ThemeManager, settings: Settings,
+                 data_dir: Path, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.service = service
+        self.themes = themes
+        self.settings = settings
+        self.data_dir = data_dir
+        self.runner = TaskRunner(self)
+        self.events = ServiceEvents(service.events, self)
+        self.runner.sigError.connect(lambda exc: self.sigError.emit(str(exc)))
+        self._chat_id = ""
+        self.language = "en"
+
+    @property
+    def chat_id(self) -> str:
+        return self._chat_id
+
+    def set_chat(self, chat_id: str) -> None:
+        if chat_id != self._chat_id:
+            self._chat_id = chat_id
+            self.sigChatChanged.emit(chat_id)
+            self.sigNodeSelected.emit("")
+
+    def call(self, fn: Callable[[MemoryService], T], on_done: Callable[[T], None] | None = None, *,
+             key: str | None = None, on_error: Callable[[Exception], None] | None = None) -> Task:
+        """Run ``fn(service)`` on a worker; ``on_done(result)`` runs on the GUI thread."""
+        service = self.service
+
+        def work(_control: Any) -> T:
+            return fn(service)
+        return self.runner.run(work, on_done=on_done, on_error=on_error, key=key)
+
+    def save_settings(self) -> None:
+        save_settings(self.data_dir, self.settings)
+
+    def close(self) -> None:
+        self.runner.cancel_all()
+        self.runner.wait()
+        self.events.close()

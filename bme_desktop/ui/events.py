@@ -1,0 +1,35 @@
+"""The Qt side of the service's event bus: events re-emitted as queued signals.
+
+The bus calls subscribers on the writer (or worker) thread; this object only emits, and
+Qt delivers the signal on the GUI thread because the bridge object lives there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import QObject, Signal
+
+from ..core.events import Event, EventBus
+
+
+class ServiceEvents(QObject):
+    sigEvent = Signal(object)  # every Event
+    sigGraphChanged = Signal(object)  # ChangeRecord of a graph.changed event
+    sigChatsChanged = Signal(str)  # chat id of chat.synced / chat.deleted
+
+    def __init__(self, bus: EventBus, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._unsubscribe: Callable[[], None] | None = bus.subscribe(self._on_event)
+
+    def _on_event(self, event: Event) -> None:  # any thread
+        self.sigEvent.emit(event)
+        if event.type == "graph.changed" and event.change is not None:
+            self.sigGraphChanged.emit(event.change)
+        if event.type in ("chat.synced", "chat.deleted", "graph.changed") and event.chat_id:
+            self.sigChatsChanged.emit(event.chat_id)
+
+    def close(self) -> None:
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+            self._unsubscribe = None

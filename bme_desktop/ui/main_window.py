@@ -1,0 +1,131 @@
+"""The main window: menus, status bar, chat switcher, central views and dock panels."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QCoreApplication, Qt, Signal
+from PySide6.QtGui import QCloseEvent
+from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QStackedWidget, QWidget
+
+from ..core.events import ChangeRecord
+from .chat_switcher import ChatSwitcher
+from .context import AppContext
+from .menus import build_menus
+from .panels import PanelSpec, panel_specs
+from .views import ViewSpec, view_specs
+
+FUTURE_PANELS = ("actions", "persona", "settings", "graph2d", "nebula")
+
+
+class MainWindow(QMainWindow):
+    sigClosed = Signal()
+    sigLanguageRequested = Signal(str)
+    sigDataDirRequested = Signal(str)
+
+    def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.context = context
+        self.setObjectName("MainWindow")
+        self.setWindowTitle(self.tr("BME Desktop — {0}").format(context.data_dir.name or str(context.data_dir)))
+        self.setDockOptions(QMainWindow.DockOption.AnimatedDocks | QMainWindow.DockOption.AllowTabbedDocks)
+        self.stack = QStackedWidget()
+        self.views: dict[str, QWidget] = {}
+        self.view_specs: tuple[ViewSpec, ...] = view_specs()
+        for spec in self.view_specs:
+            self.add_view(spec)
+        self.setCentralWidget(self.stack)
+        self.docks: dict[str, QDockWidget] = {}
+        self.chats = ChatSwitcher(context)
+        self._dock("chats", self.tr("Chats"), self.chats, Qt.DockWidgetArea.LeftDockWidgetArea)
+        self.panel_specs: tuple[PanelSpec, ...] = panel_specs()
+        for panel in self.panel_specs:
+            dock = self._dock(panel.key, panel.title(), panel.factory(context), panel.area)
+            dock.setVisible(panel.visible)
+        self.splitDockWidget(self.docks["chats"], self.docks["overview"], Qt.Orientation.Vertical)
+        for key in ("review", "injection"):
+            self.tabifyDockWidget(self.docks["memories"], self.docks[key])
+        self.docks["memories"].raise_()
+        self.resizeDocks([self.docks["chats"], self.docks["memories"]], [330, 700], Qt.Orientation.Horizontal)
+        self.resizeDocks([self.docks["chats"], self.docks["overview"]], [260, 520], Qt.Orientation.Vertical)
+        self._status_labels()
+        self.menus = build_menus(self)
+        context.sigStatus.connect(self.show_status)
+        context.sigError.connect(self.show_error)
+        context.runner.sigBusyChanged.connect(self._busy_changed)
+        context.events.sigGraphChanged.connect(self._graph_changed)
+
+    # building ------------------------------------------------------------------------------
+    def add_view(self, spec: ViewSpec) -> QWidget:
+        widget = spec.factory(self.context)
+        widget.setObjectName(f"view-{spec.key}")
+        self.views[spec.key] = widget
+        self.stack.addWidget(widget)
+        return widget
+
+    def _dock(self, key: str, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
+        dock = QDockWidget(title, self)
+        dock.setObjectName(f"dock-{key}")
+        dock.setWidget(widget)
+        dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetMovable
+                         | QDockWidget.DockWidgetFeature.DockWidgetClosable
+                         | QDockWidget.DockWidgetFeature.DockWidgetFloatable)
+        self.addDockWidget(area, dock)
+        self.docks[key] = dock
+        return dock
+
+    def _status_labels(self) -> None:
+        bar = self.statusBar()
+        self.busy_label = QLabel()
+        self.data_label = QLabel(self.tr("Data: {0}").format(self.context.data_dir))
+        self.database_label = QLabel(self._database_text())
+        self.bridge_label = QLabel(self.tr("Bridge: off"))
+        for label in (self.busy_label, self.data_label, self.database_label, self.bridge_label):
+            bar.addPermanentWidget(label)
+
+    def _database_text(self) -> str:
+        store = self.context.service.store
+        if store.backend == "sqlite":
+            return self.tr("Database: SQLite")
+        return self.tr("Database: {0}").format(store.display_url)
+
+    # public --------------------------------------------------------------------------------
+    def panel(self, key: str) -> QWidget | None:
+        dock = self.docks.get(key)
+        return dock.widget() if dock is not None else None
+
+    def show_panel(self, key: str) -> bool:
+        """Raise a dock panel or a central view by key; False (and a status note) if unknown."""
+        if key in self.docks:
+            self.docks[key].show()
+            self.docks[key].raise_()
+            return True
+        if key in self.views:
+            self.stack.setCurrentWidget(self.views[key])
+            return True
+        if key in FUTURE_PANELS:
+            self.show_status(self.tr("The “{0}” panel is not in this version yet.").format(key), 0)
+        else:
+            self.show_status(self.tr("There is no panel called “{0}”.").format(key), 0)
+        return False
+
+    def set_bridge_status(self, text: str) -> None:
+        """For whoever starts the bridge: e.g. "Bridge: 127.0.0.1:7317 · 1 client"."""
+        self.bridge_label.setText(text)
+
+    def show_status(self, text: str, timeout_ms: int = 5000) -> None:
+        self.statusBar().showMessage(text, timeout_ms)
+
+    def show_error(self, text: str) -> None:
+        self.show_status(self.tr("Error: {0}").format(text), 10000)
+
+    # events --------------------------------------------------------------------------------
+    def _busy_changed(self, busy: bool) -> None:
+        self.busy_label.setText(self.tr("Working…") if busy else "")
+
+    def _graph_changed(self, change: ChangeRecord) -> None:
+        if change.chat_id == self.context.chat_id and change.nodes_removed and not change.nodes_added:
+            count = len(change.nodes_removed)
+            self.show_status(QCoreApplication.translate("MainWindow", "{0} memories removed.").format(count))
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self.sigClosed.emit()
+        super().closeEvent(event)

@@ -1,0 +1,236 @@
+"""MemoryTableModel: a page-by-page table over ``MemoryService.search_nodes``.
+
+Rows arrive in pages (``fetchMore``) from a worker, so 100k memories cost one page of
+work at a time and no widget per row. Sorting and filtering re-query the store. Change
+records update only the rows they name; additions re-query.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QCoreApplication,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    Qt,
+    Signal,
+)
+
+from ..core.events import ChangeRecord
+from ..core.model import Node, NodeQuery
+from ..core.service import MemoryService
+from .context import AppContext
+from .format import format_time
+from .labels import node_type_label, review_label, tier_label
+from .theming.qt import qcolor
+
+Index = QModelIndex | QPersistentModelIndex
+# (column id, sort key in the store or None when the store cannot sort by it)
+COLUMNS: tuple[tuple[str, str | None], ...] = (
+    ("type", "type"), ("title", "title"), ("tier", "tier"), ("importance", "importance"),
+    ("review", None), ("recalls", "recall_count"), ("updated", "updated_at"),
+)
+NODE_ID_ROLE = Qt.ItemDataRole.UserRole + 1
+
+
+def column_title(column: str) -> str:
+    tr = QCoreApplication.translate
+    titles = {"type": tr("MemoryTable", "Type"), "title": tr("MemoryTable", "Title"),
+              "tier": tr("MemoryTable", "Tier"), "importance": tr("MemoryTable", "Importance"),
+              "review": tr("MemoryTable", "Review"), "recalls": tr("MemoryTable", "Recalls"),
+              "updated": tr("MemoryTable", "Updated")}
+    return titles[column]
+
+
+class MemoryTableModel(QAbstractTableModel):
+    sigLoaded = Signal(int)  # total matching rows, after each (re)load
+
+    def __init__(self, context: AppContext, *, page_size: int = 200, fixed: NodeQuery | None = None,
+                 parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._context = context
+        self._page = page_size
+        self._query = fixed or NodeQuery()
+        self._rows: list[Node] = []
+        self._total = 0
+        self._loading = False
+        self._generation = 0
+        self._chat_id = ""
+        context.events.sigGraphChanged.connect(self.apply_change)
+        context.themes.sigThemeChanged.connect(self._repaint)
+
+    # query ---------------------------------------------------------------------------------
+    @property
+    def total(self) -> int:
+        return self._total
+
+    @property
+    def query(self) -> NodeQuery:
+        return self._query
+
+    def set_chat(self, chat_id: str) -> None:
+        self._chat_id = chat_id
+        self.reload()
+
+    def set_filter(self, **changes: Any) -> None:
+        """Change query fields (``q``, ``type``, ``tier``, ``review_status`` …) and re-query."""
+        self._query = replace(self._query, **changes, offset=0)
+        self.reload()
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        key = COLUMNS[column][1] if 0 <= column < len(COLUMNS) else None
+        if key is None:
+            return
+        self._query = replace(self._query, order_by=key, descending=order == Qt.SortOrder.DescendingOrder)
+        self.reload()
+
+    def _search(self, offset: int, limit: int) -> Any:
+        chat_id, query = self._chat_id, replace(self._query, offset=offset, limit=limit)
+
+        def run(service: MemoryService) -> tuple[list[Node], int]:
+            return service.search_nodes(chat_id, query)
+        return run
+
+    def reload(self) -> None:
+        self._generation += 1
+        generation = self._generation
+        if not self._chat_id:
+            self._apply_reset(generation, ([], 0))
+            return
+        self._loading = True
+        limit = max(self._page, min(len(self._rows), 2000))
+        self._context.call(self._search(0, limit), lambda res: self._apply_reset(generation, res),
+                           key=f"memory-model-{id(self)}")
+
+    def _apply_reset(self, generation: int, result: tuple[list[Node], int]) -> None:
+        if generation != self._generation:
+            return
+        self.beginResetModel()
+        self._rows, self._total = list(result[0]), result[1]
+        self._loading = False
+        self.endResetModel()
+        self.sigLoaded.emit(self._total)
+
+    def canFetchMore(self, parent: Index = QModelIndex()) -> bool:  # noqa: B008
+        return not parent.isValid() and not self._loading and len(self._rows) < self._total
+
+    def fetchMore(self, parent: Index = QModelIndex()) -> None:  # noqa: B008
+        if not self.canFetchMore(parent):
+            return
+        self._loading = True
+        generation = self._generation
+        self._context.call(self._search(len(self._rows), self._page),
+                           lambda res: self._append(generation, res), key=f"memory-model-{id(self)}")
+
+    def _append(self, generation: int, result: tuple[list[Node], int]) -> None:
+        if generation != self._generation:
+            return
+        self._loading = False
+        known = {n.id for n in self._rows}
+        fresh = [n for n in result[0] if n.id not in known]
+        if fresh:
+            self.beginInsertRows(QModelIndex(), len(self._rows), len(self._rows) + len(fresh) - 1)
+            self._rows.extend(fresh)
+            self.endInsertRows()
+
+    # change records ------------------------------------------------------------------------
+    def apply_change(self, change: ChangeRecord) -> None:
+        if change.chat_id != self._chat_id:
+            return
+        if change.nodes_added or (change.nodes_removed and self._query.only_deleted):
+            self.reload()
+            return
+        for node_id in change.nodes_removed:
+            self._remove(node_id)
+        loaded = [n for n in change.nodes_changed if self.row_of(n) >= 0]
+        if loaded:
+            chat_id = self._chat_id
+            self._context.call(lambda s: [s.get_node(chat_id, n, include_deleted=True) for n in loaded],
+                               self._update_rows)
+
+    def _matches(self, node: Node) -> bool:
+        q = self._query
+        return ((q.type is None or node.type == q.type) and (q.tier is None or node.tier == q.tier)
+                and (q.review_status is None or node.review_status == q.review_status)
+                and (node.deleted_at is None or q.include_deleted or q.only_deleted))
+
+    def _update_rows(self, nodes: list[Node]) -> None:
+        for node in nodes:
+            row = self.row_of(node.id)
+            if row < 0:
+                continue
+            if not self._matches(node):
+                self._remove(node.id)
+                continue
+            self._rows[row] = node
+            self.dataChanged.emit(self.index(row, 0), self.index(row, len(COLUMNS) - 1))
+
+    def _remove(self, node_id: str) -> None:
+        row = self.row_of(node_id)
+        if row >= 0:
+            self.beginRemoveRows(QModelIndex(), row, row)
+            del self._rows[row]
+            self._total = max(0, self._total - 1)
+            self.endRemoveRows()
+
+    def _repaint(self, _theme: object) -> None:
+        if self._rows:
+            self.dataChanged.emit(self.index(0, 0), self.index(len(self._rows) - 1, len(COLUMNS) - 1))
+
+    # access --------------------------------------------------------------------------------
+    def node_at(self, row: int) -> Node | None:
+        return self._rows[row] if 0 <= row < len(self._rows) else None
+
+    def row_of(self, node_id: str) -> int:
+        return next((i for i, n in enumerate(self._rows) if n.id == node_id), -1)
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self._rows)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(COLUMNS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return column_title(COLUMNS[section][0])
+        return None
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        node = self.node_at(index.row())
+        if node is None:
+            return None
+        column = COLUMNS[index.column()][0]
+        theme = self._context.themes.current
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self._display(node, column)
+        if role == NODE_ID_ROLE:
+            return node.id
+        if role == Qt.ItemDataRole.DecorationRole and column == "type":
+            return qcolor(theme.node_color(node.type))
+        if role == Qt.ItemDataRole.ForegroundRole and column == "review" and node.review_status != "approved":
+            return qcolor(theme.color("warning" if node.review_status == "pending" else "error"))
+        if role == Qt.ItemDataRole.ToolTipRole and column == "title":
+            return "\n".join(f"{k}: {v}" for k, v in node.fields.items())
+        if role == Qt.ItemDataRole.TextAlignmentRole and column in ("importance", "recalls"):
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None
+
+    @staticmethod
+    def _display(node: Node, column: str) -> str:
+        if column == "type":
+            return node_type_label(node.type)
+        if column == "title":
+            return ("★ " if node.pinned else "") + node.title
+        if column == "tier":
+            return tier_label(node.tier)
+        if column == "importance":
+            return f"{node.importance:.1f}"
+        if column == "review":
+            return review_label(node.review_status)
+        if column == "recalls":
+            return str(node.recall_count)
+        return format_time(node.updated_at)

@@ -1,0 +1,118 @@
+"""The main window's menus: File, Edit (undo/redo), View (theme, language, panels), Help."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QCoreApplication, QUrl
+from PySide6.QtGui import QAction, QActionGroup, QDesktopServices, QKeySequence
+from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox
+
+from .. import __version__
+from ..core.service import MemoryService
+
+if TYPE_CHECKING:
+    from .main_window import MainWindow
+
+
+@dataclass
+class Menus:
+    undo: QAction
+    redo: QAction
+    themes: QActionGroup
+    languages: QActionGroup
+    panels: QMenu
+
+
+def build_menus(window: MainWindow) -> Menus:
+    context = window.context
+    bar = window.menuBar()
+
+    file_menu = bar.addMenu(QCoreApplication.translate("Menus", "&File"))
+    reveal = file_menu.addAction(QCoreApplication.translate("Menus", "Show data folder"))
+    reveal.triggered.connect(lambda: QDesktopServices.openUrl(QUrl.fromLocalFile(str(context.data_dir))))
+    other = file_menu.addAction(QCoreApplication.translate("Menus", "Open another data folder…"))
+    other.setShortcut(QKeySequence.StandardKey.Open)
+
+    def choose_folder() -> None:
+        folder = QFileDialog.getExistingDirectory(window, QCoreApplication.translate("Menus", "Open a data folder"), str(context.data_dir))
+        if folder:
+            window.sigDataDirRequested.emit(folder)
+    other.triggered.connect(choose_folder)
+    file_menu.addSeparator()
+    quit_action = file_menu.addAction(QCoreApplication.translate("Menus", "Quit"))
+    quit_action.setShortcut(QKeySequence.StandardKey.Quit)
+    quit_action.triggered.connect(window.close)
+
+    edit_menu = bar.addMenu(QCoreApplication.translate("Menus", "&Edit"))
+    undo = edit_menu.addAction(QCoreApplication.translate("Menus", "Undo"))
+    undo.setShortcut(QKeySequence("Ctrl+Z"))
+    redo = edit_menu.addAction(QCoreApplication.translate("Menus", "Redo"))
+    redo.setShortcut(QKeySequence("Ctrl+Shift+Z"))
+
+    def step(forward: bool) -> None:
+        chat_id = context.chat_id
+        if not chat_id:
+            return
+
+        def run(service: MemoryService) -> bool:
+            return service.redo(chat_id) if forward else service.undo(chat_id)
+
+        def done(changed: bool) -> None:
+            texts = ((QCoreApplication.translate("Menus", "Nothing to undo."), QCoreApplication.translate("Menus", "Undone.")), (QCoreApplication.translate("Menus", "Nothing to redo."), QCoreApplication.translate("Menus", "Redone.")))
+            window.show_status(texts[forward][changed])
+        context.call(run, done)
+    undo.triggered.connect(lambda: step(False))
+    redo.triggered.connect(lambda: step(True))
+    edit_menu.addSeparator()
+    new_memory = edit_menu.addAction(QCoreApplication.translate("Menus", "New memory"))
+    new_memory.setShortcut(QKeySequence.StandardKey.New)
+
+    def create() -> None:
+        window.show_panel("memories")
+        panel = window.panel("memories")
+        if panel is not None and hasattr(panel, "new_memory"):
+            panel.new_memory()
+    new_memory.triggered.connect(create)
+
+    view_menu = bar.addMenu(QCoreApplication.translate("Menus", "&View"))
+    theme_menu = view_menu.addMenu(QCoreApplication.translate("Menus", "Theme"))
+    themes = QActionGroup(window)
+    for theme in context.themes.themes.values():
+        action = theme_menu.addAction(theme.label)
+        action.setCheckable(True)
+        action.setChecked(theme.name == context.themes.current.name)
+        action.setData(theme.name)
+        themes.addAction(action)
+
+    def pick_theme(action: QAction) -> None:
+        context.themes.apply(action.data())
+        context.settings.appearance.theme = action.data()
+        context.save_settings()
+    themes.triggered.connect(pick_theme)
+
+    language_menu = view_menu.addMenu(QCoreApplication.translate("Menus", "Language"))
+    languages = QActionGroup(window)
+    for code, label in (("en", "English"), ("zh", "中文")):
+        action = language_menu.addAction(label)
+        action.setCheckable(True)
+        action.setChecked(code == context.language)
+        action.setData(code)
+        languages.addAction(action)
+    languages.triggered.connect(lambda action: window.sigLanguageRequested.emit(action.data()))
+
+    panels = view_menu.addMenu(QCoreApplication.translate("Menus", "Panels"))
+    for dock in window.docks.values():
+        panels.addAction(dock.toggleViewAction())
+    central = view_menu.addMenu(QCoreApplication.translate("Menus", "Central view"))
+    for spec in window.view_specs:
+        action = central.addAction(spec.title())
+        action.triggered.connect(lambda _checked=False, key=spec.key: window.show_panel(key))
+
+    help_menu = bar.addMenu(QCoreApplication.translate("Menus", "&Help"))
+    about = help_menu.addAction(QCoreApplication.translate("Menus", "About BME Desktop"))
+    about.triggered.connect(lambda: QMessageBox.about(window, QCoreApplication.translate("Menus", "About BME Desktop"), QCoreApplication.translate(
+        "Menus", "<b>BME Desktop {0}</b><p>Watch, audit and edit what the AI remembers of your chats.</p>"
+        "<p>Data folder: {1}</p>").format(__version__, context.data_dir)))
+    return Menus(undo=undo, redo=redo, themes=themes, languages=languages, panels=panels)

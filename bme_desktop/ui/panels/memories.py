@@ -1,0 +1,124 @@
+"""Memories panel: search box and filters over a paged table, with the node editor below."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QItemSelection, Qt, QTimer
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSplitter,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ...core.schema import NODE_TYPES, REVIEW_STATUSES, TIERS
+from ..context import AppContext
+from ..format import format_count
+from ..labels import node_type_label, review_label, tier_label
+from ..memory_model import COLUMNS, NODE_ID_ROLE, MemoryTableModel
+from .node_editor import NodeEditor
+
+
+class MemoriesPanel(QWidget):
+    def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._context = context
+        self.model = MemoryTableModel(context, parent=self)
+        self.search = QLineEdit()
+        self.search.setPlaceholderText(self.tr("Search memories…"))
+        self.search.setClearButtonEnabled(True)
+        self._debounce = QTimer(self, singleShot=True, interval=200)
+        self._debounce.timeout.connect(self._apply_filters)
+        self.search.textChanged.connect(lambda _t: self._debounce.start())
+        self.type_filter = self._filter_box(self.tr("All types"), [(t, node_type_label(t)) for t in NODE_TYPES])
+        self.tier_filter = self._filter_box(self.tr("All tiers"), [(t, tier_label(t)) for t in TIERS])
+        self.review_filter = self._filter_box(self.tr("Any review"), [(s, review_label(s)) for s in REVIEW_STATUSES])
+        self.count = QLabel()
+        self.count.setProperty("role", "muted")
+        new_button = QPushButton(self.tr("New memory"))
+        new_button.clicked.connect(self.new_memory)
+        self.table = QTableView()
+        self.table.setModel(self.model)
+        self.table.setSortingEnabled(True)
+        self.table.sortByColumn(len(COLUMNS) - 1, Qt.SortOrder.DescendingOrder)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setAlternatingRowColors(True)
+        self.table.setShowGrid(False)
+        self.table.setWordWrap(False)
+        self.table.verticalHeader().hide()
+        self.table.verticalHeader().setDefaultSectionSize(26)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        for column in (0, 2, 3, 4, 5, 6):
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+        self.table.selectionModel().selectionChanged.connect(self._selection_changed)
+        self.editor = NodeEditor(context)
+        filters = QHBoxLayout()
+        filters.addWidget(self.type_filter)
+        filters.addWidget(self.tier_filter)
+        filters.addWidget(self.review_filter)
+        filters.addStretch(1)
+        filters.addWidget(self.count)
+        top = QHBoxLayout()
+        top.addWidget(self.search, 1)
+        top.addWidget(new_button)
+        upper = QWidget()
+        upper_layout = QVBoxLayout(upper)
+        upper_layout.setContentsMargins(0, 0, 0, 0)
+        upper_layout.addLayout(top)
+        upper_layout.addLayout(filters)
+        upper_layout.addWidget(self.table, 1)
+        splitter = QSplitter(Qt.Orientation.Vertical)
+        splitter.addWidget(upper)
+        splitter.addWidget(self.editor)
+        splitter.setStretchFactor(0, 3)
+        splitter.setStretchFactor(1, 2)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(8, 8, 8, 8)
+        layout.addWidget(splitter)
+        self.model.sigLoaded.connect(self._show_count)
+        context.sigChatChanged.connect(self.model.set_chat)
+        context.sigNodeSelected.connect(self._select_node)
+        if context.chat_id:
+            self.model.set_chat(context.chat_id)
+
+    def _filter_box(self, everything: str, items: list[tuple[str, str]]) -> QComboBox:
+        box = QComboBox()
+        box.addItem(everything, None)
+        for value, label in items:
+            box.addItem(label, value)
+        box.currentIndexChanged.connect(lambda _i: self._apply_filters())
+        return box
+
+    def _apply_filters(self) -> None:
+        self.model.set_filter(q=self.search.text().strip() or None, type=self.type_filter.currentData(),
+                              tier=self.tier_filter.currentData(), review_status=self.review_filter.currentData())
+
+    def _show_count(self, total: int) -> None:
+        text = self.tr("1 memory") if total == 1 else self.tr("{0} memories").format(format_count(total))
+        self.count.setText(text)
+
+    def _selection_changed(self, selected: QItemSelection, _deselected: QItemSelection) -> None:
+        rows = selected.indexes()
+        if rows:
+            node_id = self.model.data(rows[0], NODE_ID_ROLE)
+            if node_id and (self.editor.node is None or self.editor.node.id != node_id):
+                self._context.sigNodeSelected.emit(node_id)
+
+    def _select_node(self, node_id: str) -> None:
+        row = self.model.row_of(node_id) if node_id else -1
+        current = self.table.currentIndex()
+        if row >= 0 and current.row() != row:
+            self.table.selectRow(row)
+
+    def new_memory(self) -> None:
+        if self._context.chat_id:
+            self.editor.new_memory(self.type_filter.currentData() or "fact")

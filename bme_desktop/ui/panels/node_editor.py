@@ -1,0 +1,226 @@
+"""NodeEditor: the detail editor of one memory (fields, importance, tier, pinned, review,
+source indices). Save calls ``update_node`` (or ``create_node`` for a new memory), Delete
+calls ``delete_node``; all through workers."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ...core.editing import NodeDraft
+from ...core.model import Node
+from ...core.schema import NODE_TYPES, REVIEW_STATUSES, TIERS
+from ..context import AppContext
+from ..format import format_time
+from ..labels import field_label, node_type_label, review_label, tier_label
+
+FieldEdit = QLineEdit | QPlainTextEdit
+
+
+def _combo(items: tuple[tuple[str, str], ...]) -> QComboBox:
+    box = QComboBox()
+    for value, label in items:
+        box.addItem(label, value)
+    return box
+
+
+class NodeEditor(QWidget):
+    def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._context = context
+        self._node: Node | None = None
+        self._creating = False
+        self._edits: dict[str, FieldEdit] = {}
+        self.heading = QLabel(self.tr("No memory selected"))
+        self.heading.setProperty("role", "heading")
+        self.heading.setWordWrap(True)
+        self.meta = QLabel()
+        self.meta.setProperty("role", "muted")
+        self.meta.setWordWrap(True)
+        self.type_box = _combo(tuple((t, node_type_label(t)) for t in NODE_TYPES))
+        self.type_box.currentIndexChanged.connect(lambda _i: self._build_fields(self.type_box.currentData(), {}))
+        self.importance = QDoubleSpinBox()
+        self.importance.setRange(0.0, 10.0)
+        self.importance.setSingleStep(0.5)
+        self.importance.setDecimals(1)
+        self.tier = _combo(tuple((t, tier_label(t)) for t in TIERS))
+        self.review = _combo(tuple((s, review_label(s)) for s in REVIEW_STATUSES))
+        self.pinned = QCheckBox(self.tr("Pinned (always kept)"))
+        self.sources = QLineEdit()
+        self.sources.setPlaceholderText(self.tr("message numbers, e.g. 3, 4, 9"))
+        self.error = QLabel()
+        self.error.setProperty("role", "warning")
+        self.error.setWordWrap(True)
+        self.save_button = QPushButton(self.tr("Save"))
+        self.save_button.setProperty("role", "primary")
+        self.save_button.clicked.connect(self.save)
+        self.delete_button = QPushButton(self.tr("Delete"))
+        self.delete_button.setProperty("role", "danger")
+        self.delete_button.clicked.connect(self.delete)
+        self._fields_form = QFormLayout()
+        common = QFormLayout()
+        common.addRow(self.tr("Type"), self.type_box)
+        common.addRow(self.tr("Importance"), self.importance)
+        common.addRow(self.tr("Tier"), self.tier)
+        common.addRow(self.tr("Review"), self.review)
+        common.addRow("", self.pinned)
+        common.addRow(self.tr("Source messages"), self.sources)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.delete_button)
+        buttons.addStretch(1)
+        buttons.addWidget(self.save_button)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.heading)
+        layout.addWidget(self.meta)
+        layout.addLayout(self._fields_form)
+        layout.addLayout(common)
+        layout.addWidget(self.error)
+        layout.addStretch(1)
+        layout.addLayout(buttons)
+        context.sigNodeSelected.connect(self.load)
+        context.events.sigGraphChanged.connect(self._on_change)
+        self._set_enabled(False)
+
+    # public --------------------------------------------------------------------------------
+    @property
+    def node(self) -> Node | None:
+        return self._node
+
+    def field_edit(self, name: str) -> FieldEdit:
+        return self._edits[name]
+
+    def load(self, node_id: str) -> None:
+        self._creating = False
+        if not node_id or not self._context.chat_id:
+            self._show(None)
+            return
+        chat_id = self._context.chat_id
+        self._context.call(lambda s: s.get_node(chat_id, node_id), self._show, key=f"editor-{id(self)}")
+
+    def new_memory(self, type_id: str = "fact") -> None:
+        self._node, self._creating = None, True
+        self.heading.setText(self.tr("New memory"))
+        self.meta.setText(self.tr("Fill in the fields and save."))
+        self.type_box.setEnabled(True)
+        self.type_box.setCurrentIndex(max(0, self.type_box.findData(type_id)))
+        self._build_fields(type_id, {})
+        self.importance.setValue(5.0)
+        self.tier.setCurrentIndex(self.tier.findData("long_term"))
+        self.review.setCurrentIndex(self.review.findData("approved"))
+        self.pinned.setChecked(False)
+        self.sources.clear()
+        self._set_enabled(True)
+        self.delete_button.setEnabled(False)
+
+    def save(self) -> None:
+        chat_id = self._context.chat_id
+        try:
+            sources = [int(s) for s in self.sources.text().replace(",", " ").split()]
+        except ValueError:
+            self.error.setText(self.tr("Source messages must be whole numbers."))
+            return
+        values = {name: self._text(edit) for name, edit in self._edits.items()}
+        common = {"importance": self.importance.value(), "tier": self.tier.currentData(),
+                  "review_status": self.review.currentData(), "pinned": self.pinned.isChecked(),
+                  "source_indices": sources}
+        if self._creating:
+            draft = NodeDraft(type=self.type_box.currentData(), fields={k: v for k, v in values.items() if v},
+                              **common)
+            self._context.call(lambda s: s.create_node(chat_id, draft), self._created, on_error=self._failed)
+        elif self._node is not None:
+            node_id, old = self._node.id, self._node.fields
+            patch = dict(common, fields={k: (v or None) for k, v in values.items() if v != old.get(k, "")})
+            self._context.call(lambda s: s.update_node(chat_id, node_id, patch), self._saved,
+                               on_error=self._failed)
+
+    def delete(self) -> None:
+        if self._node is None:
+            return
+        chat_id, node_id = self._context.chat_id, self._node.id
+        self._context.call(lambda s: s.delete_node(chat_id, node_id), lambda _n: self._deleted(),
+                           on_error=self._failed)
+
+    # internals -----------------------------------------------------------------------------
+    @staticmethod
+    def _text(edit: FieldEdit) -> str:
+        return (edit.toPlainText() if isinstance(edit, QPlainTextEdit) else edit.text()).strip()
+
+    def _set_enabled(self, enabled: bool) -> None:
+        for widget in (self.importance, self.tier, self.review, self.pinned, self.sources, self.save_button,
+                       self.delete_button):
+            widget.setEnabled(enabled)
+        self.type_box.setEnabled(enabled and self._creating)
+
+    def _build_fields(self, type_id: str, values: dict[str, str]) -> None:
+        while self._fields_form.rowCount():
+            self._fields_form.removeRow(0)
+        self._edits = {}
+        node_type = NODE_TYPES.get(type_id)
+        if node_type is None:
+            return
+        for spec in node_type.fields:
+            edit: FieldEdit
+            if spec.name == node_type.summary_field:
+                edit = QPlainTextEdit(values.get(spec.name, ""))
+                edit.setFixedHeight(72)
+            else:
+                edit = QLineEdit(values.get(spec.name, ""))
+            label = field_label(spec.name) + (" *" if spec.required else "")
+            self._fields_form.addRow(label, edit)
+            self._edits[spec.name] = edit
+
+    def _show(self, node: Node | None) -> None:
+        self._node = node
+        self.error.clear()
+        if node is None:
+            self.heading.setText(self.tr("No memory selected"))
+            self.meta.setText(self.tr("Pick a memory in the list to see and edit it."))
+            self._build_fields("", {})
+            self._set_enabled(False)
+            return
+        self.heading.setText(node.title or node_type_label(node.type))
+        self.meta.setText(self.tr("Created {0} · updated {1} · recalled {2}×").format(
+            format_time(node.created_at), format_time(node.updated_at), node.recall_count))
+        self.type_box.setCurrentIndex(self.type_box.findData(node.type))
+        self._build_fields(node.type, node.fields)
+        self.importance.setValue(node.importance)
+        self.tier.setCurrentIndex(self.tier.findData(node.tier))
+        self.review.setCurrentIndex(self.review.findData(node.review_status))
+        self.pinned.setChecked(node.pinned)
+        self.sources.setText(", ".join(str(i) for i in node.source_indices))
+        self._set_enabled(True)
+
+    def _saved(self, node: Node) -> None:
+        self._show(node)
+        self._context.sigStatus.emit(self.tr("Saved “{0}”.").format(node.title))
+
+    def _created(self, node: Node) -> None:
+        self._creating = False
+        self._context.sigNodeSelected.emit(node.id)
+        self._context.sigStatus.emit(self.tr("Created “{0}”.").format(node.title))
+
+    def _deleted(self) -> None:
+        self._show(None)
+        self._context.sigStatus.emit(self.tr("Moved to the recycle bin (Ctrl+Z undoes it)."))
+
+    def _failed(self, exc: Exception) -> None:
+        self.error.setText(str(exc))
+
+    def _on_change(self, change: object) -> None:
+        node = self._node
+        if node is not None and not self._creating and (
+                node.id in getattr(change, "nodes_changed", ()) or node.id in getattr(change, "nodes_added", ())):
+            self.load(node.id)
+        elif node is not None and node.id in getattr(change, "nodes_removed", ()):
+            self._show(None)

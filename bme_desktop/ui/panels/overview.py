@@ -1,0 +1,119 @@
+"""Overview panel: the current chat's numbers and a bar chart of memories by type."""
+
+from __future__ import annotations
+
+import pyqtgraph as pg
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QVBoxLayout, QWidget
+
+from ...core.events import ChangeRecord
+from ...core.model import ChatStats
+from ...core.schema import NODE_TYPES, TIERS
+from ..context import AppContext
+from ..format import format_count, format_time
+from ..labels import node_type_label, tier_label
+from ..theming import Theme
+from ..theming.plot import node_brush, pen, style_plot
+
+
+class StatCard(QFrame):
+    def __init__(self, title: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setProperty("role", "card")
+        self.value = QLabel("—")
+        self.value.setProperty("role", "stat")
+        caption = QLabel(title)
+        caption.setProperty("role", "muted")
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(12, 8, 12, 8)
+        layout.addWidget(self.value)
+        layout.addWidget(caption)
+
+
+class OverviewPanel(QWidget):
+    def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._context = context
+        self._stats: ChatStats | None = None
+        self.heading = QLabel()
+        self.heading.setProperty("role", "heading")
+        self.subheading = QLabel()
+        self.subheading.setProperty("role", "muted")
+        self.cards = {"nodes": StatCard(self.tr("Memories")), "edges": StatCard(self.tr("Links")),
+                      "pending": StatCard(self.tr("Pending reviews")), "messages": StatCard(self.tr("Messages"))}
+        grid = QGridLayout()
+        for i, card in enumerate(self.cards.values()):
+            grid.addWidget(card, i // 2, i % 2)
+        self.tiers = QLabel()
+        self.tiers.setProperty("role", "muted")
+        self.tiers.setWordWrap(True)
+        self.plot = pg.PlotWidget()
+        self.plot.setMinimumHeight(220)
+        self.plot.setMouseEnabled(x=False, y=False)
+        self.plot.hideButtons()
+        self.plot.getPlotItem().setMenuEnabled(False)
+        chart_title = QLabel(self.tr("Memories by type"))
+        chart_title.setProperty("role", "muted")
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(10, 10, 10, 10)
+        layout.addWidget(self.heading)
+        layout.addWidget(self.subheading)
+        layout.addLayout(grid)
+        layout.addWidget(self.tiers)
+        layout.addWidget(chart_title)
+        layout.addWidget(self.plot, 1)
+        self._refresh_timer = QTimer(self, singleShot=True, interval=250)
+        self._refresh_timer.timeout.connect(self.refresh)
+        context.sigChatChanged.connect(self.refresh)
+        context.events.sigGraphChanged.connect(self._on_change)
+        context.themes.sigThemeChanged.connect(self._restyle)
+        self._restyle(context.themes.current)
+        self.refresh()
+
+    def refresh(self, _chat_id: str = "") -> None:
+        chat_id = self._context.chat_id
+        if not chat_id:
+            self._show(None)
+            return
+        self._context.call(lambda s: s.chat_stats(chat_id), self._show, key=f"overview-{id(self)}")
+
+    def _on_change(self, change: ChangeRecord) -> None:
+        if change.chat_id == self._context.chat_id:
+            self._refresh_timer.start()  # coalesce bursts of change records
+
+    def _show(self, stats: ChatStats | None) -> None:
+        self._stats = stats
+        if stats is None:
+            self.heading.setText(self.tr("No chat open"))
+            self.subheading.setText(self.tr("Chats appear here once SillyTavern syncs them."))
+            for card in self.cards.values():
+                card.value.setText("—")
+            self.tiers.clear()
+        else:
+            self.heading.setText(stats.character or stats.chat_id)
+            self.subheading.setText(self.tr("Last activity {0}").format(format_time(stats.last_activity)))
+            for key, value in (("nodes", stats.node_count), ("edges", stats.edge_count),
+                               ("pending", stats.pending_reviews), ("messages", stats.message_count)):
+                self.cards[key].value.setText(format_count(value))
+            self.tiers.setText("   ".join(f"{tier_label(t)}: {format_count(stats.nodes_by_tier.get(t, 0))}"
+                                          for t in TIERS))
+        self._draw()
+
+    def _restyle(self, theme: Theme) -> None:
+        style_plot(self.plot, theme)
+        self._draw()
+
+    def _draw(self) -> None:
+        theme = self._context.themes.current
+        item = self.plot.getPlotItem()
+        item.clear()
+        types = list(NODE_TYPES)
+        counts = [(self._stats.nodes_by_type.get(t, 0) if self._stats else 0) for t in types]
+        ys = list(range(len(types)))
+        bars = pg.BarGraphItem(x0=[0] * len(types), y=ys, height=0.62, width=counts,
+                               brushes=[node_brush(theme, t) for t in types], pens=[pen(theme, "surface")] * len(types))
+        item.addItem(bars)
+        item.getAxis("left").setTicks([[(y, node_type_label(t)) for y, t in zip(ys, types, strict=True)]])
+        item.invertY(True)
+        item.setXRange(0, max([*counts, 1]) * 1.08, padding=0)
+        item.setYRange(-0.6, len(types) - 0.4, padding=0)
