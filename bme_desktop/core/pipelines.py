@@ -14,4 +14,5 @@ if TYPE_CHECKING:
 
 def attach_pipelines(service: MemoryService) -> None:
     """Wire the default pipelines into ``service`` (one line per subsystem)."""
-    return None
+    from .extract.scheduler import attach as attach_extraction
+    attach_extraction(service)

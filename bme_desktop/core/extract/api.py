@@ -2,19 +2,23 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Protocol
 
 
 @dataclass(frozen=True)
 class ExtractionTicket:
-    """What a sync queued. ``wait()`` blocks until that work has finished (or failed)."""
+    """What a sync queued. ``wait()`` blocks until that work has finished (or failed) and
+    returns how many batches were extracted meanwhile; ``waiter`` (set by a scheduler) does
+    the waiting."""
 
     queued: int
     done: int = 0
+    waiter: Callable[[float | None], int] | None = field(default=None, compare=False, repr=False)
 
     def wait(self, timeout: float | None = None) -> int:
-        return self.done
+        return self.waiter(timeout) if self.waiter is not None else self.done
 
 
 class ExtractionScheduler(Protocol):

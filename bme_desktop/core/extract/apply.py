@@ -1,0 +1,202 @@
+"""Applying a validated plan inside the open extraction batch.
+
+A proposed memory that already exists (same name for characters and places; a near
+duplicate for other types; the same fact) updates it instead of duplicating it, keeping the
+replaced values in ``flags["history"]`` and linking the batch's event to it with
+``updates``. A fact that contradicts an older one is added; the older fact's edges are
+invalidated (``valid_until``), not deleted, and the new fact links to it with
+``contradicts`` and ``temporal_update``. Every write goes through the unit of work, so the
+batch journal can undo it exactly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from .. import editing
+from ..errors import NotFound, ValidationError
+from ..model import Node, Scope
+from ..schema import NODE_TYPES, node_title
+from ..store.unit_of_work import UnitOfWork
+from . import matching
+from .operations import NodeOp, Plan
+from .state import record_cognition, record_regions
+
+HISTORY_KEEP = 8
+SOURCES_KEEP = {"character": 6, "location": 6}
+LONG_TERM_TYPES = ("character", "location", "rule", "thread")
+
+
+@dataclass
+class ApplyReport:
+    created: list[str] = field(default_factory=list)
+    updated: list[str] = field(default_factory=list)
+    archived: list[str] = field(default_factory=list)
+    edges: int = 0
+    dropped: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"created": len(self.created), "updated": len(self.updated), "archived": len(self.archived),
+                "edges": self.edges, "dropped": len(self.dropped)}
+
+
+class _Applier:
+    def __init__(self, uow: UnitOfWork, chat_id: str, plan: Plan, labels: Mapping[str, str],
+                 state: dict[str, Any]) -> None:
+        self.uow, self.chat_id, self.plan, self.labels = uow, chat_id, plan, labels
+        self.report = ApplyReport(dropped=list(plan.dropped))
+        self.nodes: dict[str, Node] = {}  # ref -> node
+        self.touched: list[tuple[NodeOp, Node]] = []
+        regions = state.get("regions") or {}
+        self.region: str | None = plan.regions.active or regions.get("active")
+
+    def run(self) -> None:
+        for n, op in enumerate(self.plan.ops):
+            try:
+                node = self._apply(op)
+            except (ValidationError, NotFound) as exc:
+                self.report.dropped.append(f"operation {n + 1}: {exc}")
+                continue
+            if node is not None:
+                self.touched.append((op, node))
+                if op.ref:
+                    self.nodes[op.ref] = node
+        for op, node in self.touched:
+            for link in op.links:
+                target = self.nodes.get(link.target) or self._label_node(link.target)
+                if target is None:
+                    self.report.dropped.append(f"link to {link.target!r}: the memory was not kept")
+                    continue
+                self._link(node.id, target.id, link.relation, link.strength, op.source_indices)
+        event = next((node for op, node in self.touched if node.type == "event" and node.id in self.report.created),
+                     None)
+        if event is not None:
+            for node_id in self.report.updated:
+                if node_id != event.id:
+                    self._link(event.id, node_id, "updates", None, event.source_indices)
+
+    def _label_node(self, label: str) -> Node | None:
+        node_id = self.labels.get(label)
+        return self.uow.read.node(self.chat_id, node_id) if node_id else None
+
+    def _link(self, a: str, b: str, relation: str, strength: float | None, sources: list[int]) -> None:
+        if a == b:
+            return
+        try:
+            editing.link(self.uow, self.chat_id, a, b, relation, strength=strength, source_indices=sources,
+                         manual=False)
+            self.report.edges += 1
+        except (ValidationError, NotFound) as exc:
+            self.report.dropped.append(f"link {relation}: {exc}")
+
+    def _scope(self, op: NodeOp) -> Scope:
+        if op.type == "event" and op.scope.region is None and self.region:
+            return replace(op.scope, region=self.region)
+        return op.scope
+
+    def _apply(self, op: NodeOp) -> Node | None:
+        if op.action == "archive":
+            return self._archive(op)
+        if op.action == "update":
+            node = editing.require_node(self.uow, self.chat_id, op.target_id or "")
+            return self._merge(node, op)
+        scope = self._scope(op)
+        node_type = NODE_TYPES[op.type]
+        if op.entity or node_type.latest_only:
+            types = ("character", "location") if op.entity else (op.type,)
+            if op.entity and op.type == "location":
+                types = ("location", "character")
+            found = matching.same_name(self.uow, self.chat_id, types, op.fields.get(node_type.title_field, ""),
+                                       scope)
+            if found is not None:
+                return self._merge(found, op)
+        elif op.type == "fact":
+            match = matching.fact_match(self.uow, self.chat_id, op.fields, scope)
+            if match is not None and not match.contradicts:
+                return self._merge(match.node, op)
+            if match is not None:
+                return self._supersede(match.node, op, scope)
+        else:
+            near = matching.nearest(self.uow, self.chat_id, op.type, op.fields, scope)
+            if near is not None:
+                return self._merge(near.node, op)
+        return self._create(op, scope)
+
+    def _create(self, op: NodeOp, scope: Scope) -> Node:
+        stable = op.type in LONG_TERM_TYPES or (op.type == "fact" and op.fields.get("category") != "event")
+        draft = editing.NodeDraft(type=op.type, fields=dict(op.fields), importance=op.importance or 5.0,
+                                  tier="long_term" if stable else "short_term", scope=scope,
+                                  story_time=op.story_time or self.plan.story_time,
+                                  source_indices=list(op.source_indices))
+        node = editing.create_node(self.uow, self.chat_id, draft, manual=False)
+        self.report.created.append(node.id)
+        return node
+
+    def _merge(self, node: Node, op: NodeOp) -> Node:
+        if node.manually_edited or node.pinned:
+            return node  # a user's version wins; the memory is still linked to
+        title_field = NODE_TYPES[node.type].title_field
+        fields = dict(node.fields)
+        previous: dict[str, str] = {}
+        for key, value in op.fields.items():
+            if key not in NODE_TYPES[node.type].field_names or not value.strip():
+                continue
+            if key == title_field and node.type in ("character", "location") and fields.get(key):
+                continue  # keep the name as first written
+            if fields.get(key) != value.strip():
+                previous[key] = fields.get(key, "")
+                fields[key] = value.strip()
+        keep = SOURCES_KEEP.get(node.type, 4)
+        sources = sorted(set(node.source_indices) | set(op.source_indices))[-keep:]
+        importance = max(node.importance, op.importance or 0.0)
+        if not previous and sources == node.source_indices and importance == node.importance:
+            return node
+        flags = dict(node.flags)
+        if previous:
+            history = [*flags.get("history", []), {"batch": self.uow.batch_id, "fields": previous}]
+            flags["history"] = history[-HISTORY_KEEP:]
+        editing.check_node_values(type_id=node.type, fields=fields, importance=importance, tier=node.tier,
+                                  review_status=node.review_status, source_indices=sources)
+        updated = replace(node, fields=fields, title=node_title(node.type, fields), source_indices=sources,
+                          importance=importance, flags=flags, updated_at=self.uow.now)
+        self.uow.put_node(updated)
+        if updated.id not in self.report.created and updated.id not in self.report.updated:
+            self.report.updated.append(updated.id)
+        return updated
+
+    def _supersede(self, old: Node, op: NodeOp, scope: Scope) -> Node:
+        new = self._create(op, scope)
+        for edge in self.uow.read.edges(self.chat_id, node_id=old.id, include_invalid=False):
+            if edge.relation not in ("contradicts", "temporal_update"):
+                self.uow.put_edge(replace(edge, valid_until=self.uow.now, updated_at=self.uow.now))
+        self.uow.put_node(replace(old, flags={**old.flags, "superseded_by": new.id}, updated_at=self.uow.now))
+        self._link(new.id, old.id, "contradicts", None, op.source_indices)
+        self._link(new.id, old.id, "temporal_update", None, op.source_indices)
+        return new
+
+    def _archive(self, op: NodeOp) -> Node | None:
+        node = editing.require_node(self.uow, self.chat_id, op.target_id or "")
+        if node.pinned or node.manually_edited:
+            self.report.dropped.append(f"archive of {op.target!r} refused: the user pinned or edited it")
+            return None
+        if node.tier != "archived":
+            node = replace(node, tier="archived", flags={**node.flags, "archived_by_batch": self.uow.batch_id},
+                           updated_at=self.uow.now)
+            self.uow.put_node(node)
+            self.report.archived.append(node.id)
+        return node
+
+
+def apply_plan(uow: UnitOfWork, chat_id: str, plan: Plan, *, labels: Mapping[str, str] | None = None,
+               state: dict[str, Any]) -> ApplyReport:
+    """Apply ``plan`` (already validated) to the graph and record cognition, regions and story
+    time in ``state`` (the chat state dict; the caller saves it)."""
+    applier = _Applier(uow, chat_id, plan, labels or {}, state)
+    applier.run()
+    record_cognition(state, plan, applier.nodes, applier.labels)
+    record_regions(state, plan)
+    if plan.story_time:
+        state["story_time"] = plan.story_time
+    return applier.report

@@ -1,0 +1,180 @@
+"""The deterministic extractor used when no model is configured (or the model failed).
+
+Per assistant reply it proposes one event (with the user turn it answers; its source
+indices are those few messages), characters and places named in the batch, rules from
+rule-like sentences and facts from stable-fact cues, plus the links between them. Only the
+batch's own messages produce memories; context-only messages help recognise names. Same
+input, same plan: nothing here reads the clock, the graph or random state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..model import Scope
+from .cleaning import PreparedMessage
+from .cues import FIRST_PERSON, SECOND_PERSON, fact_cue, is_rule
+from .names import Mention, NameFinder
+from .operations import CognitionOp, LinkOp, NodeOp, Plan, RegionUpdate
+from .textutil import clip, sentences, term_set
+
+MAX_NAMES = 12
+MAX_FACTS = 8
+MAX_RULES = 4
+MAX_USER_TURNS = 3
+
+
+@dataclass(frozen=True)
+class ChatInfo:
+    character: str | None = None
+    user: str | None = None
+
+
+def speaker(m: PreparedMessage, chat: ChatInfo) -> str | None:
+    if m.name:
+        return m.name
+    if m.role == "assistant":
+        return chat.character
+    if m.role == "user":
+        return chat.user
+    return None
+
+
+class HeuristicExtractor:
+    name = "heuristic"
+
+    def __init__(self, finder: NameFinder | None = None) -> None:
+        self.finder = finder or NameFinder()
+
+    def extract(self, window: Sequence[PreparedMessage], chat: ChatInfo) -> Plan:
+        plan = Plan(extractor=self.name)
+        own = [m for m in window if not m.context_only]
+        if not own:
+            return plan
+        speakers = sorted({s for m in window if (s := speaker(m, chat))} | {n for n in (chat.character, chat.user)
+                                                                              if n})
+        whole = "\n".join(m.text for m in window)
+        mentions: dict[int, list[Mention]] = {
+            m.index: self.finder.find(m.text, known=speakers, window=whole) for m in own}
+        events = self._events(own, chat, mentions, plan)
+        event_of = {i: ref for ref, indices in events for i in indices}
+        self._names(own, chat, mentions, event_of, plan)
+        self._facts_and_rules(own, chat, mentions, event_of, plan)
+        return plan
+
+    def _events(self, own: list[PreparedMessage], chat: ChatInfo, mentions: dict[int, list[Mention]],
+                plan: Plan) -> list[tuple[str, list[int]]]:
+        out: list[tuple[str, list[int]]] = []
+        pending: list[PreparedMessage] = []
+        for m in own:
+            if m.role == "user":
+                pending.append(m)
+                continue
+            if m.role != "assistant":
+                continue
+            turn = [*pending[-MAX_USER_TURNS:], m]
+            pending = []
+            names: list[str] = []
+            for part in turn:
+                for n in [speaker(part, chat), *(x.name for x in mentions[part.index] if x.kind == "character")]:
+                    if n and n not in names:
+                        names.append(n)
+            said = [f"{speaker(p, chat) or p.role}: {clip(p.text, 200 if p.role == 'user' else 320)}" for p in turn]
+            first = sentences(m.text)
+            fields = {"summary": clip(" / ".join(said), 600), "title": clip(first[0] if first else m.text, 60)}
+            if names:
+                fields["participants"] = ", ".join(names[:8])
+            ref = f"event@{m.index}"
+            indices = [p.index for p in turn]
+            plan.ops.append(NodeOp("create", "event", fields, ref=ref, importance=5.0, source_indices=indices))
+            plan.cognition.extend(CognitionOp(n, known=[ref]) for n in names[:8])
+            out.append((ref, indices))
+        return out
+
+    def _names(self, own: list[PreparedMessage], chat: ChatInfo, mentions: dict[int, list[Mention]],
+               event_of: dict[int, str], plan: Plan) -> None:
+        seen: dict[str, NodeOp] = {}
+        last_place: str | None = None
+        for m in own:
+            found = list(mentions[m.index])
+            who = speaker(m, chat)
+            if who and m.role != "system":
+                found.insert(0, Mention(who, "character"))
+            for mention in found:
+                key = mention.name.lower()
+                op = seen.get(key)
+                if op is None:
+                    if len(seen) >= MAX_NAMES:
+                        continue
+                    op = NodeOp("create", mention.kind, {"name": mention.name}, ref=f"{mention.kind}:{key}",
+                                importance=6.0 if mention.kind == "character" else 4.0, entity=True)
+                    seen[key] = op
+                    plan.ops.append(op)
+                if m.index not in op.source_indices:
+                    op.source_indices.append(m.index)
+                state = next((s for s in reversed(sentences(m.text)) if mention.name.lower() in s.lower()), None)
+                if state and m.role == "assistant":
+                    op.fields["state"] = clip(state, 240)
+                event = event_of.get(m.index)
+                if event:
+                    relation = "involved_in" if mention.kind == "character" else "occurred_at"
+                    link = LinkOp(event, relation) if relation == "involved_in" else None
+                    if link and all(x.target != event for x in op.links):
+                        op.links.append(link)
+                    if relation == "occurred_at":
+                        ev = next(o for o in plan.ops if o.ref == event)
+                        if all(x.target != op.ref for x in ev.links):
+                            ev.links.append(LinkOp(op.ref or "", "occurred_at"))
+                if mention.kind == "location":
+                    last_place = mention.name
+        for op in seen.values():
+            op.source_indices = op.source_indices[-4:]
+        plan.regions = RegionUpdate(active=last_place)
+
+    def _facts_and_rules(self, own: list[PreparedMessage], chat: ChatInfo, mentions: dict[int, list[Mention]],
+                         event_of: dict[int, str], plan: Plan) -> None:
+        facts = rules = 0
+        for m in own:
+            who = speaker(m, chat)
+            other = chat.character if m.role == "user" else chat.user
+            names = [x.name for x in mentions[m.index] if x.kind == "character"]
+            for sentence in sentences(m.text):
+                if len(term_set(sentence)) < 2:
+                    continue  # "Remember that!" alone says nothing to keep
+                cue = fact_cue(sentence)
+                event = event_of.get(m.index)
+                if cue and facts < MAX_FACTS:
+                    facts += 1
+                    subject = _subject(sentence, who, other, names)
+                    fields = {"statement": clip(sentence, 300), "category": cue[0]}
+                    if subject:
+                        fields["subject"] = subject
+                    op = NodeOp("create", "fact", fields, ref=f"fact@{m.index}.{facts}", importance=cue[1],
+                                source_indices=[m.index], scope=Scope())
+                    if event:
+                        op.links.append(LinkOp(event, "related", 0.6))
+                    subject_ref = f"character:{subject.lower()}" if subject else None
+                    if subject_ref and any(o.ref == subject_ref for o in plan.ops):
+                        op.links.append(LinkOp(subject_ref, "related", 0.8))
+                    plan.ops.append(op)
+                elif not cue and is_rule(sentence) and rules < MAX_RULES:
+                    rules += 1
+                    op = NodeOp("create", "rule", {"title": clip(sentence, 48), "constraint": clip(sentence, 300)},
+                                ref=f"rule@{m.index}.{rules}", importance=7.0, source_indices=[m.index])
+                    if event:
+                        op.links.append(LinkOp(event, "related", 0.6))
+                    plan.ops.append(op)
+
+
+def _subject(sentence: str, who: str | None, other: str | None, names: list[str]) -> str | None:
+    lowered = sentence.lower()
+    for name in names:
+        if lowered.startswith(name.lower()):
+            return name
+    if FIRST_PERSON.search(sentence):
+        return who
+    if SECOND_PERSON.search(sentence):
+        return other
+    present = [n for n in names if n.lower() in lowered]
+    return present[0] if len(present) == 1 else who

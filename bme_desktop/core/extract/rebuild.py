@@ -1,0 +1,42 @@
+"""The ``rebuild`` maintenance task: undo every automatic batch of a chat (newest first, so
+memories come back exactly as they were before extraction; manual edits are kept) and
+extract the whole chat again from scratch, with automatic extraction paused meanwhile."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..events import ChangeRecord
+from ..ingest.history import batches_to_roll_back
+from ..store import journal
+from ..store.unit_of_work import UnitOfWork
+
+if TYPE_CHECKING:
+    from ..service import MemoryService
+    from .scheduler import ExtractionWorker
+
+
+def drop_extraction(uow: UnitOfWork, chat_id: str) -> ChangeRecord:
+    pk = uow.read.require_chat_pk(chat_id)
+    for batch_id in batches_to_roll_back(uow, pk, 0):
+        journal.rollback_history(uow, batch_id)
+    state = uow.chat_state(pk)
+    state["extracted_to"] = -1
+    state["extraction_count"] = 0
+    for key in ("knowledge", "regions", "story_time", "last_extractor"):
+        state.pop(key, None)
+    uow.set_chat_state(pk, state)
+    change = ChangeRecord(chat_id)
+    change.merge(uow.change(chat_id))
+    return change
+
+
+def rebuild(service: MemoryService, worker: ExtractionWorker, chat_id: str) -> ChangeRecord:
+    with worker.pause():
+        total = service.write(lambda uow: drop_extraction(uow, chat_id))
+        count = 0
+        while (step := worker.runner.step(chat_id)) is not None:
+            total.merge(step[1].change)
+            count += 1
+        worker.note_applied(chat_id, count)
+    return total

@@ -1,0 +1,107 @@
+"""One extraction step, off the writer thread: read the next window, make a plan (LLM when
+configured, else or on failure the heuristic), then commit it through ``service.write``."""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
+
+from ..events import Event
+from .cleaning import PreparedMessage, prepare_window
+from .heuristic import HeuristicExtractor
+from .operations import Plan, validate_plan
+from .window import Committed, Window, commit, next_window
+
+if TYPE_CHECKING:
+    from ..service import MemoryService
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class ModelOutcome:
+    """What a model-backed extractor produced: a plan, or the reason it has none."""
+
+    plan: Plan | None
+    labels: dict[str, str]
+    reason: str = ""
+
+
+class ModelExtractor(Protocol):
+    name: str
+
+    def extract(self, window: Window, prepared: list[PreparedMessage],
+                cancel: threading.Event | None) -> ModelOutcome: ...
+
+
+StepResult = tuple[Window, Committed] | None
+
+
+class Runner:
+    """Reads, extracts and commits batches for one service."""
+
+    def __init__(self, service: MemoryService, *, heuristic: HeuristicExtractor | None = None,
+                 model: Callable[[], ModelExtractor | None] | None = None) -> None:
+        self.service = service
+        self.heuristic = heuristic or HeuristicExtractor()
+        self.model = model or (lambda: None)
+
+    def plan(self, window: Window, cancel: threading.Event | None = None) -> tuple[Plan, dict[str, str]]:
+        settings = self.service.settings.extraction
+        prepared = prepare_window(window.messages, window.start, window.end, patterns=settings.cleaning_patterns)
+        allowed = {m.index for m in window.messages}
+        note = ""
+        model = self.model()
+        if model is not None:
+            outcome = model.extract(window, prepared, cancel)
+            if outcome.plan is not None:
+                return validate_plan(outcome.plan, labels=outcome.labels, allowed_indices=allowed), outcome.labels
+            note = f"fallback: {outcome.reason}"
+            self.service.events.publish(Event("error", window.chat_id, {
+                "stage": "extraction", "message": outcome.reason, "fallback": self.heuristic.name,
+                "from": window.start, "to": window.end}))
+        plan = self.heuristic.extract(prepared, window.chat)
+        plan.note = note
+        return validate_plan(plan, labels={}, allowed_indices=allowed), {}
+
+    def step(self, chat_id: str, cancel: threading.Event | None = None, attempts: int = 3) -> StepResult:
+        """Extract one batch. None when nothing is due (or the chat kept changing under us)."""
+        settings = self.service.settings.extraction
+        for _ in range(attempts):
+            window = self.service.read(lambda r: next_window(
+                r, chat_id, every_n=settings.every_n_replies, context=settings.context_messages))
+            if window is None:
+                return None
+            self.service.events.publish(Event("extraction.started", chat_id, {"from": window.start,
+                                                                               "to": window.end}))
+            plan, labels = self.plan(window, cancel)
+            committed = self._commit(window, plan, labels)
+            if committed is not None:
+                self.service.events.publish(Event("extraction.finished", chat_id, {
+                    "from": window.start, "to": window.end, "batch_id": committed.batch_id,
+                    "extractor": plan.extractor, "note": plan.note, **committed.report.to_json()}))
+                return window, committed
+            log.info("chat %s changed during extraction of %d-%d; reading again", chat_id, window.start,
+                     window.end)
+        return None
+
+    def _commit(self, window: Window, plan: Plan, labels: dict[str, str]) -> Committed | None:
+        try:
+            return self.service.write(lambda uow: commit(uow, window, plan, labels))
+        except Exception as exc:  # a bad plan must not stop extraction: fall back, then skip visibly
+            log.exception("applying the %s plan for %d-%d failed", plan.extractor, window.start, window.end)
+            reason = f"applying the {plan.extractor} plan failed: {type(exc).__name__}: {exc}"
+            self.service.events.publish(Event("error", window.chat_id, {
+                "stage": "extraction", "message": reason, "from": window.start, "to": window.end}))
+            if plan.extractor != self.heuristic.name:
+                prepared = prepare_window(window.messages, window.start, window.end,
+                                          patterns=self.service.settings.extraction.cleaning_patterns)
+                fallback = self.heuristic.extract(prepared, window.chat)
+                fallback.note = f"fallback: {reason}"[:500]
+                fallback = validate_plan(fallback, labels={}, allowed_indices={m.index for m in window.messages})
+                return self._commit(window, fallback, {})
+            skipped = Plan(extractor="skipped", note=reason[:500])
+            return self.service.write(lambda uow: commit(uow, window, skipped, {}))

@@ -1,0 +1,158 @@
+"""The extraction scheduler: a single background thread that extracts queued chats.
+
+``schedule()`` (called by every sync) queues the chat and returns a ticket at once;
+``ticket.wait()`` blocks until a pass over that chat which started after the schedule has
+finished. Model calls run on this thread, never on the service's writer thread; results
+are committed through ``service.write``. ``pause()`` is the restore lock: while any pause
+is held, no automatic extraction runs (imports, rebuilds). ``shutdown()`` lets the running
+batch finish (its model call is cancelled) and abandons the rest of the queue.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING
+
+from ..events import Event
+from .api import ExtractionTicket
+from .runner import ModelExtractor, Runner
+
+if TYPE_CHECKING:
+    from ..service import MemoryService
+
+log = logging.getLogger(__name__)
+
+
+class ExtractionWorker:
+    def __init__(self, service: MemoryService, *, model: Callable[[], ModelExtractor | None] | None = None) -> None:
+        self.service = service
+        self.runner = Runner(service, model=model)
+        self._cond = threading.Condition()
+        self._queue: deque[str] = deque()
+        self._requested: dict[str, int] = {}
+        self._completed: dict[str, int] = {}
+        self._applied: dict[str, int] = {}
+        self._paused = 0
+        self._running: str | None = None
+        self._stopping = False
+        self._cancel = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    # the ExtractionScheduler contract ------------------------------------------------------
+    def schedule(self, chat_id: str, *, force: bool = False) -> ExtractionTicket:
+        with self._cond:
+            if self._stopping:
+                return ExtractionTicket(queued=0)
+            generation = self._requested[chat_id] = self._requested.get(chat_id, 0) + 1
+            base = self._applied.get(chat_id, 0)
+            if chat_id not in self._queue:
+                self._queue.append(chat_id)
+            self._ensure_thread()
+            self._cond.notify_all()
+        return ExtractionTicket(queued=1, waiter=lambda timeout: self._wait(chat_id, generation, base, timeout))
+
+    def shutdown(self, wait: bool = True) -> None:
+        with self._cond:
+            self._stopping = True
+            self._queue.clear()
+            self._cancel.set()
+            self._cond.notify_all()
+            thread = self._thread
+        if wait and thread is not None and thread is not threading.current_thread():
+            thread.join()
+
+    # the restore lock ------------------------------------------------------------------------
+    @contextmanager
+    def pause(self) -> Iterator[None]:
+        """Hold automatic extraction back (waiting for a running batch to finish first)."""
+        with self._cond:
+            self._paused += 1
+            while self._running is not None and self._thread is not threading.current_thread():
+                self._cond.wait()
+        try:
+            yield
+        finally:
+            with self._cond:
+                self._paused -= 1
+                self._cond.notify_all()
+
+    @property
+    def paused(self) -> bool:
+        return self._paused > 0
+
+    def note_applied(self, chat_id: str, count: int) -> None:
+        with self._cond:
+            self._applied[chat_id] = self._applied.get(chat_id, 0) + count
+            self._cond.notify_all()
+
+    # internals -------------------------------------------------------------------------------
+    def _wait(self, chat_id: str, generation: int, base: int, timeout: float | None) -> int:
+        deadline = None if timeout is None else time.monotonic() + timeout
+        with self._cond:
+            while self._completed.get(chat_id, 0) < generation and not self._stopping:
+                remaining = None if deadline is None else deadline - time.monotonic()
+                if remaining is not None and remaining <= 0:
+                    break
+                self._cond.wait(remaining)
+            return self._applied.get(chat_id, 0) - base
+
+    def _ensure_thread(self) -> None:
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._loop, name="bme-extract", daemon=True)
+            self._thread.start()
+
+    def _loop(self) -> None:
+        while True:
+            with self._cond:
+                while not self._stopping and (self._paused or not self._queue):
+                    self._cond.wait()
+                if self._stopping:
+                    self._running = None
+                    self._cond.notify_all()
+                    return
+                chat_id = self._queue.popleft()
+                generation = self._requested.get(chat_id, 0)
+                self._running = chat_id
+            finished = self._drain(chat_id)
+            with self._cond:
+                self._running = None
+                if finished:
+                    self._completed[chat_id] = max(self._completed.get(chat_id, 0), generation)
+                elif chat_id not in self._queue and not self._stopping:
+                    self._queue.appendleft(chat_id)  # paused midway: resume later
+                self._cond.notify_all()
+
+    def _drain(self, chat_id: str) -> bool:
+        """Extract every due batch of the chat; False when a pause or shutdown cut it short."""
+        while True:
+            with self._cond:
+                if self._stopping:
+                    return True
+                if self._paused:
+                    return False
+            try:
+                step = self.runner.step(chat_id, self._cancel)
+            except Exception as exc:
+                log.exception("extraction of chat %s failed", chat_id)
+                self.service.events.publish(Event("error", chat_id, {
+                    "stage": "extraction", "message": f"{type(exc).__name__}: {exc}"}))
+                return True
+            if step is None:
+                return True
+            self.note_applied(chat_id, 1)
+
+
+def attach(service: MemoryService) -> ExtractionWorker:
+    """Make ``service`` extract after every sync, and register the ``rebuild`` task."""
+    from .llm_extractor import model_from_settings
+    from .rebuild import rebuild
+
+    worker = ExtractionWorker(service, model=lambda: model_from_settings(service))
+    service.extraction = worker
+    service.maintenance_tasks["rebuild"] = lambda chat_id: rebuild(service, worker, chat_id)
+    return worker
