@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from PySide6.QtCore import QLockFile, QSettings, QTranslator
+from PySide6.QtCore import QCoreApplication, QLockFile, QSettings, QTranslator
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QMessageBox
 
@@ -62,8 +62,9 @@ class DesktopApp:
         self.set_language(language)
 
     def _data_dir_requested(self, folder: str) -> None:
-        QMessageBox.information(self.window, self.window.tr("Open another data folder"), self.window.tr(
-            "Start BME Desktop with --data-dir \"{0}\" to open that folder.").format(folder))
+        QMessageBox.information(self.window, QCoreApplication.translate("DesktopApp", "Open another data folder"),
+                                QCoreApplication.translate("DesktopApp", "Start BME Desktop with --data-dir \"{0}\" "
+                                                           "to open that folder.").format(folder))
 
     def restore_state(self) -> None:
         geometry, state = self.ui_state.value("window/geometry"), self.ui_state.value("window/state")

@@ -8,8 +8,7 @@ from PySide6.QtCore import QDateTime, QLocale
 def format_time(seconds: float) -> str:
     if not seconds:
         return "—"
-    when = QDateTime.fromMSecsSinceEpoch(int(seconds * 1000))
-    return QLocale().toString(when, QLocale.FormatType.ShortFormat)
+    return QDateTime.fromMSecsSinceEpoch(int(seconds * 1000)).toString("yyyy-MM-dd HH:mm")
 
 
 def format_count(value: int) -> str:

@@ -5,48 +5,44 @@ from __future__ import annotations
 from PySide6.QtCore import QCoreApplication
 
 
-def _t(text: str) -> str:
-    return QCoreApplication.translate("Labels", text)
-
-
 def node_type_label(type_id: str) -> str:
     labels = {
-        "event": _t("Event"), "character": _t("Character"), "location": _t("Location"), "rule": _t("Rule"),
-        "thread": _t("Plot thread"), "fact": _t("Fact"), "synopsis": _t("Summary"),
-        "reflection": _t("Reflection"), "pov_memory": _t("Point of view"),
+        "event": QCoreApplication.translate("Labels", "Event"), "character": QCoreApplication.translate("Labels", "Character"), "location": QCoreApplication.translate("Labels", "Location"), "rule": QCoreApplication.translate("Labels", "Rule"),
+        "thread": QCoreApplication.translate("Labels", "Plot thread"), "fact": QCoreApplication.translate("Labels", "Fact"), "synopsis": QCoreApplication.translate("Labels", "Summary"),
+        "reflection": QCoreApplication.translate("Labels", "Reflection"), "pov_memory": QCoreApplication.translate("Labels", "Point of view"),
     }
     return labels.get(type_id, type_id)
 
 
 def tier_label(tier: str) -> str:
-    labels = {"short_term": _t("Short-term"), "long_term": _t("Long-term"), "dormant": _t("Dormant"),
-              "archived": _t("Archived")}
+    labels = {"short_term": QCoreApplication.translate("Labels", "Short-term"), "long_term": QCoreApplication.translate("Labels", "Long-term"), "dormant": QCoreApplication.translate("Labels", "Dormant"),
+              "archived": QCoreApplication.translate("Labels", "Archived")}
     return labels.get(tier, tier)
 
 
 def review_label(status: str) -> str:
-    labels = {"pending": _t("Pending"), "approved": _t("Approved"), "rejected": _t("Rejected")}
+    labels = {"pending": QCoreApplication.translate("Labels", "Pending"), "approved": QCoreApplication.translate("Labels", "Approved"), "rejected": QCoreApplication.translate("Labels", "Rejected")}
     return labels.get(status, status)
 
 
 def field_label(name: str) -> str:
     labels = {
-        "summary": _t("Summary"), "title": _t("Title"), "participants": _t("Participants"),
-        "status": _t("Status"), "name": _t("Name"), "traits": _t("Traits"), "state": _t("State"),
-        "goal": _t("Goal"), "inventory": _t("Inventory"), "core_note": _t("Core note"),
-        "features": _t("Features"), "danger": _t("Danger"), "constraint": _t("Constraint"),
-        "scope": _t("Scope"), "statement": _t("Statement"), "subject": _t("Subject"),
-        "category": _t("Category"), "insight": _t("Insight"), "trigger": _t("Trigger"),
-        "suggestion": _t("Suggestion"), "belief": _t("Belief"), "emotion": _t("Emotion"),
-        "attitude": _t("Attitude"), "certainty": _t("Certainty"), "about": _t("About"),
+        "summary": QCoreApplication.translate("Labels", "Summary"), "title": QCoreApplication.translate("Labels", "Title"), "participants": QCoreApplication.translate("Labels", "Participants"),
+        "status": QCoreApplication.translate("Labels", "Status"), "name": QCoreApplication.translate("Labels", "Name"), "traits": QCoreApplication.translate("Labels", "Traits"), "state": QCoreApplication.translate("Labels", "State"),
+        "goal": QCoreApplication.translate("Labels", "Goal"), "inventory": QCoreApplication.translate("Labels", "Inventory"), "core_note": QCoreApplication.translate("Labels", "Core note"),
+        "features": QCoreApplication.translate("Labels", "Features"), "danger": QCoreApplication.translate("Labels", "Danger"), "constraint": QCoreApplication.translate("Labels", "Constraint"),
+        "scope": QCoreApplication.translate("Labels", "Scope"), "statement": QCoreApplication.translate("Labels", "Statement"), "subject": QCoreApplication.translate("Labels", "Subject"),
+        "category": QCoreApplication.translate("Labels", "Category"), "insight": QCoreApplication.translate("Labels", "Insight"), "trigger": QCoreApplication.translate("Labels", "Trigger"),
+        "suggestion": QCoreApplication.translate("Labels", "Suggestion"), "belief": QCoreApplication.translate("Labels", "Belief"), "emotion": QCoreApplication.translate("Labels", "Emotion"),
+        "attitude": QCoreApplication.translate("Labels", "Attitude"), "certainty": QCoreApplication.translate("Labels", "Certainty"), "about": QCoreApplication.translate("Labels", "About"),
     }
     return labels.get(name, name)
 
 
 def relation_label(relation: str) -> str:
     labels = {
-        "related": _t("related to"), "involved_in": _t("involved in"), "occurred_at": _t("occurred at"),
-        "advances": _t("advances"), "updates": _t("updates"), "contradicts": _t("contradicts"),
-        "evolves": _t("evolves into"), "temporal_update": _t("is a later state of"),
+        "related": QCoreApplication.translate("Labels", "related to"), "involved_in": QCoreApplication.translate("Labels", "involved in"), "occurred_at": QCoreApplication.translate("Labels", "occurred at"),
+        "advances": QCoreApplication.translate("Labels", "advances"), "updates": QCoreApplication.translate("Labels", "updates"), "contradicts": QCoreApplication.translate("Labels", "contradicts"),
+        "evolves": QCoreApplication.translate("Labels", "evolves into"), "temporal_update": QCoreApplication.translate("Labels", "is a later state of"),
     }
     return labels.get(relation, relation)

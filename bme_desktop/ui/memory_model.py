@@ -38,11 +38,10 @@ NODE_ID_ROLE = Qt.ItemDataRole.UserRole + 1
 
 
 def column_title(column: str) -> str:
-    tr = QCoreApplication.translate
-    titles = {"type": tr("MemoryTable", "Type"), "title": tr("MemoryTable", "Title"),
-              "tier": tr("MemoryTable", "Tier"), "importance": tr("MemoryTable", "Importance"),
-              "review": tr("MemoryTable", "Review"), "recalls": tr("MemoryTable", "Recalls"),
-              "updated": tr("MemoryTable", "Updated")}
+    titles = {"type": QCoreApplication.translate("MemoryTable", "Type"), "title": QCoreApplication.translate("MemoryTable", "Title"),
+              "tier": QCoreApplication.translate("MemoryTable", "Tier"), "importance": QCoreApplication.translate("MemoryTable", "Importance"),
+              "review": QCoreApplication.translate("MemoryTable", "Review"), "recalls": QCoreApplication.translate("MemoryTable", "Recalls"),
+              "updated": QCoreApplication.translate("MemoryTable", "Updated")}
     return titles[column]
 
 

@@ -4,15 +4,12 @@ from __future__ import annotations
 
 from PySide6.QtCore import QItemSelection, Qt, QTimer
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QComboBox,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QLineEdit,
     QPushButton,
     QSplitter,
-    QTableView,
     QVBoxLayout,
     QWidget,
 )
@@ -22,6 +19,7 @@ from ..context import AppContext
 from ..format import format_count
 from ..labels import node_type_label, review_label, tier_label
 from ..memory_model import COLUMNS, NODE_ID_ROLE, MemoryTableModel
+from ..memory_table import make_memory_table
 from .node_editor import NodeEditor
 
 
@@ -43,22 +41,9 @@ class MemoriesPanel(QWidget):
         self.count.setProperty("role", "muted")
         new_button = QPushButton(self.tr("New memory"))
         new_button.clicked.connect(self.new_memory)
-        self.table = QTableView()
-        self.table.setModel(self.model)
+        self.table = make_memory_table(self.model)
         self.table.setSortingEnabled(True)
         self.table.sortByColumn(len(COLUMNS) - 1, Qt.SortOrder.DescendingOrder)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.table.setAlternatingRowColors(True)
-        self.table.setShowGrid(False)
-        self.table.setWordWrap(False)
-        self.table.verticalHeader().hide()
-        self.table.verticalHeader().setDefaultSectionSize(26)
-        header = self.table.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
-        for column in (0, 2, 3, 4, 5, 6):
-            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
         self.table.selectionModel().selectionChanged.connect(self._selection_changed)
         self.editor = NodeEditor(context)
         filters = QHBoxLayout()

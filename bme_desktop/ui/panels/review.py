@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QPushButton,
-    QTableView,
     QVBoxLayout,
     QWidget,
 )
@@ -18,6 +15,7 @@ from ...core.service import MemoryService
 from ..context import AppContext
 from ..format import format_count
 from ..memory_model import NODE_ID_ROLE, MemoryTableModel
+from ..memory_table import make_memory_table
 
 
 class ReviewPanel(QWidget):
@@ -26,15 +24,7 @@ class ReviewPanel(QWidget):
         self._context = context
         self.model = MemoryTableModel(context, fixed=NodeQuery(review_status="pending", order_by="created_at",
                                                                descending=False), parent=self)
-        self.table = QTableView()
-        self.table.setModel(self.model)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
-        self.table.setAlternatingRowColors(True)
-        self.table.setShowGrid(False)
-        self.table.verticalHeader().hide()
-        self.table.verticalHeader().setDefaultSectionSize(26)
-        self.table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        self.table = make_memory_table(self.model, multi=True)
         self.table.selectionModel().selectionChanged.connect(self._selection_changed)
         self.summary = QLabel()
         self.summary.setProperty("role", "muted")
