@@ -1,0 +1,65 @@
+"""UI test fixtures: offscreen Qt, a temporary data folder per test, a real store."""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # before any QApplication exists
+
+from collections.abc import Callable, Iterator  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import pytest  # noqa: E402
+
+from bme_desktop.core.editing import NodeDraft  # noqa: E402
+from bme_desktop.core.model import MessageIn, Node  # noqa: E402
+from bme_desktop.core.service import MemoryService  # noqa: E402
+from bme_desktop.core.settings import Settings  # noqa: E402
+from bme_desktop.ui.context import AppContext  # noqa: E402
+from bme_desktop.ui.resources import themes_dir  # noqa: E402
+from bme_desktop.ui.settle import settle  # noqa: E402
+from bme_desktop.ui.theming import ThemeManager  # noqa: E402
+
+CHAT = "chat-1"
+
+
+@pytest.fixture
+def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    folder = tmp_path / "data"
+    folder.mkdir()
+    monkeypatch.setenv("BME_DATA_DIR", str(folder))  # never the user's real folder
+    return folder
+
+
+@pytest.fixture
+def service(data_dir: Path) -> Iterator[MemoryService]:
+    svc = MemoryService.open(data_dir, attach=False)
+    yield svc
+    svc.close()
+
+
+@pytest.fixture
+def seed(service: MemoryService) -> Callable[..., Node]:
+    """``seed(type, fields, **draft)`` creates a memory in chat ``CHAT`` (the chat exists after a sync)."""
+    service.sync(CHAT, [MessageIn(index=0, role="user", text="hello"),
+                        MessageIn(index=1, role="assistant", text="hi")], complete=True, character="Lyra")
+
+    def make(type_id: str = "fact", fields: dict[str, str] | None = None, **draft: object) -> Node:
+        return service.create_node(CHAT, NodeDraft(type=type_id, fields=fields or {"statement": "x"}, **draft),
+                                   actor="test")  # type: ignore[arg-type]
+    return make
+
+
+@pytest.fixture
+def context(qapp: object, service: MemoryService, data_dir: Path) -> Iterator[AppContext]:
+    ctx = AppContext(service, ThemeManager(themes_dir()), Settings(), data_dir)
+    yield ctx
+    ctx.close()
+
+
+@pytest.fixture
+def settled(context: AppContext) -> Callable[[], None]:
+    """Call to run the event loop until the context's workers and their follow-ups are done."""
+    def wait() -> None:
+        assert settle(context.runner, quiet_ms=150), "background work did not finish"
+    return wait
