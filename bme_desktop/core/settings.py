@@ -75,6 +75,21 @@ class LifecycleSettings:
     dormant_below: float = _bounded(0.1, min=0.0, max=1.0)
     audit_mode: str = _bounded("long_term", choices=("all", "long_term", "none"))
     consolidate_threshold: float = _bounded(0.85, min=0.5, max=1.0)
+    # life cycle (core/lifecycle): promotion, decay pools, reinforcement, schedule
+    promote_importance: float = _bounded(8.0, min=0.0, max=10.0)
+    half_life_slow_days: float = _bounded(365.0, min=1.0, max=36500.0)
+    half_life_medium_days: float = _bounded(120.0, min=1.0, max=36500.0)
+    half_life_fast_days: float = _bounded(20.0, min=0.5, max=36500.0)
+    stability_soft_cap_days: float = _bounded(365.0, min=1.0, max=36500.0)
+    repeat_window_minutes: float = _bounded(30.0, min=0.0, max=24 * 60.0)
+    echo_window_hours: float = _bounded(6.0, min=0.0, max=24 * 30.0)
+    echo_discount: float = _bounded(0.5, min=0.0, max=1.0)
+    retrievability_step: float = _bounded(0.01, min=0.0001, max=0.2)
+    upkeep_interval_minutes: float = _bounded(30.0, min=0.0, max=24 * 60.0)  # 0: no scheduled upkeep
+    summary_every: int = _bounded(3, min=1, max=100)
+    fold_above: int = _bounded(3, min=2, max=100)
+    reflect_every: int = _bounded(10, min=1, max=1000)
+    auto_reflect: bool = False  # reflection adds memories: off unless asked for, like every side effect
 
 
 @dataclass

@@ -1,0 +1,52 @@
+"""Life-cycle steps as maintenance tasks: each runs in one write on the writer thread, as of
+``service.now()``, leaves at most one journaled batch, and returns what changed."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from ..events import ChangeRecord
+from ..settings import LifecycleSettings
+from ..store.unit_of_work import UnitOfWork
+from .upkeep import UpkeepReport, copy_change, upkeep_in
+
+if TYPE_CHECKING:
+    from ..service import MemoryService
+
+Step = Callable[[UnitOfWork, str, float, LifecycleSettings], Any]
+
+
+def run_step(service: MemoryService, chat_id: str, step: Step) -> tuple[Any, ChangeRecord]:
+    """Run ``step(uow, chat_id, now, settings)`` in one write; its result and the change record."""
+    settings = service.settings.lifecycle
+    now = service.now()
+
+    def op(uow: UnitOfWork) -> tuple[Any, ChangeRecord]:
+        uow.read.require_chat_pk(chat_id)
+        result = step(uow, chat_id, now, settings)
+        return result, copy_change(uow, chat_id)
+    return service.write(op)
+
+
+def run_upkeep(service: MemoryService, chat_id: str) -> UpkeepReport:
+    """One upkeep pass now (also the ``upkeep`` maintenance task)."""
+    report: UpkeepReport = run_step(service, chat_id, upkeep_in)[0]
+    return report
+
+
+def _task(service: MemoryService, step: Step) -> Callable[[str], ChangeRecord]:
+    def task(chat_id: str) -> ChangeRecord:
+        return run_step(service, chat_id, step)[1]
+    return task
+
+
+def steps() -> dict[str, Step]:
+    """The maintenance task name → step table (imports kept local: one module per step)."""
+    table: dict[str, Step] = {"upkeep": upkeep_in}
+    return table
+
+
+def register_tasks(service: MemoryService) -> None:
+    for name, step in steps().items():
+        service.maintenance_tasks[name] = _task(service, step)

@@ -1,0 +1,155 @@
+"""The upkeep pass (maintenance task ``upkeep``): as of ``service.now()``
+
+1. give every memory without a valid card its first card (learned at ``created_at``) and,
+   per ``audit_mode``, send new automatic memories to the review centre;
+2. promote or expire short-term memories;
+3. recompute retrievability (written only when it moved by ``retrievability_step``);
+4. put long-term memories below ``dormant_below`` to sleep.
+
+Everything is decided from the stored card and ``now`` alone, so a pass is idempotent (a
+second pass at the same time finds nothing to do and writes no batch), a clock that jumps
+backwards only raises retrievability for a while (elapsed time is clamped at zero, cards are
+never rewritten), and a database last opened months ago catches up in one pass. The changes
+form one journaled ``upkeep`` batch that ``undo_lifecycle_batch`` reverts exactly.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from sqlalchemy import select
+
+from ..events import ChangeRecord
+from ..schema import FACT_CATEGORY_POOLS, NODE_TYPES
+from ..settings import LifecycleSettings
+from ..store import tables as t
+from ..store.unit_of_work import UnitOfWork
+from . import tiers
+from .bulk import bulk_update_nodes
+from .schedule import half_life_days, new_card, retrievability_array, valid_card
+
+ACTOR = "lifecycle"
+
+
+@dataclass
+class UpkeepReport:
+    chat_id: str
+    at: float
+    batch_id: int | None = None
+    scanned: int = 0
+    cards_created: int = 0
+    pending: int = 0
+    promoted: int = 0
+    expired: int = 0
+    dormant: int = 0
+    retrievability_updated: int = 0
+    changed_ids: list[str] = field(default_factory=list)
+
+    def counts(self) -> dict[str, int]:
+        return {"scanned": self.scanned, "cards_created": self.cards_created, "pending": self.pending,
+                "promoted": self.promoted, "expired": self.expired, "dormant": self.dormant,
+                "retrievability_updated": self.retrievability_updated}
+
+
+def _pool(type_id: str, category: str | None) -> str:
+    node_type = NODE_TYPES.get(type_id)
+    if node_type is None:
+        return "medium"
+    if type_id == "fact" and category is not None and category in FACT_CATEGORY_POOLS:
+        return FACT_CATEGORY_POOLS[category]
+    return node_type.decay_pool
+
+
+def _load(uow: UnitOfWork, chat_pk: int) -> list[Any]:
+    c = t.nodes.c
+    return list(uow.conn.execute(select(
+        c.id, c.type, c.fields["category"].as_string(), c.tier, c.review_status, c.pinned, c.importance,
+        c.srs, c.retrievability, c.created_at, c.recall_count, c.manually_edited,
+    ).where(c.chat_pk == chat_pk, c.deleted_at.is_(None)).order_by(c.id)).all())
+
+
+def plan_upkeep(uow: UnitOfWork, chat_id: str, now: float, settings: LifecycleSettings
+                ) -> tuple[UpkeepReport, dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
+    """Decide the pass without writing: ``(report, column updates, flag merges)``."""
+    report = UpkeepReport(chat_id, now)
+    rows = _load(uow, uow.read.require_chat_pk(chat_id))
+    report.scanned = n = len(rows)
+    updates: dict[str, dict[str, Any]] = {}
+    flags: dict[str, dict[str, Any]] = {}
+    if n == 0:
+        return report, updates, flags
+    ids = [r[0] for r in rows]
+    tier = np.array([r[3] for r in rows])
+    importance = np.array([float(r[6]) for r in rows])
+    created = np.array([float(r[9]) for r in rows])
+    recall_count = np.array([int(r[10]) for r in rows], dtype=np.int64)
+    pinned = np.array([bool(r[5]) for r in rows])
+    stored_r = np.array([float(r[8]) for r in rows])
+    cards: list[dict[str, Any]] = []
+    for i, r in enumerate(rows):
+        srs = r[7]
+        if not valid_card(srs):
+            srs = new_card(float(r[9]), float(r[6]), settings)
+            updates.setdefault(ids[i], {})["srs"] = srs
+            report.cards_created += 1
+            if r[4] == "approved" and not r[11] and tiers.needs_review(str(r[3]), settings):
+                updates[ids[i]]["review_status"] = "pending"
+                report.pending += 1
+        cards.append(srs)
+    last_review = np.array([float(c["last_review"]) for c in cards])
+    stability = np.array([float(c["stability"]) for c in cards])
+    half_life = np.array([half_life_days(_pool(r[1], r[2]), settings) for r in rows])
+    half_life[pinned] = math.inf
+    fresh_r = retrievability_array(now, last_review, stability, half_life)
+    moves = tiers.decide(now, tiers.TierInputs(tier, importance, created, recall_count, pinned, fresh_r), settings)
+    awake = (tier == "short_term") | (tier == "long_term")
+    write_r = awake & (np.abs(fresh_r - stored_r) >= settings.retrievability_step)
+    write_r |= moves.sleep & (fresh_r != stored_r)
+    for i in np.flatnonzero(write_r).tolist():
+        updates.setdefault(ids[i], {})["retrievability"] = float(fresh_r[i])
+        report.retrievability_updated += 1
+    for i in np.flatnonzero(moves.promote).tolist():
+        update = updates.setdefault(ids[i], {})
+        update.update(tier="long_term", updated_at=now)
+        if tiers.promotion_needs_review(settings) and rows[i][4] != "rejected":
+            update["review_status"] = "pending"
+        flags[ids[i]] = {"promoted_at": now}
+        report.promoted += 1
+    for i in np.flatnonzero(moves.expire).tolist():
+        updates.setdefault(ids[i], {}).update(tier="archived", updated_at=now)
+        flags[ids[i]] = {"expired_at": now}
+        report.expired += 1
+    for i in np.flatnonzero(moves.sleep).tolist():
+        updates.setdefault(ids[i], {}).update(tier="dormant", updated_at=now)
+        flags[ids[i]] = {"dormant_since": now}
+        report.dormant += 1
+    return report, updates, flags
+
+
+def upkeep_in(uow: UnitOfWork, chat_id: str, now: float, settings: LifecycleSettings) -> UpkeepReport:
+    """Run one upkeep pass inside ``uow``; one journaled batch when anything changes."""
+    report, updates, flags = plan_upkeep(uow, chat_id, now, settings)
+    if not updates:
+        return report
+    report.batch_id = uow.begin_batch(chat_id, "upkeep", actor=ACTOR, description=_describe(report))
+    report.changed_ids = bulk_update_nodes(uow, chat_id, updates, merge_flags=flags)
+    uow.end_batch()
+    uow.audit(chat_id, ACTOR, "upkeep", str(report.batch_id), **report.counts())
+    return report
+
+
+def _describe(report: UpkeepReport) -> str:
+    parts = [f"{v} {k.replace('_', ' ')}" for k, v in report.counts().items() if v and k != "scanned"]
+    return "upkeep: " + (", ".join(parts) or "nothing")
+
+
+def copy_change(uow: UnitOfWork, chat_id: str) -> ChangeRecord:
+    record = ChangeRecord(chat_id)
+    current = uow.changes.get(chat_id)
+    if current is not None:
+        record.merge(current)
+        record.batch_id = current.batch_id
+    return record

@@ -1,0 +1,127 @@
+"""The life-cycle worker: intake right after extractions, the after-extraction steps
+(summaries, folding, reflection), and upkeep on a schedule.
+
+Intake and the after-extraction steps run *synchronously* on the thread that published the
+event (the extraction worker, after its write committed), so when ``sync(wait=True)``
+returns, new memories already wait in the review centre and a later history rollback
+undoes them in order with the extraction. Only if an event comes from the writer thread
+itself is the job queued for the daemon thread instead. That thread also runs scheduled
+upkeep and wakes at least once a second to notice ``service.close()``. Every step is
+idempotent, so a tick that fires twice, or a pass cut short by shutdown, is harmless.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from ..events import Event
+from .intake import intake_in
+from .tasks import run_step, steps
+
+if TYPE_CHECKING:
+    from ..service import MemoryService
+
+log = logging.getLogger(__name__)
+POLL_S = 1.0
+FIRST_UPKEEP_DELAY_S = 60.0
+AFTER_EXTRACTION = ("summarize", "fold", "reflect")
+
+
+@dataclass
+class _Job:
+    chat_id: str
+    kind: str  # "intake" | "after_extraction"
+    node_ids: list[str] = field(default_factory=list)
+
+
+class LifecycleWorker:
+    def __init__(self, service: MemoryService, *, monotonic: Callable[[], float] = time.monotonic) -> None:
+        self.service = service
+        self._monotonic = monotonic
+        self._jobs: queue.Queue[_Job] = queue.Queue()
+        self._stop = threading.Event()
+        self._unsubscribe = service.events.subscribe(self._on_event)
+        self._thread = threading.Thread(target=self._run, name="bme-lifecycle", daemon=True)
+        self._next_upkeep = monotonic() + FIRST_UPKEEP_DELAY_S
+
+    def start(self) -> LifecycleWorker:
+        self._thread.start()
+        return self
+
+    def stop(self, wait: bool = True) -> None:
+        self._stop.set()
+        self._unsubscribe()
+        if wait and self._thread.is_alive() and threading.current_thread() is not self._thread:
+            self._thread.join(timeout=30)
+
+    def _closed(self) -> bool:
+        return self._stop.is_set() or bool(getattr(self.service, "_closed", False))
+
+    def _on_event(self, event: Event) -> None:
+        if event.chat_id is None or self._closed():
+            return
+        if event.type == "graph.changed" and event.change is not None and event.change.nodes_added:
+            job = _Job(event.chat_id, "intake", sorted(event.change.nodes_added))
+        elif event.type == "extraction.finished":
+            job = _Job(event.chat_id, "after_extraction")
+        else:
+            return
+        if threading.get_ident() == getattr(self.service, "_writer_ident", None):
+            self._jobs.put(job)  # write() cannot be called from the writer thread
+            return
+        try:
+            self._do(job)
+        except Exception:
+            if not self._closed():
+                log.exception("life-cycle %s failed for chat %s", job.kind, job.chat_id)
+
+    def _run(self) -> None:
+        while not self._closed():
+            try:
+                job = self._jobs.get(timeout=POLL_S)
+            except queue.Empty:
+                job = None
+            if self._closed():
+                break
+            try:
+                if job is not None:
+                    self._do(job)
+                interval = self.service.settings.lifecycle.upkeep_interval_minutes * 60
+                if interval > 0 and self._monotonic() >= self._next_upkeep:
+                    self._next_upkeep = self._monotonic() + interval
+                    for chat in self.service.list_chats():
+                        if self._closed():
+                            break
+                        self.service.run_maintenance(chat.chat_id, "upkeep")
+            except Exception:  # a failing pass must not kill the worker; the next tick retries
+                if self._closed():
+                    break
+                log.exception("life-cycle step failed")
+        self._unsubscribe()
+
+    def _do(self, job: _Job) -> None:
+        if not self.service.has_chat(job.chat_id):
+            return
+        if job.kind == "intake":
+            ids = job.node_ids
+            run_step(self.service, job.chat_id, lambda uow, chat_id, now, s: intake_in(uow, chat_id, ids, now, s))
+            return
+        table = steps()
+        for name in AFTER_EXTRACTION:
+            if name == "reflect" and not self.service.settings.lifecycle.auto_reflect:
+                continue
+            if name in table and not self._closed():
+                run_step(self.service, job.chat_id, table[name])
+
+
+def attach(service: MemoryService) -> LifecycleWorker:
+    """Register the life-cycle maintenance tasks and start the worker."""
+    from .tasks import register_tasks
+    register_tasks(service)
+    return LifecycleWorker(service).start()

@@ -1,0 +1,86 @@
+"""FSRS cards, grading of recall hits and the forgetting curve."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from bme_desktop.core.lifecycle.schedule import (
+    DAY,
+    dormant_day,
+    grade,
+    new_card,
+    retrievability,
+    retrievability_array,
+    review,
+)
+from bme_desktop.core.model import Node
+from bme_desktop.core.settings import LifecycleSettings
+
+S = LifecycleSettings()
+T0 = 1_700_000_000.0
+
+
+def _node(type_id: str, fields: dict[str, str], srs: dict[str, object] | None, pinned: bool = False) -> Node:
+    return Node(id="n", chat_id="c", type=type_id, title="", fields=fields, srs=srs, pinned=pinned)
+
+
+def test_a_hit_is_graded_by_the_time_since_the_last_review() -> None:
+    assert grade(5 * 60, S) is None  # a repeat within minutes is no review
+    assert grade(3 * 3600, S).name == "Hard"  # type: ignore[union-attr]
+    assert grade(3 * DAY, S).name == "Good"  # type: ignore[union-attr]
+    assert grade(40 * DAY, S).name == "Easy"  # type: ignore[union-attr]
+
+
+def test_a_repeat_within_the_window_leaves_the_card_as_it_was() -> None:
+    card = new_card(T0, 5.0, S)
+    assert review(card, T0 + 60, S).srs == card
+
+
+def test_spaced_reviews_grow_stability() -> None:
+    card = new_card(T0, 5.0, S)
+    at = T0
+    stabilities = [card["stability"]]
+    for _ in range(5):
+        at += card["stability"] * DAY
+        card = review(card, at, S).srs
+        stabilities.append(card["stability"])
+    assert stabilities == sorted(stabilities) and stabilities[-1] > 10 * stabilities[0]
+
+
+def test_stability_gains_shrink_above_the_soft_cap() -> None:
+    capped = LifecycleSettings(stability_soft_cap_days=10.0)
+    card = dict(new_card(T0, 5.0, S), stability=20.0, due=T0 + 20 * DAY)
+    free = review(card, T0 + 20 * DAY, S).srs["stability"]
+    damped = review(card, T0 + 20 * DAY, capped).srs["stability"]
+    assert 20.0 < damped < free
+    assert math.isclose(damped - 20.0, (free - 20.0) * 10.0 / 20.0, rel_tol=1e-6)
+
+
+def test_retrievability_is_0_9_when_due_then_halves_every_pool_half_life() -> None:
+    card = new_card(T0, 5.0, S)
+    s = card["stability"]
+    node = _node("event", {"summary": "x"}, card)
+    assert math.isclose(retrievability(node, T0 + s * DAY, S), 0.9, rel_tol=1e-9)
+    assert math.isclose(retrievability(node, T0 + (s + 20) * DAY, S), 0.45, rel_tol=1e-9)
+
+
+def test_never_pool_and_pinned_memories_keep_full_retrievability() -> None:
+    card = new_card(T0, 5.0, S)
+    later = T0 + 3650 * DAY
+    assert retrievability(_node("character", {"name": "Ana"}, card), later, S) == 1.0
+    assert retrievability(_node("fact", {"statement": "likes tea", "category": "preference"}, card), later, S) == 1.0
+    assert retrievability(_node("event", {"summary": "x"}, card, pinned=True), later, S) == 1.0
+    assert retrievability(_node("fact", {"statement": "x", "category": "knowledge"}, card), later, S) < 0.5
+
+
+def test_a_clock_before_the_last_review_counts_as_no_time_passed() -> None:
+    r = retrievability_array(T0 - 100 * DAY, np.array([T0]), np.array([2.0]), np.array([20.0]))
+    assert r[0] == 1.0
+
+
+def test_dormant_day_matches_the_curve() -> None:
+    day = dormant_day(2.5, 20.0, 0.1)
+    r = retrievability_array(T0 + day * DAY, np.array([T0]), np.array([2.5]), np.array([20.0]))
+    assert math.isclose(r[0], 0.1, rel_tol=1e-9)
