@@ -37,8 +37,8 @@ class RateLimiter:
             bucket = self._buckets[client] = Bucket(self.burst, now)
         bucket.tokens = min(self.burst, bucket.tokens + (now - bucket.updated) * self.rate)
         bucket.updated = now
-        if bucket.tokens >= 1.0:
-            bucket.tokens -= 1.0
+        if bucket.tokens >= 1.0 - 1e-9:
+            bucket.tokens = max(0.0, bucket.tokens - 1.0)
             return 0.0
         return (1.0 - bucket.tokens) / self.rate
 

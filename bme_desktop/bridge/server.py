@@ -22,6 +22,11 @@ log = logging.getLogger(__name__)
 MAX_REQUEST_LINE = 128 * 1024  # a 256-character chat id percent-encodes to ≤ 3 KB; longer ones get a JSON 400
 
 
+# After refusing a body it did not read (413), how long the server keeps draining it so the
+# client sees the answer rather than a reset.
+LINGER_S = 2.0
+
+
 class BridgeError(RuntimeError):
     """The bridge could not start (port in use, address not available, ...)."""
 
@@ -92,7 +97,8 @@ class BridgeServer:
         app = build_app(self.context)
         self._runner = web.AppRunner(app, handle_signals=False, access_log=None,
                                      shutdown_timeout=self.config.shutdown_timeout_s,
-                                     max_line_size=MAX_REQUEST_LINE, max_field_size=16 * 1024)
+                                     max_line_size=MAX_REQUEST_LINE, max_field_size=16 * 1024,
+                                     lingering_time=LINGER_S)
         await self._runner.setup()
         site = web.TCPSite(self._runner, self.config.host, self.config.port, reuse_address=True)
         await site.start()

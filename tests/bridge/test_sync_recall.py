@@ -1,0 +1,129 @@
+"""Sync and recall: the fields the protocol promises, and kept recalls."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+import pytest
+
+from bme_desktop.core.service import MemoryService
+
+from .helpers import messages
+
+NODE_FIELDS = {"id", "type", "title", "text", "fields", "importance", "tier", "review_status", "pinned", "scope",
+               "story_time", "retrievability", "recall_count", "last_recalled_at", "created_at", "updated_at",
+               "source_indices", "manually_edited"}
+
+
+def sync(api: httpx.Client, body: dict[str, Any], chat: str = "c") -> dict[str, Any]:
+    r = api.post(f"/v1/chats/{chat}/sync", json=body)
+    assert r.status_code == 200, r.text
+    return dict(r.json())
+
+
+def test_sync_answers_every_protocol_field(api: httpx.Client) -> None:
+    out = sync(api, {"character": "Seraphina", "user": "Alex", "messages": messages(3), "complete": False,
+                     "wait": False})
+    assert out == {"chat_id": "c", "stored": 3, "changed_from": None, "rolled_back": {"batches": 0, "nodes": 0},
+                   "extraction": {"queued": 0, "done": 0}, "revision": out["revision"]}
+    assert isinstance(out["revision"], int) and out["revision"] >= 1
+
+
+def test_sync_optional_message_fields_are_accepted(api: httpx.Client) -> None:
+    body = {"messages": [{"index": 0, "role": "assistant", "name": "Seraphina", "text": "…", "swipe_id": 0,
+                          "time": "2023-05-08T13:56:00Z"}, {"index": 1, "role": "user", "name": "Alex", "text": "…"},
+                         {"index": 2, "role": "system", "text": "", "name": None, "time": None}]}
+    assert sync(api, body)["stored"] == 3
+
+
+def test_an_edited_message_is_reported_as_changed_from(api: httpx.Client) -> None:
+    sync(api, {"messages": messages(6), "complete": True})
+    edited = messages(6)
+    edited[3]["text"] = "rewritten"
+    out = sync(api, {"messages": edited, "complete": True})
+    assert out["changed_from"] == 3
+    assert out["stored"] == 1
+
+
+def test_a_complete_sync_without_the_last_messages_deletes_them(api: httpx.Client) -> None:
+    sync(api, {"messages": messages(6), "complete": True})
+    out = sync(api, {"messages": messages(4), "complete": True})
+    assert out["changed_from"] == 4
+    assert api.get("/v1/chats/c").json()["message_count"] == 4
+
+
+def test_an_unchanged_resync_stores_nothing_and_keeps_the_revision(api: httpx.Client) -> None:
+    first = sync(api, {"messages": messages(5), "complete": True})
+    again = sync(api, {"messages": messages(5), "complete": True})
+    assert again["stored"] == 0 and again["changed_from"] is None and again["revision"] == first["revision"]
+
+
+def test_sync_with_wait_answers_after_extraction(api: httpx.Client) -> None:
+    out = sync(api, {"messages": messages(2), "wait": True})
+    assert out["extraction"]["done"] >= out["extraction"]["queued"] - out["extraction"]["done"] >= 0
+
+
+@pytest.fixture
+def memory(api: httpx.Client) -> dict[str, Any]:
+    sync(api, {"messages": messages(4)})
+    r = api.post("/v1/chats/c/nodes", json={"type": "event", "fields": {"summary": "Alex found the silver key"},
+                                            "source_indices": [1, 2], "importance": 7})
+    assert r.status_code == 201
+    return dict(r.json())
+
+
+def test_recall_answers_injection_estimate_time_and_full_nodes(api: httpx.Client, memory: dict[str, Any]) -> None:
+    r = api.post("/v1/chats/c/recall", json={"user_input": "where is the silver key?"})
+    assert r.status_code == 200
+    out = r.json()
+    assert {"injection", "token_estimate", "elapsed_ms", "nodes"} <= set(out)
+    assert "silver key" in out["injection"]
+    assert isinstance(out["token_estimate"], int) and out["token_estimate"] > 0
+    node = out["nodes"][0]
+    assert NODE_FIELDS | {"score", "bucket"} <= set(node)
+    assert node["id"] == memory["id"] and node["source_indices"] == [1, 2]
+    assert isinstance(node["score"], float) and isinstance(node["bucket"], str)
+    assert "components" in node and "skipped_stages" in out
+
+
+def test_recall_top_k_caps_the_nodes(api: httpx.Client, memory: dict[str, Any]) -> None:
+    for i in range(5):
+        api.post("/v1/chats/c/nodes", json={"type": "fact", "fields": {"statement": f"the key number {i} is silver"}})
+    out = api.post("/v1/chats/c/recall", json={"user_input": "silver key", "top_k": 2}).json()
+    assert len(out["nodes"]) == 2
+
+
+def test_recall_with_index_is_kept_and_can_be_edited_and_deleted(api: httpx.Client,
+                                                                 memory: dict[str, Any]) -> None:
+    fresh = api.post("/v1/chats/c/recall", json={"user_input": "the silver key", "index": 4}).json()
+    kept = api.get("/v1/chats/c/recall/4")
+    assert kept.status_code == 200
+    body = kept.json()
+    assert body["injection"] == fresh["injection"] and body["manually_edited"] is False
+    assert body["nodes"][0]["id"] == memory["id"] and NODE_FIELDS <= set(body["nodes"][0])
+    assert {"token_estimate", "elapsed_ms"} <= set(body)
+    edited = api.put("/v1/chats/c/recall/4", json={"injection": "[my own notes]"})
+    assert edited.status_code == 200
+    assert edited.json()["injection"] == "[my own notes]" and edited.json()["manually_edited"] is True
+    assert api.get("/v1/chats/c/recall/4").json()["manually_edited"] is True
+    assert api.delete("/v1/chats/c/recall/4").status_code == 200
+    assert api.get("/v1/chats/c/recall/4").status_code == 404
+    assert api.delete("/v1/chats/c/recall/4").status_code == 404
+
+
+def test_recall_without_index_keeps_nothing(api: httpx.Client, memory: dict[str, Any],
+                                            service: MemoryService) -> None:
+    api.post("/v1/chats/c/recall", json={"user_input": "the silver key"})
+    assert service.recall_records("c") == []
+
+
+def test_put_on_a_recall_that_was_never_kept_is_404(api: httpx.Client, memory: dict[str, Any]) -> None:
+    r = api.put("/v1/chats/c/recall/9", json={"injection": "x"})
+    assert r.status_code == 404 and r.json()["error"]["code"] == "not_found"
+
+
+def test_put_needs_an_injection_string(api: httpx.Client, memory: dict[str, Any]) -> None:
+    api.post("/v1/chats/c/recall", json={"user_input": "key", "index": 4})
+    r = api.put("/v1/chats/c/recall/4", json={"injection": 5})
+    assert r.status_code == 400 and "injection" in r.json()["error"]["message"]
