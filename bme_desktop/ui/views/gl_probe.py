@@ -1,0 +1,47 @@
+"""Can this process draw with OpenGL? Try to create a context once and remember the answer.
+
+Under ``QT_QPA_PLATFORM=offscreen``, on a server without GL, or with a broken driver, context
+creation fails; the views then fall back (2D: raster painting) or show a placeholder (3D).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtGui import QGuiApplication, QOffscreenSurface, QOpenGLContext
+from PySide6.QtWidgets import QLabel, QWidget
+
+
+@cache
+def opengl_problem() -> str:
+    """"" when an OpenGL context can be created and made current, else why not."""
+    try:
+        if QGuiApplication.platformName() in ("offscreen", "minimal"):
+            return f"the “{QGuiApplication.platformName()}” display platform has no OpenGL"
+        context = QOpenGLContext()
+        if not context.create():
+            return "no OpenGL context could be created"
+        surface = QOffscreenSurface()
+        surface.setFormat(context.format())
+        surface.create()
+        if not context.makeCurrent(surface):
+            return "the OpenGL context could not be made current"
+        context.doneCurrent()
+        return ""
+    except Exception as exc:  # a driver can fail in any way; never let it crash the window
+        return f"OpenGL failed: {exc}"
+
+
+def opengl_available() -> bool:
+    return not opengl_problem()
+
+
+def placeholder(what: str, reason: str, parent: QWidget | None = None) -> QLabel:
+    """A centred message in place of a view that needs OpenGL."""
+    text = QCoreApplication.translate("GraphViews", "{0} needs OpenGL, which is not available here ({1}).")
+    label = QLabel(text.format(what, reason), parent)
+    label.setObjectName("glPlaceholder")
+    label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+    label.setWordWrap(True)
+    return label

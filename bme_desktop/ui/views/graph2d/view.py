@@ -1,0 +1,192 @@
+"""Graph2DView: the 2D memory graph page — wires the source, the layout worker and the canvas.
+
+Public API (all by node id): ``set_filter``, ``set_search``, ``focus_on``, ``set_highlight``,
+``select``, ``set_lanes``; signals ``sigNodeSelected(str)`` and ``sigSelectionChanged(list)``.
+Positions stream from a :class:`LayoutLink` (≤ 30 updates/s, stops when settled); a dragged node
+is moved and pinned in the layout; point-of-view lanes shift each owner's nodes into a column.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+from PySide6.QtCore import QPointF, QRectF, Signal
+from PySide6.QtGui import QCloseEvent, QHideEvent, QShowEvent
+from PySide6.QtWidgets import QApplication, QToolTip, QVBoxLayout, QWidget
+
+from ...context import AppContext
+from ..gl_probe import opengl_available
+from ..graph_data import FloatArray, IntArray
+from ..graph_query import GraphFilter, lane_shift
+from ..graph_source import GraphSource
+from ..graph_state import GraphState
+from ..layout_link import LayoutLink
+from ..placement import initial_positions, place_new
+from ._canvas import GraphCanvas
+
+
+class Graph2DView(QWidget):
+    sigNodeSelected = Signal(str)  # a click on a node ("" on the background)
+    sigSelectionChanged = Signal(list)  # ids inside a Shift+drag rubber band
+
+    def __init__(self, context: AppContext, parent: QWidget | None = None, *,
+                 use_opengl: bool | None = None, source: GraphSource | None = None) -> None:
+        super().__init__(parent)
+        self.context = context
+        self.source = source or GraphSource.for_context(context)
+        self.state = GraphState(self.source, self)
+        self.opengl = opengl_available() if use_opengl is None else use_opengl
+        self.canvas = GraphCanvas(self.state, context.themes.current, use_opengl=self.opengl)
+        self.link = LayoutLink(dim=2, parent=self)
+        self.base: FloatArray = np.zeros((0, 2))  # layout positions; display = base + lane shift
+        self.shift: FloatArray = np.zeros((0, 2))
+        self.lanes = False
+        self.follow = True  # fit the view to the graph until the user pans or zooms
+        box = QVBoxLayout(self)
+        box.setContentsMargins(0, 0, 0, 0)
+        box.addWidget(self.canvas)
+        st = self.state
+        st.sigReset.connect(self._reset)
+        st.sigAdded.connect(self._added)
+        st.sigRemoved.connect(self._removed)
+        st.sigEdgesChanged.connect(self._edges_changed)
+        st.sigStyleChanged.connect(self.canvas.refresh)
+        st.sigSelected.connect(self._selected_by_user)
+        vb = self.canvas.vb
+        vb.sigNodeClicked.connect(st.select_row)
+        vb.sigNodeDragged.connect(self._dragged)
+        vb.sigRubberBand.connect(self._rubber_band)
+        vb.sigHover.connect(self._hover)
+        vb.sigRangeChangedManually.connect(self._stop_following)
+        self.link.sigPositions.connect(self._positions)
+        self.link.sigSettled.connect(self._settled)
+        context.sigNodeSelected.connect(st.select)
+        context.themes.sigThemeChanged.connect(self.canvas.restyle)
+        app = QApplication.instance()
+        if app is not None:
+            app.aboutToQuit.connect(self.link.close)
+        self._reset()
+
+    # public --------------------------------------------------------------------------------
+    def set_filter(self, f: GraphFilter) -> None:
+        self.state.set_filter(f)
+
+    def set_search(self, text: str) -> None:
+        self.state.set_search(text)
+
+    def focus_on(self, node_id: str, k: int = 1) -> None:
+        self.state.focus_on(node_id, k)
+        self.fit()
+
+    def set_highlight(self, ids: Iterable[str] | None) -> None:
+        self.state.set_highlight(ids)
+
+    def select(self, node_id: str) -> None:
+        self.state.select(node_id)
+
+    def set_lanes(self, on: bool) -> None:
+        """Point-of-view lanes: objective memories in the middle, each owner's in a column beside."""
+        self.lanes = on
+        self._show_positions()
+        self.fit()
+
+    def fit(self) -> None:
+        shown = self.state.shown()
+        if self.canvas.pos.shape[0] == shown.size and shown.any():
+            pts = self.canvas.pos[shown]
+            lo, hi = pts.min(axis=0), pts.max(axis=0)
+            pad = np.maximum((hi - lo) * 0.06, 1.0)
+            self.canvas.vb.setRange(QRectF(QPointF(*(lo - pad)), QPointF(*(hi + pad))), padding=0)
+
+    # structure -----------------------------------------------------------------------------
+    def _reset(self) -> None:
+        data = self.state.data
+        self.base = initial_positions(data.n)
+        self.follow = True
+        self.link.reset(data.edge_pairs(), self.base)
+        self._show_positions()
+        self.fit()
+
+    def _added(self, rows: IntArray) -> None:
+        data = self.state.data
+        new = place_new(self.base, data, rows)
+        self.base = np.concatenate((self.base, new))
+        self.link.add_nodes(new, np.zeros((0, 2), np.int64))
+        self._show_positions()
+
+    def _removed(self, remap: IntArray) -> None:
+        self.link.remove_nodes(np.flatnonzero(remap < 0))
+        self.base = self.base[remap >= 0]
+        self._show_positions()
+
+    def _edges_changed(self) -> None:
+        self.link.set_edges(self.state.data.edge_pairs())
+        self.canvas.refresh()
+
+    # positions -----------------------------------------------------------------------------
+    def _positions(self) -> None:
+        pos = self.link.take()
+        if pos is not None and pos.shape[0] == self.state.data.n:
+            self.base = pos
+            self._show_positions(move_only=True)
+            if self.follow:
+                self.fit()
+
+    def _show_positions(self, move_only: bool = False) -> None:
+        data = self.state.data
+        if self.lanes:
+            self.shift = lane_shift(self.base, data.owner_idx, len(data.owners.names))
+        else:
+            self.shift = np.zeros_like(self.base)
+        if move_only:
+            self.canvas.move(self.base + self.shift)
+        else:
+            self.canvas.pos = self.base + self.shift
+            self.canvas.refresh()
+
+    def _settled(self) -> None:
+        if self.follow:
+            self.fit()
+
+    def _stop_following(self) -> None:
+        self.follow = False
+
+    # mouse ---------------------------------------------------------------------------------
+    def _dragged(self, row: int, where: QPointF, finished: bool) -> None:
+        if row >= self.base.shape[0]:
+            return
+        self.follow = False
+        self.base = self.base.copy()
+        self.base[row] = (where.x() - self.shift[row, 0], where.y() - self.shift[row, 1])
+        self.canvas.move(self.base + self.shift)
+        self.link.move([row], self.base[row:row + 1], pin=True)
+
+    def _rubber_band(self, rect: QRectF) -> None:
+        rows = self.canvas.rows_in(rect.left(), rect.top(), rect.right(), rect.bottom())
+        ids = [self.state.data.ids[r] for r in rows.tolist()]
+        self.state.set_highlight(ids or None)
+        self.sigSelectionChanged.emit(ids)
+
+    def _hover(self, row: int, screen: QPointF) -> None:
+        if row < 0:
+            QToolTip.hideText()
+        else:
+            QToolTip.showText(screen.toPoint(), self.state.tooltip(row), self.canvas)
+
+    def _selected_by_user(self, node_id: str) -> None:
+        self.sigNodeSelected.emit(node_id)
+        self.context.sigNodeSelected.emit(node_id)
+
+    # lifetime ------------------------------------------------------------------------------
+    def showEvent(self, event: QShowEvent) -> None:
+        self.link.set_paused(False)
+        super().showEvent(event)
+
+    def hideEvent(self, event: QHideEvent) -> None:
+        self.link.set_paused(True)
+        super().hideEvent(event)
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self.link.close()
+        super().closeEvent(event)

@@ -1,0 +1,127 @@
+"""GraphSource: the current chat's graph as :class:`GraphData`, kept up to date from change records.
+
+One source per :class:`AppContext` (both graph views share it: one read, one set of arrays).
+A chat switch loads everything once on a worker; after that only change records are applied:
+the touched nodes and edges are read on a worker and upserted, removals are announced first
+(``sigNodesRemoving``, so views can fade them out) and applied ``FADE_MS`` later.
+"""
+
+from __future__ import annotations
+
+import weakref
+from dataclasses import dataclass
+
+import numpy as np
+from PySide6.QtCore import QObject, QTimer, Signal
+
+from ...core.events import ChangeRecord
+from ...core.model import Edge, Node
+from ...core.service import MemoryService
+from ..context import AppContext
+from .graph_data import GraphData, IntArray
+
+FADE_MS = 350
+
+_SOURCES: weakref.WeakKeyDictionary[AppContext, GraphSource] = weakref.WeakKeyDictionary()
+
+
+@dataclass
+class _Fetched:
+    chat_id: str
+    nodes: list[Node]
+    edges: list[Edge]
+    change: ChangeRecord
+
+
+def _fetch(service: MemoryService, change: ChangeRecord) -> _Fetched:
+    chat = change.chat_id
+    node_ids = sorted(change.nodes_added | change.nodes_changed)
+    edge_ids = sorted(change.edges_added | change.edges_changed)
+
+    def read(r: object) -> tuple[list[Node], list[Edge]]:
+        nodes = r.nodes_by_ids(chat, node_ids) if node_ids else []  # type: ignore[attr-defined]
+        edges = [e for e in (r.edge(chat, i) for i in edge_ids) if e is not None]  # type: ignore[attr-defined]
+        return nodes, edges
+    nodes, edges = service.read(read)
+    return _Fetched(chat, nodes, edges, change)
+
+
+class GraphSource(QObject):
+    sigReset = Signal()  # a new chat (or the first load): rebuild from ``data``
+    sigNodesAdded = Signal(object)  # rows (IntArray), appended at the end
+    sigNodesChanged = Signal(object)  # rows whose type, tier, importance or text changed
+    sigNodesRemoving = Signal(object)  # rows about to go (fade them out)
+    sigNodesRemoved = Signal(object)  # remap: old row -> new row or -1
+    sigEdgesChanged = Signal()  # any edge added, changed or removed
+
+    @classmethod
+    def for_context(cls, context: AppContext) -> GraphSource:
+        source = _SOURCES.get(context)
+        if source is None:
+            source = _SOURCES[context] = cls(context)
+        return source
+
+    def __init__(self, context: AppContext) -> None:
+        super().__init__(context)
+        self.context = context
+        self.data = GraphData()
+        self.chat_id = ""
+        self._doomed: set[str] = set()
+        self._remove_timer = QTimer(self, singleShot=True, interval=FADE_MS)
+        self._remove_timer.timeout.connect(self._remove_doomed)
+        context.sigChatChanged.connect(self.load)
+        context.events.sigGraphChanged.connect(self.apply)
+        if context.chat_id:
+            self.load(context.chat_id)
+
+    def load(self, chat_id: str) -> None:
+        self.chat_id = chat_id
+        self._doomed.clear()
+        if not chat_id:
+            self.set_data(GraphData())
+            return
+
+        def work(service: MemoryService) -> tuple[str, GraphData]:
+            return chat_id, GraphData.from_records(service.all_nodes(chat_id), service.edges(chat_id))
+        self.context.call(work, self._loaded, key=f"graph-load-{id(self)}")
+
+    def _loaded(self, result: tuple[str, GraphData]) -> None:
+        if result[0] == self.chat_id:
+            self.set_data(result[1])
+
+    def set_data(self, data: GraphData) -> None:
+        self.data = data
+        self.sigReset.emit()
+
+    def apply(self, change: ChangeRecord) -> None:
+        if change.chat_id != self.chat_id or change.empty:
+            return
+        self.context.call(lambda s: _fetch(s, change), self.apply_fetched)
+
+    def apply_fetched(self, fetched: _Fetched) -> None:
+        """Upsert what a change record touched (GUI thread; public for tests)."""
+        if fetched.chat_id != self.chat_id:
+            return
+        change = fetched.change
+        added, changed = self.data.upsert_nodes(fetched.nodes)
+        self.data.remove_edges(change.edges_removed)
+        self.data.upsert_edges(fetched.edges)
+        if added.size:
+            self.sigNodesAdded.emit(added)
+        if changed.size:
+            self.sigNodesChanged.emit(changed)
+        if change.edges_added or change.edges_changed or change.edges_removed:
+            self.sigEdgesChanged.emit()
+        doomed = {i for i in change.nodes_removed if i in self.data.row}
+        if doomed:
+            self._doomed |= doomed
+            self.sigNodesRemoving.emit(self.data.rows_of(doomed))
+            self._remove_timer.start()
+
+    def _remove_doomed(self) -> None:
+        doomed, self._doomed = self._doomed, set()
+        if doomed:
+            remap: IntArray = self.data.remove_nodes(doomed)
+            if np.any(remap < 0):
+                self.sigNodesRemoved.emit(remap)
+                self.sigEdgesChanged.emit()
