@@ -45,7 +45,7 @@ class LayoutLink(QObject):
     def __init__(self, dim: int = 2, *, max_rate: float = 30.0, max_iterations: int = 800,
                  parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self.settings = LayoutSettings(dim=dim, scaling=4.0)
+        self.settings = LayoutSettings(dim=dim, scaling=2.0, gravity=5.0)
         self.layout = ForceLayout(0, settings=self.settings)
         self.max_rate, self.max_iterations = max_rate, max_iterations
         self.runner: LayoutRunner | None = None

@@ -18,7 +18,7 @@ from ...theming.qt import qcolor
 from ..graph_data import TYPE_NAMES, FloatArray, IntArray
 
 ALPHA_LEVELS = np.array([0.0, 0.15, 0.3, 0.5, 0.75, 1.0])
-TIER_ALPHA = np.array([0.8, 1.0, 0.35, 0.25, 1.0])  # short, long, dormant, archived, unknown
+TIER_ALPHA = np.array([0.85, 1.0, 0.5, 0.3, 1.0])  # short, long, dormant, archived, unknown
 DIM = 0.3  # factor for nodes outside an active highlight
 RING_NONE, RING_HIGHLIGHT, RING_SEARCH, RING_SELECTED = 0, 1, 2, 3
 

@@ -1,0 +1,80 @@
+"""GlowScatterItem: GLScatterPlotItem drawn as soft round glows with additive blending.
+
+Only the fragment shader differs from pyqtgraph's: a bright core fading out with a Gaussian,
+so overlapping memories add up into a nebula instead of hard discs. The program is compiled
+once per GL context (pyqtgraph caches one per class, which breaks with two GL widgets).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from OpenGL import GL
+from OpenGL.GL import shaders
+from pyqtgraph.opengl.items import GLScatterPlotItem as _scatter_module
+from PySide6.QtGui import QOpenGLContext
+
+_GlScatter: Any = _scatter_module.GLScatterPlotItem
+
+_GLOW = """
+    float r2 = dot(xy, xy);
+    if (r2 > 1.0) discard;
+    float glow = exp(-r2 * 4.0);
+    float core = smoothstep(0.22, 0.0, r2);
+    float a = clamp(glow * 0.75 + core * 0.6, 0.0, 1.0) * COLOR.a;
+"""
+
+_FRAGMENT_CORE = """
+#ifdef GL_ES
+precision mediump float;
+#endif
+in vec4 v_color;
+out vec4 fragColor;
+void main() {
+    vec2 xy = (gl_PointCoord - 0.5) * 2.0;
+""" + _GLOW.replace("COLOR", "v_color") + """
+    fragColor = vec4(v_color.rgb * (1.0 + core * 0.5), a);
+}
+"""
+
+_FRAGMENT_LEGACY = """
+#ifdef GL_ES
+precision mediump float;
+#endif
+varying vec4 v_color;
+void main() {
+    vec2 xy = (gl_PointCoord - 0.5) * 2.0;
+""" + _GLOW.replace("COLOR", "v_color") + """
+    gl_FragColor = vec4(v_color.rgb * (1.0 + core * 0.5), a);
+}
+"""
+
+_programs: dict[int, Any] = {}
+
+
+class GlowScatterItem(_GlScatter):  # type: ignore[misc]
+    def __init__(self, **kwds: Any) -> None:
+        super().__init__(glOptions="additive", **kwds)
+
+    @staticmethod
+    def getShaderProgram() -> Any:
+        ctx = QOpenGLContext.currentContext()
+        key = id(ctx.shareGroup()) if ctx is not None else 0
+        if key in _programs:
+            return _programs[key]
+        fmt = ctx.format()
+        if ctx.isOpenGLES():
+            core = fmt.version() >= (3, 0)
+            version = "#version 300 es\n" if core else "#version 100\n"
+        else:
+            core = fmt.version() >= (3, 1)
+            version = "#version 140\n" if core else "#version 120\n"
+        sources = dict(_scatter_module.SHADER_CORE if core else _scatter_module.SHADER_LEGACY)
+        sources[GL.GL_FRAGMENT_SHADER] = _FRAGMENT_CORE if core else _FRAGMENT_LEGACY
+        compiled = [shaders.compileShader([version, src], kind) for kind, src in sources.items()]
+        program = shaders.compileProgram(*compiled)
+        for loc, name in enumerate(("a_position", "a_color", "a_size")):
+            GL.glBindAttribLocation(program, loc, name)
+        GL.glLinkProgram(program)
+        _programs[key] = program
+        return program

@@ -1,0 +1,228 @@
+"""NebulaView: memories as glowing sprites, one cloud per type on a sphere, slowly turning.
+
+Same API as the 2D view (``set_filter``, ``set_search``, ``focus_on``, ``set_highlight``,
+``select``; ``sigNodeSelected``). Short-term memories glow dimmer, dormant and archived ones
+are hidden; size follows importance. Left-drag rotates (auto-rotation pauses while the mouse
+is down), wheel zooms, a click picks the nearest sprite on screen. Without OpenGL the page
+shows a placeholder message instead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import numpy as np
+import pyqtgraph.opengl as gl
+from PySide6.QtCore import QPointF, QTimer, Signal
+from PySide6.QtGui import QHideEvent, QMouseEvent, QShowEvent
+from PySide6.QtWidgets import QApplication, QVBoxLayout, QWidget
+
+from ...context import AppContext
+from ...theming import Theme
+from ...theming.colors import mix, to_rgb
+from ...theming.qt import gl_clear_color
+from ..gl_probe import opengl_problem, placeholder
+from ..graph_data import TYPE_NAMES, FloatArray, IntArray
+from ..graph_query import GraphFilter
+from ..graph_source import GraphSource
+from ..graph_state import GraphState
+from ..layout_link import LayoutLink
+from ..placement import initial_positions, place_new
+from ._geometry import clustered, pick, project
+from ._sprites import GlowScatterItem
+
+TIER_GLOW = np.array([0.5, 1.0, 0.0, 0.0, 1.0], dtype=np.float32)  # short, long, dormant, archived, ?
+ROTATE_DEG = 0.15  # per 33 ms tick
+CLICK_SLOP_PX = 4.0
+
+
+class _GLView(gl.GLViewWidget):  # type: ignore[misc]
+    sigClicked = Signal(float, float)
+    sigDragging = Signal(bool)
+
+    def mousePressEvent(self, ev: QMouseEvent) -> None:
+        self._down: QPointF | None = ev.position()
+        self.sigDragging.emit(True)
+        super().mousePressEvent(ev)
+
+    def mouseReleaseEvent(self, ev: QMouseEvent) -> None:
+        down: QPointF | None = getattr(self, "_down", None)
+        if down is not None and (ev.position() - down).manhattanLength() <= CLICK_SLOP_PX:
+            self.sigClicked.emit(ev.position().x(), ev.position().y())
+        self._down = None
+        self.sigDragging.emit(False)
+        super().mouseReleaseEvent(ev)
+
+
+class NebulaView(QWidget):
+    sigNodeSelected = Signal(str)
+
+    def __init__(self, context: AppContext, parent: QWidget | None = None, *,
+                 source: GraphSource | None = None, rotate: bool = True) -> None:
+        super().__init__(parent)
+        self.context = context
+        self.state = GraphState(source or GraphSource.for_context(context), self)
+        self.problem = opengl_problem()
+        box = QVBoxLayout(self)
+        box.setContentsMargins(0, 0, 0, 0)
+        self.base: FloatArray = np.zeros((0, 3))
+        self.points: FloatArray = np.zeros((0, 3))
+        self.sizes = np.zeros(0, dtype=np.float32)
+        if self.problem:
+            box.addWidget(placeholder(self.tr("The memory nebula"), self.problem, self))
+            self.glview: Any = None
+            return
+        self.glview = _GLView()
+        self.glview.setCameraPosition(distance=34.0, elevation=20.0, azimuth=35.0)
+        self.item = GlowScatterItem(pos=np.zeros((0, 3)), pxMode=True)
+        self.glview.addItem(self.item)
+        box.addWidget(self.glview)
+        self.link = LayoutLink(dim=3, parent=self)
+        self.rotating = rotate
+        self._dragging = False
+        self._timer = QTimer(self, interval=33)
+        self._timer.timeout.connect(self._turn)
+        st = self.state
+        st.sigReset.connect(self._reset)
+        st.sigAdded.connect(self._added)
+        st.sigRemoved.connect(self._removed)
+        st.sigEdgesChanged.connect(lambda: self.link.set_edges(st.data.edge_pairs()))
+        st.sigStyleChanged.connect(self._restyle)
+        st.sigSelected.connect(self._selected_by_user)
+        self.glview.sigClicked.connect(self._clicked)
+        self.glview.sigDragging.connect(self._set_dragging)
+        self.link.sigPositions.connect(self._positions)
+        context.sigNodeSelected.connect(st.select)
+        context.themes.sigThemeChanged.connect(self.set_theme)
+        app = QApplication.instance()
+        if app is not None:
+            app.aboutToQuit.connect(self.link.close)
+        self.set_theme(context.themes.current)
+        self._reset()
+
+    # public --------------------------------------------------------------------------------
+    def set_filter(self, f: GraphFilter) -> None:
+        self.state.set_filter(f)
+
+    def set_search(self, text: str) -> None:
+        self.state.set_search(text)
+
+    def focus_on(self, node_id: str, k: int = 1) -> None:
+        self.state.focus_on(node_id, k)
+
+    def set_highlight(self, ids: Iterable[str] | None) -> None:
+        self.state.set_highlight(ids)
+
+    def select(self, node_id: str) -> None:
+        self.state.select(node_id)
+
+    def set_rotating(self, on: bool) -> None:
+        self.rotating = on
+
+    def set_theme(self, theme: Theme) -> None:
+        if self.glview is None:
+            return
+        self.theme = theme
+        self.glview.setBackgroundColor(tuple(round(c * 255) for c in gl_clear_color(theme)))
+        names = (*TYPE_NAMES, "")
+        self._rgb = np.array([to_rgb(theme.node_color(t)) for t in names], dtype=np.float32) / 255.0
+        self._selected_rgb = np.array(to_rgb(mix(theme.node_color("event"), theme.color("text"), 0.8)),
+                                      dtype=np.float32) / 255.0
+        self._restyle()
+
+    def screen_pos_of(self, row: int) -> QPointF:
+        """Where a node's sprite centre is in widget pixels (for tests and tooltips)."""
+        screen, _front = project(self.points[row:row + 1], self._mvp(), self.glview.width(), self.glview.height())
+        return QPointF(float(screen[0, 0]), float(screen[0, 1]))
+
+    # structure -----------------------------------------------------------------------------
+    def _reset(self) -> None:
+        data = self.state.data
+        self.base = initial_positions(data.n, dim=3)
+        self.link.reset(data.edge_pairs(), self.base)
+        self._place()
+
+    def _added(self, rows: IntArray) -> None:
+        new = place_new(self.base, self.state.data, rows)
+        self.base = np.concatenate((self.base, new))
+        self.link.add_nodes(new, np.zeros((0, 2), np.int64))
+        self._place()
+
+    def _removed(self, remap: IntArray) -> None:
+        self.link.remove_nodes(np.flatnonzero(remap < 0))
+        self.base = self.base[remap >= 0]
+        self._place()
+
+    def _positions(self) -> None:
+        pos = self.link.take()
+        if pos is not None and pos.shape[0] == self.state.data.n:
+            self.base = pos
+            self._place(restyle=False)
+
+    def _place(self, restyle: bool = True) -> None:
+        data = self.state.data
+        self.points = clustered(self.base, data.type_idx, len(TYPE_NAMES) + 1)
+        if restyle or self.sizes.size != data.n:
+            self._restyle()
+        else:
+            self.item.setData(pos=self.points.astype(np.float32))
+
+    def _restyle(self) -> None:
+        if self.glview is None or not hasattr(self, "_rgb"):
+            return
+        data, st = self.state.data, self.state
+        if self.points.shape[0] != data.n:
+            return
+        alpha = TIER_GLOW[data.tier_idx] * st.alpha.astype(np.float32) * st.shown()
+        rgb = self._rgb[data.type_idx].copy()
+        size = (5.0 + 2.2 * data.importance.astype(np.float32)) * 2.4
+        if st.highlight is not None:
+            alpha = np.where(st.highlight, alpha, alpha * 0.2)
+            size[st.highlight] *= 1.4
+        size[st.search] *= 1.5
+        if 0 <= st.selected < data.n:
+            rgb[st.selected] = self._selected_rgb
+            size[st.selected] *= 1.8
+        size[alpha <= 0.0] = 0.0
+        color = np.concatenate((rgb, alpha[:, None]), axis=1).astype(np.float32)
+        self.sizes = size.astype(np.float32)
+        self.item.setData(pos=self.points.astype(np.float32), color=color, size=self.sizes)
+
+    # mouse and motion ----------------------------------------------------------------------
+    def _mvp(self) -> FloatArray:
+        w, h = self.glview.width(), self.glview.height()
+        m = self.glview.projectionMatrix((0, 0, w, h), (0, 0, w, h)) * self.glview.viewMatrix()
+        return np.array(m.data(), dtype=np.float64).reshape(4, 4).T
+
+    def node_at(self, x: float, y: float) -> int:
+        if self.points.shape[0] == 0 or self.sizes.size != self.points.shape[0]:
+            return -1
+        screen, front = project(self.points, self._mvp(), self.glview.width(), self.glview.height())
+        return pick(screen, front & (self.sizes > 0), x, y, (self.sizes * 0.25 + CLICK_SLOP_PX).astype(np.float64))
+
+    def _clicked(self, x: float, y: float) -> None:
+        self.state.select_row(self.node_at(x, y))
+
+    def _set_dragging(self, dragging: bool) -> None:
+        self._dragging = dragging
+
+    def _turn(self) -> None:
+        if self.rotating and not self._dragging:
+            self.glview.orbit(ROTATE_DEG, 0.0)
+
+    def _selected_by_user(self, node_id: str) -> None:
+        self.sigNodeSelected.emit(node_id)
+        self.context.sigNodeSelected.emit(node_id)
+
+    def showEvent(self, event: QShowEvent) -> None:
+        if self.glview is not None:
+            self.link.set_paused(False)
+            self._timer.start()
+        super().showEvent(event)
+
+    def hideEvent(self, event: QHideEvent) -> None:
+        if self.glview is not None:
+            self.link.set_paused(True)
+            self._timer.stop()
+        super().hideEvent(event)
