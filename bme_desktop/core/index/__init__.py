@@ -1,0 +1,1 @@
+"""Vector indexes over memories: a numpy matrix per chat, persisted in the ``vectors`` table."""

@@ -1,0 +1,245 @@
+"""Keeps each chat's vector index in step with its memories, off the writer thread.
+
+It listens to ``graph.changed``: removed memories leave the index at once; added and changed
+ones are queued and embedded on this maintainer's own background thread, then persisted in
+the ``vectors`` table (through ``MemoryService.write``) and put into the in-memory matrix. A
+chat's index is loaded from the table the first time it is asked for; rows of another model,
+or whose text hash no longer matches, are re-embedded. An embedder that fails (endpoint down,
+wrong dimension) is retried later; recall meanwhile runs without vectors.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+import numpy as np
+import numpy.typing as npt
+
+from ..events import ChangeRecord, Event
+from ..recall.documents import embed_text
+from ..recall.embedding import RecallEmbedder
+from . import vector_store
+from .vector_index import VectorIndex
+
+if TYPE_CHECKING:
+    from ..service import MemoryService
+    from ..store.unit_of_work import UnitOfWork
+
+log = logging.getLogger(__name__)
+EMBED_BATCH = 16  # small batches keep a query's wait for the (shared) model short
+RETRY_AFTER_S = 20.0
+
+
+class VectorMaintainer:
+    def __init__(self, service: MemoryService, factory: Callable[[], RecallEmbedder]) -> None:
+        self.service = service
+        self._factory = factory
+        self._embedder: RecallEmbedder | None = None
+        self.last_error: str | None = None
+        self._failed_at = 0.0
+        self._cond = threading.Condition()
+        self._indexes: dict[str, VectorIndex] = {}
+        self._pending: dict[str, set[str] | None] = {}  # None: check every memory of the chat
+        self._busy = False
+        self._busy_chat: str | None = None
+        self._stale: set[str] = set()  # chats whose embedding failed part-way
+        self._stopped = False
+        self._thread: threading.Thread | None = None
+        self._unsubscribe = service.events.subscribe(self._on_event)
+
+    # embedder --------------------------------------------------------------------------
+    def embedder(self) -> RecallEmbedder | None:
+        """The embedder, built on first use; None while it cannot be built or keeps failing."""
+        with self._cond:
+            if self._embedder is None and time.monotonic() - self._failed_at > RETRY_AFTER_S:
+                try:
+                    self._embedder = self._factory()
+                except Exception as exc:  # a missing package or bad settings: recall goes on without vectors
+                    self._failed(f"embedder unavailable: {exc}")
+            return self._embedder
+
+    def _failed(self, message: str) -> None:
+        self.last_error = message
+        self._failed_at = time.monotonic()
+        log.warning("vectors: %s", message)
+
+    # indexes ---------------------------------------------------------------------------
+    def index(self, chat_id: str) -> VectorIndex | None:
+        """The chat's index as it is now (loading it from the table on first use)."""
+        with self._cond:
+            found = self._indexes.get(chat_id)
+            stale = chat_id in self._stale
+        if found is not None:
+            if stale and self.embedder() is not None:
+                with self._cond:
+                    self._stale.discard(chat_id)
+                self.schedule(chat_id, None)
+            return found
+        index = self._load(chat_id)
+        self.schedule(chat_id, None)
+        return index
+
+    def _load(self, chat_id: str) -> VectorIndex | None:
+        embedder = self.embedder()
+        if embedder is None:
+            return None
+        stored = self.service.read(lambda r: vector_store.load_vectors(r, chat_id, embedder.name))
+        dim = embedder.dim or (stored[0].dim if stored else None)
+        if dim is None:  # a remote model of unknown dimension: ask it once
+            dim = int(embedder.embed(["dimension probe"]).shape[1])
+        index = VectorIndex(embedder.name, dim)
+        rows = [s for s in stored if s.dim == dim]
+        if rows:
+            index.upsert([s.node_id for s in rows], np.stack([s.vector for s in rows]), [s.text_hash for s in rows])
+        with self._cond:
+            return self._indexes.setdefault(chat_id, index)
+
+    def pending(self, chat_id: str) -> bool:
+        """Whether memories of this chat are waiting to be embedded."""
+        with self._cond:
+            return chat_id in self._pending or self._busy_chat == chat_id
+
+    def schedule(self, chat_id: str, ids: set[str] | None) -> None:
+        with self._cond:
+            if self._stopped:
+                return
+            if ids is None or (chat_id in self._pending and self._pending[chat_id] is None):
+                self._pending[chat_id] = None
+            else:
+                self._pending.setdefault(chat_id, set()).update(ids)  # type: ignore[union-attr]
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(target=self._run, name="bme-vectors", daemon=True)
+                self._thread.start()
+            self._cond.notify_all()
+
+    def wait_idle(self, timeout: float | None = None) -> bool:
+        """Block until nothing is queued or being embedded (tests, benchmarks, rebuilds)."""
+        end = None if timeout is None else time.monotonic() + timeout
+        with self._cond:
+            while self._pending or self._busy:
+                if self._embedder is None and self.last_error and not self._busy:
+                    return False
+                left = None if end is None else end - time.monotonic()
+                if left is not None and left <= 0:
+                    return False
+                self._cond.wait(0.05 if left is None else min(left, 0.05))
+        return True
+
+    def rebuild(self, chat_id: str) -> ChangeRecord:
+        """Drop the chat's stored vectors and embed every memory again."""
+        self.service.write(lambda uow: vector_store.delete_vectors(uow, chat_id))
+        with self._cond:
+            self._indexes.pop(chat_id, None)
+            self._embedder = None
+            self._failed_at = 0.0
+        self.index(chat_id)
+        self.wait_idle()
+        return ChangeRecord(chat_id)
+
+    def stop(self) -> None:
+        self._unsubscribe()
+        with self._cond:
+            self._stopped = True
+            self._pending.clear()
+            self._cond.notify_all()
+
+    # events ----------------------------------------------------------------------------
+    def _on_event(self, event: Event) -> None:
+        if event.chat_id is None:
+            return
+        if event.type == "chat.deleted":
+            with self._cond:
+                self._indexes.pop(event.chat_id, None)
+                self._pending.pop(event.chat_id, None)
+            return
+        change = event.change
+        if event.type != "graph.changed" or change is None:
+            return
+        with self._cond:
+            index = self._indexes.get(event.chat_id)
+        if index is not None and change.nodes_removed:
+            index.remove(change.nodes_removed)
+        touched = change.nodes_added | change.nodes_changed
+        if touched:  # an index not loaded yet is loaded (and fully checked) by the worker
+            self.schedule(event.chat_id, set(touched) if index is not None else None)
+
+    # worker ----------------------------------------------------------------------------
+    def _run(self) -> None:
+        while True:
+            with self._cond:
+                while not self._pending and not self._stopped:
+                    self._cond.wait(1.0)
+                    if getattr(self.service, "_closed", False):
+                        self._stopped = True
+                if self._stopped:
+                    self._cond.notify_all()
+                    return
+                chat_id, ids = self._pending.popitem()
+                self._busy = True
+                self._busy_chat = chat_id
+            try:
+                self._embed_chat(chat_id, ids)
+            except Exception as exc:
+                self._failed(f"embedding memories of {chat_id!r} failed: {exc}")
+                with self._cond:
+                    self._embedder = None
+                    self._stale.add(chat_id)
+            finally:
+                with self._cond:
+                    self._busy = False
+                    self._busy_chat = None
+                    self._cond.notify_all()
+            if getattr(self.service, "_closed", False):
+                return
+
+    def _embed_chat(self, chat_id: str, ids: set[str] | None) -> None:
+        if not self.service.has_chat(chat_id):
+            return
+        with self._cond:
+            index = self._indexes.get(chat_id)
+        if index is None:
+            index = self._load(chat_id)
+            ids = None
+        embedder = self.embedder()
+        if index is None or embedder is None:
+            return
+        if ids is None:
+            nodes = self.service.all_nodes(chat_id)
+            live = {n.id for n in nodes}
+            index.remove([i for i in index.ids() if i not in live])
+        else:
+            nodes = self.service.read(lambda r: r.nodes_by_ids(chat_id, sorted(ids)))
+            index.remove([n.id for n in nodes if n.deleted_at is not None])
+        todo: list[tuple[str, str, str]] = []
+        for node in nodes:
+            if node.deleted_at is not None:
+                continue
+            text = embed_text(node)
+            hashed = vector_store.text_hash(text)
+            if index.text_hash(node.id) != hashed:
+                todo.append((node.id, text, hashed))
+        for start in range(0, len(todo), EMBED_BATCH):
+            if self._stopped:
+                return
+            batch = todo[start:start + EMBED_BATCH]
+            vectors = embedder.embed([text for _, text, _ in batch])
+            if vectors.shape != (len(batch), index.dim):
+                raise ValueError(f"embedder returned shape {vectors.shape}, index holds dimension {index.dim}")
+            ids_ = [b[0] for b in batch]
+            hashes = [b[2] for b in batch]
+            saved = self.service.write(_saver(chat_id, index.model, ids_, hashes, vectors))
+            stored = set(saved)
+            keep = [k for k, node_id in enumerate(ids_) if node_id in stored]
+            if keep:
+                index.upsert([ids_[k] for k in keep], vectors[keep], [hashes[k] for k in keep])
+
+
+def _saver(chat_id: str, model: str, ids: list[str], hashes: list[str],
+           vectors: npt.NDArray[np.float32]) -> Callable[[UnitOfWork], list[str]]:
+    def save(uow: UnitOfWork) -> list[str]:
+        return vector_store.save_vectors(uow, chat_id, model, ids, hashes, vectors)
+    return save

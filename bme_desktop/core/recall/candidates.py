@@ -1,0 +1,115 @@
+"""Candidates from the two first-stage retrievers, per query part, blended by part weight.
+
+Lexical: BM25F over the memories (the current input's intents count as the current input:
+the best of the full text and each intent). Vector: one matrix product per query part against
+the chat's vector index. Both are put on a 0–1 scale per query: BM25 by the best hit, cosine
+by its spread above the chat's median (dense cosines crowd near one value, so the raw number
+says little). Name anchors are memories whose name occurs verbatim in the current input.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from ..index.vector_index import VectorIndex
+from .chat_state import ChatState
+from .query import Query, QueryPart
+
+POOL = 60  # candidates taken from each retriever
+ANCHOR_MIN_CHARS = 2
+
+
+@dataclass
+class Candidates:
+    lexical: dict[str, float]
+    vector: dict[str, float]
+    anchors: set[str]
+
+    def ids(self) -> set[str]:
+        return set(self.lexical) | set(self.vector) | self.anchors
+
+
+def _blend(per_part: Sequence[tuple[QueryPart, dict[str, float]]]) -> dict[str, float]:
+    """Weighted sum over context kinds; within the current input, the best of text and intents."""
+    current: dict[str, float] = {}
+    out: dict[str, float] = {}
+    current_weight = 0.0
+    for part, scores in per_part:
+        if part.kind in ("current", "intent"):
+            current_weight = part.weight
+            for node_id, s in scores.items():
+                current[node_id] = max(current.get(node_id, 0.0), s)
+        else:
+            for node_id, s in scores.items():
+                out[node_id] = out.get(node_id, 0.0) + part.weight * s
+    for node_id, s in current.items():
+        out[node_id] = out.get(node_id, 0.0) + current_weight * s
+    return out
+
+
+def lexical_candidates(state: ChatState, query: Query, pool: int = POOL) -> dict[str, float]:
+    per_part = []
+    for part in query.parts:
+        hits = state.lexical.search(part.text, k=pool)
+        per_part.append((part, {h.doc_id: h.score for h in hits}))
+    blended = _blend(per_part)
+    return dict(sorted(blended.items(), key=lambda kv: (-kv[1], kv[0]))[:pool * 2])
+
+
+@dataclass
+class VectorScorer:
+    """Scaled, blended cosine scores of one query against one chat's index."""
+
+    index: VectorIndex
+    query: Query
+    vectors: npt.NDArray[np.float32]  # one row per query part
+    scale: list[tuple[float, float]]  # per part: (floor, top)
+
+    @classmethod
+    def create(cls, index: VectorIndex, query: Query, vectors: npt.NDArray[np.float32]) -> VectorScorer:
+        return cls(index, query, vectors, [])
+
+    def _scaled(self, sims: npt.NDArray[np.float32], part: int) -> npt.NDArray[np.float32]:
+        floor, top = self.scale[part]
+        if top - floor < 1e-6:
+            return np.zeros_like(sims)
+        scaled: npt.NDArray[np.float32] = np.clip((sims - floor) / (top - floor), 0.0, 1.0).astype(np.float32)
+        return scaled
+
+    def candidates(self, pool: int = POOL) -> dict[str, float]:
+        """The best ``pool`` memories of each part, blended. Fixes each part's scale."""
+        per_part = []
+        self.scale = []
+        for i, (part, vector) in enumerate(zip(self.query.parts, self.vectors, strict=True)):
+            ids, sims = self.index.scores(vector)
+            if sims.size == 0:
+                self.scale.append((0.0, 0.0))
+                continue
+            # Dense cosines crowd near one value: the chat's median maps to 0, the best to 1.
+            floor = float(np.median(sims)) if sims.size > 4 else float(sims.min()) - 1e-3
+            self.scale.append((floor, float(sims.max())))
+            scaled = self._scaled(sims, i)
+            k = min(pool, scaled.size)
+            top = np.argpartition(-scaled, k - 1)[:k]
+            per_part.append((part, {ids[j]: float(scaled[j]) for j in top}))
+        blended = _blend(per_part)
+        return dict(sorted(blended.items(), key=lambda kv: (-kv[1], kv[0]))[:pool * 2])
+
+    def scores_for(self, ids: Sequence[str]) -> dict[str, float]:
+        """Blended score of particular memories (reached by diffusion or anchors)."""
+        found, rows = self.index.vectors_of(list(ids))
+        if not found or not self.scale:
+            return {}
+        sims = rows @ self.vectors.T
+        per_part = [(part, dict(zip(found, self._scaled(sims[:, i], i).tolist(), strict=True)))
+                    for i, part in enumerate(self.query.parts)]
+        return _blend(per_part)
+
+
+def anchors(state: ChatState, text: str) -> set[str]:
+    return {doc_id for doc_id in state.lexical.exact_name_hits(text)
+            if doc_id in state.nodes and len(state.nodes[doc_id].title) >= ANCHOR_MIN_CHARS}

@@ -1,0 +1,256 @@
+"""The hybrid recaller: query → candidates (vectors, BM25, name anchors) → graph diffusion →
+hybrid score with lifecycle, point-of-view, region and time weights → MMR diversity →
+optional LLM rerank → archive messages on "remember when" → bucketed injection.
+
+Each stage that cannot run (no embedder, an endpoint down or slow, no time left, a rerank
+reply that makes no sense) is skipped and named in ``skipped_stages``; recall still answers
+from what remains and never waits on a model longer than ``settings.recall.timeout_s``.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
+from typing import TYPE_CHECKING
+
+import numpy as np
+import numpy.typing as npt
+
+from ..lifecycle.hits import record_recall_hits
+from ..providers.tokens import estimate_tokens
+from .api import RecalledNode, RecallRequest, RecallResult
+from .archive import archive_hits
+from .buckets import bucket_of, is_core
+from .candidates import Candidates, VectorScorer, anchors, lexical_candidates
+from .chat_state import ChatState, RecallCache
+from .cues import looks_binary, read_cues
+from .diffusion import Graph, build_graph, diffuse
+from .diversity import mmr
+from .embedding import RecallEmbedder, make_embedder
+from .injection import render_buckets
+from .query import Query, build_query, context_from_messages
+from .rerank import rerank
+from .scoring import W_LEXICAL, W_VECTOR, ScoreContext, score_node
+
+if TYPE_CHECKING:
+    from ..index.maintainer import VectorMaintainer
+    from ..service import MemoryService
+
+SEEDS = 8
+POOL_FACTOR = 3
+REPEAT_PENALTY = 0.85
+REPEAT_WINDOW = 2  # turns
+
+
+class HybridRecaller:
+    def __init__(self, service: MemoryService, vectors: VectorMaintainer | None) -> None:
+        self.service = service
+        self.cache = RecallCache(service)
+        self.vectors = vectors
+        self._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="bme-recall-embed")
+        self._in_flight = threading.Semaphore(2)
+        self._graphs: dict[str, tuple[int, Graph]] = {}
+        self._last_shown: dict[str, tuple[int, set[str]]] = {}
+        self._lock = threading.Lock()
+
+    # ------------------------------------------------------------------------------------
+    def recall(self, request: RecallRequest) -> RecallResult:
+        started = time.perf_counter()
+        settings = self.service.settings.recall
+        deadline = started + settings.timeout_s
+        skipped: list[str] = []
+        state = self.cache.state(request.chat_id)
+        core = [RecalledNode(n, n.importance / 10.0, bucket_of(n), {"core": 1.0})
+                for n in sorted(state.nodes.values(), key=lambda n: (-n.importance, n.id)) if is_core(n)]
+        summaries = self._summaries(request.chat_id)
+        last_reply, previous = request.last_reply, request.previous_input
+        if last_reply is None and previous is None:
+            last_reply, previous = context_from_messages(list(state.messages.values()), request.index)
+        binary = looks_binary(request.user_input)
+        query = build_query("" if binary else request.user_input, last_reply, previous, settings)
+        cues = read_cues(query.text)
+        if binary or cues.noise:
+            skipped.append("recall (binary input)" if binary else "recall (greeting or empty input)")
+            return self._finish(request, started, core, [], summaries, skipped)
+
+        lexical = lexical_candidates(state, query)
+        scorer = self._vector_scorer(request.chat_id, query, deadline, skipped)
+        vector = scorer.candidates() if scorer is not None else {}
+        found = Candidates(lexical, vector, anchors(state, query.text))
+
+        diffusion = self._diffuse(state, found, scorer is not None, deadline, skipped)
+        extra = [i for i in diffusion if i not in found.lexical and i not in found.vector]
+        if scorer is not None and extra:
+            vector.update(scorer.scores_for(extra))
+        ctx = ScoreContext(lexical=lexical, vector=vector, diffusion=diffusion, anchors=found.anchors, cues=cues,
+                           character=state.character, active_region=self._active_region(state, found.anchors),
+                           vectors_available=scorer is not None, message_days=state.message_days,
+                           now=self.service.now(), lifecycle=self.service.settings.lifecycle)
+        core_ids = {c.node.id for c in core}
+        scored: list[RecalledNode] = []
+        for node_id in found.ids() | set(diffusion):
+            node = state.nodes.get(node_id)
+            if node is None or node_id in core_ids:
+                continue
+            score, components = score_node(node, ctx)
+            if score > 0:
+                scored.append(RecalledNode(node, score, bucket_of(node), components))
+        self._suppress_repeats(request, scored)
+        scored.sort(key=lambda r: (-r.score, r.node.id))
+        chosen = self._diversify(request.chat_id, scored, request.top_k, deadline, skipped)
+        if settings.rerank_with_llm and self.service.settings.llm.enabled and self.service.settings.llm.base_url:
+            outcome = rerank(query.text, chosen, self.service.settings.llm, deadline - time.perf_counter())
+            chosen = outcome.items
+            if not outcome.used:
+                skipped.append(f"rerank ({outcome.reason}; score order kept)")
+        else:
+            skipped.append("rerank (off)")
+        covered = {i for r in chosen for i in r.node.source_indices}
+        archived = archive_hits(state, query.text, cues, max(1, request.top_k // 2), covered)
+        recalled = sorted(chosen + archived, key=lambda r: -r.score)[: request.top_k]
+        return self._finish(request, started, core, recalled, summaries, skipped)
+
+    # stages ----------------------------------------------------------------------------
+    def _vector_scorer(self, chat_id: str, query: Query, deadline: float,
+                       skipped: list[str]) -> VectorScorer | None:
+        if self.vectors is None:
+            skipped.append("vector (no embedder)")
+            return None
+        embedder = self.vectors.embedder()
+        index = self.vectors.index(chat_id) if embedder is not None else None
+        if embedder is None or index is None:
+            skipped.append(f"vector ({self.vectors.last_error or 'no embedder'})")
+            return None
+        if self.vectors.pending(chat_id):
+            skipped.append("vector (partial: memories still being embedded)")
+        if len(index) == 0:
+            skipped.append("vector (no memory embedded yet)")
+            return None
+        if not self._in_flight.acquire(blocking=False):
+            skipped.append("vector (embedder busy)")
+            return None
+        texts = [p.text for p in query.parts]
+        future = self._pool.submit(_embed_release, embedder, texts, self._in_flight)
+        try:
+            vectors = future.result(timeout=max(0.0, deadline - time.perf_counter()) * 0.6)
+        except FutureTimeout:
+            skipped.append("vector (embedding timed out)")
+            return None
+        except Exception as exc:  # endpoint down, bad reply: lexical and graph recall go on
+            skipped.append(f"vector (embedding failed: {type(exc).__name__})")
+            return None
+        if vectors.ndim != 2 or vectors.shape != (len(texts), index.dim):
+            skipped.append(f"vector (query vectors of shape {tuple(vectors.shape)}, index holds {index.dim})")
+            return None
+        return VectorScorer.create(index, query, vectors)
+
+    def _graph(self, state: ChatState) -> Graph:
+        with self._lock:
+            cached = self._graphs.get(state.chat_id)
+        if cached is not None and cached[0] == state.graph_version:
+            return cached[1]
+        graph = build_graph(state.nodes, state.edges)
+        with self._lock:
+            self._graphs[state.chat_id] = (state.graph_version, graph)
+        return graph
+
+    def _diffuse(self, state: ChatState, found: Candidates, with_vectors: bool, deadline: float,
+                 skipped: list[str]) -> dict[str, float]:
+        if time.perf_counter() > deadline:
+            skipped.append("diffusion (no time left)")
+            return {}
+        pre: dict[str, float] = {}
+        for node_id in found.ids():
+            lex = found.lexical.get(node_id, 0.0)
+            pre[node_id] = (W_VECTOR * found.vector.get(node_id, 0.0) + W_LEXICAL * lex if with_vectors
+                            else (W_VECTOR + W_LEXICAL) * lex)
+        top = sorted(pre.items(), key=lambda kv: (-kv[1], kv[0]))[:SEEDS]
+        best = top[0][1] if top and top[0][1] > 0 else 1.0
+        seeds = {node_id: s / best for node_id, s in top if s > 0}
+        for node_id in found.anchors:
+            seeds[node_id] = max(seeds.get(node_id, 0.0), 1.0)
+        if not seeds:
+            return {}
+        return diffuse(self._graph(state), seeds)
+
+    def _diversify(self, chat_id: str, scored: list[RecalledNode], k: int, deadline: float,
+                   skipped: list[str]) -> list[RecalledNode]:
+        pool = scored[: k * POOL_FACTOR]
+        if len(pool) <= 1:
+            return pool[:k]
+        if time.perf_counter() > deadline:
+            skipped.append("diversity (no time left)")
+            return pool[:k]
+        index = self.vectors.index(chat_id) if self.vectors is not None else None
+        vectors = None
+        has = [False] * len(pool)
+        if index is not None and len(index):
+            ids = [r.node.id for r in pool]
+            found, rows = index.vectors_of(ids)
+            at = {node_id: i for i, node_id in enumerate(found)}
+            vectors = np.zeros((len(pool), index.dim), dtype=np.float32)
+            for i, node_id in enumerate(ids):
+                if node_id in at:
+                    vectors[i] = rows[at[node_id]]
+                    has[i] = True
+        order = mmr([r.score for r in pool], vectors, has, [r.node.source_indices for r in pool], k)
+        return [pool[i] for i in order]
+
+    @staticmethod
+    def _active_region(state: ChatState, anchored: set[str]) -> str | None:
+        named = sorted(state.nodes[i].title for i in anchored if i in state.nodes and state.nodes[i].type == "location")
+        return named[0] if named else None
+
+    def _suppress_repeats(self, request: RecallRequest, scored: list[RecalledNode]) -> None:
+        if request.index is None:
+            return
+        with self._lock:
+            last = self._last_shown.get(request.chat_id)
+        if last is None or not 0 < request.index - last[0] <= REPEAT_WINDOW:
+            return
+        for item in scored:
+            if item.node.id in last[1]:
+                item.score *= REPEAT_PENALTY
+                item.components["w_repeat"] = REPEAT_PENALTY
+
+    def _summaries(self, chat_id: str) -> list[str]:
+        found = self.service.read(lambda r: r.summaries(chat_id, status="active"))
+        return [s.text for s in sorted(found, key=lambda s: (-s.level, s.start_index or 0, s.id))[:3] if s.text]
+
+    def _finish(self, request: RecallRequest, started: float, core: list[RecalledNode],
+                recalled: list[RecalledNode], summaries: list[str], skipped: list[str]) -> RecallResult:
+        text, shown, more = render_buckets(core, recalled, summaries, request.budget_tokens)
+        if request.index is not None:
+            ids = {r.node.id for r in shown if r.bucket != "archive" and "core" not in r.components}
+            with self._lock:
+                self._last_shown[request.chat_id] = (request.index, ids)
+            hits = [r.node.id for r in shown if r.bucket != "archive"]
+            if hits:  # a recall on a real turn counts as a review (life cycle)
+                record_recall_hits(self.service, request.chat_id, hits)
+        return RecallResult(injection=text, token_estimate=estimate_tokens(text),
+                            elapsed_ms=(time.perf_counter() - started) * 1000, nodes=shown,
+                            skipped_stages=skipped, more_not_shown=more)
+
+
+def _embed_release(embedder: RecallEmbedder, texts: list[str], gate: threading.Semaphore) -> npt.NDArray[np.float32]:
+    try:
+        return embedder.embed_query(texts)
+    finally:
+        gate.release()
+
+
+def attach(service: MemoryService, embedder_factory: Callable[[], RecallEmbedder] | None = None) -> HybridRecaller:
+    """Attach the hybrid recaller and its vector maintainer (``rebuild_vectors``) to ``service``."""
+    from ..index.maintainer import VectorMaintainer
+
+    def default_factory() -> RecallEmbedder:
+        return make_embedder(service.settings.embedding, service.settings.recall.timeout_s)
+
+    vectors = VectorMaintainer(service, embedder_factory or default_factory)
+    recaller = HybridRecaller(service, vectors)
+    service.recaller = recaller
+    service.maintenance_tasks["rebuild_vectors"] = vectors.rebuild
+    return recaller

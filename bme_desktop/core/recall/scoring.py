@@ -1,0 +1,111 @@
+"""The hybrid score: relevance (vector, lexical, diffusion energy, importance) times the
+memory's strength (lifecycle retrievability) and its point-of-view, region and time weights.
+
+    relevance = (0.45 v + 0.35 lex + 0.15 g + 0.05 importance/10) (+ 0.1 when anchored by name)
+    score     = relevance × (0.75 + 0.25 strength) × w_pov × w_region × w_time
+
+``strength`` is the life cycle's ``recall_strength`` (FSRS retrievability, discounted when a
+strong memory was just recalled).
+
+Every factor is kept in ``components`` so the UI can say why a memory came back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+from ..lifecycle.hits import recall_strength
+from ..model import Node
+from ..settings import LifecycleSettings
+from .cues import Cues, DayRef
+
+W_VECTOR = 0.45
+W_LEXICAL = 0.35
+W_GRAPH = 0.15
+W_IMPORTANCE = 0.05
+ANCHOR_BONUS = 0.1
+W_VECTOR_ONLY_LEXICAL = W_VECTOR + W_LEXICAL  # lexical weight when no vectors are available
+
+POV_CHARACTER = 1.15
+POV_USER = 1.0
+POV_OTHER = 0.7
+REGION_CURRENT = 1.1
+DAY_MATCH = 1.6
+DAY_MISMATCH = 0.75
+
+
+@dataclass
+class ScoreContext:
+    lexical: Mapping[str, float]
+    vector: Mapping[str, float]
+    diffusion: Mapping[str, float]
+    anchors: set[str]
+    cues: Cues
+    character: str | None = None
+    active_region: str | None = None
+    vectors_available: bool = True
+    message_days: Mapping[int, DayRef] = field(default_factory=dict)
+    now: float = 0.0
+    lifecycle: LifecycleSettings = field(default_factory=LifecycleSettings)
+
+
+def _same(a: str | None, b: str | None) -> bool:
+    return bool(a and b and a.strip().lower() == b.strip().lower())
+
+
+def pov_weight(node: Node, character: str | None) -> float:
+    if node.scope.layer != "pov":
+        return 1.0
+    owner = node.scope.owner or ""
+    name = owner.split(":", 1)[-1]
+    if _same(name, character):
+        return POV_CHARACTER
+    if owner.startswith("user"):
+        return POV_USER
+    return POV_OTHER
+
+
+def story_time_weight(node: Node, cues: Cues) -> float:
+    tense = str((node.story_time or {}).get("tense", "")).lower()
+    if tense == "future":
+        return 1.0 if cues.future else 0.3
+    if tense == "hypothetical":
+        return 0.5
+    if tense == "flashback":
+        return 1.0 if cues.flashback else 0.8
+    return 1.0
+
+
+def day_weight(source_indices: Iterable[int], cues: Cues, message_days: Mapping[int, DayRef]) -> float:
+    """Memories from the day a question names count more; those from other days less."""
+    if not cues.days:
+        return 1.0
+    days = [message_days[i] for i in source_indices if i in message_days]
+    if not days:
+        return 1.0
+    if any(d.matches(q) for d in days for q in cues.days):
+        return DAY_MATCH
+    return DAY_MISMATCH
+
+
+def score_node(node: Node, ctx: ScoreContext) -> tuple[float, dict[str, float]]:
+    v = ctx.vector.get(node.id, 0.0)
+    lex = ctx.lexical.get(node.id, 0.0)
+    g = min(1.0, ctx.diffusion.get(node.id, 0.0))
+    importance = max(0.0, min(10.0, node.importance)) / 10.0
+    anchored = node.id in ctx.anchors
+    relevance = W_VECTOR * v + W_LEXICAL * lex if ctx.vectors_available else W_VECTOR_ONLY_LEXICAL * lex
+    relevance += W_GRAPH * g + W_IMPORTANCE * importance + (ANCHOR_BONUS if anchored else 0.0)
+    retrievability = max(0.0, min(1.0, recall_strength(node, ctx.now, ctx.lifecycle)))
+    w_life = 0.75 + 0.25 * retrievability
+    w_pov = pov_weight(node, ctx.character)
+    w_region = REGION_CURRENT if node.scope.region and _same(node.scope.region, ctx.active_region) else 1.0
+    w_time = story_time_weight(node, ctx.cues) * day_weight(node.source_indices, ctx.cues, ctx.message_days)
+    score = relevance * w_life * w_pov * w_region * w_time
+    return score, {
+        "vector": round(v, 4), "lexical": round(lex, 4), "diffusion": round(g, 4),
+        "importance": round(importance, 4), "anchor": 1.0 if anchored else 0.0,
+        "relevance": round(relevance, 4), "retrievability": round(retrievability, 4),
+        "w_lifecycle": round(w_life, 4), "w_pov": w_pov, "w_region": w_region, "w_time": round(w_time, 4),
+    }
