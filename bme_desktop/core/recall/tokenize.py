@@ -5,8 +5,11 @@ stemmer (the Snowball English stemmer when ``snowballstemmer`` is importable and
 for, otherwise a small Porter-style suffix stripper of our own).
 
 Chinese: runs of Han characters are segmented with a private ``jieba.Tokenizer`` (loaded
-lazily, quietly and once per process), cut into overlapping character bigrams, or both.
-The choice was measured on the MemoryBank-CN data (see ``docs/embedders.md``).
+lazily, quietly and once per process, from the dictionary inside the jieba package), cut
+into overlapping character bigrams, or both. Both (the default) measured best on the
+MemoryBank-CN data: BM25 R@10 0.719 against 0.709 for jieba words alone and 0.679 for
+bigrams alone (see ``docs/embedders.md``). The light stemmer is the default: Snowball
+measured only 0.006 better in R@10 on LoCoMo, not enough to add a dependency.
 """
 
 from __future__ import annotations
@@ -135,7 +138,7 @@ class TextTokenizer:
 
     def __init__(
         self,
-        chinese: ChineseMode = "bigram",
+        chinese: ChineseMode = "jieba+bigram",
         stemmer: StemMode = "light",
         remove_stop_words: bool = True,
     ) -> None:

@@ -10,6 +10,7 @@ from bme_desktop.core.providers.local_embedder import (
     HashedNgramEmbedder,
     LocalEmbedder,
     MissingEmbedderPackage,
+    embed_queries,
     make_local_embedder,
 )
 
@@ -108,3 +109,28 @@ def test_missing_package_error_names_the_requirement(monkeypatch: pytest.MonkeyP
     monkeypatch.setitem(sys.modules, "wordllama", None)  # makes "import wordllama" fail
     with pytest.raises(MissingEmbedderPackage, match=r"pip install 'wordllama=="):
         make_local_embedder("wordllama")
+
+
+def test_embed_queries_uses_the_query_side_when_there_is_one() -> None:
+    class Asymmetric:
+        name = "asym"
+        dim = 2
+
+        def embed(self, texts: object) -> np.ndarray:
+            return np.array([[1.0, 0.0]], dtype=np.float32)
+
+        def embed_query(self, texts: object) -> np.ndarray:
+            return np.array([[0.0, 1.0]], dtype=np.float32)
+
+    assert embed_queries(Asymmetric(), ["q"]).tolist() == [[0.0, 1.0]]
+
+
+def test_embed_queries_falls_back_to_embed() -> None:
+    class Plain:
+        name = "plain"
+        dim = 2
+
+        def embed(self, texts: object) -> np.ndarray:
+            return np.array([[1.0, 0.0]], dtype=np.float32)
+
+    assert embed_queries(Plain(), ["q"]).tolist() == [[1.0, 0.0]]
