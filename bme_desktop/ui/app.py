@@ -81,7 +81,8 @@ class DesktopApp:
     def start(self) -> None:
         if getattr(self.args, "demo", False):
             from .demo_story import build_demo
-            self.context.call(build_demo, lambda _report: self.window.chats.refresh())
+            scale = int(getattr(self.args, "demo_scale", 8))
+            self.context.call(lambda s: build_demo(s, scale=scale), lambda _report: self.window.chats.refresh())
         panel = getattr(self.args, "panel", None)
         if panel:
             self.window.show_panel(panel)
@@ -104,6 +105,7 @@ class DesktopApp:
     def close(self) -> None:
         self.context.close()
         self.window.close()
+        self.window.deleteLater()
 
 
 def _fail(message: str, quiet: bool) -> int:

@@ -8,6 +8,7 @@ import random
 from dataclasses import dataclass, replace
 
 from ..core.editing import NodeDraft, create_node, link
+from ..core.ingest.history import apply_sync
 from ..core.model import MessageIn, Node, Scope
 from ..core.recall.api import RecallRequest
 from ..core.service import MemoryService
@@ -155,8 +156,10 @@ def build_demo(service: MemoryService, *, seed: int = 7, scale: int = 8) -> Demo
     for chat_id, chat_scale, count in (("demo-ember-road", scale, 160), ("demo-saltglass", max(1, scale // 4), 40)):
         rng = random.Random(f"{seed}-{chat_id}")
         messages = _messages(rng, count)
-        service.sync(chat_id, messages, complete=True, character="Lyra" if chat_scale == scale else "Captain Orsk",
-                     user="Wren")
+        character = "Lyra" if chat_scale == scale else "Captain Orsk"
+        # Store the messages without queueing extraction: the demo's memories are written below.
+        service.write(lambda uow, chat_id=chat_id, messages=messages, character=character: apply_sync(
+            uow, chat_id, messages, complete=True, character=character, user="Wren"))
         now = service.now()
 
         def fill(uow: UnitOfWork, chat_id: str = chat_id, rng: random.Random = rng, count: int = count,

@@ -6,19 +6,19 @@ import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # before any QApplication exists
 
-from collections.abc import Callable, Iterator  # noqa: E402
-from pathlib import Path  # noqa: E402
+from collections.abc import Callable, Iterator
+from pathlib import Path
 
-import pytest  # noqa: E402
+import pytest
 
-from bme_desktop.core.editing import NodeDraft  # noqa: E402
-from bme_desktop.core.model import MessageIn, Node  # noqa: E402
-from bme_desktop.core.service import MemoryService  # noqa: E402
-from bme_desktop.core.settings import Settings  # noqa: E402
-from bme_desktop.ui.context import AppContext  # noqa: E402
-from bme_desktop.ui.resources import themes_dir  # noqa: E402
-from bme_desktop.ui.settle import settle  # noqa: E402
-from bme_desktop.ui.theming import ThemeManager  # noqa: E402
+from bme_desktop.core.editing import NodeDraft
+from bme_desktop.core.model import MessageIn, Node
+from bme_desktop.core.service import MemoryService
+from bme_desktop.core.settings import Settings
+from bme_desktop.ui.context import AppContext
+from bme_desktop.ui.resources import themes_dir
+from bme_desktop.ui.settle import settle
+from bme_desktop.ui.theming import ThemeManager
 
 CHAT = "chat-1"
 

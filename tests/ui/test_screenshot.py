@@ -13,7 +13,8 @@ from bme_desktop.ui.app import gui_main
 
 def _args(shot: Path, **extra: object) -> argparse.Namespace:
     values: dict[str, object] = {"database_url": None, "screenshot": str(shot), "theme": "violet-haze",
-                                 "panel": "review", "lang": "en", "demo": True, "no_bridge": True}
+                                 "panel": "review", "lang": "en", "demo": True, "no_bridge": True,
+                                 "demo_scale": 1}
     values.update(extra)
     return argparse.Namespace(**values)
 

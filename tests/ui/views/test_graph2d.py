@@ -1,0 +1,102 @@
+"""The 2D graph view offscreen (raster): filters hide points, a click selects, change records
+add and remove points without a reset."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+import numpy as np
+import pytest
+from PySide6.QtCore import Qt
+
+from bme_desktop.core.model import Node
+from bme_desktop.core.service import MemoryService
+from bme_desktop.ui.context import AppContext
+from bme_desktop.ui.views.graph2d import Graph2DView
+from bme_desktop.ui.views.graph_query import GraphFilter
+
+CHAT = "chat-1"
+
+
+@pytest.fixture
+def small_graph(seed: Callable[..., Node], service: MemoryService) -> list[Node]:
+    lyra = seed("character", {"name": "Lyra"}, importance=9.0)
+    road = seed("location", {"name": "Ember Road"})
+    fire = seed("event", {"summary": "The lantern fire"})
+    fact = seed("fact", {"statement": "Lanterns burn oil"})
+    service.link(CHAT, fire.id, lyra.id, "involved_in")
+    service.link(CHAT, fire.id, road.id, "occurred_at")
+    service.link(CHAT, fact.id, fire.id, "contradicts")
+    return [lyra, road, fire, fact]
+
+
+@pytest.fixture
+def view(qtbot, context: AppContext, small_graph: list[Node], settled: Callable[[], None]) -> Iterator[Graph2DView]:
+    context.set_chat(CHAT)
+    v = Graph2DView(context, use_opengl=False)
+    qtbot.addWidget(v)
+    v.resize(600, 400)
+    v.show()
+    settled()
+    qtbot.waitUntil(lambda: v.state.data.n == 4 and v.link.settled, timeout=60000)
+    qtbot.wait(50)
+    yield v
+    v.close()
+
+
+def visible(v: Graph2DView) -> list[bool]:
+    return v.canvas.scatter.data["visible"].tolist()
+
+
+def test_type_filter_hides_other_points_and_their_edges(view: Graph2DView) -> None:
+    rows = [view.state.data.row[i] for i in view.state.data.ids]
+    view.set_filter(GraphFilter(types=frozenset({"character", "event"})))
+    types = [view.state.data.titles[r] for r in rows if visible(view)[r]]
+    assert sorted(types) == ["Lyra", "The lantern fire"]
+    drawn = sum(c.xData.size // 2 for c in view.canvas.edges.curves.values() if c.xData is not None)
+    assert drawn == 1
+
+
+def test_click_on_a_node_emits_its_id(qtbot, view: Graph2DView) -> None:
+    data = view.state.data
+    target = data.ids[data.titles.index("Ember Road")]
+    view.fit()
+    qtbot.wait(50)
+    point = view.canvas.mapFromScene(view.canvas.scene_pos_of(data.row[target]))
+    with qtbot.waitSignal(view.sigNodeSelected, timeout=5000) as signal:
+        qtbot.mouseClick(view.canvas.viewport(), Qt.MouseButton.LeftButton, pos=point)
+    assert signal.args == [target]
+    assert view.state.selected == data.row[target]
+
+
+def test_change_records_add_and_remove_points_without_a_reset(
+        qtbot, view: Graph2DView, service: MemoryService, seed: Callable[..., Node],
+        settled: Callable[[], None]) -> None:
+    resets: list[None] = []
+    view.state.sigReset.connect(lambda: resets.append(None))
+    first_scatter = view.canvas.scatter
+    new = seed("rule", {"title": "No names", "constraint": "Never say a true name"})
+    settled()
+    qtbot.waitUntil(lambda: view.canvas.scatter.data.size == 5, timeout=10000)
+    assert view.state.data.ids[-1] == new.id
+    service.delete_node(CHAT, new.id)
+    settled()
+    qtbot.waitUntil(lambda: view.state.data.n == 4 and view.canvas.scatter.data.size == 4, timeout=10000)
+    assert new.id not in view.state.data.row
+    assert not resets and view.canvas.scatter is first_scatter
+
+
+def test_search_and_highlight_ring_the_matching_nodes(view: Graph2DView) -> None:
+    data = view.state.data
+    view.set_search("ember")
+    assert view.state.search.tolist() == [t == "Ember Road" for t in data.titles]
+    view.set_highlight([data.ids[0]])
+    assert view.state.highlight is not None and view.state.highlight.sum() == 1
+
+
+def test_focus_shows_only_the_k_hop_neighbourhood(view: Graph2DView) -> None:
+    data = view.state.data
+    lyra = data.ids[data.titles.index("Lyra")]
+    view.focus_on(lyra, 1)
+    shown = sorted(data.titles[r] for r in np.flatnonzero(visible(view)))
+    assert shown == ["Lyra", "The lantern fire"]
