@@ -43,7 +43,10 @@ def _task(service: MemoryService, step: Step) -> Callable[[str], ChangeRecord]:
 
 def steps() -> dict[str, Step]:
     """The maintenance task name → step table (imports kept local: one module per step)."""
-    table: dict[str, Step] = {"upkeep": upkeep_in}
+    from .consolidate import consolidate_in
+    from .summaries import fold_in, summarize_in
+    table: dict[str, Step] = {"upkeep": upkeep_in, "consolidate": consolidate_in, "summarize": summarize_in,
+                              "fold": fold_in}
     return table
 
 

@@ -1,0 +1,88 @@
+"""Time full upkeep passes over 10k and 100k memories (targets: < 1 s and < 10 s).
+
+    .venv/bin/python bench/lifecycle.py [--sizes 10000 100000]
+
+Memories are inserted directly (one executemany), a mix of types, tiers and fact
+categories. Passes timed, each on the same database in simulated time:
+  first    — every memory gets its first card (+ review-centre intake)
+  idle     — the same instant again: nothing to do (idempotence)
+  +1 day   — retrievability updates, short-term expiry
+  +6 months— a database opened after months: most memories fall dormant
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import tempfile
+import time
+from pathlib import Path
+
+from bme_desktop.core.clock import ManualClock
+from bme_desktop.core.lifecycle.tasks import run_upkeep
+from bme_desktop.core.model import Node
+from bme_desktop.core.service import MemoryService
+from bme_desktop.core.store import tables as t
+from bme_desktop.core.store.rows import node_to_row
+
+DAY = 86400.0
+TYPES = [("event", {"summary": "The caravan crossed the salt flats at dawn, number {i}."}),
+         ("fact", {"statement": "Fact {i} about the northern pass", "category": "knowledge"}),
+         ("fact", {"statement": "Mira prefers {i} kinds of tea", "category": "preference"}),
+         ("location", {"name": "Place {i}", "state": "quiet"}),
+         ("thread", {"title": "Thread {i}", "summary": "an open question"}),
+         ("pov_memory", {"summary": "She remembers {i}", "about": "the fire"})]
+
+
+def populate(service: MemoryService, chat_id: str, n: int, now: float) -> None:
+    rng = random.Random(7)
+
+    def op(uow: object) -> None:
+        pk = uow.ensure_chat(chat_id)  # type: ignore[attr-defined]
+        rows = []
+        for i in range(n):
+            type_id, fields = TYPES[i % len(TYPES)]
+            node = Node(id=f"n{i:07d}", chat_id=chat_id, type=type_id, title=f"memory {i}",
+                        fields={k: v.format(i=i) for k, v in fields.items()},
+                        tier="short_term" if i % 5 == 0 else "long_term", importance=rng.uniform(1, 9.5),
+                        created_at=now - rng.uniform(0, 30) * DAY, updated_at=now, source_indices=[i])
+            rows.append(node_to_row(node, pk))
+        uow.conn.execute(t.nodes.insert(), rows)  # type: ignore[attr-defined]
+    service.write(op)  # type: ignore[arg-type]
+
+
+def timed(label: str, service: MemoryService, chat_id: str) -> float:
+    start = time.perf_counter()
+    report = run_upkeep(service, chat_id)
+    elapsed = time.perf_counter() - start
+    counts = {k: v for k, v in report.counts().items() if v}
+    print(f"  {label:<10} {elapsed:7.3f} s  {counts}")
+    return elapsed
+
+
+def bench(n: int) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        clock = ManualClock()
+        service = MemoryService.open(Path(tmp), clock=clock, attach=False)
+        try:
+            populate(service, "bench", n, clock.now())
+            print(f"{n} memories:")
+            timed("first", service, "bench")
+            timed("idle", service, "bench")
+            clock.advance(DAY)
+            timed("+1 day", service, "bench")
+            clock.advance(180 * DAY)
+            timed("+6 months", service, "bench")
+        finally:
+            service.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
+    for n in parser.parse_args().sizes:
+        bench(n)
+
+
+if __name__ == "__main__":
+    main()

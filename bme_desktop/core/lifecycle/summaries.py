@@ -1,0 +1,137 @@
+"""Hierarchical summaries (tasks ``summarize`` and ``fold``), deterministic and extractive.
+
+``summarize``: once ``summary_every`` (3) extraction batches are not yet covered by a
+level-0 summary, write one small summary of them: the key sentences of the events they
+created (scored by importance, kept in story order, about 220 characters), falling back to
+the other memories they touched and then to the messages. The summary keeps the message
+range it covers; its batch reads that range, so a history rollback there undoes it.
+
+``fold``: when a level holds more than ``fold_above`` (3) active summaries, the oldest
+``fold_above`` fold into one summary a level up (their first sentences, about 260
+characters) and are marked ``folded``. An LLM summariser can replace ``compose`` later.
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from ..model import Batch, Summary
+from ..schema import node_text
+from ..settings import LifecycleSettings
+from ..store.unit_of_work import UnitOfWork
+
+ACTOR = "lifecycle"
+SMALL_CHARS = 220
+ROLLUP_CHARS = 260
+_SENTENCE = re.compile(r"[^。！？!?.\n]+[。！？!?.]?")
+
+
+@dataclass
+class SummaryReport:
+    batch_ids: list[int] = field(default_factory=list)
+    created: list[str] = field(default_factory=list)
+    folded: list[str] = field(default_factory=list)
+
+
+def sentences(text: str) -> list[str]:
+    return [s.strip() for s in _SENTENCE.findall(text) if len(s.strip()) > 1]
+
+
+def compose(candidates: list[tuple[float, int, str]], limit: int) -> str:
+    """Pick the highest-scoring sentences ``(score, order, sentence)`` that fit ``limit``
+    characters, then print them in their original order."""
+    chosen: list[tuple[int, str]] = []
+    used = 0
+    seen: set[str] = set()
+    for _score, order, sentence in sorted(candidates, key=lambda c: (-c[0], c[1])):
+        if sentence in seen:
+            continue
+        cost = len(sentence) + (1 if chosen else 0)
+        if used + cost > limit and chosen:
+            continue
+        chosen.append((order, sentence[:limit]))
+        seen.add(sentence)
+        used += cost
+    return " ".join(s for _, s in sorted(chosen))
+
+
+def _uncovered(uow: UnitOfWork, chat_id: str) -> list[Batch]:
+    covered = max((s.end_index for s in uow.read.summaries(chat_id) if s.level == 0 and s.end_index is not None),
+                  default=-1)
+    return [b for b in uow.read.batches(chat_id, status="applied", kind="extract")
+            if b.read_to is not None and b.read_to > covered]
+
+
+def _small_summary(uow: UnitOfWork, chat_id: str, batches: list[Batch]) -> tuple[str, list[str], int, int]:
+    ids = {b.id for b in batches}
+    start = min(b.read_from if b.read_from is not None else b.read_to or 0 for b in batches)
+    end = max(b.read_to or 0 for b in batches)
+    nodes = [n for n in uow.read.all_nodes(chat_id) if n.batch_id in ids]
+    events = [n for n in nodes if n.type == "event"] or nodes
+    candidates: list[tuple[float, int, str]] = []
+    for rank, node in enumerate(sorted(events, key=lambda n: (min(n.source_indices, default=0), n.created_at))):
+        for k, sentence in enumerate(sentences(node_text(node.type, node.fields))):
+            candidates.append((node.importance - k, rank * 100 + k, sentence))
+    if not candidates:
+        for message in uow.read.messages(chat_id, start, end):
+            for k, sentence in enumerate(sentences(message.text)):
+                candidates.append((len(sentence) / 10 - k, message.index * 100 + k, sentence))
+    return compose(candidates, SMALL_CHARS), [n.id for n in events], start, end
+
+
+def summarize_in(uow: UnitOfWork, chat_id: str, now: float, settings: LifecycleSettings) -> SummaryReport:
+    report = SummaryReport()
+    pending = _uncovered(uow, chat_id)
+    while len(pending) >= settings.summary_every:
+        group, pending = pending[:settings.summary_every], pending[settings.summary_every:]
+        text, source_ids, start, end = _small_summary(uow, chat_id, group)
+        batch_id = uow.begin_batch(chat_id, "summarize", actor=ACTOR, read_from=start, read_to=end,
+                                   description=f"summary of messages {start}–{end}")
+        summary = Summary(id=uuid.uuid4().hex, chat_id=chat_id, level=0, kind="small", status="active",
+                          text=text or "(nothing to summarise)", start_index=start, end_index=end,
+                          source_ids=source_ids, batch_id=None, created_at=now)
+        uow.put_summary(summary)
+        uow.end_batch()
+        report.batch_ids.append(batch_id)
+        report.created.append(summary.id)
+    return report
+
+
+def fold_in(uow: UnitOfWork, chat_id: str, now: float, settings: LifecycleSettings) -> SummaryReport:
+    report = SummaryReport()
+    while True:
+        active = uow.read.summaries(chat_id, status="active")
+        levels = sorted({s.level for s in active})
+        level = next((lv for lv in levels if sum(1 for s in active if s.level == lv) > settings.fold_above), None)
+        if level is None:
+            return report
+        children = sorted((s for s in active if s.level == level),
+                          key=lambda s: (s.start_index if s.start_index is not None else -1, s.created_at))
+        children = children[:settings.fold_above]
+        candidates = [(10.0 - k, i * 100 + k, sentence) for i, child in enumerate(children)
+                      for k, sentence in enumerate(sentences(child.text)[:2])]
+        starts = [s.start_index for s in children if s.start_index is not None]
+        ends = [s.end_index for s in children if s.end_index is not None]
+        start, end = (min(starts) if starts else None), (max(ends) if ends else None)
+        batch_id = uow.begin_batch(chat_id, "fold", actor=ACTOR, read_from=start, read_to=end,
+                                   description=f"fold {len(children)} level-{level} summaries")
+        rollup = Summary(id=uuid.uuid4().hex, chat_id=chat_id, level=level + 1, kind="rollup", status="active",
+                         text=compose(candidates, ROLLUP_CHARS), start_index=start, end_index=end,
+                         source_ids=[s.id for s in children], batch_id=None, created_at=now)
+        uow.put_summary(rollup)
+        for child in children:
+            uow.put_summary(replace(child, status="folded"))
+            report.folded.append(child.id)
+        uow.end_batch()
+        report.batch_ids.append(batch_id)
+        report.created.append(rollup.id)
+
+
+def summary_tree(uow: UnitOfWork, chat_id: str) -> list[dict[str, Any]]:
+    """Active summaries, highest level first, for views and injection."""
+    active = uow.read.summaries(chat_id, status="active")
+    return [{"id": s.id, "level": s.level, "text": s.text, "start": s.start_index, "end": s.end_index}
+            for s in sorted(active, key=lambda s: (-s.level, s.start_index or 0))]
