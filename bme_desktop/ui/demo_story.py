@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, replace
+from functools import partial
 
 from ..core.editing import NodeDraft, create_node, link
 from ..core.ingest.history import apply_sync
@@ -158,8 +159,8 @@ def build_demo(service: MemoryService, *, seed: int = 7, scale: int = 8) -> Demo
         messages = _messages(rng, count)
         character = "Lyra" if chat_scale == scale else "Captain Orsk"
         # Store the messages without queueing extraction: the demo's memories are written below.
-        service.write(lambda uow, chat_id=chat_id, messages=messages, character=character: apply_sync(
-            uow, chat_id, messages, complete=True, character=character, user="Wren"))
+        service.write(partial(apply_sync, chat_id=chat_id, messages=messages, complete=True, character=character,
+                              user="Wren"))
         now = service.now()
 
         def fill(uow: UnitOfWork, chat_id: str = chat_id, rng: random.Random = rng, count: int = count,

@@ -7,7 +7,9 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidge
 from .memory_model import COLUMNS, MemoryTableModel
 
 
-def make_memory_table(model: MemoryTableModel, *, multi: bool = False, parent: QWidget | None = None) -> QTableView:
+def make_memory_table(model: MemoryTableModel, *, multi: bool = False, hidden: tuple[str, ...] = (),
+                      parent: QWidget | None = None) -> QTableView:
+    """``hidden``: column ids (see ``COLUMNS``) to leave out of this view."""
     table = QTableView(parent)
     table.setModel(model)
     table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -23,4 +25,5 @@ def make_memory_table(model: MemoryTableModel, *, multi: bool = False, parent: Q
     for column, (name, _key) in enumerate(COLUMNS):
         mode = QHeaderView.ResizeMode.Stretch if name == "title" else QHeaderView.ResizeMode.ResizeToContents
         header.setSectionResizeMode(column, mode)
+        table.setColumnHidden(column, name in hidden)
     return table

@@ -41,7 +41,7 @@ class MemoriesPanel(QWidget):
         self.count.setProperty("role", "muted")
         new_button = QPushButton(self.tr("New memory"))
         new_button.clicked.connect(self.new_memory)
-        self.table = make_memory_table(self.model)
+        self.table = make_memory_table(self.model, hidden=("recalls", "updated"))
         self.table.setSortingEnabled(True)
         self.table.sortByColumn(len(COLUMNS) - 1, Qt.SortOrder.DescendingOrder)
         self.table.selectionModel().selectionChanged.connect(self._selection_changed)

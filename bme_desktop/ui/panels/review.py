@@ -24,7 +24,7 @@ class ReviewPanel(QWidget):
         self._context = context
         self.model = MemoryTableModel(context, fixed=NodeQuery(review_status="pending", order_by="created_at",
                                                                descending=False), parent=self)
-        self.table = make_memory_table(self.model, multi=True)
+        self.table = make_memory_table(self.model, multi=True, hidden=("review", "recalls"))
         self.table.selectionModel().selectionChanged.connect(self._selection_changed)
         self.summary = QLabel()
         self.summary.setProperty("role", "muted")
