@@ -3,11 +3,12 @@
     .venv/bin/python bench/lifecycle.py [--sizes 10000 100000]
 
 Memories are inserted directly (one executemany), a mix of types, tiers and fact
-categories. Passes timed, each on the same database in simulated time:
-  first    — every memory gets its first card (+ review-centre intake)
-  idle     — the same instant again: nothing to do (idempotence)
-  +1 day   — retrievability updates, short-term expiry
-  +6 months— a database opened after months: most memories fall dormant
+categories, each already with its card and current retrievability (as intake leaves them
+right after extraction). Passes timed, each on the same database in simulated time:
+  idle      — the same instant: a full scan that finds nothing to do (idempotence)
+  +1 hour   — a routine scheduled pass
+  +1 day    — retrievability updates, short-term expiry
+  +6 months — a database opened after months: most memories fall dormant (every row changes)
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import time
 from pathlib import Path
 
 from bme_desktop.core.clock import ManualClock
+from bme_desktop.core.lifecycle.schedule import new_card, retrievability
 from bme_desktop.core.lifecycle.tasks import run_upkeep
 from bme_desktop.core.model import Node
 from bme_desktop.core.service import MemoryService
@@ -36,16 +38,21 @@ TYPES = [("event", {"summary": "The caravan crossed the salt flats at dawn, numb
 
 def populate(service: MemoryService, chat_id: str, n: int, now: float) -> None:
     rng = random.Random(7)
+    settings = service.settings.lifecycle
 
     def op(uow: object) -> None:
         pk = uow.ensure_chat(chat_id)  # type: ignore[attr-defined]
         rows = []
         for i in range(n):
             type_id, fields = TYPES[i % len(TYPES)]
+            created = now - rng.uniform(0, 1.5) * DAY
+            importance = rng.uniform(1, 7.5)
             node = Node(id=f"n{i:07d}", chat_id=chat_id, type=type_id, title=f"memory {i}",
                         fields={k: v.format(i=i) for k, v in fields.items()},
-                        tier="short_term" if i % 5 == 0 else "long_term", importance=rng.uniform(1, 9.5),
-                        created_at=now - rng.uniform(0, 30) * DAY, updated_at=now, source_indices=[i])
+                        tier="short_term" if i % 5 == 0 else "long_term", importance=importance,
+                        created_at=created, updated_at=now, source_indices=[i],
+                        srs=new_card(created, importance, settings))
+            node.retrievability = retrievability(node, now, settings)
             rows.append(node_to_row(node, pk))
         uow.conn.execute(t.nodes.insert(), rows)  # type: ignore[attr-defined]
     service.write(op)  # type: ignore[arg-type]
@@ -67,8 +74,9 @@ def bench(n: int) -> None:
         try:
             populate(service, "bench", n, clock.now())
             print(f"{n} memories:")
-            timed("first", service, "bench")
             timed("idle", service, "bench")
+            clock.advance(3600)
+            timed("+1 hour", service, "bench")
             clock.advance(DAY)
             timed("+1 day", service, "bench")
             clock.advance(180 * DAY)

@@ -61,3 +61,22 @@ def bulk_update_nodes(uow: UnitOfWork, chat_id: str, updates: Mapping[str, Mappi
             {t.nodes.c[k]: bindparam(f"v_{k}", type_=t.nodes.c[k].type) for k in key})
         uow.conn.execute(stmt, params)
     return changed
+
+
+def write_retrievability(uow: UnitOfWork, chat_id: str, values: Mapping[str, float]) -> list[str]:
+    """Store fresh retrievability estimates without journaling them.
+
+    Retrievability is a cache of a function of the card and the clock; undoing a batch
+    restores cards and tiers, and the next pass recomputes the estimate from them. Keeping
+    these writes out of the journal is what makes a daily pass over 100k memories cheap
+    (a full before/after row image per memory would dominate the cost)."""
+    if not values:
+        return []
+    pk = uow.read.require_chat_pk(chat_id)
+    stmt = t.nodes.update().where(t.nodes.c.id == bindparam("b_id"), t.nodes.c.chat_pk == pk).values(
+        retrievability=bindparam("v_r"))
+    uow.conn.execute(stmt, [{"b_id": k, "v_r": float(v)} for k, v in values.items()])
+    record = uow.change(chat_id)
+    for node_id in values:
+        record.node_changed(node_id)
+    return list(values)

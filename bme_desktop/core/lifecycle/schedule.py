@@ -18,6 +18,7 @@ the spacing effect fall out of the model instead of being hand-tuned multipliers
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -81,11 +82,20 @@ def valid_card(srs: Any) -> bool:
         return False
 
 
+@functools.lru_cache(maxsize=4)
+def _first_review(rating: Rating) -> tuple[tuple[str, Any], ...]:
+    """A new card's first review at time 0 (the result does not depend on the time)."""
+    card, _ = _SCHEDULER.review_card(Card(card_id=1, due=_dt(0.0)), rating, _dt(0.0))
+    return tuple(_from_card(card, reps=1, lapses=0).items())
+
+
 def new_card(at: float, importance: float, settings: LifecycleSettings) -> dict[str, Any]:
     """The card of a memory first learned at ``at``: one review, Easy for important ones."""
     rating = Rating.Easy if importance >= settings.promote_importance else Rating.Good
-    card, _ = _SCHEDULER.review_card(Card(card_id=1, due=_dt(at)), rating, _dt(at))
-    return _from_card(card, reps=1, lapses=0)
+    card = dict(_first_review(rating))
+    card["last_review"] = float(at)
+    card["due"] = float(at) + float(card["due"])
+    return card
 
 
 def grade(elapsed_s: float, settings: LifecycleSettings) -> Rating | None:

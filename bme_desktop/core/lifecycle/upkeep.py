@@ -10,7 +10,8 @@ Everything is decided from the stored card and ``now`` alone, so a pass is idemp
 second pass at the same time finds nothing to do and writes no batch), a clock that jumps
 backwards only raises retrievability for a while (elapsed time is clamped at zero, cards are
 never rewritten), and a database last opened months ago catches up in one pass. The changes
-form one journaled ``upkeep`` batch that ``undo_lifecycle_batch`` reverts exactly.
+form one journaled ``upkeep`` batch that ``undo_lifecycle_batch`` reverts exactly — except
+pure retrievability refreshes, a cache of (card, clock) stored unjournaled (see ``bulk``).
 """
 
 from __future__ import annotations
@@ -28,8 +29,8 @@ from ..settings import LifecycleSettings
 from ..store import tables as t
 from ..store.unit_of_work import UnitOfWork
 from . import tiers
-from .bulk import bulk_update_nodes
-from .schedule import half_life_days, new_card, retrievability_array, valid_card
+from .bulk import bulk_update_nodes, write_retrievability
+from .schedule import CARD_VERSION, half_life_days, new_card, retrievability_array
 
 ACTOR = "lifecycle"
 
@@ -64,10 +65,13 @@ def _pool(type_id: str, category: str | None) -> str:
 
 
 def _load(uow: UnitOfWork, chat_pk: int) -> list[Any]:
+    """One row per live memory; the card's numbers come out of the JSON in SQL, so the scan
+    never parses ``srs`` in Python."""
     c = t.nodes.c
     return list(uow.conn.execute(select(
         c.id, c.type, c.fields["category"].as_string(), c.tier, c.review_status, c.pinned, c.importance,
-        c.srs, c.retrievability, c.created_at, c.recall_count, c.manually_edited,
+        c.srs["v"].as_integer(), c.srs["stability"].as_float(), c.srs["last_review"].as_float(),
+        c.retrievability, c.created_at, c.recall_count, c.manually_edited,
     ).where(c.chat_pk == chat_pk, c.deleted_at.is_(None)).order_by(c.id)).all())
 
 
@@ -81,27 +85,31 @@ def plan_upkeep(uow: UnitOfWork, chat_id: str, now: float, settings: LifecycleSe
     flags: dict[str, dict[str, Any]] = {}
     if n == 0:
         return report, updates, flags
-    ids = [r[0] for r in rows]
-    tier = np.array([r[3] for r in rows])
-    importance = np.array([float(r[6]) for r in rows])
-    created = np.array([float(r[9]) for r in rows])
-    recall_count = np.array([int(r[10]) for r in rows], dtype=np.int64)
-    pinned = np.array([bool(r[5]) for r in rows])
-    stored_r = np.array([float(r[8]) for r in rows])
-    cards: list[dict[str, Any]] = []
-    for i, r in enumerate(rows):
-        srs = r[7]
-        if not valid_card(srs):
-            srs = new_card(float(r[9]), float(r[6]), settings)
-            updates.setdefault(ids[i], {})["srs"] = srs
-            report.cards_created += 1
-            if r[4] == "approved" and not r[11] and tiers.needs_review(str(r[3]), settings):
-                updates[ids[i]]["review_status"] = "pending"
-                report.pending += 1
-        cards.append(srs)
-    last_review = np.array([float(c["last_review"]) for c in cards])
-    stability = np.array([float(c["stability"]) for c in cards])
-    half_life = np.array([half_life_days(_pool(r[1], r[2]), settings) for r in rows])
+    cols = list(zip(*rows, strict=True))
+    ids = list(cols[0])
+    tier = np.array(cols[3])
+    importance = np.array(cols[6], dtype=np.float64)
+    created = np.array(cols[11], dtype=np.float64)
+    recall_count = np.array(cols[12], dtype=np.int64)
+    pinned = np.array(cols[5], dtype=bool)
+    stored_r = np.array(cols[10], dtype=np.float64)
+    stability = np.array([s if s is not None else np.nan for s in cols[8]], dtype=np.float64)
+    last_review = np.array([x if x is not None else np.nan for x in cols[9]], dtype=np.float64)
+    version = np.array([v if v is not None else -1 for v in cols[7]], dtype=np.int64)
+    invalid = (version != CARD_VERSION) | ~(stability > 0) | ~np.isfinite(last_review)
+    for i in np.flatnonzero(invalid).tolist():
+        r = rows[i]
+        srs = new_card(float(r[11]), float(r[6]), settings)
+        updates.setdefault(ids[i], {})["srs"] = srs
+        stability[i], last_review[i] = srs["stability"], srs["last_review"]
+        report.cards_created += 1
+        if r[4] == "approved" and not r[13] and tiers.needs_review(str(r[3]), settings):
+            updates[ids[i]]["review_status"] = "pending"
+            report.pending += 1
+    pools: dict[tuple[str, str | None], float] = {}
+    for key in set(zip(cols[1], cols[2], strict=True)):
+        pools[key] = half_life_days(_pool(key[0], key[1]), settings)
+    half_life = np.array([pools[key] for key in zip(cols[1], cols[2], strict=True)], dtype=np.float64)
     half_life[pinned] = math.inf
     fresh_r = retrievability_array(now, last_review, stability, half_life)
     moves = tiers.decide(now, tiers.TierInputs(tier, importance, created, recall_count, pinned, fresh_r), settings)
@@ -132,10 +140,13 @@ def plan_upkeep(uow: UnitOfWork, chat_id: str, now: float, settings: LifecycleSe
 def upkeep_in(uow: UnitOfWork, chat_id: str, now: float, settings: LifecycleSettings) -> UpkeepReport:
     """Run one upkeep pass inside ``uow``; one journaled batch when anything changes."""
     report, updates, flags = plan_upkeep(uow, chat_id, now, settings)
-    if not updates:
+    estimates = {k: u["retrievability"] for k, u in updates.items() if set(u) == {"retrievability"}}
+    journaled = {k: u for k, u in updates.items() if k not in estimates}
+    report.changed_ids = write_retrievability(uow, chat_id, estimates)
+    if not journaled:
         return report
     report.batch_id = uow.begin_batch(chat_id, "upkeep", actor=ACTOR, description=_describe(report))
-    report.changed_ids = bulk_update_nodes(uow, chat_id, updates, merge_flags=flags)
+    report.changed_ids += bulk_update_nodes(uow, chat_id, journaled, merge_flags=flags)
     uow.end_batch()
     uow.audit(chat_id, ACTOR, "upkeep", str(report.batch_id), **report.counts())
     return report
