@@ -7,6 +7,8 @@ styles (brushes, pens, sizes, visibility) are recomputed with numpy lookups when
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QTimer
@@ -25,6 +27,13 @@ from ._mouse import GraphViewBox
 HIT_SLOP_PX = 3.0
 
 
+class _Nodes(pg.ScatterPlotItem):  # type: ignore[misc]
+    """The node scatter leaves clicks to the ViewBox, which hit-tests with numpy."""
+
+    def mouseClickEvent(self, ev: Any) -> None:
+        ev.ignore()
+
+
 class GraphCanvas(pg.GraphicsView):  # type: ignore[misc]
     def __init__(self, state: GraphState, theme: Theme, *, use_opengl: bool = False,
                  parent: QWidget | None = None) -> None:
@@ -37,7 +46,7 @@ class GraphCanvas(pg.GraphicsView):  # type: ignore[misc]
         self.vb.setMenuEnabled(False)
         self.setCentralItem(self.vb)
         self.edges = EdgeLayer(self.vb)
-        self.scatter = pg.ScatterPlotItem(pxMode=True, hoverable=False, tip=None)
+        self.scatter = _Nodes(pxMode=True, hoverable=False, tip=None)
         self.scatter.setZValue(0)
         self.vb.addItem(self.scatter)
         self.labels = LabelLayer(self.vb)
