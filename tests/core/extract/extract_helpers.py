@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from bme_desktop.core.events import Event
+from bme_desktop.core.extract.runner import ModelExtractor
+from bme_desktop.core.extract.scheduler import attach
 from bme_desktop.core.model import MessageIn
 from bme_desktop.core.service import MemoryService
 from bme_desktop.core.settings import Settings
@@ -17,8 +19,14 @@ Canon = tuple[frozenset[Any], frozenset[Any]]
 
 
 @contextmanager
-def open_service(path: Path, settings: Settings | None = None) -> Iterator[MemoryService]:
-    svc = MemoryService.open(path, settings=settings or Settings(), attach=True)
+def open_service(path: Path, settings: Settings | None = None, *, everything: bool = False,
+                 model: Callable[[], ModelExtractor | None] | None = None) -> Iterator[MemoryService]:
+    """A service with only the extraction pipeline attached (``everything``: all pipelines)."""
+    svc = MemoryService.open(path, settings=settings or Settings(), attach=everything)
+    if not everything:
+        worker = attach(svc)
+        if model is not None:
+            worker.runner.model = model
     try:
         yield svc
     finally:

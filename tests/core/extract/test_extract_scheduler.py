@@ -96,3 +96,9 @@ def test_rebuild_recreates_the_same_graph_and_is_one_task(tmp_path: Path) -> Non
         assert canonical_graph(svc, "c") == before
         assert change.nodes_removed and change.nodes_added
         assert len(svc.read(lambda r: r.batches("c", kind="extract", status="applied"))) == 3
+
+
+def test_default_pipelines_attach_the_extraction_worker(tmp_path: Path) -> None:
+    with open_service(tmp_path, everything=True) as svc:
+        assert isinstance(svc.extraction, ExtractionWorker)
+        assert "rebuild" in svc.maintenance_tasks
