@@ -23,7 +23,7 @@ from .helpers import AUTH, TOKEN
 def _isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Never touch the user's keyring, data dir or token."""
     monkeypatch.setenv("PYTHON_KEYRING_BACKEND", "keyring.backends.null.Keyring")
-    monkeypatch.setattr(keyring, "get_keyring", lambda: keyring.backends.null.Keyring())
+    monkeypatch.setattr(keyring, "get_keyring", lambda: keyring.backends.null.Keyring())  # type: ignore[no-untyped-call]
     monkeypatch.setenv("BME_DATA_DIR", str(tmp_path / "default-data"))
     monkeypatch.delenv("BME_BRIDGE_TOKEN", raising=False)
 
@@ -66,3 +66,15 @@ def api(bridge: BridgeServer) -> Iterator[httpx.Client]:
 def anon(bridge: BridgeServer) -> Iterator[httpx.Client]:
     with httpx.Client(base_url=bridge.url, timeout=30) as client:
         yield client
+
+
+@pytest.fixture(scope="module")
+def shared_bridge(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[MemoryService, BridgeServer]]:
+    """One service and bridge for a whole module of tests that leave no state others read
+    (a module opts in by overriding ``service`` and ``bridge`` with these)."""
+    svc = MemoryService.open(tmp_path_factory.mktemp("shared") / "data", attach=False)
+    server = BridgeServer(svc, TOKEN, BridgeConfig(port=0, rate_per_s=10_000, rate_burst=10_000))
+    server.start()
+    yield svc, server
+    server.stop()
+    svc.close()

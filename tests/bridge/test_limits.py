@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import aiohttp
 import httpx
@@ -13,7 +13,7 @@ from bme_desktop.bridge.limits import RateLimiter
 from bme_desktop.bridge.server import BridgeServer
 from bme_desktop.core.service import MemoryService
 
-from .helpers import AUTH, messages, raw_request, snapshot
+from .helpers import AUTH, raw_request, snapshot
 
 
 class FakeClock:
@@ -73,7 +73,7 @@ def test_an_oversized_sync_is_refused_from_its_declared_length(bridge: BridgeSer
 def test_an_oversized_chunked_body_is_refused(make_bridge: Callable[..., BridgeServer]) -> None:
     server = make_bridge(body_limit=1000)
 
-    def chunks():  # no Content-Length: the limit is counted as the body streams in
+    def chunks() -> Iterator[bytes]:  # no Content-Length: the limit is counted as the body streams in
         yield b'{"user_input": "'
         for _ in range(50):
             yield b"x" * 100

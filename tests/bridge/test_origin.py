@@ -9,8 +9,20 @@ import pytest
 
 from bme_desktop.bridge.origin import OriginPolicy
 from bme_desktop.bridge.server import BridgeServer
+from bme_desktop.core.service import MemoryService
 
 from .helpers import AUTH
+
+
+@pytest.fixture
+def service(shared_bridge: tuple[MemoryService, BridgeServer]) -> MemoryService:
+    return shared_bridge[0]
+
+
+@pytest.fixture
+def bridge(shared_bridge: tuple[MemoryService, BridgeServer]) -> BridgeServer:
+    return shared_bridge[1]
+
 
 
 @pytest.mark.parametrize("origin", ["http://127.0.0.1:8000", "http://localhost:8000", "https://localhost",
