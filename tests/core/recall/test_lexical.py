@@ -137,3 +137,10 @@ def test_chinese_documents_rank_by_shared_words() -> None:
 def test_empty_index_and_empty_query_return_nothing() -> None:
     assert BM25Index().search("anything") == []
     assert make_index().search("the of and") == []
+
+
+def test_single_character_chinese_query_finds_the_word() -> None:
+    index = BM25Index()
+    index.add("cat", "我家的猫很可爱")
+    index.add("dog", "邻居养了一只小狗")
+    assert [h.doc_id for h in index.search("猫")] == ["cat"]
