@@ -79,17 +79,21 @@ class VectorMaintainer:
                     self._stale.discard(chat_id)
                 self.schedule(chat_id, None)
             return found
-        index = self._load(chat_id)
+        index = self._load(chat_id, probe=False)
         self.schedule(chat_id, None)
         return index
 
-    def _load(self, chat_id: str) -> VectorIndex | None:
+    def _load(self, chat_id: str, *, probe: bool) -> VectorIndex | None:
+        """Load the chat's stored vectors. A model of unknown dimension is asked once, but only
+        with ``probe`` (on the worker thread: a recall never waits for it)."""
         embedder = self.embedder()
         if embedder is None:
             return None
         stored = self.service.read(lambda r: vector_store.load_vectors(r, chat_id, embedder.name))
         dim = embedder.dim or (stored[0].dim if stored else None)
-        if dim is None:  # a remote model of unknown dimension: ask it once
+        if dim is None:
+            if not probe:
+                return None
             dim = int(embedder.embed(["dimension probe"]).shape[1])
         index = VectorIndex(embedder.name, dim)
         rows = [s for s in stored if s.dim == dim]
@@ -202,7 +206,7 @@ class VectorMaintainer:
         with self._cond:
             index = self._indexes.get(chat_id)
         if index is None:
-            index = self._load(chat_id)
+            index = self._load(chat_id, probe=True)
             ids = None
         embedder = self.embedder()
         if index is None or embedder is None:

@@ -110,7 +110,7 @@ class HybridRecaller:
             skipped.append("rerank (off)")
         covered = {i for r in chosen for i in r.node.source_indices}
         archived = archive_hits(state, query.text, cues, max(1, request.top_k // 2), covered)
-        recalled = sorted(chosen + archived, key=lambda r: -r.score)[: request.top_k]
+        recalled = _merge(chosen, archived)[: request.top_k]
         return self._finish(request, started, core, recalled, summaries, skipped)
 
     # stages ----------------------------------------------------------------------------
@@ -233,6 +233,18 @@ class HybridRecaller:
         return RecallResult(injection=text, token_estimate=estimate_tokens(text),
                             elapsed_ms=(time.perf_counter() - started) * 1000, nodes=shown,
                             skipped_stages=skipped, more_not_shown=more)
+
+
+def _merge(chosen: list[RecalledNode], archived: list[RecalledNode]) -> list[RecalledNode]:
+    """Archived messages slotted in by score; the memories keep their (diversified or
+    reranked) order."""
+    out: list[RecalledNode] = []
+    rest = list(archived)
+    for item in chosen:
+        while rest and rest[0].score > item.score:
+            out.append(rest.pop(0))
+        out.append(item)
+    return out + rest
 
 
 def _embed_release(embedder: RecallEmbedder, texts: list[str], gate: threading.Semaphore) -> npt.NDArray[np.float32]:

@@ -1,0 +1,184 @@
+"""The hybrid recaller end to end, on a real SQLite store with hand-made memories."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+import numpy as np
+import numpy.typing as npt
+import pytest
+
+from bme_desktop.core.editing import NodeDraft
+from bme_desktop.core.model import MessageIn, Node
+from bme_desktop.core.providers.local_embedder_hashed import HashedNgramEmbedder
+from bme_desktop.core.recall.api import RecallRequest
+from bme_desktop.core.recall.injection import HEADER
+from bme_desktop.core.recall.pipeline import HybridRecaller, attach
+from bme_desktop.core.service import MemoryService
+
+
+class CountingEmbedder:
+    """The dependency-free hashed n-gram embedder, recording every text it embeds."""
+
+    def __init__(self) -> None:
+        self._inner = HashedNgramEmbedder(dim=256)
+        self.name = self._inner.name
+        self.dim: int | None = 256
+        self.embedded: list[str] = []
+
+    def embed(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
+        self.embedded.extend(texts)
+        return self._inner.embed(texts)
+
+    def embed_query(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
+        return self._inner.embed(texts)
+
+
+@pytest.fixture
+def embedder() -> CountingEmbedder:
+    return CountingEmbedder()
+
+
+@pytest.fixture
+def recaller(service: MemoryService, embedder: CountingEmbedder) -> Iterator[HybridRecaller]:
+    attached = attach(service, lambda: embedder)
+    yield attached
+    assert attached.vectors is not None
+    attached.vectors.stop()
+
+
+CHAT = "chat-1"
+MESSAGES = [
+    MessageIn(0, "user", "Hi Lena, I found an old brass key in the cellar.", name="Tom", time="2023-05-01T10:00:00Z"),
+    MessageIn(1, "assistant", "Lena turns the key over. It opens the lighthouse door, she says.", name="Lena",
+              time="2023-05-01T10:01:00Z"),
+    MessageIn(2, "user", "We should sail to the northern island tomorrow.", name="Tom", time="2023-05-02T09:00:00Z"),
+    MessageIn(3, "assistant", "Lena packs bread and a lantern for the voyage.", name="Lena",
+              time="2023-05-02T09:01:00Z"),
+]
+
+
+@pytest.fixture
+def chat(service: MemoryService) -> str:
+    service.sync(CHAT, MESSAGES, character="Lena", user="Tom")
+    return CHAT
+
+
+
+def fact(service: MemoryService, chat: str, text: str, sources: list[int], **kw: object) -> Node:
+    return service.create_node(chat, NodeDraft("fact", {"statement": text}, source_indices=sources,
+                                               **kw))  # type: ignore[arg-type]
+
+
+def settle(recaller: HybridRecaller) -> None:
+    assert recaller.vectors is not None and recaller.vectors.index(CHAT) is not None
+    assert recaller.vectors.wait_idle(30)
+
+
+def ids(result: object) -> list[str]:
+    return [r.node.id for r in result.nodes]  # type: ignore[attr-defined]
+
+
+def test_relevant_memory_ranks_first_with_score_components(service: MemoryService, chat: str,
+                                                           recaller: HybridRecaller) -> None:
+    key = fact(service, chat, "The brass key opens the lighthouse door.", [0, 1])
+    fact(service, chat, "Bread and a lantern were packed for the voyage.", [3])
+    settle(recaller)
+    result = service.recall(RecallRequest(chat, "What does the brass key open?", last_reply="", previous_input=""))
+    assert ids(result)[0] == key.id
+    components = result.nodes[0].components
+    assert {"vector", "lexical", "diffusion", "importance", "w_pov", "w_region", "w_time"} <= set(components)
+    assert components["lexical"] > 0 and components["vector"] > 0
+    assert result.injection.startswith(HEADER)
+
+
+def test_dormant_archived_rejected_and_deleted_memories_are_never_returned(
+        service: MemoryService, chat: str, recaller: HybridRecaller) -> None:
+    hidden = [fact(service, chat, "The brass key is dormant.", [0], tier="dormant"),
+              fact(service, chat, "The brass key is archived.", [0], tier="archived"),
+              fact(service, chat, "The brass key is rejected.", [0], review_status="rejected"),
+              fact(service, chat, "The brass key is deleted.", [0])]
+    service.delete_node(chat, hidden[-1].id)
+    shown = fact(service, chat, "The brass key is ordinary.", [0])
+    settle(recaller)
+    result = service.recall(RecallRequest(chat, "brass key", top_k=20))
+    assert ids(result) == [shown.id]
+
+
+def test_name_anchor_pulls_in_the_named_memory_and_its_neighbour(service: MemoryService, chat: str,
+                                                                 recaller: HybridRecaller) -> None:
+    lena = service.create_node(chat, NodeDraft("character", {"name": "Lena", "state": "keeper"}))
+    oath = fact(service, chat, "A promise was made at dawn.", [1])
+    service.link(chat, lena.id, oath.id, "related")
+    settle(recaller)
+    result = service.recall(RecallRequest(chat, "Tell me about Lena.", last_reply="", previous_input=""))
+    by_id = {r.node.id: r for r in result.nodes}
+    assert by_id[lena.id].components["anchor"] == 1.0
+    assert by_id[oath.id].components["diffusion"] > 0 and by_id[oath.id].components["lexical"] == 0
+
+
+def test_greeting_recalls_only_core_memories(service: MemoryService, chat: str, recaller: HybridRecaller) -> None:
+    rule = service.create_node(chat, NodeDraft("rule", {"title": "Honesty", "constraint": "Lena never lies."}))
+    fact(service, chat, "Hi there, the brass key opens the door.", [0])
+    result = service.recall(RecallRequest(chat, "hi!"))
+    assert ids(result) == [rule.id]
+    assert any("greeting" in s for s in result.skipped_stages)
+
+
+def test_remember_when_returns_archived_messages_with_their_index(service: MemoryService, chat: str,
+                                                                  recaller: HybridRecaller) -> None:
+    result = service.recall(RecallRequest(chat, "Do you remember the lantern for the voyage?"))
+    archive = [r for r in result.nodes if r.bucket == "archive"]
+    assert archive and archive[0].node.source_indices == [3]
+    assert "chat archive" in result.injection
+    plain = service.recall(RecallRequest(chat, "What about the lantern for the voyage?"))
+    assert not [r for r in plain.nodes if r.bucket == "archive"]
+
+
+def test_a_named_day_favours_memories_from_that_day(service: MemoryService, chat: str,
+                                                    recaller: HybridRecaller) -> None:
+    first = fact(service, chat, "Tom talked about the sea.", [0])
+    second = fact(service, chat, "Tom talked about the sea.", [2])
+    settle(recaller)
+    for day, expected in (("5月2日", second), ("May 1", first)):
+        result = service.recall(RecallRequest(chat, f"What did Tom say about the sea on {day}?"))
+        memories = [r for r in result.nodes if r.bucket != "archive"]
+        assert memories[0].node.id == expected.id, day
+
+
+def test_vector_index_follows_a_node_edit_without_a_rebuild(service: MemoryService, chat: str,
+                                                            recaller: HybridRecaller,
+                                                            embedder: CountingEmbedder) -> None:
+    a = fact(service, chat, "The brass key opens the lighthouse door.", [0])
+    fact(service, chat, "Bread was packed.", [3])
+    settle(recaller)
+    assert recaller.vectors is not None
+    index = recaller.vectors.index(chat)
+    assert index is not None and len(index) == 2
+    before = index.vectors_of([a.id])[1].copy()
+    embedder.embedded.clear()
+    service.update_node(chat, a.id, {"fields": {"statement": "The silver key opens the chapel."}})
+    assert recaller.vectors.wait_idle(30)
+    assert len(embedder.embedded) == 1 and "silver key" in embedder.embedded[0]
+    assert recaller.vectors.index(chat) is index
+    assert not (index.vectors_of([a.id])[1] == before).all()
+
+
+def test_rebuild_vectors_re_embeds_every_memory(service: MemoryService, chat: str, recaller: HybridRecaller,
+                                                embedder: CountingEmbedder) -> None:
+    fact(service, chat, "The brass key opens the lighthouse door.", [0])
+    fact(service, chat, "Bread was packed.", [3])
+    settle(recaller)
+    embedder.embedded.clear()
+    service.run_maintenance(chat, "rebuild_vectors")
+    assert len(embedder.embedded) == 2
+
+
+def test_repeat_suppression_lowers_memories_injected_on_the_previous_turn(
+        service: MemoryService, chat: str, recaller: HybridRecaller) -> None:
+    fact(service, chat, "The brass key opens the lighthouse door.", [0])
+    settle(recaller)
+    first = service.recall(RecallRequest(chat, "the brass key", index=4))
+    again = service.recall(RecallRequest(chat, "the brass key", index=6))
+    assert "w_repeat" not in first.nodes[0].components
+    assert again.nodes[0].components["w_repeat"] < 1.0
