@@ -78,6 +78,8 @@ class Runner:
             self.service.events.publish(Event("extraction.started", chat_id, {"from": window.start,
                                                                                "to": window.end}))
             plan, labels = self.plan(window, cancel)
+            if cancel is not None and cancel.is_set():
+                return None  # shutting down: abandon this batch rather than commit a fallback
             committed = self._commit(window, plan, labels)
             if committed is not None:
                 self.service.events.publish(Event("extraction.finished", chat_id, {

@@ -65,6 +65,9 @@ class ExtractionWorker:
             thread = self._thread
         if wait and thread is not None and thread is not threading.current_thread():
             thread.join()
+        close = getattr(self.runner.model, "close", None)
+        if callable(close):
+            close()
 
     # the restore lock ------------------------------------------------------------------------
     @contextmanager
@@ -152,7 +155,7 @@ def attach(service: MemoryService) -> ExtractionWorker:
     from .llm_extractor import model_from_settings
     from .rebuild import rebuild
 
-    worker = ExtractionWorker(service, model=lambda: model_from_settings(service))
+    worker = ExtractionWorker(service, model=model_from_settings(service))
     service.extraction = worker
     service.maintenance_tasks["rebuild"] = lambda chat_id: rebuild(service, worker, chat_id)
     return worker

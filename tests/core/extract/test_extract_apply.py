@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from extract_helpers import chat, open_service
-
 from bme_desktop.core.model import MessageIn
+from tests.core.extract.extract_helpers import chat, open_service
 
 
 def test_same_name_character_is_updated_with_history_not_duplicated(tmp_path: Path) -> None:

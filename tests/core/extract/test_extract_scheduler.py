@@ -5,10 +5,9 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
-from extract_helpers import canonical_graph, chat, open_service, record_events
-
 from bme_desktop.core.extract.scheduler import ExtractionWorker
 from bme_desktop.core.settings import Settings
+from tests.core.extract.extract_helpers import canonical_graph, chat, open_service, record_events
 
 TURNS = (("assistant", "Welcome to the Silver Tavern."), ("user", "I love apple pie."),
          ("assistant", "Alice nods. Marcus arrives."), ("user", "Hello Marcus."),

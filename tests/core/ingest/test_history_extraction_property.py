@@ -8,11 +8,11 @@ import tempfile
 from dataclasses import replace
 from pathlib import Path
 
-from extract.extract_helpers import canonical_graph, open_service
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bme_desktop.core.model import MessageIn
+from tests.core.extract.extract_helpers import canonical_graph, open_service
 
 LINES = (
     "Marcus went to the Silver Tavern.", "I love green tea.", "I hate green tea now.",

@@ -1,0 +1,74 @@
+"""What the model sees of the graph: the relevant existing memories as short labels
+(``G1``…, mapped back to node ids when the model refers to them), active summaries, story
+time and the current region. Read on the extraction thread with its own connection."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+
+from sqlalchemy import RowMapping, or_, select
+
+from ..schema import node_text
+from ..store import tables as t
+from ..store.reader import Reader
+from ..store.rows import row_to_node
+from .cleaning import PreparedMessage
+from .textutil import clip
+
+MAX_MEMORIES = 16
+_PROBE = re.compile(r"[a-z0-9]{5,}|[\u4e00-\u9fff]{2}")
+
+
+@dataclass
+class GraphContext:
+    labels: dict[str, str] = field(default_factory=dict)  # label -> node id
+    memories: list[dict[str, str]] = field(default_factory=list)
+    summaries: list[str] = field(default_factory=list)
+    story_time: str = ""
+    region: str = ""
+
+
+def graph_context(reader: Reader, chat_id: str, prepared: list[PreparedMessage], state: dict[str, object],
+                  names: list[str]) -> GraphContext:
+    pk = reader.chat_pk(chat_id)
+    ctx = GraphContext()
+    if pk is None:
+        return ctx
+    live = [t.nodes.c.chat_pk == pk, t.nodes.c.deleted_at.is_(None), t.nodes.c.tier != "archived"]
+    picked: dict[str, RowMapping] = {}
+    text = " ".join(m.text for m in prepared).lower()
+    if names:
+        rows = reader.conn.execute(select(t.nodes).where(
+            *live, t.nodes.c.type.in_(("character", "location")),
+            t.nodes.c.title.in_(names)).order_by(t.nodes.c.importance.desc()).limit(MAX_MEMORIES)).mappings()
+        for row in rows:
+            picked.setdefault(row["id"], row)
+    probes = sorted(set(_PROBE.findall(text)), key=lambda w: (-len(w), w))[:8]
+    if probes and len(picked) < MAX_MEMORIES:
+        rows = reader.conn.execute(select(t.nodes).where(
+            *live, or_(*(t.nodes.c.search_text.like(f"%{p}%") for p in probes)))
+            .order_by(t.nodes.c.importance.desc(), t.nodes.c.updated_at.desc())
+            .limit(MAX_MEMORIES - len(picked))).mappings()
+        for row in rows:
+            picked.setdefault(row["id"], row)
+    for n, picked_row in enumerate(picked.values(), start=1):
+        node = row_to_node(picked_row, chat_id)
+        label = f"G{n}"
+        ctx.labels[label] = node.id
+        ctx.memories.append({"label": label, "type": node.type, "text": clip(node_text(node.type, node.fields), 240)})
+    ctx.summaries = [clip(s.text, 400) for s in reader.summaries(chat_id, status="active")[-3:]]
+    story = state.get("story_time")
+    if isinstance(story, dict):
+        ctx.story_time = f"{story.get('label', '')} ({story.get('tense', 'unknown')})"
+    regions = state.get("regions")
+    if isinstance(regions, dict) and isinstance(regions.get("active"), str):
+        ctx.region = regions["active"]
+    return ctx
+
+
+def messages_json(prepared: list[PreparedMessage]) -> str:
+    """The chat excerpt as JSON data: quoting makes every message inert text."""
+    return json.dumps([{"index": m.index, "role": m.role, "name": m.name, "context_only": m.context_only,
+                        "text": m.text} for m in prepared], ensure_ascii=False, indent=1)
