@@ -55,6 +55,10 @@ class BridgeServer:
     def start(self) -> None:
         if self._thread is not None:
             raise RuntimeError("the bridge is already running")
+        if not self.config.loopback_only:
+            if not self.config.allow_remote:
+                raise BridgeError(f"{self.config.host} is not a loopback address; binding it needs allow_remote")
+            log.warning("the bridge listens on %s, reachable from other machines", self.config.host)
         ready = threading.Event()
         failure: list[BaseException] = []
         self._thread = threading.Thread(target=self._run, args=(ready, failure), name="bme-bridge-loop",

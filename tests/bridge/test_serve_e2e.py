@@ -161,3 +161,11 @@ def test_without_the_env_var_a_token_file_is_created_and_the_client_finds_it(tmp
     finally:
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(timeout=60) == 0
+
+
+def test_the_server_itself_refuses_a_remote_host_without_allow_remote(service: Any) -> None:
+    from bme_desktop.bridge.config import BridgeConfig
+    from bme_desktop.bridge.server import BridgeError as StartError
+    from bme_desktop.bridge.server import BridgeServer
+    with pytest.raises(StartError, match="allow_remote"):
+        BridgeServer(service, TOKEN, BridgeConfig(host="0.0.0.0", port=0)).start()

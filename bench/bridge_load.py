@@ -1,0 +1,201 @@
+"""Load on the bridge: N concurrent clients on loopback doing sync + recall against a chat of
+1,000 messages, beside bare ``GET /v1/health`` as the floor.
+
+    .venv/bin/python bench/bridge_load.py --clients 8 --seconds 10
+
+Starts ``python -m bme_desktop serve --port 0`` on a fresh data dir (rate limit raised so the
+bench measures the server, not the limiter), or targets ``--url`` with ``--token``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import aiohttp
+
+ROOT = Path(__file__).resolve().parents[1]
+TOKEN = "bench-token-" + "b" * 40
+WORDS = ["caravan", "river", "lantern", "silver", "key", "forest", "mill", "storm", "harbour", "sword", "letter",
+         "tower", "garden", "bridge", "wolf", "market", "winter", "festival", "oath", "map"]
+
+
+@dataclass
+class Stats:
+    latencies: list[float] = field(default_factory=list)
+    errors: int = 0
+    statuses: dict[int, int] = field(default_factory=dict)
+
+    def add(self, seconds: float, status: int) -> None:
+        self.statuses[status] = self.statuses.get(status, 0) + 1
+        if status >= 400:
+            self.errors += 1
+        else:
+            self.latencies.append(seconds * 1000)
+
+
+def message(i: int) -> dict[str, object]:
+    text = " ".join(WORDS[(i * 7 + k) % len(WORDS)] for k in range(40))
+    return {"index": i, "role": "user" if i % 2 == 0 else "assistant", "name": "Alex" if i % 2 == 0 else "Sera",
+            "text": f"Turn {i}: {text}."}
+
+
+def pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1)))]
+
+
+async def run_clients(url: str, clients: int, seconds: float, work: str, chat: str,
+                      start_index: int) -> dict[str, Stats]:
+    stats = {"health": Stats(), "sync": Stats(), "recall": Stats()}
+    headers = {"Authorization": f"Bearer {TOKEN}"}
+    deadline = time.perf_counter() + seconds
+    connector = aiohttp.TCPConnector(limit=clients * 2)
+    async with aiohttp.ClientSession(url, headers=headers, connector=connector) as session:
+        async def timed(kind: str, method: str, path: str, body: object | None = None) -> None:
+            started = time.perf_counter()
+            try:
+                async with session.request(method, path, json=body) as r:
+                    await r.read()
+                    status = r.status
+            except aiohttp.ClientError:
+                status = 599
+            stats[kind].add(time.perf_counter() - started, status)
+
+        async def client(n: int) -> None:
+            turn = 0
+            while time.perf_counter() < deadline:
+                if work == "health":
+                    await timed("health", "GET", "/v1/health")
+                    continue
+                index = start_index + turn * clients + n
+                await timed("sync", "POST", f"/v1/chats/{chat}/sync", {"messages": [message(index)]})
+                await timed("recall", "POST", f"/v1/chats/{chat}/recall",
+                            {"user_input": f"what about the {WORDS[index % len(WORDS)]}?", "index": index + 1})
+                turn += 1
+
+        await asyncio.gather(*(client(n) for n in range(clients)))
+    return stats
+
+
+def report(label: str, stats: Stats, seconds: float) -> None:
+    total = len(stats.latencies) + stats.errors
+    print(f"{label:<22} {total / seconds:>9.1f} {pct(stats.latencies, 50):>8.2f} {pct(stats.latencies, 95):>8.2f} "
+          f"{pct(stats.latencies, 99):>8.2f} {stats.errors:>7d}   {dict(sorted(stats.statuses.items()))}")
+
+
+def serve_bare(data_dir: Path) -> int:
+    """The bridge over a core with no pipelines attached (no extraction, keyword recall):
+    what the bridge itself costs."""
+    import threading
+
+    from bme_desktop.bridge.config import BridgeConfig
+    from bme_desktop.bridge.server import BridgeServer
+    from bme_desktop.core.service import MemoryService
+
+    service = MemoryService.open(data_dir, attach=False)
+    server = BridgeServer(service, TOKEN, BridgeConfig(port=0, rate_per_s=100000.0, rate_burst=1000000))
+    server.start()
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    print(json.dumps({"event": "ready", "url": server.url}), flush=True)
+    while not stop.wait(0.5):
+        pass
+    server.stop()
+    service.close()
+    return 0
+
+
+def start_server(data_dir: Path, bare: bool) -> tuple[subprocess.Popen[str], str]:
+    data_dir.mkdir(parents=True, exist_ok=True)
+    (data_dir / "settings.json").write_text(json.dumps(
+        {"bridge": {"rate_limit_per_s": 100000.0, "rate_burst": 1000000}}), encoding="utf-8")
+    env = {**os.environ, "BME_BRIDGE_TOKEN": TOKEN, "PYTHON_KEYRING_BACKEND": "keyring.backends.null.Keyring",
+           "PYTHONPATH": str(ROOT)}
+    command = [sys.executable, __file__, "--serve-bare", str(data_dir)] if bare else \
+        [sys.executable, "-m", "bme_desktop", "serve", "--port", "0", "--data-dir", str(data_dir)]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, env=env, cwd=ROOT)
+    assert proc.stdout is not None
+    line = proc.stdout.readline()
+    if not line:
+        raise SystemExit("the bridge did not start")
+    return proc, json.loads(line)["url"]
+
+
+async def seed(url: str, chat: str, count: int) -> float:
+    async with aiohttp.ClientSession(url, headers={"Authorization": f"Bearer {TOKEN}"}) as session:
+        started = time.perf_counter()
+        async with session.post(f"/v1/chats/{chat}/sync", json={
+                "messages": [message(i) for i in range(count)], "complete": True, "wait": True}) as r:
+            body = await r.json()
+            if r.status != 200:
+                raise SystemExit(f"seeding failed: {r.status} {body}")
+        elapsed = time.perf_counter() - started
+        for i in range(0, count, 10):  # some memories for recall to find
+            await session.post(f"/v1/chats/{chat}/nodes", json={
+                "type": "event", "fields": {"summary": str(message(i)["text"])[:300]}, "source_indices": [i]})
+        return elapsed
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--clients", type=int, default=8)
+    parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--messages", type=int, default=1000)
+    parser.add_argument("--url", help="an already running bridge (needs --token)")
+    parser.add_argument("--token")
+    parser.add_argument("--pipelines", choices=("bare", "full"), default="bare",
+                        help="bare: a core with no pipelines (the bridge's own cost); full: `bme-desktop serve` "
+                             "with extraction and recall pipelines attached")
+    parser.add_argument("--serve-bare", metavar="DIR", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.serve_bare:
+        return serve_bare(Path(args.serve_bare))
+    global TOKEN
+    proc = None
+    with tempfile.TemporaryDirectory(prefix="bme-bench-") as tmp:
+        if args.url:
+            url, TOKEN = args.url, args.token or os.environ.get("BME_BRIDGE_TOKEN", "")
+        else:
+            proc, url = start_server(Path(tmp) / "data", args.pipelines == "bare")
+        try:
+            chat = f"bench-{os.getpid()}"
+            seeded = asyncio.run(seed(url, chat, args.messages))
+            print(f"bridge {url} ({args.pipelines} pipelines); {args.clients} clients, {args.seconds:g} s per phase, chat of {args.messages} "
+                  f"messages (complete sync with wait: {seeded * 1000:.0f} ms), {os.cpu_count()} CPUs")
+            print(f"{'phase':<22} {'req/s':>9} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'errors':>7}   statuses")
+            floor = asyncio.run(run_clients(url, args.clients, args.seconds, "health", chat, 0))
+            report("GET /v1/health", floor["health"], args.seconds)
+            mixed = asyncio.run(run_clients(url, args.clients, args.seconds, "mixed", chat, args.messages))
+            report("POST sync (1 msg)", mixed["sync"], args.seconds)
+            report("POST recall", mixed["recall"], args.seconds)
+            both = Stats(mixed["sync"].latencies + mixed["recall"].latencies,
+                         mixed["sync"].errors + mixed["recall"].errors)
+            for s in (mixed["sync"], mixed["recall"]):
+                for k, v in s.statuses.items():
+                    both.statuses[k] = both.statuses.get(k, 0) + v
+            report("sync + recall", both, args.seconds)
+            if both.latencies:
+                print(f"mean sync+recall latency {statistics.fmean(both.latencies):.2f} ms")
+        finally:
+            if proc is not None:
+                proc.send_signal(signal.SIGTERM)
+                code = proc.wait(timeout=120)
+                print(f"serve exited with {code}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
