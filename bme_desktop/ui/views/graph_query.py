@@ -89,7 +89,8 @@ def lane_shift(pos: npt.NDArray[np.floating], owner_idx: IntArray, n_owners: int
                gap: float = 0.25) -> FloatArray:
     """Per-node (dx, 0) that centres each owner's nodes in its own column, side by side.
 
-    Columns are as wide as the widest lane plus ``gap`` of it; the objective column is at x = 0.
+    Columns are as wide as most nodes' spread (a far outlier is pulled to its column's edge) plus
+    ``gap``; the objective column is at x = 0.
     """
     shift = np.zeros((owner_idx.size, 2))
     if owner_idx.size == 0 or not np.any(owner_idx):
@@ -98,11 +99,12 @@ def lane_shift(pos: npt.NDArray[np.floating], owner_idx: IntArray, n_owners: int
     x = np.asarray(pos[:, 0], dtype=np.float64)
     count = np.bincount(owner_idx, minlength=lanes).astype(np.float64)
     mean = np.bincount(owner_idx, weights=x, minlength=lanes) / np.maximum(count, 1.0)
-    half = np.zeros(lanes)
-    np.maximum.at(half, owner_idx, np.abs(x - mean[owner_idx]))
-    width = 2.0 * float(half.max()) * (1.0 + gap) or 1.0
+    local = x - mean[owner_idx]
+    half = float(np.quantile(np.abs(local), 0.9)) or 1.0  # outliers must not widen every column
+    local = np.clip(local, -half, half)
+    width = 2.0 * half * (1.0 + gap)
     slot = lane_order(lanes)
-    shift[:, 0] = slot[owner_idx] * width - mean[owner_idx]
+    shift[:, 0] = slot[owner_idx] * width + local - x
     return shift
 
 

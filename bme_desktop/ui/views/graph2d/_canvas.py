@@ -117,6 +117,8 @@ class GraphCanvas(pg.GraphicsView):  # type: ignore[misc]
 
     def _refresh_edges(self) -> None:
         data, shown = self.data, self.shown()
+        if self.pos.shape[0] != data.n:  # positions not arrived yet: no edges to draw
+            shown = np.zeros(data.n, dtype=bool)
         edge_shown = visible_edges(data, shown)
         strong, highlight = None, self.state.highlight
         if highlight is not None and data.m:

@@ -31,12 +31,13 @@ class Graph2DView(QWidget):
     sigSelectionChanged = Signal(list)  # ids inside a Shift+drag rubber band
 
     def __init__(self, context: AppContext, parent: QWidget | None = None, *,
-                 use_opengl: bool | None = None, source: GraphSource | None = None) -> None:
+                 use_opengl: bool = False, source: GraphSource | None = None) -> None:
         super().__init__(parent)
         self.context = context
         self.source = source or GraphSource.for_context(context)
         self.state = GraphState(self.source, self)
-        self.opengl = opengl_available() if use_opengl is None else use_opengl
+        # Raster by default: on Mesa llvmpipe the GL paint engine measured ~3× slower (bench/render.py).
+        self.opengl = bool(use_opengl) and opengl_available()
         self.canvas = GraphCanvas(self.state, context.themes.current, use_opengl=self.opengl)
         self.link = LayoutLink(dim=2, parent=self)
         self.base: FloatArray = np.zeros((0, 2))  # layout positions; display = base + lane shift

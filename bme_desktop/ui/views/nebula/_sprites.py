@@ -49,7 +49,7 @@ void main() {
 }
 """
 
-_programs: dict[int, Any] = {}
+_programs: dict[int, tuple[Any, Any]] = {}
 
 
 class GlowScatterItem(_GlScatter):  # type: ignore[misc]
@@ -59,9 +59,10 @@ class GlowScatterItem(_GlScatter):  # type: ignore[misc]
     @staticmethod
     def getShaderProgram() -> Any:
         ctx = QOpenGLContext.currentContext()
-        key = id(ctx.shareGroup()) if ctx is not None else 0
-        if key in _programs:
-            return _programs[key]
+        group = ctx.shareGroup()
+        known = _programs.get(id(group))
+        if known is not None and known[0] is group:  # the wrapper is kept, so ids are not reused
+            return known[1]
         fmt = ctx.format()
         if ctx.isOpenGLES():
             core = fmt.version() >= (3, 0)
@@ -76,5 +77,5 @@ class GlowScatterItem(_GlScatter):  # type: ignore[misc]
         for loc, name in enumerate(("a_position", "a_color", "a_size")):
             GL.glBindAttribLocation(program, loc, name)
         GL.glLinkProgram(program)
-        _programs[key] = program
+        _programs[id(group)] = (group, program)
         return program

@@ -176,7 +176,8 @@ class NebulaView(QWidget):
             return
         alpha = TIER_GLOW[data.tier_idx] * st.alpha.astype(np.float32) * st.shown()
         rgb = self._rgb[data.type_idx].copy()
-        size = (5.0 + 2.2 * data.importance.astype(np.float32)) * 2.4
+        crowd = float(np.clip(np.sqrt(3000.0 / max(data.n, 1)), 0.35, 1.0))  # smaller glows when many
+        size = (5.0 + 2.2 * data.importance.astype(np.float32)) * 2.4 * crowd
         if st.highlight is not None:
             alpha = np.where(st.highlight, alpha, alpha * 0.2)
             size[st.highlight] *= 1.4
