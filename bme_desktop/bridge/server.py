@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import logging
 import threading
 from concurrent.futures import ThreadPoolExecutor
@@ -70,8 +71,11 @@ class BridgeServer:
             self._thread = None
             self._executor.shutdown(wait=False)
             exc = failure[0]
-            raise BridgeError(f"cannot listen on {self.config.host}:{self.config.port}: "
-                              f"{getattr(exc, 'strerror', None) or exc}") from exc
+            where = f"{self.config.host}:{self.config.port}"
+            if getattr(exc, "errno", None) == errno.EADDRINUSE:
+                raise BridgeError(f"cannot listen on {where}: the port is already in use (another bridge?); "
+                                  "choose another with --port, or --port 0 for any free one") from exc
+            raise BridgeError(f"cannot listen on {where}: {getattr(exc, 'strerror', None) or exc}") from exc
 
     def _run(self, ready: threading.Event, failure: list[BaseException]) -> None:
         loop = asyncio.new_event_loop()
