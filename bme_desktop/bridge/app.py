@@ -7,6 +7,7 @@ import logging
 from collections.abc import Awaitable, Callable
 
 from aiohttp import web
+from sqlalchemy.exc import OperationalError
 
 from ..core.errors import ServiceError
 from . import routes_chats, routes_events, routes_nodes, routes_recall
@@ -54,6 +55,10 @@ async def error_middleware(request: web.Request, handler: Handler) -> web.Stream
         response = _http_error(request, exc)
     except (asyncio.CancelledError, ConnectionError):
         raise
+    except OperationalError:
+        log.warning("database unavailable on %s %s", request.method, request.path, exc_info=True)
+        response = error_response(503, "unavailable", "the database is busy or unavailable; retry shortly",
+                                  {"Retry-After": "1"})
     except Exception:
         log.exception("bridge handler failed on %s %s", request.method, request.path)
         response = error_response(500, "internal", "the bridge failed on this request; see its log")

@@ -162,3 +162,28 @@ def test_maintenance_runs_a_registered_task(chat: httpx.Client, service: Any) ->
 def test_an_unknown_maintenance_task_is_400(chat: httpx.Client) -> None:
     r = chat.post("/v1/chats/c/maintenance", json={"task": "explode"})
     assert r.status_code == 400 and "task" in r.json()["error"]["message"]
+
+
+def test_a_database_that_is_busy_is_503_not_500(chat: httpx.Client, service: Any,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    from sqlalchemy.exc import OperationalError
+
+    def busy(*_: Any, **__: Any) -> None:
+        raise OperationalError("SELECT", {}, Exception("database is locked"))
+
+    monkeypatch.setattr(service, "list_chats", busy)
+    r = chat.get("/v1/chats")
+    assert r.status_code == 503 and r.json()["error"]["code"] == "unavailable"
+    assert "locked" not in r.json()["error"]["message"]
+
+
+def test_an_unexpected_failure_is_500_internal_and_the_server_carries_on(
+        chat: httpx.Client, service: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(*_: Any, **__: Any) -> None:
+        raise RuntimeError("secret internals")
+
+    monkeypatch.setattr(service, "chat_stats", broken)
+    r = chat.get("/v1/chats/c")
+    assert r.status_code == 500 and r.json()["error"]["code"] == "internal"
+    assert "secret" not in r.json()["error"]["message"]
+    assert chat.get("/v1/chats").status_code == 200
