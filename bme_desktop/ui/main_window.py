@@ -13,7 +13,7 @@ from .menus import build_menus
 from .panels import PanelSpec, panel_specs
 from .views import ViewSpec, view_specs
 
-FUTURE_PANELS = ("actions", "persona", "settings", "graph2d", "nebula")
+FUTURE_PANELS = ("actions", "persona", "settings")
 
 
 class MainWindow(QMainWindow):

@@ -32,7 +32,19 @@ def _timeline(context: AppContext) -> QWidget:
     return MemoryListView(context)
 
 
+def _graph2d(context: AppContext) -> QWidget:
+    from .graph2d import Graph2DView
+    return Graph2DView(context)
+
+
+def _nebula(context: AppContext) -> QWidget:
+    from .nebula import NebulaView
+    return NebulaView(context)
+
+
 def view_specs() -> tuple[ViewSpec, ...]:
     return (
         ViewSpec("timeline", lambda: QCoreApplication.translate("Views", "Memory timeline"), _timeline),
+        ViewSpec("graph2d", lambda: QCoreApplication.translate("Views", "Memory graph"), _graph2d),
+        ViewSpec("nebula", lambda: QCoreApplication.translate("Views", "Memory nebula"), _nebula),
     )
