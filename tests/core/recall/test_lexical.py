@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bme_desktop.core.recall.lexical import BM25Index
 from bme_desktop.core.recall.tokenize import TextTokenizer
@@ -144,3 +146,41 @@ def test_single_character_chinese_query_finds_the_word() -> None:
     index.add("cat", "我家的猫很可爱")
     index.add("dog", "邻居养了一只小狗")
     assert [h.doc_id for h in index.search("猫")] == ["cat"]
+
+
+_WORDS = ["apple", "banana", "cherry", "dog", "egg", "fig", "grape", "猫", "科幻", "电影"]
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["add", "remove", "merge"]),
+            st.integers(0, 7),
+            st.lists(st.sampled_from(_WORDS), min_size=1, max_size=6),
+        ),
+        max_size=40,
+    ),
+    st.lists(st.sampled_from(_WORDS), min_size=1, max_size=3),
+)
+def test_any_sequence_of_changes_scores_like_a_fresh_index(
+    operations: list[tuple[str, int, list[str]]], query_words: list[str]
+) -> None:
+    churned = BM25Index(TextTokenizer(chinese="bigram"))
+    final: dict[str, str] = {}
+    for operation, number, words in operations:
+        doc_id = f"d{number}"
+        if operation == "add":
+            churned.add(doc_id, " ".join(words))
+            final[doc_id] = " ".join(words)
+        elif operation == "remove":
+            assert churned.remove(doc_id) == (final.pop(doc_id, None) is not None)
+        else:
+            churned.add_many([])  # folds pending changes into the main matrix
+    fresh = BM25Index(TextTokenizer(chinese="bigram"))
+    for doc_id, text in sorted(final.items()):
+        fresh.add(doc_id, text)
+    query = " ".join(query_words)
+    got = {h.doc_id: round(h.score, 9) for h in churned.search(query, k=10)}
+    want = {h.doc_id: round(h.score, 9) for h in fresh.search(query, k=10)}
+    assert got == want
