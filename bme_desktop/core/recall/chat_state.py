@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from ..events import Event
 from ..model import Edge, Message, Node
+from .buckets import is_core
 from .cues import DayRef, day_of_time
 from .documents import lexical_fields, recallable
 from .lexical import BM25Index
@@ -30,6 +31,7 @@ class ChatState:
     user: str | None = None
     nodes: dict[str, Node] = field(default_factory=dict)  # recallable memories only
     lexical: BM25Index = field(default_factory=BM25Index)
+    core_ids: set[str] = field(default_factory=set)  # rules, open threads, summaries: always injected
     messages: dict[int, Message] = field(default_factory=dict)
     message_days: dict[int, DayRef] = field(default_factory=dict)
     archive: BM25Index = field(default_factory=BM25Index)
@@ -45,10 +47,15 @@ class ChatState:
         if recallable(node):
             self.nodes[node.id] = node
             self.lexical.add(node.id, lexical_fields(node))
+            if is_core(node):
+                self.core_ids.add(node.id)
+            else:
+                self.core_ids.discard(node.id)
         else:
             self.drop_node(node.id)
 
     def drop_node(self, node_id: str) -> None:
+        self.core_ids.discard(node_id)
         if self.nodes.pop(node_id, None) is not None:
             self.lexical.remove(node_id)
 

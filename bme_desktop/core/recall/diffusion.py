@@ -25,14 +25,15 @@ DAMPING = 0.6  # ST-BME's per-step decay
 INHIBITION = 2.0
 STEPS = 3
 SEQUENCE_LINK = 0.2
+KEEP = 100  # only the most energised nodes survive (a hub must not flood the candidates)
 
 
 @dataclass
 class Graph:
     ids: list[str]
     position: dict[str, int]
-    excite: sparse.csr_matrix  # row-normalised (i -> j share of i's energy)
-    inhibit: sparse.csr_matrix
+    excite_t: sparse.csr_matrix  # transposed, row-normalised transitions: (excite_t @ e)[j] = inflow of j
+    inhibit_t: sparse.csr_matrix
 
 
 def build_graph(nodes: Mapping[str, Node], edges: list[Edge]) -> Graph:
@@ -71,11 +72,11 @@ def build_graph(nodes: Mapping[str, Node], edges: list[Edge]) -> Graph:
     scale = np.divide(1.0, degree, out=np.zeros_like(degree), where=degree > 0)
     excite = sparse.csr_matrix(sparse.diags(scale) @ excite)
     inhibit = sparse.csr_matrix((neg_vals, (neg_rows, neg_cols)), shape=(n, n), dtype=np.float64)
-    return Graph(ids, position, excite, inhibit)
+    return Graph(ids, position, excite.T.tocsr(), inhibit.T.tocsr())
 
 
-def diffuse(graph: Graph, seeds: Mapping[str, float], steps: int = STEPS) -> dict[str, float]:
-    """Positive energy of every node reached from ``seeds`` (seed energies included)."""
+def diffuse(graph: Graph, seeds: Mapping[str, float], steps: int = STEPS, keep: int = KEEP) -> dict[str, float]:
+    """Positive energy of the ``keep`` most energised nodes reached from ``seeds`` (seeds included)."""
     n = len(graph.ids)
     if n == 0 or not seeds:
         return {}
@@ -88,8 +89,7 @@ def diffuse(graph: Graph, seeds: Mapping[str, float], steps: int = STEPS) -> dic
         return {}
     energy: npt.NDArray[np.float64] = seed.copy()
     best: npt.NDArray[np.float64] = seed.copy()
-    excite_t = graph.excite.T.tocsr()
-    inhibit_t = graph.inhibit.T.tocsr()
+    excite_t, inhibit_t = graph.excite_t, graph.inhibit_t
     for _ in range(steps):
         spreading = np.clip(energy, 0.0, None)
         flow = DAMPING * (excite_t @ spreading - INHIBITION * (inhibit_t @ spreading))
@@ -98,4 +98,6 @@ def diffuse(graph: Graph, seeds: Mapping[str, float], steps: int = STEPS) -> dic
         energy[np.abs(energy) < 1e-4] = 0.0
         best = np.where(energy < 0, np.minimum(best, energy), np.maximum(best, energy))
     reached = np.flatnonzero(best > 0)
+    if reached.size > keep:
+        reached = reached[np.argpartition(-best[reached], keep - 1)[:keep]]
     return {graph.ids[i]: float(best[i]) for i in reached}

@@ -23,7 +23,7 @@ from ..lifecycle.hits import record_recall_hits
 from ..providers.tokens import estimate_tokens
 from .api import RecalledNode, RecallRequest, RecallResult
 from .archive import archive_hits
-from .buckets import bucket_of, is_core
+from .buckets import bucket_of
 from .candidates import Candidates, VectorScorer, anchors, lexical_candidates
 from .chat_state import ChatState, RecallCache
 from .cues import looks_binary, read_cues
@@ -64,7 +64,7 @@ class HybridRecaller:
         skipped: list[str] = []
         state = self.cache.state(request.chat_id)
         core = [RecalledNode(n, n.importance / 10.0, bucket_of(n), {"core": 1.0})
-                for n in sorted(state.nodes.values(), key=lambda n: (-n.importance, n.id)) if is_core(n)]
+                for n in sorted((state.nodes[i] for i in state.core_ids), key=lambda n: (-n.importance, n.id))]
         summaries = self._summaries(request.chat_id)
         last_reply, previous = request.last_reply, request.previous_input
         if last_reply is None and previous is None:

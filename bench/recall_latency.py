@@ -1,0 +1,125 @@
+"""Recall latency at 1k, 10k and 100k memories, beside brute-force cosine top-k.
+
+    .venv/bin/python bench/recall_latency.py [--sizes 1000 10000 100000] [--queries 60]
+
+Builds a synthetic chat per size in a temporary SQLite store (events over a vocabulary,
+characters linked to events, one vector per memory from the dependency-free hashed n-gram
+embedder, written in bulk to the ``vectors`` table), opens it with the hybrid recaller, warms
+it up, then times ``MemoryService.recall`` (whole pipeline: query embedding, BM25, vector top-k,
+diffusion, scoring, MMR, injection). The brute-force line is one ``matrix @ query`` plus
+``argpartition`` over the same vectors. Figures are printed, never asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bme_desktop.core.index import vector_store
+from bme_desktop.core.model import Edge, MessageIn, Node
+from bme_desktop.core.providers.local_embedder_hashed import HashedNgramEmbedder
+from bme_desktop.core.recall.api import RecallRequest
+from bme_desktop.core.recall.documents import embed_text
+from bme_desktop.core.recall.pipeline import attach
+from bme_desktop.core.service import MemoryService
+from bme_desktop.core.store.unit_of_work import UnitOfWork
+
+WORDS = [f"{a}{b}" for a in ("lan", "riv", "for", "mil", "sto", "har", "swo", "let", "tow", "gar", "bri", "wol",
+                             "mar", "win", "fes", "oat", "map", "key", "inn", "shi")
+         for b in ("ern", "ver", "est", "ler", "rm", "bor", "rd", "ter", "er", "den", "dge", "f", "ket")]
+NAMES = ["Lena", "Tom", "Mira", "Oskar", "Ines", "Pavel", "Yuki", "Ada"]
+
+
+class QueryEmbedder(HashedNgramEmbedder):
+    def embed_query(self, texts: list[str]) -> np.ndarray:  # type: ignore[override,type-arg]
+        return self.embed(texts)
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1)))]
+
+
+def build(service: MemoryService, chat: str, n: int, embedder: QueryEmbedder, rng: random.Random) -> None:
+    service.sync(chat, [MessageIn(0, "user", "start"), MessageIn(1, "assistant", "ok")])
+    characters = [Node(id=f"char-{i}", chat_id=chat, type="character", title=name, fields={"name": name},
+                       tier="long_term") for i, name in enumerate(NAMES)]
+    step = 5000
+    for start in range(0, n, step):
+        nodes = list(characters) if start == 0 else []
+        edges: list[Edge] = []
+        for i in range(start, min(n, start + step)):
+            text = " ".join(rng.choice(WORDS) for _ in range(14))
+            who = rng.choice(NAMES)
+            nodes.append(Node(id=f"ev-{i}", chat_id=chat, type="event", title=text[:30],
+                              fields={"summary": f"{who}: {text}"}, source_indices=[2 * i, 2 * i + 1],
+                              tier="long_term"))
+            edges.append(Edge(id=f"e-{i}", chat_id=chat, from_id=f"char-{NAMES.index(who)}", to_id=f"ev-{i}",
+                              relation="involved_in"))
+        texts = [embed_text(node) for node in nodes]
+        vectors = embedder.embed(texts)
+
+        def write(uow: UnitOfWork, nodes: list[Node] = nodes, edges: list[Edge] = edges,
+                  texts: list[str] = texts, vectors: np.ndarray = vectors) -> None:  # type: ignore[type-arg]
+            for node in nodes:
+                uow.put_node(node)
+            for edge in edges:
+                uow.put_edge(edge)
+            vector_store.save_vectors(uow, chat, embedder.name, [x.id for x in nodes],
+                                      [vector_store.text_hash(t) for t in texts], vectors)
+        service.write(write)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000, 100000])
+    parser.add_argument("--queries", type=int, default=60)
+    args = parser.parse_args()
+    rng = random.Random(7)
+    print("| memories | build s | recall p50 ms | recall p95 ms | brute-force top-k p50 ms | p95 ms |")
+    print("|---|---|---|---|---|---|")
+    for n in args.sizes:
+        with tempfile.TemporaryDirectory() as tmp:
+            embedder = QueryEmbedder(dim=384)
+            service = MemoryService.open(Path(tmp), attach=False)
+            t0 = time.perf_counter()
+            build(service, "c", n, embedder, rng)
+            recaller = attach(service, lambda embedder=embedder: embedder)  # type: ignore[misc]
+            assert recaller.vectors is not None
+            index = recaller.vectors.index("c")
+            recaller.vectors.wait_idle()
+            build_s = time.perf_counter() - t0
+            queries = [f"What did {rng.choice(NAMES)} say about the " + " ".join(rng.choice(WORDS) for _ in range(3))
+                       for _ in range(args.queries)]
+            for q in queries[:5]:
+                service.recall(RecallRequest("c", q, last_reply="", previous_input=""))
+            timings = []
+            for q in queries:
+                t = time.perf_counter()
+                service.recall(RecallRequest("c", q, last_reply="", previous_input=""))
+                timings.append((time.perf_counter() - t) * 1000)
+            assert index is not None
+            _, matrix = index.vectors_of(index.ids())
+            brute = []
+            for q in queries:
+                t = time.perf_counter()
+                qv = embedder.embed([q])[0]
+                sims = matrix @ qv
+                np.argpartition(-sims, 25)[:25]
+                brute.append((time.perf_counter() - t) * 1000)
+            print(f"| {n} | {build_s:.1f} | {percentile(timings, 50):.1f} | {percentile(timings, 95):.1f} | "
+                  f"{percentile(brute, 50):.2f} | {percentile(brute, 95):.2f} |", flush=True)
+            recaller.vectors.stop()
+            service.close()
+
+
+if __name__ == "__main__":
+    main()
