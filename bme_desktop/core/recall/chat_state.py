@@ -41,7 +41,7 @@ class ChatState:
     dirty_nodes: set[str] = field(default_factory=set)
     edges_dirty: bool = True
     messages_from: int | None = 0  # reload messages from this index; None: up to date
-    lock: threading.Lock = field(default_factory=threading.Lock)
+    lock: threading.RLock = field(default_factory=threading.RLock)  # held by a recall of this chat
 
     def put_node(self, node: Node) -> None:
         if recallable(node):

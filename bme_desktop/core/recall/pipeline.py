@@ -59,10 +59,14 @@ class HybridRecaller:
     # ------------------------------------------------------------------------------------
     def recall(self, request: RecallRequest) -> RecallResult:
         started = time.perf_counter()
+        state = self.cache.state(request.chat_id)
+        with state.lock:  # recalls of one chat run one at a time; events wait for them
+            return self._recall(request, state, started)
+
+    def _recall(self, request: RecallRequest, state: ChatState, started: float) -> RecallResult:
         settings = self.service.settings.recall
         deadline = started + settings.timeout_s
         skipped: list[str] = []
-        state = self.cache.state(request.chat_id)
         core = [RecalledNode(n, n.importance / 10.0, bucket_of(n), {"core": 1.0})
                 for n in sorted((state.nodes[i] for i in state.core_ids), key=lambda n: (-n.importance, n.id))]
         summaries = self._summaries(request.chat_id)
