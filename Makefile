@@ -32,8 +32,11 @@ lint: setup
 typecheck: setup
 	$(PY) -m mypy bme_desktop
 
+# Widget tests run offscreen; OpenGL tests (marker `gl`) need a real X server: pytest-xvfb
+# starts Xvfb (24-bit) and Qt uses the xcb platform with Mesa.
 pytest: setup
-	$(PY) -m pytest $(PYTEST_ARGS)
+	$(PY) -m pytest -m "not gl" $(PYTEST_ARGS)
+	QT_QPA_PLATFORM=xcb $(PY) -m pytest -m gl $(PYTEST_ARGS)
 
 # The SillyTavern extension's Node tests (unit and end-to-end against a real `serve`) run
 # inside pytest: tests/frontends/test_sillytavern_extension.py.

@@ -30,6 +30,26 @@
 <context>
     <name>GraphViews</name>
     <message>
+        <location filename="../../bme_desktop/ui/views/gl_probe.py" line="21"/>
+        <source>the “{0}” display platform has no OpenGL</source>
+        <translation>“{0}”显示平台不支持 OpenGL</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/views/gl_probe.py" line="24"/>
+        <source>no OpenGL context could be created</source>
+        <translation>无法创建 OpenGL 上下文</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/views/gl_probe.py" line="29"/>
+        <source>the OpenGL context could not be made current</source>
+        <translation>无法激活 OpenGL 上下文</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/views/gl_probe.py" line="33"/>
+        <source>OpenGL failed: {0}</source>
+        <translation>OpenGL 出错：{0}</translation>
+    </message>
+    <message>
         <location filename="../../bme_desktop/ui/views/gl_probe.py" line="42"/>
         <source>{0} needs OpenGL, which is not available here ({1}).</source>
         <translation>{0}需要 OpenGL，但此处不可用（{1}）。</translation>

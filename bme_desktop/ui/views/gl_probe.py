@@ -18,19 +18,19 @@ def opengl_problem() -> str:
     """"" when an OpenGL context can be created and made current, else why not."""
     try:
         if QGuiApplication.platformName() in ("offscreen", "minimal"):
-            return f"the “{QGuiApplication.platformName()}” display platform has no OpenGL"
+            return QCoreApplication.translate("GraphViews", "the “{0}” display platform has no OpenGL").format(QGuiApplication.platformName())
         context = QOpenGLContext()
         if not context.create():
-            return "no OpenGL context could be created"
+            return QCoreApplication.translate("GraphViews", "no OpenGL context could be created")
         surface = QOffscreenSurface()
         surface.setFormat(context.format())
         surface.create()
         if not context.makeCurrent(surface):
-            return "the OpenGL context could not be made current"
+            return QCoreApplication.translate("GraphViews", "the OpenGL context could not be made current")
         context.doneCurrent()
         return ""
     except Exception as exc:  # a driver can fail in any way; never let it crash the window
-        return f"OpenGL failed: {exc}"
+        return QCoreApplication.translate("GraphViews", "OpenGL failed: {0}").format(exc)
 
 
 def opengl_available() -> bool:
