@@ -15,16 +15,21 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from sqlalchemy import select
+
 from .. import editing
 from ..errors import NotFound, ValidationError
-from ..model import Node, Scope
-from ..schema import NODE_TYPES, node_title
+from ..model import Edge, Node, Scope
+from ..schema import NODE_TYPES, RELATIONS, node_title
+from ..store import tables as t
+from ..store.rows import row_to_edge
 from ..store.unit_of_work import UnitOfWork
 from . import matching
 from .operations import NodeOp, Plan
 from .state import record_cognition, record_regions
 
 HISTORY_KEEP = 8
+EVENT_DUPLICATE_WINDOW = 40
 SOURCES_KEEP = {"character": 6, "location": 6}
 LONG_TERM_TYPES = ("character", "location", "rule", "thread")
 
@@ -49,6 +54,7 @@ class _Applier:
         self.report = ApplyReport(dropped=list(plan.dropped))
         self.nodes: dict[str, Node] = {}  # ref -> node
         self.touched: list[tuple[NodeOp, Node]] = []
+        self.revised: list[str] = []  # updated memories whose fields changed
         regions = state.get("regions") or {}
         self.region: str | None = plan.regions.active or regions.get("active")
 
@@ -73,7 +79,7 @@ class _Applier:
         event = next((node for op, node in self.touched if node.type == "event" and node.id in self.report.created),
                      None)
         if event is not None:
-            for node_id in self.report.updated:
+            for node_id in self.revised:  # a memory whose content changed: the event is why
                 if node_id != event.id:
                     self._link(event.id, node_id, "updates", None, event.source_indices)
 
@@ -82,14 +88,24 @@ class _Applier:
         return self.uow.read.node(self.chat_id, node_id) if node_id else None
 
     def _link(self, a: str, b: str, relation: str, strength: float | None, sources: list[int]) -> None:
-        if a == b:
+        """Like ``editing.link`` (both ends are known to be live here), but finds an existing
+        edge by an indexed lookup instead of reading every edge of a busy node."""
+        if a == b or relation not in RELATIONS:
+            self.report.dropped.append(f"link {relation}: not a valid link")
             return
-        try:
-            editing.link(self.uow, self.chat_id, a, b, relation, strength=strength, source_indices=sources,
-                         manual=False)
-            self.report.edges += 1
-        except (ValidationError, NotFound) as exc:
-            self.report.dropped.append(f"link {relation}: {exc}")
+        value = RELATIONS[relation].default_strength if strength is None else float(strength)
+        row = self.uow.conn.execute(select(t.edges).where(
+            t.edges.c.from_id == a, t.edges.c.to_id == b, t.edges.c.relation == relation,
+            t.edges.c.deleted_at.is_(None), t.edges.c.valid_until.is_(None))).mappings().first()
+        if row is not None:
+            edge = row_to_edge(row, self.chat_id)
+            if value > edge.strength:
+                self.uow.put_edge(replace(edge, strength=value, updated_at=self.uow.now))
+            return
+        self.uow.put_edge(Edge(id=editing.new_id(), chat_id=self.chat_id, from_id=a, to_id=b, relation=relation,
+                               strength=value, valid_from=self.uow.now, source_indices=list(sources),
+                               created_at=self.uow.now, updated_at=self.uow.now))
+        self.report.edges += 1
 
     def _scope(self, op: NodeOp) -> Scope:
         if op.type == "event" and op.scope.region is None and self.region:
@@ -119,7 +135,10 @@ class _Applier:
             if match is not None:
                 return self._supersede(match.node, op, scope)
         else:
-            near = matching.nearest(self.uow, self.chat_id, op.type, op.fields, scope)
+            # Events repeat only nearby (a re-sent reply); other types anywhere in the chat.
+            since = min(op.source_indices) - EVENT_DUPLICATE_WINDOW if op.type == "event" and op.source_indices \
+                else None
+            near = matching.nearest(self.uow, self.chat_id, op.type, op.fields, scope, since=since)
             if near is not None:
                 return self._merge(near.node, op)
         return self._create(op, scope)
@@ -157,6 +176,8 @@ class _Applier:
         if previous:
             history = [*flags.get("history", []), {"batch": self.uow.batch_id, "fields": previous}]
             flags["history"] = history[-HISTORY_KEEP:]
+            if node.id not in self.revised:
+                self.revised.append(node.id)
         editing.check_node_values(type_id=node.type, fields=fields, importance=importance, tier=node.tier,
                                   review_status=node.review_status, source_indices=sources)
         updated = replace(node, fields=fields, title=node_title(node.type, fields), source_indices=sources,

@@ -8,7 +8,7 @@ import json
 import re
 from dataclasses import dataclass
 
-from sqlalchemy import or_, select
+from sqlalchemy import func, or_, select
 
 from ..model import Node, Scope
 from ..schema import node_text
@@ -40,8 +40,10 @@ def _order_key(score: float, node: Node) -> tuple[float, int, str, str]:
     return (-score, first, node.title, json.dumps(node.fields, sort_keys=True, ensure_ascii=False))
 
 
-def candidates(uow: UnitOfWork, chat_id: str, types: tuple[str, ...], text: str) -> list[Node]:
-    """Live, unarchived memories of ``types`` sharing at least one probe word with ``text``."""
+def candidates(uow: UnitOfWork, chat_id: str, types: tuple[str, ...], text: str,
+               since: int | None = None) -> list[Node]:
+    """Live, unarchived memories of ``types`` sharing at least one probe word with ``text``
+    (and, with ``since``, drawn from messages at or after that index)."""
     pk = uow.read.require_chat_pk(chat_id)
     probes = sorted(set(_PROBE.findall(text.lower())), key=lambda w: (-len(w), w))[:6]
     if not probes:
@@ -49,36 +51,35 @@ def candidates(uow: UnitOfWork, chat_id: str, types: tuple[str, ...], text: str)
     cond = [t.nodes.c.chat_pk == pk, t.nodes.c.type.in_(types), t.nodes.c.deleted_at.is_(None),
             t.nodes.c.tier != "archived",
             or_(*(t.nodes.c.search_text.like(f"%{p}%") for p in probes))]
+    if since is not None:
+        cond.append(t.nodes.c.src_min >= since)
     rows = uow.conn.execute(select(t.nodes).where(*cond).limit(MAX_CANDIDATES)).mappings()
     return [row_to_node(r, chat_id) for r in rows]
 
 
 def same_name(uow: UnitOfWork, chat_id: str, types: tuple[str, ...], name: str, scope: Scope) -> Node | None:
-    """The live memory of one of ``types`` with this name in the same owner scope (types
-    earlier in the tuple win)."""
+    """The live memory of one of ``types`` with this name (case-insensitive) in the same owner
+    scope; types earlier in the tuple win. The title of a character or place is its name."""
+    pk = uow.read.require_chat_pk(chat_id)
     wanted = name.strip().lower()
-    found = [n for n in candidates(uow, chat_id, types, wanted + " " + wanted.replace(" ", ""))
+    rows = uow.conn.execute(select(t.nodes).where(
+        t.nodes.c.chat_pk == pk, t.nodes.c.type.in_(types), t.nodes.c.deleted_at.is_(None),
+        t.nodes.c.tier != "archived", func.lower(t.nodes.c.title) == wanted[:200])).mappings()
+    found = [n for n in (row_to_node(r, chat_id) for r in rows)
              if n.fields.get("name", n.title).strip().lower() == wanted
              and (n.scope.layer, n.scope.owner) == (scope.layer, scope.owner)]
-    if not found:
-        pk = uow.read.require_chat_pk(chat_id)  # short names (< 4 letters) have no probe word
-        rows = uow.conn.execute(select(t.nodes).where(
-            t.nodes.c.chat_pk == pk, t.nodes.c.type.in_(types), t.nodes.c.deleted_at.is_(None),
-            t.nodes.c.title == name.strip()[:256])).mappings()
-        found = [n for n in (row_to_node(r, chat_id) for r in rows)
-                 if (n.scope.layer, n.scope.owner) == (scope.layer, scope.owner) and n.tier != "archived"]
     if not found:
         return None
     return min(found, key=lambda n: (types.index(n.type), *_order_key(0.0, n)))
 
 
 def nearest(uow: UnitOfWork, chat_id: str, type_id: str, fields: dict[str, str], scope: Scope,
-            threshold: float = DUPLICATE_THRESHOLD) -> Match | None:
+            threshold: float = DUPLICATE_THRESHOLD, since: int | None = None) -> Match | None:
     """The most similar live memory of the same type and scope, if above ``threshold``."""
     text = node_text(type_id, fields)
     terms = term_set(text)
     best: tuple[tuple[float, int, str, str], Match] | None = None
-    for node in candidates(uow, chat_id, (type_id,), text):
+    for node in candidates(uow, chat_id, (type_id,), text, since):
         if node.scope != scope:
             continue
         score = overlap(terms, term_set(node_text(node.type, node.fields)))
