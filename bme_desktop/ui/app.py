@@ -151,10 +151,19 @@ def gui_main(data_dir: Path, args: argparse.Namespace) -> int:
         try:
             if screenshot:
                 return desktop.screenshot(Path(screenshot))
+            hosted = None
+            if not getattr(args, "no_bridge", False):
+                from .bridge_host import start_bridge
+                hosted = start_bridge(service, data_dir, settings)
+                desktop.window.set_bridge_status(hosted.status)
             desktop.restore_state()
             desktop.window.show()
             desktop.start()
-            return int(app.exec())
+            try:
+                return int(app.exec())
+            finally:
+                if hosted is not None:
+                    hosted.stop(data_dir)
         finally:
             desktop.close()
             service.close()

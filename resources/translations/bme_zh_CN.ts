@@ -2,6 +2,29 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN" sourcelanguage="en">
 <context>
+    <name>Bridge</name>
+    <message>
+        <location filename="../../bme_desktop/ui/bridge_host.py" line="34"/>
+        <source>Bridge: off ({0} is not a loopback address; use bme-desktop serve --allow-remote)</source>
+        <translation>桥接：关闭（{0} 不是本机回环地址；请使用 bme-desktop serve --allow-remote）</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/bridge_host.py" line="39"/>
+        <source>Bridge: served by another process at {0}</source>
+        <translation>桥接：由另一个进程提供，地址 {0}</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/bridge_host.py" line="45"/>
+        <source>Bridge: off ({0})</source>
+        <translation>桥接：关闭（{0}）</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/bridge_host.py" line="47"/>
+        <source>Bridge: {0}</source>
+        <translation>桥接：{0}</translation>
+    </message>
+</context>
+<context>
     <name>ChatSwitcher</name>
     <message>
         <location filename="../../bme_desktop/ui/chat_switcher.py" line="27"/>
