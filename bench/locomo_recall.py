@@ -9,7 +9,7 @@ as recalled when it is among the ``source_indices`` of a returned memory. Printe
 MRR, strict R@10 (only memories with <= 4 source turns count; wider ones still take their
 rank), injected tokens per query, ingest time; per category and pooled (categories 1-4), with
 two raw-turn baselines in the same run (BM25 with our tokenizer, dense with the default
-local embedder). Questions are asked out of the chat's flow, so the recall sends empty
+local embedder, both over "speaker: text"). Questions are asked out of the chat's flow, so the recall sends empty
 ``last_reply``/``previous_input`` (otherwise the end of the chat would be blended in).
 Figures are printed, never asserted.
 """
@@ -149,10 +149,15 @@ def ingest(client: BridgeClient, chat_id: str, messages: Sequence[MessageIn], ch
 
 
 # baselines ----------------------------------------------------------------------------------
+def turn_text(m: MessageIn) -> str:
+    """A raw turn as the baselines index it: with its speaker's name, as the memories have it."""
+    return f"{m.name}: {m.text}" if m.name else m.text
+
+
 def bm25_turns(messages: Sequence[MessageIn]) -> Callable[[str], list[list[int]]]:
     from bme_desktop.core.recall.lexical import BM25Index
     index = BM25Index()
-    index.add_many((str(m.index), {"body": m.text}) for m in messages)
+    index.add_many((str(m.index), {"body": turn_text(m)}) for m in messages)
     return lambda q: [[int(h.doc_id)] for h in index.search(q, k=25)]
 
 
@@ -161,7 +166,7 @@ def dense_turns(messages: Sequence[MessageIn]) -> Callable[[str], list[list[int]
 
     from bme_desktop.core.providers.local_embedder import make_default_local_embedder
     embedder = make_default_local_embedder()
-    matrix = np.concatenate([embedder.embed([m.text for m in messages[i:i + 32]])
+    matrix = np.concatenate([embedder.embed([turn_text(m) for m in messages[i:i + 32]])
                              for i in range(0, len(messages), 32)])
 
     def search(q: str) -> list[list[int]]:
