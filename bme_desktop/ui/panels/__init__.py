@@ -42,6 +42,11 @@ def _injection(context: AppContext) -> QWidget:
     return InjectionPanel(context)
 
 
+def _actions(context: AppContext) -> QWidget:
+    from .actions import ActionsPanel
+    return ActionsPanel(context)
+
+
 def panel_specs() -> tuple[PanelSpec, ...]:
     left, right = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
     return (
@@ -49,4 +54,5 @@ def panel_specs() -> tuple[PanelSpec, ...]:
         PanelSpec("memories", lambda: QCoreApplication.translate("Panels", "Memories"), _memories, right),
         PanelSpec("review", lambda: QCoreApplication.translate("Panels", "Review"), _review, right),
         PanelSpec("injection", lambda: QCoreApplication.translate("Panels", "Injection"), _injection, right, visible=False),
+        PanelSpec("actions", lambda: QCoreApplication.translate("Panels", "Actions"), _actions, right, visible=False),
     )

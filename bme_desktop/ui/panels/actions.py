@@ -1,0 +1,206 @@
+"""Actions panel: run extraction and the maintenance tasks on the current chat, one row each.
+
+Every task runs on a worker (``context.call``) with an indeterminate progress bar, then shows
+what changed ("12 memories changed in 0.4 s") or the error. A task this version has not
+registered in ``service.maintenance_tasks`` is shown disabled, with the reason as tooltip.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from PySide6.QtCore import QCoreApplication
+from PySide6.QtWidgets import (
+    QGridLayout,
+    QLabel,
+    QProgressBar,
+    QPushButton,
+    QScrollArea,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ...core.events import ChangeRecord
+from ...core.extract.api import NoExtraction
+from ...core.service import MemoryService
+from ..context import AppContext
+from ..format import format_count
+
+
+@dataclass(frozen=True)
+class ActionSpec:
+    key: str  # "extract" or a maintenance task name
+    title: Callable[[], str]
+    hint: Callable[[], str]
+
+
+def _t(text: str) -> Callable[[], str]:
+    return lambda: QCoreApplication.translate("Actions", text)
+
+
+ACTIONS: tuple[ActionSpec, ...] = (
+    ActionSpec("extract", _t("Extract now"), _t("Extract memories from messages not read yet.")),
+    ActionSpec("rebuild", _t("Rebuild graph"), _t("Undo every extraction and extract the whole chat again.")),
+    ActionSpec("rebuild_vectors", _t("Rebuild vectors"), _t("Embed every memory again for recall.")),
+    ActionSpec("compress", _t("Compress"), _t("Merge long runs of small events.")),
+    ActionSpec("summarize", _t("Summarize"), _t("Write summaries of recent events.")),
+    ActionSpec("fold", _t("Fold summaries"), _t("Fold old summaries into a higher-level one.")),
+    ActionSpec("reflect", _t("Reflect"), _t("Draw insights from what happened.")),
+    ActionSpec("persona", _t("Update persona"), _t("Update the character's profile from the story.")),
+    ActionSpec("upkeep", _t("Upkeep"), _t("Promote, decay and wake memories as of now.")),
+    ActionSpec("consolidate", _t("Consolidate"), _t("Merge memories that say the same thing.")),
+)
+
+
+@dataclass
+class ActionResult:
+    change: ChangeRecord | None  # None for extraction
+    batches: int
+    seconds: float
+
+
+def result_text(result: ActionResult) -> str:
+    seconds = f"{result.seconds:.1f}"
+    change = result.change
+    if change is None:
+        return QCoreApplication.translate("Actions", "{0} batches extracted in {1} s").format(
+            format_count(result.batches), seconds)
+    nodes = len(change.nodes_added | change.nodes_changed | change.nodes_removed)
+    edges = len(change.edges_added | change.edges_changed | change.edges_removed)
+    if edges:
+        return QCoreApplication.translate("Actions", "{0} memories and {1} links changed in {2} s").format(
+            format_count(nodes), format_count(edges), seconds)
+    return QCoreApplication.translate("Actions", "{0} memories changed in {1} s").format(format_count(nodes), seconds)
+
+
+def run_action(service: MemoryService, chat_id: str, key: str) -> ActionResult:
+    """Blocking: run one action (on a worker thread)."""
+    start = time.monotonic()
+    if key == "extract":
+        batches = service.extraction.schedule(chat_id, force=True).wait()
+        return ActionResult(None, batches, time.monotonic() - start)
+    change = service.run_maintenance(chat_id, key)
+    return ActionResult(change, 0, time.monotonic() - start)
+
+
+class ActionRow:
+    """One task: its button, a progress bar, a Cancel button and the result line."""
+
+    def __init__(self, spec: ActionSpec, grid: QGridLayout, row: int, run: Callable[[str], None]) -> None:
+        self.spec = spec
+        self.button = QPushButton(spec.title())
+        self.button.setToolTip(spec.hint())
+        self.button.clicked.connect(lambda: run(spec.key))
+        self.progress = QProgressBar()
+        self.progress.setRange(0, 0)  # no task reports progress: indeterminate
+        self.progress.setTextVisible(False)
+        self.progress.setMaximumHeight(8)
+        self.progress.hide()
+        self.result = QLabel(spec.hint())
+        self.result.setProperty("role", "muted")
+        self.result.setWordWrap(True)
+        self.cancel = QToolButton()
+        self.cancel.setText(QCoreApplication.translate("Actions", "Cancel"))
+        self.cancel.setEnabled(False)
+        self.cancel.setToolTip(QCoreApplication.translate(
+            "Actions", "This task runs in one transaction and cannot be stopped once started."))
+        cell = QVBoxLayout()
+        cell.setSpacing(2)
+        cell.addWidget(self.result)
+        cell.addWidget(self.progress)
+        grid.addWidget(self.button, row, 0)
+        grid.addLayout(cell, row, 1)
+        grid.addWidget(self.cancel, row, 2)
+
+    def set_available(self, available: bool, reason: str) -> None:
+        self.button.setEnabled(available)
+        self.button.setToolTip(self.spec.hint() if available else reason)
+
+    def set_running(self, running: bool) -> None:
+        self.progress.setVisible(running)
+        self.button.setEnabled(not running)
+        if running:
+            self._show(QCoreApplication.translate("Actions", "Running…"), "muted")
+
+    def _show(self, text: str, role: str) -> None:
+        self.result.setText(text)
+        self.result.setProperty("role", role)
+        self.result.style().unpolish(self.result)
+        self.result.style().polish(self.result)
+
+    def show_result(self, text: str, ok: bool) -> None:
+        self._show(text, "muted" if ok else "warning")
+
+
+class ActionsPanel(QWidget):
+    def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._context = context
+        self._running: set[str] = set()
+        heading = QLabel(self.tr("Maintenance"))
+        heading.setProperty("role", "heading")
+        self.chat_label = QLabel()
+        self.chat_label.setProperty("role", "muted")
+        body = QWidget()
+        grid = QGridLayout(body)
+        grid.setColumnStretch(1, 1)
+        grid.setVerticalSpacing(10)
+        self.rows = {spec.key: ActionRow(spec, grid, i, self.run) for i, spec in enumerate(ACTIONS)}
+        grid.setRowStretch(len(ACTIONS), 1)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(body)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(10, 10, 10, 10)
+        layout.addWidget(heading)
+        layout.addWidget(self.chat_label)
+        layout.addWidget(scroll, 1)
+        context.sigChatChanged.connect(lambda _c: self.update_availability())
+        self.update_availability()
+
+    def available(self, key: str) -> tuple[bool, str]:
+        """Whether ``key`` can run now, and why not."""
+        service = self._context.service
+        if not self._context.chat_id:
+            return False, self.tr("Open a chat first.")
+        if key == "extract":
+            if isinstance(service.extraction, NoExtraction):
+                return False, self.tr("No extractor is attached to this data folder.")
+            return True, ""
+        if key not in service.maintenance_tasks:
+            return False, self.tr("This version of BME Desktop cannot run this task yet.")
+        return True, ""
+
+    def update_availability(self) -> None:
+        chat_id = self._context.chat_id
+        self.chat_label.setText(self.tr("Runs on the open chat: {0}").format(chat_id) if chat_id
+                                else self.tr("No chat open"))
+        for key, row in self.rows.items():
+            if key not in self._running:
+                row.set_available(*self.available(key))
+
+    def run(self, key: str) -> None:
+        ok, _reason = self.available(key)
+        if not ok or key in self._running:
+            return
+        chat_id, row = self._context.chat_id, self.rows[key]
+        self._running.add(key)
+        row.set_running(True)
+
+        def done(result: ActionResult) -> None:
+            self._finish(key, result_text(result), True)
+
+        def failed(exc: Exception) -> None:
+            self._finish(key, self.tr("Failed: {0}").format(exc), False)
+        self._context.call(lambda s: run_action(s, chat_id, key), done, on_error=failed)
+
+    def _finish(self, key: str, text: str, ok: bool) -> None:
+        self._running.discard(key)
+        row = self.rows[key]
+        row.set_running(False)
+        row.show_result(text, ok)
+        row.set_available(*self.available(key))
+        self._context.sigStatus.emit(f"{row.spec.title()}: {text}")
