@@ -90,6 +90,15 @@ class LifecycleSettings:
     fold_above: int = _bounded(3, min=2, max=100)
     reflect_every: int = _bounded(10, min=1, max=1000)
     auto_reflect: bool = False  # reflection adds memories: off unless asked for, like every side effect
+    # the rest of the life cycle (compress, reflect, persona, working memory, patrol)
+    auto_compress: bool = False  # compression after each extraction (by hand: task "compress")
+    reflect_window: int = _bounded(30, min=3, max=1000)  # how many recent events reflection looks at
+    auto_persona: bool = False  # persona synthesis on the after-extraction path, at most every persona_every_hours
+    persona_every_hours: float = _bounded(24.0, min=0.0, max=24 * 365.0)
+    working_max: int = _bounded(3, min=1, max=20)
+    working_expiry_days: float = _bounded(3.0, min=0.1, max=365.0)
+    patrol_unused_days: float = _bounded(30.0, min=1.0, max=3650.0)
+    patrol_forget_margin: float = _bounded(0.1, min=0.0, max=1.0)  # "about to be forgotten": R < dormant_below + margin
 
 
 @dataclass

@@ -43,11 +43,19 @@ def _task(service: MemoryService, step: Step) -> Callable[[str], ChangeRecord]:
 
 def steps() -> dict[str, Step]:
     """The maintenance task name → step table (imports kept local: one module per step)."""
+    from .compress import compress_in
     from .consolidate import consolidate_in
     from .summaries import fold_in, summarize_in
     table: dict[str, Step] = {"upkeep": upkeep_in, "consolidate": consolidate_in, "summarize": summarize_in,
-                              "fold": fold_in}
+                              "fold": fold_in, "compress": compress_in}
     return table
+
+
+def after_extraction_steps() -> dict[str, Step]:
+    """Steps the worker runs after each extraction; each checks its own ``auto_*`` gate."""
+    from .compress import auto_compress_in
+    table = steps()
+    return {"summarize": table["summarize"], "fold": table["fold"], "compress": auto_compress_in}
 
 
 def register_tasks(service: MemoryService) -> None:

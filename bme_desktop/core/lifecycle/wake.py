@@ -14,7 +14,8 @@ from .schedule import relearn, retrievability
 if TYPE_CHECKING:
     from ..service import MemoryService
 
-LIFECYCLE_KINDS = ("upkeep", "review", "consolidate", "summarize", "fold", "reflect", "persona", "working")
+LIFECYCLE_KINDS = ("upkeep", "review", "consolidate", "summarize", "fold", "compress", "reflect", "persona",
+                   "working")
 
 
 def wake_in(uow: UnitOfWork, service: MemoryService, chat_id: str, node_id: str) -> Node:

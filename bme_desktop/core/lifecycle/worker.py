@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from ..events import Event
 from .intake import intake_in
-from .tasks import run_step, steps
+from .tasks import after_extraction_steps, run_step
 
 if TYPE_CHECKING:
     from ..service import MemoryService
@@ -30,7 +30,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 POLL_S = 1.0
 FIRST_UPKEEP_DELAY_S = 60.0
-AFTER_EXTRACTION = ("summarize", "fold", "reflect")
 
 
 @dataclass
@@ -112,12 +111,9 @@ class LifecycleWorker:
             ids = job.node_ids
             run_step(self.service, job.chat_id, lambda uow, chat_id, now, s: intake_in(uow, chat_id, ids, now, s))
             return
-        table = steps()
-        for name in AFTER_EXTRACTION:
-            if name == "reflect" and not self.service.settings.lifecycle.auto_reflect:
-                continue
-            if name in table and not self._closed():
-                run_step(self.service, job.chat_id, table[name])
+        for step in after_extraction_steps().values():  # each checks its own auto_* setting
+            if not self._closed():
+                run_step(self.service, job.chat_id, step)
 
 
 def attach(service: MemoryService) -> LifecycleWorker:
