@@ -178,12 +178,12 @@ def link(uow: UnitOfWork, chat_id: str, from_id: str, to_id: str, relation: str,
         raise ValidationError("strength", "must be a number from 0 to 1")
     require_node(uow, chat_id, from_id)
     require_node(uow, chat_id, to_id)
-    for edge in uow.read.edges(chat_id, node_id=from_id, include_invalid=False):
-        if edge.from_id == from_id and edge.to_id == to_id and edge.relation == relation:
-            if strength > edge.strength:
-                edge = replace(edge, strength=float(strength), updated_at=uow.now)
-                uow.put_edge(edge)
-            return edge
+    existing = uow.read.valid_edge_between(chat_id, from_id, to_id, relation)
+    if existing is not None:
+        if strength > existing.strength:
+            existing = replace(existing, strength=float(strength), updated_at=uow.now)
+            uow.put_edge(existing)
+        return existing
     edge = Edge(id=new_id(), chat_id=chat_id, from_id=from_id, to_id=to_id, relation=relation,
                 strength=float(strength), valid_from=uow.now, source_indices=list(source_indices or []),
                 manually_edited=manual, created_at=uow.now, updated_at=uow.now)

@@ -63,6 +63,7 @@ class MemoryService:
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bme-writer")
         self._writer_ident: int | None = None
         self._closed = False
+        self._close_callbacks: list[Callable[[], None]] = []
         # Maintenance tasks registered by the life-cycle and extraction subsystems.
         self.maintenance_tasks: dict[str, Callable[[str], ChangeRecord]] = {}
 
@@ -79,10 +80,24 @@ class MemoryService:
             attach_pipelines(service)
         return service
 
+    def on_close(self, callback: Callable[[], None]) -> None:
+        """Run ``callback`` when the service closes, before the writer stops (background
+        workers stop here, so nothing writes to a closed service)."""
+        self._close_callbacks.append(callback)
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
     def close(self) -> None:
         if self._closed:
             return
         self._closed = True
+        for callback in reversed(self._close_callbacks):
+            try:
+                callback()
+            except Exception:
+                log.exception("a close callback failed")
         self.extraction.shutdown(wait=True)
         self._writer.shutdown(wait=True)
         self.store.close()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from bme_desktop.core.editing import NodeDraft
@@ -139,15 +141,24 @@ def test_a_new_edit_clears_the_redo_stack(service: MemoryService, chat: str) -> 
     assert service.get_node(chat, node.id).fields["statement"] == "three"
 
 
-def test_undo_refuses_when_the_node_changed_since(service: MemoryService, chat: str) -> None:
+def test_undo_refuses_when_the_same_field_changed_since(service: MemoryService, chat: str) -> None:
     node = service.create_node(chat, NodeDraft("fact", {"statement": "one"}))
     service.update_node(chat, node.id, {"fields": {"statement": "two"}})
-    # an automatic change (not a manual batch) after the edit
-    from dataclasses import replace
-    service.write(lambda uow: uow.put_node(replace(service.get_node(chat, node.id), importance=9.0)))
+    # an automatic change (not a manual batch) to the same column after the edit
+    service.write(lambda uow: uow.put_node(replace(service.get_node(chat, node.id),
+                                                   fields={"statement": "three"})))
     with pytest.raises(Conflict):
         service.undo(chat)
-    assert service.get_node(chat, node.id).importance == 9.0
+    assert service.get_node(chat, node.id).fields["statement"] == "three"
+
+
+def test_undo_keeps_later_changes_to_other_fields(service: MemoryService, chat: str) -> None:
+    node = service.create_node(chat, NodeDraft("fact", {"statement": "one"}))
+    service.update_node(chat, node.id, {"fields": {"statement": "two"}})
+    service.write(lambda uow: uow.put_node(replace(service.get_node(chat, node.id), importance=9.0)))
+    assert service.undo(chat)
+    after = service.get_node(chat, node.id)
+    assert (after.fields["statement"], after.importance) == ("one", 9.0)
 
 
 def test_each_edit_publishes_one_graph_changed_event(service: MemoryService, chat: str) -> None:

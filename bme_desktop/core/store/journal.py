@@ -30,14 +30,23 @@ def _apply_image(uow: UnitOfWork, chat_id: str, table_name: str, row_id: str,
             _note(record, table_name, row_id, "removed")
         return
     if current is None:
+        if {c.name for c in table.columns if not c.nullable} - set(image):
+            return  # a partial (update) image of a row that is gone: nothing to restore onto
         uow.conn.execute(table.insert().values(**image))
         _note(record, table_name, row_id, "removed" if image.get("deleted_at") is not None else "added")
     else:
         uow.conn.execute(table.update().where(table.c.id == row_id).values(**image))
         was_deleted = current.get("deleted_at") is not None
-        is_deleted = image.get("deleted_at") is not None
+        is_deleted = image.get("deleted_at", current.get("deleted_at")) is not None
         kind = "changed" if was_deleted == is_deleted else ("removed" if is_deleted else "added")
         _note(record, table_name, row_id, kind)
+
+
+def _matches(current: dict[str, Any] | None, image: dict[str, Any] | None) -> bool:
+    """Does the row equal the image, on the image's columns (images may be partial)?"""
+    if current is None or image is None:
+        return current is None and image is None
+    return all(current.get(k) == v for k, v in image.items())
 
 
 def _note(record: Any, table_name: str, row_id: str, kind: str) -> None:
@@ -68,10 +77,12 @@ def _check_unchanged(uow: UnitOfWork, journal: list[dict[str, Any]], image: str,
     (``before``) image."""
     expected: dict[tuple[str, str], dict[str, Any] | None] = {}
     entries = journal if image == "after" else list(reversed(journal))
-    for entry in entries:
-        expected[(entry["table"], entry["id"])] = entry[image]
+    for entry in entries:  # merge partial images in order: the row's expected final state
+        key, value = (entry["table"], entry["id"]), entry[image]
+        known = expected.get(key)
+        expected[key] = None if value is None else ({**known, **value} if known else dict(value))
     for (table_name, row_id), want in expected.items():
-        if uow.current_row(t.JOURNALED[table_name], row_id) != want:
+        if not _matches(uow.current_row(t.JOURNALED[table_name], row_id), want):
             raise JournalConflict(f"{table_name[:-1]} {row_id} {why}")
 
 

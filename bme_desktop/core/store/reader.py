@@ -142,6 +142,15 @@ class Reader:
             t.edges.c.id == edge_id, t.edges.c.chat_pk == pk, t.edges.c.deleted_at.is_(None))).mappings().first()
         return row_to_edge(row, chat_id) if row else None
 
+    def valid_edge_between(self, chat_id: str, from_id: str, to_id: str, relation: str) -> Edge | None:
+        """The live, still-valid edge with these ends and relation (an indexed lookup)."""
+        pk = self.require_chat_pk(chat_id)
+        row = self.conn.execute(select(t.edges).where(
+            t.edges.c.from_id == from_id, t.edges.c.chat_pk == pk, t.edges.c.to_id == to_id,
+            t.edges.c.relation == relation, t.edges.c.deleted_at.is_(None), t.edges.c.valid_until.is_(None))
+            .order_by(t.edges.c.created_at).limit(1)).mappings().first()
+        return row_to_edge(row, chat_id) if row else None
+
     def edges(self, chat_id: str, *, node_id: str | None = None, include_invalid: bool = True,
               limit: int | None = None, offset: int = 0) -> list[Edge]:
         pk = self.require_chat_pk(chat_id)

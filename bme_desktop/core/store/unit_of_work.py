@@ -18,6 +18,16 @@ from . import tables as t
 from .reader import Reader
 from .rows import edge_to_row, node_to_row, summary_to_row
 
+# Columns every update image carries: identity, and what rollback and undo decide on.
+ALWAYS_JOURNALED = ("id", "manually_edited", "deleted_at", "updated_at")
+
+
+def changed_columns(before: dict[str, Any], after: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The before- and after-images of an update, reduced to the changed columns."""
+    keys = [k for k in after if before.get(k) != after[k] or k in ALWAYS_JOURNALED]
+    keys += [k for k in ALWAYS_JOURNALED if k in before and k not in after]
+    return {k: before.get(k) for k in keys}, {k: after.get(k, before.get(k)) for k in keys}
+
 
 @dataclass
 class OpenBatch:
@@ -108,8 +118,13 @@ class UnitOfWork:
 
     def _journal(self, table: str, row_id: str, before: dict[str, Any] | None,
                  after: dict[str, Any] | None) -> None:
-        if self._batch is not None:
-            self._batch.journal.append({"table": table, "id": row_id, "before": before, "after": after})
+        """Record a row write. An update keeps only the columns that changed (plus the few
+        that rollback and conflict checks read); inserts and deletes keep the whole row."""
+        if self._batch is None:
+            return
+        if before is not None and after is not None:
+            before, after = changed_columns(before, after)
+        self._batch.journal.append({"table": table, "id": row_id, "before": before, "after": after})
 
     # generic journaled row writes -----------------------------------------------------------
     def current_row(self, table: Table, row_id: str) -> dict[str, Any] | None:
