@@ -54,10 +54,15 @@ def steps() -> dict[str, Step]:
 def after_extraction_steps() -> dict[str, Step]:
     """Steps the worker runs after each extraction; each checks its own ``auto_*`` gate."""
     from .compress import auto_compress_in
+    from .reflect import auto_reflect_in
     table = steps()
-    return {"summarize": table["summarize"], "fold": table["fold"], "compress": auto_compress_in}
+    return {"summarize": table["summarize"], "fold": table["fold"], "compress": auto_compress_in,
+            "reflect": auto_reflect_in}
 
 
 def register_tasks(service: MemoryService) -> None:
+    from .reflect import reflect_with_change
     for name, step in steps().items():
         service.maintenance_tasks[name] = _task(service, step)
+    # tasks that may ask an LLM first (outside the write), then write what it proposed
+    service.maintenance_tasks["reflect"] = lambda chat_id: reflect_with_change(service, chat_id)[1]
