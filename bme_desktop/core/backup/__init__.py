@@ -1,0 +1,1 @@
+"""Backups: open JSON export and validated import, GraphML/GEXF, encrypted backups, retention."""

@@ -1,0 +1,194 @@
+"""Import of validated chats: one transaction on the writer thread, under the extraction
+pause, all or nothing.
+
+Modes: ``new`` (the target chat must not exist), ``replace`` (an existing target chat is
+emptied first, in the same transaction) and ``merge`` (chats that already exist are left
+alone and skipped). Node, edge and summary ids are kept when they are free and remapped
+(all of a chat's at once) when any is taken or the chat is imported under another id.
+Batches always get new numbers; extraction batches get a journal of the rows they created,
+so an edited message still rolls back the memories drawn from it. Undo history does not
+travel: imported manual batches are marked ``discarded``.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import AbstractContextManager, nullcontext
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any, Literal
+
+from sqlalchemy import select
+
+from ..store import tables as t
+from ..store.rows import edge_to_row, node_to_row, summary_to_row
+from ..store.unit_of_work import UnitOfWork
+from .format import BackupError
+from .validate import ChatDoc
+
+if TYPE_CHECKING:
+    from ..service import MemoryService
+
+ImportMode = Literal["new", "replace", "merge"]
+
+
+@dataclass
+class ImportResult:
+    imported: list[str] = field(default_factory=list)  # target chat ids written
+    skipped: list[str] = field(default_factory=list)  # merge mode: chats that already existed
+    nodes: int = 0
+    edges: int = 0
+    messages: int = 0
+    remapped: list[str] = field(default_factory=list)  # chats whose ids were remapped
+
+
+def extraction_paused(service: MemoryService) -> AbstractContextManager[None]:
+    """The extraction scheduler's restore lock, where the scheduler has one."""
+    pause: Callable[[], AbstractContextManager[None]] | None = getattr(service.extraction, "pause", None)
+    return pause() if pause is not None else nullcontext()
+
+
+def import_chats(service: MemoryService, chats: Sequence[ChatDoc], *, mode: ImportMode = "new",
+                 as_chat: str | None = None) -> ImportResult:
+    if as_chat is not None:
+        if len(chats) != 1:
+            raise BackupError("chats", f"holds {len(chats)} chats; importing under one id needs exactly one")
+        if not as_chat or len(as_chat) > 256 or "\x00" in as_chat:
+            raise BackupError("chat_id", "the new chat id must be text of 1 to 256 characters")
+    with extraction_paused(service):
+        return service.write(lambda uow: _import_all(uow, chats, mode, as_chat))
+
+
+def _import_all(uow: UnitOfWork, chats: Sequence[ChatDoc], mode: ImportMode, as_chat: str | None) -> ImportResult:
+    result = ImportResult()
+    for pos, chat in enumerate(chats):
+        target = as_chat or chat.chat_id
+        if uow.read.chat_pk(target) is not None:
+            if mode == "merge":
+                result.skipped.append(target)
+                continue
+            if mode == "new":
+                raise BackupError(f"chats[{pos}].chat_id", f"chat {target!r} already exists "
+                                                           "(import it under another id, or replace it)")
+            delete_chat_rows(uow, target)
+        _import_chat(uow, chat, target, force_remap=as_chat is not None, result=result)
+        uow.audit(target, "import", "import", None, source_chat=chat.chat_id, mode=mode,
+                  nodes=len(chat.nodes), edges=len(chat.edges), messages=len(chat.messages))
+    return result
+
+
+def delete_chat_rows(uow: UnitOfWork, chat_id: str) -> None:
+    pk = uow.read.require_chat_pk(chat_id)
+    record = uow.change(chat_id)
+    for node_id in uow.conn.execute(select(t.nodes.c.id).where(t.nodes.c.chat_pk == pk)).scalars():
+        record.node_removed(node_id)
+    for edge_id in uow.conn.execute(select(t.edges.c.id).where(t.edges.c.chat_pk == pk)).scalars():
+        record.edge_removed(edge_id)
+    for table in (t.vectors, t.recall_records, t.summaries, t.edges, t.nodes, t.batches, t.messages, t.audit_log):
+        uow.conn.execute(table.delete().where(table.c.chat_pk == pk))
+    uow.conn.execute(t.chats.delete().where(t.chats.c.pk == pk))
+
+
+def _ids_taken(uow: UnitOfWork, chat: ChatDoc) -> bool:
+    for table, ids in ((t.nodes, [n.id for n in chat.nodes]), (t.edges, [e.id for e in chat.edges]),
+                       (t.summaries, [s.id for s in chat.summaries])):
+        for start in range(0, len(ids), 500):
+            if uow.conn.execute(select(table.c.id).where(table.c.id.in_(ids[start:start + 500])).limit(1)).first():
+                return True
+    return False
+
+
+def remap_json(value: Any, ids: dict[str, str]) -> Any:
+    """Replace every string that is a remapped id, anywhere inside a JSON value."""
+    if isinstance(value, str):
+        return ids.get(value, value)
+    if isinstance(value, list):
+        return [remap_json(v, ids) for v in value]
+    if isinstance(value, dict):
+        return {k: remap_json(v, ids) for k, v in value.items()}
+    return value
+
+
+def _import_chat(uow: UnitOfWork, chat: ChatDoc, target: str, *, force_remap: bool, result: ImportResult) -> None:
+    remap = force_remap or _ids_taken(uow, chat)
+    ids: dict[str, str] = {}
+    if remap:
+        for old in [n.id for n in chat.nodes] + [e.id for e in chat.edges] + [s.id for s in chat.summaries]:
+            ids[old] = uuid.uuid4().hex
+        result.remapped.append(target)
+    pk = int(uow.conn.execute(t.chats.insert().values(
+        chat_id=target, character=chat.character, user_name=chat.user, created_at=chat.created_at,
+        last_activity=chat.last_activity, revision=chat.revision,
+        state=remap_json(chat.state, ids))).inserted_primary_key[0])  # type: ignore[index]
+    batches = _insert_batches(uow, pk, chat)
+    _insert_messages(uow, pk, chat)
+    journals: dict[int, list[dict[str, Any]]] = {}
+
+    def new_batch(old: int | None) -> int | None:
+        return None if old is None else batches[old]
+
+    for node in chat.nodes:
+        n = replace(node, id=ids.get(node.id, node.id), chat_id=target, batch_id=new_batch(node.batch_id),
+                    parent_id=None if node.parent_id is None else ids.get(node.parent_id, node.parent_id),
+                    flags=remap_json(node.flags, ids))
+        uow.put_node(n)
+        _journal(journals, n.batch_id, "nodes", n.id, node_to_row(n, pk))
+    for edge in chat.edges:
+        e = replace(edge, id=ids.get(edge.id, edge.id), chat_id=target, from_id=ids.get(edge.from_id, edge.from_id),
+                    to_id=ids.get(edge.to_id, edge.to_id), batch_id=new_batch(edge.batch_id))
+        uow.put_edge(e)
+        _journal(journals, e.batch_id, "edges", e.id, edge_to_row(e, pk))
+    for summary in chat.summaries:
+        s = replace(summary, id=ids.get(summary.id, summary.id), chat_id=target,
+                    batch_id=new_batch(summary.batch_id), source_ids=remap_json(summary.source_ids, ids))
+        uow.put_summary(s)
+        _journal(journals, s.batch_id, "summaries", s.id, summary_to_row(s, pk))
+    _insert_recall_records(uow, pk, chat, ids)
+    extract_batches = {batches[b["id"]] for b in chat.batches if b["kind"] == "extract"}
+    for batch_id, entries in journals.items():
+        if batch_id in extract_batches:
+            uow.conn.execute(t.batches.update().where(t.batches.c.id == batch_id).values(journal=entries))
+    uow.change(target).messages_changed = bool(chat.messages)
+    result.imported.append(target)
+    result.nodes += len(chat.nodes)
+    result.edges += len(chat.edges)
+    result.messages += len(chat.messages)
+
+
+def _journal(journals: dict[int, list[dict[str, Any]]], batch_id: int | None, table: str, row_id: str,
+             row: dict[str, Any]) -> None:
+    if batch_id is not None:
+        journals.setdefault(batch_id, []).append({"table": table, "id": row_id, "before": None, "after": row})
+
+
+def _insert_batches(uow: UnitOfWork, pk: int, chat: ChatDoc) -> dict[int, int]:
+    out: dict[int, int] = {}
+    for b in chat.batches:
+        status = "discarded" if b["kind"] == "manual" and b["status"] in ("applied", "undone") else b["status"]
+        out[b["id"]] = int(uow.conn.execute(t.batches.insert().values(
+            chat_pk=pk, kind=b["kind"], status=status, read_from=b["read_from"], read_to=b["read_to"],
+            created_at=b["created_at"], actor=b["actor"], description=b["description"], journal=[],
+            state_before=None)).inserted_primary_key[0])  # type: ignore[index]
+    return out
+
+
+def _chunks(rows: list[dict[str, Any]], size: int = 500) -> Iterator[list[dict[str, Any]]]:
+    for start in range(0, len(rows), size):
+        yield rows[start:start + size]
+
+
+def _insert_messages(uow: UnitOfWork, pk: int, chat: ChatDoc) -> None:
+    rows = [{"chat_pk": pk, "idx": m.index, "role": m.role, "name": m.name, "text": m.text,
+             "swipe_id": m.swipe_id, "time": m.time, "fingerprint": m.fingerprint, "stored_at": uow.now}
+            for m in chat.messages]
+    for chunk in _chunks(rows):
+        uow.conn.execute(t.messages.insert(), chunk)
+
+
+def _insert_recall_records(uow: UnitOfWork, pk: int, chat: ChatDoc, ids: dict[str, str]) -> None:
+    rows = [{"chat_pk": pk, "idx": r.index, "user_input": r.user_input, "injection": r.injection,
+             "token_estimate": r.token_estimate, "elapsed_ms": r.elapsed_ms, "nodes": remap_json(r.nodes, ids),
+             "manually_edited": r.manually_edited, "created_at": r.created_at, "updated_at": r.updated_at}
+            for r in chat.recall_records]
+    for chunk in _chunks(rows):
+        uow.conn.execute(t.recall_records.insert(), chunk)
