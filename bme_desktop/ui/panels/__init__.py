@@ -47,6 +47,11 @@ def _actions(context: AppContext) -> QWidget:
     return ActionsPanel(context)
 
 
+def _settings(context: AppContext) -> QWidget:
+    from .settings import SettingsPanel
+    return SettingsPanel(context)
+
+
 def panel_specs() -> tuple[PanelSpec, ...]:
     left, right = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
     return (
@@ -55,4 +60,6 @@ def panel_specs() -> tuple[PanelSpec, ...]:
         PanelSpec("review", lambda: QCoreApplication.translate("Panels", "Review"), _review, right),
         PanelSpec("injection", lambda: QCoreApplication.translate("Panels", "Injection"), _injection, right, visible=False),
         PanelSpec("actions", lambda: QCoreApplication.translate("Panels", "Actions"), _actions, right, visible=False),
+        PanelSpec("settings", lambda: QCoreApplication.translate("Panels", "Settings"), _settings, right,
+                  visible=False),
     )

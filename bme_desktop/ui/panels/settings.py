@@ -1,0 +1,199 @@
+"""Settings panel: a form generated from the typed settings (``core/settings.py``), one tab per
+section, each with Reset; Save validates everything first and writes settings.json only when
+every value is allowed, otherwise it names the field under the field itself."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QScrollArea,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ...core.settings import Settings, SettingsError, save_settings, settings_from_json
+from ..context import AppContext
+from .settings_bridge import BridgeBox
+from .settings_endpoint import EndpointBox
+from .settings_fields import FieldEditor, section_editors
+from .settings_labels import field_label, section_label
+
+SECTIONS = ("llm", "embedding", "extraction", "recall", "lifecycle", "bridge", "appearance")
+
+
+class SettingsPanel(QWidget):
+    def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._context = context
+        self.editors: dict[str, FieldEditor] = {}
+        self.tabs = QTabWidget()
+        self.tabs.setUsesScrollButtons(True)
+        self._tab_of: dict[str, int] = {}
+        classes = {f.name: f.type for f in dataclasses.fields(Settings)}
+        defaults = Settings()
+        for section in SECTIONS:
+            cls = type(getattr(defaults, section))
+            self._add_section(section, cls, classes)
+        self.save_button = QPushButton(self.tr("Save"))
+        self.save_button.setProperty("role", "primary")
+        self.save_button.clicked.connect(self.save)
+        revert = QPushButton(self.tr("Revert"))
+        revert.setToolTip(self.tr("Show the saved settings again"))
+        revert.clicked.connect(lambda: self.load(self._context.settings))
+        self.status = QLabel()
+        self.status.setProperty("role", "muted")
+        self.status.setWordWrap(True)
+        bottom = QHBoxLayout()
+        bottom.addWidget(self.status, 1)
+        bottom.addWidget(revert)
+        bottom.addWidget(self.save_button)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(8, 8, 8, 8)
+        layout.addWidget(self.tabs, 1)
+        layout.addLayout(bottom)
+        self.load(context.settings)
+        theme = self.editors["appearance.theme"].input
+        assert isinstance(theme, QComboBox)
+        theme.currentIndexChanged.connect(lambda _i: self._preview_theme(theme.currentData()))
+        context.themes.sigThemeChanged.connect(lambda t: self._follow_theme(theme, t.name))
+
+    def _add_section(self, section: str, cls: type[Any], _classes: dict[str, Any]) -> None:
+        page = QWidget()
+        form = QFormLayout(page)
+        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        editors = section_editors(section, cls)
+        for editor in editors:
+            self.editors[editor.key] = editor
+            form.addRow(field_label(editor.key), editor)
+        extra = self._extra(section)
+        if extra is not None:
+            form.addRow(self.tr("API key") if section in ("llm", "embedding") else self.tr("Token"), extra)
+        reset = QPushButton(self.tr("Reset this section"))
+        reset.setToolTip(self.tr("Put the defaults back in the form (saved only with Save)"))
+        reset.clicked.connect(lambda: self.reset_section(section))
+        row = QHBoxLayout()
+        row.addWidget(reset)
+        row.addStretch(1)
+        form.addRow("", row)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(page)
+        self._tab_of[section] = self.tabs.addTab(scroll, section_label(section))
+
+    def _extra(self, section: str) -> QWidget | None:
+        if section in ("llm", "embedding"):
+            box = EndpointBox(self._context, section, self._endpoint_values(section))
+            setattr(self, f"{section}_endpoint", box)
+            return box
+        if section == "bridge":
+            self.bridge_box = BridgeBox(self._context)
+            holder = QWidget()
+            layout = QVBoxLayout(holder)
+            layout.setContentsMargins(0, 8, 0, 0)
+            note = QLabel(self.tr("Host and port changes apply at the next start."))
+            note.setProperty("role", "muted")
+            layout.addWidget(note)
+            layout.addWidget(self.bridge_box)
+            return holder
+        return None
+
+    def _endpoint_values(self, section: str) -> Callable[[], tuple[str, str, int]]:
+        def values() -> tuple[str, str, int]:
+            batch = self.editors.get(f"{section}.batch_size")
+            return (str(self.editors[f"{section}.base_url"].value()), str(self.editors[f"{section}.model"].value()),
+                    int(batch.value()) if batch is not None else 1)
+        return values
+
+    # form <-> settings -----------------------------------------------------------------------
+    def load(self, settings: Settings) -> None:
+        data = settings.to_json()
+        for key, editor in self.editors.items():
+            section, name = key.split(".", 1)
+            editor.set_value(data[section][name])
+            editor.show_error("")
+
+    def reset_section(self, section: str) -> None:
+        for key, editor in self.editors.items():
+            if key.startswith(section + "."):
+                editor.set_value(editor.default)
+                editor.show_error("")
+
+    def form_data(self) -> dict[str, Any]:
+        data = self._context.settings.to_json()
+        for key, editor in self.editors.items():
+            section, name = key.split(".", 1)
+            data[section][name] = editor.value()
+        return data
+
+    def save(self) -> bool:
+        """Validate the whole form; write settings.json and the typed API keys only if all is valid."""
+        for editor in self.editors.values():
+            editor.show_error("")
+        try:
+            new = settings_from_json(self.form_data())
+        except SettingsError as exc:
+            self._refuse(str(exc))
+            return False
+        context = self._context
+        old_language = context.settings.appearance.language
+        save_settings(context.data_dir, new)
+        for section in SECTIONS:  # in place: the service holds the same Settings object
+            setattr(context.settings, section, getattr(new, section))
+        self.status.setText(self.tr("Saved."))
+        self._save_keys()
+        language = new.appearance.language
+        window = self.window()
+        if language != old_language and language != "auto" and hasattr(window, "sigLanguageRequested"):
+            QTimer.singleShot(0, lambda: window.sigLanguageRequested.emit(language))
+        return True
+
+    def _refuse(self, message: str) -> None:
+        key = message.split(" ", 1)[0]
+        editor = self.editors.get(key)
+        if editor is None:
+            self.status.setText(self.tr("Not saved: {0}").format(message))
+            return
+        meta = editor.meta
+        text = (self.tr("Must be between {0} and {1}.").format(meta["min"], meta["max"])
+                if "min" in meta and "max" in meta else message)
+        editor.show_error(text)
+        self.tabs.setCurrentIndex(self._tab_of[key.split(".", 1)[0]])
+        self.status.setText(self.tr("Not saved: “{0}” needs a different value.").format(field_label(key)))
+
+    def _save_keys(self) -> None:
+        savers = [s for s in (self.llm_endpoint.key_saver(), self.embedding_endpoint.key_saver()) if s is not None]
+        if not savers:
+            return
+
+        def done(_result: object) -> None:
+            for box in (self.llm_endpoint, self.embedding_endpoint):
+                box.key_edit.clear()
+                box.refresh()
+
+        def failed(exc: Exception) -> None:
+            self.status.setText(self.tr("Settings saved, but the API key was not: {0}").format(exc))
+        self._context.call(lambda _s: [saver() for saver in savers], done, on_error=failed)
+
+    def _preview_theme(self, name: str) -> None:
+        if name and name != self._context.themes.current.name:
+            self._context.themes.apply(name)
+
+    def _follow_theme(self, combo: QComboBox, name: str) -> None:
+        """The View menu switched theme: show it here without treating it as an edit."""
+        combo.blockSignals(True)
+        combo.setCurrentIndex(max(0, combo.findData(name)))
+        combo.blockSignals(False)
+
+    llm_endpoint: EndpointBox
+    embedding_endpoint: EndpointBox
+    bridge_box: BridgeBox

@@ -1,0 +1,127 @@
+"""Field editors generated from a settings dataclass field: its type and ``metadata`` bounds
+(``min``/``max`` → a spin box with that range) and ``choices`` (→ a combo box)."""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from typing import Any
+
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDoubleSpinBox,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from .settings_labels import choice_label, unit_suffix
+
+INT_LIMIT = 2_000_000_000
+
+
+def _unwrap(kind: Any) -> tuple[Any, bool]:
+    """The type without ``| None``, and whether None was allowed."""
+    if typing.get_origin(kind) in (types.UnionType, typing.Union):
+        args = [a for a in typing.get_args(kind) if a is not type(None)]
+        return args[0], True
+    return kind, False
+
+
+def _decimals(meta: typing.Mapping[str, Any]) -> int:
+    low = float(meta.get("min", 1.0))
+    return 4 if 0 < low < 0.01 else 2
+
+
+class FieldEditor(QWidget):
+    """One setting: the input widget and, under it, the error shown after a refused Save."""
+
+    def __init__(self, key: str, field: dataclasses.Field[Any], kind: Any, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.key = key
+        self.meta = field.metadata
+        self.kind, self.optional = _unwrap(kind)
+        self.default: Any = (field.default_factory() if field.default_factory is not dataclasses.MISSING
+                             else field.default)
+        self.input = self._make_input(key.rsplit(".", 1)[-1])
+        self.error = QLabel()
+        self.error.setProperty("role", "warning")
+        self.error.setWordWrap(True)
+        self.error.hide()
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(2)
+        layout.addWidget(self.input)
+        layout.addWidget(self.error)
+
+    def _make_input(self, name: str) -> QWidget:
+        meta = self.meta
+        if self.kind is bool:
+            return QCheckBox()
+        if "choices" in meta:
+            combo = QComboBox()
+            for value in meta["choices"]:
+                combo.addItem(choice_label(value), value)
+            return combo
+        if self.kind is int:
+            spin = QSpinBox()
+            spin.setRange(int(meta.get("min", -INT_LIMIT)), int(meta.get("max", INT_LIMIT)))
+            spin.setSuffix(unit_suffix(name))
+            return spin
+        if self.kind is float:
+            dspin = QDoubleSpinBox()
+            dspin.setDecimals(_decimals(meta))
+            dspin.setRange(float(meta.get("min", -1e12)), float(meta.get("max", 1e12)))
+            dspin.setSingleStep(0.05 if float(meta.get("max", 100.0)) <= 2.0 else 1.0)
+            dspin.setSuffix(unit_suffix(name))
+            return dspin
+        if typing.get_origin(self.kind) is list:
+            text = QPlainTextEdit()
+            text.setFixedHeight(72)
+            return text
+        return QLineEdit()
+
+    def value(self) -> Any:
+        w = self.input
+        if isinstance(w, QCheckBox):
+            return w.isChecked()
+        if isinstance(w, QComboBox):
+            return w.currentData()
+        if isinstance(w, QSpinBox | QDoubleSpinBox):
+            return w.value()
+        if isinstance(w, QPlainTextEdit):
+            lines = [line.strip() for line in w.toPlainText().splitlines() if line.strip()]
+            return None if self.optional and not lines else lines
+        assert isinstance(w, QLineEdit)
+        text = w.text().strip()
+        return None if self.optional and not text else text
+
+    def set_value(self, value: Any) -> None:
+        w = self.input
+        if isinstance(w, QCheckBox):
+            w.setChecked(bool(value))
+        elif isinstance(w, QComboBox):
+            w.setCurrentIndex(max(0, w.findData(value)))
+        elif isinstance(w, QSpinBox):
+            w.setValue(int(value))
+        elif isinstance(w, QDoubleSpinBox):
+            w.setValue(float(value))
+        elif isinstance(w, QPlainTextEdit):
+            w.setPlainText("\n".join(value or []))
+        elif isinstance(w, QLineEdit):
+            w.setText("" if value is None else str(value))
+
+    def show_error(self, text: str) -> None:
+        self.error.setText(text)
+        self.error.setVisible(bool(text))
+
+
+def section_editors(prefix: str, cls: type[Any]) -> list[FieldEditor]:
+    """One editor per field of the settings section ``cls`` (keys ``prefix.field``)."""
+    hints = typing.get_type_hints(cls)
+    return [FieldEditor(f"{prefix}.{f.name}", f, hints[f.name]) for f in dataclasses.fields(cls)]

@@ -1,0 +1,76 @@
+"""The Settings panel round-trips settings.json, refuses bad values by name, rotates the token."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtWidgets import QSpinBox
+
+from bme_desktop.core.settings import SETTINGS_FILENAME, load_settings
+from bme_desktop.ui.context import AppContext
+from bme_desktop.ui.panels.settings import SettingsPanel
+
+
+def make_panel(qtbot, context: AppContext, settled: Callable[[], None]) -> SettingsPanel:
+    panel = SettingsPanel(context)
+    qtbot.addWidget(panel)
+    settled()
+    return panel
+
+
+def test_saved_form_values_come_back_from_settings_json(qtbot, context: AppContext, data_dir: Path,
+                                                        settled: Callable[[], None]) -> None:
+    panel = make_panel(qtbot, context, settled)
+    panel.editors["recall.top_k"].set_value(12)
+    panel.editors["lifecycle.audit_mode"].set_value("all")
+    panel.editors["llm.base_url"].set_value("http://127.0.0.1:5000/v1")
+    panel.editors["bridge.allowed_origins"].set_value(["http://localhost:8000", "http://127.0.0.1:8000"])
+    panel.editors["llm.enabled"].set_value(True)
+    assert panel.save()
+    saved = load_settings(data_dir)
+    assert saved.recall.top_k == 12 and saved.lifecycle.audit_mode == "all" and saved.llm.enabled
+    assert saved.llm.base_url == "http://127.0.0.1:5000/v1"
+    assert saved.bridge.allowed_origins == ["http://localhost:8000", "http://127.0.0.1:8000"]
+    assert context.settings.recall.top_k == 12  # the running service sees it too
+    again = make_panel(qtbot, context, settled)
+    again.load(saved)
+    assert again.editors["recall.top_k"].value() == 12
+    assert "api" not in json.dumps(json.loads((data_dir / SETTINGS_FILENAME).read_text())).lower()
+
+
+def test_an_out_of_range_value_is_refused_by_name_and_nothing_is_written(
+        qtbot, context: AppContext, data_dir: Path, settled: Callable[[], None]) -> None:
+    panel = make_panel(qtbot, context, settled)
+    spin = panel.editors["recall.top_k"].input
+    assert isinstance(spin, QSpinBox) and spin.maximum() == 100  # the range comes from the field's bounds
+    spin.setMaximum(1000)  # a value that got past the widget (as a pasted or future bound would)
+    spin.setValue(500)
+    assert not panel.save()
+    assert not (data_dir / SETTINGS_FILENAME).exists()
+    editor = panel.editors["recall.top_k"]
+    assert not editor.error.isHidden() and "100" in editor.error.text()
+    assert "Memories per recall" in panel.status.text()
+    assert context.settings.recall.top_k == 8
+
+
+def test_reset_puts_a_sections_defaults_back(qtbot, context: AppContext, settled: Callable[[], None]) -> None:
+    panel = make_panel(qtbot, context, settled)
+    panel.editors["recall.top_k"].set_value(30)
+    panel.editors["llm.max_retries"].set_value(7)
+    panel.reset_section("recall")
+    assert panel.editors["recall.top_k"].value() == 8
+    assert panel.editors["llm.max_retries"].value() == 7
+
+
+def test_rotate_replaces_the_stored_bridge_token(qtbot, context: AppContext, settled: Callable[[], None]) -> None:
+    panel = make_panel(qtbot, context, settled)
+    store = panel.bridge_box.store
+    before = store.load()
+    assert before is not None and panel.bridge_box.token_edit.text() == before.value
+    panel.bridge_box.rotate_button.click()
+    settled()
+    after = store.load()
+    assert after is not None and after.value != before.value
+    assert panel.bridge_box.token_edit.text() == after.value
