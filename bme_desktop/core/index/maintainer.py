@@ -50,6 +50,7 @@ class VectorMaintainer:
         self._stopped = False
         self._thread: threading.Thread | None = None
         self._unsubscribe = service.events.subscribe(self._on_event)
+        service.on_close(self.stop)
 
     # embedder --------------------------------------------------------------------------
     def embedder(self) -> RecallEmbedder | None:
@@ -145,11 +146,15 @@ class VectorMaintainer:
         return ChangeRecord(chat_id)
 
     def stop(self) -> None:
+        """Stop embedding (called when the service closes) and let a running batch finish."""
         self._unsubscribe()
         with self._cond:
             self._stopped = True
             self._pending.clear()
             self._cond.notify_all()
+        thread = self._thread
+        if thread is not None and thread is not threading.current_thread():
+            thread.join(30)
 
     # events ----------------------------------------------------------------------------
     def _on_event(self, event: Event) -> None:
@@ -177,7 +182,7 @@ class VectorMaintainer:
             with self._cond:
                 while not self._pending and not self._stopped:
                     self._cond.wait(1.0)
-                    if getattr(self.service, "_closed", False):
+                    if self.service.closed:
                         self._stopped = True
                 if self._stopped:
                     self._cond.notify_all()
@@ -197,7 +202,7 @@ class VectorMaintainer:
                     self._busy = False
                     self._busy_chat = None
                     self._cond.notify_all()
-            if getattr(self.service, "_closed", False):
+            if self.service.closed:
                 return
 
     def _embed_chat(self, chat_id: str, ids: set[str] | None) -> None:
