@@ -45,19 +45,22 @@ def steps() -> dict[str, Step]:
     """The maintenance task name → step table (imports kept local: one module per step)."""
     from .compress import compress_in
     from .consolidate import consolidate_in
+    from .persona import persona_in
     from .summaries import fold_in, summarize_in
     table: dict[str, Step] = {"upkeep": upkeep_in, "consolidate": consolidate_in, "summarize": summarize_in,
-                              "fold": fold_in, "compress": compress_in}
+                              "fold": fold_in, "compress": compress_in,
+                              "persona": persona_in}
     return table
 
 
 def after_extraction_steps() -> dict[str, Step]:
     """Steps the worker runs after each extraction; each checks its own ``auto_*`` gate."""
     from .compress import auto_compress_in
+    from .persona import auto_persona_in
     from .reflect import auto_reflect_in
     table = steps()
     return {"summarize": table["summarize"], "fold": table["fold"], "compress": auto_compress_in,
-            "reflect": auto_reflect_in}
+            "reflect": auto_reflect_in, "persona": auto_persona_in}
 
 
 def register_tasks(service: MemoryService) -> None:

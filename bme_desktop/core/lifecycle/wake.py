@@ -9,6 +9,7 @@ from ..errors import Conflict, NotFound
 from ..model import Node
 from ..store import journal
 from ..store.unit_of_work import UnitOfWork
+from .chat_state import undo_state
 from .schedule import relearn, retrievability
 
 if TYPE_CHECKING:
@@ -51,6 +52,8 @@ def undo_lifecycle_batch(service: MemoryService, chat_id: str, batch_id: int, *,
         if batch.kind not in LIFECYCLE_KINDS:
             raise Conflict(f"batch {batch_id} is a {batch.kind} batch, not a life-cycle one")
         try:
+            if batch.status == "applied":
+                undo_state(uow, chat_id, batch.kind, batch_id)
             journal.undo_batch(uow, batch_id)
         except journal.JournalConflict as exc:
             raise Conflict(f"cannot undo: {exc}") from exc
