@@ -58,9 +58,10 @@ def after_extraction_steps() -> dict[str, Step]:
     from .compress import auto_compress_in
     from .persona import auto_persona_in
     from .reflect import auto_reflect_in
+    from .working_memory import working_in
     table = steps()
     return {"summarize": table["summarize"], "fold": table["fold"], "compress": auto_compress_in,
-            "reflect": auto_reflect_in, "persona": auto_persona_in}
+            "reflect": auto_reflect_in, "persona": auto_persona_in, "working": working_in}
 
 
 def register_tasks(service: MemoryService) -> None:
