@@ -1,4 +1,4 @@
-"""Command line: ``bme-desktop [gui|serve|token|doctor] [--data-dir DIR]``."""
+"""Command line: ``bme-desktop [gui|serve|token|doctor|export|import|backup|restore] [--data-dir DIR]``."""
 
 from __future__ import annotations
 
@@ -49,6 +49,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     doctor = sub.add_parser("doctor", help="print what this installation uses and whether it works")
     _add_common(doctor)
+
+    # export / import / backup / restore (bme_desktop.core.backup)
+    from .core.backup.cli_commands import add_commands as add_backup_commands
+    add_backup_commands(sub, _add_common)
     return parser
 
 
@@ -65,6 +69,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             from .bridge.serve import serve_main
             return int(serve_main(data_dir, database_url=args.database_url, host=args.host, port=args.port,
                                   allow_remote=args.allow_remote))
+        if command in ("export", "import", "backup", "restore"):
+            from .core.backup.cli_commands import run as run_backup_command
+            return run_backup_command(command, args, data_dir)
         if command == "token":
             from .bridge.tokens import token_main
             return int(token_main(data_dir, rotate=args.rotate))

@@ -1,0 +1,147 @@
+"""The ``export``, ``import``, ``backup`` and ``restore`` commands of ``bme-desktop``.
+
+Bad input gives one clear line on stderr and exit status 2, with nothing changed:
+documents are validated in full before the one import transaction starts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..service import MemoryService
+    from .importer import ImportResult
+
+COMMANDS = ("export", "import", "backup", "restore")
+
+
+class UsageProblem(Exception):
+    """Something the user can fix; printed as one line, exit status 2."""
+
+
+def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser],
+                 add_common: Callable[[argparse.ArgumentParser], None]) -> None:
+    export = sub.add_parser("export", help="export chats as open JSON, GraphML or GEXF")
+    add_common(export)
+    export.add_argument("--chat", metavar="ID", help="only this chat (default: all chats)")
+    export.add_argument("--format", choices=("json", "graphml", "gexf"), default="json")
+    export.add_argument("-o", "--output", metavar="FILE", help="write here (default: standard output)")
+
+    imp = sub.add_parser("import", help="import a bme-desktop-export JSON file")
+    add_common(imp)
+    imp.add_argument("file", metavar="FILE")
+    how = imp.add_mutually_exclusive_group()
+    how.add_argument("--as", dest="as_chat", metavar="CHAT_ID", help="import the one chat under this new id")
+    how.add_argument("--replace", action="store_true", help="replace chats that already exist")
+
+    backup = sub.add_parser("backup", help="back up every chat (encrypted with a passphrase)")
+    add_common(backup)
+    backup.add_argument("--passphrase-env", metavar="VAR",
+                        help="encrypt with the passphrase in this environment variable")
+    backup.add_argument("-o", "--output", metavar="FILE",
+                        help="write here (default: the data folder's backups/, keeping recent ones)")
+
+    rest = sub.add_parser("restore", help="restore a backup (chats that exist are kept unless --replace)")
+    add_common(rest)
+    rest.add_argument("file", metavar="FILE")
+    rest.add_argument("--passphrase-env", metavar="VAR", help="the passphrase is in this environment variable")
+    rest.add_argument("--replace", action="store_true", help="replace chats that already exist")
+
+
+def _passphrase(var: str | None) -> str | None:
+    if var is None:
+        return None
+    value = os.environ.get(var)
+    if not value:
+        raise UsageProblem(f"the environment variable {var} holding the passphrase is not set")
+    return value
+
+
+def _emit(data: bytes, output: str | None) -> None:
+    if output is None:
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+    else:
+        from .files import write_atomically
+        write_atomically(Path(output), data)
+
+
+def _summary(result: ImportResult) -> str:
+    parts = [f"imported {', '.join(result.imported) or 'nothing'}: {result.nodes} memories, "
+             f"{result.edges} edges, {result.messages} messages"]
+    if result.skipped:
+        parts.append(f"kept existing {', '.join(result.skipped)}")
+    return "; ".join(parts)
+
+
+def run(command: str, args: argparse.Namespace, data_dir: Path) -> int:
+    from ..errors import ServiceError
+    from ..store.reader import ChatNotFound
+    from .format import BackupError
+    try:
+        return _run(command, args, data_dir)
+    except (BackupError, UsageProblem, ServiceError, ChatNotFound) as exc:
+        print(f"bme-desktop {command}: {exc}", file=sys.stderr)
+        return 2
+
+
+def _run(command: str, args: argparse.Namespace, data_dir: Path) -> int:
+    from ..service import MemoryService
+    from ..store.database import DB_FILENAME
+    from .files import read_backup, read_file
+    from .graph_formats import graph_of, to_gexf, to_graphml
+    from .importer import import_chats
+    passphrase = _passphrase(getattr(args, "passphrase_env", None))
+    if command in ("import", "restore"):  # read, decrypt and validate before opening the store
+        chats_in = read_backup(read_file(Path(args.file)), passphrase)
+    if command in ("export", "backup") and args.database_url is None and not (data_dir / DB_FILENAME).exists():
+        raise UsageProblem(f"there is no memory database in {data_dir}")
+    service = MemoryService.open(data_dir, database_url=args.database_url, attach=False)
+    try:
+        if command == "export":
+            chats = None if args.chat is None else [args.chat]
+            if args.format == "json":
+                from .export import dumps, export_document
+                text = dumps(service.read(lambda r: export_document(r, chats, now=service.now())))
+                _emit(text.encode("utf-8"), args.output)
+            else:
+                nodes, edges = service.read(lambda r: graph_of(r, chats))
+                _emit((to_graphml if args.format == "graphml" else to_gexf)(nodes, edges), args.output)
+            return 0
+        if command == "import":
+            result = import_chats(service, chats_in, mode="replace" if args.replace else "new",
+                                  as_chat=args.as_chat)
+            print(_summary(result))
+            return 0
+        if command == "restore":
+            result = import_chats(service, chats_in, mode="replace" if args.replace else "merge")
+            print(_summary(result))
+            return 0
+        return _backup(service, args, data_dir, passphrase)
+    finally:
+        service.close()
+
+
+def _backup(service: MemoryService, args: argparse.Namespace, data_dir: Path, passphrase: str | None) -> int:
+    from .files import backup_bytes, backup_dir, write_atomically
+    from .retention import RetentionPolicy, backup_name, files_to_delete
+    data = backup_bytes(service, passphrase)
+    if args.output is not None:
+        path = Path(args.output)
+        write_atomically(path, data)
+    else:
+        folder = backup_dir(data_dir)
+        path = folder / backup_name(datetime.fromtimestamp(service.now(), tz=UTC), encrypted=passphrase is not None)
+        write_atomically(path, data)
+        for name in files_to_delete([p.name for p in folder.iterdir()], RetentionPolicy()):
+            (folder / name).unlink(missing_ok=True)
+    if passphrase is None:
+        print("bme-desktop backup: not encrypted (no --passphrase-env given)", file=sys.stderr)
+    print(path)
+    return 0
