@@ -80,6 +80,11 @@ async def run_clients(url: str, clients: int, seconds: float, work: str, chat: s
                 if work == "health":
                     await timed("health", "GET", "/v1/health")
                     continue
+                if work == "recall":
+                    await timed("recall", "POST", f"/v1/chats/{chat}/recall",
+                                {"user_input": f"what about the {WORDS[(turn + n) % len(WORDS)]}?"})
+                    turn += 1
+                    continue
                 index = start_index + turn * clients + n
                 await timed("sync", "POST", f"/v1/chats/{chat}/sync", {"messages": [message(index)]})
                 await timed("recall", "POST", f"/v1/chats/{chat}/recall",
@@ -116,6 +121,30 @@ def serve_bare(data_dir: Path) -> int:
     server.stop()
     service.close()
     return 0
+
+
+def seed_memories(data_dir: Path, chat: str, count: int) -> float:
+    """Write ``count`` memories straight into the store (as extraction would leave them), so a
+    large chat can be benchmarked without minutes of extraction first."""
+    from bme_desktop.core import editing
+    from bme_desktop.core.editing import NodeDraft
+    from bme_desktop.core.model import MessageIn
+    from bme_desktop.core.service import MemoryService
+
+    started = time.perf_counter()
+    service = MemoryService.open(data_dir, attach=False)
+    try:
+        service.sync(chat, [MessageIn(0, "user", "hello")], complete=True)
+
+        def op(uow: object) -> None:
+            for i in range(count):
+                words = " ".join(WORDS[(i * 7 + k) % len(WORDS)] for k in range(12))
+                draft = NodeDraft("event", {"summary": f"Memory {i}: {words}."}, source_indices=[i % 1000])
+                editing.create_node(uow, chat, draft, manual=False)  # type: ignore[arg-type]
+        service.write(op)
+    finally:
+        service.close()
+    return time.perf_counter() - started
 
 
 def start_server(data_dir: Path, bare: bool) -> tuple[subprocess.Popen[str], str]:
@@ -159,6 +188,9 @@ def main() -> int:
     parser.add_argument("--pipelines", choices=("bare", "full"), default="bare",
                         help="bare: a core with no pipelines (the bridge's own cost); full: `bme-desktop serve` "
                              "with extraction and recall pipelines attached")
+    parser.add_argument("--nodes", type=int, default=0,
+                        help="also write this many memories into the chat before the server starts, then run a "
+                             "recall-only phase (the issue's target: recall p95 < 50 ms at 20 clients, 10k nodes)")
     parser.add_argument("--serve-bare", metavar="DIR", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve_bare:
@@ -166,12 +198,15 @@ def main() -> int:
     global TOKEN
     proc = None
     with tempfile.TemporaryDirectory(prefix="bme-bench-") as tmp:
+        chat = f"bench-{os.getpid()}"
         if args.url:
             url, TOKEN = args.url, args.token or os.environ.get("BME_BRIDGE_TOKEN", "")
         else:
+            if args.nodes:
+                took = seed_memories(Path(tmp) / "data", chat, args.nodes)
+                print(f"wrote {args.nodes} memories into the store in {took:.1f} s")
             proc, url = start_server(Path(tmp) / "data", args.pipelines == "bare")
         try:
-            chat = f"bench-{os.getpid()}"
             seeded = asyncio.run(seed(url, chat, args.messages))
             print(f"bridge {url} ({args.pipelines} pipelines); {args.clients} clients, {args.seconds:g} s per phase, chat of {args.messages} "
                   f"messages (complete sync with wait: {seeded * 1000:.0f} ms), {os.cpu_count()} CPUs")
@@ -187,6 +222,9 @@ def main() -> int:
                 for k, v in s.statuses.items():
                     both.statuses[k] = both.statuses.get(k, 0) + v
             report("sync + recall", both, args.seconds)
+            if args.nodes:
+                only = asyncio.run(run_clients(url, args.clients, args.seconds, "recall", chat, args.messages))
+                report(f"recall only ({args.nodes} nodes)", only["recall"], args.seconds)
             if both.latencies:
                 print(f"mean sync+recall latency {statistics.fmean(both.latencies):.2f} ms")
         finally:
