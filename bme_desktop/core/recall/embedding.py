@@ -3,6 +3,8 @@ or a remote OpenAI-compatible endpoint. Both expose ``embed`` (memories) and ``e
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Protocol
 
@@ -55,8 +57,55 @@ class RemoteEmbedder:
         return vectors
 
 
+class QueryCache:
+    """Remembers recent query embeddings. Consecutive turns share most of their query blend
+    (this turn's previous input was the last turn's input; swipes repeat the same input), so
+    most query texts were embedded a moment ago."""
+
+    def __init__(self, inner: RecallEmbedder, size: int = 512) -> None:
+        self.inner = inner
+        self.size = size
+        self._cache: OrderedDict[str, npt.NDArray[np.float32]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    @property
+    def name(self) -> str:
+        return self.inner.name
+
+    @property
+    def dim(self) -> int | None:
+        return self.inner.dim
+
+    def embed(self, texts: Sequence[str]) -> Matrix:
+        return self.inner.embed(texts)
+
+    def embed_query(self, texts: Sequence[str]) -> Matrix:
+        with self._lock:
+            found = {t: self._cache[t] for t in texts if t in self._cache}
+            for text in found:
+                self._cache.move_to_end(text)
+        missing = list(dict.fromkeys(t for t in texts if t not in found))
+        if missing:
+            fresh = self.inner.embed_query(missing)
+            with self._lock:
+                for text, row in zip(missing, fresh, strict=True):
+                    found[text] = row
+                    self._cache[text] = row
+                    self._cache.move_to_end(text)
+                while len(self._cache) > self.size:
+                    self._cache.popitem(last=False)
+        if not texts:
+            return self.inner.embed_query(texts)
+        return np.stack([found[t] for t in texts]).astype(np.float32, copy=False)
+
+
 def make_embedder(settings: EmbeddingSettings, query_timeout_s: float = 3.0) -> RecallEmbedder:
-    """The configured embedder. Raises ``ImportError``/``ValueError`` when it cannot be built."""
+    """The configured embedder (queries cached). Raises ``ImportError``/``ValueError`` when it
+    cannot be built."""
+    return QueryCache(_make_uncached(settings, query_timeout_s))
+
+
+def _make_uncached(settings: EmbeddingSettings, query_timeout_s: float) -> RecallEmbedder:
     if settings.provider == "remote":
         def client(timeout: float, retries: int) -> EmbeddingClient:
             policy = HttpPolicy(connect_timeout=min(5.0, timeout), total_timeout=timeout, max_retries=retries)
