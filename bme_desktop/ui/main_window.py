@@ -13,7 +13,7 @@ from .menus import build_menus
 from .panels import PanelSpec, panel_specs
 from .views import ViewSpec, view_specs
 
-FUTURE_PANELS = ("persona",)
+FUTURE_PANELS: tuple[str, ...] = ()
 
 
 class MainWindow(QMainWindow):
@@ -41,7 +41,7 @@ class MainWindow(QMainWindow):
             dock = self._dock(panel.key, panel.title(), panel.factory(context), panel.area)
             dock.setVisible(panel.visible)
         self.splitDockWidget(self.docks["chats"], self.docks["overview"], Qt.Orientation.Vertical)
-        for key in ("review", "injection", "actions", "settings"):
+        for key in ("review", "injection", "actions", "persona", "settings"):
             self.tabifyDockWidget(self.docks["memories"], self.docks[key])
         self.docks["memories"].raise_()
         self.resizeDocks([self.docks["chats"], self.docks["memories"]], [330, 700], Qt.Orientation.Horizontal)

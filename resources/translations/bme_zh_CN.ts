@@ -2,6 +2,177 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN" sourcelanguage="en">
 <context>
+    <name>Actions</name>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="41"/>
+        <source>Extract now</source>
+        <translation>立即提取</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="41"/>
+        <source>Extract memories from messages not read yet.</source>
+        <translation>从尚未读取的消息中提取记忆。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="42"/>
+        <source>Rebuild graph</source>
+        <translation>重建图谱</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="42"/>
+        <source>Undo every extraction and extract the whole chat again.</source>
+        <translation>撤销所有提取，并重新提取整个聊天。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="43"/>
+        <source>Rebuild vectors</source>
+        <translation>重建向量</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="43"/>
+        <source>Embed every memory again for recall.</source>
+        <translation>为召回重新嵌入每条记忆。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="44"/>
+        <source>Compress</source>
+        <translation>压缩</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="44"/>
+        <source>Merge long runs of small events.</source>
+        <translation>合并一长串细小事件。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="45"/>
+        <source>Summarize</source>
+        <translation>总结</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="45"/>
+        <source>Write summaries of recent events.</source>
+        <translation>为近期事件撰写摘要。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="46"/>
+        <source>Fold summaries</source>
+        <translation>折叠摘要</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="46"/>
+        <source>Fold old summaries into a higher-level one.</source>
+        <translation>把旧摘要折叠成更高一层的摘要。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="47"/>
+        <source>Reflect</source>
+        <translation>反思</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="47"/>
+        <source>Draw insights from what happened.</source>
+        <translation>从发生的事情中得出洞见。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="48"/>
+        <source>Update persona</source>
+        <translation>更新用户画像</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="48"/>
+        <source>Update the user&apos;s profile from what the story says about them.</source>
+        <translation>根据故事中关于用户的内容更新用户画像。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="49"/>
+        <source>Upkeep</source>
+        <translation>维护</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="49"/>
+        <source>Promote, decay and wake memories as of now.</source>
+        <translation>按当前时间晋升、衰减和唤醒记忆。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="50"/>
+        <source>Consolidate</source>
+        <translation>合并去重</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="50"/>
+        <source>Merge memories that say the same thing.</source>
+        <translation>合并内容相同的记忆。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="65"/>
+        <source>{0} batches extracted in {1} s</source>
+        <translation>{1} 秒内提取了 {0} 批</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="70"/>
+        <source>{0} memories and {1} links changed in {2} s</source>
+        <translation>{2} 秒内更改了 {0} 条记忆和 {1} 条关联</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="72"/>
+        <source>{0} memories changed in {1} s</source>
+        <translation>{1} 秒内更改了 {0} 条记忆</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="102"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="104"/>
+        <source>This task runs in one transaction and cannot be stopped once started.</source>
+        <translation>此任务在单个事务中运行，开始后无法中止。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="122"/>
+        <source>Running…</source>
+        <translation>运行中…</translation>
+    </message>
+</context>
+<context>
+    <name>ActionsPanel</name>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="139"/>
+        <source>Maintenance</source>
+        <translation>维护任务</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="164"/>
+        <source>Open a chat first.</source>
+        <translation>请先打开一个聊天。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="167"/>
+        <source>No extractor is attached to this data folder.</source>
+        <translation>此数据文件夹未配置提取器。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="170"/>
+        <source>This version of BME Desktop cannot run this task yet.</source>
+        <translation>此版本的 BME Desktop 尚不能运行该任务。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="175"/>
+        <source>No chat open</source>
+        <translation>未打开聊天</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="175"/>
+        <source>Runs on the chat that is open.</source>
+        <translation>作用于当前打开的聊天。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="193"/>
+        <source>Failed: {0}</source>
+        <translation>失败：{0}</translation>
+    </message>
+</context>
+<context>
     <name>Bridge</name>
     <message>
         <location filename="../../bme_desktop/ui/bridge_host.py" line="34"/>
@@ -22,6 +193,100 @@
         <location filename="../../bme_desktop/ui/bridge_host.py" line="47"/>
         <source>Bridge: {0}</source>
         <translation>桥接：{0}</translation>
+    </message>
+</context>
+<context>
+    <name>BridgeBox</name>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="32"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="67"/>
+        <source>Show</source>
+        <translation>显示</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="35"/>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="37"/>
+        <source>Rotate</source>
+        <translation>更换</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="39"/>
+        <source>Make a new token; SillyTavern needs the new one.</source>
+        <translation>生成新令牌；酒馆需要改用新令牌。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="44"/>
+        <source>Install into SillyTavern…</source>
+        <translation>安装到酒馆…</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="67"/>
+        <source>Hide</source>
+        <translation>隐藏</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="71"/>
+        <source>from the environment variable {0}</source>
+        <translation>来自环境变量 {0}</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="71"/>
+        <source>in the system keyring</source>
+        <translation>在系统钥匙串中</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="72"/>
+        <source>in a file in the data folder, readable only by you (no system keyring works here)</source>
+        <translation>在数据文件夹中的一个仅你可读的文件里（此处没有可用的系统钥匙串）</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="73"/>
+        <source>SillyTavern&apos;s extension needs this token. It is kept {0}.</source>
+        <translation>酒馆扩展需要此令牌。它保存{0}。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="84"/>
+        <source>New bridge token: a running bridge accepts only it within a few seconds.</source>
+        <translation>已生成新的桥接令牌：运行中的桥接几秒内将只接受新令牌。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="89"/>
+        <source>Cannot rotate: {0}</source>
+        <translation>无法更换：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="93"/>
+        <source>Choose the SillyTavern folder</source>
+        <translation>选择酒馆（SillyTavern）文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="100"/>
+        <source>{0} has no data/&lt;user&gt; folder: is it the SillyTavern folder?</source>
+        <translation>{0} 中没有 data/&lt;用户&gt; 文件夹：这是酒馆的文件夹吗？</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="106"/>
+        <source>SillyTavern user</source>
+        <translation>酒馆用户</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="107"/>
+        <source>Install for which user?</source>
+        <translation>为哪个用户安装？</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="113"/>
+        <source>Installed in {0}. Reload SillyTavern, then paste the token in Extensions → BME Desktop Memory.</source>
+        <translation>已安装到 {0}。请重新加载酒馆，然后在“扩展 → BME Desktop Memory”中粘贴令牌。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="116"/>
+        <source>Not installed: {0}</source>
+        <translation>未安装：{0}</translation>
     </message>
 </context>
 <context>
@@ -48,6 +313,75 @@
         <location filename="../../bme_desktop/ui/app.py" line="66"/>
         <source>Start BME Desktop with --data-dir &quot;{0}&quot; to open that folder.</source>
         <translation>请用 --data-dir &quot;{0}&quot; 启动 BME Desktop 以打开该文件夹。</translation>
+    </message>
+</context>
+<context>
+    <name>EndpointBox</name>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="37"/>
+        <source>API key (kept in the system keyring)</source>
+        <translation>接口密钥（保存在系统钥匙串中）</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="41"/>
+        <source>Keep API keys in a file only you can read</source>
+        <translation>将接口密钥保存在仅你可读的文件中</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="43"/>
+        <source>Test connection</source>
+        <translation>测试连接</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="70"/>
+        <source>A key is stored in the system keyring.</source>
+        <translation>系统钥匙串中已保存密钥。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="70"/>
+        <source>No key stored.</source>
+        <translation>尚未保存密钥。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="72"/>
+        <source>No system keyring works here. Tick the box to keep the key in a file in the data folder instead.</source>
+        <translation>此处没有可用的系统钥匙串。勾选下方选项即可改为保存在数据文件夹中的文件里。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="75"/>
+        <source>A key is stored in a file in the data folder that only you can read.</source>
+        <translation>密钥已保存在数据文件夹中一个仅你可读的文件里。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="93"/>
+        <source>Enter the endpoint URL first.</source>
+        <translation>请先填写端点地址。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="98"/>
+        <source>Testing…</source>
+        <translation>测试中…</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="100"/>
+        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="104"/>
+        <source>Failed: {0}</source>
+        <translation>失败：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="106"/>
+        <source>Connected in {0} s.</source>
+        <translation>已连接，用时 {0} 秒。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="108"/>
+        <source>Vectors have {0} dimensions.</source>
+        <translation>向量维度为 {0}。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="110"/>
+        <source>The model is not in the endpoint&apos;s list.</source>
+        <translation>该模型不在端点的模型列表中。</translation>
     </message>
 </context>
 <context>
@@ -736,24 +1070,126 @@
 <context>
     <name>Panels</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/__init__.py" line="48"/>
+        <location filename="../../bme_desktop/ui/panels/__init__.py" line="63"/>
         <source>Overview</source>
         <translation>概览</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/__init__.py" line="49"/>
+        <location filename="../../bme_desktop/ui/panels/__init__.py" line="64"/>
         <source>Memories</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/__init__.py" line="50"/>
+        <location filename="../../bme_desktop/ui/panels/__init__.py" line="65"/>
         <source>Review</source>
         <translation>审核</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/__init__.py" line="51"/>
+        <location filename="../../bme_desktop/ui/panels/__init__.py" line="66"/>
         <source>Injection</source>
         <translation>注入</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/__init__.py" line="67"/>
+        <source>Actions</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/__init__.py" line="68"/>
+        <source>Settings</source>
+        <translation>设置</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/__init__.py" line="70"/>
+        <source>Persona</source>
+        <translation>用户画像</translation>
+    </message>
+</context>
+<context>
+    <name>Persona</name>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/persona.py" line="36"/>
+        <source>Traits</source>
+        <translation>特征</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/persona.py" line="37"/>
+        <source>Preferences</source>
+        <translation>偏好</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/persona.py" line="38"/>
+        <source>Goals</source>
+        <translation>目标</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/persona.py" line="39"/>
+        <source>Decision style</source>
+        <translation>决策风格</translation>
+    </message>
+</context>
+<context>
+    <name>PersonaPanel</name>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/persona.py" line="65"/>
+        <source>Persona</source>
+        <translation>用户画像</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/persona.py" line="70"/>
+        <source>Current profile</source>
+        <translation>当前画像</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/persona.py" line="71"/>
+        <source>Snapshots</source>
+        <translation>快照</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/persona.py" line="102"/>
+        <source>Persona snapshots are not available in this version.</source>
+        <translation>此版本不支持用户画像快照。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/persona.py" line="104"/>
+        <source>No chat open</source>
+        <translation>未打开聊天</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/persona.py" line="115"/>
+        <source>No persona yet: run “Update persona” in Actions once the story has facts about the user.</source>
+        <translation>尚无用户画像：当故事中有关于用户的事实后，在“操作”中运行“更新用户画像”。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/persona.py" line="120"/>
+        <location filename="../../bme_desktop/ui/panels/persona.py" line="123"/>
+        <source>Version {0} · {1}</source>
+        <translation>第 {0} 版 · {1}</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/persona.py" line="124"/>
+        <source>{0} traits</source>
+        <translation>{0} 项特征</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/persona.py" line="138"/>
+        <source>Reject</source>
+        <translation>驳回</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/persona.py" line="140"/>
+        <source>Not true of the user: leave it out of every later profile</source>
+        <translation>不符合用户：以后的画像都不再包含它</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/persona.py" line="152"/>
+        <source>Evidence: click to select this memory</source>
+        <translation>证据：点击选中这条记忆</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/persona.py" line="170"/>
+        <source>Rejected “{0}”.</source>
+        <translation>已驳回“{0}”。</translation>
     </message>
 </context>
 <context>
@@ -782,6 +1218,436 @@
         <location filename="../../bme_desktop/ui/panels/review.py" line="85"/>
         <source>{0} waiting · {1} selected</source>
         <translation>{0} 条待审 · 已选 {1} 条</translation>
+    </message>
+</context>
+<context>
+    <name>SettingsLabels</name>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="9"/>
+        <source>Language model</source>
+        <translation>语言模型</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="9"/>
+        <source>Embeddings</source>
+        <translation>嵌入</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="9"/>
+        <source>Extraction</source>
+        <translation>提取</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="10"/>
+        <source>Recall</source>
+        <translation>召回</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="10"/>
+        <source>Life cycle</source>
+        <translation>生命周期</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="10"/>
+        <source>Bridge</source>
+        <translation>桥接</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="11"/>
+        <source>Appearance</source>
+        <translation>外观</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="17"/>
+        <source>Use a language model</source>
+        <translation>使用语言模型</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="17"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="20"/>
+        <source>Endpoint URL</source>
+        <translation>端点地址</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="17"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="20"/>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="18"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="21"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="29"/>
+        <source>Timeout</source>
+        <translation>超时</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="18"/>
+        <source>Temperature</source>
+        <translation>温度</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="18"/>
+        <source>Retries</source>
+        <translation>重试次数</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="19"/>
+        <source>Provider</source>
+        <translation>提供方</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="19"/>
+        <source>Local model</source>
+        <translation>本地模型</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="21"/>
+        <source>Batch size</source>
+        <translation>批大小</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="22"/>
+        <source>Extract every N replies</source>
+        <translation>每 N 条回复提取一次</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="23"/>
+        <source>Context messages</source>
+        <translation>上下文消息数</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="24"/>
+        <source>Cleaning patterns (one per line)</source>
+        <translation>清理规则（每行一条）</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="25"/>
+        <source>Memories per recall</source>
+        <translation>每次召回的记忆数</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="25"/>
+        <source>Token budget</source>
+        <translation>令牌预算</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="26"/>
+        <source>Weight of the current input</source>
+        <translation>当前输入的权重</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="27"/>
+        <source>Weight of the last reply</source>
+        <translation>上一条回复的权重</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="28"/>
+        <source>Weight of the previous input</source>
+        <translation>上一条输入的权重</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="29"/>
+        <source>Rerank with the language model</source>
+        <translation>用语言模型重排</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="30"/>
+        <source>Short-term memory lasts</source>
+        <translation>短期记忆保留时长</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="31"/>
+        <source>Dormant below retrievability</source>
+        <translation>可提取度低于此值即休眠</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="32"/>
+        <source>Send to review</source>
+        <translation>送审范围</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="33"/>
+        <source>Consolidation similarity</source>
+        <translation>合并相似度阈值</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="34"/>
+        <source>Promote at importance</source>
+        <translation>晋升所需重要度</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="35"/>
+        <source>Half-life, slow pool</source>
+        <translation>半衰期（慢速池）</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="36"/>
+        <source>Half-life, medium pool</source>
+        <translation>半衰期（中速池）</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="37"/>
+        <source>Half-life, fast pool</source>
+        <translation>半衰期（快速池）</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="38"/>
+        <source>Stability soft cap</source>
+        <translation>稳定度软上限</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="39"/>
+        <source>Repeat window</source>
+        <translation>重复窗口</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="39"/>
+        <source>Echo window</source>
+        <translation>回声窗口</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="40"/>
+        <source>Echo discount</source>
+        <translation>回声折扣</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="40"/>
+        <source>Retrievability step</source>
+        <translation>可提取度步长</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="41"/>
+        <source>Upkeep every (0: never)</source>
+        <translation>维护间隔（0：从不）</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="42"/>
+        <source>Summary every N events</source>
+        <translation>每 N 个事件写一次摘要</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="42"/>
+        <source>Fold above N summaries</source>
+        <translation>摘要超过 N 条时折叠</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="43"/>
+        <source>Reflect every N events</source>
+        <translation>每 N 个事件反思一次</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="43"/>
+        <source>Reflect automatically</source>
+        <translation>自动反思</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="44"/>
+        <source>Compress automatically</source>
+        <translation>自动压缩</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="45"/>
+        <source>Events a reflection looks at</source>
+        <translation>反思参考的事件数</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="46"/>
+        <source>Update the persona automatically</source>
+        <translation>自动更新用户画像</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="47"/>
+        <source>Persona update at most every</source>
+        <translation>用户画像最短更新间隔</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="48"/>
+        <source>Working memory size</source>
+        <translation>工作记忆容量</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="49"/>
+        <source>Working memory expires after</source>
+        <translation>工作记忆过期时间</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="50"/>
+        <source>Patrol: unused for</source>
+        <translation>巡查：未使用时长</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="51"/>
+        <source>Patrol: forgetting margin</source>
+        <translation>巡查：遗忘余量</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="52"/>
+        <source>Host</source>
+        <translation>主机</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="52"/>
+        <source>Port</source>
+        <translation>端口</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="52"/>
+        <source>Allowed origins (one per line)</source>
+        <translation>允许的来源（每行一个）</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="53"/>
+        <source>Request size limit</source>
+        <translation>请求大小上限</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="53"/>
+        <source>Requests per second</source>
+        <translation>每秒请求数</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="54"/>
+        <source>Request burst</source>
+        <translation>请求突发量</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="55"/>
+        <source>Theme</source>
+        <translation>主题</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="55"/>
+        <source>Language</source>
+        <translation>语言</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="61"/>
+        <source>On this computer</source>
+        <translation>在本机运行</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="61"/>
+        <source>Remote endpoint</source>
+        <translation>远程端点</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="61"/>
+        <source>Every new memory</source>
+        <translation>所有新记忆</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="62"/>
+        <source>Long-term memories</source>
+        <translation>长期记忆</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="62"/>
+        <source>Nothing</source>
+        <translation>不送审</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="62"/>
+        <source>Automatic</source>
+        <translation>自动</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="69"/>
+        <source> s</source>
+        <translation> 秒</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="69"/>
+        <source> h</source>
+        <translation> 小时</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="69"/>
+        <source> days</source>
+        <translation> 天</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="69"/>
+        <source> min</source>
+        <translation> 分钟</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="70"/>
+        <source> MB</source>
+        <translation> MB</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="70"/>
+        <source> tokens</source>
+        <translation> 令牌</translation>
+    </message>
+</context>
+<context>
+    <name>SettingsPanel</name>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="47"/>
+        <source>Save</source>
+        <translation>保存</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="50"/>
+        <source>Revert</source>
+        <translation>还原</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="51"/>
+        <source>Show the saved settings again</source>
+        <translation>重新显示已保存的设置</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="80"/>
+        <source>API key</source>
+        <translation>接口密钥</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="80"/>
+        <source>Token</source>
+        <translation>令牌</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="81"/>
+        <source>Reset this section</source>
+        <translation>重置本节</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="82"/>
+        <source>Put the defaults back in the form (saved only with Save)</source>
+        <translation>将默认值填回表单（点“保存”后才生效）</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="103"/>
+        <source>Host and port changes apply at the next start.</source>
+        <translation>主机和端口的更改在下次启动时生效。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="152"/>
+        <source>Saved.</source>
+        <translation>已保存。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="164"/>
+        <source>Not saved: {0}</source>
+        <translation>未保存：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="167"/>
+        <source>Must be between {0} and {1}.</source>
+        <translation>必须介于 {0} 和 {1} 之间。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="171"/>
+        <source>Not saved: “{0}” needs a different value.</source>
+        <translation>未保存：“{0}”的值需要修改。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="184"/>
+        <source>Settings saved, but the API key was not: {0}</source>
+        <translation>设置已保存，但接口密钥未保存：{0}</translation>
     </message>
 </context>
 <context>

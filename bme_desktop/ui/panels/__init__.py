@@ -52,6 +52,11 @@ def _settings(context: AppContext) -> QWidget:
     return SettingsPanel(context)
 
 
+def _persona(context: AppContext) -> QWidget:
+    from .persona import PersonaPanel
+    return PersonaPanel(context)
+
+
 def panel_specs() -> tuple[PanelSpec, ...]:
     left, right = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
     return (
@@ -62,4 +67,5 @@ def panel_specs() -> tuple[PanelSpec, ...]:
         PanelSpec("actions", lambda: QCoreApplication.translate("Panels", "Actions"), _actions, right, visible=False),
         PanelSpec("settings", lambda: QCoreApplication.translate("Panels", "Settings"), _settings, right,
                   visible=False),
+        PanelSpec("persona", lambda: QCoreApplication.translate("Panels", "Persona"), _persona, right, visible=False),
     )

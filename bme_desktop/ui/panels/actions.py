@@ -28,6 +28,7 @@ from ...core.extract.api import NoExtraction
 from ...core.service import MemoryService
 from ..context import AppContext
 from ..format import format_count
+from .guard import while_alive
 
 
 @dataclass(frozen=True)
@@ -37,21 +38,17 @@ class ActionSpec:
     hint: Callable[[], str]
 
 
-def _t(text: str) -> Callable[[], str]:
-    return lambda: QCoreApplication.translate("Actions", text)
-
-
 ACTIONS: tuple[ActionSpec, ...] = (
-    ActionSpec("extract", _t("Extract now"), _t("Extract memories from messages not read yet.")),
-    ActionSpec("rebuild", _t("Rebuild graph"), _t("Undo every extraction and extract the whole chat again.")),
-    ActionSpec("rebuild_vectors", _t("Rebuild vectors"), _t("Embed every memory again for recall.")),
-    ActionSpec("compress", _t("Compress"), _t("Merge long runs of small events.")),
-    ActionSpec("summarize", _t("Summarize"), _t("Write summaries of recent events.")),
-    ActionSpec("fold", _t("Fold summaries"), _t("Fold old summaries into a higher-level one.")),
-    ActionSpec("reflect", _t("Reflect"), _t("Draw insights from what happened.")),
-    ActionSpec("persona", _t("Update persona"), _t("Update the character's profile from the story.")),
-    ActionSpec("upkeep", _t("Upkeep"), _t("Promote, decay and wake memories as of now.")),
-    ActionSpec("consolidate", _t("Consolidate"), _t("Merge memories that say the same thing.")),
+    ActionSpec("extract", lambda: QCoreApplication.translate("Actions", "Extract now"), lambda: QCoreApplication.translate("Actions", "Extract memories from messages not read yet.")),
+    ActionSpec("rebuild", lambda: QCoreApplication.translate("Actions", "Rebuild graph"), lambda: QCoreApplication.translate("Actions", "Undo every extraction and extract the whole chat again.")),
+    ActionSpec("rebuild_vectors", lambda: QCoreApplication.translate("Actions", "Rebuild vectors"), lambda: QCoreApplication.translate("Actions", "Embed every memory again for recall.")),
+    ActionSpec("compress", lambda: QCoreApplication.translate("Actions", "Compress"), lambda: QCoreApplication.translate("Actions", "Merge long runs of small events.")),
+    ActionSpec("summarize", lambda: QCoreApplication.translate("Actions", "Summarize"), lambda: QCoreApplication.translate("Actions", "Write summaries of recent events.")),
+    ActionSpec("fold", lambda: QCoreApplication.translate("Actions", "Fold summaries"), lambda: QCoreApplication.translate("Actions", "Fold old summaries into a higher-level one.")),
+    ActionSpec("reflect", lambda: QCoreApplication.translate("Actions", "Reflect"), lambda: QCoreApplication.translate("Actions", "Draw insights from what happened.")),
+    ActionSpec("persona", lambda: QCoreApplication.translate("Actions", "Update persona"), lambda: QCoreApplication.translate("Actions", "Update the user's profile from what the story says about them.")),
+    ActionSpec("upkeep", lambda: QCoreApplication.translate("Actions", "Upkeep"), lambda: QCoreApplication.translate("Actions", "Promote, decay and wake memories as of now.")),
+    ActionSpec("consolidate", lambda: QCoreApplication.translate("Actions", "Consolidate"), lambda: QCoreApplication.translate("Actions", "Merge memories that say the same thing.")),
 )
 
 
@@ -158,7 +155,7 @@ class ActionsPanel(QWidget):
         layout.addWidget(heading)
         layout.addWidget(self.chat_label)
         layout.addWidget(scroll, 1)
-        context.sigChatChanged.connect(lambda _c: self.update_availability())
+        context.sigChatChanged.connect(while_alive(self, lambda _c: self.update_availability()))
         self.update_availability()
 
     def available(self, key: str) -> tuple[bool, str]:
@@ -176,8 +173,8 @@ class ActionsPanel(QWidget):
 
     def update_availability(self) -> None:
         chat_id = self._context.chat_id
-        self.chat_label.setText(self.tr("Runs on the open chat: {0}").format(chat_id) if chat_id
-                                else self.tr("No chat open"))
+        self.chat_label.setText(self.tr("Runs on the chat that is open.") if chat_id else self.tr("No chat open"))
+        self.chat_label.setToolTip(chat_id)
         for key, row in self.rows.items():
             if key not in self._running:
                 row.set_available(*self.available(key))
@@ -195,7 +192,8 @@ class ActionsPanel(QWidget):
 
         def failed(exc: Exception) -> None:
             self._finish(key, self.tr("Failed: {0}").format(exc), False)
-        self._context.call(lambda s: run_action(s, chat_id, key), done, on_error=failed)
+        self._context.call(lambda s: run_action(s, chat_id, key), while_alive(self, done),
+                           on_error=while_alive(self, failed))
 
     def _finish(self, key: str, text: str, ok: bool) -> None:
         self._running.discard(key)

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 from ...bridge.tokens import Token, TokenStore
 from ..context import AppContext
 from ..st_install import find_users, install_extension
+from .guard import while_alive
 
 
 class BridgeBox(QWidget):
@@ -59,8 +60,8 @@ class BridgeBox(QWidget):
         layout.addWidget(self.note)
         layout.addLayout(install)
         store = self.store
-        context.call(lambda _s: store.get_or_create(), self._show_token, key=f"token-{id(self)}",
-                     on_error=lambda exc: self.note.setText(str(exc)))
+        context.call(lambda _s: store.get_or_create(), while_alive(self, self._show_token), key=f"token-{id(self)}",
+                     on_error=while_alive(self, lambda exc: self.note.setText(str(exc))))
 
     def _toggle_shown(self, shown: bool) -> None:
         self.token_edit.setEchoMode(QLineEdit.EchoMode.Normal if shown else QLineEdit.EchoMode.Password)
@@ -87,7 +88,7 @@ class BridgeBox(QWidget):
         def failed(exc: Exception) -> None:
             self.rotate_button.setEnabled(True)
             self.note.setText(self.tr("Cannot rotate: {0}").format(exc))
-        self._context.call(lambda _s: store.rotate(), done, on_error=failed)
+        self._context.call(lambda _s: store.rotate(), while_alive(self, done), on_error=while_alive(self, failed))
 
     def choose_sillytavern(self) -> None:
         folder = QFileDialog.getExistingDirectory(self, self.tr("Choose the SillyTavern folder"), str(Path.home()))
@@ -112,5 +113,7 @@ class BridgeBox(QWidget):
         def done(target: Path) -> None:
             self.install_note.setText(self.tr("Installed in {0}. Reload SillyTavern, then paste the token in "
                                               "Extensions → BME Desktop Memory.").format(target))
-        self._context.call(lambda _s: install_extension(st_root, chosen), done,
-                           on_error=lambda exc: self.install_note.setText(self.tr("Not installed: {0}").format(exc)))
+        def failed(exc: Exception) -> None:
+            self.install_note.setText(self.tr("Not installed: {0}").format(exc))
+        self._context.call(lambda _s: install_extension(st_root, chosen), while_alive(self, done),
+                           on_error=while_alive(self, failed))

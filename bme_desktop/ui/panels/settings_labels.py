@@ -5,65 +5,69 @@ from __future__ import annotations
 from PySide6.QtCore import QCoreApplication
 
 
-def _t(text: str) -> str:
-    return QCoreApplication.translate("SettingsLabels", text)
-
-
 def section_label(section: str) -> str:
-    labels = {"llm": _t("Language model"), "embedding": _t("Embeddings"), "extraction": _t("Extraction"),
-              "recall": _t("Recall"), "lifecycle": _t("Life cycle"), "bridge": _t("Bridge"),
-              "appearance": _t("Appearance")}
+    labels = {"llm": QCoreApplication.translate("SettingsLabels", "Language model"), "embedding": QCoreApplication.translate("SettingsLabels", "Embeddings"), "extraction": QCoreApplication.translate("SettingsLabels", "Extraction"),
+              "recall": QCoreApplication.translate("SettingsLabels", "Recall"), "lifecycle": QCoreApplication.translate("SettingsLabels", "Life cycle"), "bridge": QCoreApplication.translate("SettingsLabels", "Bridge"),
+              "appearance": QCoreApplication.translate("SettingsLabels", "Appearance")}
     return labels.get(section, section)
 
 
 def field_label(key: str) -> str:
     labels = {
-        "llm.enabled": _t("Use a language model"), "llm.base_url": _t("Endpoint URL"), "llm.model": _t("Model"),
-        "llm.timeout_s": _t("Timeout"), "llm.temperature": _t("Temperature"), "llm.max_retries": _t("Retries"),
-        "embedding.provider": _t("Provider"), "embedding.local_model": _t("Local model"),
-        "embedding.base_url": _t("Endpoint URL"), "embedding.model": _t("Model"),
-        "embedding.batch_size": _t("Batch size"), "embedding.timeout_s": _t("Timeout"),
-        "extraction.every_n_replies": _t("Extract every N replies"),
-        "extraction.context_messages": _t("Context messages"),
-        "extraction.cleaning_patterns": _t("Cleaning patterns (one per line)"),
-        "recall.top_k": _t("Memories per recall"), "recall.budget_tokens": _t("Token budget"),
-        "recall.weight_current": _t("Weight of the current input"),
-        "recall.weight_last_reply": _t("Weight of the last reply"),
-        "recall.weight_previous_input": _t("Weight of the previous input"),
-        "recall.rerank_with_llm": _t("Rerank with the language model"), "recall.timeout_s": _t("Timeout"),
-        "lifecycle.short_term_hours": _t("Short-term memory lasts"),
-        "lifecycle.dormant_below": _t("Dormant below retrievability"),
-        "lifecycle.audit_mode": _t("Send to review"),
-        "lifecycle.consolidate_threshold": _t("Consolidation similarity"),
-        "lifecycle.promote_importance": _t("Promote at importance"),
-        "lifecycle.half_life_slow_days": _t("Half-life, slow pool"),
-        "lifecycle.half_life_medium_days": _t("Half-life, medium pool"),
-        "lifecycle.half_life_fast_days": _t("Half-life, fast pool"),
-        "lifecycle.stability_soft_cap_days": _t("Stability soft cap"),
-        "lifecycle.repeat_window_minutes": _t("Repeat window"), "lifecycle.echo_window_hours": _t("Echo window"),
-        "lifecycle.echo_discount": _t("Echo discount"), "lifecycle.retrievability_step": _t("Retrievability step"),
-        "lifecycle.upkeep_interval_minutes": _t("Upkeep every (0: never)"),
-        "lifecycle.summary_every": _t("Summary every N events"), "lifecycle.fold_above": _t("Fold above N summaries"),
-        "lifecycle.reflect_every": _t("Reflect every N events"), "lifecycle.auto_reflect": _t("Reflect automatically"),
-        "bridge.host": _t("Host"), "bridge.port": _t("Port"), "bridge.allowed_origins": _t("Allowed origins (one per line)"),
-        "bridge.body_limit_mb": _t("Request size limit"), "bridge.rate_limit_per_s": _t("Requests per second"),
-        "bridge.rate_burst": _t("Request burst"),
-        "appearance.theme": _t("Theme"), "appearance.language": _t("Language"),
+        "llm.enabled": QCoreApplication.translate("SettingsLabels", "Use a language model"), "llm.base_url": QCoreApplication.translate("SettingsLabels", "Endpoint URL"), "llm.model": QCoreApplication.translate("SettingsLabels", "Model"),
+        "llm.timeout_s": QCoreApplication.translate("SettingsLabels", "Timeout"), "llm.temperature": QCoreApplication.translate("SettingsLabels", "Temperature"), "llm.max_retries": QCoreApplication.translate("SettingsLabels", "Retries"),
+        "embedding.provider": QCoreApplication.translate("SettingsLabels", "Provider"), "embedding.local_model": QCoreApplication.translate("SettingsLabels", "Local model"),
+        "embedding.base_url": QCoreApplication.translate("SettingsLabels", "Endpoint URL"), "embedding.model": QCoreApplication.translate("SettingsLabels", "Model"),
+        "embedding.batch_size": QCoreApplication.translate("SettingsLabels", "Batch size"), "embedding.timeout_s": QCoreApplication.translate("SettingsLabels", "Timeout"),
+        "extraction.every_n_replies": QCoreApplication.translate("SettingsLabels", "Extract every N replies"),
+        "extraction.context_messages": QCoreApplication.translate("SettingsLabels", "Context messages"),
+        "extraction.cleaning_patterns": QCoreApplication.translate("SettingsLabels", "Cleaning patterns (one per line)"),
+        "recall.top_k": QCoreApplication.translate("SettingsLabels", "Memories per recall"), "recall.budget_tokens": QCoreApplication.translate("SettingsLabels", "Token budget"),
+        "recall.weight_current": QCoreApplication.translate("SettingsLabels", "Weight of the current input"),
+        "recall.weight_last_reply": QCoreApplication.translate("SettingsLabels", "Weight of the last reply"),
+        "recall.weight_previous_input": QCoreApplication.translate("SettingsLabels", "Weight of the previous input"),
+        "recall.rerank_with_llm": QCoreApplication.translate("SettingsLabels", "Rerank with the language model"), "recall.timeout_s": QCoreApplication.translate("SettingsLabels", "Timeout"),
+        "lifecycle.short_term_hours": QCoreApplication.translate("SettingsLabels", "Short-term memory lasts"),
+        "lifecycle.dormant_below": QCoreApplication.translate("SettingsLabels", "Dormant below retrievability"),
+        "lifecycle.audit_mode": QCoreApplication.translate("SettingsLabels", "Send to review"),
+        "lifecycle.consolidate_threshold": QCoreApplication.translate("SettingsLabels", "Consolidation similarity"),
+        "lifecycle.promote_importance": QCoreApplication.translate("SettingsLabels", "Promote at importance"),
+        "lifecycle.half_life_slow_days": QCoreApplication.translate("SettingsLabels", "Half-life, slow pool"),
+        "lifecycle.half_life_medium_days": QCoreApplication.translate("SettingsLabels", "Half-life, medium pool"),
+        "lifecycle.half_life_fast_days": QCoreApplication.translate("SettingsLabels", "Half-life, fast pool"),
+        "lifecycle.stability_soft_cap_days": QCoreApplication.translate("SettingsLabels", "Stability soft cap"),
+        "lifecycle.repeat_window_minutes": QCoreApplication.translate("SettingsLabels", "Repeat window"), "lifecycle.echo_window_hours": QCoreApplication.translate("SettingsLabels", "Echo window"),
+        "lifecycle.echo_discount": QCoreApplication.translate("SettingsLabels", "Echo discount"), "lifecycle.retrievability_step": QCoreApplication.translate("SettingsLabels", "Retrievability step"),
+        "lifecycle.upkeep_interval_minutes": QCoreApplication.translate("SettingsLabels", "Upkeep every (0: never)"),
+        "lifecycle.summary_every": QCoreApplication.translate("SettingsLabels", "Summary every N events"), "lifecycle.fold_above": QCoreApplication.translate("SettingsLabels", "Fold above N summaries"),
+        "lifecycle.reflect_every": QCoreApplication.translate("SettingsLabels", "Reflect every N events"), "lifecycle.auto_reflect": QCoreApplication.translate("SettingsLabels", "Reflect automatically"),
+        "lifecycle.auto_compress": QCoreApplication.translate("SettingsLabels", "Compress automatically"),
+        "lifecycle.reflect_window": QCoreApplication.translate("SettingsLabels", "Events a reflection looks at"),
+        "lifecycle.auto_persona": QCoreApplication.translate("SettingsLabels", "Update the persona automatically"),
+        "lifecycle.persona_every_hours": QCoreApplication.translate("SettingsLabels", "Persona update at most every"),
+        "lifecycle.working_max": QCoreApplication.translate("SettingsLabels", "Working memory size"),
+        "lifecycle.working_expiry_days": QCoreApplication.translate("SettingsLabels", "Working memory expires after"),
+        "lifecycle.patrol_unused_days": QCoreApplication.translate("SettingsLabels", "Patrol: unused for"),
+        "lifecycle.patrol_forget_margin": QCoreApplication.translate("SettingsLabels", "Patrol: forgetting margin"),
+        "bridge.host": QCoreApplication.translate("SettingsLabels", "Host"), "bridge.port": QCoreApplication.translate("SettingsLabels", "Port"), "bridge.allowed_origins": QCoreApplication.translate("SettingsLabels", "Allowed origins (one per line)"),
+        "bridge.body_limit_mb": QCoreApplication.translate("SettingsLabels", "Request size limit"), "bridge.rate_limit_per_s": QCoreApplication.translate("SettingsLabels", "Requests per second"),
+        "bridge.rate_burst": QCoreApplication.translate("SettingsLabels", "Request burst"),
+        "appearance.theme": QCoreApplication.translate("SettingsLabels", "Theme"), "appearance.language": QCoreApplication.translate("SettingsLabels", "Language"),
     }
     return labels.get(key, key)
 
 
 def choice_label(value: str) -> str:
-    labels = {"local": _t("On this computer"), "remote": _t("Remote endpoint"), "all": _t("Every new memory"),
-              "long_term": _t("Long-term memories"), "none": _t("Nothing"), "auto": _t("Automatic"),
+    labels = {"local": QCoreApplication.translate("SettingsLabels", "On this computer"), "remote": QCoreApplication.translate("SettingsLabels", "Remote endpoint"), "all": QCoreApplication.translate("SettingsLabels", "Every new memory"),
+              "long_term": QCoreApplication.translate("SettingsLabels", "Long-term memories"), "none": QCoreApplication.translate("SettingsLabels", "Nothing"), "auto": QCoreApplication.translate("SettingsLabels", "Automatic"),
               "en": "English", "zh": "中文", "crimson-synth": "Crimson Synth", "neon-cyan": "Neon Cyan",
               "amber-console": "Amber Console", "violet-haze": "Violet Haze"}
     return labels.get(value, value)
 
 
 def unit_suffix(name: str) -> str:
-    units = {"_s": _t(" s"), "_hours": _t(" h"), "_days": _t(" days"), "_minutes": _t(" min"),
-             "_mb": _t(" MB"), "_tokens": _t(" tokens")}
+    units = {"_s": QCoreApplication.translate("SettingsLabels", " s"), "_hours": QCoreApplication.translate("SettingsLabels", " h"), "_days": QCoreApplication.translate("SettingsLabels", " days"), "_minutes": QCoreApplication.translate("SettingsLabels", " min"),
+             "_mb": QCoreApplication.translate("SettingsLabels", " MB"), "_tokens": QCoreApplication.translate("SettingsLabels", " tokens")}
     for ending, unit in units.items():
         if name.endswith(ending):
             return unit

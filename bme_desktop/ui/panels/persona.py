@@ -1,0 +1,173 @@
+"""Persona panel: the user's current profile (with a Reject button per trait) and the timeline
+of snapshots; clicking a piece of evidence selects that memory everywhere."""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication, Qt, QTimer
+from PySide6.QtWidgets import (
+    QLabel,
+    QPushButton,
+    QSplitter,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ...core.events import ChangeRecord
+from ...core.service import MemoryService
+from ..context import AppContext
+from ..format import format_time
+from .guard import while_alive
+
+persona_core: Any
+try:  # built alongside this panel; guarded so the panel says so where the core lacks it
+    persona_core = importlib.import_module("bme_desktop.core.lifecycle.persona")
+except ImportError:
+    persona_core = None
+
+NODE_ROLE = Qt.ItemDataRole.UserRole + 1
+
+
+def kind_label(kind: str) -> str:
+    labels = {"trait": QCoreApplication.translate("Persona", "Traits"),
+              "preference": QCoreApplication.translate("Persona", "Preferences"),
+              "goal": QCoreApplication.translate("Persona", "Goals"),
+              "decision": QCoreApplication.translate("Persona", "Decision style")}
+    return labels.get(kind, kind)
+
+
+@dataclass
+class PersonaView:
+    current: Any  # Persona | None
+    history: list[Any]  # [Persona], oldest first
+    titles: dict[str, str]  # evidence node id -> title
+
+
+def load_persona(service: MemoryService, chat_id: str) -> PersonaView:
+    """Blocking: the profile, its history and the titles of every piece of evidence."""
+    assert persona_core is not None
+    current = persona_core.current_persona(service, chat_id)
+    history = persona_core.persona_history(service, chat_id)
+    ids = {i for p in [*history, *([current] if current else [])] for tr in p.traits for i in tr.evidence}
+    nodes = service.read(lambda r: r.nodes_by_ids(chat_id, ids)) if ids else []
+    return PersonaView(current, history, {n.id: n.title for n in nodes})
+
+
+class PersonaPanel(QWidget):
+    def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._context = context
+        self.view: PersonaView | None = None
+        self.heading = QLabel(self.tr("Persona"))
+        self.heading.setProperty("role", "heading")
+        self.subheading = QLabel()
+        self.subheading.setProperty("role", "muted")
+        self.subheading.setWordWrap(True)
+        self.profile = self._tree(self.tr("Current profile"))
+        self.timeline = self._tree(self.tr("Snapshots"))
+        split = QSplitter(Qt.Orientation.Vertical)
+        split.addWidget(self.profile)
+        split.addWidget(self.timeline)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(10, 10, 10, 10)
+        layout.addWidget(self.heading)
+        layout.addWidget(self.subheading)
+        layout.addWidget(split, 1)
+        self.reject_buttons: dict[str, QPushButton] = {}
+        self._timer = QTimer(self, singleShot=True, interval=300)
+        self._timer.timeout.connect(self.refresh)
+        context.sigChatChanged.connect(while_alive(self, lambda _c: self.refresh()))
+        context.events.sigGraphChanged.connect(while_alive(self, self._on_change))
+        self.refresh()
+
+    def _tree(self, title: str) -> QTreeWidget:
+        tree = QTreeWidget()
+        tree.setColumnCount(2)
+        tree.setHeaderLabels([title, ""])
+        tree.setUniformRowHeights(False)
+        tree.itemClicked.connect(self._clicked)
+        return tree
+
+    def _on_change(self, change: ChangeRecord) -> None:
+        if change.chat_id == self._context.chat_id:
+            self._timer.start()
+
+    def refresh(self) -> None:
+        chat_id = self._context.chat_id
+        if persona_core is None:
+            self._show(None, self.tr("Persona snapshots are not available in this version."))
+        elif not chat_id:
+            self._show(None, self.tr("No chat open"))
+        else:
+            self._context.call(lambda s: load_persona(s, chat_id), while_alive(self, lambda v: self._show(v, "")),
+                               key=f"persona-{id(self)}")
+
+    def _show(self, view: PersonaView | None, message: str) -> None:
+        self.view = view
+        self.profile.clear()
+        self.timeline.clear()
+        self.reject_buttons.clear()
+        if view is None or (view.current is None and not view.history):
+            self.subheading.setText(message or self.tr("No persona yet: run “Update persona” in Actions once "
+                                                       "the story has facts about the user."))
+            return
+        current = view.current
+        if current is not None:
+            self.subheading.setText(self.tr("Version {0} · {1}").format(current.version, format_time(current.at)))
+            self._fill_profile(current, view.titles)
+        for snap in reversed(view.history):
+            item = QTreeWidgetItem(self.timeline, [self.tr("Version {0} · {1}").format(
+                snap.version, format_time(snap.at)), self.tr("{0} traits").format(len(snap.traits))])
+            for trait in snap.traits:
+                self._trait_item(item, trait, view.titles)
+
+    def _fill_profile(self, current: Any, titles: dict[str, str]) -> None:
+        assert persona_core is not None
+        for kind in persona_core.KINDS:
+            traits = [tr for tr in current.traits if tr.kind == kind]
+            if not traits:
+                continue
+            group = QTreeWidgetItem(self.profile, [kind_label(kind)])
+            group.setExpanded(True)
+            for trait in traits:
+                item = self._trait_item(group, trait, titles)
+                button = QPushButton(self.tr("Reject"))
+                button.setProperty("role", "danger")
+                button.setToolTip(self.tr("Not true of the user: leave it out of every later profile"))
+                button.clicked.connect(lambda _c=False, text=trait.text: self.reject(text))
+                self.profile.setItemWidget(item, 1, button)
+                self.reject_buttons[trait.text] = button
+        self.profile.resizeColumnToContents(1)
+
+    def _trait_item(self, parent: QTreeWidgetItem, trait: Any, titles: dict[str, str]) -> QTreeWidgetItem:
+        item = QTreeWidgetItem(parent, [trait.text])
+        item.setToolTip(0, trait.text)
+        for node_id in trait.evidence:
+            child = QTreeWidgetItem(item, ["↳ " + titles.get(node_id, node_id)])
+            child.setData(0, NODE_ROLE, node_id)
+            child.setToolTip(0, self.tr("Evidence: click to select this memory"))
+        return item
+
+    def _clicked(self, item: QTreeWidgetItem, _column: int) -> None:
+        node_id = item.data(0, NODE_ROLE)
+        if node_id:
+            self._context.sigNodeSelected.emit(str(node_id))
+
+    def reject(self, trait: str) -> None:
+        chat_id = self._context.chat_id
+        if persona_core is None or not chat_id:
+            return
+        core = persona_core
+        button = self.reject_buttons.get(trait)
+        if button is not None:
+            button.setEnabled(False)
+
+        def done(_r: object) -> None:
+            self._context.sigStatus.emit(self.tr("Rejected “{0}”.").format(trait))
+            self.refresh()
+        self._context.call(lambda s: core.reject_trait(s, chat_id, trait), while_alive(self, done))
