@@ -10,7 +10,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from conftest import fill_chat
+from backup_sample import fill_chat
 
 from bme_desktop.core.service import MemoryService
 

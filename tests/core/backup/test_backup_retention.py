@@ -5,6 +5,8 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from backup_sample import fill_chat
+
 from bme_desktop.core.backup.crypto import KdfParams
 from bme_desktop.core.backup.files import read_backup, scheduled_backup
 from bme_desktop.core.backup.retention import RetentionPolicy, backup_name, files_to_delete
@@ -33,7 +35,6 @@ def test_scheduled_backup_writes_when_due_and_prunes(tmp_path: Path) -> None:
     clock = ManualClock(datetime(2024, 1, 1, tzinfo=UTC).timestamp())
     service = MemoryService.open(tmp_path, clock=clock, attach=False)
     try:
-        from conftest import fill_chat
         fill_chat(service)
         policy = RetentionPolicy(keep_daily=2, keep_weekly=0)
         paths = []

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from conftest import CHAT
+from backup_sample import CHAT
 
 from bme_desktop.core.backup.export import dumps, export_document
 from bme_desktop.core.backup.importer import import_chats, remap_json
