@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtGui import QCloseEvent
-from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QStackedWidget, QWidget
+from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QStackedWidget, QVBoxLayout, QWidget
 
 from ..core.events import ChangeRecord
 from .chat_switcher import ChatSwitcher
@@ -12,6 +12,7 @@ from .context import AppContext
 from .menus import build_menus
 from .panels import PanelSpec, panel_specs
 from .views import ViewSpec, view_specs
+from .views.graph_toolbar import GraphToolbar
 
 FUTURE_PANELS: tuple[str, ...] = ()
 
@@ -32,7 +33,16 @@ class MainWindow(QMainWindow):
         self.view_specs: tuple[ViewSpec, ...] = view_specs()
         for spec in self.view_specs:
             self.add_view(spec)
-        self.setCentralWidget(self.stack)
+        self.graph_toolbar = GraphToolbar(context, self.views.values())
+        self.stack.currentChanged.connect(lambda _i: self.graph_toolbar.follow(self.stack.currentWidget()))
+        self.graph_toolbar.follow(self.stack.currentWidget())
+        central = QWidget()
+        central_layout = QVBoxLayout(central)
+        central_layout.setContentsMargins(0, 0, 0, 0)
+        central_layout.setSpacing(0)
+        central_layout.addWidget(self.graph_toolbar)
+        central_layout.addWidget(self.stack, 1)
+        self.setCentralWidget(central)
         self.docks: dict[str, QDockWidget] = {}
         self.chats = ChatSwitcher(context)
         self._dock("chats", self.tr("Chats"), self.chats, Qt.DockWidgetArea.LeftDockWidgetArea)

@@ -4,132 +4,132 @@
 <context>
     <name>Actions</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="41"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="42"/>
         <source>Extract now</source>
         <translation>立即提取</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="41"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="42"/>
         <source>Extract memories from messages not read yet.</source>
         <translation>从尚未读取的消息中提取记忆。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="42"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="43"/>
         <source>Rebuild graph</source>
         <translation>重建图谱</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="42"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="43"/>
         <source>Undo every extraction and extract the whole chat again.</source>
         <translation>撤销所有提取，并重新提取整个聊天。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="43"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="44"/>
         <source>Rebuild vectors</source>
         <translation>重建向量</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="43"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="44"/>
         <source>Embed every memory again for recall.</source>
         <translation>为召回重新嵌入每条记忆。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="44"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="45"/>
         <source>Compress</source>
         <translation>压缩</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="44"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="45"/>
         <source>Merge long runs of small events.</source>
         <translation>合并一长串细小事件。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="45"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="46"/>
         <source>Summarize</source>
         <translation>总结</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="45"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="46"/>
         <source>Write summaries of recent events.</source>
         <translation>为近期事件撰写摘要。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="46"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="47"/>
         <source>Fold summaries</source>
         <translation>折叠摘要</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="46"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="47"/>
         <source>Fold old summaries into a higher-level one.</source>
         <translation>把旧摘要折叠成更高一层的摘要。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="47"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="48"/>
         <source>Reflect</source>
         <translation>反思</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="47"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="48"/>
         <source>Draw insights from what happened.</source>
         <translation>从发生的事情中得出洞见。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="48"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="49"/>
         <source>Update persona</source>
         <translation>更新用户画像</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="48"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="49"/>
         <source>Update the user&apos;s profile from what the story says about them.</source>
         <translation>根据故事中关于用户的内容更新用户画像。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="49"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="50"/>
         <source>Upkeep</source>
         <translation>维护</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="49"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="50"/>
         <source>Promote, decay and wake memories as of now.</source>
         <translation>按当前时间晋升、衰减和唤醒记忆。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="50"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="51"/>
         <source>Consolidate</source>
         <translation>合并去重</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="50"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="51"/>
         <source>Merge memories that say the same thing.</source>
         <translation>合并内容相同的记忆。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="65"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="66"/>
         <source>{0} batches extracted in {1} s</source>
         <translation>{1} 秒内提取了 {0} 批</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="70"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="71"/>
         <source>{0} memories and {1} links changed in {2} s</source>
         <translation>{2} 秒内更改了 {0} 条记忆和 {1} 条关联</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="72"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="73"/>
         <source>{0} memories changed in {1} s</source>
         <translation>{1} 秒内更改了 {0} 条记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="102"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="103"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="104"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="105"/>
         <source>This task runs in one transaction and cannot be stopped once started.</source>
         <translation>此任务在单个事务中运行，开始后无法中止。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="122"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="123"/>
         <source>Running…</source>
         <translation>运行中…</translation>
     </message>
@@ -137,37 +137,37 @@
 <context>
     <name>ActionsPanel</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="139"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="140"/>
         <source>Maintenance</source>
         <translation>维护任务</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="164"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="165"/>
         <source>Open a chat first.</source>
         <translation>请先打开一个聊天。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="167"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="168"/>
         <source>No extractor is attached to this data folder.</source>
         <translation>此数据文件夹未配置提取器。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="170"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="171"/>
         <source>This version of BME Desktop cannot run this task yet.</source>
         <translation>此版本的 BME Desktop 尚不能运行该任务。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="175"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="176"/>
         <source>No chat open</source>
         <translation>未打开聊天</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="175"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="176"/>
         <source>Runs on the chat that is open.</source>
         <translation>作用于当前打开的聊天。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="193"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="194"/>
         <source>Failed: {0}</source>
         <translation>失败：{0}</translation>
     </message>
@@ -198,93 +198,93 @@
 <context>
     <name>BridgeBox</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="32"/>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="67"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="33"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="68"/>
         <source>Show</source>
         <translation>显示</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="35"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="36"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="37"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="38"/>
         <source>Rotate</source>
         <translation>更换</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="39"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="40"/>
         <source>Make a new token; SillyTavern needs the new one.</source>
         <translation>生成新令牌；酒馆需要改用新令牌。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="44"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="45"/>
         <source>Install into SillyTavern…</source>
         <translation>安装到酒馆…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="67"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="68"/>
         <source>Hide</source>
         <translation>隐藏</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="71"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="72"/>
         <source>from the environment variable {0}</source>
         <translation>来自环境变量 {0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="71"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="72"/>
         <source>in the system keyring</source>
         <translation>在系统钥匙串中</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="72"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="73"/>
         <source>in a file in the data folder, readable only by you (no system keyring works here)</source>
         <translation>在数据文件夹中的一个仅你可读的文件里（此处没有可用的系统钥匙串）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="73"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="74"/>
         <source>SillyTavern&apos;s extension needs this token. It is kept {0}.</source>
         <translation>酒馆扩展需要此令牌。它保存{0}。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="84"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="85"/>
         <source>New bridge token: a running bridge accepts only it within a few seconds.</source>
         <translation>已生成新的桥接令牌：运行中的桥接几秒内将只接受新令牌。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="89"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="90"/>
         <source>Cannot rotate: {0}</source>
         <translation>无法更换：{0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="93"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="94"/>
         <source>Choose the SillyTavern folder</source>
         <translation>选择酒馆（SillyTavern）文件夹</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="100"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="101"/>
         <source>{0} has no data/&lt;user&gt; folder: is it the SillyTavern folder?</source>
         <translation>{0} 中没有 data/&lt;用户&gt; 文件夹：这是酒馆的文件夹吗？</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="106"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="107"/>
         <source>SillyTavern user</source>
         <translation>酒馆用户</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="107"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="108"/>
         <source>Install for which user?</source>
         <translation>为哪个用户安装？</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="113"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="114"/>
         <source>Installed in {0}. Reload SillyTavern, then paste the token in Extensions → BME Desktop Memory.</source>
         <translation>已安装到 {0}。请重新加载酒馆，然后在“扩展 → BME Desktop Memory”中粘贴令牌。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="116"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="117"/>
         <source>Not installed: {0}</source>
         <translation>未安装：{0}</translation>
     </message>
@@ -318,70 +318,113 @@
 <context>
     <name>EndpointBox</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="37"/>
+        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="38"/>
         <source>API key (kept in the system keyring)</source>
         <translation>接口密钥（保存在系统钥匙串中）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="41"/>
+        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="42"/>
         <source>Keep API keys in a file only you can read</source>
         <translation>将接口密钥保存在仅你可读的文件中</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="43"/>
+        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="44"/>
         <source>Test connection</source>
         <translation>测试连接</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="70"/>
+        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="72"/>
         <source>A key is stored in the system keyring.</source>
         <translation>系统钥匙串中已保存密钥。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="70"/>
+        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="72"/>
         <source>No key stored.</source>
         <translation>尚未保存密钥。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="72"/>
+        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="74"/>
         <source>No system keyring works here. Tick the box to keep the key in a file in the data folder instead.</source>
         <translation>此处没有可用的系统钥匙串。勾选下方选项即可改为保存在数据文件夹中的文件里。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="75"/>
+        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="77"/>
         <source>A key is stored in a file in the data folder that only you can read.</source>
         <translation>密钥已保存在数据文件夹中一个仅你可读的文件里。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="93"/>
+        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="95"/>
         <source>Enter the endpoint URL first.</source>
         <translation>请先填写端点地址。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="98"/>
+        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="100"/>
         <source>Testing…</source>
         <translation>测试中…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="100"/>
-        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="104"/>
+        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="103"/>
+        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="107"/>
         <source>Failed: {0}</source>
         <translation>失败：{0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="106"/>
+        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="109"/>
         <source>Connected in {0} s.</source>
         <translation>已连接，用时 {0} 秒。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="108"/>
+        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="111"/>
         <source>Vectors have {0} dimensions.</source>
         <translation>向量维度为 {0}。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="110"/>
+        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="113"/>
         <source>The model is not in the endpoint&apos;s list.</source>
         <translation>该模型不在端点的模型列表中。</translation>
+    </message>
+</context>
+<context>
+    <name>GraphToolbar</name>
+    <message>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="36"/>
+        <source>Types</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="37"/>
+        <source>Tiers</source>
+        <translation>层级</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="39"/>
+        <source>Search the graph…</source>
+        <translation>在图谱中搜索…</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="44"/>
+        <source>Lanes</source>
+        <translation>视角分道</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="44"/>
+        <source>Point-of-view lanes: each owner&apos;s memories in a column</source>
+        <translation>视角分道：每个角色的记忆各占一列</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="46"/>
+        <source>Highlight last recall</source>
+        <translation>高亮上次召回</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="47"/>
+        <source>Light up the memories the newest recall put in the prompt</source>
+        <translation>高亮最近一次召回放进提示词的记忆</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="110"/>
+        <source>No recall yet in this chat.</source>
+        <translation>此聊天尚无召回。</translation>
     </message>
 </context>
 <context>
@@ -682,57 +725,57 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="28"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="29"/>
         <source>BME Desktop — {0}</source>
         <translation>BME Desktop — {0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="38"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="48"/>
         <source>Chats</source>
         <translation>聊天</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="78"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="88"/>
         <source>Data: {0}</source>
         <translation>数据：{0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="80"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="90"/>
         <source>Bridge: off</source>
         <translation>桥接：关闭</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="87"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="97"/>
         <source>Database: SQLite</source>
         <translation>数据库：SQLite</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="88"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="98"/>
         <source>Database: {0}</source>
         <translation>数据库：{0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="105"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="115"/>
         <source>The “{0}” panel is not in this version yet.</source>
         <translation>此版本还没有“{0}”面板。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="107"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="117"/>
         <source>There is no panel called “{0}”.</source>
         <translation>没有名为“{0}”的面板。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="118"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="128"/>
         <source>Error: {0}</source>
         <translation>错误：{0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="122"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="132"/>
         <source>Working…</source>
         <translation>处理中…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="127"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="137"/>
         <source>{0} memories removed.</source>
         <translation>已移除 {0} 条记忆。</translation>
     </message>
@@ -1108,22 +1151,22 @@
 <context>
     <name>Persona</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/persona.py" line="36"/>
+        <location filename="../../bme_desktop/ui/panels/persona.py" line="37"/>
         <source>Traits</source>
         <translation>特征</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/persona.py" line="37"/>
+        <location filename="../../bme_desktop/ui/panels/persona.py" line="38"/>
         <source>Preferences</source>
         <translation>偏好</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/persona.py" line="38"/>
+        <location filename="../../bme_desktop/ui/panels/persona.py" line="39"/>
         <source>Goals</source>
         <translation>目标</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/persona.py" line="39"/>
+        <location filename="../../bme_desktop/ui/panels/persona.py" line="40"/>
         <source>Decision style</source>
         <translation>决策风格</translation>
     </message>
@@ -1131,63 +1174,63 @@
 <context>
     <name>PersonaPanel</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/persona.py" line="65"/>
+        <location filename="../../bme_desktop/ui/panels/persona.py" line="66"/>
         <source>Persona</source>
         <translation>用户画像</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/persona.py" line="70"/>
+        <location filename="../../bme_desktop/ui/panels/persona.py" line="71"/>
         <source>Current profile</source>
         <translation>当前画像</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/persona.py" line="71"/>
+        <location filename="../../bme_desktop/ui/panels/persona.py" line="72"/>
         <source>Snapshots</source>
         <translation>快照</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/persona.py" line="102"/>
+        <location filename="../../bme_desktop/ui/panels/persona.py" line="103"/>
         <source>Persona snapshots are not available in this version.</source>
         <translation>此版本不支持用户画像快照。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/persona.py" line="104"/>
+        <location filename="../../bme_desktop/ui/panels/persona.py" line="105"/>
         <source>No chat open</source>
         <translation>未打开聊天</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/persona.py" line="115"/>
+        <location filename="../../bme_desktop/ui/panels/persona.py" line="116"/>
         <source>No persona yet: run “Update persona” in Actions once the story has facts about the user.</source>
         <translation>尚无用户画像：当故事中有关于用户的事实后，在“操作”中运行“更新用户画像”。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/persona.py" line="120"/>
-        <location filename="../../bme_desktop/ui/panels/persona.py" line="123"/>
+        <location filename="../../bme_desktop/ui/panels/persona.py" line="121"/>
+        <location filename="../../bme_desktop/ui/panels/persona.py" line="124"/>
         <source>Version {0} · {1}</source>
         <translation>第 {0} 版 · {1}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/persona.py" line="124"/>
+        <location filename="../../bme_desktop/ui/panels/persona.py" line="125"/>
         <source>{0} traits</source>
         <translation>{0} 项特征</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/persona.py" line="138"/>
+        <location filename="../../bme_desktop/ui/panels/persona.py" line="139"/>
         <source>Reject</source>
         <translation>驳回</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/persona.py" line="140"/>
+        <location filename="../../bme_desktop/ui/panels/persona.py" line="141"/>
         <source>Not true of the user: leave it out of every later profile</source>
         <translation>不符合用户：以后的画像都不再包含它</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/persona.py" line="152"/>
+        <location filename="../../bme_desktop/ui/panels/persona.py" line="153"/>
         <source>Evidence: click to select this memory</source>
         <translation>证据：点击选中这条记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/persona.py" line="170"/>
+        <location filename="../../bme_desktop/ui/panels/persona.py" line="171"/>
         <source>Rejected “{0}”.</source>
         <translation>已驳回“{0}”。</translation>
     </message>
@@ -1585,67 +1628,67 @@
 <context>
     <name>SettingsPanel</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="47"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="48"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="50"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="51"/>
         <source>Revert</source>
         <translation>还原</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="51"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="52"/>
         <source>Show the saved settings again</source>
         <translation>重新显示已保存的设置</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="80"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="81"/>
         <source>API key</source>
         <translation>接口密钥</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="80"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="81"/>
         <source>Token</source>
         <translation>令牌</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="81"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="82"/>
         <source>Reset this section</source>
         <translation>重置本节</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="82"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="83"/>
         <source>Put the defaults back in the form (saved only with Save)</source>
         <translation>将默认值填回表单（点“保存”后才生效）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="103"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="104"/>
         <source>Host and port changes apply at the next start.</source>
         <translation>主机和端口的更改在下次启动时生效。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="152"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="153"/>
         <source>Saved.</source>
         <translation>已保存。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="164"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="165"/>
         <source>Not saved: {0}</source>
         <translation>未保存：{0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="167"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="168"/>
         <source>Must be between {0} and {1}.</source>
         <translation>必须介于 {0} 和 {1} 之间。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="171"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="172"/>
         <source>Not saved: “{0}” needs a different value.</source>
         <translation>未保存：“{0}”的值需要修改。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="184"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="185"/>
         <source>Settings saved, but the API key was not: {0}</source>
         <translation>设置已保存，但接口密钥未保存：{0}</translation>
     </message>

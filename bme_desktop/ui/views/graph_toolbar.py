@@ -1,0 +1,115 @@
+"""The toolbar above the central views: type and tier filters, search, point-of-view lanes and
+"highlight last recall", applied to every view that has the matching method (the 2D graph
+and the nebula; the memory timeline has none, so the toolbar hides while it is shown)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from PySide6.QtCore import QTimer
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QHBoxLayout, QLineEdit, QMenu, QToolButton, QWidget
+
+from ...core.schema import NODE_TYPES, TIERS
+from ...core.service import MemoryService
+from ..context import AppContext
+from ..labels import node_type_label, tier_label
+from ..panels.guard import while_alive
+from .graph_query import GraphFilter
+
+
+def last_recall_ids(service: MemoryService, chat_id: str) -> list[str]:
+    """Blocking: the memories the newest recall of the chat injected."""
+    records = service.recall_records(chat_id)
+    if not records:
+        return []
+    newest = max(records, key=lambda r: r.index)
+    return [str(n["id"]) for n in newest.nodes if n.get("id")]
+
+
+class GraphToolbar(QWidget):
+    def __init__(self, context: AppContext, views: Iterable[QWidget], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._context = context
+        self.views = [v for v in views if hasattr(v, "set_filter")]
+        self.types = self._menu_button(self.tr("Types"), [(t, node_type_label(t)) for t in NODE_TYPES])
+        self.tiers = self._menu_button(self.tr("Tiers"), [(t, tier_label(t)) for t in TIERS])
+        self.search = QLineEdit()
+        self.search.setPlaceholderText(self.tr("Search the graph…"))
+        self.search.setClearButtonEnabled(True)
+        self._search_timer = QTimer(self, singleShot=True, interval=250)
+        self._search_timer.timeout.connect(lambda: self._each("set_search", self.search.text().strip()))
+        self.search.textChanged.connect(lambda _t: self._search_timer.start())
+        self.lanes = self._toggle(self.tr("Lanes"), self.tr("Point-of-view lanes: each owner's memories in a column"))
+        self.lanes.toggled.connect(lambda on: self._each("set_lanes", on))
+        self.recall = self._toggle(self.tr("Highlight last recall"),
+                                   self.tr("Light up the memories the newest recall put in the prompt"))
+        self.recall.toggled.connect(self._recall_toggled)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(6, 4, 6, 4)
+        for widget in (self.types, self.tiers):
+            layout.addWidget(widget)
+        layout.addWidget(self.search, 1)
+        layout.addWidget(self.lanes)
+        layout.addWidget(self.recall)
+        context.sigChatChanged.connect(while_alive(self, lambda _c: self.recall.setChecked(False)))
+
+    def _menu_button(self, text: str, items: list[tuple[str, str]]) -> QToolButton:
+        button = QToolButton()
+        button.setText(text)
+        button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        menu = QMenu(button)
+        for key, label in items:
+            action = QAction(label, menu)
+            action.setCheckable(True)
+            action.setChecked(True)
+            action.setData(key)
+            action.toggled.connect(lambda _on: self.apply_filter())
+            menu.addAction(action)
+        button.setMenu(menu)
+        return button
+
+    def _toggle(self, text: str, tip: str) -> QToolButton:
+        button = QToolButton()
+        button.setText(text)
+        button.setToolTip(tip)
+        button.setCheckable(True)
+        return button
+
+    @staticmethod
+    def _chosen(button: QToolButton) -> frozenset[str] | None:
+        actions = button.menu().actions()
+        chosen = frozenset(str(a.data()) for a in actions if a.isChecked())
+        return None if len(chosen) == len(actions) else chosen
+
+    def current_filter(self) -> GraphFilter:
+        return GraphFilter(types=self._chosen(self.types), tiers=self._chosen(self.tiers))
+
+    def apply_filter(self) -> None:
+        self._each("set_filter", self.current_filter())
+
+    def _each(self, method: str, *args: Any) -> None:
+        for view in self.views:
+            fn = getattr(view, method, None)
+            if fn is not None:
+                fn(*args)
+
+    def _recall_toggled(self, on: bool) -> None:
+        chat_id = self._context.chat_id
+        if not on or not chat_id:
+            self._each("set_highlight", None)
+            return
+        self._context.call(lambda s: last_recall_ids(s, chat_id), while_alive(self, self._show_recall),
+                           key=f"recall-highlight-{id(self)}")
+
+    def _show_recall(self, ids: list[str]) -> None:
+        if not self.recall.isChecked():
+            return
+        if not ids:
+            self._context.sigStatus.emit(self.tr("No recall yet in this chat."))
+        self._each("set_highlight", ids or None)
+
+    def follow(self, current: QWidget | None) -> None:
+        """Show the toolbar only over a view it can drive."""
+        self.setVisible(current in self.views)
