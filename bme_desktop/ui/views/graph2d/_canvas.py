@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QTimer
+from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import QWidget
 
 from ...theming import Theme
@@ -55,6 +56,10 @@ class GraphCanvas(pg.GraphicsView):  # type: ignore[misc]
         self._label_timer.timeout.connect(self._update_labels)
         self.vb.sigRangeChanged.connect(lambda *_: self._label_timer.start())
         self.restyle(theme)
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self._label_timer.stop()
+        super().closeEvent(event)
 
     # state ---------------------------------------------------------------------------------
     @property
@@ -112,7 +117,7 @@ class GraphCanvas(pg.GraphicsView):  # type: ignore[misc]
         self.scatter.informViewBoundsChanged()
         self.scatter.bounds = [None, None]
         self.scatter.invalidate()
-        self._refresh_edges()
+        self.edges.move(pos)  # the edge groups were set by the last refresh()
         self._label_timer.start()
 
     def _refresh_edges(self) -> None:

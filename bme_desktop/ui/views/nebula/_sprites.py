@@ -1,4 +1,4 @@
-"""GlowScatterItem: GLScatterPlotItem drawn as soft round glows with additive blending.
+"""GlowScatterItem: GLScatterPlotItem drawn as soft round glows with additive blending (and DustScatterItem: plain points).
 
 Only the fragment shader differs from pyqtgraph's: a bright core fading out with a Gaussian,
 so overlapping memories add up into a nebula instead of hard discs. The program is compiled
@@ -49,7 +49,33 @@ void main() {
 }
 """
 
-_programs: dict[int, tuple[Any, Any]] = {}
+_programs: dict[tuple[int, bool], tuple[Any, Any]] = {}
+
+
+def _program(glow: bool) -> Any:
+    """The scatter program of the current GL share group (glow or pyqtgraph's plain discs)."""
+    ctx = QOpenGLContext.currentContext()
+    group = ctx.shareGroup()
+    known = _programs.get((id(group), glow))
+    if known is not None and known[0] is group:  # the wrapper is kept, so ids are not reused
+        return known[1]
+    fmt = ctx.format()
+    if ctx.isOpenGLES():
+        core = fmt.version() >= (3, 0)
+        version = "#version 300 es\n" if core else "#version 100\n"
+    else:
+        core = fmt.version() >= (3, 1)
+        version = "#version 140\n" if core else "#version 120\n"
+    sources = dict(_scatter_module.SHADER_CORE if core else _scatter_module.SHADER_LEGACY)
+    if glow:
+        sources[GL.GL_FRAGMENT_SHADER] = _FRAGMENT_CORE if core else _FRAGMENT_LEGACY
+    compiled = [shaders.compileShader([version, src], kind) for kind, src in sources.items()]
+    program = shaders.compileProgram(*compiled)
+    for loc, name in enumerate(("a_position", "a_color", "a_size")):
+        GL.glBindAttribLocation(program, loc, name)
+    GL.glLinkProgram(program)
+    _programs[(id(group), glow)] = (group, program)
+    return program
 
 
 class GlowScatterItem(_GlScatter):  # type: ignore[misc]
@@ -58,24 +84,15 @@ class GlowScatterItem(_GlScatter):  # type: ignore[misc]
 
     @staticmethod
     def getShaderProgram() -> Any:
-        ctx = QOpenGLContext.currentContext()
-        group = ctx.shareGroup()
-        known = _programs.get(id(group))
-        if known is not None and known[0] is group:  # the wrapper is kept, so ids are not reused
-            return known[1]
-        fmt = ctx.format()
-        if ctx.isOpenGLES():
-            core = fmt.version() >= (3, 0)
-            version = "#version 300 es\n" if core else "#version 100\n"
-        else:
-            core = fmt.version() >= (3, 1)
-            version = "#version 140\n" if core else "#version 120\n"
-        sources = dict(_scatter_module.SHADER_CORE if core else _scatter_module.SHADER_LEGACY)
-        sources[GL.GL_FRAGMENT_SHADER] = _FRAGMENT_CORE if core else _FRAGMENT_LEGACY
-        compiled = [shaders.compileShader([version, src], kind) for kind, src in sources.items()]
-        program = shaders.compileProgram(*compiled)
-        for loc, name in enumerate(("a_position", "a_color", "a_size")):
-            GL.glBindAttribLocation(program, loc, name)
-        GL.glLinkProgram(program)
-        _programs[id(group)] = (group, program)
-        return program
+        return _program(glow=True)
+
+
+class DustScatterItem(_GlScatter):  # type: ignore[misc]
+    """Small plain points (pyqtgraph's shader), additive, with the program per share group."""
+
+    def __init__(self, **kwds: Any) -> None:
+        super().__init__(glOptions="additive", **kwds)
+
+    @staticmethod
+    def getShaderProgram() -> Any:
+        return _program(glow=False)

@@ -30,7 +30,7 @@ from ..graph_state import GraphState
 from ..layout_link import LayoutLink
 from ..placement import initial_positions, place_new
 from ._geometry import clustered, pick, project
-from ._sprites import GlowScatterItem
+from ._scene import NebulaScene
 
 TIER_GLOW = np.array([0.5, 1.0, 0.0, 0.0, 1.0], dtype=np.float32)  # short, long, dormant, archived, ?
 ROTATE_DEG = 0.15  # per 33 ms tick
@@ -75,8 +75,7 @@ class NebulaView(QWidget):
             return
         self.glview = _GLView()
         self.glview.setCameraPosition(distance=34.0, elevation=20.0, azimuth=35.0)
-        self.item = GlowScatterItem(pos=np.zeros((0, 3)), pxMode=True)
-        self.glview.addItem(self.item)
+        self.scene = NebulaScene(self.glview)
         box.addWidget(self.glview)
         self.link = LayoutLink(dim=3, parent=self)
         self.rotating = rotate
@@ -166,7 +165,7 @@ class NebulaView(QWidget):
         if restyle or self.sizes.size != data.n:
             self._restyle()
         else:
-            self.item.setData(pos=self.points.astype(np.float32))
+            self.scene.move(self.points)
 
     def _restyle(self) -> None:
         if self.glview is None or not hasattr(self, "_rgb"):
@@ -178,17 +177,19 @@ class NebulaView(QWidget):
         rgb = self._rgb[data.type_idx].copy()
         crowd = float(np.clip(np.sqrt(3000.0 / max(data.n, 1)), 0.35, 1.0))  # smaller glows when many
         size = (5.0 + 2.2 * data.importance.astype(np.float32)) * 2.4 * crowd
+        must = st.search.copy()
         if st.highlight is not None:
             alpha = np.where(st.highlight, alpha, alpha * 0.2)
             size[st.highlight] *= 1.4
+            must |= st.highlight
         size[st.search] *= 1.5
         if 0 <= st.selected < data.n:
             rgb[st.selected] = self._selected_rgb
             size[st.selected] *= 1.8
+            must[st.selected] = True
         size[alpha <= 0.0] = 0.0
-        color = np.concatenate((rgb, alpha[:, None]), axis=1).astype(np.float32)
         self.sizes = size.astype(np.float32)
-        self.item.setData(pos=self.points.astype(np.float32), color=color, size=self.sizes)
+        self.scene.show(self.points, rgb, alpha.astype(np.float32), self.sizes, must)
 
     # mouse and motion ----------------------------------------------------------------------
     def _mvp(self) -> FloatArray:
