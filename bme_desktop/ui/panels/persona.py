@@ -9,6 +9,7 @@ from typing import Any
 
 from PySide6.QtCore import QCoreApplication, Qt, QTimer
 from PySide6.QtWidgets import (
+    QHeaderView,
     QLabel,
     QPushButton,
     QSplitter,
@@ -90,6 +91,10 @@ class PersonaPanel(QWidget):
         tree.setColumnCount(2)
         tree.setHeaderLabels([title, ""])
         tree.setUniformRowHeights(False)
+        header = tree.header()
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
         tree.itemClicked.connect(self._clicked)
         return tree
 
