@@ -52,21 +52,24 @@ def _sort_key(item: RecalledNode) -> tuple[float, float, str]:
 
 
 def render_buckets(core: Sequence[RecalledNode], recalled: Sequence[RecalledNode], summaries: Sequence[str],
-                   budget_tokens: int) -> tuple[str, list[RecalledNode], int]:
+                   budget_tokens: int, todos: Sequence[str] = ()) -> tuple[str, list[RecalledNode], int]:
     """The injection text, the memories shown (recalled in rank order, then core), and how many
-    recalled memories did not fit."""
-    if not core and not recalled and not summaries:
+    recalled memories did not fit. ``todos`` (working memory: open to-dos and promises) come
+    first, from the core share of the budget."""
+    if not core and not recalled and not summaries and not todos:
         return "", [], 0
     budget = budget_tokens - estimate_tokens(HEADER) - estimate_tokens(FOOTER) - 16
     core_budget = int(budget * CORE_SHARE)
-    summary_lines: list[str] = []
-    for text in summaries:
-        line = f"- {_flatten(text)}"
-        cost = estimate_tokens(line) + 1
-        if cost <= core_budget:
-            core_budget -= cost
-            budget -= cost
-            summary_lines.append(line)
+    fixed: dict[str, list[str]] = {"todo": [], "summary": []}
+    for bucket, texts in (("todo", todos), ("summary", summaries)):
+        for text in texts:
+            line = f"- {_flatten(text.removeprefix('- '))}"
+            cost = estimate_tokens(line) + 1
+            if cost <= core_budget:
+                core_budget -= cost
+                budget -= cost
+                fixed[bucket].append(line)
+    summary_lines = fixed["summary"]
     shown_core: list[RecalledNode] = []
     for item in core:
         cost = estimate_tokens(node_line(item)) + 1
@@ -81,7 +84,7 @@ def render_buckets(core: Sequence[RecalledNode], recalled: Sequence[RecalledNode
             budget -= cost
             shown.append(item)
     more = len(recalled) - len(shown)
-    if not shown and not shown_core and not summary_lines:
+    if not shown and not shown_core and not summary_lines and not fixed["todo"]:
         return "", [], more
     groups: dict[str, list[RecalledNode]] = {}
     for item in [*shown_core, *shown]:
@@ -89,6 +92,9 @@ def render_buckets(core: Sequence[RecalledNode], recalled: Sequence[RecalledNode
     if summary_lines:
         groups.setdefault("summary", [])
     lines = [HEADER]
+    if fixed["todo"]:
+        lines.append("## Open to-dos and promises")
+        lines.extend(fixed["todo"])
     for bucket in sorted(groups, key=bucket_rank):
         lines.append(f"## {bucket_title(bucket)}")
         if bucket == "summary":

@@ -20,6 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..lifecycle.hits import record_recall_hits
+from ..lifecycle.working_memory import working_memory_lines
 from ..providers.tokens import estimate_tokens
 from .api import RecalledNode, RecallRequest, RecallResult
 from .archive import archive_hits
@@ -226,7 +227,8 @@ class HybridRecaller:
 
     def _finish(self, request: RecallRequest, started: float, core: list[RecalledNode],
                 recalled: list[RecalledNode], summaries: list[str], skipped: list[str]) -> RecallResult:
-        text, shown, more = render_buckets(core, recalled, summaries, request.budget_tokens)
+        text, shown, more = render_buckets(core, recalled, summaries, request.budget_tokens,
+                                           working_memory_lines(self.service, request.chat_id))
         if request.index is not None:
             ids = {r.node.id for r in shown if r.bucket != "archive" and "core" not in r.components}
             with self._lock:
