@@ -50,6 +50,11 @@ from bme_desktop.ui.views.graph_state import GraphState  # noqa: E402
 from bme_desktop.ui.views.nebula._geometry import clustered  # noqa: E402
 from bme_desktop.ui.views.nebula._sprites import GlowScatterItem  # noqa: E402
 
+try:  # pyqtgraph's own item, with its program per GL context (the class caches one for all)
+    from bme_desktop.ui.views.nebula._sprites import DustScatterItem as BareScatter
+except ImportError:
+    BareScatter = gl.GLScatterPlotItem
+
 try:
     from bme_desktop.ui.views.nebula._scene import NebulaScene
 except ImportError:  # an older tree (PYTHONPATH=<git archive of an old commit>): every point a glow
@@ -69,6 +74,7 @@ except ImportError:  # an older tree (PYTHONPATH=<git archive of an old commit>)
             self.glow.setData(pos=points.astype(np.float32))
 
 THEME = ThemeManager(themes_dir()).current
+_closed: list[QWidget] = []  # GL views stay alive: their items' buffers must not outlive the context
 W, H = 1000, 700
 
 
@@ -236,11 +242,12 @@ def bench_3d(n: int, frames: int) -> dict[str, float]:
     out["stream"] = fps(view, stream, frames)
     out["glows"], out["dust"] = float(scene.glow_rows.size), float(scene.dust_rows.size)
     view.close()
+    _closed.append(view)
     gl.GLScatterPlotItem._shaderProgram = None  # pyqtgraph caches one program for all contexts
     floor_view = gl.GLViewWidget()
     floor_view.setCameraPosition(distance=34.0, elevation=20.0, azimuth=35.0)
     colour = np.concatenate((rgb, alpha[:, None]), axis=1).astype(np.float32)
-    bare = gl.GLScatterPlotItem(pos=pts.astype(np.float32), color=colour, size=2.0, pxMode=True)
+    bare = BareScatter(pos=pts.astype(np.float32), color=colour, size=2.0, pxMode=True)
     floor_view.addItem(bare)
     _show(floor_view)
     out["static floor"] = fps(floor_view, lambda i: floor_view.orbit(0.5, 0.0), frames)
@@ -250,6 +257,7 @@ def bench_3d(n: int, frames: int) -> dict[str, float]:
         floor_view.orbit(0.5, 0.0)
     out["stream floor"] = fps(floor_view, bare_stream, frames)
     floor_view.close()
+    _closed.append(floor_view)
     return out
 
 

@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterator
 import numpy as np
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor
 
 from bme_desktop.core.model import Node
 from bme_desktop.core.service import MemoryService
@@ -100,3 +101,25 @@ def test_focus_shows_only_the_k_hop_neighbourhood(view: Graph2DView) -> None:
     view.focus_on(lyra, 1)
     shown = sorted(data.titles[r] for r in np.flatnonzero(visible(view)))
     assert shown == ["Lyra", "The lantern fire"]
+
+
+def test_streamed_positions_move_the_filtered_edges_and_keep_hidden_ones_out(view: Graph2DView) -> None:
+    view.set_filter(GraphFilter(types=frozenset({"character", "event"})))
+    moved = view.canvas.pos + 100.0
+    view.canvas.move(moved)
+    segs = [(c.xData, c.yData) for c in view.canvas.edges.curves.values() if c.xData is not None and c.xData.size]
+    assert len(segs) == 1 and segs[0][0].size == 2
+    shown = np.flatnonzero(view.state.shown())
+    expected = sorted(map(tuple, moved[shown].round(6).tolist()))
+    assert sorted(zip(segs[0][0].round(6).tolist(), segs[0][1].round(6).tolist(), strict=True)) == expected
+
+
+def test_edge_pens_are_opaque_blends_of_the_edge_colour_over_the_background(view: Graph2DView) -> None:
+    from bme_desktop.ui.theming.colors import mix
+    from bme_desktop.ui.views.graph2d._edges import EDGE_ALPHA
+
+    theme = view.context.themes.current
+    for name in ("association", "causal"):
+        colour = view.canvas.edges.curves[name].opts["pen"].color()
+        assert colour.alpha() == 255
+        assert colour.name() == QColor(mix(theme.color("background"), theme.edges[name], EDGE_ALPHA)).name()

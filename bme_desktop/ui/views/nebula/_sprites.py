@@ -70,7 +70,7 @@ def _program(glow: bool) -> Any:
     if glow:
         sources[GL.GL_FRAGMENT_SHADER] = _FRAGMENT_CORE if core else _FRAGMENT_LEGACY
     compiled = [shaders.compileShader([version, src], kind) for kind, src in sources.items()]
-    program = shaders.compileProgram(*compiled)
+    program = shaders.compileProgram(*compiled, validate=False)  # validation reflects the current GL state, not the program
     for loc, name in enumerate(("a_position", "a_color", "a_size")):
         GL.glBindAttribLocation(program, loc, name)
     GL.glLinkProgram(program)
