@@ -13,8 +13,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..core.secrets import KEYRING_SERVICE as KEYRING_SERVICE
+from ..core.secrets import usable_keyring as usable_keyring
+from ..core.secrets import write_private_file
+
 ENV_VAR = "BME_BRIDGE_TOKEN"
-KEYRING_SERVICE = "bme-desktop"
 TOKEN_FILENAME = "bridge-token"
 TOKEN_BYTES = 32
 
@@ -25,25 +28,6 @@ class TokenError(Exception):
 
 def new_token() -> str:
     return secrets.token_urlsafe(TOKEN_BYTES)
-
-
-def usable_keyring(backend: Any | None = None) -> Any | None:
-    """The OS keyring backend, or None when there is none that works (headless Linux has
-    only keyring's ``fail`` or ``null`` backends, both priority ≤ 0)."""
-    if backend is None:
-        try:
-            import keyring
-            backend = keyring.get_keyring()
-        except Exception:
-            return None
-    module = type(backend).__module__
-    if module in ("keyring.backends.fail", "keyring.backends.null"):
-        return None
-    try:
-        priority = float(backend.priority)
-    except Exception:
-        return None
-    return backend if priority > 0 else None
 
 
 @dataclass(frozen=True)
@@ -124,17 +108,7 @@ class TokenStore:
 
     def _write_file(self, value: str) -> None:
         try:
-            self.data_dir.mkdir(parents=True, exist_ok=True)
-            tmp = self.file.with_name(f".{TOKEN_FILENAME}.{os.getpid()}.tmp")
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-            try:
-                if hasattr(os, "fchmod"):
-                    os.fchmod(fd, 0o600)
-                os.write(fd, (value + "\n").encode("utf-8"))
-                os.fsync(fd)
-            finally:
-                os.close(fd)
-            os.replace(tmp, self.file)
+            write_private_file(self.file, value)
         except OSError as exc:
             raise TokenError(f"cannot store the bridge token in {self.file}: {exc.strerror or exc}") from exc
 

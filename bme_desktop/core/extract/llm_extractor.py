@@ -6,13 +6,13 @@ heuristic extractor (the batch records which one it used)."""
 from __future__ import annotations
 
 import json
-import os
 import threading
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..providers import HttpPolicy, LLMClient, LLMConfig, LLMError
 from ..providers.records import ChatMessage
+from ..secrets import LLM_KEY, api_key
 from .cleaning import PreparedMessage
 from .context import GraphContext, graph_context, messages_json
 from .heuristic import speaker
@@ -102,7 +102,7 @@ class ModelProvider:
         if not (llm.enabled and llm.base_url and llm.model):
             return None
         key = _ClientKey(llm.base_url, llm.model, llm.timeout_s, llm.max_retries, llm.temperature,
-                         self.api_key or os.environ.get(API_KEY_ENV))
+                         self.api_key or api_key(self.service.data_dir, LLM_KEY, API_KEY_ENV))
         with self._lock:
             if key != self._key or self._extractor is None:
                 self.close()

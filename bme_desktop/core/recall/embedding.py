@@ -99,18 +99,20 @@ class QueryCache:
         return np.stack([found[t] for t in texts]).astype(np.float32, copy=False)
 
 
-def make_embedder(settings: EmbeddingSettings, query_timeout_s: float = 3.0) -> RecallEmbedder:
+def make_embedder(settings: EmbeddingSettings, query_timeout_s: float = 3.0,
+                  api_key: str | None = None) -> RecallEmbedder:
     """The configured embedder (queries cached). Raises ``ImportError``/``ValueError`` when it
     cannot be built."""
-    return QueryCache(_make_uncached(settings, query_timeout_s))
+    return QueryCache(_make_uncached(settings, query_timeout_s, api_key))
 
 
-def _make_uncached(settings: EmbeddingSettings, query_timeout_s: float) -> RecallEmbedder:
+def _make_uncached(settings: EmbeddingSettings, query_timeout_s: float, api_key: str | None) -> RecallEmbedder:
     if settings.provider == "remote":
         def client(timeout: float, retries: int) -> EmbeddingClient:
             policy = HttpPolicy(connect_timeout=min(5.0, timeout), total_timeout=timeout, max_retries=retries)
             return EmbeddingClient(EmbeddingConfig(base_url=settings.base_url, model=settings.model,
-                                                   batch_size=settings.batch_size, policy=policy))
+                                                   api_key=api_key, batch_size=settings.batch_size,
+                                                   policy=policy))
         return RemoteEmbedder(client(settings.timeout_s, 1), client(query_timeout_s, 0))
     from ..providers.local_embedder import make_default_local_embedder, make_local_embedder
     name = settings.local_model.strip().lower()

@@ -22,6 +22,7 @@ import numpy.typing as npt
 from ..lifecycle.hits import record_recall_hits
 from ..lifecycle.working_memory import working_memory_lines
 from ..providers.tokens import estimate_tokens
+from ..secrets import EMBEDDING_KEY, api_key
 from .api import RecalledNode, RecallRequest, RecallResult
 from .archive import archive_hits
 from .buckets import bucket_of
@@ -265,7 +266,8 @@ def attach(service: MemoryService, embedder_factory: Callable[[], RecallEmbedder
     from ..index.maintainer import VectorMaintainer
 
     def default_factory() -> RecallEmbedder:
-        return make_embedder(service.settings.embedding, service.settings.recall.timeout_s)
+        key = api_key(service.data_dir, EMBEDDING_KEY, "BME_EMBEDDING_API_KEY")
+        return make_embedder(service.settings.embedding, service.settings.recall.timeout_s, key)
 
     vectors = VectorMaintainer(service, embedder_factory or default_factory)
     recaller = HybridRecaller(service, vectors)

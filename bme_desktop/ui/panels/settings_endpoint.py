@@ -10,8 +10,8 @@ from collections.abc import Callable
 from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget
 
 from ...core.providers import ConnectionReport, EmbeddingClient, EmbeddingConfig, LLMClient, LLMConfig
+from ...core.secrets import ApiKeyStore, StoredKey
 from ..context import AppContext
-from .api_keys import ApiKeyStore, StoredKey
 from .guard import while_alive
 
 
