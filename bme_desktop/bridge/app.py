@@ -10,7 +10,7 @@ from aiohttp import web
 from sqlalchemy.exc import OperationalError
 
 from ..core.errors import ServiceError
-from . import routes_chats, routes_events, routes_nodes, routes_recall
+from . import proxy, routes_chats, routes_events, routes_nodes, routes_recall
 from .auth import require_token
 from .context import CONTEXT, BridgeContext, ctx
 from .errors import ApiError, code_for_status, error_response, from_service_error
@@ -115,6 +115,7 @@ def build_app(context: BridgeContext) -> web.Application:
     routes_nodes.register(app.router)
     routes_recall.register(app.router)
     routes_events.register(app.router)
+    proxy.register(app)
     app[routes_events.SOCKETS] = set()
     app.on_shutdown.append(routes_events.close_all)
     return app

@@ -111,6 +111,52 @@ class BridgeSettings:
     rate_burst: int = _bounded(400, min=1, max=1000000)
 
 
+PROXY_KEYRING_KEY = "proxy-upstream-key"  # keyring service "bme-desktop"; never in settings.json
+PROXY_KEY_ENV = "BME_PROXY_UPSTREAM_KEY"
+
+
+@dataclass
+class ProxySettings:
+    """The OpenAI-compatible memory proxy on the bridge (``/v1/chat/completions``,
+    ``/v1/models``; docs/proxy.md). The upstream's API key is not a setting: it is read from
+    the OS keyring (service ``bme-desktop``, key ``proxy-upstream-key``), else from
+    ``$BME_PROXY_UPSTREAM_KEY``; none is sent when neither is set (local servers)."""
+
+    enabled: bool = True
+    # The base URL one would give an OpenAI client, e.g. "https://api.openai.com/v1" or
+    # "http://127.0.0.1:11434/v1". "" = not set up: the proxy answers 503 saying so.
+    upstream_base_url: str = ""
+    # "alias=upstream-model" entries: a request for `alias` is sent upstream as `upstream-model`.
+    model_map: list[str] = field(default_factory=list)
+    # Where the memory goes, counted back from the last user message: 0 = just before it,
+    # 1 = one message earlier (usually before the last reply), ... never above the leading
+    # system prompt. Used by injection_mode "system" only.
+    injection_depth: int = _bounded(0, min=0, max=1000)
+    # "system": its own system message at injection_depth; "first_system": appended to the
+    # first system message (servers that accept only a leading system message); "user":
+    # put in front of the last user message (templates with no system role).
+    injection_mode: str = _bounded("system", choices=("system", "first_system", "user"))
+    # Seconds to wait for the upstream to connect, to start answering, and between two chunks.
+    timeout_s: float = _bounded(300.0, min=1.0, max=3600.0)
+
+    def __post_init__(self) -> None:
+        url = self.upstream_base_url.strip()
+        if url and not (url.startswith(("http://", "https://")) and len(url) > len("https://")):
+            raise SettingsError("proxy.upstream_base_url must start with http:// or https:// (or be empty)")
+        for pos, entry in enumerate(self.model_map):
+            alias, sep, target = entry.partition("=")
+            if not sep or not alias.strip() or not target.strip():
+                raise SettingsError(f"proxy.model_map[{pos}] must read 'alias=upstream-model' (got {entry!r})")
+
+    def models(self) -> dict[str, str]:
+        """The model map as ``{alias: upstream model}``; a later entry for an alias wins."""
+        out: dict[str, str] = {}
+        for entry in self.model_map:
+            alias, _, target = entry.partition("=")
+            out[alias.strip()] = target.strip()
+        return out
+
+
 @dataclass
 class AppearanceSettings:
     theme: str = _bounded("crimson-synth",
@@ -128,6 +174,7 @@ class Settings:
     recall: RecallSettings = field(default_factory=RecallSettings)
     lifecycle: LifecycleSettings = field(default_factory=LifecycleSettings)
     bridge: BridgeSettings = field(default_factory=BridgeSettings)
+    proxy: ProxySettings = field(default_factory=ProxySettings)
     appearance: AppearanceSettings = field(default_factory=AppearanceSettings)
 
     def to_json(self) -> dict[str, Any]:
