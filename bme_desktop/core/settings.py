@@ -118,9 +118,10 @@ PROXY_KEY_ENV = "BME_PROXY_UPSTREAM_KEY"
 @dataclass
 class ProxySettings:
     """The OpenAI-compatible memory proxy on the bridge (``/v1/chat/completions``,
-    ``/v1/models``; docs/proxy.md). The upstream's API key is not a setting: it is read from
-    the OS keyring (service ``bme-desktop``, key ``proxy-upstream-key``), else from
-    ``$BME_PROXY_UPSTREAM_KEY``; none is sent when neither is set (local servers)."""
+    ``/v1/models``; docs/proxy.md). The upstream's API key is not a setting: it is
+    ``$BME_PROXY_UPSTREAM_KEY`` when set, else the secret ``proxy-upstream-key`` (OS keyring,
+    service ``bme-desktop``, or the user-only file of that name in the data folder where no
+    keyring works); none is sent when there is none (local servers)."""
 
     enabled: bool = True
     # The base URL one would give an OpenAI client, e.g. "https://api.openai.com/v1" or

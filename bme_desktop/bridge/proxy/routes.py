@@ -79,7 +79,7 @@ async def _upstream_key(c: BridgeContext, state: ProxyState) -> str | None:
     key = state.upstream.key
     if key.fresh():
         return key.cached()
-    return await asyncio.get_running_loop().run_in_executor(c.executor, key.get)
+    return await asyncio.get_running_loop().run_in_executor(c.executor, key.get, c.service.data_dir)
 
 
 def _encode(body: dict[str, Any]) -> bytes:

@@ -10,6 +10,7 @@ import os
 import threading
 import time
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -17,9 +18,9 @@ import aiohttp
 from aiohttp import web
 from multidict import CIMultiDict
 
+from ...core.secrets import KEYRING_SERVICE, ApiKeyError, ApiKeyStore, usable_keyring
 from ...core.settings import PROXY_KEY_ENV, PROXY_KEYRING_KEY, ProxySettings
 from ..config import is_loopback_host
-from ..tokens import KEYRING_SERVICE, usable_keyring
 
 KEY_REFRESH_S = 5.0
 HOP = "X-BME-Proxy-Hop"  # set on requests the proxy sends: a request that carries it looped back
@@ -35,24 +36,34 @@ NOT_RELAYED = HOP_BY_HOP | {"content-length", "content-encoding", "set-cookie", 
                             "access-control-expose-headers", "access-control-max-age", "vary"}
 
 
-def read_upstream_key(environ: Mapping[str, str] | None = None, backend: Any | None = None) -> str | None:
-    """The upstream API key: the OS keyring (``bme-desktop`` / ``proxy-upstream-key``) first,
-    then ``$BME_PROXY_UPSTREAM_KEY``; None when neither has one. Blocking (keyring)."""
-    keyring_backend = usable_keyring(backend)
-    if keyring_backend is not None:
-        try:
-            value = keyring_backend.get_password(KEYRING_SERVICE, PROXY_KEYRING_KEY)
-        except Exception:  # a locked or broken keyring: fall back to the environment
-            value = None
-        if value and value.strip():
-            return str(value).strip()
+def read_upstream_key(data_dir: Path | None, environ: Mapping[str, str] | None = None,
+                      backend: Any | None = None) -> str | None:
+    """The upstream API key: ``$BME_PROXY_UPSTREAM_KEY`` when set (environment variables win,
+    as for every key of the app), else the one stored as ``proxy-upstream-key``: the OS
+    keyring (service ``bme-desktop``), or where no keyring works the user-only file of that
+    name in the data folder. None when there is none (local servers need none). Blocking."""
     env = (os.environ if environ is None else environ).get(PROXY_KEY_ENV, "").strip()
-    return env or None
+    if env:
+        return env
+    if data_dir is not None:
+        try:
+            value = ApiKeyStore(data_dir, keyring_backend=backend).load(PROXY_KEYRING_KEY).value
+        except ApiKeyError:
+            value = None
+        return value.strip() if value and value.strip() else None
+    keyring_backend = usable_keyring(backend)
+    if keyring_backend is None:
+        return None
+    try:
+        value = keyring_backend.get_password(KEYRING_SERVICE, PROXY_KEYRING_KEY)
+    except Exception:  # a locked or broken keyring
+        return None
+    return str(value).strip() if value and str(value).strip() else None
 
 
 class UpstreamKey:
-    """The key, re-read at most every few seconds (a changed keyring entry takes effect
-    without a restart; the keyring is not touched on every request)."""
+    """The key, re-read at most every few seconds (a changed key takes effect without a
+    restart; the keyring is not touched on every request)."""
 
     def __init__(self, refresh_s: float = KEY_REFRESH_S) -> None:
         self.refresh_s = refresh_s
@@ -60,13 +71,13 @@ class UpstreamKey:
         self._value: str | None = None
         self._read_at = float("-inf")
 
-    def get(self) -> str | None:
+    def get(self, data_dir: Path | None) -> str | None:
         """Blocking: call from a worker thread."""
         now = time.monotonic()
         with self._lock:
             if now - self._read_at < self.refresh_s:
                 return self._value
-        value = read_upstream_key()
+        value = read_upstream_key(data_dir)
         with self._lock:
             self._value, self._read_at = value, time.monotonic()
         return value

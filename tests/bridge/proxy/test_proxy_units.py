@@ -4,15 +4,18 @@ placement, reading replies out of relayed bytes, settings and the upstream key."
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
 from keyring.backend import KeyringBackend
+from keyring.backends.null import Keyring as NullKeyring
 
 from bme_desktop.bridge.proxy.conversation import SyncPlan, align, content_text, conversation, plan_sync
 from bme_desktop.bridge.proxy.injection import inject, injection_position
 from bme_desktop.bridge.proxy.stream import ReplyReader
 from bme_desktop.bridge.proxy.upstream import read_upstream_key, relayed_headers, request_headers
+from bme_desktop.core.secrets import ApiKeyStore
 from bme_desktop.core.settings import ProxySettings, Settings, SettingsError, settings_from_json
 
 SYS = {"role": "system", "content": "prompt"}
@@ -196,11 +199,16 @@ class MemoryKeyring(KeyringBackend):
         self.store.pop((service, username), None)
 
 
-def test_the_upstream_key_comes_from_the_keyring_then_the_environment() -> None:
+def test_the_upstream_key_comes_from_the_environment_then_the_keyring_then_the_file(tmp_path: Path) -> None:
     ring = MemoryKeyring()
     env = {"BME_PROXY_UPSTREAM_KEY": " sk-env "}
-    assert read_upstream_key(env, ring) == "sk-env"
+    assert read_upstream_key(tmp_path, {}, ring) is None
     ring.set_password("bme-desktop", "proxy-upstream-key", "sk-ring")
-    assert read_upstream_key(env, ring) == "sk-ring"
-    assert read_upstream_key({}, ring) == "sk-ring"
-    assert read_upstream_key({}, MemoryKeyring()) is None
+    assert read_upstream_key(tmp_path, {}, ring) == "sk-ring"
+    assert read_upstream_key(tmp_path, env, ring) == "sk-env"  # the environment wins
+    assert read_upstream_key(None, {}, ring) == "sk-ring"
+    # No usable keyring: the key the Settings panel kept in a user-only file.
+    ApiKeyStore(tmp_path, keyring_backend=NullKeyring()).store("proxy-upstream-key", "sk-file", allow_file=True)
+    assert read_upstream_key(tmp_path, {}, NullKeyring()) == "sk-file"
+    assert read_upstream_key(tmp_path, {}, ring) == "sk-ring"  # a keyring entry comes first
+    assert read_upstream_key(None, {}, NullKeyring()) is None
