@@ -244,28 +244,23 @@ class MemoryService:
 
     def undo(self, chat_id: str) -> bool:
         """Undo the newest manual edit of this chat; False when there is nothing to undo."""
-        def op(uow: UnitOfWork) -> bool:
-            batch_id = self._undo_target(uow, chat_id, "applied")
-            if batch_id is None:
-                return False
-            try:
-                journal.undo_batch(uow, batch_id)
-            except journal.JournalConflict as exc:
-                raise Conflict(f"cannot undo: {exc}") from exc
-            uow.audit(chat_id, "user", "undo", str(batch_id))
-            return True
-        return self._write_checked(op)
+        return self._step_history(chat_id, "applied", journal.undo_batch, "undo")
 
     def redo(self, chat_id: str) -> bool:
+        """Redo the most recently undone manual edit; False when there is nothing to redo."""
+        return self._step_history(chat_id, "undone", journal.redo_batch, "redo")
+
+    def _step_history(self, chat_id: str, status: str, apply: Callable[[UnitOfWork, int], None],
+                      action: str) -> bool:
         def op(uow: UnitOfWork) -> bool:
-            batch_id = self._undo_target(uow, chat_id, "undone")
+            batch_id = self._undo_target(uow, chat_id, status)
             if batch_id is None:
                 return False
             try:
-                journal.redo_batch(uow, batch_id)
+                apply(uow, batch_id)
             except journal.JournalConflict as exc:
-                raise Conflict(f"cannot redo: {exc}") from exc
-            uow.audit(chat_id, "user", "redo", str(batch_id))
+                raise Conflict(f"cannot {action}: {exc}") from exc
+            uow.audit(chat_id, "user", action, str(batch_id))
             return True
         return self._write_checked(op)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
@@ -13,12 +14,23 @@ from bme_desktop.core.settings import Settings
 from bme_desktop.ui.bridge_host import start_bridge
 
 
-def test_hosted_bridge_serves_and_stops_cleanly(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                qapp: object) -> None:
+@pytest.fixture
+def settings(monkeypatch: pytest.MonkeyPatch) -> Settings:
     monkeypatch.setenv("BME_BRIDGE_TOKEN", "t" * 43)
     settings = Settings()
     settings.bridge.port = 0
+    return settings
+
+
+@pytest.fixture
+def service(tmp_path: Path, settings: Settings) -> Iterator[MemoryService]:
     service = MemoryService.open(tmp_path, settings=settings, attach=False)
+    yield service
+    service.close()
+
+
+def test_hosted_bridge_serves_and_stops_cleanly(tmp_path: Path, settings: Settings, service: MemoryService,
+                                                qapp: object) -> None:
     hosted = start_bridge(service, tmp_path, settings)
     try:
         assert hosted.server is not None, hosted.status
@@ -29,16 +41,11 @@ def test_hosted_bridge_serves_and_stops_cleanly(tmp_path: Path, monkeypatch: pyt
         assert chats.status_code == 200
     finally:
         hosted.stop(tmp_path)
-        service.close()
     assert not (tmp_path / "bridge.json").exists()
 
 
-def test_a_second_bridge_on_the_same_data_dir_is_not_started(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                             qapp: object) -> None:
-    monkeypatch.setenv("BME_BRIDGE_TOKEN", "t" * 43)
-    settings = Settings()
-    settings.bridge.port = 0
-    service = MemoryService.open(tmp_path, settings=settings, attach=False)
+def test_a_second_bridge_on_the_same_data_dir_is_not_started(tmp_path: Path, settings: Settings,
+                                                             service: MemoryService, qapp: object) -> None:
     first = start_bridge(service, tmp_path, settings)
     (tmp_path / "bridge.json").write_text(json.dumps({"url": "http://127.0.0.1:1", "pid": 1, "protocol": 1}))
     try:
@@ -46,4 +53,3 @@ def test_a_second_bridge_on_the_same_data_dir_is_not_started(tmp_path: Path, mon
         assert second.server is None and "another process" in second.status
     finally:
         first.stop(tmp_path)
-        service.close()
