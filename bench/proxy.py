@@ -14,6 +14,10 @@ injection, relay, reply sync). The chat grows by one exchange per turn, as a rea
 The proxy reports its own time before forwarding in ``Server-Timing`` (bme-sync, bme-recall,
 bme-proxy); "added besides recall" is each turn's proxied time minus its direct time minus its
 recall. Streaming: time to the first content chunk (TTFT) and to the end, direct vs proxied.
+
+``--bare`` serves the bridge over a core with no pipelines attached (no extraction, keyword
+recall), so no background extraction or embedding competes with the proxy for the CPU: what
+the proxy itself costs.
 """
 
 from __future__ import annotations
@@ -62,7 +66,29 @@ def server_timing(header: str | None) -> dict[str, float]:
     return out
 
 
-def start_bridge(data_dir: Path, upstream: str) -> tuple[subprocess.Popen[str], str]:
+def serve_bare(data_dir: Path) -> int:
+    """The bridge over a core with no pipelines (run as a child process by ``--bare``)."""
+    import signal
+    import threading
+
+    from bme_desktop.bridge.config import BridgeConfig
+    from bme_desktop.bridge.server import BridgeServer
+    from bme_desktop.core.service import MemoryService
+
+    service = MemoryService.open(data_dir, attach=False)
+    server = BridgeServer(service, TOKEN, BridgeConfig(port=0, rate_per_s=100000.0, rate_burst=1000000))
+    server.start()
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    print(json.dumps({"event": "ready", "url": server.url}), flush=True)
+    while not stop.wait(0.5):
+        pass
+    server.stop()
+    service.close()
+    return 0
+
+
+def start_bridge(data_dir: Path, upstream: str, bare: bool) -> tuple[subprocess.Popen[str], str]:
     data_dir.mkdir(parents=True, exist_ok=True)
     (data_dir / "settings.json").write_text(json.dumps({
         "bridge": {"rate_limit_per_s": 100000.0, "rate_burst": 1000000},
@@ -70,8 +96,9 @@ def start_bridge(data_dir: Path, upstream: str) -> tuple[subprocess.Popen[str], 
     env = {**os.environ, "BME_BRIDGE_TOKEN": TOKEN, "PYTHON_KEYRING_BACKEND": "keyring.backends.null.Keyring",
            "PYTHONPATH": str(ROOT)}
     env.pop("BME_PROXY_UPSTREAM_KEY", None)
-    proc = subprocess.Popen([sys.executable, "-m", "bme_desktop", "serve", "--port", "0", "--data-dir",
-                             str(data_dir)], stdout=subprocess.PIPE, text=True, env=env, cwd=ROOT)
+    command = [sys.executable, __file__, "--serve-bare", str(data_dir)] if bare else \
+        [sys.executable, "-m", "bme_desktop", "serve", "--port", "0", "--data-dir", str(data_dir)]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, env=env, cwd=ROOT)
     assert proc.stdout is not None
     line = proc.stdout.readline()
     if not line:
@@ -129,7 +156,11 @@ def main() -> int:
     parser.add_argument("--turns", type=int, default=150)
     parser.add_argument("--stream-turns", type=int, default=40)
     parser.add_argument("--warmup", type=int, default=5)
+    parser.add_argument("--bare", action="store_true", help="a core with no pipelines (keyword recall)")
+    parser.add_argument("--serve-bare", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.serve_bare:
+        return serve_bare(args.serve_bare)
 
     history: list[dict[str, Any]] = [{"role": "system", "content": "You are Sera, a ferrywoman. " + words(1, 60)}]
     for i in range(args.history):
@@ -140,13 +171,14 @@ def main() -> int:
 
     with FakeOpenAIServer() as fake, tempfile.TemporaryDirectory(prefix="bme-bench-proxy-") as tmp:
         fake.responder = lambda _request: Reply.text(REPLY, chunk_size=8)
-        proc, url = start_bridge(Path(tmp) / "data", fake.base_url)
+        proc, url = start_bridge(Path(tmp) / "data", fake.base_url, args.bare)
         try:
             with httpx.Client(base_url=url, headers=AUTH, timeout=120) as bridge, \
                     httpx.Client(base_url=url + "/v1", headers={**AUTH, "X-BME-Chat": CHAT}, timeout=120) as proxy, \
                     httpx.Client(base_url=fake.base_url, timeout=120) as direct:
                 seconds = seed(bridge, history, args.memories)
-                print(f"seeded {args.history} messages (extracted) and {args.memories} memories in {seconds:.1f} s")
+                print(f"{'bare core (keyword recall, no extraction)' if args.bare else 'all pipelines'}: seeded "
+                      f"{args.history} messages and {args.memories} memories in {seconds:.1f} s")
                 results: dict[str, list[float]] = {k: [] for k in (
                     "direct", "relay", "proxied", "sync", "recall", "before", "added", "added_relay",
                     "besides_recall")}
