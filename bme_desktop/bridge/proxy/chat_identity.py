@@ -49,6 +49,10 @@ def _from_header(raw: str) -> str:
         except UnicodeDecodeError as exc:
             raise ApiError(400, f"{HEADER}: is not valid percent-encoded UTF-8") from exc
     try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as exc:  # bytes that are not UTF-8 (aiohttp kept them as surrogates)
+        raise ApiError(400, f"{HEADER}: is not valid UTF-8 (percent-encode non-ASCII names)") from exc
+    try:
         return validate_chat_id(value)
     except ValidationError as exc:
         raise ApiError(400, f"{HEADER}: must be a chat id of 1 to 256 characters") from exc

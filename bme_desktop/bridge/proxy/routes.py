@@ -12,6 +12,7 @@ request and nothing of that reply is synced: the app's next request carries what
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import json
 import logging
@@ -194,24 +195,28 @@ async def _relay(c: BridgeContext, state: ProxyState, request: web.Request, upst
     state.active += 1
     try:
         await response.prepare(request)
-        async for chunk in chunks(upstream, request, stopping=state.stopping):
-            await response.write(chunk)
-            if reader is not None:
-                reader.feed(chunk)
+        async with contextlib.aclosing(chunks(upstream, request, stopping=state.stopping)) as body:
+            async for chunk in body:
+                await response.write(chunk)
+                if reader is not None:
+                    reader.feed(chunk)
         await response.write_eof()
         delivered = True
     except (ClientGone, ConnectionError):
         log.info("proxy: the client left mid-answer (chat %r); upstream request closed, nothing synced",
                  identity and identity.chat_id)
-    except (aiohttp.ClientError, TimeoutError) as exc:
-        log.warning("proxy: the upstream broke mid-answer (chat %r): %s", identity and identity.chat_id, exc)
-        if is_sse:
-            try:
+    except Exception as exc:  # the upstream broke (or worse): end this answer, which has begun
+        if isinstance(exc, aiohttp.ClientError | TimeoutError):
+            log.warning("proxy: the upstream broke mid-answer (chat %r): %s", identity and identity.chat_id, exc)
+        else:
+            log.exception("proxy: relaying the answer failed (chat %r)", identity and identity.chat_id)
+        if is_sse and response.prepared:
+            with contextlib.suppress(ConnectionError, RuntimeError):
                 await response.write(_error_event(f"the upstream connection broke mid-answer: "
                                                   f"{type(exc).__name__}"))
                 await response.write_eof()
-            except ConnectionError:
-                pass
+        elif not response.prepared:
+            raise
     finally:
         state.active -= 1
         if delivered:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 from typing import Any
 
 import aiohttp
@@ -33,7 +33,7 @@ def client_gone(request: web.Request) -> bool:
 
 
 async def chunks(upstream: aiohttp.ClientResponse, request: web.Request, *,
-                 stopping: asyncio.Event | None = None, check_s: float = CLIENT_CHECK_S) -> AsyncIterator[bytes]:
+                 stopping: asyncio.Event | None = None, check_s: float = CLIENT_CHECK_S) -> AsyncGenerator[bytes, None]:
     """The upstream body as it arrives. Raises :class:`ClientGone` when the client
     disconnects or the bridge is stopping (checked every ``check_s`` while the upstream is
     silent, and before each chunk is handed on)."""

@@ -124,3 +124,13 @@ def test_continuity_is_bounded() -> None:
     turns = conversation([{"role": "user", "content": "q4"}, {"role": "assistant", "content": "a4"},
                           {"role": "user", "content": "next"}])
     assert memory.find(turns) == "chat4"
+
+
+def test_raw_utf8_in_the_header_names_the_same_chat_and_invalid_bytes_are_a_400(
+        proxy: httpx.Client, service: MemoryService) -> None:
+    body = {"model": "m", "messages": [{"role": "user", "content": "hi"}]}
+    r = proxy.post("/chat/completions", json=body, headers=[("X-BME-Chat", "故事".encode())])
+    assert r.status_code == 200 and r.headers["x-bme-chat"] == "%E6%95%85%E4%BA%8B"
+    assert chat_ids(service) == ["故事"]
+    r = proxy.post("/chat/completions", json=body, headers=[("X-BME-Chat", b"\xff\xfestory")])
+    assert r.status_code == 400 and "not valid UTF-8" in r.json()["error"]["message"]
