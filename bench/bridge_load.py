@@ -178,6 +178,16 @@ async def seed(url: str, chat: str, count: int) -> float:
         return elapsed
 
 
+async def rebuild_vectors(url: str, chat: str) -> float:
+    timeout = aiohttp.ClientTimeout(total=3600)
+    async with aiohttp.ClientSession(url, headers={"Authorization": f"Bearer {TOKEN}"}, timeout=timeout) as session:
+        started = time.perf_counter()
+        async with session.post(f"/v1/chats/{chat}/maintenance", json={"task": "rebuild_vectors", "wait": True}) as r:
+            if r.status != 200:
+                raise SystemExit(f"rebuild_vectors failed: {r.status} {await r.text()}")
+        return time.perf_counter() - started
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--clients", type=int, default=8)
@@ -191,6 +201,8 @@ def main() -> int:
     parser.add_argument("--nodes", type=int, default=0,
                         help="also write this many memories into the chat before the server starts, then run a "
                              "recall-only phase (the issue's target: recall p95 < 50 ms at 20 clients, 10k nodes)")
+    parser.add_argument("--wait-vectors", action="store_true",
+                        help="before the phases, embed every memory (maintenance rebuild_vectors, waited for)")
     parser.add_argument("--serve-bare", metavar="DIR", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve_bare:
@@ -208,6 +220,9 @@ def main() -> int:
             proc, url = start_server(Path(tmp) / "data", args.pipelines == "bare")
         try:
             seeded = asyncio.run(seed(url, chat, args.messages))
+            if args.wait_vectors:
+                took = asyncio.run(rebuild_vectors(url, chat))
+                print(f"embedded every memory (rebuild_vectors) in {took:.1f} s")
             print(f"bridge {url} ({args.pipelines} pipelines); {args.clients} clients, {args.seconds:g} s per phase, chat of {args.messages} "
                   f"messages (complete sync with wait: {seeded * 1000:.0f} ms), {os.cpu_count()} CPUs")
             print(f"{'phase':<22} {'req/s':>9} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'errors':>7}   statuses")
