@@ -210,13 +210,15 @@ async def _relay(c: BridgeContext, state: ProxyState, request: web.Request, upst
             log.warning("proxy: the upstream broke mid-answer (chat %r): %s", identity and identity.chat_id, exc)
         else:
             log.exception("proxy: relaying the answer failed (chat %r)", identity and identity.chat_id)
-        if is_sse and response.prepared:
+        if not response.prepared:
+            raise
+        if is_sse:  # clients read the error event; OpenAI's SDKs raise it
             with contextlib.suppress(ConnectionError, RuntimeError):
                 await response.write(_error_event(f"the upstream connection broke mid-answer: "
                                                   f"{type(exc).__name__}"))
                 await response.write_eof()
-        elif not response.prepared:
-            raise
+        elif request.transport is not None:  # a cut body must not look complete: break the transfer
+            request.transport.close()
     finally:
         state.active -= 1
         if delivered:

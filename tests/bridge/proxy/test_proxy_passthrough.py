@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import socket
+import threading
 import time
 from collections.abc import Callable
 from typing import Any
@@ -253,3 +254,29 @@ def test_auth_is_required(bridge: BridgeServer, configure: Callable[..., ProxySe
         assert anon.get("/models").status_code == 401
         assert anon.get("/models", headers=AUTH).status_code == 200
     assert fake.requests_to("/chat/completions") == []
+
+
+def test_a_plain_answer_cut_by_the_upstream_reaches_the_client_as_a_broken_transfer(
+        proxy: httpx.Client, configure: Callable[..., ProxySettings], bridge: BridgeServer) -> None:
+    """Not a clean end of a truncated JSON body that would look complete."""
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(1)
+
+    def answer_half() -> None:
+        conn, _ = server.accept()
+        with conn:
+            conn.recv(65536)
+            conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n"
+                         b'{"choices": [{"index": 0, "message": {"content": "cut')
+            time.sleep(0.2)
+
+    thread = threading.Thread(target=answer_half, daemon=True)
+    thread.start()
+    configure(upstream_base_url=f"http://127.0.0.1:{server.getsockname()[1]}/v1")
+    with pytest.raises(httpx.TransportError):
+        proxy.post("/chat/completions", json={"model": "m", "messages": HELLO}, headers={"X-BME-Chat": "half"})
+    thread.join(5)
+    server.close()
+    assert state_of(bridge).active == 0 and state_of(bridge).replies_synced == 0
+    assert bridge.service.messages("half")[-1].role == "user"
