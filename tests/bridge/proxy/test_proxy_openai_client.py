@@ -14,7 +14,8 @@ from ..helpers import TOKEN
 from .conftest import sent_messages, state_of, stored, wait_for
 
 openai = pytest.importorskip(
-    "openai", reason="the `openai` package is not installed: `.venv/bin/pip install openai` runs this test")
+    "openai", reason="the `openai` package is not installed: `.venv/bin/pip install openai` runs this test",
+    exc_type=ImportError)
 
 
 @pytest.fixture
