@@ -10,7 +10,8 @@ from aiohttp import web
 from .config import is_loopback_host
 
 ALLOWED_METHODS = "GET, POST, PUT, PATCH, DELETE, OPTIONS"
-ALLOWED_HEADERS = ("authorization", "content-type", "accept", "x-requested-with")
+ALLOWED_HEADERS = ("authorization", "content-type", "accept", "x-requested-with", "x-bme-chat", "x-bme-memory")
+ALLOWED_HEADER_PREFIXES = ("x-stainless-",)  # sent by the OpenAI JavaScript SDK (proxy clients)
 PREFLIGHT_MAX_AGE = "600"
 
 
@@ -73,7 +74,8 @@ def preflight_response(request: web.Request) -> web.Response:
     wanted = request.headers.get("Access-Control-Request-Headers", "")
     asked = [h.strip().lower() for h in wanted.split(",") if h.strip()]
     headers["Access-Control-Allow-Methods"] = ALLOWED_METHODS
-    headers["Access-Control-Allow-Headers"] = ", ".join(h for h in asked if h in ALLOWED_HEADERS) \
+    headers["Access-Control-Allow-Headers"] = ", ".join(
+        h for h in asked if h in ALLOWED_HEADERS or h.startswith(ALLOWED_HEADER_PREFIXES)) \
         or "Authorization, Content-Type"
     headers["Access-Control-Max-Age"] = PREFLIGHT_MAX_AGE
     if request.headers.get("Access-Control-Request-Private-Network", "").lower() == "true":

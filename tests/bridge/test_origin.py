@@ -59,6 +59,14 @@ def test_preflight_for_an_allowed_origin_grants_private_network(anon: httpx.Clie
     assert "authorization" in r.headers["Access-Control-Allow-Headers"].lower()
 
 
+def test_preflight_allows_the_proxy_headers_of_openai_clients(anon: httpx.Client) -> None:
+    r = anon.options("/v1/chat/completions", headers={
+        "Origin": "http://localhost:8000", "Access-Control-Request-Method": "POST",
+        "Access-Control-Request-Headers": "authorization, x-bme-chat, x-stainless-os, x-evil"})
+    allowed = {h.strip() for h in r.headers["Access-Control-Allow-Headers"].lower().split(",")}
+    assert allowed == {"authorization", "x-bme-chat", "x-stainless-os"}
+
+
 def test_preflight_without_private_network_request_does_not_grant_it(anon: httpx.Client) -> None:
     r = anon.options("/v1/chats", headers={"Origin": "http://localhost:8000",
                                            "Access-Control-Request-Method": "GET"})

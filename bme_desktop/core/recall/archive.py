@@ -24,8 +24,10 @@ def message_node(chat_id: str, m: Message) -> Node:
                 title=f"{m.name or m.role}, message {m.index}", fields=fields, source_indices=[m.index])
 
 
-def archive_hits(state: ChatState, text: str, cues: Cues, k: int, covered: set[int]) -> list[RecalledNode]:
-    """Up to ``k`` archived messages for ``text``; none unless the cues ask for the archive."""
+def archive_hits(state: ChatState, text: str, cues: Cues, k: int, covered: set[int],
+                 before: int | None = None) -> list[RecalledNode]:
+    """Up to ``k`` archived messages for ``text``; none unless the cues ask for the archive.
+    ``before``: the index of the message being answered — it and later ones are not memories."""
     if not (cues.remember or cues.days) or not state.messages or k <= 0:
         return []
     scores = state.archive.score_all(text)
@@ -36,7 +38,7 @@ def archive_hits(state: ChatState, text: str, cues: Cues, k: int, covered: set[i
         if doc is None:
             continue
         index = int(doc.split(":", 1)[1])
-        if index in covered:
+        if index in covered or (before is not None and index >= before):
             continue
         lex = float(scores[slot])
         w_day = day_weight([index], cues, state.message_days)

@@ -115,7 +115,8 @@ class HybridRecaller:
         else:
             skipped.append("rerank (off)")
         covered = {i for r in chosen for i in r.node.source_indices}
-        archived = archive_hits(state, query.text, cues, max(1, request.top_k // 2), covered)
+        archived = archive_hits(state, query.text, cues, max(1, request.top_k // 2), covered,
+                                before=request.index)
         recalled = _merge(chosen, archived)[: request.top_k]
         return self._finish(request, started, core, recalled, summaries, skipped)
 

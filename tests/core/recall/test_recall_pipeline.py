@@ -135,6 +135,12 @@ def test_remember_when_returns_archived_messages_with_their_index(service: Memor
     assert not [r for r in plain.nodes if r.bucket == "archive"]
 
 
+def test_remember_when_never_returns_the_message_being_answered(service: MemoryService, chat: str,
+                                                                 recaller: HybridRecaller) -> None:
+    result = service.recall(RecallRequest(chat, "Do you remember the lantern for the voyage?", index=3))
+    assert not [r for r in result.nodes if r.bucket == "archive" and r.node.source_indices[0] >= 3]
+
+
 def test_a_named_day_favours_memories_from_that_day(service: MemoryService, chat: str,
                                                     recaller: HybridRecaller) -> None:
     first = fact(service, chat, "Tom talked about the sea.", [0])
