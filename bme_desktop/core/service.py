@@ -62,6 +62,7 @@ class MemoryService:
         self.recaller: Recaller | None = None
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bme-writer")
         self._writer_ident: int | None = None
+        self._closing = False
         self._closed = False
         self._close_callbacks: list[Callable[[], None]] = []
         # Maintenance tasks registered by the life-cycle and extraction subsystems.
@@ -87,18 +88,22 @@ class MemoryService:
 
     @property
     def closed(self) -> bool:
-        return self._closed
+        """True once closing has begun: background workers take no new work."""
+        return self._closing
 
     def close(self) -> None:
-        if self._closed:
+        """Stop background work (letting what is in flight finish its writes), then refuse
+        writes, stop the writer and release the database."""
+        if self._closing:
             return
-        self._closed = True
+        self._closing = True
         for callback in reversed(self._close_callbacks):
             try:
                 callback()
             except Exception:
                 log.exception("a close callback failed")
         self.extraction.shutdown(wait=True)
+        self._closed = True
         self._writer.shutdown(wait=True)
         self.store.close()
 
@@ -232,6 +237,11 @@ class MemoryService:
 
     def unlink(self, chat_id: str, edge_id: str, *, actor: str = "user") -> Edge:
         return self._manual(chat_id, actor, "unlink", lambda uow: editing.unlink(uow, chat_id, edge_id))
+
+    def merge_nodes(self, chat_id: str, keep_id: str, other_id: str, *, actor: str = "user") -> Node:
+        """Merge ``other_id`` into ``keep_id`` (one undoable edit); see :mod:`.merging`."""
+        from .merging import merge_nodes
+        return merge_nodes(self, chat_id, keep_id, other_id, actor=actor)
 
     # undo / redo ---------------------------------------------------------------------------
     def _undo_target(self, uow: UnitOfWork, chat_id: str, status: str) -> int | None:
