@@ -60,7 +60,7 @@ class LifecycleWorker:
             self._thread.join(timeout=30)
 
     def _closed(self) -> bool:
-        return self._stop.is_set() or bool(getattr(self.service, "_closed", False))
+        return self._stop.is_set() or self.service.closed
 
     def _on_event(self, event: Event) -> None:
         if event.chat_id is None or self._closed():
