@@ -12,7 +12,8 @@ from typing import Any
 KEYRING_SERVICE = "bme-desktop"
 LLM_KEY = "llm-api-key"
 EMBEDDING_KEY = "embedding-api-key"
-KEY_NAMES = (LLM_KEY, EMBEDDING_KEY)
+PROXY_UPSTREAM_KEY = "proxy-upstream-key"  # the memory proxy's upstream (settings.PROXY_KEYRING_KEY)
+KEY_NAMES = (LLM_KEY, EMBEDDING_KEY, PROXY_UPSTREAM_KEY)
 
 
 def usable_keyring(backend: Any | None = None) -> Any | None:

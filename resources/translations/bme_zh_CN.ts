@@ -318,68 +318,68 @@
 <context>
     <name>EndpointBox</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="38"/>
+        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="39"/>
         <source>API key (kept in the system keyring)</source>
         <translation>接口密钥（保存在系统钥匙串中）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="42"/>
+        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="43"/>
         <source>Keep API keys in a file only you can read</source>
         <translation>将接口密钥保存在仅你可读的文件中</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="44"/>
+        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="45"/>
         <source>Test connection</source>
         <translation>测试连接</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="72"/>
+        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="74"/>
         <source>A key is stored in the system keyring.</source>
         <translation>系统钥匙串中已保存密钥。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="72"/>
+        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="74"/>
         <source>No key stored.</source>
         <translation>尚未保存密钥。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="74"/>
+        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="76"/>
         <source>No system keyring works here. Tick the box to keep the key in a file in the data folder instead.</source>
         <translation>此处没有可用的系统钥匙串。勾选下方选项即可改为保存在数据文件夹中的文件里。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="77"/>
+        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="79"/>
         <source>A key is stored in a file in the data folder that only you can read.</source>
         <translation>密钥已保存在数据文件夹中一个仅你可读的文件里。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="95"/>
+        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="97"/>
         <source>Enter the endpoint URL first.</source>
         <translation>请先填写端点地址。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="100"/>
+        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="102"/>
         <source>Testing…</source>
         <translation>测试中…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="103"/>
-        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="107"/>
+        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="106"/>
+        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="110"/>
         <source>Failed: {0}</source>
         <translation>失败：{0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="109"/>
+        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="112"/>
         <source>Connected in {0} s.</source>
         <translation>已连接，用时 {0} 秒。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="111"/>
+        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="114"/>
         <source>Vectors have {0} dimensions.</source>
         <translation>向量维度为 {0}。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="113"/>
+        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="116"/>
         <source>The model is not in the endpoint&apos;s list.</source>
         <translation>该模型不在端点的模型列表中。</translation>
     </message>
@@ -1151,22 +1151,22 @@
 <context>
     <name>Persona</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/persona.py" line="37"/>
+        <location filename="../../bme_desktop/ui/panels/persona.py" line="38"/>
         <source>Traits</source>
         <translation>特征</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/persona.py" line="38"/>
+        <location filename="../../bme_desktop/ui/panels/persona.py" line="39"/>
         <source>Preferences</source>
         <translation>偏好</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/persona.py" line="39"/>
+        <location filename="../../bme_desktop/ui/panels/persona.py" line="40"/>
         <source>Goals</source>
         <translation>目标</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/persona.py" line="40"/>
+        <location filename="../../bme_desktop/ui/panels/persona.py" line="41"/>
         <source>Decision style</source>
         <translation>决策风格</translation>
     </message>
@@ -1174,63 +1174,63 @@
 <context>
     <name>PersonaPanel</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/persona.py" line="66"/>
+        <location filename="../../bme_desktop/ui/panels/persona.py" line="67"/>
         <source>Persona</source>
         <translation>用户画像</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/persona.py" line="71"/>
+        <location filename="../../bme_desktop/ui/panels/persona.py" line="72"/>
         <source>Current profile</source>
         <translation>当前画像</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/persona.py" line="72"/>
+        <location filename="../../bme_desktop/ui/panels/persona.py" line="73"/>
         <source>Snapshots</source>
         <translation>快照</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/persona.py" line="103"/>
+        <location filename="../../bme_desktop/ui/panels/persona.py" line="108"/>
         <source>Persona snapshots are not available in this version.</source>
         <translation>此版本不支持用户画像快照。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/persona.py" line="105"/>
+        <location filename="../../bme_desktop/ui/panels/persona.py" line="110"/>
         <source>No chat open</source>
         <translation>未打开聊天</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/persona.py" line="116"/>
+        <location filename="../../bme_desktop/ui/panels/persona.py" line="121"/>
         <source>No persona yet: run “Update persona” in Actions once the story has facts about the user.</source>
         <translation>尚无用户画像：当故事中有关于用户的事实后，在“操作”中运行“更新用户画像”。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/persona.py" line="121"/>
-        <location filename="../../bme_desktop/ui/panels/persona.py" line="124"/>
+        <location filename="../../bme_desktop/ui/panels/persona.py" line="126"/>
+        <location filename="../../bme_desktop/ui/panels/persona.py" line="129"/>
         <source>Version {0} · {1}</source>
         <translation>第 {0} 版 · {1}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/persona.py" line="125"/>
+        <location filename="../../bme_desktop/ui/panels/persona.py" line="130"/>
         <source>{0} traits</source>
         <translation>{0} 项特征</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/persona.py" line="139"/>
+        <location filename="../../bme_desktop/ui/panels/persona.py" line="144"/>
         <source>Reject</source>
         <translation>驳回</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/persona.py" line="141"/>
+        <location filename="../../bme_desktop/ui/panels/persona.py" line="146"/>
         <source>Not true of the user: leave it out of every later profile</source>
         <translation>不符合用户：以后的画像都不再包含它</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/persona.py" line="153"/>
+        <location filename="../../bme_desktop/ui/panels/persona.py" line="158"/>
         <source>Evidence: click to select this memory</source>
         <translation>证据：点击选中这条记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/persona.py" line="171"/>
+        <location filename="../../bme_desktop/ui/panels/persona.py" line="176"/>
         <source>Rejected “{0}”.</source>
         <translation>已驳回“{0}”。</translation>
     </message>
@@ -1297,330 +1297,380 @@
     </message>
     <message>
         <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="11"/>
+        <source>Proxy</source>
+        <translation>代理</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="12"/>
         <source>Appearance</source>
         <translation>外观</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="17"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="18"/>
         <source>Use a language model</source>
         <translation>使用语言模型</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="17"/>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="20"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="18"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="21"/>
         <source>Endpoint URL</source>
         <translation>端点地址</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="17"/>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="20"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="18"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="21"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="18"/>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="21"/>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="29"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="19"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="22"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="30"/>
         <source>Timeout</source>
         <translation>超时</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="18"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="19"/>
         <source>Temperature</source>
         <translation>温度</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="18"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="19"/>
         <source>Retries</source>
         <translation>重试次数</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="19"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="20"/>
         <source>Provider</source>
         <translation>提供方</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="19"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="20"/>
         <source>Local model</source>
         <translation>本地模型</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="21"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="22"/>
         <source>Batch size</source>
         <translation>批大小</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="22"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="23"/>
         <source>Extract every N replies</source>
         <translation>每 N 条回复提取一次</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="23"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="24"/>
         <source>Context messages</source>
         <translation>上下文消息数</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="24"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="25"/>
         <source>Cleaning patterns (one per line)</source>
         <translation>清理规则（每行一条）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="25"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="26"/>
         <source>Memories per recall</source>
         <translation>每次召回的记忆数</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="25"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="26"/>
         <source>Token budget</source>
         <translation>令牌预算</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="26"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="27"/>
         <source>Weight of the current input</source>
         <translation>当前输入的权重</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="27"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="28"/>
         <source>Weight of the last reply</source>
         <translation>上一条回复的权重</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="28"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="29"/>
         <source>Weight of the previous input</source>
         <translation>上一条输入的权重</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="29"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="30"/>
         <source>Rerank with the language model</source>
         <translation>用语言模型重排</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="30"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="31"/>
         <source>Short-term memory lasts</source>
         <translation>短期记忆保留时长</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="31"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="32"/>
         <source>Dormant below retrievability</source>
         <translation>可提取度低于此值即休眠</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="32"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="33"/>
         <source>Send to review</source>
         <translation>送审范围</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="33"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="34"/>
         <source>Consolidation similarity</source>
         <translation>合并相似度阈值</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="34"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="35"/>
         <source>Promote at importance</source>
         <translation>晋升所需重要度</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="35"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="36"/>
         <source>Half-life, slow pool</source>
         <translation>半衰期（慢速池）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="36"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="37"/>
         <source>Half-life, medium pool</source>
         <translation>半衰期（中速池）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="37"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="38"/>
         <source>Half-life, fast pool</source>
         <translation>半衰期（快速池）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="38"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="39"/>
         <source>Stability soft cap</source>
         <translation>稳定度软上限</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="39"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="40"/>
         <source>Repeat window</source>
         <translation>重复窗口</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="39"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="40"/>
         <source>Echo window</source>
         <translation>回声窗口</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="40"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="41"/>
         <source>Echo discount</source>
         <translation>回声折扣</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="40"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="41"/>
         <source>Retrievability step</source>
         <translation>可提取度步长</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="41"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="42"/>
         <source>Upkeep every (0: never)</source>
         <translation>维护间隔（0：从不）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="42"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="43"/>
         <source>Summary every N events</source>
         <translation>每 N 个事件写一次摘要</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="42"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="43"/>
         <source>Fold above N summaries</source>
         <translation>摘要超过 N 条时折叠</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="43"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="44"/>
         <source>Reflect every N events</source>
         <translation>每 N 个事件反思一次</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="43"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="44"/>
         <source>Reflect automatically</source>
         <translation>自动反思</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="44"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="45"/>
         <source>Compress automatically</source>
         <translation>自动压缩</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="45"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="46"/>
         <source>Events a reflection looks at</source>
         <translation>反思参考的事件数</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="46"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="47"/>
         <source>Update the persona automatically</source>
         <translation>自动更新用户画像</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="47"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="48"/>
         <source>Persona update at most every</source>
         <translation>用户画像最短更新间隔</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="48"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="49"/>
         <source>Working memory size</source>
         <translation>工作记忆容量</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="49"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="50"/>
         <source>Working memory expires after</source>
         <translation>工作记忆过期时间</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="50"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="51"/>
         <source>Patrol: unused for</source>
         <translation>巡查：未使用时长</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="51"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="52"/>
         <source>Patrol: forgetting margin</source>
         <translation>巡查：遗忘余量</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="52"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="53"/>
         <source>Host</source>
         <translation>主机</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="52"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="53"/>
         <source>Port</source>
         <translation>端口</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="52"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="53"/>
         <source>Allowed origins (one per line)</source>
         <translation>允许的来源（每行一个）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="53"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="54"/>
         <source>Request size limit</source>
         <translation>请求大小上限</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="53"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="54"/>
         <source>Requests per second</source>
         <translation>每秒请求数</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="54"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="55"/>
         <source>Request burst</source>
         <translation>请求突发量</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="55"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="56"/>
+        <source>Answer on /v1 (memory proxy)</source>
+        <translation>在 /v1 上应答（记忆代理）</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="57"/>
+        <source>Upstream URL</source>
+        <translation>上游地址</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="58"/>
+        <source>Model map (alias=upstream-model, one per line)</source>
+        <translation>模型映射（别名=上游模型，每行一条）</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="59"/>
+        <source>Memory depth (messages before the last input)</source>
+        <translation>记忆插入深度（最后输入之前的消息数）</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="60"/>
+        <source>Memory goes into</source>
+        <translation>记忆放入</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="61"/>
+        <source>Upstream timeout</source>
+        <translation>上游超时</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="62"/>
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="55"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="62"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="61"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="68"/>
         <source>On this computer</source>
         <translation>在本机运行</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="61"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="68"/>
         <source>Remote endpoint</source>
         <translation>远程端点</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="61"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="68"/>
         <source>Every new memory</source>
         <translation>所有新记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="62"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="69"/>
         <source>Long-term memories</source>
         <translation>长期记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="62"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="69"/>
         <source>Nothing</source>
         <translation>不送审</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="62"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="69"/>
         <source>Automatic</source>
         <translation>自动</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="69"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="70"/>
+        <source>Its own system message</source>
+        <translation>单独的系统消息</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="71"/>
+        <source>The first system message</source>
+        <translation>第一条系统消息</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="72"/>
+        <source>The last user message</source>
+        <translation>最后一条用户消息</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="79"/>
         <source> s</source>
         <translation> 秒</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="69"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="79"/>
         <source> h</source>
         <translation> 小时</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="69"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="79"/>
         <source> days</source>
         <translation> 天</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="69"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="79"/>
         <source> min</source>
         <translation> 分钟</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="70"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="80"/>
         <source> MB</source>
         <translation> MB</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="70"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="80"/>
         <source> tokens</source>
         <translation> 令牌</translation>
     </message>
@@ -1628,67 +1678,72 @@
 <context>
     <name>SettingsPanel</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="48"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="49"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="51"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="52"/>
         <source>Revert</source>
         <translation>还原</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="52"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="53"/>
         <source>Show the saved settings again</source>
         <translation>重新显示已保存的设置</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="81"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="82"/>
         <source>API key</source>
         <translation>接口密钥</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="81"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="82"/>
         <source>Token</source>
         <translation>令牌</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="82"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="83"/>
         <source>Reset this section</source>
         <translation>重置本节</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="83"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="84"/>
         <source>Put the defaults back in the form (saved only with Save)</source>
         <translation>将默认值填回表单（点“保存”后才生效）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="104"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="102"/>
+        <source>Upstream API key (kept in the system keyring)</source>
+        <translation>上游接口密钥（保存在系统钥匙串中）</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="109"/>
         <source>Host and port changes apply at the next start.</source>
         <translation>主机和端口的更改在下次启动时生效。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="153"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="164"/>
         <source>Saved.</source>
         <translation>已保存。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="165"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="176"/>
         <source>Not saved: {0}</source>
         <translation>未保存：{0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="168"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="179"/>
         <source>Must be between {0} and {1}.</source>
         <translation>必须介于 {0} 和 {1} 之间。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="172"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="183"/>
         <source>Not saved: “{0}” needs a different value.</source>
         <translation>未保存：“{0}”的值需要修改。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="185"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="197"/>
         <source>Settings saved, but the API key was not: {0}</source>
         <translation>设置已保存，但接口密钥未保存：{0}</translation>
     </message>

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ...core.secrets import PROXY_UPSTREAM_KEY
 from ...core.settings import Settings, SettingsError, save_settings, settings_from_json
 from ..context import AppContext
 from .guard import while_alive
@@ -29,7 +30,7 @@ from .settings_endpoint import EndpointBox
 from .settings_fields import FieldEditor, section_editors
 from .settings_labels import field_label, section_label
 
-SECTIONS = ("llm", "embedding", "extraction", "recall", "lifecycle", "bridge", "appearance")
+SECTIONS = ("llm", "embedding", "extraction", "recall", "lifecycle", "bridge", "proxy", "appearance")
 
 
 class SettingsPanel(QWidget):
@@ -78,7 +79,7 @@ class SettingsPanel(QWidget):
             form.addRow(field_label(editor.key), editor)
         extra = self._extra(section)
         if extra is not None:
-            form.addRow(self.tr("API key") if section in ("llm", "embedding") else self.tr("Token"), extra)
+            form.addRow(self.tr("Token") if section == "bridge" else self.tr("API key"), extra)
         reset = QPushButton(self.tr("Reset this section"))
         reset.setToolTip(self.tr("Put the defaults back in the form (saved only with Save)"))
         reset.clicked.connect(lambda: self.reset_section(section))
@@ -96,6 +97,10 @@ class SettingsPanel(QWidget):
             box = EndpointBox(self._context, section, self._endpoint_values(section))
             setattr(self, f"{section}_endpoint", box)
             return box
+        if section == "proxy":
+            self.proxy_endpoint = EndpointBox(self._context, "proxy", self._proxy_values, key_name=PROXY_UPSTREAM_KEY)
+            self.proxy_endpoint.key_edit.setPlaceholderText(self.tr("Upstream API key (kept in the system keyring)"))
+            return self.proxy_endpoint
         if section == "bridge":
             self.bridge_box = BridgeBox(self._context)
             holder = QWidget()
@@ -114,6 +119,12 @@ class SettingsPanel(QWidget):
             return (str(self.editors[f"{section}.base_url"].value()), str(self.editors[f"{section}.model"].value()),
                     int(batch.value()) if batch is not None else 1)
         return values
+
+    def _proxy_values(self) -> tuple[str, str, int]:
+        """The upstream URL, and the first mapped upstream model (checked against its list)."""
+        entries = self.editors["proxy.model_map"].value() or []
+        model = next((e.partition("=")[2].strip() for e in entries if "=" in e), "")
+        return str(self.editors["proxy.upstream_base_url"].value()), model, 1
 
     # form <-> settings -----------------------------------------------------------------------
     def load(self, settings: Settings) -> None:
@@ -172,12 +183,13 @@ class SettingsPanel(QWidget):
         self.status.setText(self.tr("Not saved: “{0}” needs a different value.").format(field_label(key)))
 
     def _save_keys(self) -> None:
-        savers = [s for s in (self.llm_endpoint.key_saver(), self.embedding_endpoint.key_saver()) if s is not None]
+        boxes = (self.llm_endpoint, self.embedding_endpoint, self.proxy_endpoint)
+        savers = [s for s in (box.key_saver() for box in boxes) if s is not None]
         if not savers:
             return
 
         def done(_result: object) -> None:
-            for box in (self.llm_endpoint, self.embedding_endpoint):
+            for box in boxes:
                 box.key_edit.clear()
                 box.refresh()
 
@@ -198,4 +210,5 @@ class SettingsPanel(QWidget):
 
     llm_endpoint: EndpointBox
     embedding_endpoint: EndpointBox
+    proxy_endpoint: EndpointBox
     bridge_box: BridgeBox

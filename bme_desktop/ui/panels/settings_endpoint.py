@@ -16,21 +16,22 @@ from .guard import while_alive
 
 
 def test_endpoint(kind: str, base_url: str, model: str, api_key: str | None, batch_size: int = 1) -> ConnectionReport:
-    """Blocking HTTP: run on a worker."""
-    if kind == "llm":
+    """Blocking HTTP: run on a worker. The proxy's upstream is an OpenAI-compatible chat endpoint."""
+    if kind in ("llm", "proxy"):
         return LLMClient(LLMConfig(base_url=base_url, model=model, api_key=api_key)).test_connection()
     return EmbeddingClient(EmbeddingConfig(base_url=base_url, model=model, api_key=api_key,
                                            batch_size=max(1, batch_size))).test_connection()
 
 
 class EndpointBox(QWidget):
-    """``kind`` is "llm" or "embedding"; ``values()`` gives (base_url, model, batch size) from the form."""
+    """``kind`` is "llm", "embedding" or "proxy" (the proxy's upstream); ``values()`` gives
+    (base_url, model, batch size) from the form; ``key_name`` the secret's name."""
 
     def __init__(self, context: AppContext, kind: str, values: Callable[[], tuple[str, str, int]],
-                 parent: QWidget | None = None) -> None:
+                 parent: QWidget | None = None, *, key_name: str | None = None) -> None:
         super().__init__(parent)
         self._context, self.kind, self._values = context, kind, values
-        self.key_name = f"{kind}-api-key"
+        self.key_name = key_name or f"{kind}-api-key"
         self.store = ApiKeyStore(context.data_dir)
         self.stored = StoredKey(None, "none")
         self.key_edit = QLineEdit()
@@ -55,6 +56,7 @@ class EndpointBox(QWidget):
         layout.addWidget(self.key_note)
         layout.addWidget(self.file_ok)
         layout.addLayout(row)
+        self._model = ""
         self.refresh()
 
     def refresh(self) -> None:
@@ -98,6 +100,7 @@ class EndpointBox(QWidget):
         kind = self.kind
         self.test_button.setEnabled(False)
         self.result.setText(self.tr("Testing…"))
+        self._model = model
         self._context.call(lambda _s: test_endpoint(kind, base_url, model, key, batch), while_alive(self, self._tested),
                            key=f"test-{id(self)}",
                            on_error=while_alive(self, lambda exc: self._show(self.tr("Failed: {0}").format(exc))))
@@ -109,7 +112,7 @@ class EndpointBox(QWidget):
         text = self.tr("Connected in {0} s.").format(f"{report.latency:.2f}")
         if report.dim:
             text += " " + self.tr("Vectors have {0} dimensions.").format(report.dim)
-        if report.model_listed is False:
+        if report.model_listed is False and self._model:
             text += " " + self.tr("The model is not in the endpoint's list.")
         self._show(text)
 

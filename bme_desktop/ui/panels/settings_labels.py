@@ -8,6 +8,7 @@ from PySide6.QtCore import QCoreApplication
 def section_label(section: str) -> str:
     labels = {"llm": QCoreApplication.translate("SettingsLabels", "Language model"), "embedding": QCoreApplication.translate("SettingsLabels", "Embeddings"), "extraction": QCoreApplication.translate("SettingsLabels", "Extraction"),
               "recall": QCoreApplication.translate("SettingsLabels", "Recall"), "lifecycle": QCoreApplication.translate("SettingsLabels", "Life cycle"), "bridge": QCoreApplication.translate("SettingsLabels", "Bridge"),
+              "proxy": QCoreApplication.translate("SettingsLabels", "Proxy"),
               "appearance": QCoreApplication.translate("SettingsLabels", "Appearance")}
     return labels.get(section, section)
 
@@ -52,6 +53,12 @@ def field_label(key: str) -> str:
         "bridge.host": QCoreApplication.translate("SettingsLabels", "Host"), "bridge.port": QCoreApplication.translate("SettingsLabels", "Port"), "bridge.allowed_origins": QCoreApplication.translate("SettingsLabels", "Allowed origins (one per line)"),
         "bridge.body_limit_mb": QCoreApplication.translate("SettingsLabels", "Request size limit"), "bridge.rate_limit_per_s": QCoreApplication.translate("SettingsLabels", "Requests per second"),
         "bridge.rate_burst": QCoreApplication.translate("SettingsLabels", "Request burst"),
+        "proxy.enabled": QCoreApplication.translate("SettingsLabels", "Answer on /v1 (memory proxy)"),
+        "proxy.upstream_base_url": QCoreApplication.translate("SettingsLabels", "Upstream URL"),
+        "proxy.model_map": QCoreApplication.translate("SettingsLabels", "Model map (alias=upstream-model, one per line)"),
+        "proxy.injection_depth": QCoreApplication.translate("SettingsLabels", "Memory depth (messages before the last input)"),
+        "proxy.injection_mode": QCoreApplication.translate("SettingsLabels", "Memory goes into"),
+        "proxy.timeout_s": QCoreApplication.translate("SettingsLabels", "Upstream timeout"),
         "appearance.theme": QCoreApplication.translate("SettingsLabels", "Theme"), "appearance.language": QCoreApplication.translate("SettingsLabels", "Language"),
     }
     return labels.get(key, key)
@@ -60,6 +67,9 @@ def field_label(key: str) -> str:
 def choice_label(value: str) -> str:
     labels = {"local": QCoreApplication.translate("SettingsLabels", "On this computer"), "remote": QCoreApplication.translate("SettingsLabels", "Remote endpoint"), "all": QCoreApplication.translate("SettingsLabels", "Every new memory"),
               "long_term": QCoreApplication.translate("SettingsLabels", "Long-term memories"), "none": QCoreApplication.translate("SettingsLabels", "Nothing"), "auto": QCoreApplication.translate("SettingsLabels", "Automatic"),
+              "system": QCoreApplication.translate("SettingsLabels", "Its own system message"),
+              "first_system": QCoreApplication.translate("SettingsLabels", "The first system message"),
+              "user": QCoreApplication.translate("SettingsLabels", "The last user message"),
               "en": "English", "zh": "中文", "crimson-synth": "Crimson Synth", "neon-cyan": "Neon Cyan",
               "amber-console": "Amber Console", "violet-haze": "Violet Haze"}
     return labels.get(value, value)
