@@ -8,19 +8,23 @@ range it covers; its batch reads that range, so a history rollback there undoes 
 
 ``fold``: when a level holds more than ``fold_above`` (3) active summaries, the oldest
 ``fold_above`` fold into one summary a level up (their first sentences, about 260
-characters) and are marked ``folded``. An LLM summariser can replace ``compose`` later.
+characters) and are marked ``folded``. The hand-run ``summarize`` task asks the LLM first
+(``summaries_llm``, outside the write) and passes its texts in as ``proposed``; the batch
+description ends with the path used: ``(llm)`` or ``(rules …)``.
 """
 
 from __future__ import annotations
 
 import re
 import uuid
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..model import Batch, Summary
 from ..schema import node_text
 from ..settings import LifecycleSettings
+from ..store.reader import Reader
 from ..store.unit_of_work import UnitOfWork
 
 ACTOR = "lifecycle"
@@ -58,41 +62,66 @@ def compose(candidates: list[tuple[float, int, str]], limit: int) -> str:
     return " ".join(s for _, s in sorted(chosen))
 
 
-def _uncovered(uow: UnitOfWork, chat_id: str) -> list[Batch]:
-    covered = max((s.end_index for s in uow.read.summaries(chat_id) if s.level == 0 and s.end_index is not None),
+def _uncovered(read: Reader, chat_id: str) -> list[Batch]:
+    covered = max((s.end_index for s in read.summaries(chat_id) if s.level == 0 and s.end_index is not None),
                   default=-1)
-    return [b for b in uow.read.batches(chat_id, status="applied", kind="extract")
+    return [b for b in read.batches(chat_id, status="applied", kind="extract")
             if b.read_to is not None and b.read_to > covered]
 
 
-def _small_summary(uow: UnitOfWork, chat_id: str, batches: list[Batch]) -> tuple[str, list[str], int, int]:
+def pending_groups(read: Reader, chat_id: str, settings: LifecycleSettings) -> list[list[Batch]]:
+    """The extraction batches each next small summary will cover, oldest first."""
+    pending = _uncovered(read, chat_id)
+    every = settings.summary_every
+    return [pending[i:i + every] for i in range(0, len(pending) - every + 1, every)]
+
+
+@dataclass
+class SummarySource:
+    start: int
+    end: int
+    source_ids: list[str]
+    texts: list[str]  # the events' texts in story order, else the messages
+    candidates: list[tuple[float, int, str]]
+
+
+def summary_source(read: Reader, chat_id: str, batches: list[Batch]) -> SummarySource:
     ids = {b.id for b in batches}
     start = min(b.read_from if b.read_from is not None else b.read_to or 0 for b in batches)
     end = max(b.read_to or 0 for b in batches)
-    nodes = [n for n in uow.read.all_nodes(chat_id) if n.batch_id in ids]
+    nodes = [n for n in read.all_nodes(chat_id) if n.batch_id in ids]
     events = [n for n in nodes if n.type == "event"] or nodes
     candidates: list[tuple[float, int, str]] = []
+    texts: list[str] = []
     for rank, node in enumerate(sorted(events, key=lambda n: (min(n.source_indices, default=0), n.created_at))):
-        for k, sentence in enumerate(sentences(node_text(node.type, node.fields))):
+        texts.append(node_text(node.type, node.fields))
+        for k, sentence in enumerate(sentences(texts[-1])):
             candidates.append((node.importance - k, rank * 100 + k, sentence))
     if not candidates:
-        for message in uow.read.messages(chat_id, start, end):
+        texts = []
+        for message in read.messages(chat_id, start, end):
+            texts.append(message.text)
             for k, sentence in enumerate(sentences(message.text)):
                 candidates.append((len(sentence) / 10 - k, message.index * 100 + k, sentence))
-    return compose(candidates, SMALL_CHARS), [n.id for n in events], start, end
+    return SummarySource(start, end, [n.id for n in events], texts, candidates)
 
 
-def summarize_in(uow: UnitOfWork, chat_id: str, now: float, settings: LifecycleSettings) -> SummaryReport:
+def summarize_in(uow: UnitOfWork, chat_id: str, now: float, settings: LifecycleSettings, *,
+                 proposed: Mapping[tuple[int, int], str] | None = None, label: str = "rules") -> SummaryReport:
+    """Write the due small summaries. ``proposed`` maps a ``(start, end)`` range to a text the
+    LLM wrote for it; other ranges get the extractive text, their description says ``label``."""
     report = SummaryReport()
-    pending = _uncovered(uow, chat_id)
-    while len(pending) >= settings.summary_every:
-        group, pending = pending[:settings.summary_every], pending[settings.summary_every:]
-        text, source_ids, start, end = _small_summary(uow, chat_id, group)
+    for group in pending_groups(uow.read, chat_id, settings):
+        src = summary_source(uow.read, chat_id, group)
+        start, end = src.start, src.end
+        text = (proposed or {}).get((start, end))
+        path = "llm" if text else (label if label != "llm" else "rules")
+        text = text or compose(src.candidates, SMALL_CHARS)
         batch_id = uow.begin_batch(chat_id, "summarize", actor=ACTOR, read_from=start, read_to=end,
-                                   description=f"summary of messages {start}–{end}")
+                                   description=f"summary of messages {start}–{end} ({path})")
         summary = Summary(id=uuid.uuid4().hex, chat_id=chat_id, level=0, kind="small", status="active",
                           text=text or "(nothing to summarise)", start_index=start, end_index=end,
-                          source_ids=source_ids, batch_id=None, created_at=now)
+                          source_ids=src.source_ids, batch_id=None, created_at=now)
         uow.put_summary(summary)
         uow.end_batch()
         report.batch_ids.append(batch_id)

@@ -66,7 +66,9 @@ def after_extraction_steps() -> dict[str, Step]:
 
 def register_tasks(service: MemoryService) -> None:
     from .reflect import reflect_with_change
+    from .summaries_llm import summarize_with_change
     for name, step in steps().items():
         service.maintenance_tasks[name] = _task(service, step)
     # tasks that may ask an LLM first (outside the write), then write what it proposed
     service.maintenance_tasks["reflect"] = lambda chat_id: reflect_with_change(service, chat_id)[1]
+    service.maintenance_tasks["summarize"] = lambda chat_id: summarize_with_change(service, chat_id)[1]
