@@ -14,12 +14,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ...core.model import Node
 from ...core.schema import NODE_TYPES, REVIEW_STATUSES, TIERS
 from ..context import AppContext
 from ..format import format_count
 from ..labels import node_type_label, review_label, tier_label
+from ..memory_detail import MemoryDetails
 from ..memory_model import COLUMNS, NODE_ID_ROLE, MemoryTableModel
 from ..memory_table import make_memory_table
+from .memories_ops import MemoryOps
 from .node_editor import NodeEditor
 
 
@@ -41,11 +44,15 @@ class MemoriesPanel(QWidget):
         self.count.setProperty("role", "muted")
         new_button = QPushButton(self.tr("New memory"))
         new_button.clicked.connect(self.new_memory)
-        self.table = make_memory_table(self.model, hidden=("recalls", "updated"))
+        self.table = make_memory_table(self.model, multi=True, hidden=("recalls", "updated"))
         self.table.setSortingEnabled(True)
         self.table.sortByColumn(len(COLUMNS) - 1, Qt.SortOrder.DescendingOrder)
         self.table.selectionModel().selectionChanged.connect(self._selection_changed)
         self.editor = NodeEditor(context)
+        self.details = MemoryDetails(context)
+        self.ops = MemoryOps(context, self.selected_nodes)
+        self.table.selectionModel().selectionChanged.connect(lambda *_a: self.ops.refresh())
+        self.model.dataChanged.connect(lambda *_a: self.ops.refresh())
         filters = QHBoxLayout()
         filters.addWidget(self.type_filter)
         filters.addWidget(self.tier_filter)
@@ -61,9 +68,15 @@ class MemoriesPanel(QWidget):
         upper_layout.addLayout(top)
         upper_layout.addLayout(filters)
         upper_layout.addWidget(self.table, 1)
+        upper_layout.addWidget(self.ops)
+        lower = QSplitter(Qt.Orientation.Horizontal)
+        lower.addWidget(self.editor)
+        lower.addWidget(self.details)
+        lower.setStretchFactor(0, 3)
+        lower.setStretchFactor(1, 2)
         splitter = QSplitter(Qt.Orientation.Vertical)
         splitter.addWidget(upper)
-        splitter.addWidget(self.editor)
+        splitter.addWidget(lower)
         splitter.setStretchFactor(0, 3)
         splitter.setStretchFactor(1, 2)
         layout = QVBoxLayout(self)
@@ -97,6 +110,13 @@ class MemoriesPanel(QWidget):
             node_id = self.model.data(rows[0], NODE_ID_ROLE)
             if node_id and (self.editor.node is None or self.editor.node.id != node_id):
                 self._context.sigNodeSelected.emit(node_id)
+
+    def selected_nodes(self) -> list[Node]:
+        """The selected memories in the order they were selected (Merge keeps the first)."""
+        rows = [i.row() for i in self.table.selectionModel().selectedRows()]
+        current = self.table.currentIndex().row()
+        rows.sort(key=lambda r: r == current)  # the most recently clicked row goes last
+        return [n for n in (self.model.node_at(r) for r in rows) if n is not None]
 
     def _select_node(self, node_id: str) -> None:
         row = self.model.row_of(node_id) if node_id else -1

@@ -1,0 +1,72 @@
+"""What the detail panes show about one memory, gathered in one worker call: the source
+messages it was drawn from, its history (previous values kept by extraction and the audit
+log entries naming it) and its links with the other ends' titles."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..core.model import Edge, Message, Node
+from ..core.service import MemoryService
+
+AUDIT_SCAN = 2000  # newest audit rows of the chat searched for this node
+
+
+@dataclass(frozen=True)
+class HistoryEntry:
+    at: float | None  # None: extraction history does not keep a time
+    actor: str
+    action: str  # an audit action id, or "revised" for a previous value kept by extraction
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class LinkRow:
+    edge: Edge
+    outgoing: bool
+    other_id: str
+    other_title: str
+
+
+@dataclass
+class NodeDetails:
+    node: Node
+    sources: list[Message] = field(default_factory=list)
+    history: list[HistoryEntry] = field(default_factory=list)
+    links: list[LinkRow] = field(default_factory=list)
+
+
+def first_line(text: str, limit: int = 80) -> str:
+    line = text.strip().splitlines()[0] if text.strip() else ""
+    return line if len(line) <= limit else line[: limit - 1] + "…"
+
+
+def _history(node: Node, audit: list[dict[str, Any]]) -> list[HistoryEntry]:
+    entries = [HistoryEntry(at=row["at"], actor=row["actor"], action=row["action"])
+               for row in audit if row.get("target") == node.id]
+    for kept in reversed(node.flags.get("history", [])):
+        previous = kept.get("fields", {}) if isinstance(kept, dict) else {}
+        detail = "; ".join(f"{k}: {v or '∅'}" for k, v in previous.items())
+        entries.append(HistoryEntry(at=None, actor="extraction", action="revised", detail=detail))
+    return entries
+
+
+def load_details(service: MemoryService, chat_id: str, node_id: str) -> NodeDetails:
+    """Runs on a worker."""
+    node = service.get_node(chat_id, node_id, include_deleted=True)
+    wanted = sorted(set(node.source_indices))
+    sources = [m for m in service.messages(chat_id, wanted[0], wanted[-1]) if m.index in wanted] if wanted else []
+    audit = service.read(lambda r: r.audit(chat_id, limit=AUDIT_SCAN))
+    edges = [e for e in service.edges(chat_id, node_id=node_id) if e.is_valid]
+    others = {e.to_id if e.from_id == node_id else e.from_id for e in edges}
+    titles = {n.id: n.title for n in service.read(lambda r: r.nodes_by_ids(chat_id, others))}
+    links = [LinkRow(edge=e, outgoing=e.from_id == node_id, other_id=(other := e.to_id if e.from_id == node_id
+                                                                      else e.from_id),
+                     other_title=titles.get(other, other)) for e in edges]
+    return NodeDetails(node=node, sources=sources, history=_history(node, audit), links=links)
+
+
+def neighbours(service: MemoryService, chat_id: str, index: int, around: int = 2) -> list[Message]:
+    """A message with ``around`` messages either side (runs on a worker)."""
+    return service.messages(chat_id, max(0, index - around), index + around)

@@ -1,0 +1,78 @@
+"""The Memories panel's operation bar: Merge the two selected memories, Pin/Unpin, move to a
+tier. Each is one service call (one manual batch), so Ctrl+Z undoes it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QPushButton, QWidget
+
+from ...core.model import Node
+from ...core.schema import TIERS
+from ..context import AppContext
+from ..labels import tier_label
+
+
+class MemoryOps(QWidget):
+    def __init__(self, context: AppContext, selected: Callable[[], list[Node]],
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._context = context
+        self._selected = selected
+        self.merge_button = QPushButton(self.tr("Merge"))
+        self.merge_button.setToolTip(self.tr("Merge the second selected memory into the first"))
+        self.merge_button.clicked.connect(self.merge)
+        self.pin_button = QPushButton(self.tr("Pin"))
+        self.pin_button.clicked.connect(self.toggle_pin)
+        self.tier_box = QComboBox()
+        self.tier_box.addItem(self.tr("Move to tier…"), None)
+        for tier in TIERS:
+            self.tier_box.addItem(tier_label(tier), tier)
+        self.tier_box.activated.connect(self._tier_chosen)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.merge_button)
+        layout.addWidget(self.pin_button)
+        layout.addWidget(self.tier_box)
+        layout.addStretch(1)
+        self.refresh()
+
+    def refresh(self) -> None:
+        nodes = self._selected()
+        self.merge_button.setEnabled(len(nodes) == 2)
+        self.pin_button.setEnabled(len(nodes) == 1)
+        self.tier_box.setEnabled(len(nodes) == 1)
+        pinned = len(nodes) == 1 and nodes[0].pinned
+        self.pin_button.setText(self.tr("Unpin") if pinned else self.tr("Pin"))
+
+    def merge(self) -> None:
+        nodes = self._selected()
+        if len(nodes) != 2:
+            return
+        chat_id, keep, other = self._context.chat_id, nodes[0], nodes[1]
+        self._context.call(lambda s: s.merge_nodes(chat_id, keep.id, other.id), self._merged)
+
+    def toggle_pin(self) -> None:
+        nodes = self._selected()
+        if len(nodes) == 1:
+            self._patch(nodes[0], {"pinned": not nodes[0].pinned})
+
+    def set_tier(self, tier: str) -> None:
+        nodes = self._selected()
+        if len(nodes) == 1 and tier in TIERS:
+            self._patch(nodes[0], {"tier": tier})
+
+    def _tier_chosen(self, index: int) -> None:
+        tier = self.tier_box.itemData(index)
+        self.tier_box.setCurrentIndex(0)
+        if tier:
+            self.set_tier(str(tier))
+
+    def _patch(self, node: Node, patch: dict[str, object]) -> None:
+        chat_id = self._context.chat_id
+        self._context.call(lambda s: s.update_node(chat_id, node.id, patch),
+                           lambda n: self._context.sigStatus.emit(self.tr("Changed “{0}”.").format(n.title)))
+
+    def _merged(self, node: Node) -> None:
+        self._context.sigNodeSelected.emit(node.id)
+        self._context.sigStatus.emit(self.tr("Merged into “{0}” (Ctrl+Z undoes it).").format(node.title))
