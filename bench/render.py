@@ -23,6 +23,7 @@ Targets on llvmpipe: 2D ≥ 30 fps at 10k, nebula ≥ 30 fps at 100k; usable at 
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import statistics
 import sys
@@ -53,7 +54,7 @@ from bme_desktop.ui.views.nebula._sprites import GlowScatterItem  # noqa: E402
 try:  # pyqtgraph's own item, with its program per GL context (the class caches one for all)
     from bme_desktop.ui.views.nebula._sprites import DustScatterItem as BareScatter
 except ImportError:
-    BareScatter = gl.GLScatterPlotItem
+    BareScatter = gl.GLScatterPlotItem  # type: ignore[misc]
 
 try:
     from bme_desktop.ui.views.nebula._scene import NebulaScene
@@ -282,14 +283,14 @@ def main() -> None:
     if args.only != "3d":
         for n in (int(s) for s in args.sizes2d.split(",")):
             for use_gl in (False, True) if args.opengl and not problem else (False,):
-                r = median_runs(lambda n=n, use_gl=use_gl: bench_2d(n, args.frames, use_gl, args.hairball), args.repeat)
+                r = median_runs(functools.partial(bench_2d, n, args.frames, use_gl, args.hairball), args.repeat)
                 print(f"2D {n:>7} nodes {2 * n:>7} {'random' if args.hairball else 'local'} edges "
                       f"{'GL    ' if use_gl else 'raster'}: "
                       f"static {r['static']:6.1f} fps (bare scatter {r['static floor']:6.1f}) | "
                       f"streaming {r['stream']:6.1f} fps (bare setData {r['stream floor']:6.1f})", flush=True)
     if args.only != "2d" and not problem:
         for n in (int(s) for s in args.sizes3d.split(",")):
-            r = median_runs(lambda n=n: bench_3d(n, args.frames), args.repeat)
+            r = median_runs(functools.partial(bench_3d, n, args.frames), args.repeat)
             print(f"nebula {n:>7} points ({r['glows']:.0f} glows, {r['dust']:.0f} dust): "
                   f"static {r['static']:6.1f} fps (bare 2px points {r['static floor']:6.1f}) | "
                   f"streaming {r['stream']:6.1f} fps (bare setData {r['stream floor']:6.1f})", flush=True)
