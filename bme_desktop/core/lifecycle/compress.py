@@ -10,8 +10,9 @@ are archived (``flags["compressed_into"]``, ``parent_id``), never deleted; their
 to the new memory. A level + 1 beyond ``max_depth`` is never written. One ``compress``
 batch per pass, undone exactly by ``undo_lifecycle_batch``.
 
-The text is deterministic (the children's main statements joined and trimmed); an LLM
-summariser can replace ``compose_parent`` (same inputs, same output).
+The text is deterministic (the children's main statements joined and trimmed); the seam
+``composer=`` takes ``compose_parent``'s place. The hand-run task asks the LLM first
+(``compress_llm``, outside the write) and the batch description ends with the path used.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from .. import editing
 from ..model import Node, Scope
 from ..schema import NODE_TYPES, NodeType
 from ..settings import LifecycleSettings
+from ..store.reader import Reader
 from ..store.unit_of_work import UnitOfWork
 
 ACTOR = "lifecycle"
@@ -66,9 +68,9 @@ def group_key(node: Node) -> GroupKey:
     return node.type, node.level, node.scope.layer, scope or ""
 
 
-def _candidates(uow: UnitOfWork, chat_id: str) -> dict[GroupKey, list[Node]]:
+def candidates(read: Reader, chat_id: str) -> dict[GroupKey, list[Node]]:
     groups: dict[GroupKey, list[Node]] = {}
-    for n in uow.read.all_nodes(chat_id):
+    for n in read.all_nodes(chat_id):
         spec = NODE_TYPES.get(n.type)
         if (spec is None or spec.compression is None or n.tier not in ("short_term", "long_term")
                 or n.review_status == "rejected" or n.pinned):
@@ -127,14 +129,16 @@ def _fold(uow: UnitOfWork, chat_id: str, spec: NodeType, children: list[Node], c
 
 
 def compress_in(uow: UnitOfWork, chat_id: str, now: float, settings: LifecycleSettings, *,
-                composer: Composer = compose_parent) -> CompressionReport:
+                composer: Composer = compose_parent, label: str = "rules") -> CompressionReport:
+    """Fold every planned chunk with ``composer``; ``label`` (the path that wrote the texts)
+    ends the batch description."""
     report = CompressionReport()
-    chunks = plan(_candidates(uow, chat_id))
+    chunks = plan(candidates(uow.read, chat_id))
     if not chunks:
         return report
     report.batch_id = uow.begin_batch(chat_id, "compress", actor=ACTOR,
                                       description=f"compression: {sum(map(len, chunks))} memories folded "
-                                                  f"into {len(chunks)}")
+                                                  f"into {len(chunks)} ({label})")
     for children in chunks:
         parent = _fold(uow, chat_id, NODE_TYPES[children[0].type], children, composer)
         report.created.append(parent.id)

@@ -65,6 +65,7 @@ def after_extraction_steps() -> dict[str, Step]:
 
 
 def register_tasks(service: MemoryService) -> None:
+    from .compress_llm import compress_with_change
     from .reflect import reflect_with_change
     from .summaries_llm import summarize_with_change
     for name, step in steps().items():
@@ -72,3 +73,4 @@ def register_tasks(service: MemoryService) -> None:
     # tasks that may ask an LLM first (outside the write), then write what it proposed
     service.maintenance_tasks["reflect"] = lambda chat_id: reflect_with_change(service, chat_id)[1]
     service.maintenance_tasks["summarize"] = lambda chat_id: summarize_with_change(service, chat_id)[1]
+    service.maintenance_tasks["compress"] = lambda chat_id: compress_with_change(service, chat_id)[1]
