@@ -34,6 +34,8 @@ class DesktopApp:
         self.set_language(resolve_language(getattr(args, "lang", None), settings.appearance.language), rebuild=False)
         self.ui_state = QSettings(str(data_dir / "ui-state.ini"), QSettings.Format.IniFormat)
         self.window = self._make_window()
+        from .tray import make_tray
+        self.tray_status, self.tray = make_tray(self.context, lambda: self.window, app.windowIcon(), app)
 
     def _make_window(self) -> MainWindow:
         window = MainWindow(self.context)
@@ -103,6 +105,8 @@ class DesktopApp:
         return 0
 
     def close(self) -> None:
+        if self.tray is not None:
+            self.tray.close()
         self.context.close()
         self.window.close()
         self.window.deleteLater()
@@ -156,6 +160,7 @@ def gui_main(data_dir: Path, args: argparse.Namespace) -> int:
                 from .bridge_host import start_bridge
                 hosted = start_bridge(service, data_dir, settings)
                 desktop.window.set_bridge_status(hosted.status)
+                desktop.tray_status.set_bridge(hosted.status)
             desktop.restore_state()
             desktop.window.show()
             desktop.start()

@@ -2,9 +2,20 @@
 
 from __future__ import annotations
 
+import traceback
+
 from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtGui import QCloseEvent
-from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QStackedWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QDockWidget,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QPushButton,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
+)
 
 from ..core.events import ChangeRecord
 from .chat_switcher import ChatSwitcher
@@ -60,6 +71,7 @@ class MainWindow(QMainWindow):
         self.menus = build_menus(self)
         context.sigStatus.connect(self.show_status)
         context.sigError.connect(self.show_error)
+        context.runner.sigError.connect(self._error_details)
         context.runner.sigBusyChanged.connect(self._busy_changed)
         context.events.sigGraphChanged.connect(self._graph_changed)
 
@@ -84,6 +96,14 @@ class MainWindow(QMainWindow):
 
     def _status_labels(self) -> None:
         bar = self.statusBar()
+        self.error_details_text = ""
+        self.details_button = QPushButton(self.tr("Details…"))
+        self.details_button.setFlat(True)
+        self.details_button.hide()
+        self.details_button.clicked.connect(self.show_error_details)
+        bar.addWidget(self.details_button)
+        self._error_shown: bool = False
+        bar.messageChanged.connect(lambda text: self.details_button.setVisible(bool(text) and self._error_shown))
         self.busy_label = QLabel()
         self.data_label = QLabel(self.tr("Data: {0}").format(self.context.data_dir))
         self.database_label = QLabel(self._database_text())
@@ -122,10 +142,27 @@ class MainWindow(QMainWindow):
         self.bridge_label.setText(text)
 
     def show_status(self, text: str, timeout_ms: int = 5000) -> None:
+        self._error_shown = False
         self.statusBar().showMessage(text, timeout_ms)
 
     def show_error(self, text: str) -> None:
-        self.show_status(self.tr("Error: {0}").format(text), 10000)
+        """A non-modal notice: the message in the status bar and a Details… button beside it."""
+        self.show_status(self.tr("Error: {0}").format(text), 15000)
+        self._error_shown = True
+        self.error_details_text = text
+        self.details_button.show()
+
+    def _error_details(self, exc: object) -> None:
+        if isinstance(exc, BaseException) and str(exc) == self.error_details_text:
+            self.error_details_text = "".join(traceback.format_exception(exc)).strip() or str(exc)
+
+    def show_error_details(self) -> QMessageBox:
+        box = QMessageBox(QMessageBox.Icon.Warning, self.tr("Error details"), self.tr("Something went wrong."),
+                          QMessageBox.StandardButton.Close, self)
+        box.setDetailedText(self.error_details_text)
+        box.setInformativeText(self.error_details_text.splitlines()[-1] if self.error_details_text else "")
+        box.open()
+        return box
 
     # events --------------------------------------------------------------------------------
     def _busy_changed(self, busy: bool) -> None:
