@@ -32,3 +32,19 @@ def test_dust_above_its_budget_is_thinned_to_the_same_rows_with_a_brightness_gai
     assert np.intersect1d(dust, glow).size == 0
     assert np.array_equal(dust, again), "the same rows every restyle (no flicker)"
     assert 3.0 < gain < 4.5
+
+
+def test_the_scene_reports_the_drawn_size_of_each_memory_for_picking(qapp: object) -> None:
+    from unittest.mock import MagicMock
+
+    from bme_desktop.ui.views.nebula._scene import DUST_SIZE, NebulaScene
+
+    scene = NebulaScene(MagicMock())  # no GL needed: items only keep arrays until painted
+    n = 4000
+    size = np.full(n, 10.0, np.float32)
+    size[7] = 0.0
+    scene.show(np.zeros((n, 3)), np.ones((n, 3), np.float32), np.ones(n, np.float32), size, np.zeros(n, bool))
+    assert scene.drawn_size[7] == 0.0, "hidden"
+    assert np.all(scene.drawn_size[scene.dust_rows] == DUST_SIZE)
+    assert np.all(scene.drawn_size[scene.glow_rows] > DUST_SIZE)
+    assert scene.glow_rows.size + scene.dust_rows.size == n - 1

@@ -83,6 +83,7 @@ class NebulaScene:
         view.addItem(self.glow)
         self.glow_rows: IntArray = np.zeros(0, np.int64)
         self.dust_rows: IntArray = np.zeros(0, np.int64)
+        self.drawn_size: F32 = np.zeros(0, np.float32)
 
     def show(self, points: FloatArray, rgb: F32, alpha: F32, size: F32, must: BoolArray) -> None:
         """Restyle: colour (rgb per row), alpha, glow size (0 hides) and the rows kept as glows."""
@@ -92,6 +93,9 @@ class NebulaScene:
         glow_size = size[glow]
         fill = float(np.square(glow_size, dtype=np.float64).sum())
         scale = float(np.clip(np.sqrt(FILL_BUDGET / fill), MIN_GLOW_SCALE, 1.0)) if fill > 0 else 1.0
+        self.drawn_size = np.zeros(size.size, np.float32)  # px on screen; 0: not drawn (hidden or thinned)
+        self.drawn_size[glow] = glow_size * scale
+        self.drawn_size[dust] = DUST_SIZE
         self.glow.setData(pos=points[glow].astype(np.float32), color=colour[glow], size=glow_size * scale)
         dust_colour = colour[dust]
         dust_colour[:, 3] = np.clip(dust_colour[:, 3] * 0.8 * gain, 0.0, 1.0)

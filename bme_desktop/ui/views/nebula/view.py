@@ -200,8 +200,11 @@ class NebulaView(QWidget):
     def node_at(self, x: float, y: float) -> int:
         if self.points.shape[0] == 0 or self.sizes.size != self.points.shape[0]:
             return -1
+        drawn = self.scene.drawn_size  # what is on screen: thinned-out dust cannot be clicked
+        if drawn.size != self.points.shape[0]:
+            return -1
         screen, front = project(self.points, self._mvp(), self.glview.width(), self.glview.height())
-        return pick(screen, front & (self.sizes > 0), x, y, (self.sizes * 0.25 + CLICK_SLOP_PX).astype(np.float64))
+        return pick(screen, front & (drawn > 0), x, y, (drawn * 0.25 + CLICK_SLOP_PX).astype(np.float64))
 
     def _clicked(self, x: float, y: float) -> None:
         self.state.select_row(self.node_at(x, y))
