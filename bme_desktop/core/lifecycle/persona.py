@@ -13,7 +13,9 @@ before, so a history rollback over it drops the snapshot together with its evide
 ``current_persona`` also drops traits whose evidence is no longer visible and approved.
 A snapshot is only written when the profile changed. Rejections are user decisions: an
 audit entry ``persona.reject`` (append-only, survives rollbacks and undo), and a rejected
-trait is left out of every later snapshot. ``synthesise`` is the seam for an LLM.
+trait is left out of every later snapshot. ``synthesise`` is the deterministic synthesiser;
+the hand-run task asks the LLM first (``persona_llm``, outside the write, through the
+``synthesiser=`` seam) and the batch description ends with the path used.
 """
 
 from __future__ import annotations
@@ -116,7 +118,7 @@ def _load(raw: dict[str, Any]) -> Persona:
 
 
 def persona_in(uow: UnitOfWork, chat_id: str, now: float, settings: LifecycleSettings, *,
-               synthesiser: Synthesiser = synthesise) -> Persona | None:
+               synthesiser: Synthesiser = synthesise, label: str = "rules") -> Persona | None:
     """Write a new snapshot when the profile changed; the new snapshot, or ``None``."""
     chat = uow.read.chat_row(chat_id) or {}
     nodes = [n for n in uow.read.all_nodes(chat_id) if is_injectable(n) and n.tier == "long_term"]
@@ -127,7 +129,8 @@ def persona_in(uow: UnitOfWork, chat_id: str, now: float, settings: LifecycleSet
         return None
     if snaps and [tr.to_json() for tr in traits] == snaps[-1]["traits"]:
         return None
-    batch_id = uow.begin_batch(chat_id, "persona", actor=ACTOR, description=f"persona snapshot ({len(traits)} traits)")
+    batch_id = uow.begin_batch(chat_id, "persona", actor=ACTOR,
+                               description=f"persona snapshot ({len(traits)} traits) ({label})")
     version = (snaps[-1]["version"] + 1) if snaps else 1
     snap = {"version": version, "at": now, "batch_id": batch_id, "traits": [tr.to_json() for tr in traits]}
     set_key(uow, chat_id, "persona", {"snapshots": [*snaps, snap][-KEEP:]})

@@ -66,6 +66,7 @@ def after_extraction_steps() -> dict[str, Step]:
 
 def register_tasks(service: MemoryService) -> None:
     from .compress_llm import compress_with_change
+    from .persona_llm import persona_with_change
     from .reflect import reflect_with_change
     from .summaries_llm import summarize_with_change
     for name, step in steps().items():
@@ -74,3 +75,4 @@ def register_tasks(service: MemoryService) -> None:
     service.maintenance_tasks["reflect"] = lambda chat_id: reflect_with_change(service, chat_id)[1]
     service.maintenance_tasks["summarize"] = lambda chat_id: summarize_with_change(service, chat_id)[1]
     service.maintenance_tasks["compress"] = lambda chat_id: compress_with_change(service, chat_id)[1]
+    service.maintenance_tasks["persona"] = lambda chat_id: persona_with_change(service, chat_id)[1]
