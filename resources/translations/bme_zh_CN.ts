@@ -133,6 +133,61 @@
         <source>Running…</source>
         <translation>运行中…</translation>
     </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="25"/>
+        <source>Export chat…</source>
+        <translation>导出聊天…</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="25"/>
+        <source>Save the open chat as JSON, GraphML or GEXF.</source>
+        <translation>将当前聊天保存为 JSON、GraphML 或 GEXF 文件。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="26"/>
+        <source>Import…</source>
+        <translation>导入…</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="26"/>
+        <source>Add the chats of a JSON export; nothing is overwritten.</source>
+        <translation>添加 JSON 导出文件中的聊天；不会覆盖任何内容。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="27"/>
+        <source>Back up all…</source>
+        <translation>全部备份…</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="27"/>
+        <source>Save every chat in one file, encrypted if you give a passphrase.</source>
+        <translation>将所有聊天保存到一个文件中；提供口令即加密。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="28"/>
+        <source>Restore…</source>
+        <translation>恢复…</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="28"/>
+        <source>Bring back the chats of a backup; chats you have are kept.</source>
+        <translation>恢复备份中的聊天；已有的聊天保持不变。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="34"/>
+        <source>Nothing imported.</source>
+        <translation>未导入任何内容。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="36"/>
+        <source>Imported {0}: {1} memories, {2} links, {3} messages.</source>
+        <translation>已导入 {0}：{1} 条记忆、{2} 条关联、{3} 条消息。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="40"/>
+        <source>Kept the chats you already had: {0}.</source>
+        <translation>保留了已有的聊天：{0}。</translation>
+    </message>
 </context>
 <context>
     <name>ActionsPanel</name>
@@ -142,32 +197,37 @@
         <translation>维护任务</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="165"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="151"/>
+        <source>Export and backup</source>
+        <translation>导出与备份</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="174"/>
         <source>Open a chat first.</source>
         <translation>请先打开一个聊天。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="168"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="177"/>
         <source>No extractor is attached to this data folder.</source>
         <translation>此数据文件夹未配置提取器。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="171"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="180"/>
         <source>This version of BME Desktop cannot run this task yet.</source>
         <translation>此版本的 BME Desktop 尚不能运行该任务。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="176"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="185"/>
         <source>No chat open</source>
         <translation>未打开聊天</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="176"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="185"/>
         <source>Runs on the chat that is open.</source>
         <translation>作用于当前打开的聊天。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="194"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="203"/>
         <source>Failed: {0}</source>
         <translation>失败：{0}</translation>
     </message>
@@ -305,12 +365,12 @@
 <context>
     <name>DesktopApp</name>
     <message>
-        <location filename="../../bme_desktop/ui/app.py" line="65"/>
+        <location filename="../../bme_desktop/ui/app.py" line="67"/>
         <source>Open another data folder</source>
         <translation>打开其他数据文件夹</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/app.py" line="66"/>
+        <location filename="../../bme_desktop/ui/app.py" line="68"/>
         <source>Start BME Desktop with --data-dir &quot;{0}&quot; to open that folder.</source>
         <translation>请用 --data-dir &quot;{0}&quot; 启动 BME Desktop 以打开该文件夹。</translation>
     </message>
@@ -382,6 +442,102 @@
         <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="116"/>
         <source>The model is not in the endpoint&apos;s list.</source>
         <translation>该模型不在端点的模型列表中。</translation>
+    </message>
+</context>
+<context>
+    <name>FileActions</name>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="63"/>
+        <source>Open a chat first.</source>
+        <translation>请先打开一个聊天。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="75"/>
+        <source>JSON export (*.json)</source>
+        <translation>JSON 导出文件 (*.json)</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="75"/>
+        <source>GraphML (*.graphml)</source>
+        <translation>GraphML 文件 (*.graphml)</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="75"/>
+        <source>GEXF (*.gexf)</source>
+        <translation>GEXF 文件 (*.gexf)</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="76"/>
+        <source>Export chat</source>
+        <translation>导出聊天</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="86"/>
+        <source>Import a JSON export</source>
+        <translation>导入 JSON 导出文件</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="87"/>
+        <source>JSON export (*.json);;All files (*)</source>
+        <translation>JSON 导出文件 (*.json);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="93"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="97"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="101"/>
+        <source>Back up all chats</source>
+        <translation>备份所有聊天</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="94"/>
+        <source>Backups (*.bmebak *.json.gz);;All files (*)</source>
+        <translation>备份文件 (*.bmebak *.json.gz);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="98"/>
+        <source>Passphrase (leave empty for an unencrypted backup):</source>
+        <translation>口令（留空则不加密）：</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="101"/>
+        <source>The passphrase again:</source>
+        <translation>再次输入口令：</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="102"/>
+        <source>The passphrases differ; nothing was written.</source>
+        <translation>两次输入的口令不一致；未写入任何文件。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="110"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="118"/>
+        <source>Restore a backup</source>
+        <translation>恢复备份</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="111"/>
+        <source>Backups and exports (*.bmebak *.gz *.json);;All files (*)</source>
+        <translation>备份与导出文件 (*.bmebak *.gz *.json);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="118"/>
+        <source>This backup is encrypted. Passphrase:</source>
+        <translation>此备份已加密。口令：</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="120"/>
+        <source>Cancelled; nothing was changed.</source>
+        <translation>已取消；未做任何更改。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="135"/>
+        <source>Failed: {0}</source>
+        <translation>失败：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="140"/>
+        <source>Wrote {0} ({1} KB).</source>
+        <translation>已写入 {0}（{1} KB）。</translation>
     </message>
 </context>
 <context>
@@ -723,59 +879,97 @@
     </message>
 </context>
 <context>
+    <name>LinkDialog</name>
+    <message>
+        <location filename="../../bme_desktop/ui/memory_detail_dialogs.py" line="68"/>
+        <source>Link “{0}” to…</source>
+        <translation>将“{0}”关联到…</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/memory_detail_dialogs.py" line="71"/>
+        <source>Search memories…</source>
+        <translation>搜索记忆…</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/memory_detail_dialogs.py" line="86"/>
+        <source>Relation</source>
+        <translation>关系</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/memory_detail_dialogs.py" line="124"/>
+        <source>Linked (Ctrl+Z undoes it).</source>
+        <translation>已关联（Ctrl+Z 可撤销）。</translation>
+    </message>
+</context>
+<context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="29"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="40"/>
         <source>BME Desktop — {0}</source>
         <translation>BME Desktop — {0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="48"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="59"/>
         <source>Chats</source>
         <translation>聊天</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="88"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="100"/>
+        <source>Details…</source>
+        <translation>详情…</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/main_window.py" line="108"/>
         <source>Data: {0}</source>
         <translation>数据：{0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="90"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="110"/>
         <source>Bridge: off</source>
         <translation>桥接：关闭</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="97"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="117"/>
         <source>Database: SQLite</source>
         <translation>数据库：SQLite</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="98"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="118"/>
         <source>Database: {0}</source>
         <translation>数据库：{0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="115"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="135"/>
         <source>The “{0}” panel is not in this version yet.</source>
         <translation>此版本还没有“{0}”面板。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="117"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="137"/>
         <source>There is no panel called “{0}”.</source>
         <translation>没有名为“{0}”的面板。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="128"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="150"/>
         <source>Error: {0}</source>
         <translation>错误：{0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="132"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="160"/>
+        <source>Error details</source>
+        <translation>错误详情</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/main_window.py" line="160"/>
+        <source>Something went wrong.</source>
+        <translation>出错了。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/main_window.py" line="169"/>
         <source>Working…</source>
         <translation>处理中…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="137"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="174"/>
         <source>{0} memories removed.</source>
         <translation>已移除 {0} 条记忆。</translation>
     </message>
@@ -783,39 +977,161 @@
 <context>
     <name>MemoriesPanel</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/memories.py" line="32"/>
+        <location filename="../../bme_desktop/ui/panels/memories.py" line="35"/>
         <source>Search memories…</source>
         <translation>搜索记忆…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/memories.py" line="37"/>
+        <location filename="../../bme_desktop/ui/panels/memories.py" line="40"/>
         <source>All types</source>
         <translation>全部类型</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/memories.py" line="38"/>
+        <location filename="../../bme_desktop/ui/panels/memories.py" line="41"/>
         <source>All tiers</source>
         <translation>全部层级</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/memories.py" line="39"/>
+        <location filename="../../bme_desktop/ui/panels/memories.py" line="42"/>
         <source>Any review</source>
         <translation>全部审核状态</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/memories.py" line="42"/>
+        <location filename="../../bme_desktop/ui/panels/memories.py" line="45"/>
         <source>New memory</source>
         <translation>新建记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/memories.py" line="91"/>
+        <location filename="../../bme_desktop/ui/panels/memories.py" line="104"/>
         <source>1 memory</source>
         <translation>1 条记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/memories.py" line="91"/>
+        <location filename="../../bme_desktop/ui/panels/memories.py" line="104"/>
         <source>{0} memories</source>
         <translation>{0} 条记忆</translation>
+    </message>
+</context>
+<context>
+    <name>MemoryDetails</name>
+    <message>
+        <location filename="../../bme_desktop/ui/memory_detail.py" line="32"/>
+        <source>created</source>
+        <translation>创建</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/memory_detail.py" line="33"/>
+        <source>edited</source>
+        <translation>编辑</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/memory_detail.py" line="34"/>
+        <source>deleted</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/memory_detail.py" line="35"/>
+        <source>restored</source>
+        <translation>恢复</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/memory_detail.py" line="36"/>
+        <source>merged another memory in</source>
+        <translation>并入了另一条记忆</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/memory_detail.py" line="37"/>
+        <source>replaced</source>
+        <translation>替换</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/memory_detail.py" line="45"/>
+        <source>User</source>
+        <translation>用户</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/memory_detail.py" line="46"/>
+        <source>Assistant</source>
+        <translation>助手</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/memory_detail.py" line="47"/>
+        <source>System</source>
+        <translation>系统</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/memory_detail.py" line="51"/>
+        <source>earlier</source>
+        <translation>更早</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/memory_detail.py" line="75"/>
+        <source>Link…</source>
+        <translation>关联…</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/memory_detail.py" line="77"/>
+        <source>Unlink</source>
+        <translation>取消关联</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/memory_detail.py" line="88"/>
+        <source>Sources</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/memory_detail.py" line="89"/>
+        <source>History</source>
+        <translation>历史</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/memory_detail.py" line="90"/>
+        <source>Links</source>
+        <translation>关联</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/memory_detail.py" line="117"/>
+        <source>Link removed (Ctrl+Z undoes it).</source>
+        <translation>已取消关联（Ctrl+Z 可撤销）。</translation>
+    </message>
+</context>
+<context>
+    <name>MemoryOps</name>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/memories_ops.py" line="22"/>
+        <source>Merge</source>
+        <translation>合并</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/memories_ops.py" line="23"/>
+        <source>Merge the second selected memory into the first</source>
+        <translation>将选中的第二条记忆并入第一条</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/memories_ops.py" line="25"/>
+        <location filename="../../bme_desktop/ui/panels/memories_ops.py" line="46"/>
+        <source>Pin</source>
+        <translation>置顶</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/memories_ops.py" line="28"/>
+        <source>Move to tier…</source>
+        <translation>移到层级…</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/memories_ops.py" line="46"/>
+        <source>Unpin</source>
+        <translation>取消置顶</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/memories_ops.py" line="74"/>
+        <source>Changed “{0}”.</source>
+        <translation>已更改“{0}”。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/memories_ops.py" line="78"/>
+        <source>Merged into “{0}” (Ctrl+Z undoes it).</source>
+        <translation>已并入“{0}”（Ctrl+Z 可撤销）。</translation>
     </message>
 </context>
 <context>
@@ -963,6 +1279,14 @@
         <location filename="../../bme_desktop/ui/menus.py" line="115"/>
         <source>&lt;b&gt;BME Desktop {0}&lt;/b&gt;&lt;p&gt;Watch, audit and edit what the AI remembers of your chats.&lt;/p&gt;&lt;p&gt;Data folder: {1}&lt;/p&gt;</source>
         <translation>&lt;b&gt;BME Desktop {0}&lt;/b&gt;&lt;p&gt;查看、审核和编辑 AI 对你的聊天所记住的内容。&lt;/p&gt;&lt;p&gt;数据文件夹：{1}&lt;/p&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>MessageDialog</name>
+    <message>
+        <location filename="../../bme_desktop/ui/memory_detail_dialogs.py" line="37"/>
+        <source>Message #{0}</source>
+        <translation>消息 #{0}</translation>
     </message>
 </context>
 <context>
@@ -1746,6 +2070,39 @@
         <location filename="../../bme_desktop/ui/panels/settings.py" line="197"/>
         <source>Settings saved, but the API key was not: {0}</source>
         <translation>设置已保存，但接口密钥未保存：{0}</translation>
+    </message>
+</context>
+<context>
+    <name>Tray</name>
+    <message>
+        <location filename="../../bme_desktop/ui/tray.py" line="20"/>
+        <source>1 memory waiting for review</source>
+        <translation>1 条记忆等待审核</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/tray.py" line="21"/>
+        <source>{0} memories waiting for review</source>
+        <translation>{0} 条记忆等待审核</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/tray.py" line="33"/>
+        <source>Bridge: off</source>
+        <translation>桥接：关闭</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/tray.py" line="71"/>
+        <source>Show window</source>
+        <translation>显示窗口</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/tray.py" line="75"/>
+        <source>Quit</source>
+        <translation>退出</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/tray.py" line="89"/>
+        <source>Pending reviews ({0})</source>
+        <translation>待审核（{0}）</translation>
     </message>
 </context>
 <context>
