@@ -141,7 +141,7 @@
     <message>
         <location filename="../../bme_desktop/ui/panels/actions_files.py" line="25"/>
         <source>Save the open chat as JSON, GraphML or GEXF.</source>
-        <translation>将当前聊天保存为 JSON、GraphML 或 GEXF 文件。</translation>
+        <translation>将当前聊天导出为数据文件或图谱文件（三种开放格式）。</translation>
     </message>
     <message>
         <location filename="../../bme_desktop/ui/panels/actions_files.py" line="26"/>
@@ -151,7 +151,7 @@
     <message>
         <location filename="../../bme_desktop/ui/panels/actions_files.py" line="26"/>
         <source>Add the chats of a JSON export; nothing is overwritten.</source>
-        <translation>添加 JSON 导出文件中的聊天；不会覆盖任何内容。</translation>
+        <translation>添加导出文件中的聊天；不会覆盖任何内容。</translation>
     </message>
     <message>
         <location filename="../../bme_desktop/ui/panels/actions_files.py" line="27"/>

@@ -142,11 +142,24 @@ class ActionsPanel(QWidget):
         self.chat_label = QLabel()
         self.chat_label.setProperty("role", "muted")
         body = QWidget()
-        grid = QGridLayout(body)
+        grid = QGridLayout()
         grid.setColumnStretch(1, 1)
         grid.setVerticalSpacing(10)
         self.rows = {spec.key: ActionRow(spec, grid, i, self.run) for i, spec in enumerate(ACTIONS)}
-        grid.setRowStretch(len(ACTIONS), 1)
+        from .actions_files import FileActions  # it builds on ActionRow above
+        self.files = FileActions(context)
+        files_heading = QLabel(self.tr("Export and backup"))
+        files_heading.setProperty("role", "heading")
+        column = QVBoxLayout(body)
+        column.addLayout(grid)
+        column.addSpacing(12)
+        column.addWidget(files_heading)
+        column.addWidget(self.files)
+        column.addStretch(1)
+        buttons = [row.button for row in (*self.rows.values(), *self.files.rows.values())]
+        width = max(b.sizeHint().width() for b in buttons)
+        for button in buttons:  # one column of buttons across both sections
+            button.setMinimumWidth(width)
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
         scroll.setWidget(body)

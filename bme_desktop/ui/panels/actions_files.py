@@ -1,0 +1,156 @@
+"""Actions → Export / Import / Backup / Restore: a dialog for the path (and passphrase), then
+the file work on a worker (``actions_io``) with a progress bar and a result line. After an
+import or restore the chat switcher is told the chats changed."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication
+from PySide6.QtWidgets import QFileDialog, QGridLayout, QInputDialog, QLineEdit, QWidget
+
+from ...core.backup.files import backup_dir
+from ...core.backup.importer import ImportResult
+from ...core.backup.retention import backup_name
+from ..context import AppContext
+from ..format import format_count
+from . import actions_io as io
+from .actions import ActionRow, ActionSpec
+from .guard import while_alive
+
+FILE_ACTIONS: tuple[ActionSpec, ...] = (
+    ActionSpec("export", lambda: QCoreApplication.translate("Actions", "Export chat…"), lambda: QCoreApplication.translate("Actions", "Save the open chat as JSON, GraphML or GEXF.")),
+    ActionSpec("import", lambda: QCoreApplication.translate("Actions", "Import…"), lambda: QCoreApplication.translate("Actions", "Add the chats of a JSON export; nothing is overwritten.")),
+    ActionSpec("backup", lambda: QCoreApplication.translate("Actions", "Back up all…"), lambda: QCoreApplication.translate("Actions", "Save every chat in one file, encrypted if you give a passphrase.")),
+    ActionSpec("restore", lambda: QCoreApplication.translate("Actions", "Restore…"), lambda: QCoreApplication.translate("Actions", "Bring back the chats of a backup; chats you have are kept.")),
+)
+
+
+def import_text(result: ImportResult) -> str:
+    if not result.imported:
+        text = QCoreApplication.translate("Actions", "Nothing imported.")
+    else:
+        text = QCoreApplication.translate("Actions", "Imported {0}: {1} memories, {2} links, {3} messages.").format(
+            ", ".join(result.imported), format_count(result.nodes), format_count(result.edges),
+            format_count(result.messages))
+    if result.skipped:
+        text += " " + QCoreApplication.translate("Actions", "Kept the chats you already had: {0}.").format(", ".join(result.skipped))
+    return text
+
+
+class FileActions(QWidget):
+    def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._context = context
+        grid = QGridLayout(self)
+        grid.setContentsMargins(0, 0, 0, 0)
+        grid.setColumnStretch(1, 1)
+        grid.setVerticalSpacing(10)
+        runs: dict[str, Callable[[], None]] = {"export": self.export, "import": self.import_file,
+                                               "backup": self.backup, "restore": self.restore}
+        self.rows = {spec.key: ActionRow(spec, grid, i, lambda key: runs[key]()) for i, spec in enumerate(FILE_ACTIONS)}
+        for row in self.rows.values():
+            row.cancel.hide()  # nothing here can be stopped half-way; no dead button
+        context.sigChatChanged.connect(while_alive(self, lambda _c: self.update_availability()))
+        self.update_availability()
+
+    def update_availability(self) -> None:
+        row = self.rows["export"]
+        if not row.progress.isVisible():
+            row.set_available(bool(self._context.chat_id), self.tr("Open a chat first."))
+
+    # dialogs -------------------------------------------------------------------------------
+    def _passphrase(self, title: str, label: str) -> str | None:
+        """The typed passphrase, "" for none, None when cancelled."""
+        text, ok = QInputDialog.getText(self, title, label, QLineEdit.EchoMode.Password)
+        return text if ok else None
+
+    def export(self) -> None:
+        chat_id = self._context.chat_id
+        if not chat_id:
+            return
+        filters = ";;".join((self.tr("JSON export (*.json)"), self.tr("GraphML (*.graphml)"), self.tr("GEXF (*.gexf)")))
+        path, chosen = QFileDialog.getSaveFileName(self, self.tr("Export chat"), f"{chat_id}.json", filters)
+        if not path:
+            return
+        fallback: io.ExportFormat = "graphml" if "graphml" in chosen else "gexf" if "gexf" in chosen else "json"
+        fmt = io.format_of(path, fallback)
+        if not path.lower().endswith(io.EXTENSIONS[fmt]):
+            path += io.EXTENSIONS[fmt]
+        self._run("export", lambda s: io.export_chat(s, chat_id, Path(path), fmt), lambda w: self._written("export", w))
+
+    def import_file(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, self.tr("Import a JSON export"), "",
+                                              self.tr("JSON export (*.json);;All files (*)"))
+        if path:
+            self._run("import", lambda s: io.import_as_new(s, Path(path)), lambda r: self._imported("import", r))
+
+    def backup(self) -> None:
+        suggested = backup_dir(self._context.data_dir) / backup_name(datetime.now(UTC), encrypted=True)
+        path, _ = QFileDialog.getSaveFileName(self, self.tr("Back up all chats"), str(suggested),
+                                              self.tr("Backups (*.bmebak *.json.gz);;All files (*)"))
+        if not path:
+            return
+        passphrase = self._passphrase(self.tr("Back up all chats"),
+                                      self.tr("Passphrase (leave empty for an unencrypted backup):"))
+        if passphrase is None:
+            return
+        if passphrase and self._passphrase(self.tr("Back up all chats"), self.tr("The passphrase again:")) != passphrase:
+            self.rows["backup"].show_result(self.tr("The passphrases differ; nothing was written."), False)
+            return
+        if not passphrase and path.endswith(".bmebak"):
+            path = path[: -len(".bmebak")] + ".json.gz"
+        secret = passphrase or None
+        self._run("backup", lambda s: io.backup_all(s, Path(path), secret), lambda w: self._written("backup", w))
+
+    def restore(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, self.tr("Restore a backup"), str(backup_dir(self._context.data_dir)),
+                                              self.tr("Backups and exports (*.bmebak *.gz *.json);;All files (*)"))
+        if not path:
+            return
+
+        def checked(encrypted: bool) -> None:
+            passphrase: str | None = None
+            if encrypted:
+                passphrase = self._passphrase(self.tr("Restore a backup"), self.tr("This backup is encrypted. Passphrase:"))
+                if not passphrase:
+                    self._finish("restore", self.tr("Cancelled; nothing was changed."), True)
+                    return
+            self._run("restore", lambda s: io.restore_from(s, Path(path), passphrase),
+                      lambda r: self._imported("restore", r))
+        self._run("restore", lambda _s: io.needs_passphrase(Path(path)), checked)
+
+    # running -------------------------------------------------------------------------------
+    def _run(self, key: str, work: Callable[[Any], Any], done: Callable[[Any], None]) -> None:
+        self.rows[key].set_running(True)
+
+        def ok(result: Any) -> None:
+            self.rows[key].set_running(False)
+            done(result)
+
+        def failed(exc: Exception) -> None:
+            self._finish(key, self.tr("Failed: {0}").format(exc), False)
+        self._context.call(work, while_alive(self, ok), on_error=while_alive(self, failed))
+
+    def _written(self, key: str, written: io.Written) -> None:
+        size = f"{written.size / 1024:.1f}"
+        self._finish(key, self.tr("Wrote {0} ({1} KB).").format(written.path, size), True)
+
+    def _imported(self, key: str, result: ImportResult) -> None:
+        self._finish(key, import_text(result), True)
+        for chat_id in result.imported:  # the switcher refreshes on this (coalesced)
+            self._context.events.sigChatsChanged.emit(chat_id)
+        if key == "import" and len(result.imported) == 1:
+            self._context.set_chat(result.imported[0])
+
+    def _finish(self, key: str, text: str, ok: bool) -> None:
+        row = self.rows[key]
+        row.set_running(False)
+        row.show_result(text, ok)
+        self.update_availability()
+        if key != "export":
+            row.set_available(True, "")
+        self._context.sigStatus.emit(f"{row.spec.title()}: {text}")

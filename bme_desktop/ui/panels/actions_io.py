@@ -1,0 +1,86 @@
+"""The blocking file operations behind Actions → Export / Import / Backup / Restore.
+
+No Qt here: each function runs on a worker and only calls ``core/backup`` (the one exporter,
+validator and importer). Problems arrive as ``BackupError`` naming the place in the file."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal
+
+from ...core.backup.crypto import MAGIC, is_encrypted
+from ...core.backup.export import dumps, export_document
+from ...core.backup.files import backup_bytes, read_backup, read_file, restore, write_atomically
+from ...core.backup.graph_formats import graph_of, to_gexf, to_graphml
+from ...core.backup.importer import ImportResult, import_chats
+
+if TYPE_CHECKING:
+    from ...core.service import MemoryService
+
+ExportFormat = Literal["json", "graphml", "gexf"]
+EXTENSIONS: dict[ExportFormat, str] = {"json": ".json", "graphml": ".graphml", "gexf": ".gexf"}
+
+
+@dataclass(frozen=True)
+class Written:
+    path: Path
+    size: int  # bytes
+
+
+def format_of(path: str, fallback: ExportFormat = "json") -> ExportFormat:
+    """The export format a file name asks for (by extension), else ``fallback``."""
+    lower = path.lower()
+    for fmt, ext in EXTENSIONS.items():
+        if lower.endswith(ext):
+            return fmt
+    return fallback
+
+
+def export_chat(service: MemoryService, chat_id: str, path: Path, fmt: ExportFormat) -> Written:
+    if fmt == "json":
+        data = dumps(service.read(lambda r: export_document(r, [chat_id], now=service.now()))).encode("utf-8")
+    else:
+        nodes, edges = service.read(lambda r: graph_of(r, [chat_id]))
+        data = (to_graphml if fmt == "graphml" else to_gexf)(nodes, edges)
+    write_atomically(path, data)
+    return Written(path, len(data))
+
+
+def free_chat_id(taken: set[str], wanted: str) -> str:
+    """``wanted``, or ``wanted (2)``, ``wanted (3)``… whichever is not taken."""
+    if wanted not in taken:
+        return wanted
+    n = 2
+    while f"{wanted} ({n})" in taken:
+        n += 1
+    return f"{wanted} ({n})"
+
+
+def import_as_new(service: MemoryService, path: Path) -> ImportResult:
+    """Validate the whole file, then add its chats; a single chat whose id is already used
+    comes in under a free id (``story (2)``), so an import never overwrites anything."""
+    chats = read_backup(read_file(path), None)
+    as_chat: str | None = None
+    if len(chats) == 1:
+        taken = set(service.read(lambda r: r.chat_ids()))
+        target = free_chat_id(taken, chats[0].chat_id)
+        as_chat = target if target != chats[0].chat_id else None
+    return import_chats(service, chats, mode="new", as_chat=as_chat)
+
+
+def backup_all(service: MemoryService, path: Path, passphrase: str | None) -> Written:
+    data = backup_bytes(service, passphrase)
+    write_atomically(path, data)
+    return Written(path, len(data))
+
+
+def needs_passphrase(path: Path) -> bool:
+    """Whether the file is an encrypted backup (reads only its first bytes)."""
+    with path.open("rb") as handle:
+        return is_encrypted(handle.read(len(MAGIC)))
+
+
+def restore_from(service: MemoryService, path: Path, passphrase: str | None) -> ImportResult:
+    """Merge: chats already in the store are kept and reported as skipped."""
+    return restore(service, path, passphrase, mode="merge")
