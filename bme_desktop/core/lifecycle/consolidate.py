@@ -9,12 +9,16 @@ Similarity is lexical (hashed character bigrams); where both memories have an em
 the same model, the embedding cosine counts too once the texts share at least half their
 bigrams — embeddings alone would merge different facts about the same person. Near misses
 (within 0.1 below the threshold) are logged in the audit log, never merged. Pinned or
-hand-edited memories are never archived by a merge. An LLM judge can later replace
-``decide_pairs`` (same inputs, same output).
+hand-edited memories are never archived by a merge. ``decider=`` is the seam for a judge
+with ``decide_pairs``' inputs and output; the hand-run task asks the LLM whether each
+merge candidate is really the same memory ("silver key" vs "silver coin": no) and for the
+merged text (``consolidate_llm``, outside the write). The batch description ends with the
+path used, and the audit entries name the judge.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -24,12 +28,15 @@ from ..model import Node
 from ..schema import NODE_TYPES, node_text
 from ..settings import LifecycleSettings
 from ..store import tables as t
+from ..store.reader import Reader
 from ..store.unit_of_work import UnitOfWork
 from .similarity import pairs_above, text_matrix
 
 ACTOR = "lifecycle"
 NEAR_MISS_BAND = 0.1
 LEXICAL_GATE = 0.5
+Vectors = dict[str, tuple[str, np.ndarray]]
+Decider = Callable[[list[Node], Vectors, float], list[tuple[int, int, float]]]
 
 
 @dataclass
@@ -37,12 +44,13 @@ class ConsolidationReport:
     batch_id: int | None = None
     merged: list[tuple[str, str, float]] = field(default_factory=list)  # (survivor, archived, similarity)
     near_misses: list[tuple[str, str, float]] = field(default_factory=list)
+    kept_apart: list[tuple[str, str, float]] = field(default_factory=list)  # the LLM judge said "different"
 
 
-def _vectors(uow: UnitOfWork, ids: list[str]) -> dict[str, tuple[str, np.ndarray]]:
-    out: dict[str, tuple[str, np.ndarray]] = {}
+def _vectors(read: Reader, ids: list[str]) -> Vectors:
+    out: Vectors = {}
     for start in range(0, len(ids), 500):
-        rows = uow.conn.execute(select(t.vectors.c.node_id, t.vectors.c.model, t.vectors.c.data)
+        rows = read.conn.execute(select(t.vectors.c.node_id, t.vectors.c.model, t.vectors.c.data)
                                 .where(t.vectors.c.node_id.in_(ids[start:start + 500])))
         for node_id, model, data in rows:
             vec = np.frombuffer(bytes(data), dtype=np.float32)
@@ -52,7 +60,7 @@ def _vectors(uow: UnitOfWork, ids: list[str]) -> dict[str, tuple[str, np.ndarray
     return out
 
 
-def _text(node: Node) -> str:
+def main_text(node: Node) -> str:
     """The memory's main statement (its summary field), else its one-line rendering."""
     spec = NODE_TYPES.get(node.type)
     main = node.fields.get(spec.summary_field, "") if spec else ""
@@ -62,7 +70,7 @@ def _text(node: Node) -> str:
 def decide_pairs(group: list[Node], vectors: dict[str, tuple[str, np.ndarray]],
                  threshold: float) -> list[tuple[int, int, float]]:
     """Candidate pairs (indices into ``group``) with their similarity, highest first."""
-    m = text_matrix([_text(n) for n in group])
+    m = text_matrix([main_text(n) for n in group])
     floor = min(threshold - NEAR_MISS_BAND, LEXICAL_GATE)
     scored = []
     for i, j, lex in pairs_above(m, floor):
@@ -76,8 +84,11 @@ def decide_pairs(group: list[Node], vectors: dict[str, tuple[str, np.ndarray]],
     return scored
 
 
-def _merge(uow: UnitOfWork, keep: Node, drop: Node, sim: float) -> Node:
+def _merge(uow: UnitOfWork, keep: Node, drop: Node, sim: float, text: str | None = None) -> Node:
     fields = {**{k: v for k, v in drop.fields.items() if v}, **{k: v for k, v in keep.fields.items() if v}}
+    spec = NODE_TYPES.get(keep.type)
+    if text and spec is not None and not keep.manually_edited:
+        fields[spec.summary_field] = text
     merged_from = [*keep.flags.get("merged_from", []), {"id": drop.id, "similarity": round(sim, 4)}]
     survivor = replace(keep, fields=fields, source_indices=sorted(set(keep.source_indices) | set(drop.source_indices)),
                        importance=max(keep.importance, drop.importance),
@@ -95,18 +106,35 @@ def _merge(uow: UnitOfWork, keep: Node, drop: Node, sim: float) -> Node:
     return survivor
 
 
-def consolidate_in(uow: UnitOfWork, chat_id: str, now: float, settings: LifecycleSettings) -> ConsolidationReport:
-    report = ConsolidationReport()
-    nodes = [n for n in uow.read.all_nodes(chat_id) if n.tier == "long_term" and n.review_status != "rejected"]
+def groups_of(read: Reader, chat_id: str) -> tuple[list[list[Node]], Vectors]:
+    """Long-term memories by (type, point of view), each oldest first, and their vectors."""
+    nodes = [n for n in read.all_nodes(chat_id) if n.tier == "long_term" and n.review_status != "rejected"]
     groups: dict[tuple[str, str, str | None], list[Node]] = {}
     for n in nodes:
         groups.setdefault((n.type, n.scope.layer, n.scope.owner), []).append(n)
-    vectors = _vectors(uow, [n.id for n in nodes])
+    ordered = [sorted(groups[k], key=lambda n: (n.created_at, n.id))
+               for k in sorted(groups, key=lambda k: (k[0], k[1], k[2] or ""))]
+    return ordered, _vectors(read, [n.id for n in nodes])
+
+
+def merge_candidates(read: Reader, chat_id: str, threshold: float) -> list[tuple[Node, Node, float]]:
+    """(older, newer, similarity) for the pairs the rules would merge (before overlaps)."""
+    groups, vectors = groups_of(read, chat_id)
+    return [(g[i], g[j], sim) for g in groups for i, j, sim in decide_pairs(g, vectors, threshold)
+            if sim >= threshold and not g[j].pinned and not g[j].manually_edited]
+
+
+def consolidate_in(uow: UnitOfWork, chat_id: str, now: float, settings: LifecycleSettings, *,
+                   decider: Decider = decide_pairs, texts: Mapping[tuple[str, str], str] | None = None,
+                   label: str = "rules", judge: str = "rules") -> ConsolidationReport:
+    """Merge the pairs ``decider`` keeps; ``texts`` maps (survivor id, archived id) to a merged
+    text; ``label`` ends the batch description and ``judge`` is named in the audit entries."""
+    report = ConsolidationReport()
+    groups, vectors = groups_of(uow.read, chat_id)
     plan: list[tuple[Node, Node, float]] = []
-    for key in sorted(groups, key=lambda k: (k[0], k[1], k[2] or "")):
-        group = sorted(groups[key], key=lambda n: (n.created_at, n.id))
+    for group in groups:
         gone: set[str] = set()
-        for i, j, sim in decide_pairs(group, vectors, settings.consolidate_threshold):
+        for i, j, sim in decider(group, vectors, settings.consolidate_threshold):
             keep, drop = group[i], group[j]  # the older memory survives
             if sim < settings.consolidate_threshold:
                 report.near_misses.append((keep.id, drop.id, sim))
@@ -117,16 +145,18 @@ def consolidate_in(uow: UnitOfWork, chat_id: str, now: float, settings: Lifecycl
             plan.append((keep, drop, sim))
     if plan:
         report.batch_id = uow.begin_batch(chat_id, "consolidate", actor=ACTOR,
-                                          description=f"consolidation: {len(plan)} near-duplicates merged")
+                                          description=f"consolidation: {len(plan)} near-duplicates merged "
+                                                      f"({label})")
         current: dict[str, Node] = {}
         for keep, drop, sim in plan:
-            survivor = _merge(uow, current.get(keep.id, keep), current.get(drop.id, drop), sim)
+            survivor = _merge(uow, current.get(keep.id, keep), current.get(drop.id, drop), sim,
+                              (texts or {}).get((keep.id, drop.id)))
             current[keep.id] = survivor
             report.merged.append((keep.id, drop.id, sim))
         uow.end_batch()
     for keep_id, drop_id, sim in plan_audit(report):
         uow.audit(chat_id, ACTOR, "consolidate.merge" if sim >= settings.consolidate_threshold
-                  else "consolidate.near_miss", drop_id, other=keep_id, similarity=round(sim, 4))
+                  else "consolidate.near_miss", drop_id, other=keep_id, similarity=round(sim, 4), judge=judge)
     return report
 
 
