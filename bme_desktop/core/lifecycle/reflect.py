@@ -6,9 +6,9 @@ The context is the last ``reflect_window`` (30) visible events, the names in the
 at (``occurred_at``) and the ``contradicts`` edges between visible memories. The
 deterministic path (``deterministic_insights``) finds: a participant in at least
 ``MIN_REPEAT`` (3) of those events, a pair of participants together that often, a place
-that often, and each contradiction. An LLM can propose insights instead (``llm_insights``,
+that often, and each contradiction. An LLM can propose insights instead (``ask_insights``,
 used by the hand-run task when ``settings.llm.enabled``; any failure falls back to the
-deterministic path). Each insight becomes a ``reflection`` memory (insight, trigger,
+deterministic path; the batch description ends with ``(llm)`` or ``(rules …)``). Each insight becomes a ``reflection`` memory (insight, trigger,
 suggestion) with an ``evolves`` edge from every piece of evidence to it; an insight whose
 key (``flags.reflection_key``) is already stored is not written again. One ``reflect``
 batch per pass, undone by ``undo_lifecycle_batch``.
@@ -63,6 +63,7 @@ class ReflectionReport:
     batch_id: int | None = None
     created: list[str] = field(default_factory=list)
     used_llm: bool = False
+    label: str = "rules"  # the path, as the batch description ends: "llm", "rules", "rules (model failed: …)"
 
 
 def gather(read: Reader, chat_id: str, window: int) -> ReflectionContext:
@@ -142,7 +143,7 @@ def write_insights(uow: UnitOfWork, chat_id: str, insights: list[Insight], repor
                              ins.importance, ins.key))
     if not fresh:
         return
-    report.batch_id = uow.begin_batch(chat_id, "reflect", actor=ACTOR, description=f"{len(fresh)} reflections")
+    report.batch_id = uow.begin_batch(chat_id, "reflect", actor=ACTOR, description=f"{len(fresh)} reflections ({report.label})")
     for ins in fresh:
         made = editing.create_node(uow, chat_id, editing.NodeDraft(
             type="reflection", importance=max(0.0, min(10.0, ins.importance)), tier="long_term",
@@ -176,11 +177,12 @@ def auto_reflect_in(uow: UnitOfWork, chat_id: str, now: float, settings: Lifecyc
 def reflect_with_change(service: MemoryService, chat_id: str) -> tuple[ReflectionReport, ChangeRecord]:
     """The hand-run task: the LLM proposes when enabled (called outside the write), else the
     rules; the proposal is written in one write."""
-    from .reflect_llm import llm_insights
+    from .reflect_llm import ask_insights
     settings = service.settings
     ctx = service.read(lambda r: gather(r, chat_id, settings.lifecycle.reflect_window))
-    proposed = llm_insights(ctx, settings.llm) if settings.llm.enabled else None
-    report = ReflectionReport(used_llm=proposed is not None)
+    asked = ask_insights(service, chat_id, ctx) if settings.llm.enabled else None
+    proposed = asked.value if asked is not None else None
+    report = ReflectionReport(used_llm=proposed is not None, label=asked.label if asked is not None else "rules")
     insights = proposed if proposed is not None else deterministic_insights(ctx)
 
     def op(uow: UnitOfWork) -> tuple[ReflectionReport, ChangeRecord]:

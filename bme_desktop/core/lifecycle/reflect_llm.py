@@ -1,41 +1,27 @@
-"""The LLM seam for reflection (and any life-cycle step that asks a chat model for JSON).
+"""The LLM path of reflection, through the shared ``llm_step.ask_model``.
 
-``llm_insights(ctx, settings)`` shows the model the recent events (numbered) and the
-contradictions, asks for ``{"insights": [{"insight", "trigger", "suggestion",
-"importance", "evidence": [numbers]}]}`` and maps the numbers back to memory ids. It
-returns ``None`` on any failure or unusable reply, and the caller falls back to the
-deterministic rules. It is only called outside a database write.
+``ask_insights(service, chat_id, ctx)`` shows the model the recent events (numbered) and the
+contradictions as quoted JSON (prompt ``reflect``), asks for ``{"insights": [{"insight",
+"trigger", "suggestion", "importance", "evidence": [numbers]}]}`` and maps the numbers back
+to memory ids. It gives no value on any failure or unusable reply (and publishes an
+``error`` event on a model failure); the caller falls back to the deterministic rules. It
+is only called outside a database write.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..providers.errors import LLMError
-from ..providers.http_policy import HttpPolicy
-from ..providers.llm_client import LLMClient, LLMConfig
 from ..schema import node_text
-from ..settings import LLMSettings
+from .llm_step import Asked, ask_model
 from .reflect import Insight, ReflectionContext
 
-SYSTEM = ("You study a long role-play or conversation and write a few insights about long-running patterns: "
-          "recurring people, places and themes, broken rules, contradictions. Each insight cites the numbered "
-          "memories it rests on. Reply in the language of the memories.")
+if TYPE_CHECKING:
+    from ..service import MemoryService
+
 SCHEMA = ('{"insights": [{"insight": "...", "trigger": "...", "suggestion": "...", "importance": 5, '
           '"evidence": [1, 2]}]}')
 MAX_INSIGHTS = 5
-
-
-def ask_json(settings: LLMSettings, system: str, prompt: str, schema: str) -> Any:
-    """One JSON chat with the configured model; ``None`` on any failure."""
-    config = LLMConfig(base_url=settings.base_url, model=settings.model, temperature=settings.temperature,
-                       policy=HttpPolicy(total_timeout=settings.timeout_s, max_retries=settings.max_retries))
-    try:
-        with LLMClient(config) as client:
-            return client.chat_json([{"role": "system", "content": system}, {"role": "user", "content": prompt}],
-                                    schema_hint=schema)
-    except (LLMError, ValueError):
-        return None
 
 
 def parse_insights(reply: Any, ids: list[str]) -> list[Insight] | None:
@@ -45,7 +31,9 @@ def parse_insights(reply: Any, ids: list[str]) -> list[Insight] | None:
     for item in reply["insights"][:MAX_INSIGHTS]:
         if not isinstance(item, dict) or not isinstance(item.get("insight"), str) or not item["insight"].strip():
             continue
-        numbers = [n for n in item.get("evidence", []) if isinstance(n, int) and 1 <= n <= len(ids)]
+        evidence = item.get("evidence", [])
+        numbers = [n for n in (evidence if isinstance(evidence, list) else [])
+                   if isinstance(n, int) and not isinstance(n, bool) and 1 <= n <= len(ids)]
         if not numbers:
             continue
         importance = item.get("importance", 6)
@@ -56,12 +44,18 @@ def parse_insights(reply: Any, ids: list[str]) -> list[Insight] | None:
     return out or None
 
 
-def llm_insights(ctx: ReflectionContext, settings: LLMSettings) -> list[Insight] | None:
+def request_data(ctx: ReflectionContext) -> tuple[dict[str, Any], list[str]]:
     nodes = list(ctx.events)
     for a, b in ctx.contradictions:
         nodes.extend(n for n in (a, b) if n not in nodes)
-    if not nodes:
-        return None
-    lines = [f"{i}. [{n.type}] {node_text(n.type, n.fields)}" for i, n in enumerate(nodes, 1)]
-    lines += [f"contradiction: {nodes.index(a) + 1} vs {nodes.index(b) + 1}" for a, b in ctx.contradictions]
-    return parse_insights(ask_json(settings, SYSTEM, "\n".join(lines), SCHEMA), [n.id for n in nodes])
+    data = {"memories": [{"n": i, "type": n.type, "text": node_text(n.type, n.fields)} for i, n in enumerate(nodes, 1)],
+            "contradictions": [[nodes.index(a) + 1, nodes.index(b) + 1] for a, b in ctx.contradictions]}
+    return data, [n.id for n in nodes]
+
+
+def ask_insights(service: MemoryService, chat_id: str, ctx: ReflectionContext) -> Asked[list[Insight]]:
+    data, ids = request_data(ctx)
+    if not ids:
+        return Asked(None)
+    return ask_model(service, chat_id, "reflect", "reflect", data, SCHEMA, lambda reply: parse_insights(reply, ids),
+                     texts=[m["text"] for m in data["memories"]])
