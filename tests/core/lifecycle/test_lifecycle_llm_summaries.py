@@ -90,3 +90,26 @@ def test_chat_text_reaches_the_model_only_as_quoted_data(service: MemoryService)
     assert INJECTION not in system
     data = json.loads(user[user.index("{"):])
     assert INJECTION in data["ranges"][0]["memories"][-1]
+
+
+def test_a_prompt_file_in_the_data_folder_overrides_the_bundled_one(service: MemoryService) -> None:
+    assert service.data_dir is not None
+    (service.data_dir / "prompts").mkdir()
+    (service.data_dir / "prompts" / "summarize.en.md").write_text("CUSTOM SUMMARY PROMPT", encoding="utf-8")
+    with FakeOpenAIServer() as server:
+        _llm(service, server.base_url)
+        _three_extractions(service)
+        server.enqueue(Reply.json({"summaries": [{"id": 1, "text": "Mira and Lin meet."}]}))
+        _summary_and_description(service)
+        system = server.requests_to("/chat/completions")[0].json["messages"][0]["content"]
+    assert system.startswith("CUSTOM SUMMARY PROMPT")
+
+
+def test_with_the_model_off_no_request_is_made_and_the_batch_says_rules(service: MemoryService) -> None:
+    with FakeOpenAIServer() as server:
+        errors = _llm(service, server.base_url)
+        service.settings = replace(service.settings, llm=replace(service.settings.llm, enabled=False))
+        _three_extractions(service)
+        text, description = _summary_and_description(service)
+        assert server.requests_to("/chat/completions") == []
+    assert "Mira opened the gate." in text and description.endswith("(rules)") and errors == []
