@@ -202,32 +202,32 @@
         <translation>导出与备份</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="174"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="178"/>
         <source>Open a chat first.</source>
         <translation>请先打开一个聊天。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="177"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="181"/>
         <source>No extractor is attached to this data folder.</source>
         <translation>此数据文件夹未配置提取器。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="180"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="184"/>
         <source>This version of BME Desktop cannot run this task yet.</source>
         <translation>此版本的 BME Desktop 尚不能运行该任务。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="185"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="189"/>
         <source>No chat open</source>
         <translation>未打开聊天</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="185"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="189"/>
         <source>Runs on the chat that is open.</source>
         <translation>作用于当前打开的聊天。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="203"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="207"/>
         <source>Failed: {0}</source>
         <translation>失败：{0}</translation>
     </message>
@@ -1394,44 +1394,119 @@
 <context>
     <name>OverviewPanel</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="42"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="53"/>
         <source>Memories</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="42"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="53"/>
         <source>Links</source>
         <translation>关联</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="43"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="54"/>
         <source>Pending reviews</source>
         <translation>待审核</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="43"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="54"/>
         <source>Messages</source>
         <translation>消息</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="55"/>
-        <source>Memories by type</source>
-        <translation>各类型记忆数</translation>
-    </message>
-    <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="87"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="104"/>
         <source>No chat open</source>
         <translation>未打开聊天</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="88"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="105"/>
         <source>Chats appear here once SillyTavern syncs them.</source>
         <translation>SillyTavern 同步聊天后会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="94"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="111"/>
         <source>Last activity {0}</source>
         <translation>最近活动 {0}</translation>
+    </message>
+</context>
+<context>
+    <name>OverviewPlots</name>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="44"/>
+        <source>Memories by type</source>
+        <translation>各类型记忆数</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="44"/>
+        <source>Live memories of each type</source>
+        <translation>每种类型的现存记忆数</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="45"/>
+        <source>Memories over time</source>
+        <translation>记忆随时间增长</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="45"/>
+        <source>Live memories, counted by when each was made</source>
+        <translation>按创建时间累计的现存记忆数</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="46"/>
+        <source>Recall time</source>
+        <translation>召回耗时</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="46"/>
+        <source>How long each kept recall took, oldest first</source>
+        <translation>每次保留的召回所用时间，从最早开始</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="47"/>
+        <source>Retrievability</source>
+        <translation>可提取度</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="48"/>
+        <source>How easily each live memory comes back (1 = at once)</source>
+        <translation>每条现存记忆被想起的难易程度（1 = 立即想起）</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="60"/>
+        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="62"/>
+        <source>memories</source>
+        <translation>记忆数</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="61"/>
+        <source>ms</source>
+        <translation>毫秒</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="61"/>
+        <source>recall</source>
+        <translation>召回次序</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="62"/>
+        <source>retrievability</source>
+        <translation>可提取度</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="100"/>
+        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="131"/>
+        <source>No memories yet</source>
+        <translation>还没有记忆</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="114"/>
+        <source>No recalls kept yet</source>
+        <translation>还没有保留的召回记录</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="123"/>
+        <source>mean {0} ms</source>
+        <translation>平均 {0} 毫秒</translation>
     </message>
 </context>
 <context>

@@ -1,4 +1,6 @@
-"""Overview panel: the current chat's numbers and a bar chart of memories by type."""
+"""Overview panel: the current chat's numbers and charts: memories by type, over time, recall
+latency and retrievability. Everything is read on a worker; bursts of graph changes (and
+finished recalls) are coalesced into one refresh by a timer."""
 
 from __future__ import annotations
 
@@ -6,14 +8,23 @@ import pyqtgraph as pg
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QVBoxLayout, QWidget
 
-from ...core.events import ChangeRecord
+from ...core.events import ChangeRecord, Event
 from ...core.model import ChatStats
 from ...core.schema import NODE_TYPES, TIERS
+from ...core.service import MemoryService
 from ..context import AppContext
 from ..format import format_count, format_time
 from ..labels import node_type_label, tier_label
+from ..overview_data import OverviewSeries, overview_series
 from ..theming import Theme
 from ..theming.plot import node_brush, pen, style_plot
+from .guard import while_alive
+from .overview_plots import OverviewPlots
+
+
+def load_overview(service: MemoryService, chat_id: str) -> tuple[ChatStats, OverviewSeries]:
+    """Blocking (a worker): the numbers and every chart's series of one chat."""
+    return service.chat_stats(chat_id), service.read(lambda r: overview_series(r, chat_id))
 
 
 class StatCard(QFrame):
@@ -52,21 +63,20 @@ class OverviewPanel(QWidget):
         self.plot.setMouseEnabled(x=False, y=False)
         self.plot.hideButtons()
         self.plot.getPlotItem().setMenuEnabled(False)
-        chart_title = QLabel(self.tr("Memories by type"))
-        chart_title.setProperty("role", "muted")
+        self.charts = OverviewPlots(self.plot)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(10, 10, 10, 10)
         layout.addWidget(self.heading)
         layout.addWidget(self.subheading)
         layout.addLayout(grid)
         layout.addWidget(self.tiers)
-        layout.addWidget(chart_title)
-        layout.addWidget(self.plot, 1)
+        layout.addWidget(self.charts, 1)
         self._refresh_timer = QTimer(self, singleShot=True, interval=250)
         self._refresh_timer.timeout.connect(self.refresh)
-        context.sigChatChanged.connect(self.refresh)
-        context.events.sigGraphChanged.connect(self._on_change)
-        context.themes.sigThemeChanged.connect(self._restyle)
+        context.sigChatChanged.connect(while_alive(self, self.refresh))
+        context.events.sigGraphChanged.connect(while_alive(self, self._on_change))
+        context.events.sigEvent.connect(while_alive(self, self._on_event))
+        context.themes.sigThemeChanged.connect(while_alive(self, self._restyle))
         self._restyle(context.themes.current)
         self.refresh()
 
@@ -75,14 +85,21 @@ class OverviewPanel(QWidget):
         if not chat_id:
             self._show(None)
             return
-        self._context.call(lambda s: s.chat_stats(chat_id), self._show, key=f"overview-{id(self)}")
+        self._context.call(lambda s: load_overview(s, chat_id), while_alive(self, self._show),
+                           key=f"overview-{id(self)}")
 
     def _on_change(self, change: ChangeRecord) -> None:
         if change.chat_id == self._context.chat_id:
             self._refresh_timer.start()  # coalesce bursts of change records
 
-    def _show(self, stats: ChatStats | None) -> None:
+    def _on_event(self, event: Event) -> None:
+        if event.type == "recall.finished" and event.chat_id == self._context.chat_id:
+            self._refresh_timer.start()  # a new recall record: the latency chart grows
+
+    def _show(self, loaded: tuple[ChatStats, OverviewSeries] | None) -> None:
+        stats, series = loaded if loaded is not None else (None, OverviewSeries())
         self._stats = stats
+        self.charts.show_series(series, self._context.themes.current)
         if stats is None:
             self.heading.setText(self.tr("No chat open"))
             self.subheading.setText(self.tr("Chats appear here once SillyTavern syncs them."))
@@ -101,6 +118,7 @@ class OverviewPanel(QWidget):
 
     def _restyle(self, theme: Theme) -> None:
         style_plot(self.plot, theme)
+        self.charts.restyle(theme)
         self._draw()
 
     def _draw(self) -> None:

@@ -1,0 +1,156 @@
+"""The Overview's chart tabs besides "by type": memories over time, recall latency and the
+retrievability distribution. Data comes ready from ``ui/overview_data.py``; pens and
+brushes come from the theme (``theming/plot.py``), never literals."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+import pyqtgraph as pg
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QBrush
+from PySide6.QtWidgets import QComboBox, QStackedWidget, QVBoxLayout, QWidget
+
+from ..overview_data import OverviewSeries
+from ..theming import Theme
+from ..theming.plot import pen, style_plot
+
+
+class DateAxis(pg.DateAxisItem):  # type: ignore[misc]  # pyqtgraph is untyped
+    """Time ticks as digits (``11-30``, ``14:05``): no month names, so nothing to translate."""
+
+    def tickStrings(self, values: Sequence[float], scale: Any, spacing: float) -> list[str]:
+        fmt = "%Y-%m" if spacing >= 28 * 86400 else "%m-%d" if spacing >= 86400 else "%H:%M"
+        out = []
+        for value in values:
+            try:
+                out.append(datetime.fromtimestamp(value).strftime(fmt))
+            except (OverflowError, OSError, ValueError):
+                out.append("")
+        return out
+
+
+def make_plot(bottom: pg.AxisItem | None = None) -> pg.PlotWidget:
+    widget = pg.PlotWidget(axisItems={"bottom": bottom} if bottom is not None else None)
+    widget.setMinimumHeight(200)
+    widget.setMouseEnabled(x=False, y=False)
+    widget.hideButtons()
+    widget.getPlotItem().setMenuEnabled(False)
+    return widget
+
+
+def brush(theme: Theme, token: str, alpha: float = 1.0) -> QBrush:
+    return QBrush(pen(theme, token, alpha=alpha).color())
+
+
+class OverviewPlots(QWidget):
+    """A chart picker over a stack of charts (a combo box fits a narrow dock where tabs do not).
+    Chart 0 is the caller's "by type" chart; the other three are drawn by :meth:`show_series`."""
+
+    def __init__(self, by_type: pg.PlotWidget, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.growth = make_plot(DateAxis(orientation="bottom"))
+        self.latency = make_plot()
+        self.retrievability = make_plot()
+        self.picker = QComboBox()
+        self.stack = QStackedWidget()
+        for widget, title, hint in (
+                (by_type, self.tr("Memories by type"), self.tr("Live memories of each type")),
+                (self.growth, self.tr("Memories over time"), self.tr("Live memories, counted by when each was made")),
+                (self.latency, self.tr("Recall time"), self.tr("How long each kept recall took, oldest first")),
+                (self.retrievability, self.tr("Retrievability"),
+                 self.tr("How easily each live memory comes back (1 = at once)"))):
+            self.stack.addWidget(widget)
+            self.picker.addItem(title)
+            self.picker.setItemData(self.picker.count() - 1, hint, Qt.ItemDataRole.ToolTipRole)
+        self.picker.currentIndexChanged.connect(self.stack.setCurrentIndex)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.picker)
+        layout.addWidget(self.stack, 1)
+        self.series = OverviewSeries()
+
+    def restyle(self, theme: Theme) -> None:
+        for widget, left, bottom in ((self.growth, self.tr("memories"), ""),
+                                     (self.latency, self.tr("ms"), self.tr("recall")),
+                                     (self.retrievability, self.tr("memories"), self.tr("retrievability"))):
+            style_plot(widget, theme)
+            item = widget.getPlotItem()
+            item.setLabel("left", left, color=theme.color("text_muted"))
+            item.setLabel("bottom", bottom, color=theme.color("text_muted"))
+            item.showLabel("bottom", bool(bottom))
+        self.draw(theme)
+
+    def show_series(self, series: OverviewSeries, theme: Theme) -> None:
+        self.series = series
+        self.draw(theme)
+
+    def draw(self, theme: Theme) -> None:
+        s = self.series
+        self._draw_growth(theme, s)
+        self._draw_latency(theme, s)
+        self._draw_retrievability(theme, s)
+
+    def _empty(self, widget: pg.PlotWidget, theme: Theme, text: str) -> None:
+        item = widget.getPlotItem()
+        label = pg.TextItem(text, color=pen(theme, "text_muted").color(), anchor=(0.5, 0.5))
+        label.setPos(0.5, 0.5)
+        item.addItem(label)
+        item.setXRange(0, 1, padding=0)
+        item.setYRange(0, 1, padding=0)
+        for name in ("left", "bottom"):
+            item.getAxis(name).setStyle(showValues=False)
+
+    def _prepare(self, widget: pg.PlotWidget) -> pg.PlotItem:
+        item = widget.getPlotItem()
+        item.clear()
+        for name in ("left", "bottom"):
+            item.getAxis(name).setStyle(showValues=True)
+        return item
+
+    def _draw_growth(self, theme: Theme, s: OverviewSeries) -> None:
+        item = self._prepare(self.growth)
+        if not s.growth_x:
+            self._empty(self.growth, theme, self.tr("No memories yet"))
+            return
+        xs, ys = list(s.growth_x), list(s.growth_y)
+        if len(xs) == 1:  # one moment: draw a short flat step so it is visible
+            xs.append(xs[0] + 60.0)
+            ys.append(ys[0])
+        item.addItem(pg.PlotDataItem(xs, ys, pen=pen(theme, "primary", 2.0), fillLevel=0,
+                                     fillBrush=brush(theme, "primary", 0.18)))
+        item.enableAutoRange()
+        item.setYRange(0, max(ys) * 1.08, padding=0)
+
+    def _draw_latency(self, theme: Theme, s: OverviewSeries) -> None:
+        item = self._prepare(self.latency)
+        if not s.latency_ms:
+            self._empty(self.latency, theme, self.tr("No recalls kept yet"))
+            return
+        item.addItem(pg.PlotDataItem(s.latency_x, s.latency_ms, pen=pen(theme, "secondary", 1.5),
+                                     symbol="o", symbolSize=5, symbolPen=None,
+                                     symbolBrush=brush(theme, "secondary")))
+        mean = s.mean_latency_ms
+        if mean is not None:
+            dashed = pen(theme, "text_muted", 1.0, 0.8)
+            dashed.setStyle(Qt.PenStyle.DashLine)
+            item.addItem(pg.InfiniteLine(pos=mean, angle=0, pen=dashed, label=self.tr("mean {0} ms").format(
+                f"{mean:.0f}"), labelOpts={"color": pen(theme, "text_muted").color(), "position": 0.97, "anchors": [(1, 1), (1, 1)]}))
+        item.enableAutoRange()
+        item.setYRange(0, max(s.latency_ms) * 1.1 or 1.0, padding=0)
+
+    def _draw_retrievability(self, theme: Theme, s: OverviewSeries) -> None:
+        item = self._prepare(self.retrievability)
+        if not any(s.bin_counts):
+            self._empty(self.retrievability, theme, self.tr("No memories yet"))
+            return
+        edges = s.bin_edges
+        centers = [(a + b) / 2 for a, b in itertools.pairwise(edges)]
+        width = (edges[1] - edges[0]) * 0.86
+        item.addItem(pg.BarGraphItem(x=centers, height=s.bin_counts, width=width, brush=brush(theme, "accent", 0.85),
+                                     pen=pen(theme, "surface")))
+        item.setXRange(0, 1, padding=0.02)
+        item.setYRange(0, max(s.bin_counts) * 1.08, padding=0)
