@@ -1432,79 +1432,79 @@
 <context>
     <name>OverviewPlots</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="44"/>
+        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="61"/>
         <source>Memories by type</source>
         <translation>各类型记忆数</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="44"/>
+        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="61"/>
         <source>Live memories of each type</source>
         <translation>每种类型的现存记忆数</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="45"/>
+        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="62"/>
         <source>Memories over time</source>
         <translation>记忆随时间增长</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="45"/>
+        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="62"/>
         <source>Live memories, counted by when each was made</source>
         <translation>按创建时间累计的现存记忆数</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="46"/>
+        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="63"/>
         <source>Recall time</source>
         <translation>召回耗时</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="46"/>
+        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="63"/>
         <source>How long each kept recall took, oldest first</source>
         <translation>每次保留的召回所用时间，从最早开始</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="47"/>
+        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="64"/>
         <source>Retrievability</source>
         <translation>可提取度</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="48"/>
+        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="65"/>
         <source>How easily each live memory comes back (1 = at once)</source>
         <translation>每条现存记忆被想起的难易程度（1 = 立即想起）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="60"/>
-        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="62"/>
+        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="77"/>
+        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="79"/>
         <source>memories</source>
         <translation>记忆数</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="61"/>
+        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="78"/>
         <source>ms</source>
         <translation>毫秒</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="61"/>
+        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="78"/>
         <source>recall</source>
         <translation>召回次序</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="62"/>
+        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="79"/>
         <source>retrievability</source>
         <translation>可提取度</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="100"/>
-        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="131"/>
+        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="117"/>
+        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="148"/>
         <source>No memories yet</source>
         <translation>还没有记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="114"/>
+        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="131"/>
         <source>No recalls kept yet</source>
         <translation>还没有保留的召回记录</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="123"/>
+        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="140"/>
         <source>mean {0} ms</source>
         <translation>平均 {0} 毫秒</translation>
     </message>
@@ -1960,23 +1960,23 @@
     </message>
     <message>
         <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="56"/>
-        <source>Answer on /v1 (memory proxy)</source>
-        <translation>在 /v1 上应答（记忆代理）</translation>
+        <source>Memory proxy on /v1</source>
+        <translation>在 /v1 上提供记忆代理</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="58"/>
+        <source>Model map (alias=model, one per line)</source>
+        <translation>模型映射（别名=上游模型，每行一条）</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="59"/>
+        <source>Memory depth (messages back)</source>
+        <translation>记忆插入深度（往前数的消息数）</translation>
     </message>
     <message>
         <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="57"/>
         <source>Upstream URL</source>
         <translation>上游地址</translation>
-    </message>
-    <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="58"/>
-        <source>Model map (alias=upstream-model, one per line)</source>
-        <translation>模型映射（别名=上游模型，每行一条）</translation>
-    </message>
-    <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="59"/>
-        <source>Memory depth (messages before the last input)</source>
-        <translation>记忆插入深度（最后输入之前的消息数）</translation>
     </message>
     <message>
         <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="60"/>
