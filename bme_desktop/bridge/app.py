@@ -10,7 +10,7 @@ from aiohttp import web
 from sqlalchemy.exc import OperationalError
 
 from ..core.errors import ServiceError
-from . import proxy, routes_chats, routes_events, routes_nodes, routes_recall
+from . import proxy, routes_chats, routes_events, routes_lifecycle, routes_nodes, routes_recall
 from .auth import require_token
 from .context import CONTEXT, BridgeContext, ctx
 from .errors import ApiError, code_for_status, error_response, from_service_error
@@ -114,6 +114,7 @@ def build_app(context: BridgeContext) -> web.Application:
     routes_chats.register(app.router)
     routes_nodes.register(app.router)
     routes_recall.register(app.router)
+    routes_lifecycle.register(app.router)
     routes_events.register(app.router)
     proxy.register(app)
     app[routes_events.SOCKETS] = set()
