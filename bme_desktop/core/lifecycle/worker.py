@@ -1,5 +1,5 @@
 """The life-cycle worker: intake right after extractions, the after-extraction steps
-(summaries, folding, reflection), and upkeep on a schedule.
+(summaries, folding, reflection), and upkeep and the daily patrol report on a schedule.
 
 Intake and the after-extraction steps run *synchronously* on the thread that published the
 event (the extraction worker, after its write committed), so when ``sync(wait=True)``
@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from ..events import Event
 from .intake import intake_in
+from .patrol_daily import patrol_if_due
 from .tasks import after_extraction_steps, run_step
 
 if TYPE_CHECKING:
@@ -30,6 +31,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 POLL_S = 1.0
 FIRST_UPKEEP_DELAY_S = 60.0
+PATROL_CHECK_S = 600.0  # how often to look whether a chat's daily patrol is due
 
 
 @dataclass
@@ -48,6 +50,7 @@ class LifecycleWorker:
         self._unsubscribe = service.events.subscribe(self._on_event)
         self._thread = threading.Thread(target=self._run, name="bme-lifecycle", daemon=True)
         self._next_upkeep = monotonic() + FIRST_UPKEEP_DELAY_S
+        self._next_patrol_check = monotonic() + FIRST_UPKEEP_DELAY_S
 
     def start(self) -> LifecycleWorker:
         self._thread.start()
@@ -91,18 +94,29 @@ class LifecycleWorker:
             try:
                 if job is not None:
                     self._do(job)
-                interval = self.service.settings.lifecycle.upkeep_interval_minutes * 60
-                if interval > 0 and self._monotonic() >= self._next_upkeep:
-                    self._next_upkeep = self._monotonic() + interval
-                    for chat in self.service.list_chats():
-                        if self._closed():
-                            break
-                        self.service.run_maintenance(chat.chat_id, "upkeep")
+                self.run_scheduled()
             except Exception:  # a failing pass must not kill the worker; the next tick retries
                 if self._closed():
                     break
                 log.exception("life-cycle step failed")
         self._unsubscribe()
+
+    def run_scheduled(self) -> None:
+        """Upkeep for every chat when its interval has passed, and the daily patrol (checked every
+        ``PATROL_CHECK_S``; each chat's report is recomputed once a day by the service clock)."""
+        interval = self.service.settings.lifecycle.upkeep_interval_minutes * 60
+        if interval > 0 and self._monotonic() >= self._next_upkeep:
+            self._next_upkeep = self._monotonic() + interval
+            for chat in self.service.list_chats():
+                if self._closed():
+                    break
+                self.service.run_maintenance(chat.chat_id, "upkeep")
+        if self._monotonic() >= self._next_patrol_check:
+            self._next_patrol_check = self._monotonic() + PATROL_CHECK_S
+            for chat in self.service.list_chats():
+                if self._closed():
+                    break
+                patrol_if_due(self.service, chat.chat_id)
 
     def _do(self, job: _Job) -> None:
         if not self.service.has_chat(job.chat_id):
