@@ -14,23 +14,39 @@ from PySide6.QtWidgets import QLabel, QWidget
 
 
 @cache
-def opengl_problem() -> str:
-    """"" when an OpenGL context can be created and made current, else why not."""
+def _probe() -> tuple[str, str]:
+    """("", "") when an OpenGL context can be created and made current, else (why, detail).
+
+    Cached untranslated, so the reason follows a live language switch."""
     try:
         if QGuiApplication.platformName() in ("offscreen", "minimal"):
-            return QCoreApplication.translate("GraphViews", "the “{0}” display platform has no OpenGL").format(QGuiApplication.platformName())
+            return "platform", QGuiApplication.platformName()
         context = QOpenGLContext()
         if not context.create():
-            return QCoreApplication.translate("GraphViews", "no OpenGL context could be created")
+            return "create", ""
         surface = QOffscreenSurface()
         surface.setFormat(context.format())
         surface.create()
         if not context.makeCurrent(surface):
-            return QCoreApplication.translate("GraphViews", "the OpenGL context could not be made current")
+            return "current", ""
         context.doneCurrent()
-        return ""
+        return "", ""
     except Exception as exc:  # a driver can fail in any way; never let it crash the window
-        return QCoreApplication.translate("GraphViews", "OpenGL failed: {0}").format(exc)
+        return "failed", str(exc)
+
+
+def opengl_problem() -> str:
+    """"" when an OpenGL context can be created and made current, else why not (translated now)."""
+    why, detail = _probe()
+    if why == "platform":
+        return QCoreApplication.translate("GraphViews", "the “{0}” display platform has no OpenGL").format(detail)
+    if why == "create":
+        return QCoreApplication.translate("GraphViews", "no OpenGL context could be created")
+    if why == "current":
+        return QCoreApplication.translate("GraphViews", "the OpenGL context could not be made current")
+    if why == "failed":
+        return QCoreApplication.translate("GraphViews", "OpenGL failed: {0}").format(detail)
+    return ""
 
 
 def opengl_available() -> bool:
