@@ -357,7 +357,7 @@
         <translation>查找聊天…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/chat_switcher.py" line="55"/>
+        <location filename="../../bme_desktop/ui/chat_switcher.py" line="57"/>
         <source>{0} memories · {1}</source>
         <translation>{0} 条记忆 · {1}</translation>
     </message>
@@ -558,27 +558,27 @@
         <translation>在图谱中搜索…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="44"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="45"/>
         <source>Lanes</source>
         <translation>视角分道</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="44"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="45"/>
         <source>Point-of-view lanes: each owner&apos;s memories in a column</source>
         <translation>视角分道：每个角色的记忆各占一列</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="46"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="47"/>
         <source>Highlight last recall</source>
         <translation>高亮上次召回</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="47"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="48"/>
         <source>Light up the memories the newest recall put in the prompt</source>
         <translation>高亮最近一次召回放进提示词的记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="110"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="111"/>
         <source>No recall yet in this chat.</source>
         <translation>此聊天尚无召回。</translation>
     </message>
@@ -586,27 +586,27 @@
 <context>
     <name>GraphViews</name>
     <message>
-        <location filename="../../bme_desktop/ui/views/gl_probe.py" line="21"/>
+        <location filename="../../bme_desktop/ui/views/gl_probe.py" line="42"/>
         <source>the “{0}” display platform has no OpenGL</source>
         <translation>“{0}”显示平台不支持 OpenGL</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/gl_probe.py" line="24"/>
+        <location filename="../../bme_desktop/ui/views/gl_probe.py" line="44"/>
         <source>no OpenGL context could be created</source>
         <translation>无法创建 OpenGL 上下文</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/gl_probe.py" line="29"/>
+        <location filename="../../bme_desktop/ui/views/gl_probe.py" line="46"/>
         <source>the OpenGL context could not be made current</source>
         <translation>无法激活 OpenGL 上下文</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/gl_probe.py" line="33"/>
+        <location filename="../../bme_desktop/ui/views/gl_probe.py" line="48"/>
         <source>OpenGL failed: {0}</source>
         <translation>OpenGL 出错：{0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/gl_probe.py" line="42"/>
+        <location filename="../../bme_desktop/ui/views/gl_probe.py" line="58"/>
         <source>{0} needs OpenGL, which is not available here ({1}).</source>
         <translation>{0}需要 OpenGL，但此处不可用（{1}）。</translation>
     </message>
@@ -1548,6 +1548,104 @@
     </message>
 </context>
 <context>
+    <name>PatrolSection</name>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="36"/>
+        <source>Patrol</source>
+        <translation>巡查</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="41"/>
+        <source>Run patrol now</source>
+        <translation>立即巡查</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="49"/>
+        <source>What do I know about…?</source>
+        <translation>我对……知道些什么？</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="51"/>
+        <source>Ask</source>
+        <translation>询问</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="55"/>
+        <source>The memories about it, and how sure they are, appear here.</source>
+        <translation>与之相关的记忆及其可信程度会显示在这里。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="74"/>
+        <source>Long unused</source>
+        <translation>长期未用</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="74"/>
+        <source>Suspected duplicates</source>
+        <translation>疑似重复</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="75"/>
+        <source>Contradiction candidates</source>
+        <translation>可能矛盾</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="76"/>
+        <source>About to be forgotten</source>
+        <translation>即将遗忘</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="76"/>
+        <source>Unclassified</source>
+        <translation>未分类</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="77"/>
+        <source>Stale to-dos</source>
+        <translation>久置的待办</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="95"/>
+        <source>Patrolling…</source>
+        <translation>正在巡查…</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="106"/>
+        <source>The patrol failed: {0}</source>
+        <translation>巡查失败：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="112"/>
+        <source>No patrol yet; it runs once a day.</source>
+        <translation>尚未巡查；每天自动运行一次。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="115"/>
+        <source>Last patrol {0} · lists only, changes nothing</source>
+        <translation>上次巡查 {0} · 只列出，不做任何更改</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="119"/>
+        <source>{0} ({1})</source>
+        <translation>{0}（{1}）</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="157"/>
+        <source>Nothing is known about “{0}”.</source>
+        <translation>对“{0}”一无所知。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="159"/>
+        <source>{0} memories about “{1}” · strongest {2}% · confirmed {3} times</source>
+        <translation>关于“{1}”的记忆 {0} 条 · 最强 {2}% · 被确认 {3} 次</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="163"/>
+        <source>• {0} — strength {1}%, confirmed {2} times, {3} days old, {4} links</source>
+        <translation>• {0} — 强度 {1}%，被确认 {2} 次，已有 {3} 天，{4} 个关联</translation>
+    </message>
+</context>
+<context>
     <name>Persona</name>
     <message>
         <location filename="../../bme_desktop/ui/panels/persona.py" line="38"/>
@@ -1637,27 +1735,27 @@
 <context>
     <name>ReviewPanel</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="31"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="35"/>
         <source>Approve selected</source>
         <translation>通过所选</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="34"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="38"/>
         <source>Reject selected</source>
         <translation>拒绝所选</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="37"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="41"/>
         <source>Select all</source>
         <translation>全选</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="74"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="82"/>
         <source>Reviewed {0} memories.</source>
         <translation>已审核 {0} 条记忆。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="85"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="93"/>
         <source>{0} waiting · {1} selected</source>
         <translation>{0} 条待审 · 已选 {1} 条</translation>
     </message>

@@ -1,11 +1,14 @@
-"""Review centre: the queue of memories waiting for review, approved or rejected in bulk."""
+"""Review centre: the queue of memories waiting for review, approved or rejected in bulk,
+and below it the Patrol section (the daily report and "What do I know about…?")."""
 
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QPushButton,
+    QSplitter,
     QVBoxLayout,
     QWidget,
 )
@@ -16,6 +19,7 @@ from ..context import AppContext
 from ..format import format_count
 from ..memory_model import NODE_ID_ROLE, MemoryTableModel
 from ..memory_table import make_memory_table
+from .patrol import PatrolSection
 
 
 class ReviewPanel(QWidget):
@@ -44,7 +48,11 @@ class ReviewPanel(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 8, 8, 8)
         layout.addLayout(buttons)
-        layout.addWidget(self.table, 1)
+        self.patrol = PatrolSection(context)
+        splitter = QSplitter(Qt.Orientation.Vertical)
+        splitter.addWidget(self.table)
+        splitter.addWidget(self.patrol)
+        layout.addWidget(splitter, 1)
         self.model.sigLoaded.connect(lambda _n: self._update_summary())
         self.model.rowsRemoved.connect(lambda *_a: self._update_summary())
         context.sigChatChanged.connect(self.model.set_chat)

@@ -1,0 +1,166 @@
+"""The Review panel's Patrol section: the latest daily patrol report (lists only, changes
+nothing) and "What do I know about…?" (meta-memory). All queries run on the context's worker."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QPushButton,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ...core.lifecycle.meta import Knowledge, what_do_i_know
+from ...core.lifecycle.patrol_daily import latest_patrol, run_patrol
+from ..context import AppContext
+from ..format import format_count, format_time
+
+IDS_ROLE = Qt.ItemDataRole.UserRole + 1
+LIST_KEYS = ("long_unused", "duplicates", "contradictions", "fading", "unclassified", "stale_todos")
+MAX_ABOUT = 200
+
+
+class PatrolSection(QWidget):
+    def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._context = context
+        self._record: dict[str, Any] | None = None
+        self.heading = QLabel(self.tr("Patrol"))
+        self.heading.setProperty("role", "heading")
+        self.status = QLabel()
+        self.status.setProperty("role", "muted")
+        self.status.setWordWrap(True)
+        self.run_button = QPushButton(self.tr("Run patrol now"))
+        self.run_button.clicked.connect(self.run_now)
+        self.tree = QTreeWidget()
+        self.tree.setHeaderHidden(True)
+        self.tree.setRootIsDecorated(True)
+        self.tree.itemClicked.connect(self._item_clicked)
+        self.about_edit = QLineEdit()
+        self.about_edit.setMaxLength(MAX_ABOUT)
+        self.about_edit.setPlaceholderText(self.tr("What do I know about…?"))
+        self.about_edit.returnPressed.connect(self.ask)
+        self.ask_button = QPushButton(self.tr("Ask"))
+        self.ask_button.clicked.connect(self.ask)
+        self.answer = QPlainTextEdit()
+        self.answer.setReadOnly(True)
+        self.answer.setPlaceholderText(self.tr("The memories about it, and how sure they are, appear here."))
+        self.answer.setMaximumHeight(140)
+        top = QHBoxLayout()
+        top.addWidget(self.heading)
+        top.addWidget(self.status, 1)
+        top.addWidget(self.run_button)
+        ask_row = QHBoxLayout()
+        ask_row.addWidget(self.about_edit, 1)
+        ask_row.addWidget(self.ask_button)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(top)
+        layout.addWidget(self.tree, 1)
+        layout.addLayout(ask_row)
+        layout.addWidget(self.answer)
+        context.sigChatChanged.connect(self.refresh)
+        self.refresh()
+
+    def _titles(self) -> dict[str, str]:
+        return {"long_unused": self.tr("Long unused"), "duplicates": self.tr("Suspected duplicates"),
+                "contradictions": self.tr("Contradiction candidates"),
+                "fading": self.tr("About to be forgotten"), "unclassified": self.tr("Unclassified"),
+                "stale_todos": self.tr("Stale to-dos")}
+
+    # loading -------------------------------------------------------------------------------
+    def refresh(self, _chat_id: str = "") -> None:
+        chat_id = self._context.chat_id
+        self.run_button.setEnabled(bool(chat_id))
+        self.ask_button.setEnabled(bool(chat_id))
+        self.answer.clear()
+        if not chat_id:
+            self.show_record(None)
+            return
+        self._context.call(lambda s: latest_patrol(s, chat_id), self.show_record, key=f"patrol-{id(self)}")
+
+    def run_now(self) -> None:
+        chat_id = self._context.chat_id
+        if not chat_id:
+            return
+        self.run_button.setEnabled(False)
+        self.status.setText(self.tr("Patrolling…"))
+        self._context.call(lambda s: run_patrol(s, chat_id), self._ran, key=f"patrol-{id(self)}",
+                           on_error=self._failed)
+
+    def _ran(self, record: dict[str, Any]) -> None:
+        self.run_button.setEnabled(True)
+        self.show_record(record)
+
+    def _failed(self, exc: Exception) -> None:
+        self.run_button.setEnabled(bool(self._context.chat_id))
+        self.status.setText("")
+        self._context.sigError.emit(self.tr("The patrol failed: {0}").format(str(exc)))
+
+    def show_record(self, record: dict[str, Any] | None) -> None:
+        self._record = record
+        self.tree.clear()
+        if record is None:
+            self.status.setText(self.tr("No patrol yet; it runs once a day."))
+            return
+        report: dict[str, Any] = record.get("report", {})
+        self.status.setText(self.tr("Last patrol {0} · lists only, changes nothing").format(
+            format_time(float(record.get("at", 0.0)))))
+        for key, title in self._titles().items():
+            entries: list[Any] = list(report.get(key, []))
+            top = QTreeWidgetItem([self.tr("{0} ({1})").format(title, format_count(len(entries)))])
+            top.setData(0, IDS_ROLE, [])
+            for entry in entries:
+                top.addChild(self._entry_item(entry))
+            self.tree.addTopLevelItem(top)
+            top.setExpanded(bool(entries))
+
+    def _entry_item(self, entry: Any) -> QTreeWidgetItem:
+        if isinstance(entry, str):  # a stale to-do: text only, no memory behind it
+            item = QTreeWidgetItem([entry])
+            item.setData(0, IDS_ROLE, [])
+            return item
+        titles = [str(t) or "—" for t in entry.get("titles", [])]
+        item = QTreeWidgetItem([" ↔ ".join(titles)])
+        item.setData(0, IDS_ROLE, [str(i) for i in entry.get("ids", [])])
+        item.setToolTip(0, str(entry.get("note", "")))
+        return item
+
+    def counts(self) -> dict[str, int]:
+        """The number of entries in each list of the shown report (for tests and the status)."""
+        report = (self._record or {}).get("report", {})
+        return {key: len(report.get(key, [])) for key in LIST_KEYS}
+
+    def _item_clicked(self, item: QTreeWidgetItem, _column: int) -> None:
+        ids = item.data(0, IDS_ROLE) or []
+        if ids:
+            self._context.sigNodeSelected.emit(ids[0])
+
+    # meta-memory ---------------------------------------------------------------------------
+    def ask(self) -> None:
+        chat_id, about = self._context.chat_id, self.about_edit.text().strip()
+        if not chat_id or not about:
+            return
+        self._context.call(lambda s: what_do_i_know(s, chat_id, about), self.show_answer,
+                           key=f"about-{id(self)}")
+
+    def show_answer(self, knowledge: Knowledge) -> None:
+        if not knowledge.hits:
+            self.answer.setPlainText(self.tr("Nothing is known about “{0}”.").format(knowledge.about))
+            return
+        lines = [self.tr("{0} memories about “{1}” · strongest {2}% · confirmed {3} times").format(
+            format_count(len(knowledge.hits)), knowledge.about, round(knowledge.strength * 100),
+            format_count(knowledge.confirmations))]
+        for hit in knowledge.hits:
+            lines.append(self.tr("• {0} — strength {1}%, confirmed {2} times, {3} days old, {4} links").format(
+                hit.title or hit.text[:60], round(hit.strength * 100), format_count(hit.confirmations),
+                round(hit.age_days), format_count(hit.neighbours)))
+        self.answer.setPlainText("\n".join(lines))

@@ -1,0 +1,80 @@
+"""The Review panel's Patrol section: the latest report's lists, selecting a memory, running
+the patrol now, and asking what is known about something."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from bme_desktop.core.lifecycle.patrol_daily import latest_patrol, run_patrol
+from bme_desktop.core.model import Node
+from bme_desktop.core.service import MemoryService
+from bme_desktop.ui.context import AppContext
+from bme_desktop.ui.panels.patrol import PatrolSection
+from bme_desktop.ui.panels.review import ReviewPanel
+
+CHAT = "chat-1"
+
+
+def _top(section: PatrolSection, row: int) -> str:
+    return section.tree.topLevelItem(row).text(0)
+
+
+def test_the_latest_report_is_listed_with_counts(qtbot, context: AppContext, service: MemoryService,
+                                                 seed: Callable[..., Node], settled: Callable[[], None]) -> None:
+    seed("fact", {"statement": "Snow in June"})
+    seed("fact", {"statement": "Rain in May"})
+    run_patrol(service, CHAT)
+    panel = ReviewPanel(context)
+    qtbot.addWidget(panel)
+    context.set_chat(CHAT)
+    settled()
+    section = panel.patrol
+    assert section.counts()["unclassified"] == 2
+    assert section.tree.topLevelItemCount() == 6
+    assert "(2)" in _top(section, 4) and section.tree.topLevelItem(4).childCount() == 2
+
+
+def test_clicking_an_item_selects_its_memory(qtbot, context: AppContext, service: MemoryService,
+                                             seed: Callable[..., Node], settled: Callable[[], None]) -> None:
+    node = seed("fact", {"statement": "Snow in June"})
+    run_patrol(service, CHAT)
+    section = PatrolSection(context)
+    qtbot.addWidget(section)
+    context.set_chat(CHAT)
+    settled()
+    selected: list[str] = []
+    context.sigNodeSelected.connect(selected.append)
+    child = section.tree.topLevelItem(4).child(0)
+    section.tree.itemClicked.emit(child, 0)
+    assert selected == [node.id]
+
+
+def test_run_patrol_now_stores_and_shows_a_report(qtbot, context: AppContext, service: MemoryService,
+                                                  seed: Callable[..., Node], settled: Callable[[], None]) -> None:
+    seed("fact", {"statement": "Snow in June"})
+    section = PatrolSection(context)
+    qtbot.addWidget(section)
+    context.set_chat(CHAT)
+    settled()
+    assert section.tree.topLevelItemCount() == 0 and latest_patrol(service, CHAT) is None
+    section.run_button.click()
+    settled()
+    assert latest_patrol(service, CHAT) is not None
+    assert section.counts()["unclassified"] == 1 and section.tree.topLevelItemCount() == 6
+
+
+def test_asking_shows_what_is_known_and_how_sure(qtbot, context: AppContext, seed: Callable[..., Node],
+                                                 settled: Callable[[], None]) -> None:
+    seed("fact", {"statement": "Lyra loves green tea"})
+    section = PatrolSection(context)
+    qtbot.addWidget(section)
+    context.set_chat(CHAT)
+    settled()
+    section.about_edit.setText("tea")
+    section.ask_button.click()
+    settled()
+    assert "Lyra loves green tea" in section.answer.toPlainText()
+    section.about_edit.setText("dragons")
+    section.ask_button.click()
+    settled()
+    assert "dragons" in section.answer.toPlainText() and "Lyra" not in section.answer.toPlainText()
