@@ -31,6 +31,8 @@ class ChatSwitcher(QWidget):
         self.list.setModel(self.proxy)
         self.list.setEditTriggers(QListView.EditTrigger.NoEditTriggers)
         self.list.setSpacing(2)
+        self.list.setWordWrap(True)  # a narrow dock wraps the date instead of scrolling sideways
+        self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.list.selectionModel().currentChanged.connect(self._picked)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 8, 8, 8)

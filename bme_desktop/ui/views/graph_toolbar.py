@@ -38,6 +38,7 @@ class GraphToolbar(QWidget):
         self.search = QLineEdit()
         self.search.setPlaceholderText(self.tr("Search the graph…"))
         self.search.setClearButtonEnabled(True)
+        self.search.setMinimumWidth(self.search.fontMetrics().averageCharWidth() * 16)  # never squeezed to "S…"
         self._search_timer = QTimer(self, singleShot=True, interval=250)
         self._search_timer.timeout.connect(lambda: self._each("set_search", self.search.text().strip()))
         self.search.textChanged.connect(lambda _t: self._search_timer.start())
