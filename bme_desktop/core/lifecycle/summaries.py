@@ -8,9 +8,9 @@ range it covers; its batch reads that range, so a history rollback there undoes 
 
 ``fold``: when a level holds more than ``fold_above`` (3) active summaries, the oldest
 ``fold_above`` fold into one summary a level up (their first sentences, about 260
-characters) and are marked ``folded``. The hand-run ``summarize`` task asks the LLM first
-(``summaries_llm``, outside the write) and passes its texts in as ``proposed``; the batch
-description ends with the path used: ``(llm)`` or ``(rules …)``.
+characters) and are marked ``folded``. The hand-run ``summarize`` and ``fold`` tasks ask the
+LLM first (``summaries_llm``, ``fold_llm``, outside the write) and pass its texts in as
+``proposed``; the batch description ends with the path used: ``(llm)`` or ``(rules …)``.
 """
 
 from __future__ import annotations
@@ -129,7 +129,10 @@ def summarize_in(uow: UnitOfWork, chat_id: str, now: float, settings: LifecycleS
     return report
 
 
-def fold_in(uow: UnitOfWork, chat_id: str, now: float, settings: LifecycleSettings) -> SummaryReport:
+def fold_in(uow: UnitOfWork, chat_id: str, now: float, settings: LifecycleSettings, *,
+            proposed: Mapping[tuple[str, ...], str] | None = None, label: str = "rules") -> SummaryReport:
+    """Fold every overflowing level. ``proposed`` maps the ids of a group of children (oldest
+    first) to a text the LLM wrote for it; other groups get the extractive text and ``label``."""
     report = SummaryReport()
     while True:
         active = uow.read.summaries(chat_id, status="active")
@@ -145,10 +148,12 @@ def fold_in(uow: UnitOfWork, chat_id: str, now: float, settings: LifecycleSettin
         starts = [s.start_index for s in children if s.start_index is not None]
         ends = [s.end_index for s in children if s.end_index is not None]
         start, end = (min(starts) if starts else None), (max(ends) if ends else None)
+        text = (proposed or {}).get(tuple(s.id for s in children))
+        path = "llm" if text else (label if label != "llm" else "rules")
         batch_id = uow.begin_batch(chat_id, "fold", actor=ACTOR, read_from=start, read_to=end,
-                                   description=f"fold {len(children)} level-{level} summaries")
+                                   description=f"fold {len(children)} level-{level} summaries ({path})")
         rollup = Summary(id=uuid.uuid4().hex, chat_id=chat_id, level=level + 1, kind="rollup", status="active",
-                         text=compose(candidates, ROLLUP_CHARS), start_index=start, end_index=end,
+                         text=text or compose(candidates, ROLLUP_CHARS), start_index=start, end_index=end,
                          source_ids=[s.id for s in children], batch_id=None, created_at=now)
         uow.put_summary(rollup)
         for child in children:

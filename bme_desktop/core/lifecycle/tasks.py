@@ -67,6 +67,7 @@ def after_extraction_steps() -> dict[str, Step]:
 def register_tasks(service: MemoryService) -> None:
     from .compress_llm import compress_with_change
     from .consolidate_llm import consolidate_with_change
+    from .fold_llm import fold_with_change
     from .persona_llm import persona_with_change
     from .reflect import reflect_with_change
     from .summaries_llm import summarize_with_change
@@ -78,3 +79,4 @@ def register_tasks(service: MemoryService) -> None:
     service.maintenance_tasks["compress"] = lambda chat_id: compress_with_change(service, chat_id)[1]
     service.maintenance_tasks["persona"] = lambda chat_id: persona_with_change(service, chat_id)[1]
     service.maintenance_tasks["consolidate"] = lambda chat_id: consolidate_with_change(service, chat_id)[1]
+    service.maintenance_tasks["fold"] = lambda chat_id: fold_with_change(service, chat_id)[1]

@@ -1,0 +1,87 @@
+"""The LLM path of the ``fold`` task: the model writes each roll-up of summaries a level up.
+
+``fold_with_change`` plans the folds due now among the existing active summaries
+(``fold_groups``, the same oldest-first choice ``fold_in`` makes), asks the model once for all
+of them outside the write (prompt ``fold``; the children's texts as quoted JSON), and folds in
+one write: the model's text where it gave a valid one for exactly every group asked, else the
+extractive text. A roll-up that only becomes due because of this pass's own roll-ups (a
+cascade) always gets the extractive text. Each batch description ends with ``(llm)`` or
+``(rules …)``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..events import ChangeRecord
+from ..model import Summary
+from ..settings import LifecycleSettings
+from ..store.reader import Reader
+from ..store.unit_of_work import UnitOfWork
+from .llm_step import ask_model, text_of
+from .summaries import ROLLUP_CHARS, SummaryReport, fold_in
+from .upkeep import copy_change
+
+if TYPE_CHECKING:
+    from ..service import MemoryService
+
+SCHEMA = '{"rollups": [{"id": 1, "text": "..."}]}'
+MAX_CHARS = 2 * ROLLUP_CHARS
+
+
+def fold_groups(read: Reader, chat_id: str, settings: LifecycleSettings) -> list[list[Summary]]:
+    """The groups of existing active summaries ``fold_in`` will fold first, level by level."""
+    active = read.summaries(chat_id, status="active")
+    groups: list[list[Summary]] = []
+    for level in sorted({s.level for s in active}):
+        same = sorted((s for s in active if s.level == level),
+                      key=lambda s: (s.start_index if s.start_index is not None else -1, s.created_at))
+        while len(same) > settings.fold_above:
+            groups.append(same[:settings.fold_above])
+            same = same[settings.fold_above:]
+    return groups
+
+
+def request_data(groups: list[list[Summary]]) -> dict[str, Any]:
+    return {"max_chars": ROLLUP_CHARS,
+            "groups": [{"id": i, "summaries": [s.text for s in group]} for i, group in enumerate(groups, 1)]}
+
+
+def parse_rollups(reply: Any, count: int) -> dict[int, str] | None:
+    """``{id: text}`` for exactly ids ``1..count``; ``None`` for anything else."""
+    if not isinstance(reply, dict) or not isinstance(reply.get("rollups"), list):
+        return None
+    out: dict[int, str] = {}
+    for item in reply["rollups"]:
+        if not isinstance(item, dict):
+            return None
+        key, text = item.get("id"), text_of(item.get("text"), MAX_CHARS)
+        if isinstance(key, bool) or not isinstance(key, int) or not 1 <= key <= count or key in out or not text:
+            return None
+        out[key] = text
+    return out if len(out) == count else None
+
+
+def fold_with_change(service: MemoryService, chat_id: str) -> tuple[SummaryReport, ChangeRecord]:
+    settings = service.settings
+    now = service.now()
+
+    def groups_of(read: Reader) -> list[list[Summary]]:
+        read.require_chat_pk(chat_id)
+        return fold_groups(read, chat_id, settings.lifecycle)
+    groups = service.read(groups_of)
+    proposed: dict[tuple[str, ...], str] = {}
+    label = "rules"
+    if groups and settings.llm.enabled:
+        asked = ask_model(service, chat_id, "fold", "fold", request_data(groups), SCHEMA,
+                          lambda reply: parse_rollups(reply, len(groups)),
+                          texts=[s.text for g in groups for s in g])
+        label = asked.label
+        if asked.value is not None:
+            proposed = {tuple(s.id for s in g): asked.value[i] for i, g in enumerate(groups, 1)}
+
+    def op(uow: UnitOfWork) -> tuple[SummaryReport, ChangeRecord]:
+        uow.read.require_chat_pk(chat_id)
+        report = fold_in(uow, chat_id, now, settings.lifecycle, proposed=proposed, label=label)
+        return report, copy_change(uow, chat_id)
+    return service.write(op)
