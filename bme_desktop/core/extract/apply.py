@@ -27,6 +27,7 @@ from ..store.unit_of_work import UnitOfWork
 from . import matching
 from .operations import NodeOp, Plan
 from .state import record_cognition, record_regions
+from .vector_match import VectorScores
 
 HISTORY_KEEP = 8
 EVENT_DUPLICATE_WINDOW = 40
@@ -49,8 +50,9 @@ class ApplyReport:
 
 class _Applier:
     def __init__(self, uow: UnitOfWork, chat_id: str, plan: Plan, labels: Mapping[str, str],
-                 state: dict[str, Any]) -> None:
+                 state: dict[str, Any], vectors: Mapping[int, VectorScores]) -> None:
         self.uow, self.chat_id, self.plan, self.labels = uow, chat_id, plan, labels
+        self.vectors = vectors  # embedding cosines by operation position, computed before the commit
         self.report = ApplyReport(dropped=list(plan.dropped))
         self.nodes: dict[str, Node] = {}  # ref -> node
         self.touched: list[tuple[NodeOp, Node]] = []
@@ -61,7 +63,7 @@ class _Applier:
     def run(self) -> None:
         for n, op in enumerate(self.plan.ops):
             try:
-                node = self._apply(op)
+                node = self._apply(op, self.vectors.get(n))
             except (ValidationError, NotFound) as exc:
                 self.report.dropped.append(f"operation {n + 1}: {exc}")
                 continue
@@ -112,7 +114,7 @@ class _Applier:
             return replace(op.scope, region=self.region)
         return op.scope
 
-    def _apply(self, op: NodeOp) -> Node | None:
+    def _apply(self, op: NodeOp, vectors: VectorScores | None = None) -> Node | None:
         if op.action == "archive":
             return self._archive(op)
         if op.action == "update":
@@ -138,7 +140,8 @@ class _Applier:
             # Events repeat only nearby (a re-sent reply); other types anywhere in the chat.
             since = min(op.source_indices) - EVENT_DUPLICATE_WINDOW if op.type == "event" and op.source_indices \
                 else None
-            near = matching.nearest(self.uow, self.chat_id, op.type, op.fields, scope, since=since)
+            near = matching.nearest(self.uow, self.chat_id, op.type, op.fields, scope, since=since,
+                                    vectors=vectors)
             if near is not None:
                 return self._merge(near.node, op)
         return self._create(op, scope)
@@ -211,10 +214,11 @@ class _Applier:
 
 
 def apply_plan(uow: UnitOfWork, chat_id: str, plan: Plan, *, labels: Mapping[str, str] | None = None,
-               state: dict[str, Any]) -> ApplyReport:
+               state: dict[str, Any], vectors: Mapping[int, VectorScores] | None = None) -> ApplyReport:
     """Apply ``plan`` (already validated) to the graph and record cognition, regions and story
-    time in ``state`` (the chat state dict; the caller saves it)."""
-    applier = _Applier(uow, chat_id, plan, labels or {}, state)
+    time in ``state`` (the chat state dict; the caller saves it). ``vectors``: embedding
+    cosines of proposed memories by position in ``plan.ops`` (see :mod:`.vector_match`)."""
+    applier = _Applier(uow, chat_id, plan, labels or {}, state, vectors or {})
     applier.run()
     record_cognition(state, plan, applier.nodes, applier.labels)
     record_regions(state, plan)

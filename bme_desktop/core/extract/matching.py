@@ -1,6 +1,6 @@
 """Finding the existing memory a proposed one may be: same name, near duplicate, or a
-contradicted fact. Lexical for now (term overlap); an embedding cosine can replace
-``similarity`` later without changing the callers."""
+contradicted fact. Similarity is the embedding cosine for memories that have a vector
+(when the runner computed :class:`VectorScores`), else lexical term overlap."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from ..store import tables as t
 from ..store.rows import row_to_node
 from ..store.unit_of_work import UnitOfWork
 from .textutil import negated, overlap, term_set
+from .vector_match import VectorScores
 
 DUPLICATE_THRESHOLD = 0.85
 FACT_DUPLICATE_THRESHOLD = 0.8
@@ -73,17 +74,34 @@ def same_name(uow: UnitOfWork, chat_id: str, types: tuple[str, ...], name: str, 
     return min(found, key=lambda n: (types.index(n.type), *_order_key(0.0, n)))
 
 
+def _by_ids(uow: UnitOfWork, chat_id: str, type_id: str, ids: list[str], since: int | None) -> list[Node]:
+    pk = uow.read.require_chat_pk(chat_id)
+    cond = [t.nodes.c.chat_pk == pk, t.nodes.c.id.in_(ids), t.nodes.c.type == type_id,
+            t.nodes.c.deleted_at.is_(None), t.nodes.c.tier != "archived"]
+    if since is not None:
+        cond.append(t.nodes.c.src_min >= since)
+    return [row_to_node(r, chat_id) for r in uow.conn.execute(select(t.nodes).where(*cond)).mappings()]
+
+
 def nearest(uow: UnitOfWork, chat_id: str, type_id: str, fields: dict[str, str], scope: Scope,
-            threshold: float = DUPLICATE_THRESHOLD, since: int | None = None) -> Match | None:
-    """The most similar live memory of the same type and scope, if above ``threshold``."""
+            threshold: float = DUPLICATE_THRESHOLD, since: int | None = None,
+            vectors: VectorScores | None = None) -> Match | None:
+    """The most similar live memory of the same type and scope, if above the threshold: the
+    cosine one (``vectors.threshold``) for memories with a vector, else ``threshold`` lexically."""
     text = node_text(type_id, fields)
     terms = term_set(text)
+    pool = {n.id: n for n in candidates(uow, chat_id, (type_id,), text, since)}
+    if vectors is not None and vectors.above:
+        pool.update((n.id, n) for n in _by_ids(uow, chat_id, type_id, sorted(vectors.above), since))
     best: tuple[tuple[float, int, str, str], Match] | None = None
-    for node in candidates(uow, chat_id, (type_id,), text, since):
+    for node in pool.values():
         if node.scope != scope:
             continue
-        score = overlap(terms, term_set(node_text(node.type, node.fields)))
-        if score >= threshold:
+        if vectors is not None and node.id in vectors.indexed:
+            score, bar = vectors.above.get(node.id, 0.0), vectors.threshold
+        else:
+            score, bar = overlap(terms, term_set(node_text(node.type, node.fields))), threshold
+        if score >= bar:
             key = _order_key(score, node)
             if best is None or key < best[0]:
                 best = (key, Match(node, score))

@@ -1,5 +1,6 @@
 """One extraction step, off the writer thread: read the next window, make a plan (LLM when
-configured, else or on failure the heuristic), then commit it through ``service.write``."""
+configured, else or on failure the heuristic), embed its proposed memories for near-duplicate
+matching when the chat has vectors, then commit it through ``service.write``."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from ..events import Event
 from .cleaning import PreparedMessage, prepare_window
 from .heuristic import HeuristicExtractor
 from .operations import Plan, validate_plan
+from .vector_match import vector_scores
 from .window import Committed, Window, commit, next_window
 
 if TYPE_CHECKING:
@@ -91,8 +93,9 @@ class Runner:
         return None
 
     def _commit(self, window: Window, plan: Plan, labels: dict[str, str]) -> Committed | None:
+        vectors = vector_scores(self.service, window.chat_id, plan)  # embedding happens here, not on the writer
         try:
-            return self.service.write(lambda uow: commit(uow, window, plan, labels))
+            return self.service.write(lambda uow: commit(uow, window, plan, labels, vectors))
         except Exception as exc:  # a bad plan must not stop extraction: fall back, then skip visibly
             log.exception("applying the %s plan for %d-%d failed", plan.extractor, window.start, window.end)
             reason = f"applying the {plan.extractor} plan failed: {type(exc).__name__}: {exc}"

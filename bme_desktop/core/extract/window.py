@@ -25,6 +25,7 @@ from .apply import ApplyReport, apply_plan
 from .heuristic import ChatInfo
 from .operations import Plan
 from .state import extracted_to
+from .vector_match import VectorScores
 
 
 @dataclass
@@ -82,7 +83,8 @@ def _unchanged(uow: UnitOfWork, pk: int, window: Window) -> bool:
     return {idx: fp for idx, fp in rows} == window.fingerprints()
 
 
-def commit(uow: UnitOfWork, window: Window, plan: Plan, labels: dict[str, str]) -> Committed | None:
+def commit(uow: UnitOfWork, window: Window, plan: Plan, labels: dict[str, str],
+           vectors: dict[int, VectorScores] | None = None) -> Committed | None:
     """Apply ``plan`` as one journaled batch, or return None if the chat moved on."""
     pk = uow.read.chat_pk(window.chat_id)
     if pk is None:
@@ -95,7 +97,7 @@ def commit(uow: UnitOfWork, window: Window, plan: Plan, labels: dict[str, str]) 
     batch_id = uow.begin_batch(window.chat_id, "extract", actor=plan.extractor, description=description[:2000],
                                read_from=window.read_from, read_to=window.end)
     state = uow.chat_state(pk)
-    report = apply_plan(uow, window.chat_id, plan, labels=labels, state=state)
+    report = apply_plan(uow, window.chat_id, plan, labels=labels, state=state, vectors=vectors)
     state["extracted_to"] = window.end
     state["extraction_count"] = int(state.get("extraction_count", 0)) + 1
     state["last_extractor"] = plan.extractor
