@@ -107,5 +107,6 @@ def test_every_panel_renders_in_every_theme_and_language(qapp: QApplication, dat
                     shots += 1
         assert shots == len(keys) * len(themes.themes) * len(LANGUAGES)
     finally:
+        desktop.set_language("en", rebuild=False)  # leave no Chinese translator installed for later tests
         desktop.close()
         service.close()
