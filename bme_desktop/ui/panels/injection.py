@@ -70,9 +70,19 @@ class InjectionPanel(QWidget):
     def _show(self, row: int) -> None:
         if not 0 <= row < len(self._records):
             self.detail.setText(self.tr("No recall kept for this chat yet."))
+            self.text.setPlaceholderText(self.tr("Pick a recall to see what was injected."))
             self.text.clear()
             return
         record = self._records[row]
-        self.detail.setText(self.tr("Message {0} · {1} memories · ~{2} tokens · {3} ms").format(
-            record.index, len(record.nodes), record.token_estimate, round(record.elapsed_ms, 1)))
+        if record.nodes:
+            detail = self.tr("Message {0} · {1} memories · ~{2} tokens · {3} ms").format(
+                record.index, len(record.nodes), record.token_estimate, round(record.elapsed_ms, 1))
+        else:
+            detail = self.tr("Message {0} · no memory matched · {1} ms").format(
+                record.index, round(record.elapsed_ms, 1))
+        if record.manually_edited:
+            detail += self.tr(" · edited by hand")
+        self.detail.setText(detail)
+        self.text.setPlaceholderText(self.tr("Nothing was injected for message {0}.").format(record.index)
+                                     if not record.injection.strip() else "")
         self.text.setPlainText(record.injection)
