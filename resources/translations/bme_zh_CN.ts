@@ -612,26 +612,295 @@
     </message>
 </context>
 <context>
+    <name>InjectionLabels</name>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/injection_labels.py" line="10"/>
+        <source>Meaning</source>
+        <translation>语义</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/injection_labels.py" line="11"/>
+        <source>Words</source>
+        <translation>词语</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/injection_labels.py" line="12"/>
+        <source>Links</source>
+        <translation>关联</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/injection_labels.py" line="13"/>
+        <source>Importance</source>
+        <translation>重要度</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/injection_labels.py" line="14"/>
+        <source>Anchor</source>
+        <translation>锚定</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/injection_labels.py" line="15"/>
+        <source>Relevance</source>
+        <translation>相关度</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/injection_labels.py" line="16"/>
+        <source>Retrievability</source>
+        <translation>可提取度</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/injection_labels.py" line="17"/>
+        <source>× life cycle</source>
+        <translation>× 生命周期</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/injection_labels.py" line="18"/>
+        <source>× point of view</source>
+        <translation>× 视角</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/injection_labels.py" line="19"/>
+        <source>× time region</source>
+        <translation>× 时间区段</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/injection_labels.py" line="20"/>
+        <source>× recency</source>
+        <translation>× 新近度</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/injection_labels.py" line="21"/>
+        <source>× repeat</source>
+        <translation>× 重复</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/injection_labels.py" line="22"/>
+        <source>× day</source>
+        <translation>× 日期</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/injection_labels.py" line="23"/>
+        <source>Archive</source>
+        <translation>存档</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/injection_labels.py" line="24"/>
+        <source>Core</source>
+        <translation>核心</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/injection_labels.py" line="25"/>
+        <source>Rerank position</source>
+        <translation>重排名次</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/injection_labels.py" line="27"/>
+        <source>Other factor</source>
+        <translation>其他因素</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/injection_labels.py" line="33"/>
+        <source>Meaning search</source>
+        <translation>语义检索</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/injection_labels.py" line="34"/>
+        <source>Link spreading</source>
+        <translation>关联扩散</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/injection_labels.py" line="35"/>
+        <source>Reranking</source>
+        <translation>重排</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/injection_labels.py" line="36"/>
+        <source>Diversity</source>
+        <translation>多样化</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/injection_labels.py" line="37"/>
+        <source>Recall</source>
+        <translation>召回</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/injection_labels.py" line="38"/>
+        <source>Other stage</source>
+        <translation>其他阶段</translation>
+    </message>
+</context>
+<context>
     <name>InjectionPanel</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection.py" line="29"/>
+        <location filename="../../bme_desktop/ui/panels/injection.py" line="48"/>
+        <location filename="../../bme_desktop/ui/panels/injection.py" line="158"/>
         <source>Pick a recall to see what was injected.</source>
         <translation>选择一次召回，查看注入的内容。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection.py" line="61"/>
+        <location filename="../../bme_desktop/ui/panels/injection.py" line="49"/>
+        <source>Edit</source>
+        <translation>编辑</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/injection.py" line="50"/>
+        <source>Save</source>
+        <translation>保存</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/injection.py" line="51"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/injection.py" line="52"/>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/injection.py" line="53"/>
+        <source>Re-run</source>
+        <translation>重新召回</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/injection.py" line="54"/>
+        <source>Recall again for this message and replace the kept record</source>
+        <translation>为这条消息重新召回，并替换保留的记录</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/injection.py" line="77"/>
+        <source>Kept recalls</source>
+        <translation>保留的召回</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/injection.py" line="78"/>
+        <source>Playground</source>
+        <translation>试验场</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/injection.py" line="100"/>
+        <source>Saving…</source>
+        <translation>正在保存…</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/injection.py" line="103"/>
+        <source>Deleting…</source>
+        <translation>正在删除…</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/injection.py" line="107"/>
+        <source>Recalling again…</source>
+        <translation>正在重新召回…</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/injection.py" line="128"/>
         <source>#{0}  {1}</source>
         <translation>#{0}  {1}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection.py" line="72"/>
+        <location filename="../../bme_desktop/ui/panels/injection.py" line="157"/>
         <source>No recall kept for this chat yet.</source>
         <translation>此聊天还没有保存的召回记录。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection.py" line="76"/>
+        <location filename="../../bme_desktop/ui/panels/injection.py" line="163"/>
         <source>Message {0} · {1} memories · ~{2} tokens · {3} ms</source>
         <translation>消息 {0} · {1} 条记忆 · 约 {2} 个词元 · {3} 毫秒</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/injection.py" line="166"/>
+        <source>Message {0} · no memory matched · {1} ms</source>
+        <translation>消息 {0} · 没有匹配的记忆 · {1} 毫秒</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/injection.py" line="169"/>
+        <source> · edited by hand</source>
+        <translation> · 已手动编辑</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/injection.py" line="171"/>
+        <source>Nothing was injected for message {0}.</source>
+        <translation>消息 {0} 没有注入任何内容。</translation>
+    </message>
+</context>
+<context>
+    <name>InjectionPlayground</name>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/injection_playground.py" line="40"/>
+        <source>Type a message to see what recall would inject for it.</source>
+        <translation>输入一条消息，查看召回会为它注入什么。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/injection_playground.py" line="45"/>
+        <source>Memories: </source>
+        <translation>记忆数：</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/injection_playground.py" line="50"/>
+        <source>Budget: </source>
+        <translation>预算：</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/injection_playground.py" line="51"/>
+        <source> tokens</source>
+        <translation> 词元</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/injection_playground.py" line="52"/>
+        <source>Recall</source>
+        <translation>召回</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/injection_playground.py" line="53"/>
+        <source>Run recall on this input without keeping a record</source>
+        <translation>对这段输入运行召回，不保留记录</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/injection_playground.py" line="68"/>
+        <source>The injection text appears here.</source>
+        <translation>注入文本会显示在这里。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/injection_playground.py" line="92"/>
+        <source>Open a chat and type an input first.</source>
+        <translation>请先打开一个对话并输入内容。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/injection_playground.py" line="96"/>
+        <source>Recalling…</source>
+        <translation>正在召回…</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/injection_playground.py" line="100"/>
+        <source>Recall failed: {0}</source>
+        <translation>召回失败：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/injection_playground.py" line="108"/>
+        <source>Nothing recalled yet.</source>
+        <translation>尚未召回。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/injection_playground.py" line="111"/>
+        <location filename="../../bme_desktop/ui/panels/injection_playground.py" line="122"/>
+        <source>Memory</source>
+        <translation>记忆</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/injection_playground.py" line="111"/>
+        <location filename="../../bme_desktop/ui/panels/injection_playground.py" line="122"/>
+        <source>Score</source>
+        <translation>得分</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/injection_playground.py" line="113"/>
+        <source>{0} memories · ~{1} tokens · {2} ms</source>
+        <translation>{0} 条记忆 · 约 {1} 词元 · {2} 毫秒</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/injection_playground.py" line="116"/>
+        <source>Skipped: {0}</source>
+        <translation>已跳过：{0}</translation>
     </message>
 </context>
 <context>

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from PySide6.QtCore import Qt
+
 from bme_desktop.core.model import Node
 from bme_desktop.core.recall.api import RecallRequest
 from bme_desktop.core.service import MemoryService
@@ -40,3 +42,70 @@ def test_the_detail_counts_the_selected_records_memories(qtbot, context: AppCont
     panel.list.setCurrentIndex(panel.model.index(1, 0))
     assert "no memory matched" in panel.detail.text()
     assert "Pick a recall" not in panel.text.placeholderText()
+
+
+def test_edit_saves_the_new_injection_and_marks_it_edited(qtbot, context: AppContext, service: MemoryService,
+                                                          seed: Callable[..., Node],
+                                                          settled: Callable[[], None]) -> None:
+    seed("fact", {"statement": "The lighthouse keeper hoards brass keys"})
+    _keep(service, 2, "the lighthouse keeper and the brass keys")
+    panel = _panel(qtbot, context, settled)
+    panel.edit_button.click()
+    assert not panel.text.isReadOnly()
+    panel.text.setPlainText("Only the keys matter.")
+    panel.save_button.click()
+    settled()
+    record = service.recall_record(CHAT, 2)
+    assert record is not None and record.injection == "Only the keys matter." and record.manually_edited
+    assert panel.text.isReadOnly() and "edited by hand" in panel.detail.text()
+
+
+def test_delete_removes_the_selected_record(qtbot, context: AppContext, service: MemoryService,
+                                            seed: Callable[..., Node], settled: Callable[[], None]) -> None:
+    seed("fact", {"statement": "The lighthouse keeper hoards brass keys"})
+    _keep(service, 0, "brass keys")
+    _keep(service, 2, "the lighthouse keeper")
+    panel = _panel(qtbot, context, settled)
+    panel.delete_button.click()
+    settled()
+    assert [r.index for r in service.recall_records(CHAT)] == [0]
+    assert panel.model.rowCount() == 1 and panel.detail.text().startswith("Message 0")
+
+
+def test_rerun_replaces_an_edited_record_with_a_fresh_recall(qtbot, context: AppContext,
+                                                             service: MemoryService, seed: Callable[..., Node],
+                                                             settled: Callable[[], None]) -> None:
+    seed("fact", {"statement": "The lighthouse keeper hoards brass keys"})
+    _keep(service, 2, "the lighthouse keeper and the brass keys")
+    fresh = service.recall_record(CHAT, 2)
+    service.edit_recall_record(CHAT, 2, "hand text")
+    panel = _panel(qtbot, context, settled)
+    panel.rerun_button.click()
+    settled()
+    record = service.recall_record(CHAT, 2)
+    assert fresh is not None and record is not None
+    assert record.injection == fresh.injection and not record.manually_edited
+    assert panel.text.toPlainText() == fresh.injection
+
+
+def test_the_playground_shows_nodes_with_score_components_without_keeping(
+        qtbot, context: AppContext, service: MemoryService, seed: Callable[..., Node],
+        settled: Callable[[], None]) -> None:
+    node = seed("fact", {"statement": "The lighthouse keeper hoards brass keys"})
+    panel = _panel(qtbot, context, settled)
+    play = panel.playground
+    play.input.setPlainText("what about the brass keys of the lighthouse keeper?")
+    play.run_button.click()
+    settled()
+    model = play.model
+    headers = [str(model.headerData(c, Qt.Orientation.Horizontal)) for c in range(model.columnCount())]
+    assert model.rowCount() >= 1 and headers[:2] == ["Memory", "Score"] and len(headers) > 2
+    assert "Words" in headers  # the lexical component, by its label
+    numbers = [model.item(0, c).text() for c in range(1, model.columnCount()) if model.item(0, c).text()]
+    assert numbers and all(len(n.split(".")[1]) == 3 for n in numbers)
+    assert "tokens" in play.summary.text() and play.injection.toPlainText()
+    assert service.recall_records(CHAT) == []
+    selected: list[str] = []
+    context.sigNodeSelected.connect(selected.append)
+    play.table.clicked.emit(model.index(0, 0))
+    assert selected == [node.id]

@@ -1,14 +1,32 @@
-"""Injection panel: the kept recall records of the chat and the text each one injected."""
+"""Injection panel: the kept recall records of the chat (latest first) and the text each one
+injected, with Edit / Delete / Re-run; and a playground tab that tries recall on any input."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QStandardItem, QStandardItemModel
-from PySide6.QtWidgets import QLabel, QListView, QPlainTextEdit, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QListView,
+    QPlainTextEdit,
+    QPushButton,
+    QSplitter,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
 
 from ...core.events import Event
 from ...core.model import RecallRecord
+from ...core.recall.api import RecallRequest
+from ...core.service import MemoryService
 from ..context import AppContext
+from .guard import while_alive
+from .injection_playground import InjectionPlayground
 
 
 class InjectionPanel(QWidget):
@@ -16,6 +34,7 @@ class InjectionPanel(QWidget):
         super().__init__(parent)
         self._context = context
         self._records: list[RecallRecord] = []
+        self._editing = False
         self.model = QStandardItemModel(self)
         self.list = QListView()
         self.list.setModel(self.model)
@@ -27,19 +46,41 @@ class InjectionPanel(QWidget):
         self.text = QPlainTextEdit()
         self.text.setReadOnly(True)
         self.text.setPlaceholderText(self.tr("Pick a recall to see what was injected."))
+        self.edit_button = QPushButton(self.tr("Edit"))
+        self.save_button = QPushButton(self.tr("Save"))
+        self.cancel_button = QPushButton(self.tr("Cancel"))
+        self.delete_button = QPushButton(self.tr("Delete"))
+        self.rerun_button = QPushButton(self.tr("Re-run"))
+        self.rerun_button.setToolTip(self.tr("Recall again for this message and replace the kept record"))
+        self.edit_button.clicked.connect(lambda: self._set_editing(True))
+        self.cancel_button.clicked.connect(lambda: self._show(self.list.currentIndex().row()))
+        self.save_button.clicked.connect(self.save)
+        self.delete_button.clicked.connect(self.delete)
+        self.rerun_button.clicked.connect(self.rerun)
+        buttons = QHBoxLayout()
+        for button in (self.edit_button, self.save_button, self.cancel_button):
+            buttons.addWidget(button)
+        buttons.addStretch(1)
+        buttons.addWidget(self.rerun_button)
+        buttons.addWidget(self.delete_button)
         lower = QWidget()
         lower_layout = QVBoxLayout(lower)
         lower_layout.setContentsMargins(0, 0, 0, 0)
         lower_layout.addWidget(self.detail)
         lower_layout.addWidget(self.text, 1)
+        lower_layout.addLayout(buttons)
         splitter = QSplitter(Qt.Orientation.Vertical)
         splitter.addWidget(self.list)
         splitter.addWidget(lower)
+        self.playground = InjectionPlayground(context)
+        self.tabs = QTabWidget()
+        self.tabs.addTab(splitter, self.tr("Kept recalls"))
+        self.tabs.addTab(self.playground, self.tr("Playground"))
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 8, 8, 8)
-        layout.addWidget(splitter)
-        context.sigChatChanged.connect(self.refresh)
-        context.events.sigEvent.connect(self._on_event)
+        layout.addWidget(self.tabs)
+        context.sigChatChanged.connect(while_alive(self, self.refresh))
+        context.events.sigEvent.connect(while_alive(self, self._on_event))
         self.refresh()
 
     def refresh(self, _chat_id: str = "") -> None:
@@ -47,13 +88,39 @@ class InjectionPanel(QWidget):
         if not chat_id:
             self._fill([])
             return
-        self._context.call(lambda s: s.recall_records(chat_id), self._fill, key=f"injection-{id(self)}")
+        self._context.call(lambda s: s.recall_records(chat_id), while_alive(self, self._fill),
+                           key=f"injection-{id(self)}")
+
+    def current_record(self) -> RecallRecord | None:
+        row = self.list.currentIndex().row()
+        return self._records[row] if 0 <= row < len(self._records) else None
+
+    def save(self) -> None:
+        text = self.text.toPlainText()
+        self._act(lambda s, r: s.edit_recall_record(r.chat_id, r.index, text), self.tr("Saving…"))
+
+    def delete(self) -> None:
+        self._act(lambda s, r: s.delete_recall_record(r.chat_id, r.index), self.tr("Deleting…"))
+
+    def rerun(self) -> None:
+        self._act(lambda s, r: s.recall(RecallRequest(r.chat_id, r.user_input, index=r.index)),
+                  self.tr("Recalling again…"))
+
+    def _act(self, fn: Callable[[MemoryService, RecallRecord], Any], busy: str) -> None:
+        record = self.current_record()
+        if record is None:
+            return
+        self._set_buttons(False)
+        self.detail.setText(busy)
+        self._context.call(lambda s: fn(s, record), while_alive(self, lambda _result: self.refresh()),
+                           key=f"injection-act-{id(self)}", on_error=while_alive(self, lambda _exc: self.refresh()))
 
     def _on_event(self, event: Event) -> None:
-        if event.type == "recall.finished" and event.chat_id == self._context.chat_id:
+        if event.type == "recall.finished" and event.chat_id == self._context.chat_id and not self._editing:
             self.refresh()
 
     def _fill(self, records: list[RecallRecord]) -> None:
+        previous = self.current_record()
         self._records = sorted(records, key=lambda r: r.index, reverse=True)
         self.model.clear()
         for record in self._records:
@@ -62,12 +129,30 @@ class InjectionPanel(QWidget):
             item = QStandardItem(text)
             item.setToolTip(record.user_input)
             self.model.appendRow(item)
+        rows = [i for i, r in enumerate(self._records) if previous is not None and r.index == previous.index]
         if self._records:
-            self.list.setCurrentIndex(self.model.index(0, 0))
+            self.list.setCurrentIndex(self.model.index(rows[0] if rows else 0, 0))
+            self._show(self.list.currentIndex().row())
         else:
             self._show(-1)
 
+    def _set_editing(self, editing: bool) -> None:
+        self._editing = editing
+        self.text.setReadOnly(not editing)
+        self.edit_button.setVisible(not editing)
+        self.save_button.setVisible(editing)
+        self.cancel_button.setVisible(editing)
+        if editing:
+            self.text.setFocus()
+
+    def _set_buttons(self, enabled: bool) -> None:
+        for button in (self.edit_button, self.save_button, self.cancel_button, self.delete_button,
+                       self.rerun_button):
+            button.setEnabled(enabled)
+
     def _show(self, row: int) -> None:
+        self._set_editing(False)
+        self._set_buttons(0 <= row < len(self._records))
         if not 0 <= row < len(self._records):
             self.detail.setText(self.tr("No recall kept for this chat yet."))
             self.text.setPlaceholderText(self.tr("Pick a recall to see what was injected."))
