@@ -733,7 +733,7 @@
     <name>InjectionPanel</name>
     <message>
         <location filename="../../bme_desktop/ui/panels/injection.py" line="48"/>
-        <location filename="../../bme_desktop/ui/panels/injection.py" line="158"/>
+        <location filename="../../bme_desktop/ui/panels/injection.py" line="159"/>
         <source>Pick a recall to see what was injected.</source>
         <translation>选择一次召回，查看注入的内容。</translation>
     </message>
@@ -798,27 +798,27 @@
         <translation>#{0}  {1}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection.py" line="157"/>
+        <location filename="../../bme_desktop/ui/panels/injection.py" line="158"/>
         <source>No recall kept for this chat yet.</source>
         <translation>此聊天还没有保存的召回记录。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection.py" line="163"/>
+        <location filename="../../bme_desktop/ui/panels/injection.py" line="164"/>
         <source>Message {0} · {1} memories · ~{2} tokens · {3} ms</source>
         <translation>消息 {0} · {1} 条记忆 · 约 {2} 个词元 · {3} 毫秒</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection.py" line="166"/>
+        <location filename="../../bme_desktop/ui/panels/injection.py" line="167"/>
         <source>Message {0} · no memory matched · {1} ms</source>
         <translation>消息 {0} · 没有匹配的记忆 · {1} 毫秒</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection.py" line="169"/>
+        <location filename="../../bme_desktop/ui/panels/injection.py" line="170"/>
         <source> · edited by hand</source>
         <translation> · 已手动编辑</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection.py" line="171"/>
+        <location filename="../../bme_desktop/ui/panels/injection.py" line="172"/>
         <source>Nothing was injected for message {0}.</source>
         <translation>消息 {0} 没有注入任何内容。</translation>
     </message>

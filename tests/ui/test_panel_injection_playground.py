@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 from PySide6.QtCore import Qt
 
-from bme_desktop.core.model import Node
+from bme_desktop.core.model import MessageIn, Node
 from bme_desktop.core.recall.api import RecallRequest
 from bme_desktop.core.service import MemoryService
 from bme_desktop.ui.context import AppContext
@@ -109,3 +109,18 @@ def test_the_playground_shows_nodes_with_score_components_without_keeping(
     context.sigNodeSelected.connect(selected.append)
     play.table.clicked.emit(model.index(0, 0))
     assert selected == [node.id]
+
+
+def test_another_chat_opens_on_its_latest_record(qtbot, context: AppContext, service: MemoryService,
+                                                 seed: Callable[..., Node], settled: Callable[[], None]) -> None:
+    seed("fact", {"statement": "The lighthouse keeper hoards brass keys"})
+    _keep(service, 0, "brass keys")
+    _keep(service, 2, "the lighthouse keeper")
+    service.sync("chat-2", [MessageIn(index=0, role="user", text="hello")], complete=True, character="Wren")
+    service.recall(RecallRequest("chat-2", "hello", index=0), keep=True)
+    service.recall(RecallRequest("chat-2", "brass", index=4), keep=True)
+    panel = _panel(qtbot, context, settled)
+    panel.list.setCurrentIndex(panel.model.index(1, 0))  # chat-1, message 0
+    context.set_chat("chat-2")
+    settled()
+    assert panel.detail.text().startswith("Message 4")

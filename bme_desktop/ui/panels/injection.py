@@ -129,7 +129,8 @@ class InjectionPanel(QWidget):
             item = QStandardItem(text)
             item.setToolTip(record.user_input)
             self.model.appendRow(item)
-        rows = [i for i, r in enumerate(self._records) if previous is not None and r.index == previous.index]
+        rows = [i for i, r in enumerate(self._records)  # keep the selection only within the same chat
+                if previous is not None and (r.chat_id, r.index) == (previous.chat_id, previous.index)]
         if self._records:
             self.list.setCurrentIndex(self.model.index(rows[0] if rows else 0, 0))
             self._show(self.list.currentIndex().row())
