@@ -18,7 +18,7 @@ from ..model import Summary
 from ..settings import LifecycleSettings
 from ..store.reader import Reader
 from ..store.unit_of_work import UnitOfWork
-from .llm_step import ask_model, text_of
+from .llm_step import ask_model, numbered_texts
 from .summaries import ROLLUP_CHARS, SummaryReport, fold_in
 from .upkeep import copy_change
 
@@ -49,17 +49,7 @@ def request_data(groups: list[list[Summary]]) -> dict[str, Any]:
 
 def parse_rollups(reply: Any, count: int) -> dict[int, str] | None:
     """``{id: text}`` for exactly ids ``1..count``; ``None`` for anything else."""
-    if not isinstance(reply, dict) or not isinstance(reply.get("rollups"), list):
-        return None
-    out: dict[int, str] = {}
-    for item in reply["rollups"]:
-        if not isinstance(item, dict):
-            return None
-        key, text = item.get("id"), text_of(item.get("text"), MAX_CHARS)
-        if isinstance(key, bool) or not isinstance(key, int) or not 1 <= key <= count or key in out or not text:
-            return None
-        out[key] = text
-    return out if len(out) == count else None
+    return numbered_texts(reply, "rollups", count, MAX_CHARS)
 
 
 def fold_with_change(service: MemoryService, chat_id: str) -> tuple[SummaryReport, ChangeRecord]:

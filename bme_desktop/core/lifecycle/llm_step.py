@@ -108,6 +108,23 @@ def text_of(value: Any, limit: int, *, required: bool = True) -> str | None:
     return text
 
 
+def numbered_texts(reply: Any, key: str, count: int, limit: int) -> dict[int, str] | None:
+    """``{id: text}`` from ``{key: [{"id": n, "text": ...}, ...]}`` holding exactly ids
+    ``1..count``; ``None`` for anything else."""
+    if not isinstance(reply, dict) or not isinstance(reply.get(key), list):
+        return None
+    out: dict[int, str] = {}
+    for item in reply[key]:
+        if not isinstance(item, dict):
+            return None
+        number, text = item.get("id"), text_of(item.get("text"), limit)
+        if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= count or number in out \
+                or not text:
+            return None
+        out[number] = text
+    return out if len(out) == count else None
+
+
 def numbers(value: Any, count: int) -> list[int] | None:
     """A list of 1-based item numbers, each in ``1..count``; ``None`` on any wrong entry."""
     if not isinstance(value, list) or not value:

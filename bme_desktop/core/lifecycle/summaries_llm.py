@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..events import ChangeRecord
 from ..store.unit_of_work import UnitOfWork
-from .llm_step import ask_model, text_of
+from .llm_step import ask_model, numbered_texts
 from .summaries import SMALL_CHARS, SummaryReport, SummarySource, pending_groups, summarize_in, summary_source
 from .upkeep import copy_change
 
@@ -33,17 +33,7 @@ def request_data(sources: list[SummarySource]) -> dict[str, Any]:
 
 def parse_summaries(reply: Any, count: int) -> dict[int, str] | None:
     """``{id: text}`` for exactly ids ``1..count``; ``None`` for anything else."""
-    if not isinstance(reply, dict) or not isinstance(reply.get("summaries"), list):
-        return None
-    out: dict[int, str] = {}
-    for item in reply["summaries"]:
-        if not isinstance(item, dict):
-            return None
-        key, text = item.get("id"), text_of(item.get("text"), MAX_CHARS)
-        if isinstance(key, bool) or not isinstance(key, int) or not 1 <= key <= count or key in out or not text:
-            return None
-        out[key] = text
-    return out if len(out) == count else None
+    return numbered_texts(reply, "summaries", count, MAX_CHARS)
 
 
 def summarize_with_change(service: MemoryService, chat_id: str) -> tuple[SummaryReport, ChangeRecord]:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from sqlalchemy import select
 
 from bme_desktop.core import editing
+from bme_desktop.core.events import Event
 from bme_desktop.core.model import Node
 from bme_desktop.core.service import MemoryService
 from bme_desktop.core.store import tables as t
@@ -39,3 +41,12 @@ def node_rows(service: MemoryService, chat_id: str = CHAT) -> dict[str, dict[str
 
 def get(service: MemoryService, node_id: str, chat_id: str = CHAT) -> Node:
     return service.get_node(chat_id, node_id)
+
+
+def llm_on(service: MemoryService, base_url: str) -> list[Event]:
+    """Point the service's LLM at ``base_url`` (fast, no retries); returns the error events seen."""
+    service.settings = replace(service.settings, llm=replace(service.settings.llm, enabled=True, base_url=base_url,
+                                                             model="m", timeout_s=2.0, max_retries=0))
+    errors: list[Event] = []
+    service.events.subscribe(lambda e: errors.append(e) if e.type == "error" else None)
+    return errors
