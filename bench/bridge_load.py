@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import aiohttp
+from bench_common import pct, serve_bare
 
 ROOT = Path(__file__).resolve().parents[1]
 TOKEN = "bench-token-" + "b" * 40
@@ -48,13 +49,6 @@ def message(i: int) -> dict[str, object]:
     text = " ".join(WORDS[(i * 7 + k) % len(WORDS)] for k in range(40))
     return {"index": i, "role": "user" if i % 2 == 0 else "assistant", "name": "Alex" if i % 2 == 0 else "Sera",
             "text": f"Turn {i}: {text}."}
-
-
-def pct(values: list[float], q: float) -> float:
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1)))]
 
 
 async def run_clients(url: str, clients: int, seconds: float, work: str, chat: str,
@@ -99,28 +93,6 @@ def report(label: str, stats: Stats, seconds: float) -> None:
     total = len(stats.latencies) + stats.errors
     print(f"{label:<22} {total / seconds:>9.1f} {pct(stats.latencies, 50):>8.2f} {pct(stats.latencies, 95):>8.2f} "
           f"{pct(stats.latencies, 99):>8.2f} {stats.errors:>7d}   {dict(sorted(stats.statuses.items()))}")
-
-
-def serve_bare(data_dir: Path) -> int:
-    """The bridge over a core with no pipelines attached (no extraction, keyword recall):
-    what the bridge itself costs."""
-    import threading
-
-    from bme_desktop.bridge.config import BridgeConfig
-    from bme_desktop.bridge.server import BridgeServer
-    from bme_desktop.core.service import MemoryService
-
-    service = MemoryService.open(data_dir, attach=False)
-    server = BridgeServer(service, TOKEN, BridgeConfig(port=0, rate_per_s=100000.0, rate_burst=1000000))
-    server.start()
-    stop = threading.Event()
-    signal.signal(signal.SIGTERM, lambda *_: stop.set())
-    print(json.dumps({"event": "ready", "url": server.url}), flush=True)
-    while not stop.wait(0.5):
-        pass
-    server.stop()
-    service.close()
-    return 0
 
 
 def seed_memories(data_dir: Path, chat: str, count: int) -> float:
@@ -205,9 +177,9 @@ def main() -> int:
                         help="before the phases, embed every memory (maintenance rebuild_vectors, waited for)")
     parser.add_argument("--serve-bare", metavar="DIR", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    if args.serve_bare:
-        return serve_bare(Path(args.serve_bare))
     global TOKEN
+    if args.serve_bare:
+        return serve_bare(Path(args.serve_bare), TOKEN)
     proc = None
     with tempfile.TemporaryDirectory(prefix="bme-bench-") as tmp:
         chat = f"bench-{os.getpid()}"

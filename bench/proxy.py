@@ -37,6 +37,7 @@ import httpx
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
+from bench_common import pct, serve_bare  # noqa: E402
 from fakes.openai_server import FakeOpenAIServer, Reply  # noqa: E402
 
 TOKEN = "bench-token-" + "p" * 40
@@ -52,11 +53,6 @@ def words(i: int, n: int) -> str:
     return " ".join(WORDS[(i * 7 + k) % len(WORDS)] for k in range(n))
 
 
-def pct(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1)))] if ordered else float("nan")
-
-
 def server_timing(header: str | None) -> dict[str, float]:
     out: dict[str, float] = {}
     for part in (header or "").split(","):
@@ -64,28 +60,6 @@ def server_timing(header: str | None) -> dict[str, float]:
         if rest:
             out[name] = float(rest)
     return out
-
-
-def serve_bare(data_dir: Path) -> int:
-    """The bridge over a core with no pipelines (run as a child process by ``--bare``)."""
-    import signal
-    import threading
-
-    from bme_desktop.bridge.config import BridgeConfig
-    from bme_desktop.bridge.server import BridgeServer
-    from bme_desktop.core.service import MemoryService
-
-    service = MemoryService.open(data_dir, attach=False)
-    server = BridgeServer(service, TOKEN, BridgeConfig(port=0, rate_per_s=100000.0, rate_burst=1000000))
-    server.start()
-    stop = threading.Event()
-    signal.signal(signal.SIGTERM, lambda *_: stop.set())
-    print(json.dumps({"event": "ready", "url": server.url}), flush=True)
-    while not stop.wait(0.5):
-        pass
-    server.stop()
-    service.close()
-    return 0
 
 
 def start_bridge(data_dir: Path, upstream: str, bare: bool) -> tuple[subprocess.Popen[str], str]:
@@ -160,7 +134,7 @@ def main() -> int:
     parser.add_argument("--serve-bare", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve_bare:
-        return serve_bare(args.serve_bare)
+        return serve_bare(Path(args.serve_bare), TOKEN)
 
     history: list[dict[str, Any]] = [{"role": "system", "content": "You are Sera, a ferrywoman. " + words(1, 60)}]
     for i in range(args.history):

@@ -23,6 +23,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench_common import pct
+
 from bme_desktop.core.index import vector_store
 from bme_desktop.core.model import Edge, MessageIn, Node
 from bme_desktop.core.providers.local_embedder_hashed import HashedNgramEmbedder
@@ -58,11 +60,6 @@ class QueryEmbedder(HashedNgramEmbedder):
         if self.query_model is not None:
             return self.query_model.embed_query(texts)  # type: ignore[attr-defined,no-any-return]
         return self.embed(texts)
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1)))]
 
 
 def build(service: MemoryService, chat: str, n: int, embedder: QueryEmbedder, rng: random.Random) -> None:
@@ -134,8 +131,8 @@ def main() -> None:
                 sims = matrix @ qv
                 np.argpartition(-sims, 25)[:25]
                 brute.append((time.perf_counter() - t) * 1000)
-            print(f"| {n} | {build_s:.1f} | {percentile(timings, 50):.1f} | {percentile(timings, 95):.1f} | "
-                  f"{percentile(brute, 50):.2f} | {percentile(brute, 95):.2f} |", flush=True)
+            print(f"| {n} | {build_s:.1f} | {pct(timings, 50):.1f} | {pct(timings, 95):.1f} | "
+                  f"{pct(brute, 50):.2f} | {pct(brute, 95):.2f} |", flush=True)
             recaller.vectors.stop()
             service.close()
 
