@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from . import editing
+from .cancel import CancellableTask, CancelToken, checkpoint
 from .clock import Clock, SystemClock
 from .errors import Conflict, NotFound, ValidationError
 from .events import ChangeRecord, Event, EventBus
@@ -307,7 +308,10 @@ class MemoryService:
         return self._write_checked(lambda uow: delete_recall(uow, chat_id, index))
 
     # maintenance ---------------------------------------------------------------------------
-    def run_maintenance(self, chat_id: str, task: str) -> ChangeRecord:
+    def run_maintenance(self, chat_id: str, task: str, *, cancel: CancelToken | None = None) -> ChangeRecord:
+        """Run a maintenance task. With ``cancel``, a task that honours it (``CancellableTask``)
+        stops at its next checkpoint raising ``Cancelled`` (its write rolled back); any other
+        task only checks the token before it starts."""
         if task not in MAINTENANCE_TASKS:
             raise ValidationError("task", f"must be one of {', '.join(MAINTENANCE_TASKS)}")
         if not self.has_chat(chat_id):
@@ -315,4 +319,7 @@ class MemoryService:
         runner = self.maintenance_tasks.get(task)
         if runner is None:
             raise Conflict(f"this version of BME Desktop cannot run {task!r} yet")
+        checkpoint(cancel)
+        if isinstance(runner, CancellableTask):
+            return runner.run(chat_id, cancel)
         return runner(chat_id)

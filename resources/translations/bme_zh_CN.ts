@@ -4,187 +4,202 @@
 <context>
     <name>Actions</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="42"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="47"/>
         <source>Extract now</source>
         <translation>立即提取</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="42"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="47"/>
         <source>Extract memories from messages not read yet.</source>
         <translation>从尚未读取的消息中提取记忆。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="43"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="48"/>
         <source>Rebuild graph</source>
         <translation>重建图谱</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="43"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="48"/>
         <source>Undo every extraction and extract the whole chat again.</source>
         <translation>撤销所有提取，并重新提取整个聊天。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="44"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="49"/>
         <source>Rebuild vectors</source>
         <translation>重建向量</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="44"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="49"/>
         <source>Embed every memory again for recall.</source>
         <translation>为召回重新嵌入每条记忆。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="45"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="50"/>
         <source>Compress</source>
         <translation>压缩</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="45"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="50"/>
         <source>Merge long runs of small events.</source>
         <translation>合并一长串细小事件。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="46"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="51"/>
         <source>Summarize</source>
         <translation>总结</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="46"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="51"/>
         <source>Write summaries of recent events.</source>
         <translation>为近期事件撰写摘要。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="47"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="52"/>
         <source>Fold summaries</source>
         <translation>折叠摘要</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="47"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="52"/>
         <source>Fold old summaries into a higher-level one.</source>
         <translation>把旧摘要折叠成更高一层的摘要。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="48"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="53"/>
         <source>Reflect</source>
         <translation>反思</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="48"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="53"/>
         <source>Draw insights from what happened.</source>
         <translation>从发生的事情中得出洞见。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="49"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="54"/>
         <source>Update persona</source>
         <translation>更新用户画像</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="49"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="54"/>
         <source>Update the user&apos;s profile from what the story says about them.</source>
         <translation>根据故事中关于用户的内容更新用户画像。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="50"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="55"/>
         <source>Upkeep</source>
         <translation>维护</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="50"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="55"/>
         <source>Promote, decay and wake memories as of now.</source>
         <translation>按当前时间晋升、衰减和唤醒记忆。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="51"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="56"/>
         <source>Consolidate</source>
         <translation>合并去重</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="51"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="56"/>
         <source>Merge memories that say the same thing.</source>
         <translation>合并内容相同的记忆。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="66"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="71"/>
         <source>{0} batches extracted in {1} s</source>
         <translation>{1} 秒内提取了 {0} 批</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="71"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="76"/>
         <source>{0} memories and {1} links changed in {2} s</source>
         <translation>{2} 秒内更改了 {0} 条记忆和 {1} 条关联</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="73"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="78"/>
         <source>{0} memories changed in {1} s</source>
         <translation>{1} 秒内更改了 {0} 条记忆</translation>
     </message>
     <message>
         <location filename="../../bme_desktop/ui/panels/actions.py" line="103"/>
+        <source>Stop before the next batch; the batches extracted so far are kept.</source>
+        <translation>在下一批开始前停止；已提取的批次会保留。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="105"/>
+        <source>Stop this task; nothing it changed is kept.</source>
+        <translation>停止此任务；它所做的更改都不会保留。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="125"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="105"/>
-        <source>This task runs in one transaction and cannot be stopped once started.</source>
-        <translation>此任务在单个事务中运行，开始后无法中止。</translation>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="144"/>
+        <source>This task cannot be stopped once started.</source>
+        <translation>此任务一旦开始便无法停止。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="123"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="158"/>
+        <source>Cancelling…</source>
+        <translation>正在取消…</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="154"/>
         <source>Running…</source>
         <translation>运行中…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="25"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="28"/>
         <source>Export chat…</source>
         <translation>导出聊天…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="25"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="28"/>
         <source>Save the open chat as JSON, GraphML or GEXF.</source>
         <translation>将当前聊天导出为数据文件或图谱文件（三种开放格式）。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="26"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="29"/>
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="26"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="29"/>
         <source>Add the chats of a JSON export; nothing is overwritten.</source>
         <translation>添加导出文件中的聊天；不会覆盖任何内容。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="27"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="30"/>
         <source>Back up all…</source>
         <translation>全部备份…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="27"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="30"/>
         <source>Save every chat in one file, encrypted if you give a passphrase.</source>
         <translation>将所有聊天保存到一个文件中；提供口令即加密。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="28"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="31"/>
         <source>Restore…</source>
         <translation>恢复…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="28"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="31"/>
         <source>Bring back the chats of a backup; chats you have are kept.</source>
         <translation>恢复备份中的聊天；已有的聊天保持不变。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="34"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="37"/>
         <source>Nothing imported.</source>
         <translation>未导入任何内容。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="36"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="39"/>
         <source>Imported {0}: {1} memories, {2} links, {3} messages.</source>
         <translation>已导入 {0}：{1} 条记忆、{2} 条关联、{3} 条消息。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="40"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="43"/>
         <source>Kept the chats you already had: {0}.</source>
         <translation>保留了已有的聊天：{0}。</translation>
     </message>
@@ -192,42 +207,47 @@
 <context>
     <name>ActionsPanel</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="140"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="175"/>
         <source>Maintenance</source>
         <translation>维护任务</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="151"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="188"/>
         <source>Export and backup</source>
         <translation>导出与备份</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="178"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="215"/>
         <source>Open a chat first.</source>
         <translation>请先打开一个聊天。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="181"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="218"/>
         <source>No extractor is attached to this data folder.</source>
         <translation>此数据文件夹未配置提取器。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="184"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="221"/>
         <source>This version of BME Desktop cannot run this task yet.</source>
         <translation>此版本的 BME Desktop 尚不能运行该任务。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="189"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="226"/>
         <source>No chat open</source>
         <translation>未打开聊天</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="189"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="226"/>
         <source>Runs on the chat that is open.</source>
         <translation>作用于当前打开的聊天。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="207"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="247"/>
+        <source>Cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="249"/>
         <source>Failed: {0}</source>
         <translation>失败：{0}</translation>
     </message>
@@ -447,95 +467,102 @@
 <context>
     <name>FileActions</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="63"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="68"/>
         <source>Open a chat first.</source>
         <translation>请先打开一个聊天。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="75"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="80"/>
         <source>JSON export (*.json)</source>
         <translation>JSON 导出文件 (*.json)</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="75"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="80"/>
         <source>GraphML (*.graphml)</source>
         <translation>GraphML 文件 (*.graphml)</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="75"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="80"/>
         <source>GEXF (*.gexf)</source>
         <translation>GEXF 文件 (*.gexf)</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="76"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="81"/>
         <source>Export chat</source>
         <translation>导出聊天</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="86"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="92"/>
         <source>Import a JSON export</source>
         <translation>导入 JSON 导出文件</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="87"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="93"/>
         <source>JSON export (*.json);;All files (*)</source>
         <translation>JSON 导出文件 (*.json);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="93"/>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="97"/>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="101"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="99"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="103"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="107"/>
         <source>Back up all chats</source>
         <translation>备份所有聊天</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="94"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="100"/>
         <source>Backups (*.bmebak *.json.gz);;All files (*)</source>
         <translation>备份文件 (*.bmebak *.json.gz);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="98"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="104"/>
         <source>Passphrase (leave empty for an unencrypted backup):</source>
         <translation>口令（留空则不加密）：</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="101"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="107"/>
         <source>The passphrase again:</source>
         <translation>再次输入口令：</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="102"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="108"/>
         <source>The passphrases differ; nothing was written.</source>
         <translation>两次输入的口令不一致；未写入任何文件。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="110"/>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="118"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="116"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="127"/>
         <source>Restore a backup</source>
         <translation>恢复备份</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="111"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="117"/>
         <source>Backups and exports (*.bmebak *.gz *.json);;All files (*)</source>
         <translation>备份与导出文件 (*.bmebak *.gz *.json);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="118"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="127"/>
         <source>This backup is encrypted. Passphrase:</source>
         <translation>此备份已加密。口令：</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="120"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="123"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="129"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="146"/>
         <source>Cancelled; nothing was changed.</source>
         <translation>已取消；未做任何更改。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="135"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="60"/>
+        <source>Stop before anything is written; nothing changes.</source>
+        <translation>在写入任何内容之前停止；不做任何更改。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="148"/>
         <source>Failed: {0}</source>
         <translation>失败：{0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="140"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="159"/>
         <source>Wrote {0} ({1} KB).</source>
         <translation>已写入 {0}（{1} KB）。</translation>
     </message>

@@ -1,11 +1,13 @@
 """The ``rebuild`` maintenance task: undo every automatic batch of a chat (newest first, so
 memories come back exactly as they were before extraction; manual edits are kept) and
-extract the whole chat again from scratch, with automatic extraction paused meanwhile."""
+extract the whole chat again from scratch, with automatic extraction paused meanwhile.
+The drop is one write; each batch extracted again is its own write."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..cancel import CancelToken, checkpoint
 from ..events import ChangeRecord
 from ..ingest.history import batches_to_roll_back
 from ..store import journal
@@ -31,12 +33,23 @@ def drop_extraction(uow: UnitOfWork, chat_id: str) -> ChangeRecord:
     return change
 
 
-def rebuild(service: MemoryService, worker: ExtractionWorker, chat_id: str) -> ChangeRecord:
+def rebuild(service: MemoryService, worker: ExtractionWorker, chat_id: str,
+            cancel: CancelToken | None = None) -> ChangeRecord:
+    """Cancelled before the drop, nothing changes; cancelled later, it stops before the next
+    batch (raising ``Cancelled``) and the batches extracted again so far are kept."""
     with worker.pause():
+        checkpoint(cancel)
         total = service.write(lambda uow: drop_extraction(uow, chat_id))
         count = 0
-        while (step := worker.runner.step(chat_id)) is not None:
-            total.merge(step[1].change)
-            count += 1
-        worker.note_applied(chat_id, count)
+        try:
+            while True:
+                checkpoint(cancel)
+                step = worker.runner.step(chat_id, cancel.event if cancel is not None else None)
+                checkpoint(cancel)
+                if step is None:
+                    break
+                total.merge(step[1].change)
+                count += 1
+        finally:
+            worker.note_applied(chat_id, count)
     return total

@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
+from ..cancel import CancellableTask, CancelToken, checkpoint
 from ..events import Event
 from .api import ExtractionTicket
 from .runner import ModelExtractor, Runner
@@ -88,6 +89,25 @@ class ExtractionWorker:
     def paused(self) -> bool:
         return self._paused > 0
 
+    def run_now(self, chat_id: str, cancel: CancelToken | None = None) -> int:
+        """Extract every due batch of the chat on the calling thread, automatic extraction
+        paused meanwhile; the number of batches committed. A cancelled run stops before the
+        next batch (the batch being asked of the model is abandoned, its model call stopped)
+        and raises ``Cancelled``: the batches committed before it are kept, and the chat
+        resumes from there on its next extraction."""
+        count = 0
+        try:
+            with self.pause():
+                while True:
+                    checkpoint(cancel)
+                    step = self.runner.step(chat_id, cancel.event if cancel is not None else None)
+                    checkpoint(cancel)
+                    if step is None:
+                        return count
+                    count += 1
+        finally:
+            self.note_applied(chat_id, count)
+
     def note_applied(self, chat_id: str, count: int) -> None:
         with self._cond:
             self._applied[chat_id] = self._applied.get(chat_id, 0) + count
@@ -157,5 +177,6 @@ def attach(service: MemoryService) -> ExtractionWorker:
 
     worker = ExtractionWorker(service, model=model_from_settings(service))
     service.extraction = worker
-    service.maintenance_tasks["rebuild"] = lambda chat_id: rebuild(service, worker, chat_id)
+    service.maintenance_tasks["rebuild"] = CancellableTask(lambda chat_id, cancel: rebuild(service, worker, chat_id,
+                                                                                             cancel))
     return worker

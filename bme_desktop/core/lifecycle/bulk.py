@@ -15,6 +15,7 @@ from typing import Any
 
 from sqlalchemy import bindparam, select
 
+from ..cancel import CancelToken, checkpoint
 from ..store import tables as t
 from ..store.unit_of_work import UnitOfWork
 
@@ -25,10 +26,11 @@ BULK_COLUMNS = frozenset({"tier", "review_status", "srs", "retrievability", "rec
 
 
 def bulk_update_nodes(uow: UnitOfWork, chat_id: str, updates: Mapping[str, Mapping[str, Any]], *,
-                      merge_flags: Mapping[str, Mapping[str, Any]] | None = None) -> list[str]:
+                      merge_flags: Mapping[str, Mapping[str, Any]] | None = None,
+                      cancel: CancelToken | None = None) -> list[str]:
     """Apply ``{node_id: {column: value}}`` (and merge ``merge_flags[node_id]`` into the row's
     flags) and journal each changed row in the open batch. Rows whose values are already
-    equal are skipped. Returns the ids actually changed."""
+    equal are skipped. Returns the ids actually changed. ``cancel`` is checked per chunk."""
     if not updates:
         return []
     bad = {c for cols in updates.values() for c in cols} - BULK_COLUMNS
@@ -40,6 +42,7 @@ def bulk_update_nodes(uow: UnitOfWork, chat_id: str, updates: Mapping[str, Mappi
     groups: dict[tuple[str, ...], list[dict[str, Any]]] = defaultdict(list)
     record = uow.change(chat_id)
     for start in range(0, len(ids), CHUNK):
+        checkpoint(cancel)
         chunk = ids[start:start + CHUNK]
         rows = uow.conn.execute(select(t.nodes).where(t.nodes.c.chat_pk == pk, t.nodes.c.id.in_(chunk))).mappings()
         for row in rows:

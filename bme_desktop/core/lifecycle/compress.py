@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from .. import editing
+from ..cancel import CancelToken, checkpoint
 from ..model import Node, Scope
 from ..schema import NODE_TYPES, NodeType
 from ..settings import LifecycleSettings
@@ -129,7 +130,8 @@ def _fold(uow: UnitOfWork, chat_id: str, spec: NodeType, children: list[Node], c
 
 
 def compress_in(uow: UnitOfWork, chat_id: str, now: float, settings: LifecycleSettings, *,
-                composer: Composer = compose_parent, label: str = "rules") -> CompressionReport:
+                composer: Composer = compose_parent, label: str = "rules",
+                cancel: CancelToken | None = None) -> CompressionReport:
     """Fold every planned chunk with ``composer``; ``label`` (the path that wrote the texts)
     ends the batch description."""
     report = CompressionReport()
@@ -140,6 +142,7 @@ def compress_in(uow: UnitOfWork, chat_id: str, now: float, settings: LifecycleSe
                                       description=f"compression: {sum(map(len, chunks))} memories folded "
                                                   f"into {len(chunks)} ({label})")
     for children in chunks:
+        checkpoint(cancel)
         parent = _fold(uow, chat_id, NODE_TYPES[children[0].type], children, composer)
         report.created.append(parent.id)
         report.folded[parent.id] = [c.id for c in children]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ..cancel import CancelToken, checkpoint
 from ..events import ChangeRecord
 from ..model import Node
 from ..schema import NodeType, node_text
@@ -68,7 +69,8 @@ def fields_from(spec: NodeType, children: list[Node], proposal: Proposal) -> dic
     return fields
 
 
-def compress_with_change(service: MemoryService, chat_id: str) -> tuple[CompressionReport, ChangeRecord]:
+def compress_with_change(service: MemoryService, chat_id: str, *, cancel: CancelToken | None = None
+                         ) -> tuple[CompressionReport, ChangeRecord]:
     settings = service.settings
     now = service.now()
 
@@ -76,6 +78,7 @@ def compress_with_change(service: MemoryService, chat_id: str) -> tuple[Compress
         read.require_chat_pk(chat_id)
         return plan(candidates(read, chat_id))
     chunks = service.read(chunks_of)
+    checkpoint(cancel)
     proposed: dict[tuple[str, ...], Proposal] = {}
     label = "rules"
     if chunks and settings.llm.enabled:
@@ -85,6 +88,7 @@ def compress_with_change(service: MemoryService, chat_id: str) -> tuple[Compress
         label = asked.label
         if asked.value is not None:
             proposed = {tuple(n.id for n in c): asked.value[i] for i, c in enumerate(chunks, 1)}
+    checkpoint(cancel)
 
     def composer(spec: NodeType, children: list[Node]) -> dict[str, str]:
         proposal = proposed.get(tuple(n.id for n in children))
@@ -95,7 +99,8 @@ def compress_with_change(service: MemoryService, chat_id: str) -> tuple[Compress
         now_chunks = plan(candidates(uow.read, chat_id))
         all_llm = bool(proposed) and all(tuple(n.id for n in c) in proposed for c in now_chunks)
         report = compress_in(uow, chat_id, now, settings.lifecycle, composer=composer,
-                             label="llm" if all_llm else ("rules" if label == "llm" else label))
+                             label="llm" if all_llm else ("rules" if label == "llm" else label), cancel=cancel)
+        checkpoint(cancel)  # raised here, the whole write rolls back
         return report, copy_change(uow, chat_id)
     return service.write(op)
 

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 from sqlalchemy import select
 
+from ..cancel import CancelToken, checkpoint
 from ..model import Node
 from ..schema import NODE_TYPES, node_text
 from ..settings import LifecycleSettings
@@ -126,13 +127,15 @@ def merge_candidates(read: Reader, chat_id: str, threshold: float) -> list[tuple
 
 def consolidate_in(uow: UnitOfWork, chat_id: str, now: float, settings: LifecycleSettings, *,
                    decider: Decider = decide_pairs, texts: Mapping[tuple[str, str], str] | None = None,
-                   label: str = "rules", judge: str = "rules") -> ConsolidationReport:
+                   label: str = "rules", judge: str = "rules", cancel: CancelToken | None = None
+                   ) -> ConsolidationReport:
     """Merge the pairs ``decider`` keeps; ``texts`` maps (survivor id, archived id) to a merged
     text; ``label`` ends the batch description and ``judge`` is named in the audit entries."""
     report = ConsolidationReport()
     groups, vectors = groups_of(uow.read, chat_id)
     plan: list[tuple[Node, Node, float]] = []
     for group in groups:
+        checkpoint(cancel)
         gone: set[str] = set()
         for i, j, sim in decider(group, vectors, settings.consolidate_threshold):
             keep, drop = group[i], group[j]  # the older memory survives
@@ -149,6 +152,7 @@ def consolidate_in(uow: UnitOfWork, chat_id: str, now: float, settings: Lifecycl
                                                       f"({label})")
         current: dict[str, Node] = {}
         for keep, drop, sim in plan:
+            checkpoint(cancel)
             survivor = _merge(uow, current.get(keep.id, keep), current.get(drop.id, drop), sim,
                               (texts or {}).get((keep.id, drop.id)))
             current[keep.id] = survivor

@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from ..cancel import CancelToken, checkpoint
 from ..events import ChangeRecord
 from ..model import Node
 from ..store.reader import Reader
@@ -73,7 +74,8 @@ def parse_verdicts(reply: Any, count: int) -> dict[int, Verdict] | None:
     return out if len(out) == count else None
 
 
-def consolidate_with_change(service: MemoryService, chat_id: str) -> tuple[ConsolidationReport, ChangeRecord]:
+def consolidate_with_change(service: MemoryService, chat_id: str, *, cancel: CancelToken | None = None
+                            ) -> tuple[ConsolidationReport, ChangeRecord]:
     settings = service.settings
     threshold = settings.lifecycle.consolidate_threshold
     now = service.now()
@@ -82,6 +84,7 @@ def consolidate_with_change(service: MemoryService, chat_id: str) -> tuple[Conso
         read.require_chat_pk(chat_id)
         return merge_candidates(read, chat_id, threshold)[:MAX_PAIRS]
     pairs = service.read(read_pairs)
+    checkpoint(cancel)
     verdicts: dict[Pair, Verdict] = {}
     label = "rules"
     if pairs and settings.llm.enabled:
@@ -91,6 +94,7 @@ def consolidate_with_change(service: MemoryService, chat_id: str) -> tuple[Conso
         label = asked.label
         if asked.value is not None:
             verdicts = {(a.id, b.id): asked.value[i] for i, (a, b, _) in enumerate(pairs, 1)}
+    checkpoint(cancel)
     apart: list[tuple[str, str, float]] = []
 
     def decider(group: list[Node], vectors: Vectors, cut: float) -> list[tuple[int, int, float]]:
@@ -110,10 +114,11 @@ def consolidate_with_change(service: MemoryService, chat_id: str) -> tuple[Conso
         path = "llm" if verdicts and judged else ("rules" if label == "llm" else label)
         texts = {pair: v.merged for pair, v in verdicts.items() if v.same and v.merged}
         report = consolidate_in(uow, chat_id, now, settings.lifecycle, decider=decider, texts=texts, label=path,
-                                judge="llm" if verdicts else "rules")
+                                judge="llm" if verdicts else "rules", cancel=cancel)
         report.kept_apart = list(apart)
         for keep_id, drop_id, sim in apart:
             uow.audit(chat_id, ACTOR, "consolidate.kept_apart", drop_id, other=keep_id, similarity=round(sim, 4),
                       judge="llm")
+        checkpoint(cancel)  # raised here, the whole write rolls back
         return report, copy_change(uow, chat_id)
     return service.write(op)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ..cancel import CancelToken, checkpoint
 from ..events import ChangeRecord
 from ..model import Summary
 from ..settings import LifecycleSettings
@@ -52,7 +53,8 @@ def parse_rollups(reply: Any, count: int) -> dict[int, str] | None:
     return numbered_texts(reply, "rollups", count, MAX_CHARS)
 
 
-def fold_with_change(service: MemoryService, chat_id: str) -> tuple[SummaryReport, ChangeRecord]:
+def fold_with_change(service: MemoryService, chat_id: str, *, cancel: CancelToken | None = None
+                     ) -> tuple[SummaryReport, ChangeRecord]:
     settings = service.settings
     now = service.now()
 
@@ -60,6 +62,7 @@ def fold_with_change(service: MemoryService, chat_id: str) -> tuple[SummaryRepor
         read.require_chat_pk(chat_id)
         return fold_groups(read, chat_id, settings.lifecycle)
     groups = service.read(groups_of)
+    checkpoint(cancel)
     proposed: dict[tuple[str, ...], str] = {}
     label = "rules"
     if groups and settings.llm.enabled:
@@ -69,9 +72,11 @@ def fold_with_change(service: MemoryService, chat_id: str) -> tuple[SummaryRepor
         label = asked.label
         if asked.value is not None:
             proposed = {tuple(s.id for s in g): asked.value[i] for i, g in enumerate(groups, 1)}
+    checkpoint(cancel)
 
     def op(uow: UnitOfWork) -> tuple[SummaryReport, ChangeRecord]:
         uow.read.require_chat_pk(chat_id)
-        report = fold_in(uow, chat_id, now, settings.lifecycle, proposed=proposed, label=label)
+        report = fold_in(uow, chat_id, now, settings.lifecycle, proposed=proposed, label=label, cancel=cancel)
+        checkpoint(cancel)  # raised here, the whole write rolls back
         return report, copy_change(uow, chat_id)
     return service.write(op)

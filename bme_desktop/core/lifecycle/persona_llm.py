@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ..cancel import CancelToken, checkpoint
 from ..events import ChangeRecord
 from ..model import Node
 from ..schema import node_text
@@ -64,7 +65,8 @@ def parse_traits(reply: Any, ids: list[str]) -> list[Trait] | None:
     return list(found.values())
 
 
-def persona_with_change(service: MemoryService, chat_id: str) -> tuple[Persona | None, ChangeRecord]:
+def persona_with_change(service: MemoryService, chat_id: str, *, cancel: CancelToken | None = None
+                        ) -> tuple[Persona | None, ChangeRecord]:
     settings = service.settings
     now = service.now()
 
@@ -72,6 +74,7 @@ def persona_with_change(service: MemoryService, chat_id: str) -> tuple[Persona |
         read.require_chat_pk(chat_id)
         return sources(read, chat_id)
     nodes, user = service.read(read_sources)
+    checkpoint(cancel)
     proposed: list[Trait] | None = None
     label = "rules"
     if nodes and settings.llm.enabled:
@@ -80,6 +83,7 @@ def persona_with_change(service: MemoryService, chat_id: str) -> tuple[Persona |
                           lambda reply: parse_traits(reply, ids),
                           texts=[node_text(n.type, n.fields) for n in nodes])
         proposed, label = asked.value, asked.label
+    checkpoint(cancel)
 
     def synthesiser(now_nodes: list[Node], now_user: str | None) -> list[Trait]:
         if proposed is None:
@@ -91,5 +95,6 @@ def persona_with_change(service: MemoryService, chat_id: str) -> tuple[Persona |
     def op(uow: UnitOfWork) -> tuple[Persona | None, ChangeRecord]:
         uow.read.require_chat_pk(chat_id)
         persona = persona_in(uow, chat_id, now, settings.lifecycle, synthesiser=synthesiser, label=label)
+        checkpoint(cancel)  # raised here, the whole write rolls back
         return persona, copy_change(uow, chat_id)
     return service.write(op)

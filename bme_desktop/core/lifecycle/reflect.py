@@ -23,6 +23,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING
 
 from .. import editing
+from ..cancel import CancelToken, checkpoint
 from ..events import ChangeRecord
 from ..model import Edge, Node
 from ..settings import LifecycleSettings
@@ -130,7 +131,8 @@ def existing_keys(read: Reader, chat_id: str) -> set[str]:
             if n.type == "reflection" and n.flags.get("reflection_key")}
 
 
-def write_insights(uow: UnitOfWork, chat_id: str, insights: list[Insight], report: ReflectionReport) -> None:
+def write_insights(uow: UnitOfWork, chat_id: str, insights: list[Insight], report: ReflectionReport, *,
+                   cancel: CancelToken | None = None) -> None:
     """Store new insights (skipping known keys and vanished evidence) in one ``reflect`` batch."""
     known = existing_keys(uow.read, chat_id)
     fresh: list[Insight] = []
@@ -145,6 +147,7 @@ def write_insights(uow: UnitOfWork, chat_id: str, insights: list[Insight], repor
         return
     report.batch_id = uow.begin_batch(chat_id, "reflect", actor=ACTOR, description=f"{len(fresh)} reflections ({report.label})")
     for ins in fresh:
+        checkpoint(cancel)
         made = editing.create_node(uow, chat_id, editing.NodeDraft(
             type="reflection", importance=max(0.0, min(10.0, ins.importance)), tier="long_term",
             fields={"insight": ins.insight[:2000], "trigger": ins.trigger[:2000], "suggestion": ins.suggestion[:2000]},
@@ -174,20 +177,24 @@ def auto_reflect_in(uow: UnitOfWork, chat_id: str, now: float, settings: Lifecyc
     return reflect_in(uow, chat_id, now, settings) if since >= settings.reflect_every else ReflectionReport()
 
 
-def reflect_with_change(service: MemoryService, chat_id: str) -> tuple[ReflectionReport, ChangeRecord]:
+def reflect_with_change(service: MemoryService, chat_id: str, *, cancel: CancelToken | None = None
+                        ) -> tuple[ReflectionReport, ChangeRecord]:
     """The hand-run task: the LLM proposes when enabled (called outside the write), else the
     rules; the proposal is written in one write."""
     from .reflect_llm import ask_insights
     settings = service.settings
     ctx = service.read(lambda r: gather(r, chat_id, settings.lifecycle.reflect_window))
+    checkpoint(cancel)
     asked = ask_insights(service, chat_id, ctx) if settings.llm.enabled else None
     proposed = asked.value if asked is not None else None
     report = ReflectionReport(used_llm=proposed is not None, label=asked.label if asked is not None else "rules")
     insights = proposed if proposed is not None else deterministic_insights(ctx)
+    checkpoint(cancel)
 
     def op(uow: UnitOfWork) -> tuple[ReflectionReport, ChangeRecord]:
         uow.read.require_chat_pk(chat_id)
-        write_insights(uow, chat_id, insights, report)
+        write_insights(uow, chat_id, insights, report, cancel=cancel)
+        checkpoint(cancel)  # raised here, the whole write rolls back
         return report, copy_change(uow, chat_id)
     return service.write(op)
 

@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from ..cancel import CancelToken, checkpoint
 from ..model import Batch, Summary
 from ..schema import node_text
 from ..settings import LifecycleSettings
@@ -107,11 +108,13 @@ def summary_source(read: Reader, chat_id: str, batches: list[Batch]) -> SummaryS
 
 
 def summarize_in(uow: UnitOfWork, chat_id: str, now: float, settings: LifecycleSettings, *,
-                 proposed: Mapping[tuple[int, int], str] | None = None, label: str = "rules") -> SummaryReport:
+                 proposed: Mapping[tuple[int, int], str] | None = None, label: str = "rules",
+                 cancel: CancelToken | None = None) -> SummaryReport:
     """Write the due small summaries. ``proposed`` maps a ``(start, end)`` range to a text the
     LLM wrote for it; other ranges get the extractive text, their description says ``label``."""
     report = SummaryReport()
     for group in pending_groups(uow.read, chat_id, settings):
+        checkpoint(cancel)
         src = summary_source(uow.read, chat_id, group)
         start, end = src.start, src.end
         text = (proposed or {}).get((start, end))
@@ -130,11 +133,13 @@ def summarize_in(uow: UnitOfWork, chat_id: str, now: float, settings: LifecycleS
 
 
 def fold_in(uow: UnitOfWork, chat_id: str, now: float, settings: LifecycleSettings, *,
-            proposed: Mapping[tuple[str, ...], str] | None = None, label: str = "rules") -> SummaryReport:
+            proposed: Mapping[tuple[str, ...], str] | None = None, label: str = "rules",
+            cancel: CancelToken | None = None) -> SummaryReport:
     """Fold every overflowing level. ``proposed`` maps the ids of a group of children (oldest
     first) to a text the LLM wrote for it; other groups get the extractive text and ``label``."""
     report = SummaryReport()
     while True:
+        checkpoint(cancel)
         active = uow.read.summaries(chat_id, status="active")
         levels = sorted({s.level for s in active})
         level = next((lv for lv in levels if sum(1 for s in active if s.level == lv) > settings.fold_above), None)

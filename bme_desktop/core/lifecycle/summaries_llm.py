@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ..cancel import CancelToken, checkpoint
 from ..events import ChangeRecord
 from ..store.unit_of_work import UnitOfWork
 from .llm_step import ask_model, numbered_texts
@@ -36,7 +37,8 @@ def parse_summaries(reply: Any, count: int) -> dict[int, str] | None:
     return numbered_texts(reply, "summaries", count, MAX_CHARS)
 
 
-def summarize_with_change(service: MemoryService, chat_id: str) -> tuple[SummaryReport, ChangeRecord]:
+def summarize_with_change(service: MemoryService, chat_id: str, *, cancel: CancelToken | None = None
+                          ) -> tuple[SummaryReport, ChangeRecord]:
     settings = service.settings
     now = service.now()
 
@@ -44,6 +46,7 @@ def summarize_with_change(service: MemoryService, chat_id: str) -> tuple[Summary
         read.require_chat_pk(chat_id)
         return [summary_source(read, chat_id, g) for g in pending_groups(read, chat_id, settings.lifecycle)]
     sources = service.read(sources_of)
+    checkpoint(cancel)
     proposed: dict[tuple[int, int], str] = {}
     label = "rules"
     if sources and settings.llm.enabled:
@@ -53,9 +56,11 @@ def summarize_with_change(service: MemoryService, chat_id: str) -> tuple[Summary
         label = asked.label
         if asked.value is not None:
             proposed = {(s.start, s.end): asked.value[i] for i, s in enumerate(sources, 1)}
+    checkpoint(cancel)
 
     def op(uow: UnitOfWork) -> tuple[SummaryReport, ChangeRecord]:
         uow.read.require_chat_pk(chat_id)
-        report = summarize_in(uow, chat_id, now, settings.lifecycle, proposed=proposed, label=label)
+        report = summarize_in(uow, chat_id, now, settings.lifecycle, proposed=proposed, label=label, cancel=cancel)
+        checkpoint(cancel)  # raised here, the whole write rolls back
         return report, copy_change(uow, chat_id)
     return service.write(op)

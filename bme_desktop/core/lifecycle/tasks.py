@@ -4,8 +4,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from functools import partial
+from typing import TYPE_CHECKING, Any, Protocol
 
+from ..cancel import CancellableTask, CancelToken, checkpoint
 from ..events import ChangeRecord
 from ..settings import LifecycleSettings
 from ..store.unit_of_work import UnitOfWork
@@ -17,14 +19,24 @@ if TYPE_CHECKING:
 Step = Callable[[UnitOfWork, str, float, LifecycleSettings], Any]
 
 
-def run_step(service: MemoryService, chat_id: str, step: Step) -> tuple[Any, ChangeRecord]:
-    """Run ``step(uow, chat_id, now, settings)`` in one write; its result and the change record."""
+class CancellableStep(Protocol):
+    """A step that also takes ``cancel=`` (checked in its loops)."""
+
+    def __call__(self, uow: UnitOfWork, chat_id: str, now: float, settings: LifecycleSettings, *,
+                 cancel: CancelToken | None = None) -> Any: ...
+
+
+def run_step(service: MemoryService, chat_id: str, step: Step, cancel: CancelToken | None = None
+             ) -> tuple[Any, ChangeRecord]:
+    """Run ``step(uow, chat_id, now, settings)`` in one write; its result and the change record.
+    ``cancel`` is checked before the commit (a cancelled step's write rolls back)."""
     settings = service.settings.lifecycle
     now = service.now()
 
     def op(uow: UnitOfWork) -> tuple[Any, ChangeRecord]:
         uow.read.require_chat_pk(chat_id)
         result = step(uow, chat_id, now, settings)
+        checkpoint(cancel)
         return result, copy_change(uow, chat_id)
     return service.write(op)
 
@@ -35,10 +47,11 @@ def run_upkeep(service: MemoryService, chat_id: str) -> UpkeepReport:
     return report
 
 
-def _task(service: MemoryService, step: Step) -> Callable[[str], ChangeRecord]:
-    def task(chat_id: str) -> ChangeRecord:
-        return run_step(service, chat_id, step)[1]
-    return task
+def _task(service: MemoryService, step: CancellableStep) -> CancellableTask:
+    """A maintenance task running ``step`` in one write, with ``cancel`` handed to the step."""
+    def task(chat_id: str, cancel: CancelToken | None) -> ChangeRecord:
+        return run_step(service, chat_id, partial(step, cancel=cancel), cancel)[1]
+    return CancellableTask(task)
 
 
 def steps() -> dict[str, Step]:
@@ -71,12 +84,16 @@ def register_tasks(service: MemoryService) -> None:
     from .persona_llm import persona_with_change
     from .reflect import reflect_with_change
     from .summaries_llm import summarize_with_change
-    for name, step in steps().items():
-        service.maintenance_tasks[name] = _task(service, step)
+    service.maintenance_tasks["upkeep"] = _task(service, upkeep_in)
     # tasks that may ask an LLM first (outside the write), then write what it proposed
-    service.maintenance_tasks["reflect"] = lambda chat_id: reflect_with_change(service, chat_id)[1]
-    service.maintenance_tasks["summarize"] = lambda chat_id: summarize_with_change(service, chat_id)[1]
-    service.maintenance_tasks["compress"] = lambda chat_id: compress_with_change(service, chat_id)[1]
-    service.maintenance_tasks["persona"] = lambda chat_id: persona_with_change(service, chat_id)[1]
-    service.maintenance_tasks["consolidate"] = lambda chat_id: consolidate_with_change(service, chat_id)[1]
-    service.maintenance_tasks["fold"] = lambda chat_id: fold_with_change(service, chat_id)[1]
+    with_change: dict[str, Callable[..., tuple[Any, ChangeRecord]]] = {
+        "reflect": reflect_with_change, "summarize": summarize_with_change, "compress": compress_with_change,
+        "persona": persona_with_change, "consolidate": consolidate_with_change, "fold": fold_with_change}
+    for name, run in with_change.items():
+        service.maintenance_tasks[name] = _llm_task(service, run)
+
+
+def _llm_task(service: MemoryService, run: Callable[..., tuple[Any, ChangeRecord]]) -> CancellableTask:
+    def task(chat_id: str, cancel: CancelToken | None) -> ChangeRecord:
+        return run(service, chat_id, cancel=cancel)[1]
+    return CancellableTask(task)

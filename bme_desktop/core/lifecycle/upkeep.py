@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 from sqlalchemy import select
 
+from ..cancel import CancelToken, checkpoint
 from ..events import ChangeRecord
 from ..schema import FACT_CATEGORY_POOLS, NODE_TYPES
 from ..settings import LifecycleSettings
@@ -137,16 +138,18 @@ def plan_upkeep(uow: UnitOfWork, chat_id: str, now: float, settings: LifecycleSe
     return report, updates, flags
 
 
-def upkeep_in(uow: UnitOfWork, chat_id: str, now: float, settings: LifecycleSettings) -> UpkeepReport:
+def upkeep_in(uow: UnitOfWork, chat_id: str, now: float, settings: LifecycleSettings, *,
+              cancel: CancelToken | None = None) -> UpkeepReport:
     """Run one upkeep pass inside ``uow``; one journaled batch when anything changes."""
     report, updates, flags = plan_upkeep(uow, chat_id, now, settings)
+    checkpoint(cancel)
     estimates = {k: u["retrievability"] for k, u in updates.items() if set(u) == {"retrievability"}}
     journaled = {k: u for k, u in updates.items() if k not in estimates}
     report.changed_ids = write_retrievability(uow, chat_id, estimates)
     if not journaled:
         return report
     report.batch_id = uow.begin_batch(chat_id, "upkeep", actor=ACTOR, description=_describe(report))
-    report.changed_ids += bulk_update_nodes(uow, chat_id, journaled, merge_flags=flags)
+    report.changed_ids += bulk_update_nodes(uow, chat_id, journaled, merge_flags=flags, cancel=cancel)
     uow.end_batch()
     uow.audit(chat_id, ACTOR, "upkeep", str(report.batch_id), **report.counts())
     return report

@@ -3,6 +3,9 @@
 Every task runs on a worker (``context.call``) with an indeterminate progress bar, then shows
 what changed ("12 memories changed in 0.4 s") or the error. A task this version has not
 registered in ``service.maintenance_tasks`` is shown disabled, with the reason as tooltip.
+Cancel hands the running task's ``CancelToken`` the stop: a one-write task stops at its next
+checkpoint with its write rolled back; extraction and rebuild stop before their next batch.
+The row then says "Cancelled" and the progress bar resets.
 """
 
 from __future__ import annotations
@@ -23,8 +26,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ...core.cancel import CancellableTask, Cancelled, CancelToken
 from ...core.events import ChangeRecord
 from ...core.extract.api import NoExtraction
+from ...core.extract.scheduler import ExtractionWorker
 from ...core.service import MemoryService
 from ..context import AppContext
 from ..format import format_count
@@ -73,14 +78,31 @@ def result_text(result: ActionResult) -> str:
     return QCoreApplication.translate("Actions", "{0} memories changed in {1} s").format(format_count(nodes), seconds)
 
 
-def run_action(service: MemoryService, chat_id: str, key: str) -> ActionResult:
-    """Blocking: run one action (on a worker thread)."""
+def run_action(service: MemoryService, chat_id: str, key: str, cancel: CancelToken | None = None) -> ActionResult:
+    """Blocking: run one action (on a worker thread); raises ``Cancelled`` when ``cancel`` stops it."""
     start = time.monotonic()
     if key == "extract":
-        batches = service.extraction.schedule(chat_id, force=True).wait()
+        if isinstance(service.extraction, ExtractionWorker):
+            batches = service.extraction.run_now(chat_id, cancel)
+        else:
+            batches = service.extraction.schedule(chat_id, force=True).wait()
         return ActionResult(None, batches, time.monotonic() - start)
-    change = service.run_maintenance(chat_id, key)
+    change = service.run_maintenance(chat_id, key, cancel=cancel)
     return ActionResult(change, 0, time.monotonic() - start)
+
+
+def cancel_hint(service: MemoryService, key: str) -> str:
+    """What Cancel does for ``key``, or "" when the task cannot be stopped once started."""
+    if key == "extract":
+        cancellable = isinstance(service.extraction, ExtractionWorker)
+    else:
+        cancellable = isinstance(service.maintenance_tasks.get(key), CancellableTask)
+    if not cancellable:
+        return ""
+    if key in ("extract", "rebuild"):
+        return QCoreApplication.translate(
+            "Actions", "Stop before the next batch; the batches extracted so far are kept.")
+    return QCoreApplication.translate("Actions", "Stop this task; nothing it changed is kept.")
 
 
 class ActionRow:
@@ -102,8 +124,8 @@ class ActionRow:
         self.cancel = QToolButton()
         self.cancel.setText(QCoreApplication.translate("Actions", "Cancel"))
         self.cancel.setEnabled(False)
-        self.cancel.setToolTip(QCoreApplication.translate(
-            "Actions", "This task runs in one transaction and cannot be stopped once started."))
+        self.cancel_hint = ""
+        self.set_cancel_hint("")
         cell = QVBoxLayout()
         cell.setSpacing(2)
         cell.addWidget(self.result)
@@ -116,11 +138,24 @@ class ActionRow:
         self.button.setEnabled(available)
         self.button.setToolTip(self.spec.hint() if available else reason)
 
+    def set_cancel_hint(self, hint: str) -> None:
+        """``hint`` says what Cancel does; "" means this task cannot be stopped once started."""
+        self.cancel_hint = hint
+        self.cancel.setToolTip(hint or QCoreApplication.translate(
+            "Actions", "This task cannot be stopped once started."))
+
     def set_running(self, running: bool) -> None:
         self.progress.setVisible(running)
+        if not running:
+            self.progress.reset()
         self.button.setEnabled(not running)
+        self.cancel.setEnabled(running and bool(self.cancel_hint))
         if running:
             self._show(QCoreApplication.translate("Actions", "Running…"), "muted")
+
+    def set_cancelling(self) -> None:
+        self.cancel.setEnabled(False)
+        self._show(QCoreApplication.translate("Actions", "Cancelling…"), "muted")
 
     def _show(self, text: str, role: str) -> None:
         self.result.setText(text)
@@ -136,7 +171,7 @@ class ActionsPanel(QWidget):
     def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._context = context
-        self._running: set[str] = set()
+        self._running: dict[str, CancelToken] = {}
         heading = QLabel(self.tr("Maintenance"))
         heading.setProperty("role", "heading")
         self.chat_label = QLabel()
@@ -146,6 +181,8 @@ class ActionsPanel(QWidget):
         grid.setColumnStretch(1, 1)
         grid.setVerticalSpacing(10)
         self.rows = {spec.key: ActionRow(spec, grid, i, self.run) for i, spec in enumerate(ACTIONS)}
+        for key, row in self.rows.items():
+            row.cancel.clicked.connect(lambda _checked=False, key=key: self.cancel(key))
         from .actions_files import FileActions  # it builds on ActionRow above
         self.files = FileActions(context)
         files_heading = QLabel(self.tr("Export and backup"))
@@ -191,25 +228,37 @@ class ActionsPanel(QWidget):
         for key, row in self.rows.items():
             if key not in self._running:
                 row.set_available(*self.available(key))
+                row.set_cancel_hint(cancel_hint(self._context.service, key))
 
     def run(self, key: str) -> None:
         ok, _reason = self.available(key)
         if not ok or key in self._running:
             return
         chat_id, row = self._context.chat_id, self.rows[key]
-        self._running.add(key)
+        token = self._running[key] = CancelToken()
+        row.set_cancel_hint(cancel_hint(self._context.service, key))
         row.set_running(True)
 
         def done(result: ActionResult) -> None:
             self._finish(key, result_text(result), True)
 
         def failed(exc: Exception) -> None:
-            self._finish(key, self.tr("Failed: {0}").format(exc), False)
-        self._context.call(lambda s: run_action(s, chat_id, key), while_alive(self, done),
+            if isinstance(exc, Cancelled):
+                self._finish(key, self.tr("Cancelled"), True)
+            else:
+                self._finish(key, self.tr("Failed: {0}").format(exc), False)
+        self._context.call(lambda s: run_action(s, chat_id, key, token), while_alive(self, done),
                            on_error=while_alive(self, failed))
 
+    def cancel(self, key: str) -> None:
+        """Ask the running ``key`` to stop at its next checkpoint (the worker reports back)."""
+        token = self._running.get(key)
+        if token is not None and not token.cancelled:
+            token.cancel()
+            self.rows[key].set_cancelling()
+
     def _finish(self, key: str, text: str, ok: bool) -> None:
-        self._running.discard(key)
+        self._running.pop(key, None)
         row = self.rows[key]
         row.set_running(False)
         row.show_result(text, ok)

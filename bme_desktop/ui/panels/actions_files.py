@@ -1,6 +1,7 @@
 """Actions → Export / Import / Backup / Restore: a dialog for the path (and passphrase), then
-the file work on a worker (``actions_io``) with a progress bar and a result line. After an
-import or restore the chat switcher is told the chats changed."""
+the file work on a worker (``actions_io``) with a progress bar, a Cancel button (the work
+stops before it writes anything) and a result line. After an import or restore the chat
+switcher is told the chats changed."""
 
 from __future__ import annotations
 
@@ -15,6 +16,8 @@ from PySide6.QtWidgets import QFileDialog, QGridLayout, QInputDialog, QLineEdit,
 from ...core.backup.files import backup_dir
 from ...core.backup.importer import ImportResult
 from ...core.backup.retention import backup_name
+from ...core.cancel import Cancelled, CancelToken
+from ...core.service import MemoryService
 from ..context import AppContext
 from ..format import format_count
 from . import actions_io as io
@@ -52,8 +55,10 @@ class FileActions(QWidget):
         runs: dict[str, Callable[[], None]] = {"export": self.export, "import": self.import_file,
                                                "backup": self.backup, "restore": self.restore}
         self.rows = {spec.key: ActionRow(spec, grid, i, lambda key: runs[key]()) for i, spec in enumerate(FILE_ACTIONS)}
-        for row in self.rows.values():
-            row.cancel.hide()  # nothing here can be stopped half-way; no dead button
+        self._tokens: dict[str, CancelToken] = {}
+        for key, row in self.rows.items():
+            row.set_cancel_hint(self.tr("Stop before anything is written; nothing changes."))
+            row.cancel.clicked.connect(lambda _checked=False, key=key: self.cancel(key))
         context.sigChatChanged.connect(while_alive(self, lambda _c: self.update_availability()))
         self.update_availability()
 
@@ -80,13 +85,14 @@ class FileActions(QWidget):
         fmt = io.format_of(path, fallback)
         if not path.lower().endswith(io.EXTENSIONS[fmt]):
             path += io.EXTENSIONS[fmt]
-        self._run("export", lambda s: io.export_chat(s, chat_id, Path(path), fmt), lambda w: self._written("export", w))
+        self._run("export", lambda s, c: io.export_chat(s, chat_id, Path(path), fmt, c),
+                  lambda w: self._written("export", w))
 
     def import_file(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self, self.tr("Import a JSON export"), "",
                                               self.tr("JSON export (*.json);;All files (*)"))
         if path:
-            self._run("import", lambda s: io.import_as_new(s, Path(path)), lambda r: self._imported("import", r))
+            self._run("import", lambda s, c: io.import_as_new(s, Path(path), c), lambda r: self._imported("import", r))
 
     def backup(self) -> None:
         suggested = backup_dir(self._context.data_dir) / backup_name(datetime.now(UTC), encrypted=True)
@@ -104,7 +110,7 @@ class FileActions(QWidget):
         if not passphrase and path.endswith(".bmebak"):
             path = path[: -len(".bmebak")] + ".json.gz"
         secret = passphrase or None
-        self._run("backup", lambda s: io.backup_all(s, Path(path), secret), lambda w: self._written("backup", w))
+        self._run("backup", lambda s, c: io.backup_all(s, Path(path), secret, c), lambda w: self._written("backup", w))
 
     def restore(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self, self.tr("Restore a backup"), str(backup_dir(self._context.data_dir)),
@@ -113,27 +119,40 @@ class FileActions(QWidget):
             return
 
         def checked(encrypted: bool) -> None:
+            if self._tokens["restore"].cancelled:  # only the file's first bytes were read
+                self._finish("restore", self.tr("Cancelled; nothing was changed."), True)
+                return
             passphrase: str | None = None
             if encrypted:
                 passphrase = self._passphrase(self.tr("Restore a backup"), self.tr("This backup is encrypted. Passphrase:"))
                 if not passphrase:
                     self._finish("restore", self.tr("Cancelled; nothing was changed."), True)
                     return
-            self._run("restore", lambda s: io.restore_from(s, Path(path), passphrase),
+            self._run("restore", lambda s, c: io.restore_from(s, Path(path), passphrase, c),
                       lambda r: self._imported("restore", r))
-        self._run("restore", lambda _s: io.needs_passphrase(Path(path)), checked)
+        self._run("restore", lambda _s, _c: io.needs_passphrase(Path(path)), checked)
 
     # running -------------------------------------------------------------------------------
-    def _run(self, key: str, work: Callable[[Any], Any], done: Callable[[Any], None]) -> None:
+    def _run(self, key: str, work: Callable[[MemoryService, CancelToken], Any], done: Callable[[Any], None]) -> None:
+        token = self._tokens[key] = CancelToken()
         self.rows[key].set_running(True)
 
         def ok(result: Any) -> None:
             self.rows[key].set_running(False)
-            done(result)
+            done(result)  # finished before a checkpoint saw a late cancel: what it did is shown
 
         def failed(exc: Exception) -> None:
-            self._finish(key, self.tr("Failed: {0}").format(exc), False)
-        self._context.call(work, while_alive(self, ok), on_error=while_alive(self, failed))
+            if isinstance(exc, Cancelled):
+                self._finish(key, self.tr("Cancelled; nothing was changed."), True)
+            else:
+                self._finish(key, self.tr("Failed: {0}").format(exc), False)
+        self._context.call(lambda s: work(s, token), while_alive(self, ok), on_error=while_alive(self, failed))
+
+    def cancel(self, key: str) -> None:
+        token = self._tokens.get(key)
+        if token is not None and not token.cancelled and not self.rows[key].progress.isHidden():
+            token.cancel()
+            self.rows[key].set_cancelling()
 
     def _written(self, key: str, written: io.Written) -> None:
         size = f"{written.size / 1024:.1f}"

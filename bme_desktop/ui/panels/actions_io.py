@@ -1,7 +1,9 @@
 """The blocking file operations behind Actions → Export / Import / Backup / Restore.
 
 No Qt here: each function runs on a worker and only calls ``core/backup`` (the one exporter,
-validator and importer). Problems arrive as ``BackupError`` naming the place in the file."""
+validator and importer). Problems arrive as ``BackupError`` naming the place in the file.
+Each checks its ``cancel`` token between reading and writing: a cancelled one raises
+``Cancelled`` having written nothing (the write itself is atomic: a rename or one transaction)."""
 
 from __future__ import annotations
 
@@ -11,9 +13,10 @@ from typing import TYPE_CHECKING, Literal
 
 from ...core.backup.crypto import MAGIC, is_encrypted
 from ...core.backup.export import dumps, export_document
-from ...core.backup.files import backup_bytes, read_backup, read_file, restore, write_atomically
+from ...core.backup.files import backup_bytes, read_backup, read_file, write_atomically
 from ...core.backup.graph_formats import graph_of, to_gexf, to_graphml
 from ...core.backup.importer import ImportResult, import_chats
+from ...core.cancel import CancelToken, checkpoint
 
 if TYPE_CHECKING:
     from ...core.service import MemoryService
@@ -37,12 +40,14 @@ def format_of(path: str, fallback: ExportFormat = "json") -> ExportFormat:
     return fallback
 
 
-def export_chat(service: MemoryService, chat_id: str, path: Path, fmt: ExportFormat) -> Written:
+def export_chat(service: MemoryService, chat_id: str, path: Path, fmt: ExportFormat,
+                cancel: CancelToken | None = None) -> Written:
     if fmt == "json":
         data = dumps(service.read(lambda r: export_document(r, [chat_id], now=service.now()))).encode("utf-8")
     else:
         nodes, edges = service.read(lambda r: graph_of(r, [chat_id]))
         data = (to_graphml if fmt == "graphml" else to_gexf)(nodes, edges)
+    checkpoint(cancel)
     write_atomically(path, data)
     return Written(path, len(data))
 
@@ -57,7 +62,7 @@ def free_chat_id(taken: set[str], wanted: str) -> str:
     return f"{wanted} ({n})"
 
 
-def import_as_new(service: MemoryService, path: Path) -> ImportResult:
+def import_as_new(service: MemoryService, path: Path, cancel: CancelToken | None = None) -> ImportResult:
     """Validate the whole file, then add its chats; a single chat whose id is already used
     comes in under a free id (``story (2)``), so an import never overwrites anything."""
     chats = read_backup(read_file(path), None)
@@ -66,11 +71,14 @@ def import_as_new(service: MemoryService, path: Path) -> ImportResult:
         taken = set(service.read(lambda r: r.chat_ids()))
         target = free_chat_id(taken, chats[0].chat_id)
         as_chat = target if target != chats[0].chat_id else None
+    checkpoint(cancel)
     return import_chats(service, chats, mode="new", as_chat=as_chat)
 
 
-def backup_all(service: MemoryService, path: Path, passphrase: str | None) -> Written:
+def backup_all(service: MemoryService, path: Path, passphrase: str | None,
+               cancel: CancelToken | None = None) -> Written:
     data = backup_bytes(service, passphrase)
+    checkpoint(cancel)
     write_atomically(path, data)
     return Written(path, len(data))
 
@@ -81,6 +89,10 @@ def needs_passphrase(path: Path) -> bool:
         return is_encrypted(handle.read(len(MAGIC)))
 
 
-def restore_from(service: MemoryService, path: Path, passphrase: str | None) -> ImportResult:
-    """Merge: chats already in the store are kept and reported as skipped."""
-    return restore(service, path, passphrase, mode="merge")
+def restore_from(service: MemoryService, path: Path, passphrase: str | None,
+                 cancel: CancelToken | None = None) -> ImportResult:
+    """Decrypt and validate everything, then merge in one transaction: chats already in the
+    store are kept and reported as skipped."""
+    chats = read_backup(read_file(path), passphrase)
+    checkpoint(cancel)
+    return import_chats(service, chats, mode="merge")
