@@ -155,6 +155,9 @@ class VectorMaintainer:
         thread = self._thread
         if thread is not None and thread is not threading.current_thread():
             thread.join(30)
+        close = getattr(self._embedder, "close", None)
+        if callable(close):  # e.g. the query cache's prefetch thread
+            close()
 
     # events ----------------------------------------------------------------------------
     def _on_event(self, event: Event) -> None:

