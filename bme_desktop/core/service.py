@@ -7,6 +7,7 @@ caller's thread with their own connection. Nothing here knows about Qt or HTTP.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
 from collections.abc import Callable, Sequence
@@ -63,6 +64,9 @@ class MemoryService:
         self.recaller: Recaller | None = None
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bme-writer")
         self._writer_ident: int | None = None
+        # Bookkeeping that callers need not wait for (kept recalls, recall hits): written in
+        # order on this lane, so a recall answers without queueing behind extraction writes.
+        self._later = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bme-write-later")
         self._closing = False
         self._closed = False
         self._close_callbacks: list[Callable[[], None]] = []
@@ -103,6 +107,7 @@ class MemoryService:
                 callback()
             except Exception:
                 log.exception("a close callback failed")
+        self._later.shutdown(wait=True)
         self.extraction.shutdown(wait=True)
         self._closed = True
         self._writer.shutdown(wait=True)
@@ -131,6 +136,26 @@ class MemoryService:
             self.events.publish(Event("graph.changed", change.chat_id, change.counts(), change=change))
         return result
 
+    def write_later(self, fn: Callable[[UnitOfWork], object]) -> None:
+        """Queue ``fn`` to be written soon, in order with the other late writes; a failure is
+        logged, not raised. ``flush_later_writes`` waits for everything queued so far."""
+        if self._closing:
+            return
+
+        def run() -> None:
+            try:
+                self.write(fn)
+            except Exception:  # the chat was deleted meanwhile, or the service closed
+                log.warning("a deferred write failed", exc_info=True)
+        with contextlib.suppress(RuntimeError):  # shut down between the check and the submit
+            self._later.submit(run)
+
+    def flush_later_writes(self) -> None:
+        if self._closing:
+            return
+        with contextlib.suppress(RuntimeError):
+            self._later.submit(lambda: None).result()
+
     def read(self, fn: Callable[[Reader], T]) -> T:
         try:
             with self.store.read() as reader:
@@ -155,6 +180,7 @@ class MemoryService:
         return self.read(lambda r: r.chat_pk(chat_id) is not None)
 
     def delete_chat(self, chat_id: str) -> None:
+        self.flush_later_writes()
         def op(uow: UnitOfWork) -> None:
             pk = uow.read.require_chat_pk(chat_id)
             for table in (t.vectors, t.recall_records, t.summaries, t.edges, t.nodes, t.batches, t.messages,
@@ -171,6 +197,7 @@ class MemoryService:
         """Store pushed messages; roll back memories derived from changed or deleted ones;
         queue extraction. With ``wait`` the call returns when that extraction has finished."""
         validate_messages(chat_id, messages, complete=complete)
+        self.flush_later_writes()  # a kept recall lands before a rollback that may drop it
         outcome: SyncOutcome = self.write(
             lambda uow: apply_sync(uow, chat_id, messages, complete=complete, character=character, user=user))
         self.events.publish(Event("chat.synced", chat_id, {
@@ -277,6 +304,8 @@ class MemoryService:
 
     # recall --------------------------------------------------------------------------------
     def recall(self, request: RecallRequest, *, keep: bool = True) -> RecallResult:
+        """Recall for ``request``. With an ``index`` (and ``keep``) the result is kept for that
+        message; the record is written just after the answer (``flush_later_writes``)."""
         if self.recaller is None:
             from .recall.keyword import KeywordRecaller
             self.recaller = KeywordRecaller(self)
@@ -284,27 +313,33 @@ class MemoryService:
             raise NotFound(f"no chat named {request.chat_id!r}")
         result = self.recaller.recall(request)
         if keep and request.index is not None:
-            self.put_recall_record(request, result)
+            from .recall.records import store_recall_record
+            self.write_later(lambda uow: store_recall_record(uow, request, result))
         self.events.publish(Event("recall.finished", request.chat_id, {
             "index": request.index, "nodes": len(result.nodes), "elapsed_ms": round(result.elapsed_ms, 2)}))
         return result
 
     def put_recall_record(self, request: RecallRequest, result: RecallResult) -> None:
         from .recall.records import store_recall_record
+        self.flush_later_writes()
         self._write_checked(lambda uow: store_recall_record(uow, request, result))
 
     def recall_record(self, chat_id: str, index: int) -> RecallRecord | None:
+        self.flush_later_writes()
         return self.read(lambda r: r.recall_record(chat_id, index))
 
     def recall_records(self, chat_id: str) -> list[RecallRecord]:
+        self.flush_later_writes()
         return self.read(lambda r: r.recall_records(chat_id))
 
     def edit_recall_record(self, chat_id: str, index: int, injection: str) -> RecallRecord:
         from .recall.records import edit_recall_injection
+        self.flush_later_writes()
         return self._write_checked(lambda uow: edit_recall_injection(uow, chat_id, index, injection))
 
     def delete_recall_record(self, chat_id: str, index: int) -> bool:
         from .recall.records import delete_recall
+        self.flush_later_writes()
         return self._write_checked(lambda uow: delete_recall(uow, chat_id, index))
 
     # maintenance ---------------------------------------------------------------------------
