@@ -1,5 +1,7 @@
 """A generated demo story for an empty data folder: memories of every type with links,
-points of view, tiers, review statuses and kept recalls. Qt-free, so it can move to the core.
+points of view, tiers, review statuses, kept recalls and the user's persona (what the story
+says about Wren, in three stages, each followed by a persona snapshot as the ``persona`` task
+writes it). Qt-free, so it can move to the core.
 """
 
 from __future__ import annotations
@@ -10,6 +12,8 @@ from functools import partial
 
 from ..core.editing import NodeDraft, create_node, link
 from ..core.ingest.history import apply_sync
+from ..core.lifecycle.persona import Trait, persona_in, synthesise
+from ..core.lifecycle.schedule import new_card
 from ..core.model import MessageIn, Node, Scope
 from ..core.recall.api import RecallRequest
 from ..core.service import MemoryService
@@ -43,6 +47,17 @@ OBJECTS = ("a cracked lantern", "a wet ledger", "a brass key", "a map of a coast
            "a bell with no clapper", "a jar of bottled fog", "a silver fishhook", "a list of forgotten days")
 EMOTIONS = ("wary", "grateful", "angry", "hopeful", "ashamed", "curious", "afraid", "fond")
 CATEGORIES = ("trait", "preference", "goal", "decision", "lesson", "fact", "knowledge", "event")
+USER = "Wren"
+# What the user (Wren) revealed about themself, by age in days: each stage is one extraction
+# followed by a persona snapshot; a repeated statement adds evidence to the same trait.
+USER_ARC: tuple[tuple[float, tuple[tuple[str, str], ...]], ...] = (
+    (34.0, (("trait", "patient with strangers"), ("preference", "travels at night, when the lanterns are lit"),
+            ("goal", "find the drowned library"))),
+    (20.0, (("trait", "distrusts harbour officials"), ("decision", "decides only after redrawing the map"),
+            ("preference", "prefers tea to wine"))),
+    (6.0, (("trait", "patient with strangers"), ("goal", "learn who taught the fox"),
+           ("decision", "keeps promises even when they cost"))),
+)
 
 
 @dataclass
@@ -71,10 +86,13 @@ class _Builder:
         self.edges = 0
 
     def node(self, type_id: str, fields: dict[str, str], *, age_days: float, scope: Scope | None = None,
-             pinned: bool = False) -> Node:
+             pinned: bool = False, settled: bool = False) -> Node:
+        """A memory of random tier and review status; ``settled``: long-term and approved."""
         rng = self.rng
         tier = rng.choices(("short_term", "long_term", "dormant", "archived"), (4, 8, 2, 1))[0]
         review = rng.choices(("approved", "pending", "rejected"), (86, 11, 3))[0]
+        if settled:
+            tier, review = "long_term", "approved"
         start = rng.randrange(max(1, self.messages - 2))
         draft = NodeDraft(type=type_id, fields=fields, importance=round(rng.uniform(2, 9.5), 1), tier=tier,
                           review_status=review, pinned=pinned, scope=scope or Scope(),
@@ -149,6 +167,31 @@ def _story(b: _Builder, scale: int) -> None:
                             "library pull the travellers in three directions."}, age_days=days - part * 12)
 
 
+def _persona_stage(uow: UnitOfWork, chat_id: str, rng: random.Random, now: float, messages: int, age_days: float,
+                   statements: tuple[tuple[str, str], ...], service: MemoryService) -> None:
+    """One extraction of user facts, then the persona snapshot of that moment (only memories
+    that existed by then count, through ``persona_in``'s synthesiser seam). The facts are as
+    upkeep and the review centre leave them: long-term, approved, with their first card (so
+    a later upkeep pass does not send them back to review)."""
+    uow.begin_batch(chat_id, "extract", actor="demo", description="demo story: what Wren said about themself",
+                    read_from=0, read_to=messages - 1)
+    builder = _Builder(uow, chat_id, rng, now, messages)
+    me = next((n for n in uow.read.all_nodes(chat_id) if n.type == "character" and n.title == USER), None)
+    settings = service.settings.lifecycle
+    for kind, statement in statements:
+        fact = builder.node("fact", {"subject": USER, "category": kind, "statement": statement},
+                            age_days=age_days, settled=True)
+        uow.put_node(replace(fact, srs=new_card(fact.created_at, fact.importance, settings)))
+        if me is not None:
+            builder.link(fact, me, "related")
+    uow.end_batch()
+    when = now - age_days * DAY
+
+    def then(nodes: list[Node], user: str | None) -> list[Trait]:
+        return synthesise([n for n in nodes if n.created_at <= when], user)
+    persona_in(uow, chat_id, when, settings, synthesiser=then)
+
+
 def build_demo(service: MemoryService, *, seed: int = 7, scale: int = 8) -> DemoReport:
     """Fill the service with two demo chats (does nothing if any chat exists)."""
     report = DemoReport()
@@ -160,7 +203,7 @@ def build_demo(service: MemoryService, *, seed: int = 7, scale: int = 8) -> Demo
         character = "Lyra" if chat_scale == scale else "Captain Orsk"
         # Store the messages without queueing extraction: the demo's memories are written below.
         service.write(partial(apply_sync, chat_id=chat_id, messages=messages, complete=True, character=character,
-                              user="Wren"))
+                              user=USER))
         now = service.now()
 
         def fill(uow: UnitOfWork, chat_id: str = chat_id, rng: random.Random = rng, count: int = count,
@@ -172,6 +215,9 @@ def build_demo(service: MemoryService, *, seed: int = 7, scale: int = 8) -> Demo
             uow.end_batch()
             return builder
         builder = service.write(fill)
+        for age_days, statements in USER_ARC:
+            service.write(partial(_persona_stage, chat_id=chat_id, rng=rng, now=now, messages=count,
+                                  age_days=age_days, statements=statements, service=service))
         report.chats += 1
         report.nodes += sum(len(v) for v in builder.nodes.values())
         report.edges += builder.edges
