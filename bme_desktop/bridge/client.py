@@ -125,6 +125,11 @@ class BridgeClient:
                                   "budget_tokens": budget_tokens}.items() if v is not None}
         return dict(self.request("POST", chat_path(chat_id, "recall"), body=body))
 
+    def prepare_recall(self, chat_id: str, user_input: str, *, index: int | None = None) -> dict[str, Any]:
+        body: dict[str, Any] = {"user_input": user_input} if index is None else {"user_input": user_input,
+                                                                               "index": index}
+        return dict(self.request("POST", chat_path(chat_id, "recall", "prepare"), body=body))
+
     def get_recall(self, chat_id: str, index: int) -> dict[str, Any]:
         return dict(self.request("GET", chat_path(chat_id, "recall", index)))
 

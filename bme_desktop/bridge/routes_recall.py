@@ -35,6 +35,19 @@ async def recall(request: web.Request) -> web.Response:
     return web.json_response(recall_json(result, index=index))
 
 
+async def prepare(request: web.Request) -> web.Response:
+    """Warm up for a recall of the text being typed (optional; frontends call it debounced)."""
+    c = ctx(request)
+    chat_id = chat_id_of(request)
+    f = Fields(await read_json_object(request, c.config.body_limit))
+    f.only("user_input", "index")
+    user_input = f.text("user_input", required=True, max_len=MAX_INPUT)
+    assert user_input is not None
+    index = f.whole("index", low=0, high=MAX_INDEX)
+    queued = await c.call(c.service.prepare_recall, chat_id, user_input, index)
+    return web.json_response({"chat_id": chat_id, "queued": queued}, status=202)
+
+
 def _with_current_nodes(c: BridgeContext, record: RecallRecord) -> dict[str, Node]:
     ids = [str(n.get("id")) for n in record.nodes if n.get("id")]
     if not ids:
@@ -82,6 +95,7 @@ async def delete_kept(request: web.Request) -> web.Response:
 
 def register(router: web.UrlDispatcher) -> None:
     router.add_post("/v1/chats/{chat_id}/recall", recall)
+    router.add_post("/v1/chats/{chat_id}/recall/prepare", prepare)
     router.add_get("/v1/chats/{chat_id}/recall/{index}", get_kept)
     router.add_put("/v1/chats/{chat_id}/recall/{index}", put_kept)
     router.add_delete("/v1/chats/{chat_id}/recall/{index}", delete_kept)

@@ -38,6 +38,10 @@ export async function start(sillyTavern = globalThis.SillyTavern) {
         console.error(`${LOG_PREFIX} cannot show the settings panel:`, err);
     }
 
+    // While the user types, let the bridge get the recall ready (debounced in core.js).
+    const sendBox = globalThis.document?.getElementById('send_textarea');
+    sendBox?.addEventListener('input', () => bme.handlers.onTyping(sendBox.value));
+
     // Extensions load before the first chat opens, but if one is open already, sync it.
     try {
         if (bme.currentChatId()) bme.handlers.onChatChanged();

@@ -37,6 +37,7 @@ bodies = st.one_of(
     st.binary(max_size=200))
 
 ENDPOINTS = [("POST", "/v1/chats/c/sync"), ("POST", "/v1/chats/c/recall"), ("PUT", "/v1/chats/c/recall/1"),
+             ("POST", "/v1/chats/c/recall/prepare"),
              ("POST", "/v1/chats/c/nodes"), ("PATCH", "/v1/chats/c/nodes/{node}"), ("POST", "/v1/chats/c/edges"),
              ("POST", "/v1/chats/c/maintenance"), ("GET", "/v1/chats/c/nodes"), ("DELETE", "/v1/chats/c/edges/x"),
              ("GET", "/v1/chats"), ("GET", "/v1/health")]

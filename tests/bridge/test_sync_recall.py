@@ -127,3 +127,24 @@ def test_put_needs_an_injection_string(api: httpx.Client, memory: dict[str, Any]
     api.post("/v1/chats/c/recall", json={"user_input": "key", "index": 4})
     r = api.put("/v1/chats/c/recall/4", json={"injection": 5})
     assert r.status_code == 400 and "injection" in r.json()["error"]["message"]
+
+
+def test_prepare_accepts_the_input_being_typed(api: httpx.Client) -> None:
+    sync(api, {"messages": messages(3)})
+    r = api.post("/v1/chats/c/recall/prepare", json={"user_input": "Where is the key", "index": 3})
+    assert r.status_code == 202, r.text
+    assert r.json()["chat_id"] == "c" and isinstance(r.json()["queued"], int)
+
+
+@pytest.mark.parametrize("body, field", [({}, "user_input"), ({"user_input": 5}, "user_input"),
+                                         ({"user_input": "x", "index": -1}, "index"),
+                                         ({"user_input": "x", "top_k": 3}, "top_k")])
+def test_prepare_rejects_bad_bodies_naming_the_field(api: httpx.Client, body: dict[str, Any], field: str) -> None:
+    sync(api, {"messages": messages(2)})
+    r = api.post("/v1/chats/c/recall/prepare", json=body)
+    assert r.status_code == 400 and field in r.json()["error"]["message"]
+
+
+def test_prepare_for_an_unknown_chat_is_not_found(api: httpx.Client) -> None:
+    r = api.post("/v1/chats/nobody/recall/prepare", json={"user_input": "hello there"})
+    assert r.status_code == 404 and r.json()["error"]["code"] == "not_found"

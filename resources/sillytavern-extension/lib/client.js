@@ -114,6 +114,9 @@ export class BridgeClient {
     listChats(opts) { return this.request('GET', '/v1/chats', opts); }
     sync(chatId, payload, opts) { return this.request('POST', `${chatPath(chatId)}/sync`, { ...opts, body: payload }); }
     recall(chatId, payload, opts) { return this.request('POST', `${chatPath(chatId)}/recall`, { ...opts, body: payload }); }
+    prepareRecall(chatId, payload, opts) {
+        return this.request('POST', chatPath(chatId, 'recall', 'prepare'), { ...opts, body: payload });
+    }
     getRecall(chatId, index, opts) { return this.request('GET', chatPath(chatId, 'recall', index), opts); }
     putRecall(chatId, index, injection, opts) {
         return this.request('PUT', chatPath(chatId, 'recall', index), { ...opts, body: { injection } });

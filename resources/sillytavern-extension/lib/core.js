@@ -7,7 +7,7 @@ import {
     LOG_PREFIX, PROMPT_KEY, PROMPT_POSITIONS, ROLE_SYSTEM, SETTINGS_KEY, applyDefaults,
 } from './constants.js';
 import { BridgeClient } from './client.js';
-import { chooseRecallInput, skipReason } from './messages.js';
+import { chooseRecallInput, isSlashCommand, skipReason } from './messages.js';
 import { createStatus, statusForError } from './status.js';
 import { createSyncScheduler } from './sync.js';
 import { createEventStream } from './events.js';
@@ -229,6 +229,44 @@ export function createBme(deps) {
         return { injection, nodes };
     }
 
+    // ----- getting ready while the user types ---------------------------------
+
+    const PREPARE_MIN_CHARS = 3;
+    let typingTimer = null;
+    let lastPrepared = '';
+
+    /**
+     * The send box changed. Once typing pauses (the sync debounce), the bridge is
+     * asked to embed the draft ahead of time (POST /recall/prepare), so the recall
+     * before generation only ranks. Best effort: failures are only logged.
+     */
+    function onTyping(text) {
+        if (typingTimer !== null) timers.clearTimeout(typingTimer);
+        if (disposed) return;
+        typingTimer = timers.setTimeout(() => {
+            typingTimer = null;
+            prepareDraft(String(text ?? '')).catch(() => {});
+        }, settings().debounceMs);
+    }
+
+    async function prepareDraft(text) {
+        const s = settings();
+        const draft = text.trim();
+        if (disposed || !s.enabled || draft.length < PREPARE_MIN_CHARS || draft === lastPrepared) return;
+        if (isSlashCommand(draft) || status.get().state === 'offline') return;
+        const ctx = getContext();
+        const chatId = currentChatId(ctx);
+        if (!chatId) return;
+        lastPrepared = draft;
+        const index = Array.isArray(ctx.chat) ? ctx.chat.length : undefined;
+        try {
+            await client.prepareRecall(chatId, index === undefined ? { user_input: draft } : { user_input: draft, index },
+                { timeoutMs: s.timeoutMs });
+        } catch (err) {
+            logger.debug?.(`${LOG_PREFIX} prepare failed (the recall will embed the input itself):`, err);
+        }
+    }
+
     // ----- reconnecting -------------------------------------------------------
 
     function startReconnect() {
@@ -315,6 +353,7 @@ export function createBme(deps) {
             try { ctx.eventSource?.removeListener?.(name, handler); } catch { /* ignore */ }
         }
         sync.cancel();
+        if (typingTimer !== null) { timers.clearTimeout(typingTimer); typingTimer = null; }
         stopReconnect();
         events.close();
     }
@@ -372,7 +411,7 @@ export function createBme(deps) {
         putRecall: recallApi('putRecall'),
         deleteRecall: recallApi('deleteRecall'),
         // exposed for tests and for the UI
-        handlers: { onChatChanged, onNewMessage, onHistoryChanged, onBeforeGeneration },
+        handlers: { onChatChanged, onNewMessage, onHistoryChanged, onBeforeGeneration, onTyping },
         clearPrompt,
     };
 }

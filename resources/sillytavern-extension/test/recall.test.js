@@ -199,3 +199,48 @@ test('a swipe waiting in the debounce is synced before the recall goes out', asy
     assert.equal(bridge.requests[0].body.complete, true);
     assert.equal(bridge.requests[0].body.messages[2].swipe_id, 1);
 });
+
+// ----- getting ready while the user types ---------------------------------------
+
+const pause = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
+
+test('a pause in typing asks the bridge to prepare the recall of the draft, once per draft', async () => {
+    const { st, bme } = connect();
+    bme.handlers.onTyping('Where is the');
+    bme.handlers.onTyping('Where is the brass key?');
+    await pause(60);
+    bme.handlers.onTyping('Where is the brass key?');
+    await pause(60);
+    const prepared = bridge.of('POST', '/recall/prepare');
+    assert.equal(prepared.length, 1);
+    assert.equal(prepared[0].url, `/v1/chats/${encodeURIComponent(st.chatId)}/recall/prepare`);
+    assert.deepEqual(prepared[0].body, { user_input: 'Where is the brass key?', index: st.chat.length });
+    bme.dispose();
+});
+
+test('slash commands, very short drafts and a disabled extension prepare nothing', async () => {
+    const { bme } = connect();
+    bme.handlers.onTyping('/sys hello there');
+    await pause(40);
+    bme.handlers.onTyping('hi');
+    await pause(40);
+    bme.settings().enabled = false;
+    bme.handlers.onTyping('Where is the brass key?');
+    await pause(40);
+    assert.equal(bridge.of('POST', '/recall/prepare').length, 0);
+    bme.dispose();
+});
+
+test('a failing prepare changes neither the status nor the recall that follows', async () => {
+    const { st, bme } = connect();
+    bridge.handler = (req) => (req.url.endsWith('/recall/prepare') ? { status: 500, body: { error: { code: 'internal', message: 'boom' } } } : null);
+    const before = bme.status.get().state;
+    bme.handlers.onTyping('What happened to me?');
+    await pause(60);
+    assert.equal(bridge.of('POST', '/recall/prepare').length, 1);
+    assert.equal(bme.status.get().state, before);
+    st.pendingInput = 'What happened to me?';
+    await generate(st);
+    assert.equal(bridge.recalls().length, 1);
+    bme.dispose();
+});
