@@ -759,93 +759,103 @@
 <context>
     <name>InjectionPanel</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection.py" line="48"/>
-        <location filename="../../bme_desktop/ui/panels/injection.py" line="159"/>
+        <location filename="../../bme_desktop/ui/panels/injection.py" line="50"/>
+        <location filename="../../bme_desktop/ui/panels/injection.py" line="170"/>
         <source>Pick a recall to see what was injected.</source>
         <translation>选择一次召回，查看注入的内容。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection.py" line="49"/>
+        <location filename="../../bme_desktop/ui/panels/injection.py" line="51"/>
         <source>Edit</source>
         <translation>编辑</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection.py" line="50"/>
+        <location filename="../../bme_desktop/ui/panels/injection.py" line="52"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection.py" line="51"/>
+        <location filename="../../bme_desktop/ui/panels/injection.py" line="53"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection.py" line="52"/>
+        <location filename="../../bme_desktop/ui/panels/injection.py" line="54"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection.py" line="53"/>
+        <location filename="../../bme_desktop/ui/panels/injection.py" line="55"/>
         <source>Re-run</source>
         <translation>重新召回</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection.py" line="54"/>
+        <location filename="../../bme_desktop/ui/panels/injection.py" line="56"/>
         <source>Recall again for this message and replace the kept record</source>
         <translation>为这条消息重新召回，并替换保留的记录</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection.py" line="77"/>
+        <location filename="../../bme_desktop/ui/panels/injection.py" line="79"/>
         <source>Kept recalls</source>
         <translation>保留的召回</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection.py" line="78"/>
+        <location filename="../../bme_desktop/ui/panels/injection.py" line="80"/>
         <source>Playground</source>
         <translation>试验场</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection.py" line="100"/>
+        <location filename="../../bme_desktop/ui/panels/injection.py" line="102"/>
         <source>Saving…</source>
         <translation>正在保存…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection.py" line="103"/>
+        <location filename="../../bme_desktop/ui/panels/injection.py" line="109"/>
+        <source>Delete kept recall</source>
+        <translation>删除保留的召回</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/injection.py" line="110"/>
+        <source>Delete the kept recall of message {0}? This cannot be undone.</source>
+        <translation>删除消息 {0} 保留的召回？此操作无法撤销。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/injection.py" line="114"/>
         <source>Deleting…</source>
         <translation>正在删除…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection.py" line="107"/>
+        <location filename="../../bme_desktop/ui/panels/injection.py" line="118"/>
         <source>Recalling again…</source>
         <translation>正在重新召回…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection.py" line="128"/>
+        <location filename="../../bme_desktop/ui/panels/injection.py" line="139"/>
         <source>#{0}  {1}</source>
         <translation>#{0}  {1}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection.py" line="158"/>
+        <location filename="../../bme_desktop/ui/panels/injection.py" line="169"/>
         <source>No recall kept for this chat yet.</source>
         <translation>此聊天还没有保存的召回记录。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection.py" line="164"/>
+        <location filename="../../bme_desktop/ui/panels/injection.py" line="175"/>
         <source>Message {0} · {1} memories · ~{2} tokens · {3} ms</source>
         <translation>消息 {0} · {1} 条记忆 · 约 {2} 个词元 · {3} 毫秒</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection.py" line="167"/>
+        <location filename="../../bme_desktop/ui/panels/injection.py" line="178"/>
         <source>Message {0} · no memory matched · {1} ms</source>
         <translation>消息 {0} · 没有匹配的记忆 · {1} 毫秒</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection.py" line="170"/>
+        <location filename="../../bme_desktop/ui/panels/injection.py" line="181"/>
         <source> · edited by hand</source>
         <translation> · 已手动编辑</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection.py" line="172"/>
+        <location filename="../../bme_desktop/ui/panels/injection.py" line="183"/>
         <source>Nothing was injected for message {0}.</source>
         <translation>消息 {0} 没有注入任何内容。</translation>
     </message>

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QMessageBox
 
 from bme_desktop.core.model import MessageIn, Node
 from bme_desktop.core.recall.api import RecallRequest
@@ -61,11 +63,13 @@ def test_edit_saves_the_new_injection_and_marks_it_edited(qtbot, context: AppCon
 
 
 def test_delete_removes_the_selected_record(qtbot, context: AppContext, service: MemoryService,
-                                            seed: Callable[..., Node], settled: Callable[[], None]) -> None:
+                                            seed: Callable[..., Node], settled: Callable[[], None],
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
     seed("fact", {"statement": "The lighthouse keeper hoards brass keys"})
     _keep(service, 0, "brass keys")
     _keep(service, 2, "the lighthouse keeper")
     panel = _panel(qtbot, context, settled)
+    monkeypatch.setattr(QMessageBox, "question", lambda *_a, **_k: QMessageBox.StandardButton.Yes)
     panel.delete_button.click()
     settled()
     assert [r.index for r in service.recall_records(CHAT)] == [0]

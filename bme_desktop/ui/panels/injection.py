@@ -1,5 +1,6 @@
-"""Injection panel: the kept recall records of the chat (latest first) and the text each one
-injected, with Edit / Delete / Re-run; and a playground tab that tries recall on any input."""
+"""Injection panel: the kept recall records of the chat (latest first, and a chat opens on its
+latest) and the text each one injected, with Edit / Delete (after a confirmation) / Re-run;
+and a playground tab that tries recall on any input."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QListView,
+    QMessageBox,
     QPlainTextEdit,
     QPushButton,
     QSplitter,
@@ -100,6 +102,15 @@ class InjectionPanel(QWidget):
         self._act(lambda s, r: s.edit_recall_record(r.chat_id, r.index, text), self.tr("Saving…"))
 
     def delete(self) -> None:
+        record = self.current_record()
+        if record is None:
+            return
+        answer = QMessageBox.question(
+            self, self.tr("Delete kept recall"),
+            self.tr("Delete the kept recall of message {0}? This cannot be undone.").format(record.index),
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No)
+        if answer != QMessageBox.StandardButton.Yes:
+            return
         self._act(lambda s, r: s.delete_recall_record(r.chat_id, r.index), self.tr("Deleting…"))
 
     def rerun(self) -> None:
