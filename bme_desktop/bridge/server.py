@@ -49,8 +49,13 @@ class BridgeServer:
         self._refresher: asyncio.Task[None] | None = None
         self._stop_future: asyncio.Future[None] | None = None
         self._executor = ThreadPoolExecutor(max_workers=self.config.workers, thread_name_prefix="bme-bridge")
+        # Recalls have their own workers: a generation waits on them, so they must never queue
+        # behind syncs or maintenance waiting for the writer.
+        self._recall_executor = ThreadPoolExecutor(max_workers=self.config.workers,
+                                                   thread_name_prefix="bme-bridge-recall")
         self.context = BridgeContext(service=service, config=self.config, tokens=self.tokens,
-                                     executor=self._executor, hub=EventHub(self.config.ws_queue_size))
+                                     executor=self._executor, hub=EventHub(self.config.ws_queue_size),
+                                     recall_executor=self._recall_executor)
 
     # lifecycle -------------------------------------------------------------------------------
     def start(self) -> None:
@@ -70,6 +75,7 @@ class BridgeServer:
             self._thread.join()
             self._thread = None
             self._executor.shutdown(wait=False)
+            self._recall_executor.shutdown(wait=False)
             exc = failure[0]
             where = f"{self.config.host}:{self.config.port}"
             if getattr(exc, "errno", None) == errno.EADDRINUSE:
@@ -143,6 +149,7 @@ class BridgeServer:
         thread.join()
         self._thread = None
         self._executor.shutdown(wait=True)
+        self._recall_executor.shutdown(wait=True)
 
     def _resolve_stop(self) -> None:
         if self._stop_future is not None and not self._stop_future.done():

@@ -103,9 +103,8 @@ def score_node(node: Node, ctx: ScoreContext) -> tuple[float, dict[str, float]]:
     w_region = REGION_CURRENT if node.scope.region and _same(node.scope.region, ctx.active_region) else 1.0
     w_time = story_time_weight(node, ctx.cues) * day_weight(node.source_indices, ctx.cues, ctx.message_days)
     score = relevance * w_life * w_pov * w_region * w_time
-    return score, {
-        "vector": round(v, 4), "lexical": round(lex, 4), "diffusion": round(g, 4),
-        "importance": round(importance, 4), "anchor": 1.0 if anchored else 0.0,
-        "relevance": round(relevance, 4), "retrievability": round(retrievability, 4),
-        "w_lifecycle": round(w_life, 4), "w_pov": w_pov, "w_region": w_region, "w_time": round(w_time, 4),
+    return score, {  # raw numbers: whoever shows them rounds (the bridge, the kept record, the UI)
+        "vector": v, "lexical": lex, "diffusion": g, "importance": importance, "anchor": 1.0 if anchored else 0.0,
+        "relevance": relevance, "retrievability": retrievability, "w_lifecycle": w_life, "w_pov": w_pov,
+        "w_region": w_region, "w_time": w_time,
     }
