@@ -52,8 +52,11 @@ class DesktopApp:
             self.save_state()
             old = self.window
             self.window = self._make_window()
-            self.restore_state()
+            self.window.setGeometry(old.geometry())  # in memory, exactly where the old one was
+            self.window.setWindowState(old.windowState())
             self.window.show()
+            self.window.restoreState(old.saveState())  # once shown, so docks get the sizes they had
+            self.window.stack.setCurrentIndex(old.stack.currentIndex())
             old.sigClosed.disconnect()
             old.close()
             old.deleteLater()
