@@ -55,8 +55,11 @@ class ChatState:
 
     def put_node(self, node: Node) -> None:
         if recallable(node):
+            old = self.nodes.get(node.id)
             self.nodes[node.id] = node
-            self.lexical.add(node.id, lexical_fields(node))
+            fields = lexical_fields(node)
+            if old is None or lexical_fields(old) != fields:  # a recall hit changes no text
+                self.lexical.add(node.id, fields)
             if is_core(node):
                 self.core_ids.add(node.id)
             else:
@@ -160,15 +163,24 @@ class RecallCache:
             state.graph_version += 1
         elif dirty:
             found = {n.id: n for n in self.service.read(lambda r: r.nodes_by_ids(chat_id, dirty))}
+            before = [_graph_key(state.nodes.get(node_id)) for node_id in dirty]
             for node_id in dirty:
                 fresh = found.get(node_id)
                 if fresh is None:
                     state.drop_node(node_id)
                 else:
                     state.put_node(fresh)
-            state.graph_version += 1
+            if before != [_graph_key(state.nodes.get(node_id)) for node_id in dirty]:
+                state.graph_version += 1  # not for edits the graph does not see (recall hits, cards)
         if edges_dirty:
             state.edges = [e for e in self.service.edges(chat_id) if e.is_valid]
             state.graph_version += 1
         if messages_from is not None:
             state.put_messages(self.service.messages(chat_id, messages_from), messages_from)
+
+
+def _graph_key(node: Node | None) -> tuple[str, int | None] | None:
+    """What the diffusion graph takes from a memory (see ``diffusion.build_graph``)."""
+    if node is None:
+        return None
+    return node.type, min(node.source_indices) if node.source_indices else None
