@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
+from ..cancel import CancelToken, checkpoint
 from ..events import ChangeRecord, Event
 from ..recall.documents import embed_text
 from ..recall.embedding import RecallEmbedder
@@ -47,6 +48,7 @@ class VectorMaintainer:
         self._busy = False
         self._busy_chat: str | None = None
         self._stale: set[str] = set()  # chats whose embedding failed part-way
+        self._rebuilding: set[str] = set()  # chats that ``rebuild`` embeds itself
         self._stopped = False
         self._thread: threading.Thread | None = None
         self._unsubscribe = service.events.subscribe(self._on_event)
@@ -134,14 +136,49 @@ class VectorMaintainer:
                 self._cond.wait(0.05 if left is None else min(left, 0.05))
         return True
 
-    def rebuild(self, chat_id: str) -> ChangeRecord:
-        """Drop the chat's stored vectors and embed every memory again."""
-        self.service.write(lambda uow: vector_store.delete_vectors(uow, chat_id))
+    def rebuild(self, chat_id: str, cancel: CancelToken | None = None) -> ChangeRecord:
+        """Embed every memory of the chat again with the embedder as configured now, then
+        swap the chat's stored vectors in one transaction. Recall keeps the old vectors until
+        the swap; cancelled (``cancel``, checked between batches), nothing has changed."""
+        fresh = self._factory()  # a missing package or bad settings raise here, changing nothing
         with self._cond:
-            self._indexes.pop(chat_id, None)
-            self._embedder = None
-            self._failed_at = 0.0
-        self.index(chat_id)
+            self._rebuilding.add(chat_id)
+        try:
+            nodes = [n for n in self.service.all_nodes(chat_id) if n.deleted_at is None]
+            texts = [embed_text(n) for n in nodes]
+            parts: list[npt.NDArray[np.float32]] = []
+            for start in range(0, len(texts), EMBED_BATCH):
+                checkpoint(cancel)
+                parts.append(np.asarray(fresh.embed(texts[start:start + EMBED_BATCH]), dtype=np.float32))
+            checkpoint(cancel)
+            dim = int(parts[0].shape[1]) if parts else int(fresh.dim or fresh.embed(["dimension probe"]).shape[1])
+            vectors = np.concatenate(parts) if parts else np.zeros((0, dim), dtype=np.float32)
+            if vectors.shape != (len(texts), dim):
+                raise ValueError(f"embedder returned shape {vectors.shape} for {len(texts)} memories")
+            ids = [n.id for n in nodes]
+            hashes = [vector_store.text_hash(t) for t in texts]
+
+            def swap(uow: UnitOfWork) -> None:
+                checkpoint(cancel)
+                vector_store.delete_vectors(uow, chat_id)
+                vector_store.save_vectors(uow, chat_id, fresh.name, ids, hashes, vectors)
+            self.service.write(swap)
+            index = VectorIndex(fresh.name, dim)
+            if ids:
+                index.upsert(ids, vectors, hashes)
+            with self._cond:
+                old, self._embedder = self._embedder, fresh
+                self.last_error, self._failed_at = None, 0.0
+                if old is not None and old is not fresh:  # other chats reload with the new model
+                    self._indexes.clear()
+                    self._stale.clear()
+                self._indexes[chat_id] = index
+            if old is not None and old is not fresh:
+                _close(old)
+        finally:
+            with self._cond:
+                self._rebuilding.discard(chat_id)
+        self.schedule(chat_id, None)  # memories edited during the rebuild: re-embedded by their hash
         self.wait_idle()
         return ChangeRecord(chat_id)
 
@@ -155,9 +192,7 @@ class VectorMaintainer:
         thread = self._thread
         if thread is not None and thread is not threading.current_thread():
             thread.join(30)
-        close = getattr(self._embedder, "close", None)
-        if callable(close):  # e.g. the query cache's prefetch thread
-            close()
+        _close(self._embedder)
 
     # events ----------------------------------------------------------------------------
     def _on_event(self, event: Event) -> None:
@@ -212,6 +247,9 @@ class VectorMaintainer:
         if not self.service.has_chat(chat_id):
             return
         with self._cond:
+            if chat_id in self._rebuilding:  # the rebuild covers it, and checks again when done
+                return
+        with self._cond:
             index = self._indexes.get(chat_id)
         if index is None:
             index = self._load(chat_id, probe=True)
@@ -248,6 +286,12 @@ class VectorMaintainer:
             keep = [k for k, node_id in enumerate(ids_) if node_id in stored]
             if keep:
                 index.upsert([ids_[k] for k in keep], vectors[keep], [hashes[k] for k in keep])
+
+
+def _close(embedder: object) -> None:
+    close = getattr(embedder, "close", None)
+    if callable(close):  # e.g. the query cache's prefetch thread
+        close()
 
 
 def _saver(chat_id: str, model: str, ids: list[str], hashes: list[str],

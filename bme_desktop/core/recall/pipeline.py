@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
+from ..cancel import CancellableTask
 from ..index.vector_index import VectorIndex
 from ..lifecycle.hits import record_hits_in
 from ..lifecycle.working_memory import working_memory_lines
@@ -146,6 +147,9 @@ class HybridRecaller:
             skipped.append("vector (partial: memories still being embedded)")
         if len(index) == 0:
             skipped.append("vector (no memory embedded yet)")
+            return None
+        if index.model != embedder.name:
+            skipped.append("vector (the memories are being embedded again for another model)")
             return None
         if not self._in_flight.acquire(blocking=False):
             skipped.append("vector (embedder busy)")
@@ -342,5 +346,5 @@ def attach(service: MemoryService, embedder_factory: Callable[[], RecallEmbedder
     recaller = HybridRecaller(service, vectors)
     service.recaller = recaller
     SyncPrefetcher(service, recaller)
-    service.maintenance_tasks["rebuild_vectors"] = vectors.rebuild
+    service.maintenance_tasks["rebuild_vectors"] = CancellableTask(vectors.rebuild)
     return recaller
