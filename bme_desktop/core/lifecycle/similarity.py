@@ -2,7 +2,8 @@
 
 Each text becomes a hashed bag of character bigrams and trigrams (unigrams only for texts
 of one character), L2-normalised; cosine similarity is then one matrix product, done in
-blocks so 10k memories of one type stay within memory. Unigrams were dropped because they
+blocks so 100k memories of one type stay within memory, keeping each memory's few best
+partners. Unigrams were dropped because they
 made "a silver coin" and "a silver key" in one short sentence 0.94 similar; with bi- and
 trigrams it is 0.89 — still lexical: one swapped word in a short sentence stays close,
 which is what the LLM judge seam in ``consolidate`` is for.
@@ -19,6 +20,8 @@ import numpy.typing as npt
 
 DIM = 4096
 BLOCK = 1024
+CELLS_PER_BLOCK = 1 << 24  # similarity cells per block (64 MB of float32)
+PER_ROW = 8  # partners kept per memory
 _SPACE = re.compile(r"\s+")
 
 
@@ -51,16 +54,26 @@ def lexical_similarity(a: str, b: str) -> float:
     return float(m[0] @ m[1])
 
 
-def pairs_above(m: npt.NDArray[np.float32], floor: float) -> list[tuple[int, int, float]]:
-    """All pairs ``i < j`` with cosine ≥ ``floor``, highest first (ties by index)."""
+def pairs_above(m: npt.NDArray[np.float32], floor: float, per_row: int = PER_ROW) -> list[tuple[int, int, float]]:
+    """Pairs ``i < j`` with cosine ≥ ``floor``, highest first (ties by index): for each ``i``
+    its ``per_row`` most similar later partners. The cap keeps a chat of many near-identical
+    memories from producing n²/2 pairs (10k alike memories would otherwise take gigabytes);
+    merging the best pairs and looking again reaches the rest."""
     out: list[tuple[int, int, float]] = []
     n = m.shape[0]
-    for start in range(0, n, BLOCK):
-        sims = m[start:start + BLOCK] @ m.T
-        rows, cols = np.nonzero(sims >= floor)
-        for r, c in zip(rows.tolist(), cols.tolist(), strict=True):
-            i = start + r
-            if i < c:
-                out.append((i, c, float(sims[r, c])))
+    if n < 2 or per_row <= 0:
+        return out
+    block = max(16, min(BLOCK, CELLS_PER_BLOCK // n))
+    columns = np.arange(n)
+    k = min(per_row, n)
+    for start in range(0, n, block):
+        sims = m[start:start + block] @ m.T
+        rows_here = np.arange(start, start + sims.shape[0])
+        sims[columns[None, :] <= rows_here[:, None]] = -1.0  # only later partners
+        top = np.argpartition(-sims, k - 1, axis=1)[:, :k]
+        values = np.take_along_axis(sims, top, axis=1)
+        rows, which = np.nonzero(values >= floor)
+        for r, w in zip(rows.tolist(), which.tolist(), strict=True):
+            out.append((start + r, int(top[r, w]), float(values[r, w])))
     out.sort(key=lambda p: (-p[2], p[0], p[1]))
     return out
