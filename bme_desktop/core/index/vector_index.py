@@ -7,6 +7,7 @@ hole), so an edit never rebuilds the matrix. All methods are thread-safe.
 from __future__ import annotations
 
 import threading
+import uuid
 from collections.abc import Iterable, Sequence
 
 import numpy as np
@@ -33,6 +34,8 @@ class VectorIndex:
         self._ids: list[str] = []
         self._row: dict[str, int] = {}
         self._hash: dict[str, str] = {}
+        self.uid = uuid.uuid4().hex  # with ``version``: which index, in which state, a cached result is from
+        self.version = 0  # bumped by every change
 
     def __len__(self) -> int:
         return len(self._ids)
@@ -54,6 +57,7 @@ class VectorIndex:
         if len(ids) and rows.shape[1] != self.dim:
             raise ValueError(f"vectors of dimension {rows.shape[1]}, index holds {self.dim}")
         with self._lock:
+            self.version += 1
             fresh: list[int] = []
             for i, node_id in enumerate(ids):
                 row = self._row.get(node_id)
@@ -74,6 +78,7 @@ class VectorIndex:
     def remove(self, ids: Iterable[str]) -> int:
         removed = 0
         with self._lock:
+            self.version += 1
             for node_id in ids:
                 row = self._row.pop(node_id, None)
                 self._hash.pop(node_id, None)

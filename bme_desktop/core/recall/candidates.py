@@ -17,6 +17,7 @@ import numpy.typing as npt
 
 from ..index.vector_index import VectorIndex
 from .chat_state import ChatState
+from .part_cache import PartCache
 from .query import Query, QueryPart
 
 POOL = 60  # candidates taken from each retriever
@@ -54,10 +55,19 @@ def _blend(per_part: Sequence[tuple[QueryPart, dict[str, float]]]) -> dict[str, 
 def lexical_candidates(state: ChatState, query: Query, pool: int = POOL) -> dict[str, float]:
     per_part = []
     for part in query.parts:
-        hits = state.lexical.search(part.text, k=pool)
-        per_part.append((part, {h.doc_id: h.score for h in hits}))
+        per_part.append((part, lexical_part(state, part.text, pool)))
     blended = _blend(per_part)
     return dict(sorted(blended.items(), key=lambda kv: (-kv[1], kv[0]))[:pool * 2])
+
+
+def lexical_part(state: ChatState, text: str, pool: int = POOL) -> dict[str, float]:
+    """BM25 hits of one part's text (kept while the chat's BM25 index is unchanged)."""
+    version = state.lexical_version
+    found = state.lexical_parts.get(str(pool), text, version)
+    if found is None:
+        found = {h.doc_id: h.score for h in state.lexical.search(text, k=pool)}
+        state.lexical_parts.put(str(pool), text, version, found)
+    return found
 
 
 @dataclass
@@ -69,9 +79,12 @@ class VectorScorer:
     vectors: npt.NDArray[np.float32]  # one row per query part
     scale: list[tuple[float, float]]  # per part: (floor, top)
 
+    cache: PartCache[tuple[dict[str, float], tuple[float, float]]] | None = None
+
     @classmethod
-    def create(cls, index: VectorIndex, query: Query, vectors: npt.NDArray[np.float32]) -> VectorScorer:
-        return cls(index, query, vectors, [])
+    def create(cls, index: VectorIndex, query: Query, vectors: npt.NDArray[np.float32],
+               cache: PartCache[tuple[dict[str, float], tuple[float, float]]] | None = None) -> VectorScorer:
+        return cls(index, query, vectors, [], cache)
 
     def _scaled(self, sims: npt.NDArray[np.float32], part: int) -> npt.NDArray[np.float32]:
         floor, top = self.scale[part]
@@ -84,20 +97,33 @@ class VectorScorer:
         """The best ``pool`` memories of each part, blended. Fixes each part's scale."""
         per_part = []
         self.scale = []
-        for i, (part, vector) in enumerate(zip(self.query.parts, self.vectors, strict=True)):
-            ids, sims = self.index.scores(vector)
-            if sims.size == 0:
-                self.scale.append((0.0, 0.0))
-                continue
-            # Dense cosines crowd near one value: the chat's median maps to 0, the best to 1.
-            floor = float(np.median(sims)) if sims.size > 4 else float(sims.min()) - 1e-3
-            self.scale.append((floor, float(sims.max())))
-            scaled = self._scaled(sims, i)
-            k = min(pool, scaled.size)
-            top = np.argpartition(-scaled, k - 1)[:k]
-            per_part.append((part, {ids[j]: float(scaled[j]) for j in top}))
+        stamp = (self.index.uid, self.index.version, pool)
+        for part, vector in zip(self.query.parts, self.vectors, strict=True):
+            found = self.cache.get("vector", part.text, stamp) if self.cache is not None else None
+            if found is None:
+                found = self._part_candidates(vector, pool)
+                if self.cache is not None:
+                    self.cache.put("vector", part.text, stamp, found)
+            self.scale.append(found[1])
+            if found[0]:
+                per_part.append((part, found[0]))
         blended = _blend(per_part)
         return dict(sorted(blended.items(), key=lambda kv: (-kv[1], kv[0]))[:pool * 2])
+
+    def _part_candidates(self, vector: npt.NDArray[np.float32],
+                         pool: int) -> tuple[dict[str, float], tuple[float, float]]:
+        ids, sims = self.index.scores(vector)
+        if sims.size == 0:
+            return {}, (0.0, 0.0)
+        # Dense cosines crowd near one value: the chat's median maps to 0, the best to 1.
+        floor = float(np.median(sims)) if sims.size > 4 else float(sims.min()) - 1e-3
+        scale = (floor, float(sims.max()))
+        if scale[1] - scale[0] < 1e-6:
+            return {}, scale
+        scaled = np.clip((sims - scale[0]) / (scale[1] - scale[0]), 0.0, 1.0)
+        k = min(pool, scaled.size)
+        top = np.argpartition(-scaled, k - 1)[:k]
+        return {ids[j]: float(scaled[j]) for j in top}, scale
 
     def scores_for(self, ids: Sequence[str]) -> dict[str, float]:
         """Blended score of particular memories (reached by diffusion or anchors)."""

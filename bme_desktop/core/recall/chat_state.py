@@ -15,6 +15,7 @@ from .buckets import is_core
 from .cues import DayRef, day_of_time
 from .documents import lexical_fields, recallable
 from .lexical import BM25Index
+from .part_cache import PartCache
 from .rwlock import ReadWriteLock
 
 if TYPE_CHECKING:
@@ -32,6 +33,10 @@ class ChatState:
     user: str | None = None
     nodes: dict[str, Node] = field(default_factory=dict)  # recallable memories only
     lexical: BM25Index = field(default_factory=BM25Index)
+    lexical_version: int = 0  # bumped whenever ``lexical`` changes
+    # first-stage results per query part: BM25 hits, and (cosine candidates, scale)
+    lexical_parts: PartCache[dict[str, float]] = field(default_factory=PartCache)
+    vector_parts: PartCache[tuple[dict[str, float], tuple[float, float]]] = field(default_factory=PartCache)
     core_ids: set[str] = field(default_factory=set)  # rules, open threads, summaries: always injected
     messages: dict[int, Message] = field(default_factory=dict)
     message_days: dict[int, DayRef] = field(default_factory=dict)
@@ -60,6 +65,7 @@ class ChatState:
             fields = lexical_fields(node)
             if old is None or lexical_fields(old) != fields:  # a recall hit changes no text
                 self.lexical.add(node.id, fields)
+                self.lexical_version += 1
             if is_core(node):
                 self.core_ids.add(node.id)
             else:
@@ -71,6 +77,7 @@ class ChatState:
         self.core_ids.discard(node_id)
         if self.nodes.pop(node_id, None) is not None:
             self.lexical.remove(node_id)
+            self.lexical_version += 1
 
     def put_messages(self, messages: list[Message], start: int) -> None:
         for index in [i for i in self.messages if i >= start]:

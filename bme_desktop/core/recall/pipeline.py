@@ -29,7 +29,7 @@ from ..secrets import EMBEDDING_KEY, api_key
 from .api import RecalledNode, RecallRequest, RecallResult
 from .archive import archive_hits
 from .buckets import bucket_of
-from .candidates import Candidates, VectorScorer, anchors, lexical_candidates
+from .candidates import Candidates, VectorScorer, anchors, lexical_candidates, lexical_part
 from .chat_state import ChatState, RecallCache
 from .cues import looks_binary, read_cues
 from .diffusion import Graph, build_graph, diffuse
@@ -94,7 +94,7 @@ class HybridRecaller:
         context = self._context(request.chat_id)
         lexical = lexical_candidates(state, query)
         anchored = anchors(state, query.text)
-        scorer = self._vector_scorer(embedding, query, deadline, skipped)
+        scorer = self._vector_scorer(embedding, query, deadline, skipped, state)
         vector = scorer.candidates() if scorer is not None else {}
         found = Candidates(lexical, vector, anchored)
 
@@ -158,7 +158,7 @@ class HybridRecaller:
         return _Embedding(index, texts, self._pool.submit(_embed_release, embedder, texts, self._in_flight))
 
     def _vector_scorer(self, embedding: _Embedding | None, query: Query, deadline: float,
-                       skipped: list[str]) -> VectorScorer | None:
+                       skipped: list[str], state: ChatState) -> VectorScorer | None:
         if embedding is None:
             return None
         index, texts = embedding.index, embedding.texts
@@ -173,7 +173,7 @@ class HybridRecaller:
         if vectors.ndim != 2 or vectors.shape != (len(texts), index.dim):
             skipped.append(f"vector (query vectors of shape {tuple(vectors.shape)}, index holds {index.dim})")
             return None
-        return VectorScorer.create(index, query, vectors)
+        return VectorScorer.create(index, query, vectors, state.vector_parts)
 
     def prepare(self, chat_id: str, user_input: str, index: int | None = None) -> int:
         """Get ready for a recall of ``user_input`` (the input being typed): bring the chat's
@@ -182,7 +182,10 @@ class HybridRecaller:
         state = self.cache.state(chat_id)
         with state.rw.reading():
             last_reply, previous = context_from_messages(list(state.messages.values()), index)
-        return self._prefetch(build_query(user_input, last_reply, previous, self.service.settings.recall))
+            query = build_query(user_input, last_reply, previous, self.service.settings.recall)
+            for part in query.parts:  # BM25 per part now; the recall finds it ready
+                lexical_part(state, part.text)
+        return self._prefetch(query)
 
     def prefetch_next(self, chat_id: str) -> int:
         """After a sync: embed the context the next recall of this chat will blend in (the last

@@ -38,3 +38,42 @@ def test_a_new_edge_or_an_edited_text_is_seen(service: MemoryService) -> None:
     assert state.graph_version > version and len(state.edges) == 1
     service.update_node(CHAT, lamp, {"fields": {"summary": "Lena breaks the lamp"}})
     assert [h.doc_id for h in cache.state(CHAT).lexical.search("breaks")] == [lamp]
+
+
+def test_part_results_are_reused_until_the_index_changes(service: MemoryService) -> None:
+    from bme_desktop.core.recall.candidates import lexical_part
+
+    cache, key, _ = setup(service)
+    state = cache.state(CHAT)
+    calls: list[str] = []
+    search = state.lexical.search
+    state.lexical.search = lambda text, k=10, name_boost=0.0: calls.append(text) or search(text, k, name_boost)  # type: ignore[method-assign]
+    first = lexical_part(state, "the key")
+    assert lexical_part(state, "the key") == first and calls == ["the key"]
+    record_recall_hits(service, CHAT, [key])  # no text changed: still valid
+    assert lexical_part(cache.state(CHAT), "the key") == first and calls == ["the key"]
+    added = service.create_node(CHAT, NodeDraft("event", {"summary": "Mira finds the key"}, source_indices=[1]))
+    fresh = lexical_part(cache.state(CHAT), "the key")
+    assert calls == ["the key", "the key"] and added.id in fresh
+
+
+def test_vector_part_results_are_reused_until_the_vector_index_changes() -> None:
+    import numpy as np
+
+    from bme_desktop.core.index.vector_index import VectorIndex
+    from bme_desktop.core.recall.candidates import VectorScorer
+    from bme_desktop.core.recall.part_cache import PartCache
+    from bme_desktop.core.recall.query import Query, QueryPart
+
+    index = VectorIndex("m", 2)
+    index.upsert(["a", "b", "c", "d", "e"], np.eye(5, 2, dtype=np.float32) + 0.1)
+    calls: list[int] = []
+    scores = index.scores
+    index.scores = lambda q: calls.append(1) or scores(q)  # type: ignore[method-assign]
+    cache: PartCache[tuple[dict[str, float], tuple[float, float]]] = PartCache()
+    query = Query("x", (QueryPart("x", 1.0, "current"),))
+    vectors = np.array([[1.0, 0.0]], dtype=np.float32)
+    first = VectorScorer.create(index, query, vectors, cache).candidates()
+    assert VectorScorer.create(index, query, vectors, cache).candidates() == first and len(calls) == 1
+    index.upsert(["f"], np.array([[1.0, 0.0]], dtype=np.float32))
+    assert "f" in VectorScorer.create(index, query, vectors, cache).candidates() and len(calls) == 2
