@@ -90,7 +90,7 @@ def summary_source(read: Reader, chat_id: str, batches: list[Batch]) -> SummaryS
     ids = {b.id for b in batches}
     start = min(b.read_from if b.read_from is not None else b.read_to or 0 for b in batches)
     end = max(b.read_to or 0 for b in batches)
-    nodes = [n for n in read.all_nodes(chat_id) if n.batch_id in ids]
+    nodes = read.all_nodes(chat_id, batch_ids=ids)
     events = [n for n in nodes if n.type == "event"] or nodes
     candidates: list[tuple[float, int, str]] = []
     texts: list[str] = []

@@ -97,11 +97,15 @@ class Reader:
             out.extend(row_to_node(r, chat_id) for r in rows)
         return out
 
-    def all_nodes(self, chat_id: str, *, include_deleted: bool = False) -> list[Node]:
+    def all_nodes(self, chat_id: str, *, include_deleted: bool = False,
+                  batch_ids: Iterable[int] | None = None) -> list[Node]:
+        """The chat's memories (only those written by ``batch_ids``, when given)."""
         pk = self.require_chat_pk(chat_id)
         cond = [t.nodes.c.chat_pk == pk]
         if not include_deleted:
             cond.append(t.nodes.c.deleted_at.is_(None))
+        if batch_ids is not None:
+            cond.append(t.nodes.c.batch_id.in_(sorted(set(batch_ids))))
         rows = self.conn.execute(select(t.nodes).where(*cond).order_by(t.nodes.c.created_at, t.nodes.c.id))
         return [row_to_node(r, chat_id) for r in rows.mappings()]
 
@@ -172,10 +176,14 @@ class Reader:
             cond.append(t.batches.c.status == status)
         if kind:
             cond.append(t.batches.c.kind == kind)
-        rows = self.conn.execute(select(t.batches).where(*cond).order_by(t.batches.c.id)).mappings()
+        b = t.batches.c
+        # The journal itself is not read (it can be large): SQLite and PostgreSQL both count it.
+        columns = [b.id, b.kind, b.status, b.read_from, b.read_to, b.created_at, b.actor, b.description,
+                   func.json_array_length(b.journal).label("entry_count")]
+        rows = self.conn.execute(select(*columns).where(*cond).order_by(b.id)).mappings()
         return [Batch(id=r["id"], chat_id=chat_id, kind=r["kind"], status=r["status"], read_from=r["read_from"],
                       read_to=r["read_to"], created_at=r["created_at"], actor=r["actor"],
-                      description=r["description"], entry_count=len(r["journal"])) for r in rows]
+                      description=r["description"], entry_count=int(r["entry_count"] or 0)) for r in rows]
 
     def recall_record(self, chat_id: str, index: int) -> RecallRecord | None:
         pk = self.require_chat_pk(chat_id)
