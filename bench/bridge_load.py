@@ -13,6 +13,7 @@ import argparse
 import asyncio
 import json
 import os
+import random
 import signal
 import statistics
 import subprocess
@@ -52,8 +53,14 @@ def message(i: int) -> dict[str, object]:
 
 
 async def run_clients(url: str, clients: int, seconds: float, work: str, chat: str,
-                      start_index: int) -> dict[str, Stats]:
-    stats = {"health": Stats(), "sync": Stats(), "recall": Stats()}
+                      start_index: int, interval: float = 0.0) -> dict[str, Stats]:
+    """Closed loop (each client sends its next request as soon as the last one answered), or,
+    with ``interval`` > 0, paced like a chat user: each client starts a turn every
+    ``interval`` seconds (at a random phase), or at once when the last turn ran over, and
+    recalls half an interval after its sync (reading the reply, typing the next message), having
+    sent the draft to ``/recall/prepare`` as the SillyTavern extension does. Every recall has a
+    new input."""
+    stats = {"health": Stats(), "sync": Stats(), "recall": Stats(), "prepare": Stats()}
     headers = {"Authorization": f"Bearer {TOKEN}"}
     deadline = time.perf_counter() + seconds
     connector = aiohttp.TCPConnector(limit=clients * 2)
@@ -70,19 +77,27 @@ async def run_clients(url: str, clients: int, seconds: float, work: str, chat: s
 
         async def client(n: int) -> None:
             turn = 0
+            next_turn = time.perf_counter() + random.Random(n).uniform(0.0, interval)
             while time.perf_counter() < deadline:
+                if interval > 0:
+                    await asyncio.sleep(max(0.0, next_turn - time.perf_counter()))
+                    next_turn += interval
                 if work == "health":
                     await timed("health", "GET", "/v1/health")
                     continue
-                if work == "recall":
-                    await timed("recall", "POST", f"/v1/chats/{chat}/recall",
-                                {"user_input": f"what about the {WORDS[(turn + n) % len(WORDS)]}?"})
-                    turn += 1
-                    continue
                 index = start_index + turn * clients + n
-                await timed("sync", "POST", f"/v1/chats/{chat}/sync", {"messages": [message(index)]})
-                await timed("recall", "POST", f"/v1/chats/{chat}/recall",
-                            {"user_input": f"what about the {WORDS[index % len(WORDS)]}?", "index": index + 1})
+                # a new input every time: nothing cached from an earlier identical recall
+                user_input = f"what about the {WORDS[index % len(WORDS)]} and the {WORDS[(index // 7) % len(WORDS)]} " \
+                             f"(turn {turn}, client {n})?"
+                if work != "recall":
+                    await timed("sync", "POST", f"/v1/chats/{chat}/sync", {"messages": [message(index)]})
+                body: dict[str, object] = {"user_input": user_input}
+                if work != "recall":
+                    body["index"] = index + 1
+                if interval > 0:  # the user reads the reply and types: the frontend prepares the draft
+                    await timed("prepare", "POST", f"/v1/chats/{chat}/recall/prepare", body)
+                    await asyncio.sleep(interval / 2)
+                await timed("recall", "POST", f"/v1/chats/{chat}/recall", body)
                 turn += 1
 
         await asyncio.gather(*(client(n) for n in range(clients)))
@@ -176,6 +191,9 @@ def main() -> int:
                              "recall-only phase (the issue's target: recall p95 < 50 ms at 20 clients, 10k nodes)")
     parser.add_argument("--wait-vectors", action="store_true",
                         help="before the phases, embed every memory (maintenance rebuild_vectors, waited for)")
+    parser.add_argument("--interval", type=float, default=0.0,
+                        help="also run the recall phases paced: each client starts a turn every INTERVAL seconds "
+                             "(a chat user), beside the closed loop")
     parser.add_argument("--serve-bare", metavar="DIR", help=argparse.SUPPRESS)
     args = parser.parse_args()
     global TOKEN
@@ -213,6 +231,15 @@ def main() -> int:
             if args.nodes:
                 only = asyncio.run(run_clients(url, args.clients, args.seconds, "recall", chat, args.messages))
                 report(f"recall only ({args.nodes} nodes)", only["recall"], args.seconds)
+            if args.interval > 0:
+                paced = asyncio.run(run_clients(url, args.clients, args.seconds, "mixed", chat,
+                                                args.messages + 100_000, args.interval))
+                report(f"paced sync ({args.interval:g} s)", paced["sync"], args.seconds)
+                report(f"paced recall ({args.interval:g} s)", paced["recall"], args.seconds)
+                if args.nodes:
+                    paced = asyncio.run(run_clients(url, args.clients, args.seconds, "recall", chat, args.messages,
+                                                    args.interval))
+                    report(f"paced recall only ({args.interval:g} s)", paced["recall"], args.seconds)
             if both.latencies:
                 print(f"mean sync+recall latency {statistics.fmean(both.latencies):.2f} ms")
         finally:
