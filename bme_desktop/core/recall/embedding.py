@@ -125,7 +125,9 @@ class QueryCache:
                 elif text in self._in_flight and not self._in_flight[text].cancel():
                     waiting[text] = self._in_flight[text]  # running: wait for it
                 else:  # new, or a queued prefetch just cancelled: ours to embed
-                    mine[text] = self._in_flight[text] = Future()
+                    future: Future[npt.NDArray[np.float32]] = Future()
+                    future.set_running_or_notify_cancel()  # running: another asker waits, never cancels it
+                    mine[text] = self._in_flight[text] = future
         if mine:
             self._compute(mine)
             found.update({text: future.result() for text, future in mine.items()})
@@ -163,16 +165,13 @@ class QueryCache:
         if not future.set_running_or_notify_cancel():
             return  # a recall took it over
         try:
-            self._compute({text: future}, started=True)
+            self._compute({text: future})
         except Exception:  # the recall that needs it will try again and report the error
             log.debug("query prefetch failed", exc_info=True)
 
-    def _compute(self, mine: dict[str, Future[npt.NDArray[np.float32]]], started: bool = False) -> None:
-        """Embed the texts of ``mine`` and settle their futures (raising what the embedder
-        raised, after passing it to any waiter)."""
-        if not started:
-            for future in mine.values():
-                future.set_running_or_notify_cancel()
+    def _compute(self, mine: dict[str, Future[npt.NDArray[np.float32]]]) -> None:
+        """Embed the texts of ``mine`` (running futures) and settle them (raising what the
+        embedder raised, after passing it to any waiter)."""
         texts = list(mine)
         try:
             fresh = self.inner.embed_query(texts)
