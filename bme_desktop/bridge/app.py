@@ -10,8 +10,17 @@ from aiohttp import web
 from sqlalchemy.exc import OperationalError
 
 from ..core.errors import ServiceError
-from . import proxy, routes_chats, routes_events, routes_lifecycle, routes_nodes, routes_recall
+from . import (
+    proxy,
+    routes_chats,
+    routes_clients,
+    routes_events,
+    routes_lifecycle,
+    routes_nodes,
+    routes_recall,
+)
 from .auth import require_token
+from .clients import identify, path_kind
 from .context import CONTEXT, BridgeContext, ctx
 from .errors import ApiError, code_for_status, error_response, from_service_error
 from .limits import RateLimiter
@@ -95,7 +104,13 @@ async def guard_middleware(request: web.Request, handler: Handler) -> web.Stream
         raise ApiError(429, f"too many requests from this client; retry in {wait:.2f} s",
                        headers={"Retry-After": RateLimiter.retry_after(wait)})
     if (request.method, request.path) not in PUBLIC and request.path != routes_events.PATH:
-        require_token(request, c.tokens.current())
+        who = identify(request.remote, origin, request.headers.get("User-Agent"))
+        try:
+            require_token(request, c.tokens.current())
+        except ApiError:
+            c.clients.refused(who, path_kind(request.path))
+            raise
+        c.clients.seen(who, path_kind(request.path))
     return await handler(request)
 
 
@@ -116,6 +131,7 @@ def build_app(context: BridgeContext) -> web.Application:
     routes_recall.register(app.router)
     routes_lifecycle.register(app.router)
     routes_events.register(app.router)
+    routes_clients.register(app.router)
     proxy.register(app)
     app[routes_events.SOCKETS] = set()
     app.on_shutdown.append(routes_events.close_all)

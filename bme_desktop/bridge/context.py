@@ -13,6 +13,7 @@ from aiohttp import web
 
 from ..core.errors import ServiceError
 from ..core.service import MemoryService
+from .clients import ClientRegistry
 from .config import BridgeConfig
 from .errors import from_service_error
 from .events_hub import EventHub
@@ -34,6 +35,7 @@ class BridgeContext:
     loop: asyncio.AbstractEventLoop | None = None
     origins: OriginPolicy = field(init=False)
     limiter: RateLimiter = field(init=False)
+    clients: ClientRegistry = field(default_factory=ClientRegistry)
 
     def __post_init__(self) -> None:
         self.origins = OriginPolicy(self.config.allowed_origins)

@@ -15,6 +15,7 @@ from typing import Any
 from aiohttp import WSMsgType, web
 
 from .auth import require_token, token_matches
+from .clients import identify
 from .context import BridgeContext, ctx
 from .errors import ApiError
 from .events_hub import OVERFLOW, Subscriber
@@ -70,8 +71,13 @@ async def _read_client(ws: web.WebSocketResponse) -> None:
 async def events(request: web.Request) -> web.StreamResponse:
     c: BridgeContext = ctx(request)
     header_auth = "Authorization" in request.headers
+    who = identify(request.remote, request.headers.get("Origin"), request.headers.get("User-Agent"))
     if header_auth:
-        require_token(request, c.tokens.current())
+        try:
+            require_token(request, c.tokens.current())
+        except ApiError:
+            c.clients.refused(who, "events")
+            raise
     chat_filter = request.query.get("chat_id") or None
     if chat_filter is not None and len(chat_filter) > 256:
         raise ApiError(400, "chat_id: must be text of 1 to 256 characters")
@@ -86,12 +92,14 @@ async def events(request: web.Request) -> web.StreamResponse:
     try:
         if not header_auth:
             token = await _first_message_token(ws, c.config.ws_auth_timeout_s)
-            if token is None:
-                return await _refuse(ws, CLOSE_AUTH_TIMEOUT, "no token: send {\"token\": \"...\"} first, "
-                                                             f"within {c.config.ws_auth_timeout_s:g} s")
-            if not token_matches(token, c.tokens.current()):
+            if token is None or not token_matches(token, c.tokens.current()):
+                c.clients.refused(who, "events")
+                if token is None:
+                    return await _refuse(ws, CLOSE_AUTH_TIMEOUT, "no token: send {\"token\": \"...\"} first, "
+                                                                 f"within {c.config.ws_auth_timeout_s:g} s")
                 return await _refuse(ws, CLOSE_UNAUTHORIZED, "the token is missing or wrong")
         sub = c.hub.subscribe(chat_filter)
+        c.clients.socket_opened(who)
         try:
             await ws.send_json({"type": "hello", "protocol": 1, "chat_id": None, "filter": chat_filter})
             sender = asyncio.create_task(_send_events(ws, sub))
@@ -103,6 +111,7 @@ async def events(request: web.Request) -> web.StreamResponse:
                     await sender
         finally:
             c.hub.unsubscribe(sub)
+            c.clients.socket_closed(who)
         return ws
     finally:
         sockets.discard(ws)

@@ -14,6 +14,7 @@ from aiohttp import web
 
 from ..core.service import MemoryService
 from .app import build_app
+from .clients import ClientInfo
 from .config import BridgeConfig
 from .context import BridgeContext
 from .events_hub import EventHub
@@ -154,6 +155,14 @@ class BridgeServer:
     def _resolve_stop(self) -> None:
         if self._stop_future is not None and not self._stop_future.done():
             self._stop_future.set_result(None)
+
+    def clients(self) -> list[ClientInfo]:
+        """The clients seen lately, most recent first: a snapshot, no I/O (any thread)."""
+        return self.context.clients.snapshot()
+
+    def refused_clients(self) -> list[ClientInfo]:
+        """Recent attempts refused for a missing or wrong token, most recent first."""
+        return self.context.clients.refused_snapshot()
 
     @property
     def running(self) -> bool:

@@ -162,6 +162,7 @@ def gui_main(data_dir: Path, args: argparse.Namespace) -> int:
             if not getattr(args, "no_bridge", False):
                 from .bridge_host import start_bridge
                 hosted = start_bridge(service, data_dir, settings)
+                desktop.context.bridge = hosted.server
                 desktop.window.set_bridge_status(hosted.status)
                 desktop.tray_status.set_bridge(hosted.status)
             desktop.restore_state()

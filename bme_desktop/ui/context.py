@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 
 from PySide6.QtCore import QObject, Signal
 
+from ..bridge.clients import ClientSource
 from ..core.service import MemoryService
 from ..core.settings import Settings, save_settings
 from .events import ServiceEvents
@@ -39,6 +40,7 @@ class AppContext(QObject):
         self.runner.sigError.connect(lambda exc: self.sigError.emit(str(exc)))
         self._chat_id = ""
         self.language = "en"
+        self.bridge: ClientSource | None = None  # the hosted bridge, once it runs
 
     @property
     def chat_id(self) -> str:

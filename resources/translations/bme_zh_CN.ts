@@ -278,95 +278,188 @@
 <context>
     <name>BridgeBox</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="33"/>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="68"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="35"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="75"/>
         <source>Show</source>
         <translation>显示</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="36"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="38"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="38"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="40"/>
         <source>Rotate</source>
         <translation>更换</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="40"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="42"/>
         <source>Make a new token; SillyTavern needs the new one.</source>
         <translation>生成新令牌；酒馆需要改用新令牌。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="45"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="47"/>
         <source>Install into SillyTavern…</source>
         <translation>安装到酒馆…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="68"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="59"/>
+        <source>Connected frontends</source>
+        <translation>已连接的前端</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="75"/>
         <source>Hide</source>
         <translation>隐藏</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="72"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="79"/>
         <source>from the environment variable {0}</source>
         <translation>来自环境变量 {0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="72"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="79"/>
         <source>in the system keyring</source>
         <translation>在系统钥匙串中</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="73"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="80"/>
         <source>in a file in the data folder, readable only by you (no system keyring works here)</source>
         <translation>在数据文件夹中的一个仅你可读的文件里（此处没有可用的系统钥匙串）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="74"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="81"/>
         <source>SillyTavern&apos;s extension needs this token. It is kept {0}.</source>
         <translation>酒馆扩展需要此令牌。它保存{0}。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="85"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="92"/>
         <source>New bridge token: a running bridge accepts only it within a few seconds.</source>
         <translation>已生成新的桥接令牌：运行中的桥接几秒内将只接受新令牌。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="90"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="97"/>
         <source>Cannot rotate: {0}</source>
         <translation>无法更换：{0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="94"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="101"/>
         <source>Choose the SillyTavern folder</source>
         <translation>选择酒馆（SillyTavern）文件夹</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="101"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="108"/>
         <source>{0} has no data/&lt;user&gt; folder: is it the SillyTavern folder?</source>
         <translation>{0} 中没有 data/&lt;用户&gt; 文件夹：这是酒馆的文件夹吗？</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="107"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="114"/>
         <source>SillyTavern user</source>
         <translation>酒馆用户</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="108"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="115"/>
         <source>Install for which user?</source>
         <translation>为哪个用户安装？</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="114"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="121"/>
         <source>Installed in {0}. Reload SillyTavern, then paste the token in Extensions → BME Desktop Memory.</source>
         <translation>已安装到 {0}。请重新加载酒馆，然后在“扩展 → BME Desktop Memory”中粘贴令牌。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="117"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="124"/>
         <source>Not installed: {0}</source>
         <translation>未安装：{0}</translation>
+    </message>
+</context>
+<context>
+    <name>BridgeClients</name>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="32"/>
+        <source>{0} s ago</source>
+        <translation>{0} 秒前</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="34"/>
+        <source>{0} min ago</source>
+        <translation>{0} 分钟前</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="35"/>
+        <source>{0} h ago</source>
+        <translation>{0} 小时前</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="41"/>
+        <source>sync</source>
+        <translation>同步</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="42"/>
+        <source>recall</source>
+        <translation>召回</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="43"/>
+        <source>recall warm-up</source>
+        <translation>召回预热</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="44"/>
+        <source>kept recall</source>
+        <translation>已保存的召回</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="45"/>
+        <source>memories</source>
+        <translation>记忆</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="46"/>
+        <source>links</source>
+        <translation>关联</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="47"/>
+        <source>maintenance</source>
+        <translation>维护</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="48"/>
+        <source>patrol</source>
+        <translation>巡查</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="49"/>
+        <source>what is known</source>
+        <translation>已知信息</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="50"/>
+        <source>chats</source>
+        <translation>聊天</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="51"/>
+        <source>events</source>
+        <translation>事件</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="52"/>
+        <source>memory proxy</source>
+        <translation>记忆代理</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="53"/>
+        <source>client list</source>
+        <translation>客户端列表</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="55"/>
+        <source>other</source>
+        <translation>其他</translation>
     </message>
 </context>
 <context>
@@ -383,14 +476,78 @@
     </message>
 </context>
 <context>
+    <name>ClientsBox</name>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="65"/>
+        <source>Who</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="65"/>
+        <source>Last seen</source>
+        <translation>最近活动</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="65"/>
+        <source>Requests</source>
+        <translation>请求数</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="66"/>
+        <source>Last request</source>
+        <translation>最近请求</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="66"/>
+        <source>Events</source>
+        <translation>事件推送</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="108"/>
+        <source>The bridge is not running in this window, so no frontend can connect.</source>
+        <translation>桥接服务未在此窗口中运行，前端无法连接。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="110"/>
+        <source>No frontend has connected yet.</source>
+        <translation>尚无前端连接。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="115"/>
+        <source>Refused for a missing or wrong token: {0}, {1}. Check the token in that frontend.</source>
+        <translation>因令牌缺失或错误而被拒绝：{0}，{1}。请检查该前端中的令牌。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="124"/>
+        <source>on</source>
+        <translation>开</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="124"/>
+        <source>off</source>
+        <translation>关</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="125"/>
+        <source>Address: {0}
+Origin: {1}
+User agent: {2}
+First seen: {3}</source>
+        <translation>地址：{0}
+来源页面：{1}
+用户代理：{2}
+首次出现：{3}</translation>
+    </message>
+</context>
+<context>
     <name>DesktopApp</name>
     <message>
-        <location filename="../../bme_desktop/ui/app.py" line="67"/>
+        <location filename="../../bme_desktop/ui/app.py" line="70"/>
         <source>Open another data folder</source>
         <translation>打开其他数据文件夹</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/app.py" line="68"/>
+        <location filename="../../bme_desktop/ui/app.py" line="71"/>
         <source>Start BME Desktop with --data-dir &quot;{0}&quot; to open that folder.</source>
         <translation>请用 --data-dir &quot;{0}&quot; 启动 BME Desktop 以打开该文件夹。</translation>
     </message>

@@ -1,4 +1,5 @@
-"""The bridge token (Show / Copy / Rotate) and "Install into SillyTavern…" in the Settings panel."""
+"""The bridge token (Show / Copy / Rotate), "Install into SillyTavern…" and the connected clients in
+the Settings panel."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from ...bridge.tokens import Token, TokenStore
 from ..context import AppContext
 from ..st_install import find_users, install_extension
 from .guard import while_alive
+from .settings_clients import ClientsBox
 
 
 class BridgeBox(QWidget):
@@ -54,11 +56,16 @@ class BridgeBox(QWidget):
         install = QHBoxLayout()
         install.addWidget(self.install_button)
         install.addWidget(self.install_note, 1)
+        self.clients_title = QLabel(self.tr("Connected frontends"))
+        self.clients = ClientsBox(lambda: context.bridge)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(row)
         layout.addWidget(self.note)
         layout.addLayout(install)
+        layout.addSpacing(8)
+        layout.addWidget(self.clients_title)
+        layout.addWidget(self.clients)
         store = self.store
         context.call(lambda _s: store.get_or_create(), while_alive(self, self._show_token), key=f"token-{id(self)}",
                      on_error=while_alive(self, lambda exc: self.note.setText(str(exc))))
