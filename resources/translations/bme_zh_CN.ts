@@ -2625,6 +2625,11 @@ First seen: {3}</source>
         <translation> 分钟</translation>
     </message>
     <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="79"/>
+        <source> /s</source>
+        <translation> 次/秒</translation>
+    </message>
+    <message>
         <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="80"/>
         <source> MB</source>
         <translation> MB</translation>

@@ -74,3 +74,11 @@ def test_rotate_replaces_the_stored_bridge_token(qtbot, context: AppContext, set
     after = store.load()
     assert after is not None and after.value != before.value
     assert panel.bridge_box.token_edit.text() == after.value
+
+
+def test_rates_read_per_second_and_durations_in_seconds(qtbot, context: AppContext,
+                                                        settled: Callable[[], None]) -> None:
+    panel = make_panel(qtbot, context, settled)
+    rate = panel.editors["bridge.rate_limit_per_s"].input
+    timeout = panel.editors["recall.timeout_s"].input
+    assert rate.suffix() == " /s" and timeout.suffix() == " s"  # type: ignore[attr-defined]

@@ -76,7 +76,7 @@ def choice_label(value: str) -> str:
 
 
 def unit_suffix(name: str) -> str:
-    units = {"_s": QCoreApplication.translate("SettingsLabels", " s"), "_hours": QCoreApplication.translate("SettingsLabels", " h"), "_days": QCoreApplication.translate("SettingsLabels", " days"), "_minutes": QCoreApplication.translate("SettingsLabels", " min"),
+    units = {"_per_s": QCoreApplication.translate("SettingsLabels", " /s"), "_s": QCoreApplication.translate("SettingsLabels", " s"), "_hours": QCoreApplication.translate("SettingsLabels", " h"), "_days": QCoreApplication.translate("SettingsLabels", " days"), "_minutes": QCoreApplication.translate("SettingsLabels", " min"),
              "_mb": QCoreApplication.translate("SettingsLabels", " MB"), "_tokens": QCoreApplication.translate("SettingsLabels", " tokens")}
     for ending, unit in units.items():
         if name.endswith(ending):
