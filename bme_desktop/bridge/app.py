@@ -104,7 +104,8 @@ async def guard_middleware(request: web.Request, handler: Handler) -> web.Stream
         raise ApiError(429, f"too many requests from this client; retry in {wait:.2f} s",
                        headers={"Retry-After": RateLimiter.retry_after(wait)})
     if (request.method, request.path) not in PUBLIC and request.path != routes_events.PATH:
-        who = identify(request.remote, origin, request.headers.get("User-Agent"))
+        who = identify(request.remote, origin, request.headers.get("User-Agent"),
+                       request.headers.get("X-BME-Client"))
         try:
             require_token(request, c.tokens.current())
         except ApiError:

@@ -73,9 +73,12 @@ class ClientSource(Protocol):
     def refused_clients(self) -> list[ClientInfo]: ...
 
 
-def identify(address: str | None, origin: str | None, user_agent: str | None) -> ClientIdentity:
+def identify(address: str | None, origin: str | None, user_agent: str | None,
+             client: str | None = None) -> ClientIdentity:
+    """``client`` is the ``X-BME-Client`` header a frontend may send to name itself (browsers
+    do not let a page set its User-Agent); it wins over the User-Agent."""
     return ClientIdentity(address=(address or "?")[:64], origin=(origin or "")[:200],
-                          agent=first_product(user_agent))
+                          agent=first_product(client) or first_product(user_agent))
 
 
 def first_product(user_agent: str | None) -> str:

@@ -10,7 +10,8 @@ from aiohttp import web
 from .config import is_loopback_host
 
 ALLOWED_METHODS = "GET, POST, PUT, PATCH, DELETE, OPTIONS"
-ALLOWED_HEADERS = ("authorization", "content-type", "accept", "x-requested-with", "x-bme-chat", "x-bme-memory")
+ALLOWED_HEADERS = ("authorization", "content-type", "accept", "x-requested-with", "x-bme-chat", "x-bme-memory",
+                   "x-bme-client")
 ALLOWED_HEADER_PREFIXES = ("x-stainless-",)  # sent by the OpenAI JavaScript SDK (proxy clients)
 PREFLIGHT_MAX_AGE = "600"
 

@@ -71,7 +71,8 @@ async def _read_client(ws: web.WebSocketResponse) -> None:
 async def events(request: web.Request) -> web.StreamResponse:
     c: BridgeContext = ctx(request)
     header_auth = "Authorization" in request.headers
-    who = identify(request.remote, request.headers.get("Origin"), request.headers.get("User-Agent"))
+    who = identify(request.remote, request.headers.get("Origin"), request.headers.get("User-Agent"),
+                   request.headers.get("X-BME-Client"))
     if header_auth:
         try:
             require_token(request, c.tokens.current())

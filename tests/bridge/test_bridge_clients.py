@@ -46,6 +46,20 @@ def test_a_sillytavern_user_agent_is_named_as_the_extension(bridge: BridgeServer
     assert [c.label for c in bridge.clients()] == [SILLYTAVERN]
 
 
+def test_a_browser_extension_names_itself_with_x_bme_client(bridge: BridgeServer) -> None:
+    headers = {**AUTH, "User-Agent": "Mozilla/5.0 (X11) Chrome/126", "Origin": "http://127.0.0.1:8000",
+               "X-BME-Client": "SillyTavern-extension/0.1.0"}
+    assert httpx.get(f"{bridge.url}/v1/chats", headers=headers).status_code == 200
+    assert [c.label for c in bridge.clients()] == [SILLYTAVERN]
+
+
+def test_a_preflight_allows_the_x_bme_client_header(bridge: BridgeServer) -> None:
+    r = httpx.options(f"{bridge.url}/v1/chats", headers={
+        "Origin": "http://127.0.0.1:8000", "Access-Control-Request-Method": "GET",
+        "Access-Control-Request-Headers": "authorization, x-bme-client"})
+    assert "x-bme-client" in r.headers["Access-Control-Allow-Headers"].lower()
+
+
 def test_different_origins_are_different_clients(api: httpx.Client, bridge: BridgeServer) -> None:
     api.get("/v1/chats", headers={"Origin": PAGE})
     api.get("/v1/chats", headers={"Origin": "http://localhost:5001"})

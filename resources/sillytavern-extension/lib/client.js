@@ -1,5 +1,7 @@
 // A small client for the BME Desktop bridge (protocol 1): fetch + timeout.
 
+import { CLIENT_NAME } from './constants.js';
+
 /**
  * Why a bridge call failed.
  *  - `offline`: no connection (bridge not running, wrong URL, CORS refusal)
@@ -62,6 +64,7 @@ export class BridgeClient {
         if (typeof this.fetch !== 'function') throw new BridgeError('offline', 'fetch is not available');
         const headers = { Accept: 'application/json' };
         if (auth && token) headers.Authorization = `Bearer ${String(token).trim()}`;
+        if (auth) headers['X-BME-Client'] = CLIENT_NAME; // names us in the app's "connected frontends"
         if (body !== undefined) headers['Content-Type'] = 'application/json';
 
         const controller = new AbortController();

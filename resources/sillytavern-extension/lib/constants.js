@@ -4,6 +4,8 @@
 export const SETTINGS_KEY = 'bme_desktop';
 export const PROMPT_KEY = 'bme_desktop';
 export const LOG_PREFIX = '[BME]';
+/** Sent as X-BME-Client so the app can list this extension among its connected frontends. */
+export const CLIENT_NAME = 'SillyTavern-extension/0.1.0';
 
 /** The bridge's documented default port. */
 export const DEFAULT_PORT = 7317;

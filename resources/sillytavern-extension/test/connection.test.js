@@ -21,6 +21,8 @@ test('test connection: GET /v1/health without token, then an authenticated GET /
     assert.equal(health.headers.authorization, undefined);
     assert.equal(chats.url, '/v1/chats');
     assert.equal(chats.headers.authorization, `Bearer ${bridge.token}`);
+    assert.match(chats.headers['x-bme-client'], /^SillyTavern-extension\//);
+    assert.equal(health.headers['x-bme-client'], undefined); // a health probe stays a simple request
     assert.equal(bme.status.get().state, 'connected');
 });
 
