@@ -2088,22 +2088,27 @@ First seen: {3}</source>
         <translation>上次巡查 {0} · 只列出，不做任何更改</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/patrol.py" line="119"/>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="121"/>
         <source>{0} ({1})</source>
         <translation>{0}（{1}）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/patrol.py" line="157"/>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="126"/>
+        <source>{0} more not listed</source>
+        <translation>另有 {0} 条未列出</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="163"/>
         <source>Nothing is known about “{0}”.</source>
         <translation>对“{0}”一无所知。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/patrol.py" line="159"/>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="165"/>
         <source>{0} memories about “{1}” · strongest {2}% · confirmed {3} times</source>
         <translation>关于“{1}”的记忆 {0} 条 · 最强 {2}% · 被确认 {3} 次</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/patrol.py" line="163"/>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="169"/>
         <source>• {0} — strength {1}%, confirmed {2} times, {3} days old, {4} links</source>
         <translation>• {0} — 强度 {1}%，被确认 {2} 次，已有 {3} 天，{4} 个关联</translation>
     </message>

@@ -78,3 +78,13 @@ def test_asking_shows_what_is_known_and_how_sure(qtbot, context: AppContext, see
     section.ask_button.click()
     settled()
     assert "dragons" in section.answer.toPlainText() and "Lyra" not in section.answer.toPlainText()
+
+
+def test_entries_past_the_cap_are_counted_and_said_to_be_not_listed(qtbot, context: AppContext) -> None:
+    section = PatrolSection(context)
+    qtbot.addWidget(section)
+    entry = {"ids": ["a", "b"], "titles": ["A", "B"], "note": "similarity 0.99"}
+    section.show_record({"at": 0.0, "report": {"duplicates": [entry] * 3, "omitted": {"duplicates": 40}}})
+    duplicates = section.tree.topLevelItem(1)
+    assert "(43)" in duplicates.text(0) and duplicates.childCount() == 4
+    assert "40" in duplicates.child(3).text(0)

@@ -6,7 +6,8 @@ similarity ≥ ``consolidate_threshold`` − 0.1), contradiction candidates (``c
 edges, or facts with the same subject and category but different statements), memories
 about to be forgotten (current retrievability between ``dormant_below`` and
 ``dormant_below + patrol_forget_margin``), unclassified facts (no category) and stale to-dos
-(working-memory items unmentioned for over half their expiry).
+(working-memory items unmentioned for over half their expiry). Each list holds at most
+``MAX_ITEMS`` entries; ``omitted`` counts the rest.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ if TYPE_CHECKING:
     from ..service import MemoryService
 
 DAY = 86400.0
+MAX_ITEMS = 100  # per list; duplicates come most similar first
 
 
 @dataclass
@@ -45,9 +47,19 @@ class PatrolReport:
     fading: list[PatrolItem] = field(default_factory=list)
     unclassified: list[PatrolItem] = field(default_factory=list)
     stale_todos: list[str] = field(default_factory=list)
+    omitted: dict[str, int] = field(default_factory=dict)  # list → entries past MAX_ITEMS, not listed
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
+
+    def cap(self, limit: int) -> None:
+        """Keep each list's first ``limit`` entries (the report is kept in the chat's state and
+        read by people: a chat of thousands of alike memories must not list them all)."""
+        for key in ("long_unused", "duplicates", "contradictions", "fading", "unclassified", "stale_todos"):
+            entries: list[Any] = getattr(self, key)
+            if len(entries) > limit:
+                self.omitted[key] = len(entries) - limit
+                del entries[limit:]
 
 
 def _item(nodes: list[Node], note: str) -> PatrolItem:
@@ -70,11 +82,14 @@ def build_report(read: Reader, chat_id: str, now: float, settings: LifecycleSett
         if n.type == "fact" and not n.fields.get("category", "").strip():
             report.unclassified.append(_item([n], "fact without a category"))
         groups.setdefault((n.type, n.scope.layer, n.scope.owner), []).append(n)
+    duplicates: list[tuple[float, PatrolItem]] = []
     for key in sorted(groups, key=lambda k: (k[0], k[1], k[2] or "")):
         group = sorted(groups[key], key=lambda n: (n.created_at, n.id))
         for i, j, sim in decide_pairs(group, {}, settings.consolidate_threshold):
             if sim >= settings.consolidate_threshold - NEAR_MISS_BAND:
-                report.duplicates.append(_item([group[i], group[j]], f"similarity {sim:.2f}"))
+                duplicates.append((sim, _item([group[i], group[j]], f"similarity {sim:.2f}")))
+    duplicates.sort(key=lambda d: -d[0])  # stable: within a similarity, the groups' order
+    report.duplicates = [item for _, item in duplicates]
     for edge in read.edges(chat_id, include_invalid=False):
         a, b = by_id.get(edge.from_id), by_id.get(edge.to_id)
         if edge.relation == "contradicts" and a is not None and b is not None:
@@ -92,6 +107,7 @@ def build_report(read: Reader, chat_id: str, now: float, settings: LifecycleSett
     for todo in open_items(read, chat_id, now, settings):
         if now - todo.last_mentioned > settings.working_expiry_days * DAY / 2:
             report.stale_todos.append(todo.text)
+    report.cap(MAX_ITEMS)
     return report
 
 

@@ -120,7 +120,7 @@ def _load(raw: dict[str, Any]) -> Persona:
 def persona_in(uow: UnitOfWork, chat_id: str, now: float, settings: LifecycleSettings, *,
                synthesiser: Synthesiser = synthesise, label: str = "rules") -> Persona | None:
     """Write a new snapshot when the profile changed; the new snapshot, or ``None``."""
-    chat = uow.read.chat_row(chat_id) or {}
+    chat = uow.read.chat_row(chat_id, state=False) or {}
     nodes = [n for n in uow.read.all_nodes(chat_id) if is_injectable(n) and n.tier == "long_term"]
     no = rejected(uow.read, chat_id)
     traits = [tr for tr in synthesiser(nodes, chat.get("user_name")) if norm(tr.text) not in no]

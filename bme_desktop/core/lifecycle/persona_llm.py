@@ -34,7 +34,7 @@ MAX_TRAITS = 40
 
 def sources(read: Reader, chat_id: str) -> tuple[list[Node], str | None]:
     """The memories the deterministic profile rests on, oldest first, and the user's name."""
-    user = (read.chat_row(chat_id) or {}).get("user_name")
+    user = (read.chat_row(chat_id, state=False) or {}).get("user_name")
     nodes = [n for n in read.all_nodes(chat_id) if is_injectable(n) and n.tier == "long_term"]
     cited = {i for tr in synthesise(nodes, user) for i in tr.evidence}
     return sorted((n for n in nodes if n.id in cited), key=lambda n: (n.created_at, n.id)), user

@@ -161,7 +161,7 @@ class RecallCache:
                messages_from: int | None) -> None:
         chat_id = state.chat_id
         if load:
-            row, nodes = self.service.read(lambda r: (r.chat_row(chat_id), r.all_nodes(chat_id)))
+            row, nodes = self.service.read(lambda r: (r.chat_row(chat_id, state=False), r.all_nodes(chat_id)))
             if row is not None:
                 state.character, state.user = row.get("character"), row.get("user_name")
             for node in nodes:

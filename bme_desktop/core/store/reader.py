@@ -35,15 +35,20 @@ class Reader:
             raise ChatNotFound(chat_id)
         return pk
 
-    def chat_row(self, chat_id: str) -> dict[str, Any] | None:
-        row = self.conn.execute(select(t.chats).where(t.chats.c.chat_id == chat_id)).mappings().first()
+    def chat_row(self, chat_id: str, *, state: bool = True) -> dict[str, Any] | None:
+        """The chat's row; ``state=False`` leaves out the runtime-state JSON (it can be large,
+        and most callers want only the names)."""
+        c = t.chats.c
+        columns = [t.chats] if state else [c.pk, c.chat_id, c.character, c.user_name, c.created_at,
+                                           c.last_activity, c.revision]
+        row = self.conn.execute(select(*columns).where(c.chat_id == chat_id)).mappings().first()
         return dict(row) if row else None
 
     def chat_ids(self) -> list[str]:
         return list(self.conn.execute(select(t.chats.c.chat_id).order_by(t.chats.c.pk)).scalars())
 
     def chat_stats(self, chat_id: str) -> ChatStats:
-        row = self.chat_row(chat_id)
+        row = self.chat_row(chat_id, state=False)
         if row is None:
             raise ChatNotFound(chat_id)
         pk = row["pk"]

@@ -54,7 +54,7 @@ class UnitOfWork:
         return record
 
     def ensure_chat(self, chat_id: str, character: str | None = None, user: str | None = None) -> int:
-        row = self.read.chat_row(chat_id)
+        row = self.read.chat_row(chat_id, state=False)
         if row is None:
             pk = self.conn.execute(t.chats.insert().values(
                 chat_id=chat_id, character=character, user_name=user, created_at=self.now,

@@ -114,12 +114,18 @@ class PatrolSection(QWidget):
         report: dict[str, Any] = record.get("report", {})
         self.status.setText(self.tr("Last patrol {0} · lists only, changes nothing").format(
             format_time(float(record.get("at", 0.0)))))
+        omitted: dict[str, Any] = dict(report.get("omitted") or {})
         for key, title in self._titles().items():
             entries: list[Any] = list(report.get(key, []))
-            top = QTreeWidgetItem([self.tr("{0} ({1})").format(title, format_count(len(entries)))])
+            more = int(omitted.get(key, 0) or 0)
+            top = QTreeWidgetItem([self.tr("{0} ({1})").format(title, format_count(len(entries) + more))])
             top.setData(0, IDS_ROLE, [])
             for entry in entries:
                 top.addChild(self._entry_item(entry))
+            if more:
+                rest = QTreeWidgetItem([self.tr("{0} more not listed").format(format_count(more))])
+                rest.setData(0, IDS_ROLE, [])
+                top.addChild(rest)
             self.tree.addTopLevelItem(top)
             top.setExpanded(bool(entries))
 

@@ -86,3 +86,23 @@ def test_meta_memory_reports_counts_strength_and_neighbours_without_reinforcing(
     assert by_id[fact.id].age_days == 6.0 and 0.0 < by_id[fact.id].strength <= 1.0
     assert by_id[mira.id].strength == 1.0  # characters never fade
     assert known.confirmations == 2 and what_do_i_know(service, CHAT, "nobody").hits == []
+
+
+def test_a_chat_of_many_alike_memories_lists_at_most_max_items_duplicates(service: MemoryService,
+                                                                          clock: ManualClock) -> None:
+    from bme_desktop.core.editing import NodeDraft
+    from bme_desktop.core.lifecycle.patrol import MAX_ITEMS, patrol_report
+    from bme_desktop.core.model import MessageIn
+
+    service.sync("alike", [MessageIn(0, "user", "hi"), MessageIn(1, "assistant", "hello")])
+
+    def op(uow: object) -> None:
+        from bme_desktop.core import editing
+        for i in range(60):
+            editing.create_node(uow, "alike", NodeDraft("event", {"summary": f"Lena hides the brass key {i % 3}"},
+                                                        source_indices=[0]), manual=False)  # type: ignore[arg-type]
+    service.write(op)  # type: ignore[arg-type]
+    report = patrol_report(service, "alike")
+    assert len(report.duplicates) == MAX_ITEMS and report.omitted["duplicates"] > 0
+    sims = [float(d.note.split()[-1]) for d in report.duplicates]
+    assert sims == sorted(sims, reverse=True)
