@@ -67,7 +67,13 @@ async def list_chats(request: web.Request) -> web.Response:
 
 async def chat_stats(request: web.Request) -> web.Response:
     c = ctx(request)
-    return web.json_response(stats_json(await c.call(c.service.chat_stats, chat_id_of(request))))
+    chat_id = chat_id_of(request)
+    body = stats_json(await c.call(c.service.chat_stats, chat_id))
+    vectors = getattr(c.service.recaller, "vectors", None)
+    if vectors is not None:  # extra: how far the vector index is
+        model, embedded, pending = vectors.status(chat_id)
+        body["vectors"] = {"model": model, "embedded": embedded, "pending": pending}
+    return web.json_response(body)
 
 
 async def delete_chat(request: web.Request) -> web.Response:

@@ -148,3 +148,27 @@ def test_prepare_rejects_bad_bodies_naming_the_field(api: httpx.Client, body: di
 def test_prepare_for_an_unknown_chat_is_not_found(api: httpx.Client) -> None:
     r = api.post("/v1/chats/nobody/recall/prepare", json={"user_input": "hello there"})
     assert r.status_code == 404 and r.json()["error"]["code"] == "not_found"
+
+
+def test_chat_stats_say_how_far_the_vector_index_is(tmp_path: Any) -> None:
+    from bme_desktop.bridge.server import BridgeServer
+    from bme_desktop.core.providers.local_embedder_hashed import HashedNgramEmbedder
+    from bme_desktop.core.recall.embedding import QueryCache
+    from bme_desktop.core.recall.pipeline import attach
+
+    service = MemoryService.open(tmp_path / "data", attach=False)
+    recaller = attach(service, lambda: QueryCache(HashedNgramEmbedder(dim=32)))
+    server = BridgeServer(service, "t" * 40)
+    server.start()
+    try:
+        with httpx.Client(base_url=server.url, headers={"Authorization": "Bearer " + "t" * 40}) as api:
+            sync(api, {"messages": messages(2)})
+            assert api.get("/v1/chats/c").json()["vectors"] == {"model": None, "embedded": None, "pending": False}
+            api.post("/v1/chats/c/nodes", json={"type": "event", "fields": {"summary": "Lena hides the key"}})
+            api.post("/v1/chats/c/recall", json={"user_input": "where is the key"})
+            assert recaller.vectors is not None and recaller.vectors.wait_idle(20)
+            vectors = api.get("/v1/chats/c").json()["vectors"]
+            assert vectors["embedded"] == 1 and vectors["pending"] is False and vectors["model"]
+    finally:
+        server.stop()
+        service.close()

@@ -105,6 +105,15 @@ class VectorMaintainer:
         with self._cond:
             return self._indexes.setdefault(chat_id, index)
 
+    def status(self, chat_id: str) -> tuple[str | None, int | None, bool]:
+        """(model, memories embedded, work pending) without loading anything: (None, None, …)
+        while the chat's index has not been loaded yet (it is on the first recall)."""
+        with self._cond:
+            index = self._indexes.get(chat_id)
+        if index is None:
+            return None, None, self.pending(chat_id)
+        return index.model, len(index), self.pending(chat_id)
+
     def pending(self, chat_id: str) -> bool:
         """Whether memories of this chat are waiting to be embedded."""
         with self._cond:
