@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
+from ..background import lower_thread_priority
 from ..cancel import CancellableTask, CancelToken, checkpoint
 from ..events import Event
 from .api import ExtractionTicket
@@ -130,6 +131,7 @@ class ExtractionWorker:
             self._thread.start()
 
     def _loop(self) -> None:
+        lower_thread_priority()  # a recall someone waits for goes first
         while True:
             with self._cond:
                 while not self._stopping and (self._paused or not self._queue):

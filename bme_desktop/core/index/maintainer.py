@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
+from ..background import lower_thread_priority
 from ..cancel import CancelToken, checkpoint
 from ..events import ChangeRecord, Event
 from ..recall.documents import embed_text
@@ -225,6 +226,7 @@ class VectorMaintainer:
 
     # worker ----------------------------------------------------------------------------
     def _run(self) -> None:
+        lower_thread_priority()  # embedding memories yields to recalls
         while True:
             with self._cond:
                 while not self._pending and not self._stopped:

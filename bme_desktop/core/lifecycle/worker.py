@@ -20,6 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from ..background import lower_thread_priority
 from ..events import Event
 from .intake import intake_in
 from .patrol_daily import patrol_if_due
@@ -84,6 +85,7 @@ class LifecycleWorker:
                 log.exception("life-cycle %s failed for chat %s", job.kind, job.chat_id)
 
     def _run(self) -> None:
+        lower_thread_priority()
         while not self._closed():
             try:
                 job = self._jobs.get(timeout=POLL_S)

@@ -13,6 +13,7 @@ from typing import Protocol
 import numpy as np
 import numpy.typing as npt
 
+from ..background import lower_thread_priority
 from ..providers.embedding_client import EmbeddingClient, EmbeddingConfig
 from ..providers.errors import EmbeddingDimensionError
 from ..providers.http_policy import HttpPolicy
@@ -148,7 +149,8 @@ class QueryCache:
                 return 0
             self._in_flight.update(mine)
             if self._background is None:
-                self._background = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bme-query-prefetch")
+                self._background = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bme-query-prefetch",
+                                                      initializer=lower_thread_priority)
             background = self._background
         for text, future in mine.items():
             background.submit(self._prefetch_one, text, future)

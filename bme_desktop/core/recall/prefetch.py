@@ -12,6 +12,7 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING
 
+from ..background import lower_thread_priority
 from ..events import Event
 
 if TYPE_CHECKING:
@@ -27,7 +28,8 @@ class SyncPrefetcher:
         self.recaller = recaller
         self._queued: set[str] = set()
         self._lock = threading.Lock()
-        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bme-sync-prefetch")
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bme-sync-prefetch",
+                                        initializer=lower_thread_priority)
         self._unsubscribe = service.events.subscribe(self._on_event)
         service.on_close(self.stop)
 
