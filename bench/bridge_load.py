@@ -197,9 +197,9 @@ def main() -> int:
                              "recall-only phase (the issue's target: recall p95 < 50 ms at 20 clients, 10k nodes)")
     parser.add_argument("--wait-vectors", action="store_true",
                         help="before the phases, wait until every memory is embedded (chat stats' vectors extra)")
-    parser.add_argument("--interval", type=float, default=0.0,
-                        help="also run the recall phases paced: each client starts a turn every INTERVAL seconds "
-                             "(a chat user), beside the closed loop")
+    parser.add_argument("--interval", type=float, nargs="*", default=[],
+                        help="also run the phases paced: each client starts a turn every INTERVAL seconds "
+                             "(a chat user), beside the closed loop; several values run one after another")
     parser.add_argument("--serve-bare", metavar="DIR", help=argparse.SUPPRESS)
     args = parser.parse_args()
     global TOKEN
@@ -237,15 +237,15 @@ def main() -> int:
             if args.nodes:
                 only = asyncio.run(run_clients(url, args.clients, args.seconds, "recall", chat, args.messages))
                 report(f"recall only ({args.nodes} nodes)", only["recall"], args.seconds)
-            if args.interval > 0:
+            for interval in args.interval:
                 paced = asyncio.run(run_clients(url, args.clients, args.seconds, "mixed", chat,
-                                                args.messages + 100_000, args.interval))
-                report(f"paced sync ({args.interval:g} s)", paced["sync"], args.seconds)
-                report(f"paced recall ({args.interval:g} s)", paced["recall"], args.seconds)
+                                                args.messages + 100_000 * (1 + args.interval.index(interval)), interval))
+                report(f"paced sync ({interval:g} s)", paced["sync"], args.seconds)
+                report(f"paced recall ({interval:g} s)", paced["recall"], args.seconds)
                 if args.nodes:
                     paced = asyncio.run(run_clients(url, args.clients, args.seconds, "recall", chat, args.messages,
-                                                    args.interval))
-                    report(f"paced recall only ({args.interval:g} s)", paced["recall"], args.seconds)
+                                                    interval))
+                    report(f"paced recall only ({interval:g} s)", paced["recall"], args.seconds)
             if both.latencies:
                 print(f"mean sync+recall latency {statistics.fmean(both.latencies):.2f} ms")
         finally:

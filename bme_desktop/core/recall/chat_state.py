@@ -127,6 +127,12 @@ class RecallCache:
                 first = state.message_end if changed is None else int(changed)
                 state.messages_from = first if state.messages_from is None else min(first, state.messages_from)
 
+    def loaded(self, chat_id: str) -> bool:
+        """Whether this chat's state has been loaded (by a recall, a prepare or a warm-up)."""
+        with self._lock:
+            state = self._states.get(chat_id)
+        return state is not None and state.loaded
+
     def state(self, chat_id: str) -> ChatState:
         """The chat's state, brought up to date (call from a reader thread, not the writer).
         Read it under ``state.rw.reading()``; what changes later waits for the next call."""

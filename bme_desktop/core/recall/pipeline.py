@@ -36,7 +36,7 @@ from .diffusion import Graph, build_graph, diffuse
 from .diversity import mmr
 from .embedding import RecallEmbedder, make_embedder
 from .injection import render_buckets
-from .prefetch import SyncPrefetcher
+from .prefetch import RecallWarmer
 from .query import Query, build_query, context_from_messages
 from .rerank import rerank
 from .scoring import W_LEXICAL, W_VECTOR, ScoreContext, score_node
@@ -62,6 +62,7 @@ class HybridRecaller:
         self._pool = ThreadPoolExecutor(max_workers=EMBED_IN_FLIGHT, thread_name_prefix="bme-recall-embed")
         self._in_flight = threading.Semaphore(EMBED_IN_FLIGHT)
         self._graphs: dict[str, tuple[int, Graph]] = {}
+        self._graph_builds: dict[str, threading.Lock] = {}
         self._last_shown: dict[str, tuple[int, set[str]]] = {}
         self._lock = threading.Lock()
 
@@ -214,14 +215,29 @@ class HybridRecaller:
         return int(prefetch(texts)) if texts else 0
 
     def _graph(self, state: ChatState) -> Graph:
+        """The chat's diffusion graph for its current state (built once per version: a
+        second asker waits for the build under way)."""
         with self._lock:
             cached = self._graphs.get(state.chat_id)
+            building = self._graph_builds.setdefault(state.chat_id, threading.Lock())
         if cached is not None and cached[0] == state.graph_version:
             return cached[1]
-        graph = build_graph(state.nodes, state.edges)
-        with self._lock:
-            self._graphs[state.chat_id] = (state.graph_version, graph)
+        with building:
+            with self._lock:
+                cached = self._graphs.get(state.chat_id)
+            if cached is not None and cached[0] == state.graph_version:
+                return cached[1]
+            graph = build_graph(state.nodes, state.edges)
+            with self._lock:
+                self._graphs[state.chat_id] = (state.graph_version, graph)
         return graph
+
+    def warm(self, chat_id: str) -> None:
+        """Bring the chat's recall state up to date and build its graph (background work
+        after a change, so the next recall finds both ready)."""
+        state = self.cache.state(chat_id)
+        with state.rw.reading():
+            self._graph(state)
 
     def _diffuse(self, state: ChatState, found: Candidates, with_vectors: bool, deadline: float,
                  skipped: list[str]) -> dict[str, float]:
@@ -348,6 +364,6 @@ def attach(service: MemoryService, embedder_factory: Callable[[], RecallEmbedder
     vectors = VectorMaintainer(service, embedder_factory or default_factory)
     recaller = HybridRecaller(service, vectors)
     service.recaller = recaller
-    SyncPrefetcher(service, recaller)
+    RecallWarmer(service, recaller)
     service.maintenance_tasks["rebuild_vectors"] = CancellableTask(vectors.rebuild)
     return recaller

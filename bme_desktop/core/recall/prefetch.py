@@ -1,9 +1,11 @@
-"""Query vectors ready before the recall asks: after each sync, the context the chat's next
-recall will blend in (the reply just synced, the previous input) is embedded in the
-background, so a recall embeds at most the new input itself.
+"""Recall ready before it is asked: after each change to a chat whose recall state is loaded,
+a background thread brings that state up to date and rebuilds the diffusion graph (≈ 40 ms at
+10k memories, which would otherwise fall on the next recall); after each sync it also embeds
+the context the chat's next recall will blend in (the reply just synced, the previous input),
+so a recall embeds at most the new input itself.
 
-Work is coalesced per chat (a burst of syncs embeds once, for the latest state) and runs on
-one low-priority thread; it never delays the sync that triggered it."""
+Work is coalesced per chat (a burst of changes is handled once, for the latest state) and
+runs on one low-priority thread; it never delays the write or sync that triggered it."""
 
 from __future__ import annotations
 
@@ -22,13 +24,13 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-class SyncPrefetcher:
+class RecallWarmer:
     def __init__(self, service: MemoryService, recaller: HybridRecaller) -> None:
         self.service = service
         self.recaller = recaller
-        self._queued: set[str] = set()
+        self._queued: dict[str, bool] = {}  # chat → also prefetch query vectors
         self._lock = threading.Lock()
-        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bme-sync-prefetch",
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bme-recall-warm",
                                         initializer=lower_thread_priority)
         self._unsubscribe = service.events.subscribe(self._on_event)
         service.on_close(self.stop)
@@ -38,25 +40,31 @@ class SyncPrefetcher:
         self._pool.shutdown(wait=True, cancel_futures=True)
 
     def _on_event(self, event: Event) -> None:
-        if event.type != "chat.synced" or event.chat_id is None or self.service.closed:
+        if event.chat_id is None or self.service.closed:
+            return
+        synced = event.type == "chat.synced"
+        if not synced and not (event.type == "graph.changed" and self.recaller.cache.loaded(event.chat_id)):
             return
         chat_id = event.chat_id
         with self._lock:
-            if chat_id in self._queued:
-                return
-            self._queued.add(chat_id)
+            queued = chat_id in self._queued
+            self._queued[chat_id] = self._queued.get(chat_id, False) or synced
+        if queued:
+            return
         try:
             self._pool.submit(self._run, chat_id)
         except RuntimeError:  # stopping
             with self._lock:
-                self._queued.discard(chat_id)
+                self._queued.pop(chat_id, None)
 
     def _run(self, chat_id: str) -> None:
         with self._lock:
-            self._queued.discard(chat_id)
+            prefetch = self._queued.pop(chat_id, False)
         if self.service.closed:
             return
         try:
-            self.recaller.prefetch_next(chat_id)
+            self.recaller.warm(chat_id)
+            if prefetch:
+                self.recaller.prefetch_next(chat_id)
         except Exception:  # the chat was deleted meanwhile, the embedder is down: recall copes
-            log.debug("query prefetch for %r failed", chat_id, exc_info=True)
+            log.debug("warming recall for %r failed", chat_id, exc_info=True)

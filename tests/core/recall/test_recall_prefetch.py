@@ -123,3 +123,23 @@ def test_a_kept_recall_is_readable_as_soon_as_the_recall_answers(
     result = service.recall(RecallRequest(CHAT, "Where is the brass key?", index=2))
     kept = service.recall_record(CHAT, 2)
     assert kept is not None and kept.injection == result.injection
+
+
+def test_a_change_is_absorbed_in_the_background_before_the_next_recall(
+        service: MemoryService, recaller: HybridRecaller, monkeypatch: pytest.MonkeyPatch) -> None:
+    from bme_desktop.core.recall import pipeline
+
+    service.recall(RecallRequest(CHAT, "Where is the brass key?"))  # loads the chat's recall state
+    key = service.create_node(CHAT, NodeDraft("event", {"summary": "Tom drops the key"}, source_indices=[0]))
+    lamp = service.create_node(CHAT, NodeDraft("event", {"summary": "Lena lights the lamp"}, source_indices=[1]))
+    service.link(CHAT, key.id, lamp.id, "related")
+    deadline = time.monotonic() + 20
+    while not recaller.cache.state(CHAT).edges or \
+            recaller._graphs[CHAT][0] != recaller.cache.state(CHAT).graph_version:
+        assert time.monotonic() < deadline, "the graph was not rebuilt in the background"
+        time.sleep(0.01)
+    builds: list[int] = []
+    real = pipeline.build_graph
+    monkeypatch.setattr(pipeline, "build_graph", lambda *a: builds.append(1) or real(*a))
+    result = service.recall(RecallRequest(CHAT, "Where did Tom drop the key?"))
+    assert builds == [] and any(r.node.id == key.id for r in result.nodes)
