@@ -37,6 +37,8 @@ class Stats:
     latencies: list[float] = field(default_factory=list)
     errors: int = 0
     statuses: dict[int, int] = field(default_factory=dict)
+    server_ms: list[float] = field(default_factory=list)  # recall: the pipeline's own elapsed_ms
+    skipped: dict[str, int] = field(default_factory=dict)  # recall: stages skipped (vector …)
 
     def add(self, seconds: float, status: int) -> None:
         self.statuses[status] = self.statuses.get(status, 0) + 1
@@ -67,16 +69,26 @@ async def run_clients(url: str, clients: int, seconds: float, work: str, chat: s
     async with aiohttp.ClientSession(url, headers=headers, connector=connector) as session:
         async def timed(kind: str, method: str, path: str, body: object | None = None) -> None:
             started = time.perf_counter()
+            answer: object = None
             try:
                 async with session.request(method, path, json=body) as r:
-                    await r.read()
+                    raw = await r.read()
                     status = r.status
+                    if kind == "recall" and status == 200:
+                        answer = json.loads(raw)
             except aiohttp.ClientError:
                 status = 599
             stats[kind].add(time.perf_counter() - started, status)
+            if isinstance(answer, dict):
+                stats[kind].server_ms.append(float(answer.get("elapsed_ms", 0.0)))
+                for stage in answer.get("skipped_stages", []):
+                    name = str(stage).split(" (")[0] + (" (" + str(stage).split(" (")[1].split(":")[0].split(";")[0]
+                                                       if " (" in str(stage) else "")
+                    stats[kind].skipped[name] = stats[kind].skipped.get(name, 0) + 1
 
         async def client(n: int) -> None:
             turn = 0
+            previous_input = ""
             next_turn = time.perf_counter() + random.Random(n).uniform(0.0, interval)
             while time.perf_counter() < deadline:
                 if interval > 0:
@@ -94,10 +106,16 @@ async def run_clients(url: str, clients: int, seconds: float, work: str, chat: s
                 body: dict[str, object] = {"user_input": user_input}
                 if work != "recall":
                     body["index"] = index + 1
+                if interval > 0:
+                    # 20 clients write into one chat, so the messages before this client's turn
+                    # change under it; a chat has one user, whose context is stable: say it.
+                    body["last_reply"] = str(message(index)["text"])
+                    body["previous_input"] = previous_input
                 if interval > 0:  # the user reads the reply and types: the frontend prepares the draft
                     await timed("prepare", "POST", f"/v1/chats/{chat}/recall/prepare", body)
                     await asyncio.sleep(interval / 2)
                 await timed("recall", "POST", f"/v1/chats/{chat}/recall", body)
+                previous_input = user_input
                 turn += 1
 
         await asyncio.gather(*(client(n) for n in range(clients)))
@@ -108,6 +126,10 @@ def report(label: str, stats: Stats, seconds: float) -> None:
     total = len(stats.latencies) + stats.errors
     print(f"{label:<22} {total / seconds:>9.1f} {pct(stats.latencies, 50):>8.2f} {pct(stats.latencies, 95):>8.2f} "
           f"{pct(stats.latencies, 99):>8.2f} {stats.errors:>7d}   {dict(sorted(stats.statuses.items()))}")
+    if stats.server_ms:
+        skipped = {k: v for k, v in sorted(stats.skipped.items()) if k != "rerank (off)"}
+        print(f"{'':<22} pipeline's own elapsed_ms p50 {pct(stats.server_ms, 50):.2f} p95 {pct(stats.server_ms, 95):.2f}; "
+              f"skipped stages {skipped or 'none'}")
 
 
 def seed_memories(data_dir: Path, chat: str, count: int) -> float:

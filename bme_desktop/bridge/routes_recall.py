@@ -40,11 +40,12 @@ async def prepare(request: web.Request) -> web.Response:
     c = ctx(request)
     chat_id = chat_id_of(request)
     f = Fields(await read_json_object(request, c.config.body_limit))
-    f.only("user_input", "index")
+    f.only("user_input", "index", "last_reply", "previous_input")
     user_input = f.text("user_input", required=True, max_len=MAX_INPUT)
     assert user_input is not None
     index = f.whole("index", low=0, high=MAX_INDEX)
-    queued = await c.call_recall(c.service.prepare_recall, chat_id, user_input, index)
+    queued = await c.call_recall(c.service.prepare_recall, chat_id, user_input, index,
+                                 f.text("last_reply", max_len=MAX_INPUT), f.text("previous_input", max_len=MAX_INPUT))
     return web.json_response({"chat_id": chat_id, "queued": queued}, status=202)
 
 

@@ -319,7 +319,8 @@ class MemoryService:
             "index": request.index, "nodes": len(result.nodes), "elapsed_ms": round(result.elapsed_ms, 2)}))
         return result
 
-    def prepare_recall(self, chat_id: str, user_input: str, index: int | None = None) -> int:
+    def prepare_recall(self, chat_id: str, user_input: str, index: int | None = None,
+                       last_reply: str | None = None, previous_input: str | None = None) -> int:
         """Get ready for a recall of ``user_input`` (the message being typed): the chat's state
         is brought up to date and the query embedded in the background, so the recall itself
         only ranks. Returns how many texts were queued for embedding (0 when all were ready
@@ -327,7 +328,7 @@ class MemoryService:
         if not self.has_chat(chat_id):
             raise NotFound(f"no chat named {chat_id!r}")
         prepare = getattr(self.recaller, "prepare", None)
-        return int(prepare(chat_id, user_input, index)) if callable(prepare) else 0
+        return int(prepare(chat_id, user_input, index, last_reply, previous_input)) if callable(prepare) else 0
 
     def put_recall_record(self, request: RecallRequest, result: RecallResult) -> None:
         from .recall.records import store_recall_record

@@ -176,13 +176,18 @@ class HybridRecaller:
             return None
         return VectorScorer.create(index, query, vectors, state.vector_parts)
 
-    def prepare(self, chat_id: str, user_input: str, index: int | None = None) -> int:
+    def prepare(self, chat_id: str, user_input: str, index: int | None = None,
+                last_reply: str | None = None, previous_input: str | None = None) -> int:
         """Get ready for a recall of ``user_input`` (the input being typed): bring the chat's
-        state up to date and embed the query parts in the background. Returns how many texts
-        were queued for embedding."""
+        state up to date and embed the query parts in the background. The context is taken
+        as the recall will take it (given, or from the stored messages). Returns how many
+        texts were queued for embedding."""
         state = self.cache.state(chat_id)
         with state.rw.reading():
-            last_reply, previous = context_from_messages(list(state.messages.values()), index)
+            if last_reply is None and previous_input is None:
+                last_reply, previous = context_from_messages(list(state.messages.values()), index)
+            else:
+                previous = previous_input
             query = build_query(user_input, last_reply, previous, self.service.settings.recall)
             for part in query.parts:  # BM25 per part now; the recall finds it ready
                 lexical_part(state, part.text)

@@ -143,3 +143,14 @@ def test_a_change_is_absorbed_in_the_background_before_the_next_recall(
     monkeypatch.setattr(pipeline, "build_graph", lambda *a: builds.append(1) or real(*a))
     result = service.recall(RecallRequest(CHAT, "Where did Tom drop the key?"))
     assert builds == [] and any(r.node.id == key.id for r in result.nodes)
+
+
+def test_prepare_takes_the_context_the_recall_will_send(
+        service: MemoryService, recaller: HybridRecaller, counter: QueryCounter) -> None:
+    recaller.prepare(CHAT, "And the lamp?", index=2, last_reply="The lamp is in the shed.", previous_input="Hi")
+    for text in ("And the lamp?", "The lamp is in the shed.", "Hi"):
+        wait_cached(recaller, text)
+    before = len(counter.queries)
+    service.recall(RecallRequest(CHAT, "And the lamp?", index=2, last_reply="The lamp is in the shed.",
+                                 previous_input="Hi"))
+    assert counter.queries[before:] == []
