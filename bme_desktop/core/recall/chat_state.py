@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..events import Event
 from ..model import Edge, Message, Node
@@ -52,6 +52,7 @@ class ChatState:
     # above (under ``flags``), so they never wait for a recall.
     rw: ReadWriteLock = field(default_factory=ReadWriteLock)
     flags: threading.Lock = field(default_factory=threading.Lock)
+    refreshing: threading.Lock = field(default_factory=threading.Lock)  # one refresh at a time
 
     def needs_refresh(self) -> bool:
         with self.flags:
@@ -141,11 +142,14 @@ class RecallCache:
             if state is None:
                 state = self._states[chat_id] = ChatState(chat_id)
         if state.needs_refresh():
-            with state.rw.writing():
-                self._refresh(state)
+            with state.refreshing:  # one refresher at a time, so fresh rows are applied in order
+                if state.needs_refresh():
+                    self._refresh(state)
         return state
 
     def _refresh(self, state: ChatState) -> None:
+        """Read the changed rows first, then apply them under the write lock: recalls already
+        reading wait only for the in-memory update, never for the database."""
         with state.flags:
             load = not state.loaded
             dirty = sorted(state.dirty_nodes)
@@ -153,7 +157,9 @@ class RecallCache:
             edges_dirty, state.edges_dirty = state.edges_dirty, False
             messages_from, state.messages_from = state.messages_from, None
         try:
-            self._apply(state, load, dirty, edges_dirty, messages_from)
+            fresh = self._read(state.chat_id, load, dirty, edges_dirty, messages_from)
+            with state.rw.writing():
+                self._apply(state, fresh)
         except BaseException:  # nothing was lost: what was not applied is marked again
             with state.flags:
                 state.dirty_nodes.update(dirty)
@@ -163,33 +169,58 @@ class RecallCache:
                                            else min(messages_from, state.messages_from))
             raise
 
-    def _apply(self, state: ChatState, load: bool, dirty: list[str], edges_dirty: bool,
-               messages_from: int | None) -> None:
-        chat_id = state.chat_id
+    def _read(self, chat_id: str, load: bool, dirty: list[str], edges_dirty: bool,
+              messages_from: int | None) -> _Fresh:
+        fresh = _Fresh(load=load, dirty=dirty, messages_from=messages_from)
         if load:
-            row, nodes = self.service.read(lambda r: (r.chat_row(chat_id, state=False), r.all_nodes(chat_id)))
-            if row is not None:
-                state.character, state.user = row.get("character"), row.get("user_name")
-            for node in nodes:
+            fresh.row, fresh.nodes = self.service.read(
+                lambda r: (r.chat_row(chat_id, state=False), r.all_nodes(chat_id)))
+        elif dirty:
+            fresh.found = {n.id: n for n in self.service.read(lambda r: r.nodes_by_ids(chat_id, dirty))}
+        if edges_dirty:
+            fresh.edges = [e for e in self.service.edges(chat_id) if e.is_valid]
+        if messages_from is not None:
+            fresh.messages = self.service.messages(chat_id, messages_from)
+        return fresh
+
+    @staticmethod
+    def _apply(state: ChatState, fresh: _Fresh) -> None:
+        if fresh.load:
+            if fresh.row is not None:
+                state.character, state.user = fresh.row.get("character"), fresh.row.get("user_name")
+            for node in fresh.nodes:
                 state.put_node(node)
             state.loaded = True
             state.graph_version += 1
-        elif dirty:
-            found = {n.id: n for n in self.service.read(lambda r: r.nodes_by_ids(chat_id, dirty))}
-            before = [_graph_key(state.nodes.get(node_id)) for node_id in dirty]
-            for node_id in dirty:
-                fresh = found.get(node_id)
-                if fresh is None:
+        elif fresh.dirty:
+            before = [_graph_key(state.nodes.get(node_id)) for node_id in fresh.dirty]
+            for node_id in fresh.dirty:
+                row = fresh.found.get(node_id)
+                if row is None:
                     state.drop_node(node_id)
                 else:
-                    state.put_node(fresh)
-            if before != [_graph_key(state.nodes.get(node_id)) for node_id in dirty]:
+                    state.put_node(row)
+            if before != [_graph_key(state.nodes.get(node_id)) for node_id in fresh.dirty]:
                 state.graph_version += 1  # not for edits the graph does not see (recall hits, cards)
-        if edges_dirty:
-            state.edges = [e for e in self.service.edges(chat_id) if e.is_valid]
+        if fresh.edges is not None:
+            state.edges = fresh.edges
             state.graph_version += 1
-        if messages_from is not None:
-            state.put_messages(self.service.messages(chat_id, messages_from), messages_from)
+        if fresh.messages_from is not None:
+            state.put_messages(fresh.messages, fresh.messages_from)
+
+
+@dataclass
+class _Fresh:
+    """Rows read for one refresh, applied together."""
+
+    load: bool
+    dirty: list[str]
+    messages_from: int | None
+    row: dict[str, Any] | None = None
+    nodes: list[Node] = field(default_factory=list)
+    found: dict[str, Node] = field(default_factory=dict)
+    edges: list[Edge] | None = None
+    messages: list[Message] = field(default_factory=list)
 
 
 def _graph_key(node: Node | None) -> tuple[str, int | None] | None:

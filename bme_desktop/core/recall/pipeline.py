@@ -219,14 +219,19 @@ class HybridRecaller:
         texts = [p.text for p in query.parts if p.text]
         return int(prefetch(texts)) if texts else 0
 
-    def _graph(self, state: ChatState) -> Graph:
-        """The chat's diffusion graph for its current state (built once per version: a
-        second asker waits for the build under way)."""
+    def _graph(self, state: ChatState, *, wait: bool = True) -> Graph:
+        """The chat's diffusion graph for its current state, built once per version. While
+        another thread builds it (the warmer, at low priority), a recall (``wait=False``) uses
+        the previous version rather than wait: a turn-old graph beats a late answer."""
         with self._lock:
             cached = self._graphs.get(state.chat_id)
             building = self._graph_builds.setdefault(state.chat_id, threading.Lock())
         if cached is not None and cached[0] == state.graph_version:
             return cached[1]
+        if not wait and cached is not None and not building.acquire(blocking=False):
+            return cached[1]
+        if not wait and cached is not None:
+            building.release()  # free after all: build it here
         with building:
             with self._lock:
                 cached = self._graphs.get(state.chat_id)
@@ -261,7 +266,7 @@ class HybridRecaller:
             seeds[node_id] = max(seeds.get(node_id, 0.0), 1.0)
         if not seeds:
             return {}
-        return diffuse(self._graph(state), seeds)
+        return diffuse(self._graph(state, wait=False), seeds)
 
     def _diversify(self, chat_id: str, scored: list[RecalledNode], k: int, deadline: float,
                    skipped: list[str]) -> list[RecalledNode]:

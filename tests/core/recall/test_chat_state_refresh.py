@@ -77,3 +77,35 @@ def test_vector_part_results_are_reused_until_the_vector_index_changes() -> None
     assert VectorScorer.create(index, query, vectors, cache).candidates() == first and len(calls) == 1
     index.upsert(["f"], np.array([[1.0, 0.0]], dtype=np.float32))
     assert "f" in VectorScorer.create(index, query, vectors, cache).candidates() and len(calls) == 2
+
+
+def test_recalls_keep_reading_while_a_refresh_reads_the_database(service: MemoryService) -> None:
+    import threading
+
+    cache, key, _ = setup(service)
+    state = cache.state(CHAT)
+    reading_db, release = threading.Event(), threading.Event()
+    real_read = cache._read
+
+    def slow_read(*args: object) -> object:
+        reading_db.set()
+        assert release.wait(20)
+        return real_read(*args)  # type: ignore[arg-type]
+
+    cache._read = slow_read  # type: ignore[method-assign]
+    service.update_node(CHAT, key, {"fields": {"summary": "Tom moves the key"}})
+    refresher = threading.Thread(target=cache.state, args=(CHAT,))
+    refresher.start()
+    try:
+        assert reading_db.wait(20)
+        got_in = threading.Event()
+
+        def reader() -> None:
+            with state.rw.reading():
+                got_in.set()
+        threading.Thread(target=reader).start()
+        assert got_in.wait(5)  # a recall is not held up by the refresh's database read
+    finally:
+        release.set()
+        refresher.join(20)
+    assert [h.doc_id for h in cache.state(CHAT).lexical.search("moves")] == [key]
