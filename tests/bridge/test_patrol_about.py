@@ -12,7 +12,7 @@ from bme_desktop.core.service import MemoryService
 from .helpers import messages, snapshot
 
 PATROL_KEYS = {"chat_id", "at", "long_unused", "duplicates", "contradictions", "fading", "unclassified",
-               "stale_todos"}
+               "stale_todos", "omitted"}
 
 
 @pytest.fixture

@@ -141,7 +141,8 @@ class RecallCache:
             state = self._states.get(chat_id)
             if state is None:
                 state = self._states[chat_id] = ChatState(chat_id)
-        if state.needs_refresh():
+        # A refresh under way has taken the flags but not applied the rows yet: wait for it too.
+        if state.needs_refresh() or state.refreshing.locked():
             with state.refreshing:  # one refresher at a time, so fresh rows are applied in order
                 if state.needs_refresh():
                     self._refresh(state)
