@@ -45,7 +45,7 @@ def matched_by_similarity(op: NodeOp) -> bool:
 
 
 def vector_scores(service: MemoryService, chat_id: str, plan: Plan,
-                  threshold: float = VECTOR_DUPLICATE_THRESHOLD) -> dict[int, VectorScores]:
+                  threshold: float | None = None) -> dict[int, VectorScores]:
     """Scores by position in ``plan.ops``; empty when the chat has no vectors to compare with."""
     wanted = [(n, op) for n, op in enumerate(plan.ops) if matched_by_similarity(op)]
     vectors: Any = getattr(service.recaller, "vectors", None)
@@ -61,6 +61,8 @@ def vector_scores(service: MemoryService, chat_id: str, plan: Plan,
         vectors.wait_chat(chat_id, INDEX_WAIT_S)
         if len(index) == 0 or embedder.name != index.model:
             return {}
+        if threshold is None:  # each model has its own scale: e5 puts distinct events at 0.85–0.97
+            threshold = getattr(embedder, "duplicate_threshold", None) or VECTOR_DUPLICATE_THRESHOLD
         texts = [embed_text(Node(id="", chat_id=chat_id, type=op.type, title=node_title(op.type, op.fields),
                                  fields=dict(op.fields))) for _, op in wanted]
         rows = np.asarray(embedder.embed(texts), dtype=np.float32)

@@ -88,6 +88,12 @@ class QueryCache:
     def dim(self) -> int | None:
         return self.inner.dim
 
+    @property
+    def duplicate_threshold(self) -> float | None:
+        """The inner model's cosine for "the same memory" (None: the default)."""
+        value = getattr(self.inner, "duplicate_threshold", None)
+        return float(value) if value is not None else None
+
     def embed(self, texts: Sequence[str]) -> Matrix:
         """Memory (passage) vectors. The last few thousand are kept too: extraction embeds a
         new memory to look for near-duplicates, and the vector index then needs the same text."""
