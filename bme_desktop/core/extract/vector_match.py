@@ -25,7 +25,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 VECTOR_DUPLICATE_THRESHOLD = 0.92
-INDEX_WAIT_S = 60.0  # a rebuild of a large chat may take longer: then it matches with what is there
 
 
 @dataclass(frozen=True)
@@ -54,12 +53,7 @@ def vector_scores(service: MemoryService, chat_id: str, plan: Plan,
     try:
         embedder = vectors.embedder()
         index = vectors.index(chat_id) if embedder is not None else None
-        if embedder is None or index is None:
-            return {}
-        # Compare with every memory made so far, not with whichever the background has
-        # embedded by now: the same chat must give the same memories, however fast the machine.
-        vectors.wait_chat(chat_id, INDEX_WAIT_S)
-        if len(index) == 0 or embedder.name != index.model:
+        if embedder is None or index is None or len(index) == 0 or embedder.name != index.model:
             return {}
         if threshold is None:  # each model has its own scale: e5 puts distinct events at 0.85–0.97
             threshold = getattr(embedder, "duplicate_threshold", None) or VECTOR_DUPLICATE_THRESHOLD

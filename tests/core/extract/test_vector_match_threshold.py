@@ -1,4 +1,4 @@
-"""Near-duplicates by cosine use the embedder's own threshold, after the index has caught up."""
+"""Near-duplicates by cosine use the embedder's own threshold."""
 
 from __future__ import annotations
 
@@ -40,8 +40,9 @@ def scores(service: MemoryService, threshold: float | None) -> dict[str, float]:
     service.sync(CHAT, [MessageIn(0, "user", "hi"), MessageIn(1, "assistant", "hello")])
     service.create_node(CHAT, NodeDraft("event", {"summary": "Lena hides the key"}, source_indices=[0]))
     assert recaller.vectors is not None and recaller.vectors.index(CHAT) is not None
+    assert recaller.vectors.wait_idle(20)
     plan = Plan("heuristic", [NodeOp("create", "event", {"summary": "Lena lights the lamp"}, source_indices=[1])])
-    found = vector_scores(service, CHAT, plan)  # waits for the index to hold the first memory
+    found = vector_scores(service, CHAT, plan)
     recaller.vectors.stop()
     return found[0].above
 
