@@ -133,19 +133,6 @@ class VectorMaintainer:
                 self._thread.start()
             self._cond.notify_all()
 
-    def wait_chat(self, chat_id: str, timeout: float) -> bool:
-        """Block until none of this chat's memories waits to be embedded (or ``timeout``)."""
-        end = time.monotonic() + timeout
-        with self._cond:
-            while chat_id in self._pending or self._busy_chat == chat_id:
-                if self._embedder is None and self.last_error:
-                    return False
-                left = end - time.monotonic()
-                if left <= 0:
-                    return False
-                self._cond.wait(min(left, 0.05))
-        return True
-
     def wait_idle(self, timeout: float | None = None) -> bool:
         """Block until nothing is queued or being embedded (tests, benchmarks, rebuilds)."""
         end = None if timeout is None else time.monotonic() + timeout
