@@ -3,9 +3,15 @@
 from __future__ import annotations
 
 import json
+import os
 import signal
+import subprocess
+import sys
 import threading
 from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def pct(values: list[float], q: float) -> float:
@@ -32,3 +38,26 @@ def serve_bare(data_dir: Path, token: str) -> int:
     server.stop()
     service.close()
     return 0
+
+
+def start_bridge(data_dir: Path, token: str, script: str, bare: bool,
+                 settings: dict[str, Any] | None = None) -> tuple[subprocess.Popen[str], str]:
+    """Start a bridge as a child process over ``data_dir`` (rate limits lifted, plus
+    ``settings``) and wait for its ready line; returns the process and the bridge's URL.
+
+    ``bare`` runs ``script --serve-bare DATA_DIR`` (the calling benchmark, which then calls
+    :func:`serve_bare`); otherwise the real ``bme-desktop serve``."""
+    data_dir.mkdir(parents=True, exist_ok=True)
+    (data_dir / "settings.json").write_text(json.dumps({
+        "bridge": {"rate_limit_per_s": 100000.0, "rate_burst": 1000000}, **(settings or {})}), encoding="utf-8")
+    env = {**os.environ, "BME_BRIDGE_TOKEN": token, "PYTHON_KEYRING_BACKEND": "keyring.backends.null.Keyring",
+           "PYTHONPATH": str(ROOT)}
+    env.pop("BME_PROXY_UPSTREAM_KEY", None)
+    command = [sys.executable, script, "--serve-bare", str(data_dir)] if bare else \
+        [sys.executable, "-m", "bme_desktop", "serve", "--port", "0", "--data-dir", str(data_dir)]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, env=env, cwd=ROOT)
+    assert proc.stdout is not None
+    line = proc.stdout.readline()
+    if not line:
+        raise SystemExit("the bridge did not start")
+    return proc, json.loads(line)["url"]

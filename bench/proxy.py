@@ -23,10 +23,7 @@ the proxy itself costs.
 from __future__ import annotations
 
 import argparse
-import json
-import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -37,7 +34,7 @@ import httpx
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
-from bench_common import pct, serve_bare  # noqa: E402
+from bench_common import pct, serve_bare, start_bridge  # noqa: E402
 from fakes.openai_server import FakeOpenAIServer, Reply  # noqa: E402
 
 TOKEN = "bench-token-" + "p" * 40
@@ -60,24 +57,6 @@ def server_timing(header: str | None) -> dict[str, float]:
         if rest:
             out[name] = float(rest)
     return out
-
-
-def start_bridge(data_dir: Path, upstream: str, bare: bool) -> tuple[subprocess.Popen[str], str]:
-    data_dir.mkdir(parents=True, exist_ok=True)
-    (data_dir / "settings.json").write_text(json.dumps({
-        "bridge": {"rate_limit_per_s": 100000.0, "rate_burst": 1000000},
-        "proxy": {"upstream_base_url": upstream}}), encoding="utf-8")
-    env = {**os.environ, "BME_BRIDGE_TOKEN": TOKEN, "PYTHON_KEYRING_BACKEND": "keyring.backends.null.Keyring",
-           "PYTHONPATH": str(ROOT)}
-    env.pop("BME_PROXY_UPSTREAM_KEY", None)
-    command = [sys.executable, __file__, "--serve-bare", str(data_dir)] if bare else \
-        [sys.executable, "-m", "bme_desktop", "serve", "--port", "0", "--data-dir", str(data_dir)]
-    proc = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, env=env, cwd=ROOT)
-    assert proc.stdout is not None
-    line = proc.stdout.readline()
-    if not line:
-        raise SystemExit("the bridge did not start")
-    return proc, json.loads(line)["url"]
 
 
 def seed(bridge: httpx.Client, history: list[dict[str, Any]], memories: int) -> float:
@@ -145,7 +124,8 @@ def main() -> int:
 
     with FakeOpenAIServer() as fake, tempfile.TemporaryDirectory(prefix="bme-bench-proxy-") as tmp:
         fake.responder = lambda _request: Reply.text(REPLY, chunk_size=8)
-        proc, url = start_bridge(Path(tmp) / "data", fake.base_url, args.bare)
+        proc, url = start_bridge(Path(tmp) / "data", TOKEN, __file__, args.bare,
+                                  {"proxy": {"upstream_base_url": fake.base_url}})
         try:
             with httpx.Client(base_url=url, headers=AUTH, timeout=120) as bridge, \
                     httpx.Client(base_url=url + "/v1", headers={**AUTH, "X-BME-Chat": CHAT}, timeout=120) as proxy, \
