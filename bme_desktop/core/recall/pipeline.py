@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
+from ..blas_threads import limit_blas_threads
 from ..cancel import CancellableTask
 from ..index.vector_index import VectorIndex
 from ..lifecycle.hits import record_hits_in
@@ -366,6 +367,8 @@ def _embed_release(embedder: RecallEmbedder, texts: list[str], gate: threading.S
 def attach(service: MemoryService, embedder_factory: Callable[[], RecallEmbedder] | None = None) -> HybridRecaller:
     """Attach the hybrid recaller and its vector maintainer (``rebuild_vectors``) to ``service``."""
     from ..index.maintainer import VectorMaintainer
+
+    limit_blas_threads()  # a product split over a busy core waits for it (see blas_threads)
 
     def default_factory() -> RecallEmbedder:
         key = api_key(service.data_dir, EMBEDDING_KEY, "BME_EMBEDDING_API_KEY")
