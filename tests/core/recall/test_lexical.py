@@ -112,6 +112,17 @@ def test_exact_name_in_query_is_found() -> None:
     assert index.exact_name_hits("那部科幻电影叫什么") == ["n3"]
 
 
+def test_names_of_every_length_are_found_and_names_sharing_a_prefix_stay_apart() -> None:
+    index = BM25Index()
+    titles = {"two": "小明", "three": "张小明", "four": "Mira", "long": "Miranda Hall", "longer": "Miranda Hallway"}
+    for doc_id, title in titles.items():
+        index.add(doc_id, {"title": title, "body": "x"})
+    assert index.exact_name_hits("小明和张小明去找 Miranda Hall") == ["two", "three", "long"]
+    assert index.exact_name_hits("Mira met Miranda Hallway") == ["four", "longer"]
+    index.remove("long")
+    assert index.exact_name_hits("Miranda Hall and Miranda Hallway") == ["longer"]
+
+
 def test_exact_name_boost_lifts_the_named_document_first() -> None:
     index = BM25Index(field_weights={"title": 0.0, "body": 1.0})  # names matter only through the boost
     index.add("named", {"title": "Bluebird", "body": "the cafe on Main Street"})
