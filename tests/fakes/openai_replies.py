@@ -36,6 +36,7 @@ class Reply:
     stall_seconds: float = 3600.0  # ... for this long (cut short when the server stops)
     truncate_after: int | None = None  # after this many chunks end the HTTP body cleanly, no finish/[DONE]
     abort_after: int | None = None  # after this many chunks cut the TCP connection
+    eof_delay: float = 0.0  # pause between ``data: [DONE]`` and the end of the HTTP body
     headers: dict[str, str] = field(default_factory=dict)  # extra response headers
 
     # -- constructors ---------------------------------------------------------------------

@@ -386,6 +386,8 @@ async def _sse_stream(
                             "choices": [], "usage": usage})
             )
         await response.write(b"data: [DONE]\n\n")
+        if reply.eof_delay:
+            await pause(reply.eof_delay)
         await response.write_eof()
     except (ConnectionError, RuntimeError):  # the client went away
         pass

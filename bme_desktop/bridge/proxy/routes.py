@@ -191,7 +191,10 @@ async def _relay(c: BridgeContext, state: ProxyState, request: web.Request, upst
     response = web.StreamResponse(status=upstream.status, reason=upstream.reason,
                                   headers=relayed_headers(upstream.headers))
     _decorate(response, request, identity, prepared.status, timing)
-    delivered = False
+    delivered = False  # the whole body reached the client
+    # The client went away after the reply's end ([DONE] or a finish_reason) was relayed, before
+    # the upstream's body ended (OpenAI's SDKs close right after [DONE]): it has the whole reply.
+    left_after_end = False
     state.active += 1
     try:
         await response.prepare(request)
@@ -203,8 +206,12 @@ async def _relay(c: BridgeContext, state: ProxyState, request: web.Request, upst
         await response.write_eof()
         delivered = True
     except (ClientGone, ConnectionError):
-        log.info("proxy: the client left mid-answer (chat %r); upstream request closed, nothing synced",
-                 identity and identity.chat_id)
+        left_after_end = reader is not None and reader.finished and not state.stopping.is_set()
+        if left_after_end:
+            log.debug("proxy: the client closed after the reply ended (chat %r)", identity and identity.chat_id)
+        else:
+            log.info("proxy: the client left mid-answer (chat %r); upstream request closed, nothing synced",
+                     identity and identity.chat_id)
     except Exception as exc:  # the upstream broke (or worse): end this answer, which has begun
         if isinstance(exc, aiohttp.ClientError | TimeoutError):
             log.warning("proxy: the upstream broke mid-answer (chat %r): %s", identity and identity.chat_id, exc)
@@ -225,8 +232,9 @@ async def _relay(c: BridgeContext, state: ProxyState, request: web.Request, upst
             upstream.release()
         else:
             upstream.close()  # drops the connection: the upstream stops generating
-    if delivered and reader is not None and identity is not None:
-        reader.end()
+    if reader is not None and identity is not None and (delivered or left_after_end):
+        if delivered:
+            reader.end()
         text = reader.text()
         if text:
             await _memory_after(c, state, identity, prepared, turns, text)

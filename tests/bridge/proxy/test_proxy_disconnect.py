@@ -81,3 +81,17 @@ def test_stopping_the_bridge_ends_a_silent_stream_promptly(bridge: BridgeServer,
     bridge.stop()
     assert time.monotonic() - started < 5  # not the 30 s shutdown grace
     sock.close()
+
+
+def test_a_client_closing_right_after_done_still_has_its_reply_synced(
+        proxy: httpx.Client, bridge: BridgeServer, fake: FakeOpenAIServer, service: MemoryService) -> None:
+    # OpenAI's SDKs close the connection as soon as they read [DONE]; here the upstream ends its
+    # HTTP body only later, so the client is surely gone first. The client has the whole reply.
+    fake.enqueue(Reply.text("The key is under the mill.", chunk_size=5, eof_delay=3))
+    sock = start_stream(bridge.port, {"model": "m", "stream": True,
+                                      "messages": [{"role": "user", "content": "Where is the key?"}]})
+    read_until(sock, b"[DONE]")
+    sock.close()
+    wait_for(lambda: state_of(bridge).replies_synced == 1, timeout=5)
+    assert stored(service, "cut") == [(0, "user", "Where is the key?"), (1, "assistant", "The key is under the mill.")]
+    assert state_of(bridge).active == 0
