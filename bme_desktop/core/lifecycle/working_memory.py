@@ -8,7 +8,7 @@ item again refreshes it; "done", "finished", "做好了", "完成了" clear the 
 names (or, naming none, the newest). At most ``working_max`` (3) items, newest kept; an item
 not mentioned for ``working_expiry_days`` (3) expires. One ``working`` batch per change
 (the batch keeps the state from before: undo and history rollback restore it).
-Recall injects ``working_memory_lines(service, chat_id)``.
+Recall injects ``todo_lines(reader, chat_id, now, settings)``.
 """
 
 from __future__ import annotations
@@ -116,8 +116,12 @@ def open_items(read: Reader, chat_id: str, now: float, settings: LifecycleSettin
     return [i for i in items if now - i.last_mentioned <= settings.working_expiry_days * 86400]
 
 
+def todo_lines(read: Reader, chat_id: str, now: float, settings: LifecycleSettings) -> list[str]:
+    """The open to-dos as short lines for the recall injection (empty when none)."""
+    return [f"- {i.text}" for i in open_items(read, chat_id, now, settings)]
+
+
 def working_memory_lines(service: MemoryService, chat_id: str) -> list[str]:
-    """The open to-dos as short lines for the recall injection (read-only; empty when none)."""
+    """:func:`todo_lines` in a read of its own (recall reads them with the summaries)."""
     now, settings = service.now(), service.settings.lifecycle
-    items = service.read(lambda r: open_items(r, chat_id, now, settings) if r.chat_pk(chat_id) else [])
-    return [f"- {i.text}" for i in items]
+    return service.read(lambda r: todo_lines(r, chat_id, now, settings) if r.chat_pk(chat_id) else [])

@@ -24,7 +24,7 @@ from ..blas_threads import limit_blas_threads
 from ..cancel import CancellableTask
 from ..index.vector_index import VectorIndex
 from ..lifecycle.hits import record_hits_in
-from ..lifecycle.working_memory import working_memory_lines
+from ..lifecycle.working_memory import todo_lines
 from ..providers.tokens import estimate_tokens
 from ..secrets import EMBEDDING_KEY, api_key
 from .api import RecalledNode, RecallRequest, RecallResult
@@ -44,7 +44,9 @@ from .scoring import W_LEXICAL, W_VECTOR, ScoreContext, score_node
 
 if TYPE_CHECKING:
     from ..index.maintainer import VectorMaintainer
+    from ..model import Summary
     from ..service import MemoryService
+    from ..store.reader import Reader
 
 SEEDS = 8
 POOL_FACTOR = 3
@@ -311,9 +313,16 @@ class HybridRecaller:
 
     def _context(self, chat_id: str) -> _Context:
         """What recall injects besides memories: active summaries and open to-dos."""
-        found = self.service.read(lambda r: r.summaries(chat_id, status="active"))
+        now, lifecycle = self.service.now(), self.service.settings.lifecycle
+
+        def read(r: Reader) -> tuple[list[Summary], list[str]]:  # one transaction for both
+            if not r.chat_pk(chat_id):
+                return [], []
+            return r.summaries(chat_id, status="active"), todo_lines(r, chat_id, now, lifecycle)
+
+        found, todos = self.service.read(read)
         summaries = [s.text for s in sorted(found, key=lambda s: (-s.level, s.start_index or 0, s.id))[:3] if s.text]
-        return _Context(summaries, working_memory_lines(self.service, chat_id))
+        return _Context(summaries, todos)
 
     def _finish(self, request: RecallRequest, started: float, core: list[RecalledNode],
                 recalled: list[RecalledNode], context: _Context, skipped: list[str]) -> RecallResult:
