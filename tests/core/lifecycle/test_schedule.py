@@ -5,6 +5,9 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bme_desktop.core.lifecycle.schedule import (
     DAY,
@@ -13,6 +16,7 @@ from bme_desktop.core.lifecycle.schedule import (
     new_card,
     retrievability,
     retrievability_array,
+    retrievability_one,
     review,
 )
 from bme_desktop.core.model import Node
@@ -84,3 +88,17 @@ def test_dormant_day_matches_the_curve() -> None:
     day = dormant_day(2.5, 20.0, 0.1)
     r = retrievability_array(T0 + day * DAY, np.array([T0]), np.array([2.5]), np.array([20.0]))
     assert math.isclose(r[0], 0.1, rel_tol=1e-9)
+
+
+_finite_or_not = st.floats(allow_nan=True, allow_infinity=True, width=64)
+
+
+@settings(max_examples=300, deadline=None)
+@given(now=_finite_or_not, last_review=_finite_or_not, stability=_finite_or_not,
+       half_life=st.one_of(_finite_or_not, st.sampled_from([0.0, -1.0, math.inf, 30.0])))
+def test_one_card_retrievability_equals_the_vectorised_one(now: float, last_review: float, stability: float,
+                                                          half_life: float) -> None:
+    with np.errstate(all="ignore"):
+        expected = float(retrievability_array(now, np.array([last_review]), np.array([stability]),
+                                              np.array([half_life]))[0])
+    assert retrievability_one(now, last_review, stability, half_life) == pytest.approx(expected, rel=1e-9, abs=1e-12)
