@@ -309,7 +309,10 @@ class MemoryService:
         if self.recaller is None:
             from .recall.keyword import KeywordRecaller
             self.recaller = KeywordRecaller(self)
-        if not self.has_chat(request.chat_id):
+        # A recaller that holds the chat's state already checks it is still stored (one
+        # database round trip less a recall); otherwise look before it loads anything.
+        knows_chat = getattr(self.recaller, "knows_chat", None)
+        if not (callable(knows_chat) and knows_chat(request.chat_id)) and not self.has_chat(request.chat_id):
             raise NotFound(f"no chat named {request.chat_id!r}")
         result = self.recaller.recall(request)
         if keep and request.index is not None:

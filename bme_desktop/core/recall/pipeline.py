@@ -22,6 +22,7 @@ import numpy.typing as npt
 
 from ..blas_threads import limit_blas_threads
 from ..cancel import CancellableTask
+from ..errors import NotFound
 from ..index.vector_index import VectorIndex
 from ..lifecycle.hits import record_hits_in
 from ..lifecycle.working_memory import todo_lines
@@ -70,6 +71,10 @@ class HybridRecaller:
         self._lock = threading.Lock()
 
     # ------------------------------------------------------------------------------------
+    def knows_chat(self, chat_id: str) -> bool:
+        """Whether this chat's state is loaded; its recall then checks the chat still exists."""
+        return self.cache.loaded(chat_id)
+
     def recall(self, request: RecallRequest) -> RecallResult:
         started = time.perf_counter()
         state = self.cache.state(request.chat_id)
@@ -316,8 +321,8 @@ class HybridRecaller:
         now, lifecycle = self.service.now(), self.service.settings.lifecycle
 
         def read(r: Reader) -> tuple[list[Summary], list[str]]:  # one transaction for both
-            if not r.chat_pk(chat_id):
-                return [], []
+            if not r.chat_pk(chat_id):  # deleted meanwhile (by another app on a shared database)
+                raise NotFound(f"no chat named {chat_id!r}")
             return r.summaries(chat_id, status="active"), todo_lines(r, chat_id, now, lifecycle)
 
         found, todos = self.service.read(read)
