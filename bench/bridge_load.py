@@ -204,6 +204,9 @@ def main() -> int:
     parser.add_argument("--interval", type=float, nargs="*", default=[],
                         help="also run the phases paced: each client starts a turn every INTERVAL seconds "
                              "(a chat user), beside the closed loop; several values run one after another")
+    parser.add_argument("--phases", nargs="+", choices=("health", "mixed", "recall", "paced"),
+                        default=["health", "mixed", "recall", "paced"],
+                        help="which phases to run (recall: recall only, needs --nodes; paced: the --interval ones)")
     parser.add_argument("--serve-bare", metavar="DIR", help=argparse.SUPPRESS)
     args = parser.parse_args()
     global TOKEN
@@ -227,21 +230,24 @@ def main() -> int:
             print(f"bridge {url} ({args.pipelines} pipelines); {args.clients} clients, {args.seconds:g} s per phase, chat of {args.messages} "
                   f"messages (complete sync with wait: {seeded * 1000:.0f} ms), {os.cpu_count()} CPUs")
             print(f"{'phase':<22} {'req/s':>9} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'errors':>7}   statuses")
-            floor = asyncio.run(run_clients(url, args.clients, args.seconds, "health", chat, 0))
-            report("GET /v1/health", floor["health"], args.seconds)
-            mixed = asyncio.run(run_clients(url, args.clients, args.seconds, "mixed", chat, args.messages))
-            report("POST sync (1 msg)", mixed["sync"], args.seconds)
-            report("POST recall", mixed["recall"], args.seconds)
-            both = Stats(mixed["sync"].latencies + mixed["recall"].latencies,
-                         mixed["sync"].errors + mixed["recall"].errors)
-            for s in (mixed["sync"], mixed["recall"]):
-                for k, v in s.statuses.items():
-                    both.statuses[k] = both.statuses.get(k, 0) + v
-            report("sync + recall", both, args.seconds)
-            if args.nodes:
+            both = Stats()
+            if "health" in args.phases:
+                floor = asyncio.run(run_clients(url, args.clients, args.seconds, "health", chat, 0))
+                report("GET /v1/health", floor["health"], args.seconds)
+            if "mixed" in args.phases:
+                mixed = asyncio.run(run_clients(url, args.clients, args.seconds, "mixed", chat, args.messages))
+                report("POST sync (1 msg)", mixed["sync"], args.seconds)
+                report("POST recall", mixed["recall"], args.seconds)
+                both = Stats(mixed["sync"].latencies + mixed["recall"].latencies,
+                             mixed["sync"].errors + mixed["recall"].errors)
+                for s in (mixed["sync"], mixed["recall"]):
+                    for k, v in s.statuses.items():
+                        both.statuses[k] = both.statuses.get(k, 0) + v
+                report("sync + recall", both, args.seconds)
+            if args.nodes and "recall" in args.phases:
                 only = asyncio.run(run_clients(url, args.clients, args.seconds, "recall", chat, args.messages))
                 report(f"recall only ({args.nodes} nodes)", only["recall"], args.seconds)
-            for interval in args.interval:
+            for interval in args.interval if "paced" in args.phases else []:
                 paced = asyncio.run(run_clients(url, args.clients, args.seconds, "mixed", chat,
                                                 args.messages + 100_000 * (1 + args.interval.index(interval)), interval))
                 report(f"paced sync ({interval:g} s)", paced["sync"], args.seconds)
