@@ -1,0 +1,38 @@
+"""``bme-desktop serve`` and the app hand the GIL over every millisecond, not every 5."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from bme_desktop import cli
+from bme_desktop.runtime_tuning import SWITCH_INTERVAL_S
+
+
+@pytest.fixture
+def default_interval() -> Iterator[None]:
+    before = sys.getswitchinterval()
+    sys.setswitchinterval(0.005)
+    yield
+    sys.setswitchinterval(before)
+
+
+def test_serve_sets_the_switch_interval(default_interval: None, monkeypatch: pytest.MonkeyPatch,
+                                         tmp_path: Path) -> None:
+    seen: list[float] = []
+
+    def fake_serve(*args: object, **kwargs: object) -> int:
+        seen.append(sys.getswitchinterval())
+        return 0
+
+    monkeypatch.setattr("bme_desktop.bridge.serve.serve_main", fake_serve)
+    assert cli.main(["serve", "--data-dir", str(tmp_path)]) == 0
+    assert seen == [pytest.approx(SWITCH_INTERVAL_S)]
+
+
+def test_a_one_shot_command_leaves_the_interpreter_alone(default_interval: None, tmp_path: Path) -> None:
+    cli.main(["token", "--data-dir", str(tmp_path)])
+    assert sys.getswitchinterval() == pytest.approx(0.005)
