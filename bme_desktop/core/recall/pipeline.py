@@ -250,9 +250,13 @@ class HybridRecaller:
                 self._graphs[state.chat_id] = (state.graph_version, graph)
         return graph
 
+    def refresh(self, chat_id: str) -> None:
+        """Bring the chat's recall state up to date (after a change, so the next recall
+        finds it ready)."""
+        self.cache.state(chat_id)
+
     def warm(self, chat_id: str) -> None:
-        """Bring the chat's recall state up to date and build its graph (background work
-        after a change, so the next recall finds both ready)."""
+        """Build the graph of the chat's current state (background work after a change)."""
         state = self.cache.state(chat_id)
         with state.rw.reading():
             self._graph(state)

@@ -4,8 +4,12 @@ a background thread brings that state up to date and rebuilds the diffusion grap
 the context the chat's next recall will blend in (the reply just synced, the previous input),
 so a recall embeds at most the new input itself.
 
-Work is coalesced per chat (a burst of changes is handled once, for the latest state) and
-runs on one low-priority thread; it never delays the write or sync that triggered it."""
+Work is coalesced per chat (a burst of changes is handled once, for the latest state); it
+never delays the write or sync that triggered it. The state refresh runs at normal priority,
+because a recall that arrives meanwhile waits for it (at low priority, with a busy machine,
+the recall would wait for the slowest thread: priority inversion); the graph build and the
+prefetch run on a low-priority thread, and a recall never waits for them (it uses the
+previous graph, and embeds what is not ready itself)."""
 
 from __future__ import annotations
 
@@ -30,6 +34,7 @@ class RecallWarmer:
         self.recaller = recaller
         self._queued: dict[str, bool] = {}  # chat → also prefetch query vectors
         self._lock = threading.Lock()
+        self._refresher = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bme-recall-refresh")
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bme-recall-warm",
                                         initializer=lower_thread_priority)
         self._unsubscribe = service.events.subscribe(self._on_event)
@@ -37,6 +42,7 @@ class RecallWarmer:
 
     def stop(self) -> None:
         self._unsubscribe()
+        self._refresher.shutdown(wait=True, cancel_futures=True)
         self._pool.shutdown(wait=True, cancel_futures=True)
 
     def _on_event(self, event: Event) -> None:
@@ -52,14 +58,25 @@ class RecallWarmer:
         if queued:
             return
         try:
-            self._pool.submit(self._run, chat_id)
+            self._refresher.submit(self._refresh, chat_id)
         except RuntimeError:  # stopping
             with self._lock:
                 self._queued.pop(chat_id, None)
 
-    def _run(self, chat_id: str) -> None:
+    def _refresh(self, chat_id: str) -> None:
         with self._lock:
             prefetch = self._queued.pop(chat_id, False)
+        if self.service.closed:
+            return
+        try:
+            self.recaller.refresh(chat_id)
+            self._pool.submit(self._warm, chat_id, prefetch)
+        except RuntimeError:  # stopping
+            pass
+        except Exception:  # the chat was deleted meanwhile: recall copes
+            log.debug("refreshing recall for %r failed", chat_id, exc_info=True)
+
+    def _warm(self, chat_id: str, prefetch: bool) -> None:
         if self.service.closed:
             return
         try:

@@ -3,9 +3,10 @@ of one chat that run side by side."""
 
 from __future__ import annotations
 
+import os
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -154,3 +155,28 @@ def test_prepare_takes_the_context_the_recall_will_send(
     service.recall(RecallRequest(CHAT, "And the lamp?", index=2, last_reply="The lamp is in the shed.",
                                  previous_input="Hi"))
     assert counter.queries[before:] == []
+
+
+@pytest.mark.skipif(not hasattr(os, "setpriority"), reason="no per-thread priority on this platform")
+def test_the_background_refresh_runs_at_normal_priority_and_the_graph_build_at_low(
+        service: MemoryService, recaller: HybridRecaller, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A recall may wait for the refresh, never for the graph build: only the build is niced."""
+    service.recall(RecallRequest(CHAT, "Where is the brass key?"))  # loads the chat's recall state
+    normal = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+    seen: dict[str, int] = {}
+
+    def spy(name: str, real: Callable[[str], None]) -> Callable[[str], None]:
+        def run(chat_id: str) -> None:
+            seen.setdefault(name, os.getpriority(os.PRIO_PROCESS, threading.get_native_id()))
+            real(chat_id)
+        return run
+
+    monkeypatch.setattr(recaller, "refresh", spy("refresh", recaller.refresh))
+    monkeypatch.setattr(recaller, "warm", spy("warm", recaller.warm))
+    service.create_node(CHAT, NodeDraft("event", {"summary": "Tom drops the key"}, source_indices=[0]))
+    deadline = time.monotonic() + 20
+    while len(seen) < 2:
+        assert time.monotonic() < deadline, f"the background steps did not both run: {seen}"
+        time.sleep(0.01)
+    assert seen["refresh"] == normal
+    assert seen["warm"] > normal
