@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from . import __version__
+from .ui.panel_tabs import SETTINGS_TABS
 
 
 def _add_common(parser: argparse.ArgumentParser) -> None:
@@ -31,7 +32,8 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--screenshot", metavar="PATH", help="render the window to a PNG and exit")
         p.add_argument("--theme", help="crimson-synth, neon-cyan, amber-console or violet-haze")
         p.add_argument("--panel", help="the panel to show (overview, memories, review, injection, actions, "
-                                       "persona, settings, graph2d, nebula)")
+                                       "persona, settings, graph2d, nebula); settings:TAB also opens one tab "
+                                       f"of Settings, TAB one of {', '.join(SETTINGS_TABS)}")
         p.add_argument("--lang", choices=("zh", "en"), help="interface language")
         p.add_argument("--demo", action="store_true", help="fill an empty data folder with a demo story")
         p.add_argument("--no-bridge", action="store_true", help="do not start the bridge with the window")

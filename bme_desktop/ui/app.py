@@ -16,6 +16,7 @@ from ..core.store.database import StoreError
 from .context import AppContext
 from .i18n import install_translator, resolve_language
 from .main_window import MainWindow
+from .panel_tabs import split_panel
 from .resources import icon_path, themes_dir, translations_dir
 from .settle import settle
 from .theming import ThemeError, ThemeManager
@@ -137,6 +138,10 @@ def gui_main(data_dir: Path, args: argparse.Namespace) -> int:
     app = _application()
     screenshot = getattr(args, "screenshot", None)
     quiet = bool(screenshot)
+    try:
+        split_panel(getattr(args, "panel", None) or "")
+    except ValueError as exc:  # before anything is created or written
+        return _fail(str(exc), quiet)
     data_dir.mkdir(parents=True, exist_ok=True)
     lock = QLockFile(str(data_dir / "bme-desktop.lock"))
     lock.setStaleLockTime(0)

@@ -123,12 +123,20 @@ class MainWindow(QMainWindow):
         return dock.widget() if dock is not None else None
 
     def show_panel(self, key: str) -> bool:
-        """Raise a dock panel or a central view by key; False (and a status note) if unknown."""
+        """Raise a dock panel or a central view by key (``settings:bridge``: also bring that tab of
+        the panel to the front); False (and a status note) if unknown."""
+        key, _, tab = key.partition(":")
         if key in self.docks:
             self.docks[key].show()
             self.docks[key].raise_()
-            return True
-        if key in self.views:
+            if not tab:
+                return True
+            show_tab = getattr(self.docks[key].widget(), "show_tab", None)
+            if callable(show_tab) and show_tab(tab):
+                return True
+            self.show_status(self.tr("The “{0}” panel has no tab called “{1}”.").format(key, tab), 0)
+            return False
+        if key in self.views and not tab:
             self.stack.setCurrentWidget(self.views[key])
             return True
         if key in FUTURE_PANELS:

@@ -542,12 +542,12 @@ First seen: {3}</source>
 <context>
     <name>DesktopApp</name>
     <message>
-        <location filename="../../bme_desktop/ui/app.py" line="70"/>
+        <location filename="../../bme_desktop/ui/app.py" line="71"/>
         <source>Open another data folder</source>
         <translation>打开其他数据文件夹</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/app.py" line="71"/>
+        <location filename="../../bme_desktop/ui/app.py" line="72"/>
         <source>Start BME Desktop with --data-dir &quot;{0}&quot; to open that folder.</source>
         <translation>请用 --data-dir &quot;{0}&quot; 启动 BME Desktop 以打开该文件夹。</translation>
     </message>
@@ -1402,37 +1402,42 @@ First seen: {3}</source>
         <translation>数据库：{0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="135"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="137"/>
+        <source>The “{0}” panel has no tab called “{1}”.</source>
+        <translation>“{0}”面板没有名为“{1}”的标签页。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/main_window.py" line="143"/>
         <source>The “{0}” panel is not in this version yet.</source>
         <translation>此版本还没有“{0}”面板。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="137"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="145"/>
         <source>There is no panel called “{0}”.</source>
         <translation>没有名为“{0}”的面板。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="150"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="158"/>
         <source>Error: {0}</source>
         <translation>错误：{0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="160"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="168"/>
         <source>Error details</source>
         <translation>错误详情</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="160"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="168"/>
         <source>Something went wrong.</source>
         <translation>出错了。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="169"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="177"/>
         <source>Working…</source>
         <translation>处理中…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="174"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="182"/>
         <source>{0} memories removed.</source>
         <translation>已移除 {0} 条记忆。</translation>
     </message>
@@ -2648,72 +2653,72 @@ First seen: {3}</source>
 <context>
     <name>SettingsPanel</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="49"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="50"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="52"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="53"/>
         <source>Revert</source>
         <translation>还原</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="53"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="54"/>
         <source>Show the saved settings again</source>
         <translation>重新显示已保存的设置</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="82"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="83"/>
         <source>API key</source>
         <translation>接口密钥</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="82"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="83"/>
         <source>Token</source>
         <translation>令牌</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="83"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="84"/>
         <source>Reset this section</source>
         <translation>重置本节</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="84"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="85"/>
         <source>Put the defaults back in the form (saved only with Save)</source>
         <translation>将默认值填回表单（点“保存”后才生效）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="102"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="103"/>
         <source>Upstream API key (kept in the system keyring)</source>
         <translation>上游接口密钥（保存在系统钥匙串中）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="109"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="110"/>
         <source>Host and port changes apply at the next start.</source>
         <translation>主机和端口的更改在下次启动时生效。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="164"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="172"/>
         <source>Saved.</source>
         <translation>已保存。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="176"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="184"/>
         <source>Not saved: {0}</source>
         <translation>未保存：{0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="179"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="187"/>
         <source>Must be between {0} and {1}.</source>
         <translation>必须介于 {0} 和 {1} 之间。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="183"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="191"/>
         <source>Not saved: “{0}” needs a different value.</source>
         <translation>未保存：“{0}”的值需要修改。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="197"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="205"/>
         <source>Settings saved, but the API key was not: {0}</source>
         <translation>设置已保存，但接口密钥未保存：{0}</translation>
     </message>

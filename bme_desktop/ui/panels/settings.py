@@ -24,13 +24,14 @@ from PySide6.QtWidgets import (
 from ...core.secrets import PROXY_UPSTREAM_KEY
 from ...core.settings import Settings, SettingsError, save_settings, settings_from_json
 from ..context import AppContext
+from ..panel_tabs import SETTINGS_TABS
 from .guard import while_alive
 from .settings_bridge import BridgeBox
 from .settings_endpoint import EndpointBox
 from .settings_fields import FieldEditor, section_editors
 from .settings_labels import field_label, section_label
 
-SECTIONS = ("llm", "embedding", "extraction", "recall", "lifecycle", "bridge", "proxy", "appearance")
+SECTIONS = SETTINGS_TABS  # one tab per section; ``--panel settings:bridge`` opens one by its key
 
 
 class SettingsPanel(QWidget):
@@ -125,6 +126,13 @@ class SettingsPanel(QWidget):
         entries = self.editors["proxy.model_map"].value() or []
         model = next((e.partition("=")[2].strip() for e in entries if "=" in e), "")
         return str(self.editors["proxy.upstream_base_url"].value()), model, 1
+
+    def show_tab(self, section: str) -> bool:
+        """Bring the tab of ``section`` (a key of ``SECTIONS``) to the front; False if there is none."""
+        if section not in self._tab_of:
+            return False
+        self.tabs.setCurrentIndex(self._tab_of[section])
+        return True
 
     # form <-> settings -----------------------------------------------------------------------
     def load(self, settings: Settings) -> None:

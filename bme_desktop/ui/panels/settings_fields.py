@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPlainTextEdit,
+    QSizePolicy,
     QSpinBox,
     QVBoxLayout,
     QWidget,
@@ -82,7 +83,8 @@ class FieldEditor(QWidget):
             return dspin
         if typing.get_origin(self.kind) is list:
             text = QPlainTextEdit()
-            text.setFixedHeight(72)
+            text.setFixedHeight(72)  # and a fixed policy: an expanding one made its form row take the spare height
+            text.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
             return text
         return QLineEdit()
 
