@@ -172,7 +172,7 @@ def retrievability(node: Node, now: float, settings: LifecycleSettings) -> float
 
 def retrievability_one(now: float, last_review: float, stability: float, half_life: float) -> float:
     """:func:`retrievability_array` for one card, in plain floats: recall scores a few hundred
-    memories a query, and numpy on one-element arrays cost 25 µs each."""
+    memories a query, and numpy calls on one-element arrays cost microseconds each."""
     if math.isinf(half_life):
         return 1.0
     s = max(stability, MIN_STABILITY)
