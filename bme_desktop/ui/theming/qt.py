@@ -7,6 +7,7 @@ from pathlib import Path
 from PySide6.QtGui import QColor, QPalette
 
 from .colors import mix, to_rgb
+from .icons import icon_url
 from .model import Theme
 from .template import render
 
@@ -41,7 +42,8 @@ def palette_for(theme: Theme) -> QPalette:
 
 
 def stylesheet_for(theme: Theme, template_path: Path) -> str:
-    return render(template_path.read_text(encoding="utf-8"), theme.tokens())
+    """The QSS for ``theme``; its ``icon()`` images are ``resources/icons/`` in the theme's colours."""
+    return render(template_path.read_text(encoding="utf-8"), theme.tokens(), icon_url)
 
 
 def gl_clear_color(theme: Theme) -> tuple[float, float, float, float]:
