@@ -67,6 +67,9 @@ class MemoryService:
         # Bookkeeping that callers need not wait for (kept recalls, recall hits): written in
         # order on this lane, so a recall answers without queueing behind extraction writes.
         self._later = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bme-write-later")
+        self._later_lock = threading.Lock()
+        self._later_queue: list[Callable[[UnitOfWork], object]] = []
+        self._later_scheduled = False  # a drain of ``_later_queue`` is waiting on the lane
         self._closing = False
         self._closed = False
         self._close_callbacks: list[Callable[[], None]] = []
@@ -138,17 +141,39 @@ class MemoryService:
 
     def write_later(self, fn: Callable[[UnitOfWork], object]) -> None:
         """Queue ``fn`` to be written soon, in order with the other late writes; a failure is
-        logged, not raised. ``flush_later_writes`` waits for everything queued so far."""
+        logged, not raised. ``flush_later_writes`` waits for everything queued so far.
+
+        What queued up while the lane was busy is written in one transaction: under load a
+        sync that flushes the lane then waits for one trip through the writer's queue, not
+        one per recall."""
         if self._closing:
             return
+        with self._later_lock:
+            self._later_queue.append(fn)
+            if self._later_scheduled:
+                return
+            self._later_scheduled = True
+        with contextlib.suppress(RuntimeError):  # shut down between the check and the submit
+            self._later.submit(self._drain_later)
 
-        def run() -> None:
+    def _drain_later(self) -> None:
+        with self._later_lock:
+            batch, self._later_queue = self._later_queue, []
+            self._later_scheduled = False
+        if not batch:
+            return
+        try:
+            self.write(lambda uow: [fn(uow) for fn in batch])
+            return
+        except Exception:  # one of them failed and took the rest down: write them one by one
+            if len(batch) == 1:
+                log.warning("a deferred write failed", exc_info=True)
+                return
+        for fn in batch:
             try:
                 self.write(fn)
             except Exception:  # the chat was deleted meanwhile, or the service closed
                 log.warning("a deferred write failed", exc_info=True)
-        with contextlib.suppress(RuntimeError):  # shut down between the check and the submit
-            self._later.submit(run)
 
     def flush_later_writes(self) -> None:
         if self._closing:
