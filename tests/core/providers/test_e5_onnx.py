@@ -119,3 +119,16 @@ def test_a_file_of_another_format_is_refused(tmp_path: Path) -> None:
     other.write_bytes(b"GGUF" + bytes(100))
     with pytest.raises(E5ModelFileError, match="magic"):
         E5ModelFile(other)
+
+
+def test_batches_hold_few_windows_and_few_padded_tokens() -> None:
+    from bme_desktop.core.providers.e5_onnx import BATCH_SIZE, BATCH_TOKENS, _batches, _Window
+
+    lengths = [3] * 20 + [100] * 30 + [512] * 6
+    windows = [_Window(i, [0] * n, n) for i, n in enumerate(lengths)]
+    batches = _batches(windows)
+    assert [w for batch in batches for w in batch] == windows  # every window once, in order
+    for batch in batches:
+        assert len(batch) <= BATCH_SIZE
+        assert len(batch) == 1 or len(batch) * max(len(w.ids) for w in batch) <= BATCH_TOKENS
+    assert max(len(b) for b in batches if len(b[0].ids) == 512) == BATCH_TOKENS // 512
