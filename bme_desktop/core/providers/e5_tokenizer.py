@@ -17,12 +17,11 @@ _UNKNOWN_PENALTY = 10.0  # an unknown character scores this much below the rares
 class E5Tokenizer:
     def __init__(self, vocabulary: E5Vocabulary) -> None:
         self.bos, self.eos, self.unk = vocabulary.bos, vocabulary.eos, vocabulary.unk
-        self._ids: dict[str, int] = {}
-        self._scores: dict[str, float] = {}
+        self._ids: dict[str, int] = {}  # one table, not two: 250k pieces
         for index, piece in enumerate(vocabulary.pieces):
             if piece and piece not in self._ids and index != self.unk:
                 self._ids[piece] = index
-                self._scores[piece] = float(vocabulary.scores[index])
+        self._scores: list[float] = vocabulary.scores.tolist()
         self._longest = max(len(piece) for piece in self._ids)
         self._unknown_score = float(vocabulary.scores.min()) - _UNKNOWN_PENALTY
         self._normalisation = {chr(cp): out for cp, out in vocabulary.normalisation.items()}
@@ -48,11 +47,10 @@ class E5Tokenizer:
         for i in range(n):
             base = best[i]
             for end in range(i + 1, min(n, i + longest) + 1):
-                piece = chars[i:end]
-                score = scores.get(piece)
-                if score is not None and base + score > best[end]:
-                    best[end] = base + score
-                    piece_at[end] = ids[piece]
+                index = ids.get(chars[i:end])
+                if index is not None and base + scores[index] > best[end]:
+                    best[end] = base + scores[index]
+                    piece_at[end] = index
                     start_of[end] = i
             if base + unknown > best[i + 1]:
                 best[i + 1] = base + unknown
