@@ -5,6 +5,11 @@ that is matched by similarity (not by name, not a fact) is embedded with the sam
 and scored against the index; ``matching.nearest`` then uses the cosine for every indexed
 memory and the lexical overlap for the rest. Without an embedder or vectors (or if embedding
 fails) nothing is returned and matching stays lexical. Never called on the writer thread.
+
+Memories the index has not caught up with yet (the vector maintainer embeds in the
+background) are embedded here too, up to ``CATCH_UP_LIMIT`` of them, so a chat extracted
+again gives the same merges whether or not the index was ready. Their vectors are cached by
+text, so the maintainer does not embed them again.
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 VECTOR_DUPLICATE_THRESHOLD = 0.92
+CATCH_UP_LIMIT = 256  # more missing than this: the index is being (re)built; compare lexically
 
 
 @dataclass(frozen=True)
@@ -62,12 +68,33 @@ def vector_scores(service: MemoryService, chat_id: str, plan: Plan,
         rows = np.asarray(embedder.embed(texts), dtype=np.float32)
         if rows.shape != (len(texts), index.dim):
             raise ValueError(f"embedder returned shape {rows.shape}, index holds dimension {index.dim}")
+        late_ids, late_rows = _not_yet_indexed(service, chat_id, index, embedder)
         out: dict[int, VectorScores] = {}
         for (n, _), row in zip(wanted, rows, strict=True):
             ids, sims = index.scores(row)
+            if late_ids:
+                ids = ids + late_ids
+                sims = np.concatenate([sims, late_rows @ (row / max(float(np.linalg.norm(row)), 1e-12))])
             above = {node_id: float(s) for node_id, s in zip(ids, sims, strict=True) if s >= threshold}
             out[n] = VectorScores(frozenset(ids), above, threshold)
         return out
     except Exception as exc:  # an endpoint down or a bad reply: lexical matching still works
         log.warning("near-duplicate vectors unavailable for %s: %s", chat_id, exc)
         return {}
+
+
+def _not_yet_indexed(service: MemoryService, chat_id: str, index: Any, embedder: Any) -> tuple[list[str], Any]:
+    """The chat's live memories missing from ``index``, with their unit vectors (none when
+    more than ``CATCH_UP_LIMIT`` are missing)."""
+    missing = [i for i in service.read(lambda r: r.live_node_ids(chat_id)) if i not in index]
+    if not missing or len(missing) > CATCH_UP_LIMIT:
+        return [], None
+    nodes = [n for n in service.read(lambda r: r.nodes_by_ids(chat_id, missing)) if n.deleted_at is None]
+    if not nodes:
+        return [], None
+    rows = np.asarray(embedder.embed([embed_text(n) for n in nodes]), dtype=np.float32)
+    if rows.shape != (len(nodes), index.dim):
+        raise ValueError(f"embedder returned shape {rows.shape}, index holds dimension {index.dim}")
+    norms = np.linalg.norm(rows, axis=1, keepdims=True)
+    np.divide(rows, norms, out=rows, where=norms > 0.0)
+    return [n.id for n in nodes], rows

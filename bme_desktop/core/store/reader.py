@@ -102,6 +102,12 @@ class Reader:
             out.extend(row_to_node(r, chat_id) for r in rows)
         return out
 
+    def live_node_ids(self, chat_id: str) -> list[str]:
+        """Ids of the chat's memories that are not deleted (no rows decoded)."""
+        pk = self.require_chat_pk(chat_id)
+        rows = self.conn.execute(select(t.nodes.c.id).where(t.nodes.c.chat_pk == pk, t.nodes.c.deleted_at.is_(None)))
+        return [r[0] for r in rows]
+
     def all_nodes(self, chat_id: str, *, include_deleted: bool = False,
                   batch_ids: Iterable[int] | None = None) -> list[Node]:
         """The chat's memories (only those written by ``batch_ids``, when given)."""
