@@ -52,3 +52,16 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
     if POSTGRES_URL is None:
         pytest.skip("BME_TEST_POSTGRES_URL is not set (CI sets it and starts PostgreSQL)")
     yield from _postgres_database()
+
+
+@pytest.fixture
+def hashed_recaller(service: object) -> Iterator[object]:
+    """The hybrid recaller attached to the test's ``service``, embedding with the
+    dependency-free hashed n-gram embedder (64 dimensions); its vector worker stops after."""
+    from bme_desktop.core.providers.local_embedder_hashed import HashedNgramEmbedder
+    from bme_desktop.core.recall.pipeline import attach
+
+    attached = attach(service, lambda: HashedNgramEmbedder(dim=64))  # type: ignore[arg-type]
+    yield attached
+    assert attached.vectors is not None
+    attached.vectors.stop()

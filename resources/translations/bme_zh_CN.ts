@@ -1862,39 +1862,64 @@ First seen: {3}</source>
 <context>
     <name>OverviewPanel</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="53"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="71"/>
         <source>Memories</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="53"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="71"/>
         <source>Links</source>
         <translation>关联</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="54"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="72"/>
         <source>Pending reviews</source>
         <translation>待审核</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="54"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="72"/>
         <source>Messages</source>
         <translation>消息</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="104"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="132"/>
         <source>No chat open</source>
         <translation>未打开聊天</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="105"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="133"/>
         <source>Chats appear here once SillyTavern syncs them.</source>
         <translation>SillyTavern 同步聊天后会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="111"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="139"/>
         <source>Last activity {0}</source>
         <translation>最近活动 {0}</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="175"/>
+        <source>Recall by meaning: off (no embedder)</source>
+        <translation>语义召回：关闭（没有嵌入模型）</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="177"/>
+        <source>Recall by meaning: the vectors load with the chat&apos;s first recall</source>
+        <translation>语义召回：向量将在本聊天第一次召回时载入</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="180"/>
+        <source>{0} on {1}</source>
+        <translation>{0}（{1} 运行）</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="182"/>
+        <source>Recall by meaning: {0} of {1} memories embedded, more on the way · {2}</source>
+        <translation>语义召回：{1} 条记忆中已嵌入 {0} 条，其余正在处理 · {2}</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="184"/>
+        <source>Recall by meaning: {0} memories embedded · {1}</source>
+        <translation>语义召回：已嵌入 {0} 条记忆 · {1}</translation>
     </message>
 </context>
 <context>

