@@ -15,7 +15,7 @@ from pytestqt.qtbot import QtBot
 
 from bme_desktop.ui.resources import icon_path, themes_dir
 from bme_desktop.ui.theming import ThemeManager, load_theme
-from bme_desktop.ui.theming.icons import colored_icon
+from bme_desktop.ui.theming.icons import ColoredIcons
 from bme_desktop.ui.theming.qt import stylesheet_for
 from bme_desktop.ui.theming.template import TemplateError, render
 
@@ -51,7 +51,8 @@ def _pixels_near(image: QImage, rect: QRect, color: str, tolerance: int = 40) ->
 
 @pytest.mark.parametrize("name", NAMES)
 def test_the_stylesheet_draws_spin_arrows_from_existing_images(qapp: QApplication, name: str) -> None:
-    qss = stylesheet_for(load_theme(themes_dir() / f"{name}.json"), themes_dir() / "base.qss")
+    icons = ColoredIcons()  # its files live as long as it does
+    qss = stylesheet_for(load_theme(themes_dir() / f"{name}.json"), themes_dir() / "base.qss", icons)
     for widget in ("QSpinBox", "QDoubleSpinBox"):
         for sub in SUBCONTROLS:
             assert f"{widget}::{sub}" in qss
@@ -88,10 +89,11 @@ def test_spin_arrows_are_painted_and_the_buttons_step_the_value(qtbot: QtBot, th
 
 def test_an_icon_is_the_package_svg_painted_in_the_colour(tmp_path: Path) -> None:
     assert icon_path("arrow-up.svg").is_file() and icon_path("arrow-down.svg").is_file()
-    painted = colored_icon("arrow-up", "#E94560")
+    icons = ColoredIcons()
+    painted = icons.path("arrow-up", "#E94560")
     text = painted.read_text(encoding="utf-8")
     assert "#e94560" in text and "currentColor" not in text
-    assert colored_icon("arrow-up", "#e94560") == painted  # written once per icon and colour
+    assert icons.path("arrow-up", "#e94560") == painted  # written once per icon and colour
     assert render("{{ icon(arrow-down, fg) }}", {"fg": "#00e5ff"}, lambda n, c: f"{n}:{c}") == "arrow-down:#00e5ff"
 
 
@@ -102,12 +104,21 @@ def test_an_icon_is_the_package_svg_painted_in_the_colour(tmp_path: Path) -> Non
     ("{{ icon(arrow-up) }}", "an icon name and a colour"),
 ])
 def test_a_bad_icon_in_the_template_is_refused(template: str, message: str) -> None:
-    from bme_desktop.ui.theming.icons import icon_url
-
     with pytest.raises(TemplateError, match=re.escape(message)):
-        render(template, {"fg": "#ffffff"}, icon_url)
+        render(template, {"fg": "#ffffff"}, ColoredIcons().url)
 
 
 def test_a_template_without_icons_refuses_icon() -> None:
     with pytest.raises(TemplateError, match="not available"):
         render("{{ icon(arrow-up, fg) }}", {"fg": "#ffffff"})
+
+
+def test_the_coloured_copies_go_with_their_owner() -> None:
+    import gc
+
+    icons = ColoredIcons()
+    folder = icons.path("arrow-up", "#00e5ff").parent
+    assert folder.is_dir()
+    del icons
+    gc.collect()
+    assert not folder.exists()

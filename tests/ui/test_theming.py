@@ -13,6 +13,7 @@ from bme_desktop.core.schema import NODE_TYPES, RELATIONS
 from bme_desktop.ui.resources import themes_dir
 from bme_desktop.ui.theming import ThemeError, ThemeManager, load_theme, load_themes
 from bme_desktop.ui.theming.colors import contrast, darken, lighten
+from bme_desktop.ui.theming.icons import ColoredIcons
 from bme_desktop.ui.theming.model import RELATION_BUCKETS, theme_from_json
 from bme_desktop.ui.theming.qt import gl_clear_color, palette_for, stylesheet_for
 from bme_desktop.ui.theming.template import TemplateError, render
@@ -30,7 +31,7 @@ def test_the_four_themes_load_and_cover_every_node_type() -> None:
 @pytest.mark.parametrize("name", NAMES)
 def test_each_theme_renders_a_palette_and_a_complete_stylesheet(qapp: object, name: str) -> None:
     theme = load_theme(themes_dir() / f"{name}.json")
-    qss = stylesheet_for(theme, themes_dir() / "base.qss")
+    qss = stylesheet_for(theme, themes_dir() / "base.qss", ColoredIcons())
     assert "{{" not in qss and "}}" not in qss
     assert theme.color("primary") in qss
     assert palette_for(theme).color(QPalette.ColorRole.Window).name() == theme.color("background")

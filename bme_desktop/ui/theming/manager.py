@@ -7,6 +7,7 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QApplication
 
+from .icons import ColoredIcons
 from .model import Theme, ThemeError, load_themes
 from .qt import palette_for, stylesheet_for
 
@@ -24,6 +25,7 @@ class ThemeManager(QObject):
         if not self.themes:
             raise ThemeError(f"{folder}: no themes found")
         self._template = folder / "base.qss"
+        self._icons = ColoredIcons()  # the style sheet's coloured arrow images
         self._current = self.themes.get(DEFAULT_THEME) or next(iter(self.themes.values()))
 
     @property
@@ -36,7 +38,7 @@ class ThemeManager(QObject):
         app = app or QApplication.instance()  # type: ignore[assignment]
         if app is not None:
             app.setPalette(palette_for(theme))
-            app.setStyleSheet(stylesheet_for(theme, self._template))
+            app.setStyleSheet(stylesheet_for(theme, self._template, self._icons))
         self._current = theme
         self.sigThemeChanged.emit(theme)
         return theme

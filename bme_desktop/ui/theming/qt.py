@@ -7,7 +7,7 @@ from pathlib import Path
 from PySide6.QtGui import QColor, QPalette
 
 from .colors import mix, to_rgb
-from .icons import icon_url
+from .icons import ColoredIcons
 from .model import Theme
 from .template import render
 
@@ -41,9 +41,10 @@ def palette_for(theme: Theme) -> QPalette:
     return pal
 
 
-def stylesheet_for(theme: Theme, template_path: Path) -> str:
-    """The QSS for ``theme``; its ``icon()`` images are ``resources/icons/`` in the theme's colours."""
-    return render(template_path.read_text(encoding="utf-8"), theme.tokens(), icon_url)
+def stylesheet_for(theme: Theme, template_path: Path, icons: ColoredIcons) -> str:
+    """The QSS for ``theme``; its ``icon()`` images are ``resources/icons/`` in the theme's colours,
+    written by ``icons`` (keep it alive while the style sheet is in use: its files go with it)."""
+    return render(template_path.read_text(encoding="utf-8"), theme.tokens(), icons.url)
 
 
 def gl_clear_color(theme: Theme) -> tuple[float, float, float, float]:
