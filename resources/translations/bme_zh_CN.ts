@@ -461,6 +461,11 @@
         <source>other</source>
         <translation>其他</translation>
     </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="62"/>
+        <source>SillyTavern extension</source>
+        <translation>酒馆扩展</translation>
+    </message>
 </context>
 <context>
     <name>ChatSwitcher</name>
@@ -478,57 +483,57 @@
 <context>
     <name>ClientsBox</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="65"/>
+        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="73"/>
         <source>Who</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="65"/>
+        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="73"/>
         <source>Last seen</source>
         <translation>最近活动</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="65"/>
+        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="73"/>
         <source>Requests</source>
         <translation>请求数</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="66"/>
+        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="74"/>
         <source>Last request</source>
         <translation>最近请求</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="66"/>
+        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="74"/>
         <source>Events</source>
         <translation>事件推送</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="108"/>
+        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="116"/>
         <source>The bridge is not running in this window, so no frontend can connect.</source>
         <translation>桥接服务未在此窗口中运行，前端无法连接。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="110"/>
+        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="118"/>
         <source>No frontend has connected yet.</source>
         <translation>尚无前端连接。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="115"/>
+        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="123"/>
         <source>Refused for a missing or wrong token: {0}, {1}. Check the token in that frontend.</source>
         <translation>因令牌缺失或错误而被拒绝：{0}，{1}。请检查该前端中的令牌。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="124"/>
+        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="132"/>
         <source>on</source>
         <translation>开</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="124"/>
+        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="132"/>
         <source>off</source>
         <translation>关</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="125"/>
+        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="133"/>
         <source>Address: {0}
 Origin: {1}
 User agent: {2}
@@ -1862,62 +1867,62 @@ First seen: {3}</source>
 <context>
     <name>OverviewPanel</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="71"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="72"/>
         <source>Memories</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="71"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="72"/>
         <source>Links</source>
         <translation>关联</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="72"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="73"/>
         <source>Pending reviews</source>
         <translation>待审核</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="72"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="73"/>
         <source>Messages</source>
         <translation>消息</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="132"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="133"/>
         <source>No chat open</source>
         <translation>未打开聊天</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="133"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="134"/>
         <source>Chats appear here once SillyTavern syncs them.</source>
         <translation>SillyTavern 同步聊天后会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="139"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="140"/>
         <source>Last activity {0}</source>
         <translation>最近活动 {0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="175"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="176"/>
         <source>Recall by meaning: off (no embedder)</source>
         <translation>语义召回：关闭（没有嵌入模型）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="177"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="178"/>
         <source>Recall by meaning: the vectors load with the chat&apos;s first recall</source>
         <translation>语义召回：向量将在本聊天第一次召回时载入</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="180"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="181"/>
         <source>{0} on {1}</source>
         <translation>{0}（{1} 运行）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="182"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="183"/>
         <source>Recall by meaning: {0} of {1} memories embedded, more on the way · {2}</source>
         <translation>语义召回：{1} 条记忆中已嵌入 {0} 条，其余正在处理 · {2}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="184"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="185"/>
         <source>Recall by meaning: {0} memories embedded · {1}</source>
         <translation>语义召回：已嵌入 {0} 条记忆 · {1}</translation>
     </message>

@@ -102,3 +102,23 @@ def test_the_timer_runs_only_while_the_box_is_shown(qtbot, context: AppContext, 
                                                (3599, "59 min ago"), (7200, "2 h ago")])
 def test_last_seen_reads_as_a_short_age(qapp: object, seconds: float, text: str) -> None:
     assert ago(seconds) == text
+
+
+def test_the_sillytavern_extension_is_named_in_the_interface_language(qapp: object) -> None:
+    from PySide6.QtCore import QCoreApplication
+
+    from bme_desktop.bridge.clients import ClientInfo
+    from bme_desktop.ui.i18n import install_translator
+    from bme_desktop.ui.panels.settings_clients import client_label
+    from bme_desktop.ui.resources import translations_dir
+
+    info = ClientInfo(identify("127.0.0.1", PAGE, None, "SillyTavern-BME"), 0.0, 0.0, 0.0, 1, "sync", 0)
+    other = ClientInfo(identify("127.0.0.1", PAGE, "python-httpx/0.27"), 0.0, 0.0, 0.0, 1, "sync", 0)
+    assert client_label(info) == "SillyTavern extension"
+    translator = install_translator(QCoreApplication.instance(), "zh", translations_dir())  # type: ignore[arg-type]
+    assert translator is not None
+    try:
+        assert client_label(info) == "酒馆扩展"
+        assert client_label(other) == other.label  # an origin and an agent are not words to translate
+    finally:
+        QCoreApplication.removeTranslator(translator)

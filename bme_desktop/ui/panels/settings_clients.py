@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...bridge.clients import ClientInfo, ClientSource
+from ...bridge.clients import SILLYTAVERN, ClientInfo, ClientSource
 from ..format import format_count, format_time
 
 REFRESH_MS = 2_000
@@ -53,6 +53,14 @@ def kind_label(kind: str) -> str:
         "clients": QCoreApplication.translate("BridgeClients", "client list"),
     }
     return labels.get(kind) or QCoreApplication.translate("BridgeClients", "other")
+
+
+def client_label(info: ClientInfo) -> str:
+    """The client's name for people: the SillyTavern extension in the interface's language,
+    others by origin or address (and agent), as the bridge names them."""
+    if info.label == SILLYTAVERN:
+        return QCoreApplication.translate("BridgeClients", "SillyTavern extension")
+    return info.label
 
 
 class ClientsBox(QWidget):
@@ -113,14 +121,14 @@ class ClientsBox(QWidget):
         if refused:
             latest = refused[0]
             self.refused.setText(self.tr("Refused for a missing or wrong token: {0}, {1}. Check the token "
-                                         "in that frontend.").format(latest.label, ago(latest.idle_s)))
+                                         "in that frontend.").format(client_label(latest), ago(latest.idle_s)))
         self.refused.setVisible(bool(refused))
 
     def _fill(self, clients: list[ClientInfo]) -> None:
         self.table.setRowCount(len(clients))
         for row, info in enumerate(clients):
             who = info.identity
-            cells = (info.label, ago(info.idle_s), format_count(info.requests), kind_label(info.last_kind),
+            cells = (client_label(info), ago(info.idle_s), format_count(info.requests), kind_label(info.last_kind),
                      self.tr("on") if info.events_open else self.tr("off"))
             tip = self.tr("Address: {0}\nOrigin: {1}\nUser agent: {2}\nFirst seen: {3}").format(
                 who.address, who.origin or "—", who.agent or "—", format_time(info.first_seen))
