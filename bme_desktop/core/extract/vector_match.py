@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..index.vector_index import normalise_rows
 from ..model import Node
 from ..recall.documents import embed_text
 from ..schema import NODE_TYPES, node_title
@@ -27,6 +28,7 @@ from .operations import NodeOp, Plan
 
 if TYPE_CHECKING:
     from ..service import MemoryService
+    from ..store.reader import Reader
 
 log = logging.getLogger(__name__)
 VECTOR_DUPLICATE_THRESHOLD = 0.92
@@ -74,7 +76,7 @@ def vector_scores(service: MemoryService, chat_id: str, plan: Plan,
             ids, sims = index.scores(row)
             if late_ids:
                 ids = ids + late_ids
-                sims = np.concatenate([sims, late_rows @ (row / max(float(np.linalg.norm(row)), 1e-12))])
+                sims = np.concatenate([sims, late_rows @ normalise_rows(row)[0]])
             above = {node_id: float(s) for node_id, s in zip(ids, sims, strict=True) if s >= threshold}
             out[n] = VectorScores(frozenset(ids), above, threshold)
         return out
@@ -86,15 +88,14 @@ def vector_scores(service: MemoryService, chat_id: str, plan: Plan,
 def _not_yet_indexed(service: MemoryService, chat_id: str, index: Any, embedder: Any) -> tuple[list[str], Any]:
     """The chat's live memories missing from ``index``, with their unit vectors (none when
     more than ``CATCH_UP_LIMIT`` are missing)."""
-    missing = [i for i in service.read(lambda r: r.live_node_ids(chat_id)) if i not in index]
-    if not missing or len(missing) > CATCH_UP_LIMIT:
-        return [], None
-    nodes = [n for n in service.read(lambda r: r.nodes_by_ids(chat_id, missing)) if n.deleted_at is None]
+    def read(r: Reader) -> list[Node]:  # one transaction
+        missing = [i for i in r.live_node_ids(chat_id) if i not in index]
+        return r.nodes_by_ids(chat_id, missing) if 0 < len(missing) <= CATCH_UP_LIMIT else []
+
+    nodes = [n for n in service.read(read) if n.deleted_at is None]
     if not nodes:
         return [], None
     rows = np.asarray(embedder.embed([embed_text(n) for n in nodes]), dtype=np.float32)
     if rows.shape != (len(nodes), index.dim):
         raise ValueError(f"embedder returned shape {rows.shape}, index holds dimension {index.dim}")
-    norms = np.linalg.norm(rows, axis=1, keepdims=True)
-    np.divide(rows, norms, out=rows, where=norms > 0.0)
-    return [n.id for n in nodes], rows
+    return [n.id for n in nodes], normalise_rows(rows)

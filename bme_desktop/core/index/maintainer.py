@@ -23,7 +23,7 @@ from ..background import lower_thread_priority
 from ..cancel import CancelToken, checkpoint
 from ..events import ChangeRecord, Event
 from ..recall.documents import embed_text
-from ..recall.embedding import RecallEmbedder
+from ..recall.embedding import RecallEmbedder, embedder_engine
 from . import vector_store
 from .vector_index import VectorIndex
 
@@ -120,9 +120,7 @@ class VectorMaintainer:
         is not built (nothing is built here) or for embedders with one way to run."""
         with self._cond:
             embedder = self._embedder
-        inner = getattr(embedder, "inner", embedder)  # the query cache wraps the embedder
-        engine = getattr(inner, "engine", None)
-        return engine if isinstance(engine, str) else None
+        return embedder_engine(embedder) if embedder is not None else None
 
     def pending(self, chat_id: str) -> bool:
         """Whether memories of this chat are waiting to be embedded."""

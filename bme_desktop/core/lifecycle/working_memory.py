@@ -119,9 +119,3 @@ def open_items(read: Reader, chat_id: str, now: float, settings: LifecycleSettin
 def todo_lines(read: Reader, chat_id: str, now: float, settings: LifecycleSettings) -> list[str]:
     """The open to-dos as short lines for the recall injection (empty when none)."""
     return [f"- {i.text}" for i in open_items(read, chat_id, now, settings)]
-
-
-def working_memory_lines(service: MemoryService, chat_id: str) -> list[str]:
-    """:func:`todo_lines` in a read of its own (recall reads them with the summaries)."""
-    now, settings = service.now(), service.settings.lifecycle
-    return service.read(lambda r: todo_lines(r, chat_id, now, settings) if r.chat_pk(chat_id) else [])

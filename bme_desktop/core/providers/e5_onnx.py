@@ -82,10 +82,6 @@ class E5OnnxEngine:
             build_encoder_graph(self._file), options, providers=["CPUExecutionProvider"]
         )
 
-    def token_count(self, text: str, is_query: bool = False) -> int:
-        prefix = QUERY_PREFIX if is_query else PASSAGE_PREFIX
-        return len(self._tokenizer.content_ids(prefix + text)) + 2
-
     def encode(self, texts: Sequence[str], is_query: bool) -> npt.NDArray[np.float32]:
         prefix = QUERY_PREFIX if is_query else PASSAGE_PREFIX
         windows = [w for index, text in enumerate(texts) for w in self._windows(index, prefix + text)]

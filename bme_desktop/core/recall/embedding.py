@@ -203,6 +203,14 @@ class QueryCache:
             mine[text].set_result(row)
 
 
+def embedder_engine(embedder: object) -> str | None:
+    """How ``embedder`` runs (e.g. ``"onnxruntime"``) when it says so, looking inside the
+    query cache; None for embedders with one way to run."""
+    inner = embedder.inner if isinstance(embedder, QueryCache) else embedder
+    engine = getattr(inner, "engine", None)
+    return engine if isinstance(engine, str) else None
+
+
 def make_embedder(settings: EmbeddingSettings, query_timeout_s: float = 3.0,
                   api_key: str | None = None) -> RecallEmbedder:
     """The configured embedder (queries cached). Raises ``ImportError``/``ValueError`` when it

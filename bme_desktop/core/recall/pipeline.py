@@ -234,12 +234,8 @@ class HybridRecaller:
         with self._lock:
             cached = self._graphs.get(state.chat_id)
             building = self._graph_builds.setdefault(state.chat_id, threading.Lock())
-        if cached is not None and cached[0] == state.graph_version:
+        if cached is not None and (cached[0] == state.graph_version or (not wait and building.locked())):
             return cached[1]
-        if not wait and cached is not None and not building.acquire(blocking=False):
-            return cached[1]
-        if not wait and cached is not None:
-            building.release()  # free after all: build it here
         with building:
             with self._lock:
                 cached = self._graphs.get(state.chat_id)

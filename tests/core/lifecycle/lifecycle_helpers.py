@@ -9,6 +9,7 @@ from sqlalchemy import select
 
 from bme_desktop.core import editing
 from bme_desktop.core.events import Event
+from bme_desktop.core.lifecycle.working_memory import todo_lines
 from bme_desktop.core.model import Node
 from bme_desktop.core.service import MemoryService
 from bme_desktop.core.store import tables as t
@@ -50,3 +51,9 @@ def llm_on(service: MemoryService, base_url: str) -> list[Event]:
     errors: list[Event] = []
     service.events.subscribe(lambda e: errors.append(e) if e.type == "error" else None)
     return errors
+
+
+def working_memory_lines(service: MemoryService, chat_id: str = CHAT) -> list[str]:
+    """The open to-dos as recall would inject them now (empty when the chat does not exist)."""
+    now, settings = service.now(), service.settings.lifecycle
+    return service.read(lambda r: todo_lines(r, chat_id, now, settings) if r.chat_pk(chat_id) else [])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from lifecycle_helpers import CHAT, DAY, auto_node, node_rows
+from lifecycle_helpers import CHAT, DAY, auto_node, node_rows, working_memory_lines
 
 from bme_desktop.core.clock import ManualClock
 from bme_desktop.core.lifecycle import run_upkeep
@@ -12,7 +12,6 @@ from bme_desktop.core.lifecycle.patrol import patrol_report
 from bme_desktop.core.lifecycle.persona import current_persona
 from bme_desktop.core.lifecycle.review import approve_all
 from bme_desktop.core.lifecycle.tasks import after_extraction_steps, run_step
-from bme_desktop.core.lifecycle.working_memory import working_memory_lines
 from bme_desktop.core.model import MessageIn
 from bme_desktop.core.service import MemoryService
 

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from lifecycle_helpers import CHAT, DAY
+from lifecycle_helpers import CHAT, DAY, working_memory_lines
 
 from bme_desktop.core.clock import ManualClock
 from bme_desktop.core.lifecycle import undo_lifecycle_batch
-from bme_desktop.core.lifecycle.working_memory import update_working_memory, working_memory_lines
+from bme_desktop.core.lifecycle.working_memory import update_working_memory
 from bme_desktop.core.model import MessageIn
 from bme_desktop.core.service import MemoryService
 
