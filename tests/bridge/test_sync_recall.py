@@ -53,6 +53,15 @@ def test_a_complete_sync_without_the_last_messages_deletes_them(api: httpx.Clien
     assert api.get("/v1/chats/c").json()["message_count"] == 4
 
 
+def test_a_partial_sync_editing_one_message_keeps_the_messages_after_it(api: httpx.Client) -> None:
+    sync(api, {"messages": messages(4), "complete": True})
+    out = sync(api, {"messages": [{"index": 1, "role": "user", "text": "b edited"}]})
+    assert (out["changed_from"], out["stored"]) == (1, 1)
+    assert api.get("/v1/chats/c").json()["message_count"] == 4
+    sync(api, {"messages": messages(1, start=4)})  # the next one follows without a gap
+    assert api.get("/v1/chats/c").json()["message_count"] == 5
+
+
 def test_an_unchanged_resync_stores_nothing_and_keeps_the_revision(api: httpx.Client) -> None:
     first = sync(api, {"messages": messages(5), "complete": True})
     again = sync(api, {"messages": messages(5), "complete": True})

@@ -91,8 +91,9 @@ def apply_sync(uow: UnitOfWork, chat_id: str, messages: Sequence[MessageIn], *, 
         uow.conn.execute(delete(t.recall_records).where(
             t.recall_records.c.chat_pk == pk, t.recall_records.c.idx >= changed_from,
             t.recall_records.c.manually_edited.is_(False)))
-        uow.conn.execute(delete(t.messages).where(t.messages.c.chat_pk == pk, t.messages.c.idx >= changed_from,
-                                                  t.messages.c.idx.not_in(list(pushed))))
+        if complete:  # the list is the whole chat: what it lacks was deleted (a partial list keeps the rest)
+            uow.conn.execute(delete(t.messages).where(t.messages.c.chat_pk == pk, t.messages.c.idx >= changed_from,
+                                                      t.messages.c.idx.not_in(list(pushed))))
         state = uow.chat_state(pk)
         if state.get("extracted_to") is not None and state["extracted_to"] >= changed_from:
             state["extracted_to"] = changed_from - 1

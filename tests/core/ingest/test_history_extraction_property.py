@@ -68,3 +68,31 @@ def test_incremental_extraction_equals_a_rebuild_from_scratch(steps: list[tuple[
             fresh.sync("c", history, complete=True, wait=True, character="Alice", user="Tom")
             want = canonical_graph(fresh, "c")
         assert got == want
+
+
+partial_actions = st.tuples(turn, st.lists(st.one_of(turn, turn, append, edit, edit, swipe), max_size=12)).map(
+    lambda first_and_rest: [first_and_rest[0], *first_and_rest[1]])
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(partial_actions)
+def test_partial_syncs_of_only_what_changed_equal_a_rebuild_from_scratch(
+        steps: list[tuple[str, object, object]]) -> None:
+    """The way the SillyTavern extension syncs: each new message alone, each edit or swipe as
+    a partial sync of that one message. Nothing after an edited message is lost, and what was
+    derived from it on is extracted again."""
+    with tempfile.TemporaryDirectory() as tmp:
+        history: list[MessageIn] = []
+        with open_service(Path(tmp, "live")) as live:
+            for step in steps:
+                before = history
+                history = apply(history, step)
+                changed = [m for m in history if m.index >= len(before) or m != before[m.index]]
+                for message in changed:
+                    live.sync("c", [message], complete=False, wait=True, character="Alice", user="Tom")
+            assert [(m.index, m.text) for m in live.messages("c")] == [(m.index, m.text) for m in history]
+            got = canonical_graph(live, "c")
+        with open_service(Path(tmp, "fresh")) as fresh:
+            fresh.sync("c", history, complete=True, wait=True, character="Alice", user="Tom")
+            want = canonical_graph(fresh, "c")
+        assert got == want

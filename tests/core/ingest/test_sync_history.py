@@ -74,6 +74,30 @@ def test_partial_sync_appends_without_deleting(service: MemoryService) -> None:
     assert result.changed_from is None and [m.index for m in service.messages(CHAT)] == [0, 1, 2]
 
 
+def test_partial_sync_editing_a_message_keeps_the_messages_it_did_not_mention(service: MemoryService) -> None:
+    service.sync(CHAT, msgs("a", "b", "c", "d"), complete=True)
+    early = fake_extraction(service, 0, 0, "early")
+    late = fake_extraction(service, 1, 3, "late")
+    result = service.sync(CHAT, [MessageIn(1, "assistant", "b edited")])
+    assert (result.changed_from, result.stored, result.rolled_back_batches) == (1, 1, 1)
+    assert [m.text for m in service.messages(CHAT)] == ["a", "b edited", "c", "d"]
+    assert service.chat_stats(CHAT).message_count == 4
+    ids = {n.id for n in service.all_nodes(CHAT)}
+    assert early in ids and late not in ids  # rolled back from the edited message on
+    pk_state = service.read(lambda r: r.chat_row(CHAT))
+    assert pk_state is not None and pk_state["state"] == {"extracted_to": 0}  # extracted again from 1
+    # the next message lands after the kept ones, no gap
+    service.sync(CHAT, [MessageIn(4, "user", "e")])
+    assert [m.index for m in service.messages(CHAT)] == [0, 1, 2, 3, 4]
+
+
+def test_partial_sync_of_some_later_messages_keeps_the_ones_between(service: MemoryService) -> None:
+    service.sync(CHAT, msgs("a", "b", "c", "d", "e"), complete=True)
+    result = service.sync(CHAT, [MessageIn(1, "assistant", "B!"), MessageIn(3, "assistant", "D!")])
+    assert result.changed_from == 1
+    assert [m.text for m in service.messages(CHAT)] == ["a", "B!", "c", "D!", "e"]
+
+
 def test_edit_rolls_back_batches_that_read_the_changed_message(service: MemoryService) -> None:
     service.sync(CHAT, msgs("a", "b", "c", "d"), complete=True)
     early = fake_extraction(service, 0, 1, "early")
