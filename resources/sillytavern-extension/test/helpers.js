@@ -225,6 +225,30 @@ export function e2eConfig(env = process.env) {
     return { skip: false, url, token };
 }
 
+/**
+ * One chat turn, driven the way SillyTavern drives an extension (see
+ * /work/shared/design/sillytavern-extension-api.md, "Observed order for one normal send"):
+ * the user's text sits in the send box while GENERATION_STARTED and the awaited
+ * GENERATION_AFTER_COMMANDS run (our recall), then the message enters `chat`
+ * (MESSAGE_SENT), the model answers (MESSAGE_RECEIVED) and generation ends.
+ * Resolves with the injection that was in the prompt when the reply was generated,
+ * once the extension's syncs of this turn are done.
+ */
+export async function takeTurn(st, bme, userText, replyText, { character = st.name2, user = st.name1 } = {}) {
+    st.pendingInput = userText;
+    await st.emit('GENERATION_STARTED', undefined, {}, false);
+    await st.emit('GENERATION_AFTER_COMMANDS', undefined, {}, false);
+    const injection = st.promptValue() ?? '';
+    st.pendingInput = '';
+    st.chat.push(stMessage(user, userText, { user: true }));
+    await st.emit('MESSAGE_SENT', st.chat.length - 1);
+    st.chat.push(stMessage(character, replyText));
+    await st.emit('MESSAGE_RECEIVED', st.chat.length - 1);
+    await st.emit('GENERATION_ENDED', st.chat.length);
+    await bme.syncIdle();
+    return injection;
+}
+
 /** A loopback URL where nothing listens (a port that was just freed). */
 export async function deadUrl() {
     const server = http.createServer();
