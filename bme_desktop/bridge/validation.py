@@ -11,6 +11,7 @@ from typing import Any, TypeVar
 
 from aiohttp import web
 
+from ..core.ingest.text import loads_json
 from .errors import ApiError, bad_request
 
 T = TypeVar("T")
@@ -53,7 +54,7 @@ def parse_json(raw: bytes) -> Any:
     if text.startswith("\ufeff"):
         text = text[1:]
     try:
-        value = json.loads(text, parse_constant=_reject_constant, object_pairs_hook=_unique_keys)
+        value = loads_json(text, parse_constant=_reject_constant, object_pairs_hook=_unique_keys)
     except RecursionError as exc:
         raise bad_request("body", "is nested too deeply") from exc
     except json.JSONDecodeError as exc:

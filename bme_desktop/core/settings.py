@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .ingest.text import loads_json
+
 SETTINGS_VERSION = 1
 SETTINGS_FILENAME = "settings.json"
 DEFAULT_BRIDGE_PORT = 7317
@@ -252,8 +254,8 @@ def load_settings(data_dir: Path) -> Settings:
     if not path.exists():
         return Settings()
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        data = loads_json(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:  # UnicodeDecodeError and JSONDecodeError are ValueErrors
         raise SettingsError(f"{path}: cannot be read as JSON ({exc}); it was left untouched") from exc
     try:
         return settings_from_json(data)

@@ -64,6 +64,16 @@ def test_unreadable_json_is_named(tmp_path: Path) -> None:
         load_settings(tmp_path)
 
 
+def test_a_lone_surrogate_in_settings_json_becomes_the_replacement_character(tmp_path: Path) -> None:
+    (tmp_path / "settings.json").write_text('{"llm": {"model": "qwen\\ud800"}, '
+                                            '"bridge": {"allowed_origins": ["https://a\\udfff.example"]}}')
+    settings = load_settings(tmp_path)
+    assert settings.llm.model == "qwen\ufffd"
+    assert settings.bridge.allowed_origins == ["https://a\ufffd.example"]
+    save_settings(tmp_path, settings)  # and it can be written back as UTF-8
+    assert load_settings(tmp_path) == settings
+
+
 def test_settings_from_a_newer_version_are_refused() -> None:
     with pytest.raises(SettingsError, match="newer"):
         settings_from_json({"version": 99})

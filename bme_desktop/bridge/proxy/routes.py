@@ -84,10 +84,8 @@ async def _upstream_key(c: BridgeContext, state: ProxyState) -> str | None:
 
 
 def _encode(body: dict[str, Any]) -> bytes:
-    try:
-        return json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-    except UnicodeEncodeError:  # lone surrogates from \ud800-style escapes: keep them escaped
-        return json.dumps(body, separators=(",", ":")).encode("ascii")
+    """The body as read (lone surrogates were already replaced with U+FFFD), as UTF-8 JSON."""
+    return json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
 
 def _decorate(response: web.StreamResponse, request: web.Request, identity: ChatIdentity | None,

@@ -6,6 +6,7 @@ import json
 import math
 from typing import Any
 
+from ..ingest.text import loads_json
 from .format import MAX_ITEMS, MAX_JSON_BYTES, BackupError
 
 
@@ -21,7 +22,7 @@ def parse_json(raw: bytes, limit: int) -> Any:
     def no_constants(name: str) -> Any:
         raise ValueError(f"{name} is not allowed")
     try:
-        return json.loads(text, parse_constant=no_constants)
+        return loads_json(text, parse_constant=no_constants)
     except json.JSONDecodeError as exc:
         raise BackupError("", f"not valid JSON: line {exc.lineno} column {exc.colno}: {exc.msg}") from None
     except (ValueError, RecursionError) as exc:

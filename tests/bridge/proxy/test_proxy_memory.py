@@ -261,3 +261,16 @@ def test_a_failing_memory_never_blocks_the_chat(proxy: httpx.Client, fake: FakeO
     assert r.status_code == 200 and r.headers["x-bme-memory"] == "error"
     assert sent_messages(fake) == messages
     assert "answering without memory" in caplog.text
+
+
+def test_a_lone_surrogate_is_forwarded_and_stored_as_the_replacement_character(
+        proxy: httpx.Client, fake: FakeOpenAIServer, service: MemoryService) -> None:
+    fake.enqueue("Welcome aboard.")
+    body = ('{"model": "fake-chat", "messages": [{"role": "user", "content": "Take me across \\ud83d '
+            'and \\ud83d\\ude00"}]}')
+    r = proxy.post("/chat/completions", content=body.encode("ascii"),
+                   headers={**CHAT, "Content-Type": "application/json"})
+    assert r.status_code == 200, r.text
+    assert sent_messages(fake)[-1]["content"] == "Take me across \ufffd and \U0001f600"
+    wait_for(lambda: len(stored(service, "ferry")) == 2)
+    assert stored(service, "ferry")[0] == (0, "user", "Take me across \ufffd and \U0001f600")

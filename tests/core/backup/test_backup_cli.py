@@ -63,6 +63,22 @@ def test_bad_import_file_is_one_line_exit_2_and_changes_nothing(data_dir: Path, 
     assert chat_ids(data_dir) == ["story-1"]
 
 
+def test_an_import_file_with_a_lone_surrogate_is_imported_with_the_replacement(data_dir: Path,
+                                                                                tmp_path: Path) -> None:
+    out = cli("export", "--data-dir", str(data_dir), "--chat", "story-1", "-o", str(tmp_path / "e.json"))
+    assert out.returncode == 0, out.stderr
+    text = (tmp_path / "e.json").read_text("utf-8").replace("The castle gate is shut.", "The gate\\ud800 is shut.")
+    assert "\\ud800" in text
+    (tmp_path / "e.json").write_text(text, "utf-8")
+    out = cli("import", str(tmp_path / "e.json"), "--data-dir", str(data_dir), "--as", "copy")
+    assert out.returncode == 0, out.stderr
+    service = MemoryService.open(data_dir, attach=False)
+    try:
+        assert service.messages("copy", 1, 1)[0].text == "The gate\ufffd is shut."
+    finally:
+        service.close()
+
+
 def test_encrypted_backup_and_restore(data_dir: Path, tmp_path: Path) -> None:
     env = {"BME_PASS": "a long passphrase", "WRONG": "another passphrase"}
     out = cli("backup", "--data-dir", str(data_dir), "--passphrase-env", "BME_PASS", env=env)
