@@ -89,6 +89,7 @@ def recall_json(result: RecallResult, *, index: int | None) -> dict[str, Any]:
         "index": index,
         "skipped_stages": list(result.skipped_stages),
         "more_not_shown": result.more_not_shown,
+        "held_for_review": result.held_for_review,
     }
 
 

@@ -75,7 +75,8 @@ class RecallSettings:
 class LifecycleSettings:
     short_term_hours: float = _bounded(48.0, min=1.0, max=24 * 365)
     dormant_below: float = _bounded(0.1, min=0.0, max=1.0)
-    audit_mode: str = _bounded("long_term", choices=("all", "long_term", "none"))
+    audit_mode: str = _bounded("long_term", choices=("all", "long_term", "none"))  # what the review centre lists
+    review_gate: bool = False  # strict: pending memories are not injected until approved
     consolidate_threshold: float = _bounded(0.85, min=0.5, max=1.0)
     # life cycle (core/lifecycle): promotion, decay pools, reinforcement, schedule
     promote_importance: float = _bounded(8.0, min=0.0, max=10.0)

@@ -74,6 +74,9 @@ class MainWindow(QMainWindow):
         context.runner.sigError.connect(self._error_details)
         context.runner.sigBusyChanged.connect(self._busy_changed)
         context.events.sigGraphChanged.connect(self._graph_changed)
+        context.events.sigGraphChanged.connect(lambda _change: self.refresh_review_status())
+        context.sigChatChanged.connect(lambda _chat: self.refresh_review_status())
+        self.refresh_review_status()
 
     # building ------------------------------------------------------------------------------
     def add_view(self, spec: ViewSpec) -> QWidget:
@@ -108,7 +111,9 @@ class MainWindow(QMainWindow):
         self.data_label = QLabel(self.tr("Data: {0}").format(self.context.data_dir))
         self.database_label = QLabel(self._database_text())
         self.bridge_label = QLabel(self.tr("Bridge: off"))
-        for label in (self.busy_label, self.data_label, self.database_label, self.bridge_label):
+        self.review_label = QLabel()
+        self.review_label.setObjectName("review-status")
+        for label in (self.busy_label, self.review_label, self.data_label, self.database_label, self.bridge_label):
             bar.addPermanentWidget(label)
 
     def _database_text(self) -> str:
@@ -171,6 +176,26 @@ class MainWindow(QMainWindow):
         box.setInformativeText(self.error_details_text.splitlines()[-1] if self.error_details_text else "")
         box.open()
         return box
+
+    def refresh_review_status(self) -> None:
+        """How many memories of the open chat wait for review (read on a worker)."""
+        chat_id, service = self.context.chat_id, self.context.service
+        if not chat_id:
+            self.review_label.setText("")
+            return
+        self.context.runner.run(lambda _control: service.chat_stats(chat_id).pending_reviews,
+                                on_done=lambda count: self._show_review_status(chat_id, int(count)),
+                                on_error=lambda _exc: None, key="review-status")
+
+    def _show_review_status(self, chat_id: str, pending: int) -> None:
+        if chat_id != self.context.chat_id:
+            return
+        if not pending:
+            self.review_label.setText("")
+        elif self.context.settings.lifecycle.review_gate:  # strict: these are not recalled
+            self.review_label.setText(self.tr("Review: %n held back until approved", "", pending))
+        else:
+            self.review_label.setText(self.tr("Review: %n to look over", "", pending))
 
     # events --------------------------------------------------------------------------------
     def _busy_changed(self, busy: bool) -> None:

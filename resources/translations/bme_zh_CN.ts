@@ -1382,67 +1382,81 @@ First seen: {3}</source>
         <translation>聊天</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="100"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="103"/>
         <source>Details…</source>
         <translation>详情…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="108"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="111"/>
         <source>Data: {0}</source>
         <translation>数据：{0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="110"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="113"/>
         <source>Bridge: off</source>
         <translation>桥接：关闭</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="117"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="122"/>
         <source>Database: SQLite</source>
         <translation>数据库：SQLite</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="118"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="123"/>
         <source>Database: {0}</source>
         <translation>数据库：{0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="137"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="142"/>
         <source>The “{0}” panel has no tab called “{1}”.</source>
         <translation>“{0}”面板没有名为“{1}”的标签页。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="143"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="148"/>
         <source>The “{0}” panel is not in this version yet.</source>
         <translation>此版本还没有“{0}”面板。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="145"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="150"/>
         <source>There is no panel called “{0}”.</source>
         <translation>没有名为“{0}”的面板。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="158"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="163"/>
         <source>Error: {0}</source>
         <translation>错误：{0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="168"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="173"/>
         <source>Error details</source>
         <translation>错误详情</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="168"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="173"/>
         <source>Something went wrong.</source>
         <translation>出错了。</translation>
     </message>
+    <message numerus="yes">
+        <location filename="../../bme_desktop/ui/main_window.py" line="196"/>
+        <source>Review: %n held back until approved</source>
+        <translation>
+            <numerusform>待审：%n 条记忆获批前不注入</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../bme_desktop/ui/main_window.py" line="198"/>
+        <source>Review: %n to look over</source>
+        <translation>
+            <numerusform>待审：%n 条记忆待查看</numerusform>
+        </translation>
+    </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="177"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="202"/>
         <source>Working…</source>
         <translation>处理中…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="182"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="207"/>
         <source>{0} memories removed.</source>
         <translation>已移除 {0} 条记忆。</translation>
     </message>
@@ -2416,266 +2430,271 @@ First seen: {3}</source>
     </message>
     <message>
         <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="34"/>
+        <source>Recall only approved memories (strict review)</source>
+        <translation>只注入已批准的记忆（严格审核）</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="35"/>
         <source>Consolidation similarity</source>
         <translation>合并相似度阈值</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="35"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="36"/>
         <source>Promote at importance</source>
         <translation>晋升所需重要度</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="36"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="37"/>
         <source>Half-life, slow pool</source>
         <translation>半衰期（慢速池）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="37"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="38"/>
         <source>Half-life, medium pool</source>
         <translation>半衰期（中速池）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="38"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="39"/>
         <source>Half-life, fast pool</source>
         <translation>半衰期（快速池）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="39"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="40"/>
         <source>Stability soft cap</source>
         <translation>稳定度软上限</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="40"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="41"/>
         <source>Repeat window</source>
         <translation>重复窗口</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="40"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="41"/>
         <source>Echo window</source>
         <translation>回声窗口</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="41"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="42"/>
         <source>Echo discount</source>
         <translation>回声折扣</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="41"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="42"/>
         <source>Retrievability step</source>
         <translation>可提取度步长</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="42"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="43"/>
         <source>Upkeep every (0: never)</source>
         <translation>维护间隔（0：从不）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="43"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="44"/>
         <source>Summary every N events</source>
         <translation>每 N 个事件写一次摘要</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="43"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="44"/>
         <source>Fold above N summaries</source>
         <translation>摘要超过 N 条时折叠</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="44"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="45"/>
         <source>Reflect every N events</source>
         <translation>每 N 个事件反思一次</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="44"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="45"/>
         <source>Reflect automatically</source>
         <translation>自动反思</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="45"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="46"/>
         <source>Compress automatically</source>
         <translation>自动压缩</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="46"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="47"/>
         <source>Events a reflection looks at</source>
         <translation>反思参考的事件数</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="47"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="48"/>
         <source>Update the persona automatically</source>
         <translation>自动更新用户画像</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="48"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="49"/>
         <source>Persona update at most every</source>
         <translation>用户画像最短更新间隔</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="49"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="50"/>
         <source>Working memory size</source>
         <translation>工作记忆容量</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="50"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="51"/>
         <source>Working memory expires after</source>
         <translation>工作记忆过期时间</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="51"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="52"/>
         <source>Patrol: unused for</source>
         <translation>巡查：未使用时长</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="52"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="53"/>
         <source>Patrol: forgetting margin</source>
         <translation>巡查：遗忘余量</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="53"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="54"/>
         <source>Host</source>
         <translation>主机</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="53"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="54"/>
         <source>Port</source>
         <translation>端口</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="53"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="54"/>
         <source>Allowed origins (one per line)</source>
         <translation>允许的来源（每行一个）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="54"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="55"/>
         <source>Request size limit</source>
         <translation>请求大小上限</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="54"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="55"/>
         <source>Requests per second</source>
         <translation>每秒请求数</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="55"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="56"/>
         <source>Request burst</source>
         <translation>请求突发量</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="56"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="57"/>
         <source>Memory proxy on /v1</source>
         <translation>在 /v1 上提供记忆代理</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="58"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="59"/>
         <source>Model map (alias=model, one per line)</source>
         <translation>模型映射（别名=上游模型，每行一条）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="59"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="60"/>
         <source>Memory depth (messages back)</source>
         <translation>记忆插入深度（往前数的消息数）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="57"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="58"/>
         <source>Upstream URL</source>
         <translation>上游地址</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="60"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="61"/>
         <source>Memory goes into</source>
         <translation>记忆放入</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="61"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="62"/>
         <source>Upstream timeout</source>
         <translation>上游超时</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="62"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="63"/>
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="62"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="63"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="68"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="69"/>
         <source>On this computer</source>
         <translation>在本机运行</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="68"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="69"/>
         <source>Remote endpoint</source>
         <translation>远程端点</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="68"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="69"/>
         <source>Every new memory</source>
         <translation>所有新记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="69"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="70"/>
         <source>Long-term memories</source>
         <translation>长期记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="69"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="70"/>
         <source>Nothing</source>
         <translation>不送审</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="69"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="70"/>
         <source>Automatic</source>
         <translation>自动</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="70"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="71"/>
         <source>Its own system message</source>
         <translation>单独的系统消息</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="71"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="72"/>
         <source>The first system message</source>
         <translation>第一条系统消息</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="72"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="73"/>
         <source>The last user message</source>
         <translation>最后一条用户消息</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="79"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="80"/>
         <source> s</source>
         <translation> 秒</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="79"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="80"/>
         <source> h</source>
         <translation> 小时</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="79"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="80"/>
         <source> days</source>
         <translation> 天</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="79"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="80"/>
         <source> min</source>
         <translation> 分钟</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="79"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="80"/>
         <source> /s</source>
         <translation> 次/秒</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="80"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="81"/>
         <source> MB</source>
         <translation> MB</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="80"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="81"/>
         <source> tokens</source>
         <translation> 令牌</translation>
     </message>

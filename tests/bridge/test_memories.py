@@ -187,3 +187,37 @@ def test_an_unexpected_failure_is_500_internal_and_the_server_carries_on(
     assert r.status_code == 500 and r.json()["error"]["code"] == "internal"
     assert "secret" not in r.json()["error"]["message"]
     assert chat.get("/v1/chats").status_code == 200
+
+
+def test_approving_through_the_bridge_is_a_review_not_an_edit(tmp_path: Any) -> None:
+    """An approved memory stays derived from its message: editing that message later still
+    rolls it back (as the GUI's approve does), so the approval must not flag a manual edit."""
+    from bme_desktop.bridge.server import BridgeServer
+    from bme_desktop.core.extract.scheduler import attach as attach_extraction
+    from bme_desktop.core.service import MemoryService
+
+    service = MemoryService.open(tmp_path / "data", attach=False)
+    attach_extraction(service)
+    server = BridgeServer(service, "t" * 40)
+    server.start()
+    try:
+        with httpx.Client(base_url=server.url, headers={"Authorization": "Bearer " + "t" * 40}, timeout=30) as api:
+            first = [{"index": 0, "role": "user", "name": "Alex", "text": "My sister Lena lives in Lisbon."},
+                     {"index": 1, "role": "assistant", "name": "Sera", "text": "Lisbon! I will remember that."}]
+            assert api.post("/v1/chats/c/sync", json={"messages": first, "complete": True,
+                                                      "wait": True}).status_code == 200
+            derived = [n for n in api.get("/v1/chats/c/nodes?limit=500").json()["items"] if 0 in n["source_indices"]]
+            assert derived
+            target = derived[0]
+            r = api.patch(f"/v1/chats/c/nodes/{target['id']}", json={"review_status": "approved"})
+            assert r.status_code == 200 and r.json()["review_status"] == "approved"
+            assert r.json()["manually_edited"] is False
+            edited = [{**first[0], "text": "My brother Tomas works in Porto."}, first[1]]
+            assert api.post("/v1/chats/c/sync", json={"messages": edited, "complete": True,
+                                                      "wait": True}).status_code == 200
+            assert api.get(f"/v1/chats/c/nodes/{target['id']}").status_code == 404  # rolled back with its source
+            log = service.read(lambda r: r.audit("c"))
+            assert any(e["action"] == "review.approve" and e["target"] == target["id"] for e in log)
+    finally:
+        server.stop()
+        service.close()

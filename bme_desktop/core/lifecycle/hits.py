@@ -2,8 +2,9 @@
 
 ``record_recall_hits`` grades each hit by the time since the memory's last review (a
 repeat within ``repeat_window_minutes`` changes only the counters, so one conversation
-cannot pump a memory up), promotes recalled short-term memories, and writes one journaled
-``review`` batch. ``recall_strength`` is the multiplier recall can apply: retrievability,
+cannot pump a memory up), promotes recalled short-term memories (as injectable as they
+were: see ``tiers.promotion_review``), wakes sleeping ones a direct ask brought back, and
+writes one journaled ``review`` batch. ``recall_strength`` is the multiplier recall can apply: retrievability,
 discounted for strong memories hit again within ``echo_window_hours`` (no echo chamber).
 """
 
@@ -18,7 +19,7 @@ from ..settings import LifecycleSettings
 from ..store.unit_of_work import UnitOfWork
 from . import tiers
 from .bulk import bulk_update_nodes
-from .schedule import new_card, retrievability, review, valid_card
+from .schedule import new_card, relearn, retrievability, review, valid_card
 
 if TYPE_CHECKING:
     from ..service import MemoryService
@@ -33,7 +34,8 @@ class HitReport:
     batch_id: int | None = None
     reviewed: dict[str, str] = field(default_factory=dict)  # node id → "repeat" | "Hard" | "Good" | "Easy"
     promoted: list[str] = field(default_factory=list)
-    skipped: list[str] = field(default_factory=list)  # unknown, deleted, dormant or archived
+    woken: list[str] = field(default_factory=list)  # dormant or expired memories a direct ask brought back
+    skipped: list[str] = field(default_factory=list)  # unknown, deleted, rejected, or archived for good
 
 
 def record_hits_in(uow: UnitOfWork, chat_id: str, node_ids: Iterable[str], now: float,
@@ -45,19 +47,32 @@ def record_hits_in(uow: UnitOfWork, chat_id: str, node_ids: Iterable[str], now: 
     flags: dict[str, dict[str, Any]] = {}
     for node_id in wanted:
         node = nodes.get(node_id)
-        if node is None or not tiers.is_visible(node):
+        if node is None or node.review_status == "rejected" or not (tiers.is_visible(node)
+                                                                     or tiers.is_sleeping(node)):
             report.skipped.append(node_id)
+            continue
+        if tiers.is_sleeping(node):  # asked for directly: back to long-term with a fresh card
+            fresh = relearn(node.srs, now, node.importance, settings)
+            update: dict[str, Any] = {"srs": fresh, "tier": "long_term", "updated_at": now,
+                                      "recall_count": node.recall_count + 1,
+                                      "last_recalled_at": max(now, node.last_recalled_at or now)}
+            probe = Node(id=node.id, chat_id=chat_id, type=node.type, title=node.title, fields=node.fields,
+                         pinned=node.pinned, srs=fresh)
+            update["retrievability"] = retrievability(probe, now, settings)
+            updates[node_id] = update
+            flags[node_id] = {"woken_at": now, "woken_from": node.tier}
+            report.woken.append(node_id)
+            report.reviewed[node_id] = "woken"
             continue
         card = node.srs if valid_card(node.srs) else new_card(node.created_at, node.importance, settings)
         assert card is not None
         outcome = review(card, now, settings)
-        update: dict[str, Any] = {"srs": outcome.srs, "recall_count": node.recall_count + 1,
-                                  "last_recalled_at": max(now, node.last_recalled_at or now)}
+        update = {"srs": outcome.srs, "recall_count": node.recall_count + 1,
+                  "last_recalled_at": max(now, node.last_recalled_at or now)}
         if node.tier == "short_term":
-            update.update(tier="long_term", updated_at=now)
-            if tiers.promotion_needs_review(settings) and node.review_status != "rejected":
-                update["review_status"] = "pending"
-            flags[node_id] = {"promoted_at": now}
+            status, extra = tiers.promotion_review(node.review_status, settings)
+            update.update(tier="long_term", updated_at=now, review_status=status)
+            flags[node_id] = {"promoted_at": now, **extra}
             report.promoted.append(node_id)
         probe = Node(id=node.id, chat_id=chat_id, type=node.type, title=node.title, fields=node.fields,
                      pinned=node.pinned, srs=outcome.srs)
@@ -87,8 +102,9 @@ def current_retrievability(node: Node, now: float, settings: LifecycleSettings) 
 def recall_strength(node: Node, now: float, settings: LifecycleSettings) -> float:
     """A multiplier in [0, 1] for recall scores: 0 for memories recall must not show,
     otherwise retrievability, times ``echo_discount`` when the memory is already strong and
-    was hit within ``echo_window_hours``."""
-    if not tiers.is_visible(node):
+    was hit within ``echo_window_hours``. A sleeping memory (dormant, expired) keeps its low
+    retrievability: recall shows it only when asked for directly."""
+    if not (tiers.is_visible(node) or tiers.is_sleeping(node)):
         return 0.0
     value = retrievability(node, now, settings)
     strong = valid_card(node.srs) and float((node.srs or {}).get("stability", 0.0)) >= STRONG_STABILITY_DAYS

@@ -3,8 +3,9 @@
 
 Each decision is one undoable manual batch with one audit-log entry per memory. Approving
 or rejecting changes only the status (the memory stays open to later extraction updates);
-editing counts as the user's own version. Recall should inject only memories for which
-``is_injectable`` (in ``tiers``) holds: visible and approved.
+editing counts as the user's own version. Recall injects memories for which
+``is_injectable`` (in ``tiers``) holds: visible and not rejected, and with the strict
+``review_gate`` on, not pending either (unless a promotion sent them to review).
 """
 
 from __future__ import annotations
@@ -48,6 +49,18 @@ def _decide(service: MemoryService, chat_id: str, node_ids: Sequence[str], statu
         return out
     result: list[Node] = service._manual(chat_id, actor, f"{action} ({len(ids)})", op)
     return result
+
+
+DECISIONS = {"approved": "review.approve", "rejected": "review.reject", "pending": "review.reopen"}
+
+
+def decide(service: MemoryService, chat_id: str, node_ids: Sequence[str], status: str, *, actor: str = "user",
+           reason: str | None = None) -> list[Node]:
+    """Set the review status of memories as a review decision (not an edit: a later edit of
+    their source messages still rolls them back and extracts them again)."""
+    if status not in DECISIONS:
+        raise ValidationError("review_status", f"must be one of {', '.join(DECISIONS)}")
+    return _decide(service, chat_id, node_ids, status, DECISIONS[status], actor, reason)
 
 
 def approve(service: MemoryService, chat_id: str, node_ids: Sequence[str], *, actor: str = "user") -> list[Node]:

@@ -5,9 +5,17 @@
   (importance ≥ ``promote_importance`` promotes it at the next upkeep).
 * ``long_term`` — on the spaced-repetition schedule; falls ``dormant`` when its
   retrievability drops below ``dormant_below`` (pinned memories never do).
-* ``dormant`` — invisible to recall and default views, never deleted; ``wake`` revives it.
+* ``dormant`` — out of unasked recall and the default views, never deleted; a direct ask
+  (a strong match, a "remember when" cue, a named day or month) recalls it and a recall on a
+  real turn wakes it, as ``wake`` does by hand.
 * ``archived`` — expired drafts, merged duplicates, memories archived by hand or by an
-  extraction; kept for provenance, not recalled.
+  extraction; kept for provenance. Expired drafts (flag ``expired_at``) sleep like dormant
+  memories: a direct ask still finds them; the others are never recalled.
+
+Review is an audit by default: ``pending`` memories are listed in the review centre and
+recalled all the same; ``rejected`` ones never are. With ``review_gate`` on (memory-lattice's
+strict mode) a pending memory is *held* — not injected — until approved, except one that was
+already injectable when a promotion sent it to review: using a memory never hides it.
 
 The decisions are vectorised over numpy arrays so one upkeep pass over 100k memories stays
 well under a second of arithmetic.
@@ -32,9 +40,33 @@ def is_visible(node: Node) -> bool:
     return node.deleted_at is None and node.tier in VISIBLE_TIERS
 
 
-def is_injectable(node: Node) -> bool:
-    """Automatic injection may use this memory: visible and approved in the review centre."""
-    return is_visible(node) and node.review_status == "approved"
+PROMOTED_FLAG = "review_after_promotion"  # flag: sent to review by a promotion while injectable
+
+
+def is_sleeping(node: Node) -> bool:
+    """Out of unasked recall, but found by a direct ask: dormant, or a draft that expired."""
+    if node.deleted_at is not None:
+        return False
+    return node.tier == "dormant" or (node.tier == "archived" and "expired_at" in node.flags)
+
+
+def is_held(node: Node, gate: bool) -> bool:
+    """Held back by the strict review gate: pending and never injectable since it was made."""
+    return gate and node.review_status == "pending" and not node.flags.get(PROMOTED_FLAG)
+
+
+def is_injectable(node: Node, gate: bool = False) -> bool:
+    """Automatic injection may use this memory: visible, not rejected, and not held by the
+    review gate (``gate``: ``LifecycleSettings.review_gate``)."""
+    return is_visible(node) and node.review_status != "rejected" and not is_held(node, gate)
+
+
+def promotion_review(status: str, settings: LifecycleSettings) -> tuple[str, dict[str, bool]]:
+    """The review status and flags a promotion gives a memory of ``status``: it goes to the
+    review centre (unless reviews are off or it was rejected) and stays as injectable as it was."""
+    if not promotion_needs_review(settings) or status != "approved":
+        return status, {}
+    return "pending", {PROMOTED_FLAG: True}
 
 
 @dataclass

@@ -122,10 +122,9 @@ def plan_upkeep(uow: UnitOfWork, chat_id: str, now: float, settings: LifecycleSe
         report.retrievability_updated += 1
     for i in np.flatnonzero(moves.promote).tolist():
         update = updates.setdefault(ids[i], {})
-        update.update(tier="long_term", updated_at=now)
-        if tiers.promotion_needs_review(settings) and rows[i][4] != "rejected":
-            update["review_status"] = "pending"
-        flags[ids[i]] = {"promoted_at": now}
+        status, extra = tiers.promotion_review(str(rows[i][4]), settings)
+        update.update(tier="long_term", updated_at=now, review_status=status)
+        flags[ids[i]] = {"promoted_at": now, **extra}
         report.promoted += 1
     for i in np.flatnonzero(moves.expire).tolist():
         updates.setdefault(ids[i], {}).update(tier="archived", updated_at=now)

@@ -35,6 +35,7 @@ class RecallResult:
     nodes: list[RecalledNode]
     skipped_stages: list[str] = field(default_factory=list)
     more_not_shown: int = 0
+    held_for_review: int = 0  # memories that would have been injected but wait for approval (review gate)
 
 
 class Recaller(Protocol):

@@ -33,7 +33,8 @@ def archive_hits(state: ChatState, text: str, cues: Cues, k: int, covered: set[i
     scores = state.archive.score_all(text)
     slots = state.archive.ids_by_slot()
     best: list[tuple[float, int, float, float]] = []
-    for slot in np.flatnonzero(scores > 0.0) if not cues.days else range(len(slots)):
+    precise = any(not d.is_month for d in cues.days)  # a whole month names too many messages to take all
+    for slot in np.flatnonzero(scores > 0.0) if not precise else range(len(slots)):
         doc = slots[slot]
         if doc is None:
             continue
@@ -42,7 +43,7 @@ def archive_hits(state: ChatState, text: str, cues: Cues, k: int, covered: set[i
             continue
         lex = float(scores[slot])
         w_day = day_weight([index], cues, state.message_days)
-        if cues.days and w_day > 1.0:
+        if precise and w_day > 1.0:
             lex = max(lex, DAY_FLOOR)
         if lex <= 0.0:
             continue

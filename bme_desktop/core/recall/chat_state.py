@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..events import Event
+from ..lifecycle.tiers import is_visible
 from ..model import Edge, Message, Node
 from .buckets import is_core
 from .cues import DayRef, day_of_time
@@ -31,7 +32,7 @@ class ChatState:
     chat_id: str
     character: str | None = None
     user: str | None = None
-    nodes: dict[str, Node] = field(default_factory=dict)  # recallable memories only
+    nodes: dict[str, Node] = field(default_factory=dict)  # recallable memories only (awake or sleeping)
     lexical: BM25Index = field(default_factory=BM25Index)
     lexical_version: int = 0  # bumped whenever ``lexical`` changes
     # first-stage results per query part: BM25 hits, and (cosine candidates, scale)
@@ -67,7 +68,7 @@ class ChatState:
             if old is None or lexical_fields(old) != fields:  # a recall hit changes no text
                 self.lexical.add(node.id, fields)
                 self.lexical_version += 1
-            if is_core(node):
+            if is_core(node) and is_visible(node):
                 self.core_ids.add(node.id)
             else:
                 self.core_ids.discard(node.id)

@@ -19,6 +19,10 @@ _GREETING = re.compile(
     r"good (?:morning|night|evening|afternoon)|bye|gn|"
     r"你好|您好|嗨|哈喽|早|早安|早上好|晚安|午安|谢谢|多谢|好的|好|嗯+|哦+|哈+|呵+|行|对|是的|不是|再见|拜拜)$",
     re.IGNORECASE)
+_QUESTION = re.compile(
+    r"^(?:what|when|where|who|whom|whose|which|why|how|did|do|does|is|are|was|were|have|has|had|can|could|"
+    r"would|will|should)\b|吗[\s。!！]*$|呢[\s。!！]*$|什么|哪|谁|几|多少|怎么|为什么|是否|有没有",
+    re.IGNORECASE)
 _PUNCT_SPACE = re.compile(r"[\s\W_]+", re.UNICODE)
 
 _MONTHS = {m: i + 1 for i, m in enumerate(
@@ -34,19 +38,40 @@ _DATE_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_MONTH_RE})\b\.?(?:,?\s*(\d{{4}}))?", re.IGNORECASE),
      "dmy"),
 )
+# Whole months: "in June 2023", "June, 2023", "last May", "2023年5月", "去年五月", "上个月".
+# A bare "may" is the verb: an English month needs a year after it or a preposition before it
+# ("May" itself also needs its capital).
+_HAN_NUMBERS = {"一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10,
+                "十一": 11, "十二": 12, "正": 1, "腊": 12}
+_HAN_MONTH = "|".join(sorted(_HAN_NUMBERS, key=len, reverse=True))
+_MONTH_WORDS = (r"\b(?:in|during|since|until|till|by|before|after|through|of|last|this|next|early|late|mid|"
+                r"mid-|back in)\s+")
+_MONTH_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(rf"\b({_MONTH_RE})\b\.?,?\s+(\d{{4}})\b", re.IGNORECASE), "month-year"),
+    (re.compile(rf"{_MONTH_WORDS}({_MONTH_RE})\b(?!\s*\d)", re.IGNORECASE), "word-month"),
+    (re.compile(rf"(\d{{4}}\s*年|去年|今年|前年|明年)?\s*(\d{{1,2}}|{_HAN_MONTH})\s*月(?:份)?(?!\s*(?:\d|[一二三四五六七八九十]|初|中|底)*\s*[日号])"),
+     "han"),
+    (re.compile(r"上个?月|\blast month\b", re.IGNORECASE), "last-month"),
+)
+_RELATIVE_YEARS = {"去年": -1, "今年": 0, "前年": -2, "明年": 1}
 
 
 @dataclass(frozen=True)
 class DayRef:
-    """A calendar day named in text; ``year`` may be unknown."""
+    """A calendar day (or, with ``day`` None, a whole month) named in text; ``year`` may be
+    unknown."""
 
     month: int
-    day: int
+    day: int | None
     year: int | None = None
 
     def matches(self, other: DayRef) -> bool:
-        same_day = self.month == other.month and self.day == other.day
+        same_day = self.month == other.month and (self.day is None or other.day is None or self.day == other.day)
         return same_day and (self.year is None or other.year is None or self.year == other.year)
+
+    @property
+    def is_month(self) -> bool:
+        return self.day is None
 
 
 @dataclass(frozen=True)
@@ -55,7 +80,8 @@ class Cues:
     flashback: bool = False
     future: bool = False
     noise: bool = False
-    days: tuple[DayRef, ...] = ()
+    days: tuple[DayRef, ...] = ()  # days and whole months named
+    question: bool = False
 
 
 def _valid(year: int | None, month: int, day: int) -> DayRef | None:
@@ -78,6 +104,46 @@ def find_days(text: str) -> list[DayRef]:
             else:
                 ref = _valid(int(m.group(3)) if m.group(3) else None, _MONTHS[m.group(2).lower()], int(m.group(1)))
             if ref is not None and ref not in found:
+                found.append(ref)
+    return found
+
+
+def find_months(text: str, today: DayRef | None = None) -> list[DayRef]:
+    """Whole months named in ``text`` ("in June 2023", "last May", "2023年5月", "去年五月",
+    "上个月"), as ``DayRef`` with no day. Relative years and "last month" are counted from
+    ``today`` (the story's latest day); without it they are left out or yearless."""
+    found: list[DayRef] = []
+    for pattern, kind in _MONTH_PATTERNS:
+        for m in pattern.finditer(text):
+            month: int | None = None
+            year: int | None = None
+            if kind == "month-year":
+                if m.group(1) == "may" or m.group(1) == "MAY":
+                    continue
+                month, year = _MONTHS[m.group(1).lower()], int(m.group(2))
+            elif kind == "word-month":
+                name = m.group(1)
+                if name.lower() == "may" and not name.startswith("M"):
+                    continue
+                month = _MONTHS[name.lower()]
+                if today is not None and m.group(0).lower().startswith("last"):
+                    year = today.year - 1 if today.year is not None and month >= today.month else today.year
+            elif kind == "han":
+                raw, prefix = m.group(2), (m.group(1) or "").replace(" ", "")
+                month = int(raw) if raw.isdigit() else _HAN_NUMBERS.get(raw)
+                if prefix.endswith("年") and prefix[:4].isdigit():
+                    year = int(prefix[:4])
+                elif prefix in _RELATIVE_YEARS:
+                    if today is None or today.year is None:
+                        continue
+                    year = today.year + _RELATIVE_YEARS[prefix]
+            elif today is not None:  # last month
+                month = today.month - 1 or 12
+                year = None if today.year is None else today.year - (1 if today.month == 1 else 0)
+            if month is None or not 1 <= month <= 12:
+                continue
+            ref = DayRef(month, None, year)
+            if ref not in found:
                 found.append(ref)
     return found
 
@@ -111,9 +177,20 @@ def is_noise(text: str) -> bool:
     return (han == 0 and len(words) == 1 and len(core) <= 2) or (han > 0 and len(core.replace(" ", "")) <= 1)
 
 
-def read_cues(text: str) -> Cues:
+def is_question(text: str) -> bool:
+    """The user asks something: a question mark, a question word first, or a Chinese
+    question particle or word."""
+    stripped = text.strip()
+    return bool(stripped) and (stripped.endswith(("?", "？")) or bool(_QUESTION.search(stripped)))
+
+
+def read_cues(text: str, today: DayRef | None = None) -> Cues:
+    """The cues of ``text``; ``today`` (the story's latest day) resolves "去年五月", "last May"."""
+    days = find_days(text)
+    days += [m for m in find_months(text, today) if not any(d.month == m.month for d in days)]
     return Cues(remember=bool(_REMEMBER.search(text)), flashback=bool(_FLASHBACK.search(text)),
-                future=bool(_FUTURE.search(text)), noise=is_noise(text), days=tuple(find_days(text)))
+                future=bool(_FUTURE.search(text)), noise=is_noise(text), days=tuple(days),
+                question=is_question(text))
 
 
 def day_of_time(value: str | None) -> DayRef | None:

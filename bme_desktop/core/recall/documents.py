@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..lifecycle.tiers import is_injectable
+from ..lifecycle.tiers import is_sleeping, is_visible
 from ..model import Node
 from ..schema import NODE_TYPES, node_text
 
@@ -10,9 +10,10 @@ EMBED_CHARS = 1200
 
 
 def recallable(node: Node) -> bool:
-    """Only visible, approved memories are injected: dormant, archived, deleted, rejected and
-    still-pending memories are never returned (the life cycle's rule)."""
-    return is_injectable(node)
+    """Whether recall keeps this memory in its state: awake or sleeping (dormant, expired) and
+    not rejected. Which of them a recall may return is decided per recall (the review gate,
+    and a direct ask for a sleeping one); deleted, rejected and merged memories never are."""
+    return node.review_status != "rejected" and (is_visible(node) or is_sleeping(node))
 
 
 def body_text(node: Node) -> str:

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -25,6 +26,7 @@ from ..cancel import CancellableTask
 from ..errors import NotFound
 from ..index.vector_index import VectorIndex
 from ..lifecycle.hits import record_hits_in
+from ..lifecycle.tiers import is_held, is_sleeping
 from ..lifecycle.working_memory import todo_lines
 from ..providers.tokens import estimate_tokens
 from ..secrets import EMBEDDING_KEY, api_key
@@ -33,7 +35,7 @@ from .archive import archive_hits
 from .buckets import bucket_of
 from .candidates import Candidates, VectorScorer, anchors, lexical_candidates, lexical_part
 from .chat_state import ChatState, RecallCache
-from .cues import looks_binary, read_cues
+from .cues import DayRef, looks_binary, read_cues
 from .diffusion import Graph, build_graph, diffuse
 from .diversity import mmr
 from .embedding import RecallEmbedder, make_embedder
@@ -41,7 +43,7 @@ from .injection import render_buckets
 from .prefetch import RecallWarmer
 from .query import Query, build_query, context_from_messages
 from .rerank import rerank
-from .scoring import W_LEXICAL, W_VECTOR, ScoreContext, score_node
+from .scoring import W_LEXICAL, W_VECTOR, ScoreContext, asked_for, score_node
 
 if TYPE_CHECKING:
     from ..index.maintainer import VectorMaintainer
@@ -85,17 +87,20 @@ class HybridRecaller:
         settings = self.service.settings.recall
         deadline = started + settings.timeout_s
         skipped: list[str] = []
+        gate = self.service.settings.lifecycle.review_gate
+        core_nodes = sorted((state.nodes[i] for i in state.core_ids), key=lambda n: (-n.importance, n.id))
+        held = sum(1 for n in core_nodes if is_held(n, gate))
         core = [RecalledNode(n, n.importance / 10.0, bucket_of(n), {"core": 1.0})
-                for n in sorted((state.nodes[i] for i in state.core_ids), key=lambda n: (-n.importance, n.id))]
+                for n in core_nodes if not is_held(n, gate)]
         last_reply, previous = request.last_reply, request.previous_input
         if last_reply is None and previous is None:
             last_reply, previous = context_from_messages(list(state.messages.values()), request.index)
         binary = looks_binary(request.user_input)
         query = build_query("" if binary else request.user_input, last_reply, previous, settings)
-        cues = read_cues(query.text)
+        cues = read_cues(query.text, self._today(state))
         if binary or cues.noise:
             skipped.append("recall (binary input)" if binary else "recall (greeting or empty input)")
-            return self._finish(request, started, core, [], self._context(request.chat_id), skipped)
+            return self._finish(request, started, core, [], self._context(request.chat_id), skipped, held)
 
         # The query is embedded on another thread (the engine releases the GIL) while the
         # lexical stage, the name anchors and the database reads run here.
@@ -115,18 +120,28 @@ class HybridRecaller:
                            character=state.character, active_region=self._active_region(state, found.anchors),
                            vectors_available=scorer is not None, message_days=state.message_days,
                            now=self.service.now(), lifecycle=self.service.settings.lifecycle)
-        core_ids = {c.node.id for c in core}
+        core_ids = state.core_ids
         scored: list[RecalledNode] = []
+        sleeping: list[RecalledNode] = []
+        held_scores: list[float] = []
         for node_id in found.ids() | set(diffusion):
             node = state.nodes.get(node_id)
             if node is None or node_id in core_ids:
                 continue
             score, components = score_node(node, ctx)
-            if score > 0:
-                scored.append(RecalledNode(node, score, bucket_of(node), components))
+            if score <= 0:
+                continue
+            if is_held(node, gate):
+                held_scores.append(score)
+            else:
+                (sleeping if is_sleeping(node) else scored).append(RecalledNode(node, score, bucket_of(node),
+                                                                                components))
+        scored += asked_for(sleeping, scored, ctx)
         self._suppress_repeats(request, scored)
         scored.sort(key=lambda r: (-r.score, r.node.id))
         chosen = self._diversify(request.chat_id, scored, request.top_k, deadline, skipped)
+        floor = chosen[-1].score if len(chosen) >= request.top_k else 0.0
+        held += sum(1 for score in held_scores if score > floor)
         if settings.rerank_with_llm and self.service.settings.llm.enabled and self.service.settings.llm.base_url:
             outcome = rerank(query.text, chosen, self.service.settings.llm, deadline - time.perf_counter())
             chosen = outcome.items
@@ -138,7 +153,7 @@ class HybridRecaller:
         archived = archive_hits(state, query.text, cues, max(1, request.top_k // 2), covered,
                                 before=request.index)
         recalled = _merge(chosen, archived)[: request.top_k]
-        return self._finish(request, started, core, recalled, context, skipped)
+        return self._finish(request, started, core, recalled, context, skipped, held)
 
     # stages ----------------------------------------------------------------------------
     def _start_embedding(self, chat_id: str, query: Query, skipped: list[str]) -> _Embedding | None:
@@ -299,6 +314,13 @@ class HybridRecaller:
         order = mmr([r.score for r in pool], vectors, has, [r.node.source_indices for r in pool], k)
         return [pool[i] for i in order]
 
+    def _today(self, state: ChatState) -> DayRef:
+        """The story's latest day (its newest dated message), else the clock's, for "last May"."""
+        if state.message_days:
+            return state.message_days[max(state.message_days)]
+        now = datetime.fromtimestamp(self.service.now(), UTC)
+        return DayRef(now.month, now.day, now.year)
+
     @staticmethod
     def _active_region(state: ChatState, anchored: set[str]) -> str | None:
         named = sorted(state.nodes[i].title for i in anchored if i in state.nodes and state.nodes[i].type == "location")
@@ -330,7 +352,7 @@ class HybridRecaller:
         return _Context(summaries, todos)
 
     def _finish(self, request: RecallRequest, started: float, core: list[RecalledNode],
-                recalled: list[RecalledNode], context: _Context, skipped: list[str]) -> RecallResult:
+                recalled: list[RecalledNode], context: _Context, skipped: list[str], held: int) -> RecallResult:
         text, shown, more = render_buckets(core, recalled, context.summaries, request.budget_tokens,
                                            context.todos)
         if request.index is not None:
@@ -343,7 +365,7 @@ class HybridRecaller:
                 self.service.write_later(lambda uow: record_hits_in(uow, chat_id, hits, now, settings))
         return RecallResult(injection=text, token_estimate=estimate_tokens(text),
                             elapsed_ms=(time.perf_counter() - started) * 1000, nodes=shown,
-                            skipped_stages=skipped, more_not_shown=more)
+                            skipped_stages=skipped, more_not_shown=more, held_for_review=held)
 
 
 @dataclass(frozen=True)

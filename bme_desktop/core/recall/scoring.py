@@ -12,12 +12,13 @@ Every factor is kept in ``components`` so the UI can say why a memory came back.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ..lifecycle.hits import recall_strength
 from ..model import Node
 from ..settings import LifecycleSettings
+from .api import RecalledNode
 from .cues import Cues, DayRef
 
 W_VECTOR = 0.45
@@ -32,7 +33,14 @@ POV_USER = 1.0
 POV_OTHER = 0.7
 REGION_CURRENT = 1.1
 DAY_MATCH = 1.6
+MONTH_MATCH = 1.3
 DAY_MISMATCH = 0.75
+MONTH_MISMATCH = 0.85
+
+# When a sleeping memory (dormant, expired) counts as asked for: a question, a "remember
+# when" or a named day/month whose best match it nearly is, or a match strong for any input.
+ASKED_SHARE = 0.6  # of the best relevance among this recall's candidates, for a question or cue
+STRONG_SHARE = 0.9  # of the best relevance, for any input
 
 
 @dataclass
@@ -78,15 +86,17 @@ def story_time_weight(node: Node, cues: Cues) -> float:
 
 
 def day_weight(source_indices: Iterable[int], cues: Cues, message_days: Mapping[int, DayRef]) -> float:
-    """Memories from the day a question names count more; those from other days less."""
+    """Memories from the day (or month) a question names count more; those from other days less."""
     if not cues.days:
         return 1.0
     days = [message_days[i] for i in source_indices if i in message_days]
     if not days:
         return 1.0
-    if any(d.matches(q) for d in days for q in cues.days):
+    if any(d.matches(q) for d in days for q in cues.days if not q.is_month):
         return DAY_MATCH
-    return DAY_MISMATCH
+    if any(d.matches(q) for d in days for q in cues.days if q.is_month):
+        return MONTH_MATCH
+    return MONTH_MISMATCH if all(q.is_month for q in cues.days) else DAY_MISMATCH
 
 
 def score_node(node: Node, ctx: ScoreContext) -> tuple[float, dict[str, float]]:
@@ -108,3 +118,21 @@ def score_node(node: Node, ctx: ScoreContext) -> tuple[float, dict[str, float]]:
         "relevance": relevance, "retrievability": retrievability, "w_lifecycle": w_life, "w_pov": w_pov,
         "w_region": w_region, "w_time": w_time,
     }
+
+
+def asked_for(sleeping: Sequence[RecalledNode], awake: Sequence[RecalledNode], ctx: ScoreContext) -> list[RecalledNode]:
+    """The sleeping memories this recall asks for directly; the rest stay asleep. A memory
+    named verbatim, or from a day or month the input names, is asked for; so is one whose
+    relevance is near the best of the candidates (``ASKED_SHARE`` of it when the input is a
+    question or a "remember when", ``STRONG_SHARE`` otherwise)."""
+    if not sleeping:
+        return []
+    best = max(r.components["relevance"] for r in (*sleeping, *awake))
+    share = ASKED_SHARE if (ctx.cues.question or ctx.cues.remember or ctx.cues.days) else STRONG_SHARE
+    out = []
+    for r in sleeping:
+        named = r.components["anchor"] > 0 or r.components["w_time"] > 1.0
+        if named or r.components["relevance"] >= share * best:
+            r.components["woken"] = 1.0
+            out.append(r)
+    return out

@@ -31,6 +31,7 @@ def field_label(key: str) -> str:
         "lifecycle.short_term_hours": QCoreApplication.translate("SettingsLabels", "Short-term memory lasts"),
         "lifecycle.dormant_below": QCoreApplication.translate("SettingsLabels", "Dormant below retrievability"),
         "lifecycle.audit_mode": QCoreApplication.translate("SettingsLabels", "Send to review"),
+        "lifecycle.review_gate": QCoreApplication.translate("SettingsLabels", "Recall only approved memories (strict review)"),
         "lifecycle.consolidate_threshold": QCoreApplication.translate("SettingsLabels", "Consolidation similarity"),
         "lifecycle.promote_importance": QCoreApplication.translate("SettingsLabels", "Promote at importance"),
         "lifecycle.half_life_slow_days": QCoreApplication.translate("SettingsLabels", "Half-life, slow pool"),

@@ -33,7 +33,8 @@ def test_new_automatic_memories_wait_for_review_per_audit_mode(tmp_path: Path, m
         assert (get(service, long.id).review_status == "pending") is long_pending
         assert (get(service, short.id).review_status == "pending") is short_pending
         assert get(service, mine.id).review_status == "approved"  # a user's own memory needs no review
-        assert is_injectable(get(service, long.id)) is not long_pending
+        assert is_injectable(get(service, long.id))  # review is an audit: pending memories are recalled
+        assert is_injectable(get(service, long.id), gate=True) is not long_pending  # the strict gate holds them
     finally:
         service.close()
 
@@ -52,6 +53,30 @@ def test_a_recalled_short_term_memory_is_promoted_into_review(service: MemorySer
     record_recall_hits(service, CHAT, [node.id])
     promoted = get(service, node.id)
     assert promoted.tier == "long_term" and promoted.review_status == "pending"
+
+
+@pytest.mark.parametrize("gate", [False, True])
+def test_a_promotion_never_hides_an_injectable_memory(service: MemoryService, clock: ManualClock,
+                                                      gate: bool) -> None:
+    service.settings.lifecycle.review_gate = gate
+    by_recall = auto_node(service, "event", {"summary": "She promised to come back"}, tier="short_term")
+    by_upkeep = auto_node(service, "event", {"summary": "The bell rang"}, tier="short_term", importance=9.0)
+    assert is_injectable(get(service, by_recall.id), gate) and is_injectable(get(service, by_upkeep.id), gate)
+    record_recall_hits(service, CHAT, [by_recall.id])
+    clock.advance(3600)
+    run_upkeep(service, CHAT)
+    for node_id in (by_recall.id, by_upkeep.id):
+        promoted = get(service, node_id)
+        assert promoted.tier == "long_term" and promoted.review_status == "pending"  # listed for review
+        assert is_injectable(promoted, gate)  # and still recalled, gate or not
+
+
+def test_the_gate_holds_a_new_long_term_memory_until_approved(service: MemoryService) -> None:
+    node = auto_node(service, "fact", FACT)
+    run_upkeep(service, CHAT)
+    assert not is_injectable(get(service, node.id), gate=True)
+    approve(service, CHAT, [node.id])
+    assert is_injectable(get(service, node.id), gate=True)
 
 
 def test_approve_edit_reject_each_leave_an_audit_entry_and_undo(service: MemoryService,

@@ -103,14 +103,15 @@ def test_a_clock_jumping_backwards_corrupts_nothing(service: MemoryService, cloc
     assert get(service, fading.id).tier == "dormant"
     clock.set(start - 365 * DAY)  # a year before the memories were made
     run_upkeep(service, CHAT)
-    record_recall_hits(service, CHAT, [fading.id, short.id])
     after = node_rows(service)
     assert {k: v["srs"] for k, v in after.items()} == cards
     assert after[fading.id]["tier"] == "dormant" and after[short.id]["tier"] == "archived"
-    assert all(0.0 <= row["retrievability"] <= 1.0 for row in after.values())
+    report = record_recall_hits(service, CHAT, [fading.id, short.id])  # a direct ask wakes them, even now
+    assert sorted(report.woken) == sorted([fading.id, short.id])
+    assert all(0.0 <= row["retrievability"] <= 1.0 for row in node_rows(service).values())
     clock.set(start + 401 * DAY)
     run_upkeep(service, CHAT)
-    assert get(service, fading.id).tier == "dormant"
+    assert get(service, fading.id).tier == "dormant"  # its fresh card, made "a year before", has faded again
 
 
 def test_undoing_an_upkeep_batch_restores_the_state_exactly(service: MemoryService, clock: ManualClock) -> None:

@@ -92,17 +92,30 @@ def test_relevant_memory_ranks_first_with_score_components(service: MemoryServic
     assert result.injection.startswith(HEADER)
 
 
-def test_dormant_archived_rejected_and_deleted_memories_are_never_returned(
+def test_rejected_deleted_and_merged_away_memories_are_never_returned(
         service: MemoryService, chat: str, recaller: HybridRecaller) -> None:
-    hidden = [fact(service, chat, "The brass key is dormant.", [0], tier="dormant"),
-              fact(service, chat, "The brass key is archived.", [0], tier="archived"),
+    hidden = [fact(service, chat, "The brass key is archived.", [0], tier="archived"),
               fact(service, chat, "The brass key is rejected.", [0], review_status="rejected"),
               fact(service, chat, "The brass key is deleted.", [0])]
     service.delete_node(chat, hidden[-1].id)
     shown = fact(service, chat, "The brass key is ordinary.", [0])
     settle(recaller)
-    result = service.recall(RecallRequest(chat, "brass key", top_k=20))
+    result = service.recall(RecallRequest(chat, "Where is the brass key?", top_k=20))
     assert ids(result) == [shown.id]
+
+
+def test_a_sleeping_memory_stays_out_of_a_passing_mention_and_answers_a_direct_ask(
+        service: MemoryService, chat: str, recaller: HybridRecaller) -> None:
+    awake = fact(service, chat, "The brass key opens the lighthouse door at the harbour.", [0])
+    dormant = fact(service, chat, "The brass key was once lost in the well.", [1], tier="dormant")
+    settle(recaller)
+    passing = service.recall(RecallRequest(chat, "I turn the brass key in the lighthouse door at the harbour.",
+                                           top_k=20, last_reply="", previous_input=""))
+    assert ids(passing) == [awake.id]
+    asked = service.recall(RecallRequest(chat, "Where was the brass key lost?", top_k=20,
+                                         last_reply="", previous_input=""))
+    assert dormant.id in ids(asked)
+    assert next(r for r in asked.nodes if r.node.id == dormant.id).components["woken"] == 1.0
 
 
 def test_name_anchor_pulls_in_the_named_memory_and_its_neighbour(service: MemoryService, chat: str,
@@ -188,3 +201,15 @@ def test_repeat_suppression_lowers_memories_injected_on_the_previous_turn(
     again = service.recall(RecallRequest(chat, "the brass key", index=6))
     assert "w_repeat" not in first.nodes[0].components
     assert again.nodes[0].components["w_repeat"] < 1.0
+
+
+def test_the_review_gate_holds_pending_memories_and_the_recall_says_how_many(
+        service: MemoryService, chat: str, recaller: HybridRecaller) -> None:
+    pending = fact(service, chat, "The brass key opens the lighthouse door.", [0], review_status="pending")
+    settle(recaller)
+    ask = RecallRequest(chat, "What does the brass key open?", last_reply="", previous_input="")
+    audit = service.recall(ask)
+    assert ids(audit) == [pending.id] and audit.held_for_review == 0  # by default review is an audit
+    service.settings.lifecycle.review_gate = True
+    gated = service.recall(ask)
+    assert ids(gated) == [] and gated.held_for_review == 1

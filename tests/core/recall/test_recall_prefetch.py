@@ -83,7 +83,10 @@ def wait_cached(recaller: HybridRecaller, text: str) -> None:
 
 def test_the_reply_just_synced_is_embedded_before_the_next_recall(
         service: MemoryService, recaller: HybridRecaller, counter: QueryCounter) -> None:
+    # Both context parts are prefetched one by one; a recall arriving while the second still
+    # queues cancels it and embeds it itself (queries come first), so wait for both.
     wait_cached(recaller, clean_input(REPLY, PART_CHARS))
+    wait_cached(recaller, clean_input(MESSAGES[0].text, PART_CHARS))
     before = len(counter.queries)
     result = service.recall(RecallRequest(CHAT, "Tell me about the brass key", index=2))
     assert counter.queries[before:] == ["Tell me about the brass key"]  # only the new input
