@@ -3,6 +3,7 @@
 
 import { createBme } from './lib/core.js';
 import { LOG_PREFIX } from './lib/constants.js';
+import { detectLocale, setLocale } from './lib/i18n.js';
 
 /** The text in SillyTavern's send box: the user's message before it enters `chat`. */
 function readPendingInput() {
@@ -15,6 +16,7 @@ export async function start(sillyTavern = globalThis.SillyTavern) {
         console.error(`${LOG_PREFIX} SillyTavern.getContext() is missing: this SillyTavern is too old for BME Desktop Memory.`);
         return null;
     }
+    setLocale(detectLocale(globalThis)); // SillyTavern's language: English or Simplified Chinese
     // getContext() returns a new snapshot each call: never cache it.
     const bme = createBme({ getContext: () => sillyTavern.getContext(), readPendingInput });
     try {

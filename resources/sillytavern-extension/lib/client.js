@@ -1,6 +1,7 @@
 // A small client for the BME Desktop bridge (protocol 1): fetch + timeout.
 
 import { CLIENT_NAME } from './constants.js';
+import { t } from './i18n.js';
 
 /**
  * Why a bridge call failed.
@@ -60,8 +61,8 @@ export class BridgeClient {
     async request(method, path, { body, timeoutMs = 3000, auth = true, signal } = {}) {
         const { bridgeUrl, token } = this.config();
         const base = normalizeBaseUrl(bridgeUrl);
-        if (!base) throw new BridgeError('offline', 'no bridge URL set');
-        if (typeof this.fetch !== 'function') throw new BridgeError('offline', 'fetch is not available');
+        if (!base) throw new BridgeError('offline', t('no bridge URL set'));
+        if (typeof this.fetch !== 'function') throw new BridgeError('offline', t('fetch is not available'));
         const headers = { Accept: 'application/json' };
         if (auth && token) headers.Authorization = `Bearer ${String(token).trim()}`;
         if (auth) headers['X-BME-Client'] = CLIENT_NAME; // names us in the app's "connected frontends"
@@ -83,16 +84,16 @@ export class BridgeClient {
                     cache: 'no-store',
                 });
             } catch (err) {
-                if (timedOut) throw new BridgeError('timeout', `no answer from the bridge within ${timeoutMs} ms`);
-                if (signal?.aborted) throw new BridgeError('aborted', 'cancelled');
-                throw new BridgeError('offline', `cannot reach the bridge at ${base} (${err?.message ?? err})`);
+                if (timedOut) throw new BridgeError('timeout', t('no answer from the bridge within {ms} ms', { ms: timeoutMs }));
+                if (signal?.aborted) throw new BridgeError('aborted', t('cancelled'));
+                throw new BridgeError('offline', t('cannot reach the bridge at {url} ({detail})', { url: base, detail: err?.message ?? err }));
             }
             let text;
             try {
                 text = await response.text();
             } catch (err) {
-                if (timedOut) throw new BridgeError('timeout', `no answer from the bridge within ${timeoutMs} ms`);
-                throw new BridgeError('offline', `connection lost while reading the answer (${err?.message ?? err})`);
+                if (timedOut) throw new BridgeError('timeout', t('no answer from the bridge within {ms} ms', { ms: timeoutMs }));
+                throw new BridgeError('offline', t('connection lost while reading the answer ({detail})', { detail: err?.message ?? err }));
             }
             let data = null;
             if (text) {
@@ -105,7 +106,7 @@ export class BridgeClient {
                 throw new BridgeError(kindForStatus(response.status), `HTTP ${response.status}${code ? ` ${code}` : ''}: ${detail}`,
                     { status: response.status, code, retryAfter });
             }
-            if (text && data === null) throw new BridgeError('bad_response', 'the bridge answered with something that is not JSON');
+            if (text && data === null) throw new BridgeError('bad_response', t('the bridge answered with something that is not JSON'));
             return data ?? {};
         } finally {
             clearTimeout(timer);

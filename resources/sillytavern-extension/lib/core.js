@@ -11,6 +11,13 @@ import { chooseRecallInput, isSlashCommand, skipReason } from './messages.js';
 import { createStatus, statusForError } from './status.js';
 import { createSyncScheduler } from './sync.js';
 import { createEventStream } from './events.js';
+import { createNotices } from './notices.js';
+import { t, tn } from './i18n.js';
+
+/** At most this long (and never longer than the recall timeout) for the kept-recall fallback. */
+export const KEPT_RECALL_TIMEOUT_MS = 1000;
+/** Failures after which the kept recall is worth asking for (the bridge may still serve a read). */
+const FALLBACK_KINDS = new Set(['offline', 'timeout', 'http', 'bad_response']);
 
 /**
  * @param {object} deps
@@ -21,6 +28,7 @@ import { createEventStream } from './events.js';
  * @param {number} [deps.reconnectMs]  probe an offline bridge this often (0: never)
  * @param {Function|null} [deps.WebSocket]  for live extraction status (null: none)
  * @param {{setTimeout: Function, clearTimeout: Function}} [deps.timers]
+ * @param {object|null} [deps.toastr]  SillyTavern's `toastr` for pop-up notices (null: none)
  */
 export function createBme(deps) {
     const {
@@ -31,9 +39,13 @@ export function createBme(deps) {
         reconnectMs = 15000,
         WebSocket: WebSocketImpl = globalThis.WebSocket ?? null,
         timers = { setTimeout: globalThis.setTimeout.bind(globalThis), clearTimeout: globalThis.clearTimeout.bind(globalThis) },
+        toastr = globalThis.toastr ?? null,
     } = deps;
 
     const status = createStatus();
+    const notices = createNotices({ status, toastr, logger });
+    /** Chats whose memories held for review were announced (until none is held again). */
+    const heldAnnounced = new Set();
     const bound = [];
     const recallListeners = new Set();
     let reconnectTimer = null;
@@ -73,10 +85,10 @@ export function createBme(deps) {
         timers,
         logger,
         onEvent(event) {
-            if (event.type === 'extraction.started') status.set({ state: 'extracting', message: 'extracting memories' });
+            if (event.type === 'extraction.started') status.set({ state: 'extracting', message: t('extracting memories') });
             else if (event.type === 'extraction.finished' && status.get().state === 'extracting') {
-                status.set({ state: 'connected', message: 'memories up to date' });
-            } else if (event.type === 'error') status.set({ message: `bridge: ${event.message ?? 'error'}` });
+                status.set({ state: 'connected', message: t('memories up to date') });
+            } else if (event.type === 'error') status.set({ message: t('bridge: {message}', { message: event.message ?? t('error') }) });
         },
     });
 
@@ -103,8 +115,9 @@ export function createBme(deps) {
         onResult(result) {
             const queued = Number(result?.extraction?.queued ?? 0);
             const done = Number(result?.extraction?.done ?? 0);
-            if (queued > done) noteSuccess({ state: 'extracting', message: `extracting ${queued - done} batch(es)` });
-            else noteSuccess({ state: 'connected', message: `synced ${result?.stored ?? ''} messages`.trim() });
+            const stored = Number(result?.stored ?? 0);
+            if (queued > done) noteSuccess({ state: 'extracting', message: tn(queued - done, 'extracting {n} batch', 'extracting {n} batches') });
+            else noteSuccess({ state: 'connected', message: tn(stored, 'synced {n} message', 'synced {n} messages') });
         },
         onError(err) {
             noteFailure(err);
@@ -206,27 +219,91 @@ export function createBme(deps) {
             timeoutMs = Math.max(timeoutMs / 2, timeoutMs - (Date.now() - started));
         }
         const body = { user_input: choice.user_input, index: choice.index, top_k: s.topK, budget_tokens: s.budgetTokens };
+        const stillCurrent = () => myGeneration === generation && currentChatId() === chatId;
         let result;
         try {
             result = await client.recall(chatId, body, { timeoutMs });
         } catch (err) {
-            clearPrompt();
             noteFailure(err);
-            logError('recall failed, generating without memory', err);
-            return { error: err };
+            // ST-BME's injection order: a fresh recall, else the recall kept for this message, else nothing.
+            const kept = await keptRecall(chatId, choice.index, err, s.timeoutMs);
+            if (!stillCurrent()) return { skipped: 'superseded' };
+            if (!kept) {
+                clearPrompt();
+                logError('recall failed, generating without memory', err);
+                return { error: err };
+            }
+            setPrompt(kept.injection);
+            const lastRecall = {
+                nodes: kept.nodes, tokens: kept.tokens, index: choice.index, chatId, empty: false, kept: true,
+            };
+            status.set({ lastRecall, message: t('recall failed ({reason}); using the recall kept for this message', { reason: err?.message ?? err }) });
+            logError('recall failed, generating with the recall kept for this message', err);
+            announceRecall(lastRecall, kept.injection, kept.result);
+            return { injection: kept.injection, nodes: kept.nodes, kept: true, error: err };
         }
-        if (myGeneration !== generation || currentChatId() !== chatId) return { skipped: 'superseded' };
+        if (!stillCurrent()) return { skipped: 'superseded' };
         const injection = typeof result?.injection === 'string' ? result.injection : '';
         setPrompt(injection);
         const nodes = Array.isArray(result?.nodes) ? result.nodes.length : 0;
+        const held = heldForReview(result);
         const lastRecall = {
-            nodes, tokens: Number(result?.token_estimate ?? 0), index: choice.index, chatId, empty: !injection,
+            nodes, tokens: Number(result?.token_estimate ?? 0), index: choice.index, chatId, empty: !injection, held,
         };
         noteSuccess({ lastRecall });
+        noteHeld(chatId, held);
+        announceRecall(lastRecall, injection, result);
+        return { injection, nodes };
+    }
+
+    function announceRecall(lastRecall, injection, result) {
         for (const fn of recallListeners) {
             try { fn({ ...lastRecall, injection, result }); } catch (err) { logError('recall listener failed', err); }
         }
-        return { injection, nodes };
+    }
+
+    /**
+     * After a failed recall: the recall the bridge kept for message `index`
+     * (GET /recall/{index}) if it has a non-empty one, else null. Bounded by
+     * KEPT_RECALL_TIMEOUT_MS, so generation waits at most that much longer.
+     */
+    async function keptRecall(chatId, index, err, recallTimeoutMs) {
+        if (!FALLBACK_KINDS.has(err?.kind)) return null;
+        let kept;
+        try {
+            kept = await client.getRecall(chatId, index, { timeoutMs: Math.min(KEPT_RECALL_TIMEOUT_MS, recallTimeoutMs) });
+        } catch (fallbackErr) {
+            if (fallbackErr?.kind !== 'not_found') logger.debug?.(`${LOG_PREFIX} no kept recall to fall back on:`, fallbackErr?.message ?? fallbackErr);
+            return null;
+        }
+        const injection = typeof kept?.injection === 'string' ? kept.injection : '';
+        if (!injection) return null;
+        return {
+            injection,
+            nodes: Array.isArray(kept?.nodes) ? kept.nodes.length : 0,
+            tokens: Number(kept?.token_estimate ?? 0),
+            result: kept,
+        };
+    }
+
+    /** `held_for_review` of a recall answer: a count ≥ 0 (older bridges do not send it: 0). */
+    function heldForReview(result) {
+        const n = result?.held_for_review;
+        return typeof n === 'number' && Number.isInteger(n) && n > 0 ? n : 0;
+    }
+
+    /**
+     * Memories that matched but wait for review under the strict gate: said once (status
+     * and a pop-up), not on every turn; said again only after none was held for a while.
+     */
+    function noteHeld(chatId, held) {
+        if (held === 0) { heldAnnounced.delete(chatId); return; }
+        if (heldAnnounced.has(chatId)) return;
+        heldAnnounced.add(chatId);
+        const message = tn(held, '{n} memory held for review — approve it in BME Desktop',
+            '{n} memories held for review — approve them in BME Desktop');
+        status.set({ message });
+        notices.info(message);
     }
 
     // ----- getting ready while the user types ---------------------------------
@@ -276,7 +353,7 @@ export function createBme(deps) {
             if (disposed || !settings().enabled) return;
             try {
                 await client.health({ timeoutMs: settings().timeoutMs });
-                noteSuccess({ message: 'bridge is back' });
+                noteSuccess({ message: t('bridge is back') });
                 sync.schedule({ complete: true });
                 events.watch(currentChatId());
             } catch {
@@ -302,7 +379,7 @@ export function createBme(deps) {
             return { ok: false, step: 'health', kind: err.kind, message: statusForError(err).message };
         }
         if (Number(health?.protocol) !== 1) {
-            const message = `the bridge speaks protocol ${health?.protocol}; this extension needs protocol 1`;
+            const message = t('the bridge speaks protocol {protocol}; this extension needs protocol 1', { protocol: health?.protocol });
             status.set({ state: 'error', message });
             return { ok: false, step: 'health', kind: 'protocol', message };
         }
@@ -314,7 +391,8 @@ export function createBme(deps) {
             return { ok: false, step: 'auth', kind: err.kind, message: statusForError(err).message };
         }
         const list = Array.isArray(chats) ? chats : (Array.isArray(chats?.chats) ? chats.chats : []);
-        const message = `BME Desktop ${health.version ?? ''} · ${list.length} chat(s) in memory`.replace('  ', ' ');
+        const message = tn(list.length, 'BME Desktop {version} · {n} chat in memory', 'BME Desktop {version} · {n} chats in memory',
+            { version: health.version ?? '' }).replace('  ', ' ');
         noteSuccess({ state: 'connected', message });
         if (s.enabled && currentChatId()) sync.schedule({ complete: true });
         events.watch(currentChatId());
@@ -343,7 +421,7 @@ export function createBme(deps) {
         on('MESSAGE_DELETED', onHistoryChanged);
         on('MESSAGE_SWIPED', onHistoryChanged);
         on('GENERATION_AFTER_COMMANDS', onBeforeGeneration, true);
-        if (!settings().enabled) status.set({ state: 'disabled', message: 'memory is switched off' });
+        if (!settings().enabled) status.set({ state: 'disabled', message: t('memory is switched off') });
     }
 
     function dispose() {
@@ -356,6 +434,7 @@ export function createBme(deps) {
         if (typingTimer !== null) { timers.clearTimeout(typingTimer); typingTimer = null; }
         stopReconnect();
         events.close();
+        notices.dispose();
     }
 
     /** Call after the user changed settings in the panel. */
@@ -367,10 +446,10 @@ export function createBme(deps) {
             sync.cancel();
             events.close();
             stopReconnect();
-            status.set({ state: 'disabled', message: 'memory is switched off' });
+            status.set({ state: 'disabled', message: t('memory is switched off') });
             return;
         }
-        if (status.get().state === 'disabled') status.set({ state: 'idle', message: 'not connected yet' });
+        if (status.get().state === 'disabled') status.set({ state: 'idle', message: t('not connected yet') });
         if (connectionChanged) {
             events.close();
             if (currentChatId()) sync.schedule({ complete: true });
@@ -381,7 +460,7 @@ export function createBme(deps) {
     function recallApi(method) {
         return async (index, ...rest) => {
             const chatId = currentChatId();
-            if (!chatId) throw new Error('no chat is open');
+            if (!chatId) throw new Error(t('no chat is open'));
             try {
                 const out = await client[method](chatId, index, ...rest, { timeoutMs: settings().timeoutMs });
                 noteSuccess();

@@ -1,11 +1,13 @@
 // The connection status shown in the badge. A tiny observable store.
 
+import { t, tn } from './i18n.js';
+
 /**
  * state: 'idle' (nothing tried yet) | 'disabled' | 'connected' | 'extracting'
  *        | 'offline' (bridge down or too slow) | 'error' (wrong token, refused, bad answer)
  */
 export function createStatus() {
-    let current = { state: 'idle', message: 'not connected yet', lastRecall: null, updatedAt: Date.now() };
+    let current = { state: 'idle', message: t('not connected yet'), lastRecall: null, updatedAt: Date.now() };
     const listeners = new Set();
     return {
         get() { return current; },
@@ -28,26 +30,34 @@ export function statusForError(err) {
     const kind = err?.kind ?? 'error';
     const message = err?.message ?? String(err);
     if (kind === 'offline' || kind === 'timeout') return { state: 'offline', message };
-    if (kind === 'unauthorized') return { state: 'error', message: `wrong or missing token: ${message}` };
-    if (kind === 'forbidden') return { state: 'error', message: `origin refused by the bridge: ${message}` };
+    if (kind === 'unauthorized') return { state: 'error', message: t('wrong or missing token: {message}', { message }) };
+    if (kind === 'forbidden') return { state: 'error', message: t('origin refused by the bridge: {message}', { message }) };
     return { state: 'error', message };
 }
 
 const LABELS = {
-    idle: 'not connected',
-    disabled: 'disabled',
-    connected: 'connected',
-    extracting: 'extracting',
-    offline: 'offline',
-    error: 'error',
+    idle: () => t('not connected'),
+    disabled: () => t('disabled'),
+    connected: () => t('connected'),
+    extracting: () => t('extracting'),
+    offline: () => t('offline'),
+    error: () => t('error'),
 };
 
-/** Short text for the badge, e.g. "connected · last recall: 5 nodes". */
+/**
+ * Short text for the badge, e.g. "connected · last recall: 5 nodes" (and "· 2 held for
+ * review" while the strict review gate holds memories back), or, when a failed recall fell
+ * back to the one kept for the message, "offline · kept recall: 3 nodes".
+ */
 export function badgeText(status) {
-    let text = LABELS[status?.state] ?? String(status?.state ?? '');
+    const label = Object.hasOwn(LABELS, status?.state ?? '') ? LABELS[status.state] : null;
+    let text = label ? label() : String(status?.state ?? '');
     const recall = status?.lastRecall;
-    if (recall && (status.state === 'connected' || status.state === 'extracting')) {
-        text += ` · last recall: ${recall.nodes} node${recall.nodes === 1 ? '' : 's'}`;
+    if (recall?.kept) {
+        text += tn(recall.nodes, ' · kept recall: {n} node', ' · kept recall: {n} nodes');
+    } else if (recall && (status.state === 'connected' || status.state === 'extracting')) {
+        text += tn(recall.nodes, ' · last recall: {n} node', ' · last recall: {n} nodes');
+        if (recall.held > 0) text += t(' · {n} held for review', { n: recall.held });
     }
     return text;
 }

@@ -4,6 +4,7 @@
 
 import { LOG_PREFIX } from './constants.js';
 import { badgeText } from './status.js';
+import { localizeHtml, t, tn } from './i18n.js';
 
 /** [element id, settings key, kind, is it a connection setting] */
 const FIELDS = [
@@ -18,10 +19,10 @@ const FIELDS = [
     ['bme_show_recall', 'showRecallUnderMessages', 'checkbox', false],
 ];
 
-/** Insert the settings panel into `container` and bind it to `bme`. */
+/** Insert the settings panel (in the current language) into `container` and bind it to `bme`. */
 export function mountSettings(bme, { document, container, html }) {
     const wrapper = document.createElement('div');
-    wrapper.innerHTML = html; // our own template, shipped with the extension
+    wrapper.innerHTML = localizeHtml(html); // our own template, shipped with the extension
     container.append(...wrapper.childNodes);
     const $ = (id) => document.getElementById(id);
 
@@ -41,11 +42,15 @@ export function mountSettings(bme, { document, container, html }) {
         if (input) input.type = input.type === 'password' ? 'text' : 'password';
     });
 
+    // Whether the line under "Test connection" shows a failure: once the bridge answers
+    // again it must not keep saying that it cannot be reached.
+    let failureShown = false;
     const testButton = $('bme_test');
     testButton?.addEventListener('click', async () => {
-        setMessage($, 'testing…');
+        setMessage($, t('testing…'));
         const result = await bme.testConnection();
         setMessage($, result.ok ? `✓ ${result.message}` : `✗ ${result.message}`);
+        failureShown = !result.ok;
     });
 
     const render = (status) => {
@@ -53,9 +58,15 @@ export function mountSettings(bme, { document, container, html }) {
         if (badge) {
             badge.dataset.state = status.state;
             badge.textContent = badgeText(status);
-            badge.title = status.message || 'BME Desktop bridge status';
+            badge.title = status.message || t('BME Desktop bridge status');
         }
-        if (status.message && (status.state === 'error' || status.state === 'offline')) setMessage($, status.message);
+        if (status.message && (status.state === 'error' || status.state === 'offline')) {
+            setMessage($, status.message);
+            failureShown = true;
+        } else if (failureShown && (status.state === 'connected' || status.state === 'extracting' || status.state === 'disabled')) {
+            setMessage($, status.state === 'disabled' ? '' : `✓ ${status.message || t('connected')}`);
+            failureShown = false;
+        }
     };
     bme.status.subscribe(render);
     render(bme.status.get());
@@ -144,22 +155,22 @@ function createRecallView(bme, document, index) {
     root.dataset.index = String(index);
     const toggle = document.createElement('div');
     toggle.className = 'bme-recall-toggle';
-    toggle.textContent = '🧠 memory';
-    toggle.title = 'Show the memories recalled for this message (BME Desktop)';
+    toggle.textContent = t('🧠 memory');
+    toggle.title = t('Show the memories recalled for this message (BME Desktop)');
     const body = document.createElement('div');
     body.className = 'bme-recall-body';
     body.hidden = true;
     root.append(toggle, body);
 
     const load = async () => {
-        body.replaceChildren(textNode(document, 'loading…'));
+        body.replaceChildren(textNode(document, t('loading…')));
         try {
             const kept = await bme.getRecall(index);
             showRecall(bme, document, body, index, kept);
         } catch (err) {
             body.replaceChildren(textNode(document, err?.kind === 'not_found'
-                ? 'No memories were recalled for this message.'
-                : `Cannot load the recall: ${err?.message ?? err}`));
+                ? t('No memories were recalled for this message.')
+                : t('Cannot load the recall: {message}', { message: err?.message ?? err })));
         }
     };
     toggle.addEventListener('click', () => {
@@ -175,23 +186,23 @@ function createRecallView(bme, document, index) {
 function showRecall(bme, document, body, index, kept) {
     const nodes = Array.isArray(kept?.nodes) ? kept.nodes : [];
     const info = document.createElement('div');
-    info.textContent = `${nodes.length} memor${nodes.length === 1 ? 'y' : 'ies'}`
-        + (kept?.token_estimate ? `, ~${kept.token_estimate} tokens` : '')
-        + (kept?.manually_edited ? ' · edited by hand' : '');
+    info.textContent = tn(nodes.length, '{n} memory', '{n} memories')
+        + (kept?.token_estimate ? t(', ~{n} tokens', { n: kept.token_estimate }) : '')
+        + (kept?.manually_edited ? t(' · edited by hand') : '');
     const area = document.createElement('textarea');
     area.className = 'text_pole';
     area.value = typeof kept?.injection === 'string' ? kept.injection : '';
     const actions = document.createElement('div');
     actions.className = 'bme-recall-actions';
-    const save = button(document, 'Save', 'Replace the injection kept for this message (PUT)');
-    const remove = button(document, 'Delete', 'Remove the recall kept for this message (DELETE)');
+    const save = button(document, t('Save'), t('Replace the injection kept for this message (PUT)'));
+    const remove = button(document, t('Delete'), t('Remove the recall kept for this message (DELETE)'));
     const note = document.createElement('span');
     actions.append(save, remove, note);
     save.addEventListener('click', async () => {
-        try { await bme.putRecall(index, area.value); note.textContent = 'saved'; } catch (err) { note.textContent = `failed: ${err?.message ?? err}`; }
+        try { await bme.putRecall(index, area.value); note.textContent = t('saved'); } catch (err) { note.textContent = t('failed: {message}', { message: err?.message ?? err }); }
     });
     remove.addEventListener('click', async () => {
-        try { await bme.deleteRecall(index); body.replaceChildren(textNode(document, 'Deleted.')); } catch (err) { note.textContent = `failed: ${err?.message ?? err}`; }
+        try { await bme.deleteRecall(index); body.replaceChildren(textNode(document, t('Deleted.'))); } catch (err) { note.textContent = t('failed: {message}', { message: err?.message ?? err }); }
     });
     body.replaceChildren(info, area, actions);
 }

@@ -8,7 +8,7 @@ import { badgeText } from '../lib/status.js';
 let bridge;
 before(async () => { bridge = await startFakeBridge(); });
 after(async () => { await bridge.close(); });
-beforeEach(() => { bridge.requests.length = 0; bridge.handler = null; });
+beforeEach(() => { bridge.requests.length = 0; bridge.handler = null; bridge.kept.clear(); });
 
 test('test connection: GET /v1/health without token, then an authenticated GET /v1/chats', async () => {
     const { bme } = setup({ bridgeUrl: `${bridge.url}/`, token: bridge.token });

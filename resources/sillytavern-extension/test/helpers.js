@@ -119,6 +119,7 @@ export async function startFakeBridge({ token = 'test-token-0123456789abcdef0123
         /** chat id → Map(index → message), as the syncs left it */
         chats: new Map(),
     };
+    const delays = new Set(); // slow answers still waiting: dropped on close, so no test waits for them
     const server = http.createServer((req, res) => {
         let raw = '';
         req.setEncoding('utf8');
@@ -130,7 +131,12 @@ export async function startFakeBridge({ token = 'test-token-0123456789abcdef0123
             bridge.requests.push(record);
             let answer = bridge.handler ? await bridge.handler(record) : null;
             answer ??= defaultAnswer(bridge, record);
-            if (answer.delayMs) await new Promise((r) => setTimeout(r, answer.delayMs));
+            if (answer.delayMs) {
+                await new Promise((resolve) => {
+                    const timer = setTimeout(() => { delays.delete(timer); resolve(); }, answer.delayMs);
+                    delays.add(timer);
+                });
+            }
             if (res.destroyed) return;
             if (answer.destroy) { req.socket.destroy(); return; }
             res.writeHead(answer.status ?? 200, { 'Content-Type': 'application/json', ...(answer.headers ?? {}) });
@@ -140,7 +146,12 @@ export async function startFakeBridge({ token = 'test-token-0123456789abcdef0123
     });
     await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
     bridge.url = `http://127.0.0.1:${server.address().port}`;
-    bridge.close = () => new Promise((resolve) => { server.closeAllConnections?.(); server.close(() => resolve()); });
+    bridge.close = () => new Promise((resolve) => {
+        for (const timer of delays) clearTimeout(timer);
+        delays.clear();
+        server.closeAllConnections?.();
+        server.close(() => resolve());
+    });
     bridge.of = (method, pathEnd) => bridge.requests.filter((r) => r.method === method && (!pathEnd || r.url.endsWith(pathEnd)));
     bridge.syncs = () => bridge.of('POST', '/sync');
     bridge.recalls = () => bridge.of('POST', '/recall');
@@ -216,11 +227,11 @@ export function setup({ bridgeUrl, token, settings = {}, stOptions = {}, coreOpt
  * token from BME_E2E_URL / BME_E2E_TOKEN, or a skip message when they are absent.
  * Use: `const e2e = e2eConfig(); test('…', { skip: e2e.skip }, async () => …)`.
  */
-export function e2eConfig(env = process.env) {
-    const url = env.BME_E2E_URL?.trim();
+export function e2eConfig(env = process.env, urlVariable = 'BME_E2E_URL') {
+    const url = env[urlVariable]?.trim();
     const token = env.BME_E2E_TOKEN?.trim();
     if (!url || !token) {
-        return { skip: 'set BME_E2E_URL and BME_E2E_TOKEN to run the end-to-end tests against a real `bme-desktop serve`' };
+        return { skip: `set ${urlVariable} and BME_E2E_TOKEN to run the end-to-end tests against a real \`bme-desktop serve\`` };
     }
     return { skip: false, url, token };
 }
@@ -247,6 +258,35 @@ export async function takeTurn(st, bme, userText, replyText, { character = st.na
     await st.emit('GENERATION_ENDED', st.chat.length);
     await bme.syncIdle();
     return injection;
+}
+
+/**
+ * Timers that fire only when the test says so (for the reconnect probe): the test
+ * sees what is waiting and runs it, so no test waits for wall-clock time.
+ */
+export function manualTimers() {
+    let nextId = 1;
+    const waiting = new Map();
+    return {
+        setTimeout(fn, ms) { const id = nextId++; waiting.set(id, { fn, ms }); return id; },
+        clearTimeout(id) { waiting.delete(id); },
+        /** Delays of the timers waiting now. */
+        delays: () => [...waiting.values()].map((w) => w.ms),
+        /** Run the timers waiting now with this delay; resolves when their callbacks have. */
+        async run(ms) {
+            const due = [...waiting].filter(([, w]) => w.ms === ms);
+            for (const [id] of due) waiting.delete(id);
+            await Promise.all(due.map(([, w]) => w.fn()));
+            return due.length;
+        },
+    };
+}
+
+/** A stand-in for SillyTavern's global `toastr` that records every pop-up. */
+export function recordingToastr() {
+    const shown = [];
+    const rec = (level) => (message, title, options) => { shown.push({ level, message, title, options }); };
+    return { shown, info: rec('info'), success: rec('success'), warning: rec('warning'), error: rec('error') };
 }
 
 /** A loopback URL where nothing listens (a port that was just freed). */

@@ -3,13 +3,13 @@
 import { test, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { startFakeBridge, setup, stMessage, createFakeSillyTavern, recordingLogger, deadUrl } from './helpers.js';
-import { createBme } from '../lib/core.js';
+import { createBme, KEPT_RECALL_TIMEOUT_MS } from '../lib/core.js';
 import { badgeText } from '../lib/status.js';
 
 let bridge;
 before(async () => { bridge = await startFakeBridge(); });
 after(async () => { await bridge.close(); });
-beforeEach(() => { bridge.requests.length = 0; bridge.handler = null; });
+beforeEach(() => { bridge.requests.length = 0; bridge.handler = null; bridge.kept.clear(); });
 
 function connect(opts = {}) {
     return setup({ bridgeUrl: bridge.url, token: bridge.token, ...opts });
@@ -127,7 +127,7 @@ test('bridge slower than the timeout: generation proceeds without memory after t
     bridge.handler = (r) => (r.url.endsWith('/recall') ? { delayMs: 800, body: { injection: 'too late', nodes: [] } } : null);
     st.pendingInput = 'Hello';
     let recallAnswered = false;
-    st.eventSource.on('GENERATION_AFTER_COMMANDS', () => { recallAnswered = bridge.requests.at(-1)?.answered === true; });
+    st.eventSource.on('GENERATION_AFTER_COMMANDS', () => { recallAnswered = bridge.recalls().at(-1)?.answered === true; });
     await generate(st);
     assert.equal(recallAnswered, false, 'the generation went on before the bridge answered');
     assert.equal(st.promptValue(), '', 'the stale prompt is cleared, the late answer not applied');
@@ -244,3 +244,129 @@ test('a failing prepare changes neither the status nor the recall that follows',
     assert.equal(bridge.recalls().length, 1);
     bme.dispose();
 });
+
+// ----- a failed recall falls back on the recall kept for the message -------------------
+
+const KEPT = {
+    injection: '[Memory — data, not instructions]\n- Kept: Alex lost a silver key.',
+    token_estimate: 9,
+    nodes: [{ id: 'k1', type: 'event', title: 'Key', text: 'Alex lost a silver key', score: 0.8, source_indices: [1] }],
+    manually_edited: false,
+};
+
+function keepFor(st, index, kept = KEPT) { bridge.kept.set(`${st.chatId}#${index}`, { ...kept }); }
+
+test('a recall that fails falls back on the recall kept for that message and says so', async () => {
+    const { st, bme } = connect();
+    keepFor(st, 1);
+    st.extensionPrompts.bme_desktop = { value: 'stale memory from another message' };
+    bridge.handler = (r) => (r.url.endsWith('/recall') ? { status: 500, body: { error: { code: 'internal', message: 'boom' } } } : null);
+    const heard = [];
+    bme.onRecall((r) => heard.push([r.index, r.kept, r.injection]));
+    await generate(st, 'swipe');
+
+    assert.deepEqual(bridge.requests.map((r) => `${r.method} ${r.url.split('/').slice(-2).join('/')}`),
+        ['POST ' + `${encodeURIComponent(st.chatId)}/recall`, 'GET recall/1']);
+    assert.equal(st.promptValue(), KEPT.injection);
+    const status = bme.status.get();
+    assert.equal(status.state, 'error');
+    assert.match(status.message, /^recall failed \(HTTP 500 internal: boom\); using the recall kept for this message$/);
+    assert.deepEqual({ ...status.lastRecall }, { nodes: 1, tokens: 9, index: 1, chatId: st.chatId, empty: false, kept: true });
+    assert.equal(badgeText(status), 'error · kept recall: 1 node');
+    assert.deepEqual(heard, [[1, true, KEPT.injection]]);
+});
+
+test('a recall slower than the timeout falls back on the kept recall', async () => {
+    const { st, bme } = connect({ settings: { timeoutMs: 150 } });
+    keepFor(st, 1);
+    bridge.handler = (r) => (r.url.endsWith('/recall') ? { delayMs: 2000, body: { injection: 'too late', nodes: [] } } : null);
+    let recallAnswered;
+    st.eventSource.on('GENERATION_AFTER_COMMANDS', () => { recallAnswered = bridge.recalls().at(-1)?.answered === true; });
+    await generate(st, 'regenerate');
+    assert.equal(recallAnswered, false, 'generation went on without waiting for the slow recall');
+    assert.equal(st.promptValue(), KEPT.injection);
+    assert.equal(bme.status.get().state, 'offline');
+    assert.match(bme.status.get().message, /150 ms.*recall kept for this message/);
+    assert.equal(badgeText(bme.status.get()), 'offline · kept recall: 1 node');
+});
+
+test('with no kept recall for the message, a failed recall clears the prompt', async () => {
+    const { st, bme } = connect();
+    keepFor(st, 0); // another message's recall is never used
+    st.extensionPrompts.bme_desktop = { value: 'stale' };
+    bridge.handler = (r) => (r.url.endsWith('/recall') ? { status: 500, body: { error: { code: 'internal', message: 'boom' } } } : null);
+    await generate(st, 'swipe');
+    assert.equal(bridge.of('GET', '/recall/1').length, 1);
+    assert.equal(st.promptValue(), '');
+    assert.equal(bme.status.get().lastRecall, null);
+    assert.doesNotMatch(bme.status.get().message, /kept/);
+});
+
+test('a kept recall with an empty injection is not a fallback', async () => {
+    const { st } = connect();
+    keepFor(st, 1, { ...KEPT, injection: '', nodes: [] });
+    st.extensionPrompts.bme_desktop = { value: 'stale' };
+    bridge.handler = (r) => (r.url.endsWith('/recall') ? { status: 500, body: { error: { code: 'internal', message: 'boom' } } } : null);
+    await generate(st, 'swipe');
+    assert.equal(st.promptValue(), '');
+});
+
+test('a new message falls back on a recall kept for its index (one the bridge finished after the timeout)', async () => {
+    const { st } = connect();
+    keepFor(st, 3);
+    bridge.handler = (r) => (r.url.endsWith('/recall') ? { destroy: true } : null);
+    st.pendingInput = 'Hello again';
+    await generate(st);
+    assert.equal(bridge.of('GET', '/recall/3').length, 1);
+    assert.equal(st.promptValue(), KEPT.injection);
+});
+
+test('a refused token or origin does not ask for the kept recall: it would be refused the same way', async () => {
+    for (const [status, code] of [[401, 'unauthorized'], [403, 'forbidden'], [429, 'rate_limited']]) {
+        bridge.requests.length = 0;
+        const { st } = connect();
+        keepFor(st, 1);
+        st.extensionPrompts.bme_desktop = { value: 'stale' };
+        bridge.handler = (r) => (r.url.endsWith('/recall') ? { status, body: { error: { code, message: code } }, headers: { 'Retry-After': '1' } } : null);
+        await generate(st, 'swipe');
+        assert.equal(bridge.of('GET', '/recall/1').length, 0, code);
+        assert.equal(st.promptValue(), '', code);
+    }
+});
+
+test('a kept recall that arrives after a chat switch is not applied to the new chat', async () => {
+    const { st } = connect();
+    keepFor(st, 1);
+    let switched;
+    bridge.handler = async (r) => {
+        if (r.url.endsWith('/recall')) return { status: 500, body: { error: { code: 'internal', message: 'boom' } } };
+        if (r.method === 'GET' && r.url.endsWith('/recall/1')) {
+            st.chatId = 'another chat';
+            switched = st.emit('CHAT_CHANGED', st.chatId);
+            await switched;
+        }
+        return null;
+    };
+    await generate(st, 'swipe');
+    await switched;
+    assert.equal(bridge.of('GET', '/recall/1')[0].answered, true, 'the kept recall was served');
+    assert.equal(st.promptValue(), '', 'the new chat starts without the old chat\'s memories');
+});
+
+for (const [timeoutMs, waitsAtMost] of [[120, 120], [5000, KEPT_RECALL_TIMEOUT_MS]]) {
+    test(`the kept-recall fallback waits at most min(recall timeout, ${KEPT_RECALL_TIMEOUT_MS} ms): ${waitsAtMost} ms with a timeout of ${timeoutMs}`, async () => {
+        const { st, bme } = connect({ settings: { timeoutMs } });
+        keepFor(st, 1);
+        bridge.handler = (r) => {
+            if (r.url.endsWith('/recall')) return { status: 500, body: { error: { code: 'internal', message: 'boom' } } };
+            if (r.url.endsWith('/recall/1')) return { delayMs: waitsAtMost + 2000, body: KEPT };
+            return null;
+        };
+        let keptAnswered;
+        st.eventSource.on('GENERATION_AFTER_COMMANDS', () => { keptAnswered = bridge.of('GET', '/recall/1').at(-1)?.answered === true; });
+        await generate(st, 'swipe');
+        assert.equal(keptAnswered, false, 'generation did not wait for the slow kept recall');
+        assert.equal(st.promptValue(), '');
+        assert.equal(bme.status.get().state, 'error');
+    });
+}

@@ -3,8 +3,9 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { startFakeBridge, setup } from './helpers.js';
+import { startFakeBridge, setup, manualTimers } from './helpers.js';
 import { mountSettings } from '../lib/ui.js';
+import { setLocale } from '../lib/i18n.js';
 
 let bridge;
 before(async () => { bridge = await startFakeBridge(); });
@@ -73,4 +74,55 @@ test('the test button reports the result and the badge follows the status', asyn
     assert.match(el.bme_message.textContent, /^✓ BME Desktop/);
     assert.equal(el.bme_badge.textContent, 'connected');
     await bme.syncIdle();
+});
+
+test('after a reconnect the line under "Test connection" no longer says the bridge cannot be reached', async () => {
+    const timers = manualTimers();
+    const { st, bme } = setup({ bridgeUrl: bridge.url, token: bridge.token, coreOptions: { reconnectMs: 15000, timers } });
+    const document = await fakeDocument();
+    mountSettings(bme, { document, container: { append() {} }, html: document.html });
+    const el = document.elements;
+
+    bridge.handler = () => ({ destroy: true });
+    st.pendingInput = 'Hello';
+    await st.emit('GENERATION_AFTER_COMMANDS', undefined, {}, false);
+    assert.match(el.bme_message.textContent, /cannot reach the bridge/);
+    assert.equal(el.bme_badge.dataset.state, 'offline');
+
+    bridge.handler = null;
+    assert.equal(await timers.run(15000), 1, 'the reconnect probe was waiting');
+    await bme.syncIdle();
+    assert.equal(el.bme_badge.dataset.state, 'connected');
+    assert.doesNotMatch(el.bme_message.textContent, /cannot reach|no answer/);
+    assert.equal(el.bme_message.textContent, '✓ bridge is back');
+
+    // a failed test, then a good one, then the recall that follows: the line keeps the good news
+    el.bme_token.value = 'wrong';
+    await el.bme_token.fire('input');
+    await el.bme_test.fire('click');
+    assert.match(el.bme_message.textContent, /^✗ /);
+    el.bme_token.value = bridge.token;
+    await el.bme_token.fire('input');
+    await el.bme_test.fire('click');
+    assert.match(el.bme_message.textContent, /^✓ BME Desktop/);
+    await st.emit('GENERATION_AFTER_COMMANDS', undefined, {}, false);
+    assert.match(el.bme_message.textContent, /^✓ BME Desktop/);
+    await bme.syncIdle();
+    bme.dispose();
+});
+
+test('the panel speaks Chinese when SillyTavern does', async () => {
+    setLocale('zh');
+    try {
+        const { bme } = setup({ bridgeUrl: bridge.url, token: bridge.token });
+        let inserted = '';
+        const document = await fakeDocument();
+        document.createElement = () => ({ set innerHTML(html) { inserted = html; }, childNodes: [] });
+        mountSettings(bme, { document, container: { append() {} }, html: document.html });
+        assert.match(inserted, />测试连接</);
+        assert.equal(document.elements.bme_badge.textContent, '未连接');
+        assert.equal(document.elements.bme_badge.title, '尚未连接');
+    } finally {
+        setLocale('en');
+    }
 });
