@@ -4,21 +4,19 @@
 
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { e2eConfig, setup, stMessage, takeTurn } from './helpers.js';
-import { BridgeClient, chatPath } from '../lib/client.js';
+import { e2eConfig, setup, stMessage } from './helpers.js';
 import { DEFAULT_SETTINGS } from '../lib/constants.js';
+import {
+    FACT, FACT_TEXT, QUESTION, SMALL_TALK, bridgeClient, deleteChats, openStory, recalledFrom,
+} from './story.js';
 
 const e2e = e2eConfig();
 const chatId = `bme-e2e/ü 你好 ${Date.now()}`;
-const client = e2e.skip ? null : new BridgeClient({ config: () => ({ bridgeUrl: e2e.url, token: e2e.token }) });
-
+const client = bridgeClient(e2e);
 const memoryChatId = `bme-e2e memory ${Date.now()}`;
+const fallbackChatId = `bme-e2e kept recall ${Date.now()}`;
 
-after(async () => {
-    for (const id of [chatId, memoryChatId]) {
-        if (client) await client.request('DELETE', chatPath(id), { timeoutMs: 10000 }).catch(() => {});
-    }
-});
+after(() => deleteChats(client, [chatId, memoryChatId, fallbackChatId]));
 
 function connect() {
     return setup({ bridgeUrl: e2e.url, token: e2e.token, settings: { timeoutMs: 10000 }, stOptions: { chatId } });
@@ -83,75 +81,65 @@ test('e2e: a wrong token is refused and shown in the badge', { skip: e2e.skip },
 
 // ----- the real client keeps memory ---------------------------------------------
 
-/**
- * The user reads the reply and types the next message; meanwhile the bridge extracts what
- * was synced. A sync of no messages with `wait: true` answers once every extraction queued
- * for the chat so far has finished: a barrier, not a guess at how long that takes.
- */
-async function userReadsTheReply(id) {
-    await client.sync(id, { messages: [], wait: true }, { timeoutMs: 120000 });
-}
-
-const SMALL_TALK = [
-    ['The fire is warm tonight.', 'It is. The forest spirits keep it burning.'],
-    ['I saw an owl on the way here.', 'Owls watch over the glade at night.'],
-    ['Can you teach me to fish?', 'Tomorrow, at the river bend.'],
-    ['What is that smell?', 'Pine resin, drying on the stones.'],
-    ['I am hungry.', 'There is bread and honey in the basket.'],
-    ['Do you ever sleep?', 'Rarely, and only when the moon is new.'],
-    ['The stars are bright.', 'They always are above the glade.'],
-    ['Is it going to rain?', 'Not tonight; the wind is from the east.'],
-    ['I like your cloak.', 'It was woven from moss and moonlight.'],
-    ['Tell me a story.', 'Once, a fox tricked the river into flowing uphill.'],
-    ['My boots are still wet.', 'Leave them by the embers.'],
-    ['What bird is singing?', 'A nightingale, the only one that stays.'],
-];
-
 test('e2e: with default settings, a fact told three turns earlier is injected when asked, and still after ten more turns',
     { skip: e2e.skip }, async () => {
-        // Default bridge settings (the served data dir has none) and the extension's defaults for
-        // everything that shapes what is recalled (top k, budget, position, depth); only the recall
-        // timeout is raised, so a loaded 2-core test machine cannot turn a slow recall into a miss.
-        const { st, bme } = setup({
-            bridgeUrl: e2e.url,
-            token: e2e.token,
-            settings: { timeoutMs: 20000 },
-            stOptions: {
-                chatId: memoryChatId,
-                chat: [stMessage('Seraphina', 'Welcome to the glade, traveller. Sit by the fire and tell me about yourself.')],
-            },
-        });
+        // Default bridge settings: the served data dir has none.
+        const { st, bme, talk } = await openStory({ e2e, client, chatId: memoryChatId });
         const s = bme.settings();
         for (const key of ['topK', 'budgetTokens', 'position', 'depth', 'enabled']) assert.equal(s[key], DEFAULT_SETTINGS[key], key);
-        await st.emit('CHAT_CHANGED', memoryChatId);
-        await bme.syncIdle();
-        await userReadsTheReply(memoryChatId);
 
-        // The replies never repeat the fact: whatever brings it back is the memory of turn 1.
-        const talk = async (user, reply) => {
-            const injection = await takeTurn(st, bme, user, reply);
-            assert.notEqual(bme.status.get().state, 'offline', bme.status.get().message);
-            assert.notEqual(bme.status.get().state, 'error', bme.status.get().message);
-            await userReadsTheReply(memoryChatId);
-            return injection;
-        };
         const told = st.chat.length;
-        await talk('My sister Lena lives in Lisbon.', 'How lovely. Do you miss her?');
+        await talk(...FACT);
         await talk(...SMALL_TALK[0]);
         await talk(...SMALL_TALK[1]);
 
         const asked = st.chat.length;
-        const first = await talk('Where does my sister Lena live?', 'I remember you told me about her.');
-        assert.match(first, /Lena lives in Lisbon/, `three turns later the fact is not in the injection:\n${first}`);
+        const first = await talk(...QUESTION);
+        assert.match(first, FACT_TEXT, `three turns later the fact is not in the injection:\n${first}`);
         assert.equal(bme.status.get().lastRecall.index, asked);
+        assert.equal(bme.status.get().lastRecall.held, 0, 'by default nothing is held for review');
         const kept = await client.getRecall(memoryChatId, asked, { timeoutMs: 10000 });
-        assert.match(kept.injection, /Lena lives in Lisbon/, 'the recall kept for the question holds the fact');
-        assert.ok(kept.nodes.some((n) => n.source_indices.includes(told) && /Lisbon/.test(n.text)),
+        assert.match(kept.injection, FACT_TEXT, 'the recall kept for the question holds the fact');
+        assert.ok(recalledFrom(kept.nodes, told),
             `no recalled memory comes from message ${told}: ${JSON.stringify(kept.nodes.map((n) => [n.type, n.text, n.source_indices]))}`);
 
         for (let i = 0; i < 10; i++) await talk(...SMALL_TALK[2 + i]);
 
         const again = await talk('Remind me, where does my sister Lena live?', 'Of course I remember.');
-        assert.match(again, /Lena lives in Lisbon/, `ten turns later the fact is no longer injected:\n${again}`);
+        assert.match(again, FACT_TEXT, `ten turns later the fact is no longer injected:\n${again}`);
         bme.dispose();
     });
+
+test('e2e: when a recall fails, the recall the bridge kept for that message is injected instead', { skip: e2e.skip }, async () => {
+    // The network drops the recall requests only (as a flaky connection or a stalled bridge
+    // would); everything else reaches the real bridge.
+    let dropRecalls = false;
+    const fetchImpl = (url, init) => (dropRecalls && init?.method === 'POST' && String(url).endsWith('/recall')
+        ? Promise.reject(new TypeError('fetch failed'))
+        : fetch(url, init));
+    const { st, bme, talk } = await openStory({ e2e, client, chatId: fallbackChatId, coreOptions: { fetch: fetchImpl } });
+    await talk(...FACT);
+    const asked = st.chat.length;
+    const answered = await talk(...QUESTION);
+    assert.notEqual(answered, '', 'the question got memories');
+    const kept = await client.getRecall(fallbackChatId, asked, { timeoutMs: 10000 });
+    assert.equal(kept.injection, answered, 'the bridge kept what was injected');
+
+    // The user swipes the reply: SillyTavern swaps the text, then generates again for the same question.
+    const reply = st.chat[asked + 1];
+    reply.swipes.push('Lena? Tell me more about her.');
+    reply.swipe_id = 1;
+    reply.mes = reply.swipes[1];
+    await st.emit('MESSAGE_SWIPED', asked + 1);
+    dropRecalls = true;
+    await st.emit('GENERATION_STARTED', 'swipe', {}, false);
+    await st.emit('GENERATION_AFTER_COMMANDS', 'swipe', {}, false);
+
+    assert.equal(st.promptValue(), kept.injection, 'the kept recall of the question is in the prompt');
+    const status = bme.status.get();
+    assert.equal(status.state, 'offline');
+    assert.match(status.message, /using the recall kept for this message/);
+    assert.equal(status.lastRecall.kept, true);
+    assert.equal(status.lastRecall.index, asked);
+    bme.dispose();
+});
