@@ -70,6 +70,7 @@ class HybridRecaller:
         self._graphs: dict[str, tuple[int, Graph]] = {}
         self._graph_builds: dict[str, threading.Lock] = {}
         self._last_shown: dict[str, tuple[int, set[str]]] = {}
+        self._counted: dict[str, tuple[int, set[str]]] = {}  # per chat: the last index and the hits counted for it
         self._lock = threading.Lock()
 
     # ------------------------------------------------------------------------------------
@@ -359,13 +360,24 @@ class HybridRecaller:
             ids = {r.node.id for r in shown if r.bucket != "archive" and "core" not in r.components}
             with self._lock:
                 self._last_shown[request.chat_id] = (request.index, ids)
-            hits = [r.node.id for r in shown if r.bucket != "archive"]
+            hits = self._new_hits(request.chat_id, request.index, [r.node.id for r in shown if r.bucket != "archive"])
             if hits:  # a recall on a real turn counts as a review (life cycle), written after the answer
                 settings, now, chat_id = self.service.settings.lifecycle, self.service.now(), request.chat_id
                 self.service.write_later(lambda uow: record_hits_in(uow, chat_id, hits, now, settings))
         return RecallResult(injection=text, token_estimate=estimate_tokens(text),
                             elapsed_ms=(time.perf_counter() - started) * 1000, nodes=shown,
                             skipped_stages=skipped, more_not_shown=more, held_for_review=held)
+
+
+    def _new_hits(self, chat_id: str, index: int, hits: list[str]) -> list[str]:
+        """The hits not yet counted for this message: recalling one index again (a swipe, a
+        script recalling on every keystroke) reviews nothing twice."""
+        with self._lock:
+            last = self._counted.get(chat_id)
+            counted = last[1] if last is not None and last[0] == index else set()
+            fresh = [node_id for node_id in hits if node_id not in counted]
+            self._counted[chat_id] = (index, counted | set(fresh))
+        return fresh
 
 
 @dataclass(frozen=True)

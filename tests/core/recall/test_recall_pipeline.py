@@ -213,3 +213,39 @@ def test_the_review_gate_holds_pending_memories_and_the_recall_says_how_many(
     service.settings.lifecycle.review_gate = True
     gated = service.recall(ask)
     assert ids(gated) == [] and gated.held_for_review == 1
+
+
+def test_a_named_month_favours_memories_from_that_month(service: MemoryService, chat: str,
+                                                        recaller: HybridRecaller) -> None:
+    may = fact(service, chat, "Tom talked about the sea.", [0])
+    service.sync(chat, [MessageIn(4, "user", "June already.", name="Tom", time="2023-06-09T09:00:00Z")])
+    june = fact(service, chat, "Tom talked about the sea.", [4])
+    settle(recaller)
+    for month, expected in (("in June 2023", june), ("last May", may), ("2023年5月", may)):
+        result = service.recall(RecallRequest(chat, f"What did Tom say about the sea {month}?"))
+        memories = [r for r in result.nodes if r.bucket != "archive"]
+        assert memories[0].node.id == expected.id, month
+
+
+def test_a_recall_storm_on_one_index_reviews_each_memory_once(service: MemoryService, chat: str,
+                                                              recaller: HybridRecaller) -> None:
+    key = fact(service, chat, "The brass key opens the lighthouse door.", [0, 1])
+    settle(recaller)
+    for typed in ("Wh", "Where", "Where does the", "Where does the brass key", "Where does the brass key go?") * 4:
+        service.recall(RecallRequest(chat, typed, index=4))  # a script recalling on every keystroke
+    service.flush_later_writes()
+    assert service.get_node(chat, key.id).recall_count == 1
+    service.recall(RecallRequest(chat, "And the brass key?", index=6))  # the next turn counts again
+    service.flush_later_writes()
+    assert service.get_node(chat, key.id).recall_count == 2
+
+
+def test_a_recall_far_ahead_of_the_chat_answers_and_hides_nothing(service: MemoryService, chat: str,
+                                                                  recaller: HybridRecaller) -> None:
+    key = fact(service, chat, "The brass key opens the lighthouse door.", [0, 1])
+    settle(recaller)
+    ahead = service.recall(RecallRequest(chat, "Where does the brass key go?", index=1_000_000))
+    service.flush_later_writes()
+    assert key.id in ids(ahead)
+    again = service.recall(RecallRequest(chat, "Where does the brass key go?", index=4))
+    assert key.id in ids(again) and again.held_for_review == 0
