@@ -9,6 +9,7 @@ counted in a "(N more not shown)" line.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from ..providers.tokens import estimate_tokens
@@ -23,19 +24,46 @@ CORE_SHARE = 0.4
 CELL_CHARS = 600
 
 
-def _flatten(text: str) -> str:
-    return text.replace("[", "(").replace("]", ")").replace("\n", " ")[:CELL_CHARS]
+NAME_CHARS = 120
+# square brackets of every width and style would let a field imitate the frame's own lines
+_BRACKETS = str.maketrans({"[": "(", "]": ")", "［": "（", "］": "）", "【": "（", "】": "）", "〔": "（",
+                           "〕": "）", "〖": "（", "〗": "）", "〘": "（", "〙": "）", "〚": "（", "〛": "）",
+                           "⟦": "(", "⟧": ")", "⁅": "(", "⁆": ")"})
+_CONTROLS = re.compile("[\x00-\x08\x0e-\x1b\x7f-\x84\x86-\x9f]")
+# chat-template tokens (<|im_start|>, </s>, <<SYS>>, <end_of_turn>…) that a raw prompt would obey
+_TEMPLATE_TOKEN = re.compile(r"<(\|)|(\|)>|<(/?(?:s|eos|bos|unk|pad|sys|inst|start_of_turn|end_of_turn))>",
+                             re.IGNORECASE)
+
+
+def _defuse(match: re.Match[str]) -> str:
+    pipe_open, pipe_close, name = match.groups()
+    if pipe_open:
+        return "‹|"
+    if pipe_close:
+        return "|›"
+    return f"‹{name}›"
+
+
+def frame_safe(text: str, limit: int = CELL_CHARS) -> str:
+    """Any text as one line that cannot end or imitate the injection frame: every line break
+    and run of white space (\\r, \\v, U+0085, U+2028, … — whatever ``str.split`` splits on) is
+    one space, other control characters go, square brackets become round ones and
+    chat-template tokens are defused; at most ``limit`` characters. Every field that reaches
+    the injection (memory text, owners, bucket headers, summaries, to-dos) goes through here."""
+    text = " ".join(_CONTROLS.sub("", text).split())
+    return _TEMPLATE_TOKEN.sub(_defuse, text.translate(_BRACKETS))[:limit]
 
 
 def node_line(item: RecalledNode) -> str:
     node = item.node
     label = NODE_TYPES[node.type].label if node.type in NODE_TYPES else node.type
-    owner = f" ({node.scope.owner}'s view)" if node.scope.layer == "pov" and node.scope.owner else ""
+    owner = node.scope.owner if node.scope.layer == "pov" and node.scope.owner else ""
+    owner = f" ({frame_safe(owner, NAME_CHARS)}'s view)" if owner else ""
     if node.type in NODE_TYPES:
         text = node_text(node.type, node.fields)
     else:
         text = " ".join(v for v in node.fields.values() if v)
-    return f"- {label}{owner}: {_flatten(text)}"
+    return f"- {frame_safe(label, NAME_CHARS)}{owner}: {frame_safe(text)}"
 
 
 def render_injection(items: list[RecalledNode], budget_tokens: int) -> tuple[str, list[RecalledNode], int]:
@@ -63,7 +91,7 @@ def render_buckets(core: Sequence[RecalledNode], recalled: Sequence[RecalledNode
     fixed: dict[str, list[str]] = {"todo": [], "summary": []}
     for bucket, texts in (("todo", todos), ("summary", summaries)):
         for text in texts:
-            line = f"- {_flatten(text.removeprefix('- '))}"
+            line = f"- {frame_safe(text.removeprefix('- '))}"
             cost = estimate_tokens(line) + 1
             if cost <= core_budget:
                 core_budget -= cost
@@ -96,7 +124,7 @@ def render_buckets(core: Sequence[RecalledNode], recalled: Sequence[RecalledNode
         lines.append("## Open to-dos and promises")
         lines.extend(fixed["todo"])
     for bucket in sorted(groups, key=bucket_rank):
-        lines.append(f"## {bucket_title(bucket)}")
+        lines.append(f"## {frame_safe(bucket_title(bucket), NAME_CHARS * 2)}")
         if bucket == "summary":
             lines.extend(summary_lines)
         lines.extend(node_line(item) for item in sorted(groups[bucket], key=_sort_key))
