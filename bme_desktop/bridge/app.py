@@ -135,5 +135,6 @@ def build_app(context: BridgeContext) -> web.Application:
     routes_clients.register(app.router)
     proxy.register(app)
     app[routes_events.SOCKETS] = set()
+    app[routes_events.WAITING] = set()
     app.on_shutdown.append(routes_events.close_all)
     return app

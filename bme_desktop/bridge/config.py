@@ -33,8 +33,9 @@ class BridgeConfig:
     rate_burst: int = 400
     allow_remote: bool = False
     workers: int = 4
-    ws_auth_timeout_s: float = 5.0
-    ws_max_clients: int = 64
+    ws_auth_timeout_s: float = 1.0  # for the first-message token
+    ws_max_clients: int = 64  # authenticated event sockets
+    ws_max_waiting: int = 16  # upgraded sockets still waiting for their first-message token
     ws_queue_size: int = 1000
     sync_wait_timeout_s: float = 600.0
     shutdown_timeout_s: float = 30.0

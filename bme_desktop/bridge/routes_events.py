@@ -1,8 +1,11 @@
 """``GET /v1/events``: a WebSocket of the memory's events.
 
 The token comes in the ``Authorization`` header or, for browsers (which cannot set it),
-as the first message ``{"token": "..."}`` within ``ws_auth_timeout_s`` (5 s). Otherwise
+as the first message ``{"token": "..."}`` within ``ws_auth_timeout_s`` (1 s). Otherwise
 the socket is closed with code 4401 (wrong or malformed token) or 4408 (no token in time).
+Only authenticated sockets count toward ``ws_max_clients``; sockets waiting for their token
+have an allowance of their own (``ws_max_waiting``), so token-less sockets cannot lock out
+a client that has the token.
 """
 
 from __future__ import annotations
@@ -24,14 +27,17 @@ PATH = "/v1/events"
 CLOSE_UNAUTHORIZED = 4401
 CLOSE_AUTH_TIMEOUT = 4408
 CLOSE_TOO_SLOW = 1013
+CLOSE_TRY_AGAIN = 1013  # authenticated while every place was taken
 CLOSE_GOING_AWAY = 1001
-SOCKETS: web.AppKey[set[web.WebSocketResponse]] = web.AppKey("bme_sockets")
+SOCKETS: web.AppKey[set[web.WebSocketResponse]] = web.AppKey("bme_sockets")  # every open one
+WAITING: web.AppKey[set[web.WebSocketResponse]] = web.AppKey("bme_sockets_waiting")  # no token yet
 
 
-async def _refuse(ws: web.WebSocketResponse, code: int, message: str) -> web.WebSocketResponse:
+async def _refuse(ws: web.WebSocketResponse, code: int, message: str,
+                  error: str = "unauthorized") -> web.WebSocketResponse:
     with contextlib.suppress(Exception):
         await ws.send_json({"type": "error", "chat_id": None,
-                            "error": {"code": "unauthorized", "message": message}})
+                            "error": {"code": error, "message": message}})
     await ws.close(code=code, message=message.encode("utf-8")[:120])
     return ws
 
@@ -82,23 +88,31 @@ async def events(request: web.Request) -> web.StreamResponse:
     chat_filter = request.query.get("chat_id") or None
     if chat_filter is not None and len(chat_filter) > 256:
         raise ApiError(400, "chat_id: must be text of 1 to 256 characters")
-    sockets = request.app[SOCKETS]
-    if len(sockets) >= c.config.ws_max_clients:
-        raise ApiError(503, f"too many event listeners (at most {c.config.ws_max_clients})")
+    sockets, waiting = request.app[SOCKETS], request.app[WAITING]
+    full = f"too many event listeners (at most {c.config.ws_max_clients})"
+    if len(sockets) - len(waiting) >= c.config.ws_max_clients:
+        raise ApiError(503, full)
+    if not header_auth and len(waiting) >= c.config.ws_max_waiting:
+        raise ApiError(503, f"too many event sockets waiting for their token (at most {c.config.ws_max_waiting})")
     ws = web.WebSocketResponse(heartbeat=30.0, max_msg_size=64 * 1024)
     if not ws.can_prepare(request).ok:
         raise ApiError(400, "Upgrade: /v1/events is a WebSocket endpoint; connect with ws://")
-    await ws.prepare(request)
-    sockets.add(ws)
+    sockets.add(ws)  # the place is taken before the first await
+    if not header_auth:
+        waiting.add(ws)
     try:
+        await ws.prepare(request)
         if not header_auth:
             token = await _first_message_token(ws, c.config.ws_auth_timeout_s)
+            waiting.discard(ws)
             if token is None or not token_matches(token, c.tokens.current()):
                 c.clients.refused(who, "events")
                 if token is None:
                     return await _refuse(ws, CLOSE_AUTH_TIMEOUT, "no token: send {\"token\": \"...\"} first, "
                                                                  f"within {c.config.ws_auth_timeout_s:g} s")
                 return await _refuse(ws, CLOSE_UNAUTHORIZED, "the token is missing or wrong")
+            if len(sockets) - len(waiting) > c.config.ws_max_clients:  # this one counts now
+                return await _refuse(ws, CLOSE_TRY_AGAIN, full, "unavailable")
         sub = c.hub.subscribe(chat_filter)
         c.clients.socket_opened(who)
         try:
@@ -116,6 +130,7 @@ async def events(request: web.Request) -> web.StreamResponse:
         return ws
     finally:
         sockets.discard(ws)
+        waiting.discard(ws)
 
 
 async def close_all(app: web.Application) -> None:

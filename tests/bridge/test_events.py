@@ -10,7 +10,7 @@ from typing import Any
 import aiohttp
 import httpx
 
-from bme_desktop.bridge.routes_events import CLOSE_AUTH_TIMEOUT, CLOSE_UNAUTHORIZED
+from bme_desktop.bridge.routes_events import CLOSE_AUTH_TIMEOUT, CLOSE_TRY_AGAIN, CLOSE_UNAUTHORIZED
 from bme_desktop.bridge.server import BridgeServer
 
 from .helpers import AUTH, TOKEN, messages
@@ -90,6 +90,58 @@ def test_a_socket_that_never_sends_its_token_is_closed_with_4408(make_bridge: Ca
     code, message = asyncio.run(refused(server, None))
     assert code == CLOSE_AUTH_TIMEOUT
     assert message is not None and message["error"]["code"] == "unauthorized"
+
+
+def test_the_first_message_token_is_due_within_one_second_by_default(bridge: BridgeServer) -> None:
+    code, message = asyncio.run(refused(bridge, None))
+    assert code == CLOSE_AUTH_TIMEOUT
+    assert message is not None and "within 1 s" in message["error"]["message"]
+
+
+async def handshake_status(session: aiohttp.ClientSession, server: BridgeServer, *, header: bool) -> int:
+    try:
+        ws = await session.ws_connect(ws_url(server), headers=AUTH if header else {})
+    except aiohttp.WSServerHandshakeError as exc:
+        return exc.status
+    await ws.close()
+    return 101
+
+
+def test_token_less_sockets_do_not_lock_out_a_client_with_the_token(make_bridge: Callable[..., BridgeServer]) -> None:
+    server = make_bridge(ws_max_clients=2, ws_max_waiting=3, ws_auth_timeout_s=60)
+
+    async def run() -> None:
+        async with aiohttp.ClientSession() as session:
+            idle = [await session.ws_connect(ws_url(server)) for _ in range(2)]  # upgraded, never send a token
+            async with session.ws_connect(ws_url(server), headers=AUTH) as first, \
+                    session.ws_connect(ws_url(server)) as browser:
+                assert (await first.receive_json(timeout=10))["type"] == "hello"
+                assert await handshake_status(session, server, header=False) == 503  # 3 waiting: allowance full
+                await browser.send_json({"token": TOKEN})
+                assert (await browser.receive_json(timeout=10))["type"] == "hello"
+                # two authenticated sockets: the limit; the three idle ones never counted
+                assert await handshake_status(session, server, header=True) == 503
+            for ws in idle:
+                await ws.close()
+
+    asyncio.run(run())
+
+
+def test_a_socket_that_authenticates_when_every_place_is_taken_is_closed_with_1013(
+        make_bridge: Callable[..., BridgeServer]) -> None:
+    server = make_bridge(ws_max_clients=1, ws_auth_timeout_s=60)
+
+    async def run() -> tuple[int | None, dict[str, Any]]:
+        async with aiohttp.ClientSession() as session, session.ws_connect(ws_url(server)) as late, \
+                session.ws_connect(ws_url(server), headers=AUTH) as holder:
+            assert (await holder.receive_json(timeout=10))["type"] == "hello"
+            await late.send_json({"token": TOKEN})
+            message = await late.receive_json(timeout=10)
+            await late.receive(timeout=10)
+            return late.close_code, message
+
+    code, message = asyncio.run(run())
+    assert code == CLOSE_TRY_AGAIN and message["error"]["code"] == "unavailable"
 
 
 def test_a_wrong_first_message_token_is_closed_with_4401(bridge: BridgeServer) -> None:
