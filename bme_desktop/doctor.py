@@ -122,6 +122,21 @@ def _keyring_line() -> str:
         return f"keyring:         none usable ({exc}); secrets go to a user-only file in the data folder"
 
 
+def _permissions_line(data_dir: Path) -> str:
+    from .core.paths import POSIX, loose_modes
+    from .core.store.database import DB_FILENAME
+
+    if not POSIX:
+        return "permissions:     not checked (not a POSIX system)"
+    if not data_dir.exists():
+        return "permissions:     the data folder will be created readable only by you (0700)"
+    loose = loose_modes(data_dir, (DB_FILENAME, f"{DB_FILENAME}-wal", f"{DB_FILENAME}-shm"))
+    if not loose:
+        return "permissions:     private (data folder 0700, database files 0600)"
+    return (f"permissions:     WARNING: other users can read your memory: {'; '.join(loose)} "
+            f"(fix: chmod 700 {data_dir} && chmod 600 {data_dir / DB_FILENAME}*)")
+
+
 def _opengl_line() -> str:
     env = dict(os.environ)
     if not env.get("DISPLAY") and not env.get("WAYLAND_DISPLAY") and sys.platform.startswith("linux"):
@@ -145,6 +160,7 @@ def run_doctor(data_dir: Path, database_url: str | None) -> int:
         f"bme-desktop:     {__version__} (bridge protocol {PROTOCOL_VERSION})",
         f"python:          {platform.python_version()} ({sys.executable})",
         f"data folder:     {data_dir}{'' if data_dir.exists() else ' (not created yet)'}",
+        _permissions_line(data_dir),
         *_database_line(data_dir, database_url),
         _embedder_line(data_dir),
         _keyring_line(),

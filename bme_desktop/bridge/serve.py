@@ -67,12 +67,13 @@ def remove_bridge_file(data_dir: Path) -> None:
 
 def serve_main(data_dir: Path, *, database_url: str | None, host: str | None, port: int | None,
                allow_remote: bool) -> int:
+    from ..core.paths import ensure_private_dir
     from ..core.service import MemoryService
     from ..core.settings import SettingsError, load_settings
     from ..core.store.database import StoreError
 
     try:
-        data_dir.mkdir(parents=True, exist_ok=True)
+        ensure_private_dir(data_dir)
     except OSError as exc:
         return _fail(f"cannot create the data folder {data_dir}: {exc.strerror or exc}")
     if not data_dir.is_dir() or not os.access(data_dir, os.W_OK | os.X_OK):

@@ -20,3 +20,49 @@ def default_data_dir() -> Path:
 
 def resolve_data_dir(given: str | os.PathLike[str] | None) -> Path:
     return Path(given).expanduser().resolve() if given else default_data_dir().resolve()
+
+
+PRIVATE_DIR_MODE = 0o700
+PRIVATE_FILE_MODE = 0o600
+POSIX = os.name == "posix"
+
+
+def ensure_private_dir(path: Path) -> None:
+    """Create the folder ``path`` (and missing parents) unless it exists; on POSIX the folder
+    itself is made 0700, readable only by the user, whatever the umask. An existing folder
+    keeps its mode (``loose_modes`` reports one that others can read)."""
+    if path.is_dir():
+        return
+    path.mkdir(parents=True, exist_ok=True, mode=PRIVATE_DIR_MODE)
+    if POSIX:
+        os.chmod(path, PRIVATE_DIR_MODE)
+
+
+def create_private_file(path: Path) -> None:
+    """Create ``path`` empty and readable only by the user (0600 on POSIX) unless it exists.
+    SQLite then gives the ``-wal`` and ``-shm`` files it creates beside it the same mode."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE_FILE_MODE)
+    except FileExistsError:
+        return
+    try:
+        if POSIX:
+            os.fchmod(fd, PRIVATE_FILE_MODE)
+    finally:
+        os.close(fd)
+
+
+def loose_modes(folder: Path, names: tuple[str, ...]) -> list[str]:
+    """``folder`` and its files ``names`` that other users may read or write (POSIX), each as
+    ``PATH is 0755 (should be 0700)``; empty when all are private, missing or not on POSIX."""
+    if not POSIX:
+        return []
+    found = []
+    for path, private in ((folder, PRIVATE_DIR_MODE), *((folder / name, PRIVATE_FILE_MODE) for name in names)):
+        try:
+            mode = path.stat().st_mode & 0o777
+        except OSError:
+            continue
+        if mode & 0o077:
+            found.append(f"{path} is {mode:04o} (should be {private:04o})")
+    return found

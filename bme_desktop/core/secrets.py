@@ -9,6 +9,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .paths import ensure_private_dir
+
 KEYRING_SERVICE = "bme-desktop"
 LLM_KEY = "llm-api-key"
 EMBEDDING_KEY = "embedding-api-key"
@@ -37,7 +39,7 @@ def usable_keyring(backend: Any | None = None) -> Any | None:
 
 def write_private_file(path: Path, value: str) -> None:
     """Write ``value`` atomically to a file only the user can read (mode 0600). Raises OSError."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    ensure_private_dir(path.parent)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     try:

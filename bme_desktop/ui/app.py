@@ -10,6 +10,7 @@ from PySide6.QtCore import QCoreApplication, QLockFile, QSettings, QTranslator
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QMessageBox
 
+from ..core.paths import ensure_private_dir
 from ..core.service import MemoryService
 from ..core.settings import Settings, SettingsError, load_settings
 from ..core.store.database import StoreError
@@ -142,7 +143,7 @@ def gui_main(data_dir: Path, args: argparse.Namespace) -> int:
         split_panel(getattr(args, "panel", None) or "")
     except ValueError as exc:  # before anything is created or written
         return _fail(str(exc), quiet)
-    data_dir.mkdir(parents=True, exist_ok=True)
+    ensure_private_dir(data_dir)
     lock = QLockFile(str(data_dir / "bme-desktop.lock"))
     lock.setStaleLockTime(0)
     if not lock.tryLock(200):

@@ -58,6 +58,9 @@ def test_serve_runs_every_endpoint_and_shuts_down_on_sigterm(
     assert ready["data_dir"] == str(data_dir)
     info = json.loads((data_dir / "bridge.json").read_text())
     assert info == {"url": ready["url"], "pid": proc.pid, "protocol": 1}
+    if os.name == "posix":  # created private whatever the umask
+        assert {p.name: oct(p.stat().st_mode & 0o777) for p in (data_dir, data_dir / "memory.db")} == \
+            {"data": "0o700", "memory.db": "0o600"}
 
     monkeypatch.setenv("BME_BRIDGE_TOKEN", TOKEN)  # as a user's script would find it
     client = BridgeClient.from_data_dir(data_dir)

@@ -13,6 +13,8 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError
 from sqlalchemy.pool import NullPool
 
+from ..paths import create_private_file, ensure_private_dir
+
 DB_FILENAME = "memory.db"
 
 
@@ -28,7 +30,7 @@ def _check_sqlite_file(path: Path) -> None:
     parent = path.parent
     if not parent.exists():
         try:
-            parent.mkdir(parents=True)
+            ensure_private_dir(parent)
         except OSError as exc:
             raise StoreError(f"cannot create the data folder {parent}: {exc.strerror}") from exc
     if not os.access(parent, os.W_OK | os.X_OK):
@@ -80,6 +82,10 @@ def create_store_engine(url: str) -> Engine:
             if database in ("", ":memory:"):
                 raise StoreError("an in-memory SQLite database cannot be shared between threads; use a file")
             _check_sqlite_file(Path(database))
+            try:  # 0600 before SQLite opens it: its -wal and -shm files take the same mode
+                create_private_file(Path(database))
+            except OSError as exc:
+                raise StoreError(f"cannot create the database {database}: {exc.strerror or exc}") from exc
             # A pool keeps connections open: closing the last connection to a WAL database
             # checkpoints and deletes the WAL file, which made every write cost ~20 ms.
             engine = create_engine(url, pool_size=4, max_overflow=8,
