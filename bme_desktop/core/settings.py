@@ -258,6 +258,9 @@ def load_settings(data_dir: Path) -> Settings:
         data = loads_json(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:  # UnicodeDecodeError and JSONDecodeError are ValueErrors
         raise SettingsError(f"{path}: cannot be read as JSON ({exc}); it was left untouched") from exc
+    except RecursionError:
+        raise SettingsError(f"{path}: cannot be read as JSON (it is nested too deeply); "
+                            "it was left untouched") from None
     try:
         return settings_from_json(data)
     except SettingsError as exc:

@@ -146,6 +146,22 @@ def test_a_data_dir_that_is_a_file_is_refused(tmp_path: Path) -> None:
     assert proc.returncode != 0 and out == "" and "bme-desktop" in err
 
 
+@pytest.mark.parametrize(("name", "content", "words"), [
+    ("settings.json", b'{"llm": ' + b"[" * 5000 + b"]" * 5000 + b"}", "nested too deeply"),
+    ("memory.db", b"", "probably truncated"),
+])
+def test_a_broken_settings_file_or_empty_database_is_one_line_and_exit_2(
+        tmp_path: Path, name: str, content: bytes, words: str) -> None:
+    data_dir = tmp_path / "data"
+    data_dir.mkdir()
+    (data_dir / name).write_bytes(content)
+    proc = start(data_dir, serve_env(tmp_path), "--port", "0")
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 2 and out == ""
+    assert len(err.strip().splitlines()) == 1 and words in err, err
+    assert (data_dir / name).read_bytes() == content
+
+
 def test_a_remote_host_needs_allow_remote(tmp_path: Path) -> None:
     proc = start(tmp_path / "d", serve_env(tmp_path), "--port", "0", "--host", "0.0.0.0")
     _out, err = proc.communicate(timeout=60)

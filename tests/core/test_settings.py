@@ -74,6 +74,15 @@ def test_a_lone_surrogate_in_settings_json_becomes_the_replacement_character(tmp
     assert load_settings(tmp_path) == settings
 
 
+def test_settings_nested_5000_deep_are_refused_with_a_sentence(tmp_path: Path) -> None:
+    text = '{"llm": ' + "[" * 5000 + "]" * 5000 + "}"
+    (tmp_path / "settings.json").write_text(text)
+    with pytest.raises(SettingsError, match="nested too deeply") as err:
+        load_settings(tmp_path)
+    assert str(tmp_path / "settings.json") in str(err.value) and "\n" not in str(err.value)
+    assert (tmp_path / "settings.json").read_text() == text
+
+
 def test_settings_from_a_newer_version_are_refused() -> None:
     with pytest.raises(SettingsError, match="newer"):
         settings_from_json({"version": 99})

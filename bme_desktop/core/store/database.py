@@ -40,7 +40,11 @@ def _check_sqlite_file(path: Path) -> None:
             raise StoreError(f"the database {path} is not readable and writable by this user")
         with path.open("rb") as fh:
             head = fh.read(16)
-        if head and head != b"SQLite format 3\x00":
+        if not head:
+            raise StoreError(f"the database {path} is empty (0 bytes): it was probably truncated (a crash, a full "
+                             "disk or an interrupted copy); it was left untouched. Restore it from a backup, "
+                             "or move it away to start an empty memory")
+        if head != b"SQLite format 3\x00":
             raise StoreError(f"{path} is not a SQLite database; it was left untouched")
 
 

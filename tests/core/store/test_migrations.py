@@ -92,6 +92,14 @@ def test_a_file_that_is_not_a_database_is_refused_and_untouched(tmp_path: Path) 
     assert digest(db) == before
 
 
+def test_an_empty_database_file_is_refused_as_probably_truncated(tmp_path: Path) -> None:
+    db = tmp_path / "memory.db"
+    db.write_bytes(b"")
+    with pytest.raises(StoreError, match=r"is empty \(0 bytes\): it was probably truncated"):
+        Store(f"sqlite:///{db}")
+    assert db.read_bytes() == b"" and sorted(p.name for p in tmp_path.iterdir()) == ["memory.db"]
+
+
 def test_a_foreign_sqlite_database_is_refused(tmp_path: Path) -> None:
     db = tmp_path / "memory.db"
     con = sqlite3.connect(db)
