@@ -50,12 +50,16 @@ class OriginPolicy:
     def host_allowed(self, host_header: str | None) -> bool:
         """The Host a request was sent to must name this machine (or a listed origin's host):
         a page that rebinds its own name to 127.0.0.1 cannot reach the bridge."""
-        if not host_header:
+        if not host_header or "@" in host_header:  # userinfo: 'evil.example@127.0.0.1' is no Host
             return False
         try:
-            host = urlsplit(f"http://{host_header}").hostname or ""
+            parts = urlsplit(f"http://{host_header}")
+            _ = parts.port  # a port that is not a number raises
         except ValueError:
             return False
+        if parts.netloc != host_header:  # a path, query or fragment: not host[:port] alone
+            return False
+        host = parts.hostname or ""
         return is_loopback_host(host) or host in self.allowed_hosts
 
 

@@ -103,6 +103,20 @@ def test_a_rebound_host_name_is_refused(api: httpx.Client) -> None:
     assert "Host" in r.json()["error"]["message"]
 
 
+@pytest.mark.parametrize("host", ["evil.example@127.0.0.1", "evil.example@127.0.0.1:7317", "user:pw@localhost",
+                                  "@127.0.0.1", "127.0.0.1/evil", "127.0.0.1?x", "127.0.0.1#x", "127.0.0.1:port"])
+def test_a_host_header_that_is_not_host_and_port_alone_is_refused(api: httpx.Client, host: str) -> None:
+    r = api.get("/v1/chats", headers={"Host": host})
+    assert r.status_code == 403, (host, r.text)
+    assert "Host" in r.json()["error"]["message"]
+
+
+def test_plain_loopback_host_headers_are_served(api: httpx.Client) -> None:
+    for host in ("127.0.0.1", "127.0.0.1:7317", "localhost:1", "[::1]:7317", "LOCALHOST"):
+        assert api.get("/v1/chats", headers={"Host": host}).status_code == 200, host
+    assert not OriginPolicy().host_allowed("evil.example@127.0.0.1")
+
+
 def test_origin_policy_normalizes_and_rejects_lookalikes() -> None:
     policy = OriginPolicy(["HTTP://Example.COM:8000/"])
     assert policy.origin_allowed("http://example.com:8000")
