@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from urllib.parse import unquote_to_bytes
 
 from aiohttp import web
@@ -11,6 +12,7 @@ from ..core.ingest.history import validate_chat_id
 from .errors import ApiError, bad_request
 
 MAX_INDEX = 10_000_000
+_BARE_PERCENT = re.compile("%(?![0-9A-Fa-f]{2})")
 MAX_ID = 128
 
 
@@ -19,6 +21,8 @@ def chat_id_of(request: web.Request) -> str:
     UTF-8 are refused rather than kept as literal ``%FF`` text."""
     parts = request.raw_path.split("?", 1)[0].split("/")
     raw = parts[3] if len(parts) > 3 else ""
+    if _BARE_PERCENT.search(raw):
+        raise bad_request("chat_id", "has a '%' that does not start a percent-escape (send '%' itself as %25)")
     try:
         chat_id = unquote_to_bytes(raw).decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -186,6 +186,20 @@ def test_chat_id_bytes_that_are_not_utf8_are_400(api: httpx.Client, service: Mem
     assert snapshot(service) == before
 
 
+@pytest.mark.parametrize("raw_chat_id", ["%", "%zz", "a%", "a%2", "%%41", "ok%2Fthen%g0"])
+def test_a_percent_that_starts_no_escape_is_400_and_creates_no_chat(bridge: BridgeServer, service: MemoryService,
+                                                                     raw_chat_id: str) -> None:
+    before = snapshot(service)
+    answer = raw_request(bridge.port, (
+        f"POST /v1/chats/{raw_chat_id}/sync HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        f"Authorization: {AUTH['Authorization']}\r\nContent-Type: application/json\r\n"
+        "Content-Length: 16\r\nConnection: close\r\n\r\n{\"messages\": []}").encode())
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 400"), head
+    assert b'"bad_request"' in body and b"chat_id" in body and b"%25" in body
+    assert snapshot(service) == before
+
+
 def test_raw_non_utf8_request_line_does_not_crash_the_server(bridge: BridgeServer, api: httpx.Client) -> None:
     answer = raw_request(bridge.port, b"GET /v1/chats/\xff\xfe HTTP/1.1\r\nHost: 127.0.0.1\r\n"
                                       b"Authorization: " + AUTH["Authorization"].encode() + b"\r\n"
