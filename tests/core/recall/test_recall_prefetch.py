@@ -81,12 +81,18 @@ def wait_cached(recaller: HybridRecaller, text: str) -> None:
         time.sleep(0.01)
 
 
-def test_the_reply_just_synced_is_embedded_before_the_next_recall(
-        service: MemoryService, recaller: HybridRecaller, counter: QueryCounter) -> None:
-    # Both context parts are prefetched one by one; a recall arriving while the second still
-    # queues cancels it and embeds it itself (queries come first), so wait for both.
+def wait_context_cached(recaller: HybridRecaller) -> None:
+    """Both context parts a recall blends in (the last reply, the previous input) are
+    prefetched one by one after the sync. A recall arriving while the second still queues
+    takes it over (queries come first) and embeds it in its own batch, so a test that counts
+    what a recall embeds, or holds one recall's batch back, waits for both."""
     wait_cached(recaller, clean_input(REPLY, PART_CHARS))
     wait_cached(recaller, clean_input(MESSAGES[0].text, PART_CHARS))
+
+
+def test_the_reply_just_synced_is_embedded_before_the_next_recall(
+        service: MemoryService, recaller: HybridRecaller, counter: QueryCounter) -> None:
+    wait_context_cached(recaller)
     before = len(counter.queries)
     result = service.recall(RecallRequest(CHAT, "Tell me about the brass key", index=2))
     assert counter.queries[before:] == ["Tell me about the brass key"]  # only the new input
@@ -106,7 +112,7 @@ def test_prepare_embeds_the_input_being_typed(
 
 def test_recalls_of_one_chat_do_not_wait_for_each_other(
         service: MemoryService, recaller: HybridRecaller, counter: QueryCounter) -> None:
-    wait_cached(recaller, clean_input(REPLY, PART_CHARS))
+    wait_context_cached(recaller)  # else the held recall embeds a context part the other one waits for
     service.settings.recall.timeout_s = 60.0  # the slow recall waits for its vector, not skips it
     counter.hold = "a question whose embedding is slow"
     slow = threading.Thread(target=service.recall, args=(RecallRequest(CHAT, counter.hold),))
