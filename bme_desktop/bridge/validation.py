@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import math
 from collections.abc import Callable
 from datetime import datetime
@@ -15,6 +16,7 @@ from ..core.ingest.text import loads_json
 from .errors import ApiError, bad_request
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 MAX_DEPTH = 64
 _PARSE_IN_THREAD_ABOVE = 256 * 1024
 
@@ -75,7 +77,12 @@ async def read_body(request: web.Request, limit: int) -> bytes:
     chunks: list[bytes] = []
     size = 0
     while True:
-        chunk = await request.content.readany()
+        try:
+            chunk = await request.content.readany()
+        except ConnectionError:  # the client went away mid-body: nothing was started, one line says so
+            log.info("client %s went away during %s %s after %d of %s body bytes; nothing was changed",
+                     request.remote, request.method, request.path, size, declared if declared is not None else "?")
+            raise ApiError(400, "body: the client disconnected before the whole body arrived") from None
         if not chunk:
             break
         size += len(chunk)
