@@ -38,6 +38,12 @@ class BridgeConfig:
     ws_max_waiting: int = 16  # upgraded sockets still waiting for their first-message token
     ws_queue_size: int = 1000
     sync_wait_timeout_s: float = 600.0
+    # slow or stalled clients: the request line and headers must arrive within header_timeout_s of
+    # connecting (or of the previous answer on a kept-alive connection); a body that sends nothing
+    # for body_idle_timeout_s, or is not complete after body_timeout_s, is a 408
+    header_timeout_s: float = 10.0
+    body_idle_timeout_s: float = 15.0
+    body_timeout_s: float = 120.0
     shutdown_timeout_s: float = 30.0
     extra_hosts: tuple[str, ...] = field(default=())
 

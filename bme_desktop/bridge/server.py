@@ -113,7 +113,10 @@ class BridgeServer:
         self._runner = web.AppRunner(app, handle_signals=False, access_log=None,
                                      shutdown_timeout=self.config.shutdown_timeout_s,
                                      max_line_size=MAX_REQUEST_LINE, max_field_size=16 * 1024,
-                                     lingering_time=LINGER_S)
+                                     lingering_time=LINGER_S,
+                                     # aiohttp's keep-alive timer runs from the connection's start (and
+                                     # each answer) until a whole request head is in: the header timeout
+                                     keepalive_timeout=self.config.header_timeout_s)
         await self._runner.setup()
         site = web.TCPSite(self._runner, self.config.host, self.config.port, reuse_address=True)
         await site.start()

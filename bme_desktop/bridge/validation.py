@@ -13,6 +13,7 @@ from typing import Any, TypeVar
 from aiohttp import web
 
 from ..core.ingest.text import loads_json
+from .context import ctx
 from .errors import ApiError, bad_request
 
 T = TypeVar("T")
@@ -70,18 +71,29 @@ def parse_json(raw: bytes) -> Any:
 
 
 async def read_body(request: web.Request, limit: int) -> bytes:
-    """The raw body, refusing (413) anything larger than ``limit`` without reading it all."""
+    """The raw body, refusing (413) anything larger than ``limit`` without reading it all, and
+    (408) one that stalls for ``body_idle_timeout_s`` or takes longer than ``body_timeout_s``."""
     declared = request.content_length
     if declared is not None and declared > limit:
         raise ApiError(413, f"body: {declared} bytes is more than the limit of {limit} bytes")
+    expected = "?" if declared is None else str(declared)
+    config = ctx(request).config
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + config.body_timeout_s
     chunks: list[bytes] = []
     size = 0
     while True:
+        left = deadline - loop.time()
         try:
-            chunk = await request.content.readany()
+            async with asyncio.timeout(min(config.body_idle_timeout_s, left)):
+                chunk = await request.content.readany()
+        except TimeoutError:
+            why = f"not complete after {config.body_timeout_s:g} s" if left <= config.body_idle_timeout_s \
+                else f"nothing arrived for {config.body_idle_timeout_s:g} s"
+            raise ApiError(408, f"body: {why} ({size} of {expected} bytes came); the request was dropped") from None
         except ConnectionError:  # the client went away mid-body: nothing was started, one line says so
             log.info("client %s went away during %s %s after %d of %s body bytes; nothing was changed",
-                     request.remote, request.method, request.path, size, declared if declared is not None else "?")
+                     request.remote, request.method, request.path, size, expected)
             raise ApiError(400, "body: the client disconnected before the whole body arrived") from None
         if not chunk:
             break
