@@ -25,7 +25,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -80,6 +80,15 @@ class Scores:
         self.rr += other.rr
         self.tokens += other.tokens
 
+    def summary(self) -> dict[str, float]:
+        """The pooled figures by name (``n``, ``R@k``, ``MRR``, ``strict R@10``, ``tokens``)."""
+        n = len(self.rr)
+        out: dict[str, float] = {"n": float(n)}
+        if n:
+            out |= {f"R@{k}": sum(self.recall[k]) / n for k in KS}
+            out |= {"MRR": sum(self.rr) / n, "strict R@10": sum(self.strict10) / n, "tokens": sum(self.tokens) / n}
+        return out
+
     def row(self, name: str) -> str:
         n = len(self.rr)
         if not n:
@@ -95,10 +104,16 @@ HEADER = ("| method | n | R@1 | R@5 | R@10 | R@25 | MRR | strict R@10 | tokens/q
 
 # bridge -------------------------------------------------------------------------------------
 @contextmanager
-def running_bridge() -> Iterator[BridgeClient]:
+def running_bridge(settings: Mapping[str, Any] | None = None,
+                   extra_env: Mapping[str, str] | None = None) -> Iterator[BridgeClient]:
+    """``bme-desktop serve`` on a fresh temporary data folder (with ``settings`` as its
+    settings.json when given, and ``extra_env`` in its environment)."""
     token = secrets.token_urlsafe(24)
     with tempfile.TemporaryDirectory(prefix="bme-bench-") as data_dir:
-        env = {**os.environ, "BME_BRIDGE_TOKEN": token, "PYTHON_KEYRING_BACKEND": "keyring.backends.null.Keyring"}
+        if settings:
+            (Path(data_dir) / "settings.json").write_text(json.dumps(settings), encoding="utf-8")
+        env = {**os.environ, "BME_BRIDGE_TOKEN": token, "PYTHON_KEYRING_BACKEND": "keyring.backends.null.Keyring",
+               **(extra_env or {})}
         proc = subprocess.Popen([sys.executable, "-m", "bme_desktop", "serve", "--port", "0", "--data-dir", data_dir],
                                 cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True)
         try:
@@ -217,25 +232,38 @@ def parse_evidence(raw: Sequence[str], ids: dict[str, int]) -> set[int]:
     return out
 
 
+def locomo_questions(sample: dict[str, Any], ids: dict[str, int]) -> list[Question]:
+    """The sample's questions that have evidence among the turns."""
+    return [Question(q["question"], ev, int(q["category"])) for q in sample["qa"]
+            if (ev := parse_evidence(q.get("evidence", []), ids))]
+
+
 def evaluate(client: BridgeClient, chat_id: str, questions: Sequence[Question], baselines: dict[str, Callable[
-        [str], list[list[int]]]], results: dict[str, dict[int, Scores]]) -> None:
+        [str], list[list[int]]]], results: dict[str, dict[int, Scores]], method: str = "bme hybrid recall") -> None:
+    """Ask each question (lab style: no ``index``, ``top_k=25``) and score it under ``method`` in
+    ``results``, and each baseline under its name."""
     for q in questions:
         answer = recall(client, chat_id, q.text)
         sources = [list(n.get("source_indices", [])) for n in answer["nodes"]]
-        results["bme hybrid recall"].setdefault(q.category, Scores()).add(sources, q.evidence,
-                                                                          float(answer["token_estimate"]))
+        results[method].setdefault(q.category, Scores()).add(sources, q.evidence, float(answer["token_estimate"]))
         for name, search in baselines.items():
             results[name].setdefault(q.category, Scores()).add(search(q.text), q.evidence)
 
 
-def report(results: dict[str, dict[int, Scores]], pooled_categories: Sequence[int]) -> None:
+def pooled(per_cat: dict[int, Scores], categories: Sequence[int]) -> Scores:
+    out = Scores()
+    for cat in categories:
+        if cat in per_cat:
+            out.merge(per_cat[cat])
+    return out
+
+
+def report(results: dict[str, dict[int, Scores]], pooled_categories: Sequence[int], per_category: bool = True) -> None:
     print(HEADER)
     for name, per_cat in results.items():
-        pooled = Scores()
-        for cat in pooled_categories:
-            if cat in per_cat:
-                pooled.merge(per_cat[cat])
-        print(pooled.row(f"{name} (pooled)"))
+        print(pooled(per_cat, pooled_categories).row(f"{name} (pooled)"))
+    if not per_category:
+        return
     for cat in sorted({c for per in results.values() for c in per}):
         print(f"\ncategory {cat} ({CATEGORIES.get(cat, cat)})")
         print(HEADER)
@@ -259,8 +287,7 @@ def main() -> None:
             chat_id = sample["sample_id"]
             ingest_s = ingest(client, chat_id, messages, character=b, user=a)
             embed_s = wait_for_vectors(client, chat_id, f"What did {a} do?")
-            questions = [Question(q["question"], ev, int(q["category"])) for q in sample["qa"]
-                         if (ev := parse_evidence(q.get("evidence", []), ids))]
+            questions = locomo_questions(sample, ids)
             baselines = {"BM25 raw turns": bm25_turns(messages)}
             if not args.no_dense_baseline:
                 baselines["dense raw turns (default local embedder)"] = dense_turns(messages)

@@ -14,6 +14,7 @@ import argparse
 import json
 import time
 from pathlib import Path
+from typing import Any
 
 from locomo_recall import (
     Question,
@@ -30,6 +31,16 @@ from locomo_recall import (
 from bme_desktop.core.model import MessageIn
 
 
+def memorybank_messages(user: dict[str, Any]) -> list[MessageIn]:
+    return [MessageIn(index=m["index"], role=m["role"], text=m["text"], name=m.get("name"), time=m.get("time"))
+            for m in user["messages"]]
+
+
+def memorybank_questions(user: dict[str, Any]) -> list[Question]:
+    return [Question(q["question"], set(q["evidence_indices"]), 0) for q in user["questions"]
+            if q.get("evidence_indices")]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("path", type=Path)
@@ -40,14 +51,12 @@ def main() -> None:
     results: dict[str, dict[int, Scores]] = {n: {} for n in names}
     with running_bridge() as client:
         for number, user in enumerate(users):
-            messages = [MessageIn(index=m["index"], role=m["role"], text=m["text"], name=m.get("name"),
-                                  time=m.get("time")) for m in user["messages"]]
+            messages = memorybank_messages(user)
             chat_id = f"memorybank-{number}"
             character = next((m.name for m in messages if m.role == "assistant" and m.name), None)
             ingest_s = ingest(client, chat_id, messages, character=character, user=user["user"])
             embed_s = wait_for_vectors(client, chat_id, "我们聊过什么？")
-            questions = [Question(q["question"], set(q["evidence_indices"]), 0) for q in user["questions"]
-                         if q.get("evidence_indices")]
+            questions = memorybank_questions(user)
             baselines = {"BM25 raw messages": bm25_turns(messages)}
             if not args.no_dense_baseline:
                 baselines["dense raw messages (default local embedder)"] = dense_turns(messages)
