@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from ..events import Event
+from ..store.locks import extraction_claim
 from .cleaning import PreparedMessage, prepare_window
 from .heuristic import HeuristicExtractor
 from .operations import Plan, validate_plan
@@ -70,7 +71,17 @@ class Runner:
         return validate_plan(plan, labels={}, allowed_indices=allowed), {}
 
     def step(self, chat_id: str, cancel: threading.Event | None = None, attempts: int = 3) -> StepResult:
-        """Extract one batch. None when nothing is due (or the chat kept changing under us)."""
+        """Extract one batch. None when nothing is due (or the chat kept changing under us).
+
+        The whole step holds the chat's extraction claim: with several instances on one
+        PostgreSQL database, one reads, plans and commits a batch while the others wait, then
+        read the next window (so a batch is planned once and applied once)."""
+        with extraction_claim(self.service.store.engine, chat_id, cancel) as claimed:
+            if not claimed:
+                return None  # shutting down while another instance extracted the chat
+            return self._step(chat_id, cancel, attempts)
+
+    def _step(self, chat_id: str, cancel: threading.Event | None, attempts: int) -> StepResult:
         settings = self.service.settings.extraction
         for _ in range(attempts):
             window = self.service.read(lambda r: next_window(

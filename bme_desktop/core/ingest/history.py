@@ -106,11 +106,7 @@ def apply_sync(uow: UnitOfWork, chat_id: str, messages: Sequence[MessageIn], *, 
             continue
         row = {"role": m.role, "name": m.name, "text": m.text, "swipe_id": m.swipe_id, "time": m.time,
                "fingerprint": fp, "stored_at": uow.now}
-        if m.index in stored:
-            uow.conn.execute(t.messages.update().where(t.messages.c.chat_pk == pk, t.messages.c.idx == m.index)
-                             .values(**row))
-        else:
-            uow.conn.execute(t.messages.insert().values(chat_pk=pk, idx=m.index, **row))
+        uow.put_message(pk, m.index, row)
         written += 1
     revision = uow.touch_chat(pk, bump_revision=bool(written or changed_from is not None))
     return SyncOutcome(stored=written, changed_from=changed_from, rolled_back_batches=rolled_batches,

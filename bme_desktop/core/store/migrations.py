@@ -10,6 +10,7 @@ from sqlalchemy import Connection, Engine, inspect, select
 
 from . import tables
 from .database import StoreError
+from .locks import SCHEMA_KEY, lock_in_transaction
 
 SCHEMA_VERSION = 2
 APP_ID = "bme-desktop"
@@ -58,8 +59,11 @@ def refuse_unknown_version(conn: Connection, where: str) -> None:
 
 
 def migrate(engine: Engine, where: str) -> int:
-    """Create or upgrade the schema; returns the version now in force."""
+    """Create or upgrade the schema; returns the version now in force. Instances starting at
+    once on one PostgreSQL database take turns: the first creates or upgrades, the others
+    then find it done."""
     with engine.begin() as conn:
+        lock_in_transaction(conn, SCHEMA_KEY)
         version = read_version(conn)
         if version is None:
             tables.metadata.create_all(conn)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from sqlalchemy import Connection, and_, func, or_, select
@@ -22,11 +22,16 @@ class ChatNotFound(LookupError):
 
 
 class Reader:
-    def __init__(self, conn: Connection) -> None:
+    def __init__(self, conn: Connection, *, on_chat: Callable[[str], None] | None = None) -> None:
+        """``on_chat`` runs before a chat is first looked up by name (a write transaction
+        takes the chat's lock there, see ``store/locks.py``)."""
         self.conn = conn
+        self._on_chat = on_chat
 
     # chats -------------------------------------------------------------------------------
     def chat_pk(self, chat_id: str) -> int | None:
+        if self._on_chat is not None:
+            self._on_chat(chat_id)
         return self.conn.execute(select(t.chats.c.pk).where(t.chats.c.chat_id == chat_id)).scalar()
 
     def require_chat_pk(self, chat_id: str) -> int:
@@ -38,6 +43,8 @@ class Reader:
     def chat_row(self, chat_id: str, *, state: bool = True) -> dict[str, Any] | None:
         """The chat's row; ``state=False`` leaves out the runtime-state JSON (it can be large,
         and most callers want only the names)."""
+        if self._on_chat is not None:
+            self._on_chat(chat_id)
         c = t.chats.c
         columns = [t.chats] if state else [c.pk, c.chat_id, c.character, c.user_name, c.created_at,
                                            c.last_activity, c.revision]

@@ -3,6 +3,9 @@
 While a batch is open, every node, edge and summary write records its before- and
 after-image in the batch's journal, so the batch can be undone (rolled back) or redone
 exactly. Writes outside a batch (rollbacks themselves, bookkeeping) are not journaled.
+
+On PostgreSQL a unit of work takes a chat's lock (``locks.py``) before it first reads or
+writes that chat, so instances sharing the database write each chat one after the other.
 """
 
 from __future__ import annotations
@@ -11,10 +14,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import Connection, Table, select
+from sqlalchemy.dialects import postgresql, sqlite
 
 from ..events import ChangeRecord
 from ..model import Edge, Node, Summary
 from . import tables as t
+from .locks import chat_key, is_postgres, lock_in_transaction
 from .reader import Reader
 from .rows import edge_to_row, node_to_row, summary_to_row
 
@@ -41,10 +46,27 @@ class UnitOfWork:
     def __init__(self, conn: Connection, now: float) -> None:
         self.conn = conn
         self.now = now
-        self.read = Reader(conn)
+        self._postgres = is_postgres(conn)
+        self._locked: set[str] = set()
+        self.read = Reader(conn, on_chat=self.lock_chat if self._postgres else None)
         self.changes: dict[str, ChangeRecord] = {}
+        # What other instances on the same database are told after the commit (``notify.py``).
+        self.synced: list[tuple[str, dict[str, Any]]] = []
+        self.deleted: list[str] = []
         self._batch: OpenBatch | None = None
         self._chat_ids: dict[int, str] = {}
+
+    # cross-process order ------------------------------------------------------------------
+    def lock_chat(self, chat_id: str) -> None:
+        """Wait until no other instance writes this chat, and keep it until this transaction
+        ends (PostgreSQL; a no-op on SQLite, which has one writer). Taken once per chat."""
+        if self._postgres and chat_id not in self._locked:
+            self._locked.add(chat_id)
+            lock_in_transaction(self.conn, chat_key(chat_id))
+
+    def _insert(self, table: Table) -> Any:
+        """An INSERT that can say ON CONFLICT (PostgreSQL's and SQLite's dialects)."""
+        return (postgresql.insert if self._postgres else sqlite.insert)(table)
 
     # chats --------------------------------------------------------------------------------
     def change(self, chat_id: str) -> ChangeRecord:
@@ -55,26 +77,35 @@ class UnitOfWork:
 
     def ensure_chat(self, chat_id: str, character: str | None = None, user: str | None = None) -> int:
         row = self.read.chat_row(chat_id, state=False)
-        if row is None:
-            pk = self.conn.execute(t.chats.insert().values(
+        if row is None:  # ON CONFLICT: a writer that did not take the chat lock may be creating it too
+            self.conn.execute(self._insert(t.chats).values(
                 chat_id=chat_id, character=character, user_name=user, created_at=self.now,
-                last_activity=self.now, revision=0, state={})).inserted_primary_key[0]  # type: ignore[index]
-        else:
-            pk = row["pk"]
-            updates: dict[str, Any] = {}
-            if character is not None and character != row["character"]:
-                updates["character"] = character
-            if user is not None and user != row["user_name"]:
-                updates["user_name"] = user
-            if updates:
-                self.conn.execute(t.chats.update().where(t.chats.c.pk == pk).values(**updates))
-        self._chat_ids[int(pk)] = chat_id
-        return int(pk)
+                last_activity=self.now, revision=0, state={}).on_conflict_do_nothing(index_elements=["chat_id"]))
+            row = self.read.chat_row(chat_id, state=False)
+            if row is None:
+                raise RuntimeError(f"chat {chat_id!r} was neither created nor found")
+        pk = int(row["pk"])
+        updates: dict[str, Any] = {}
+        if character is not None and character != row["character"]:
+            updates["character"] = character
+        if user is not None and user != row["user_name"]:
+            updates["user_name"] = user
+        if updates:
+            self.conn.execute(t.chats.update().where(t.chats.c.pk == pk).values(**updates))
+        self._chat_ids[pk] = chat_id
+        return pk
+
+    def put_message(self, chat_pk: int, index: int, row: dict[str, Any]) -> None:
+        """Store message ``index`` of the chat, replacing the one stored there (INSERT … ON
+        CONFLICT: one statement whether or not another writer stored it meanwhile)."""
+        stmt = self._insert(t.messages).values(chat_pk=chat_pk, idx=index, **row)
+        self.conn.execute(stmt.on_conflict_do_update(index_elements=["chat_pk", "idx"], set_=row))
 
     def chat_id_of(self, chat_pk: int) -> str:
         if chat_pk not in self._chat_ids:
-            self._chat_ids[chat_pk] = self.conn.execute(
-                select(t.chats.c.chat_id).where(t.chats.c.pk == chat_pk)).scalar_one()
+            chat_id = self.conn.execute(select(t.chats.c.chat_id).where(t.chats.c.pk == chat_pk)).scalar_one()
+            self.lock_chat(chat_id)
+            self._chat_ids[chat_pk] = chat_id
         return self._chat_ids[chat_pk]
 
     def touch_chat(self, chat_pk: int, *, bump_revision: bool = True) -> int:
