@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QLineEdit, QListView, QVBoxLayout, QWidget
 from ..core.model import ChatStats
 from .context import AppContext
 from .format import format_count, format_time
+from .lifetime import subscribe
 
 CHAT_ID_ROLE = Qt.ItemDataRole.UserRole + 1
 ACTIVITY_ROLE = Qt.ItemDataRole.UserRole + 2
@@ -40,14 +41,14 @@ class ChatSwitcher(QWidget):
         layout.addWidget(self.list, 1)
         self._timer = QTimer(self, singleShot=True, interval=300)
         self._timer.timeout.connect(self.refresh)
-        context.events.sigChatsChanged.connect(self._schedule_refresh)
+        subscribe(self, context.events.sigChatsChanged, self._schedule_refresh)
         self.refresh()
 
     def _schedule_refresh(self, _chat_id: str = "") -> None:
         self._timer.start()  # coalesce bursts of sync events
 
     def refresh(self) -> None:
-        self._context.call(lambda s: s.list_chats(), self._fill, key=f"chats-{id(self)}")
+        self._context.call(lambda s: s.list_chats(), self._fill, key=f"chats-{id(self)}", owner=self)
 
     def _fill(self, chats: list[ChatStats]) -> None:
         current = self._context.chat_id

@@ -53,13 +53,15 @@ class AppContext(QObject):
             self.sigNodeSelected.emit("")
 
     def call(self, fn: Callable[[MemoryService], T], on_done: Callable[[T], None] | None = None, *,
-             key: str | None = None, on_error: Callable[[Exception], None] | None = None) -> Task:
-        """Run ``fn(service)`` on a worker; ``on_done(result)`` runs on the GUI thread."""
+             key: str | None = None, on_error: Callable[[Exception], None] | None = None,
+             owner: QObject | None = None) -> Task:
+        """Run ``fn(service)`` on a worker; ``on_done(result)`` runs on the GUI thread (not at all
+        once ``owner``, the widget it updates, is closed or destroyed)."""
         service = self.service
 
         def work(_control: Any) -> T:
             return fn(service)
-        return self.runner.run(work, on_done=on_done, on_error=on_error, key=key)
+        return self.runner.run(work, on_done=on_done, on_error=on_error, key=key, owner=owner)
 
     def save_settings(self) -> None:
         save_settings(self.data_dir, self.settings)

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 from ..core.events import ChangeRecord
 from .chat_switcher import ChatSwitcher
 from .context import AppContext
+from .lifetime import release, subscribe
 from .menus import build_menus
 from .panels import PanelSpec, panel_specs
 from .views import ViewSpec, view_specs
@@ -69,13 +70,13 @@ class MainWindow(QMainWindow):
         self.resizeDocks([self.docks["chats"], self.docks["overview"]], [260, 520], Qt.Orientation.Vertical)
         self._status_labels()
         self.menus = build_menus(self)
-        context.sigStatus.connect(self.show_status)
-        context.sigError.connect(self.show_error)
-        context.runner.sigError.connect(self._error_details)
-        context.runner.sigBusyChanged.connect(self._busy_changed)
-        context.events.sigGraphChanged.connect(self._graph_changed)
-        context.events.sigGraphChanged.connect(lambda _change: self.refresh_review_status())
-        context.sigChatChanged.connect(lambda _chat: self.refresh_review_status())
+        subscribe(self, context.sigStatus, self.show_status)
+        subscribe(self, context.sigError, self.show_error)
+        subscribe(self, context.runner.sigError, self._error_details)
+        subscribe(self, context.runner.sigBusyChanged, self._busy_changed)
+        subscribe(self, context.events.sigGraphChanged, self._graph_changed)
+        subscribe(self, context.events.sigGraphChanged, lambda _change: self.refresh_review_status())
+        subscribe(self, context.sigChatChanged, lambda _chat: self.refresh_review_status())
         self.refresh_review_status()
 
     # building ------------------------------------------------------------------------------
@@ -185,7 +186,7 @@ class MainWindow(QMainWindow):
             return
         self.context.runner.run(lambda _control: service.chat_stats(chat_id).pending_reviews,
                                 on_done=lambda count: self._show_review_status(chat_id, int(count)),
-                                on_error=lambda _exc: None, key="review-status")
+                                on_error=lambda _exc: None, key="review-status", owner=self)
 
     def _show_review_status(self, chat_id: str, pending: int) -> None:
         if chat_id != self.context.chat_id:
@@ -209,3 +210,5 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event: QCloseEvent) -> None:
         self.sigClosed.emit()
         super().closeEvent(event)
+        if event.isAccepted():  # closed for good (a language switch builds a new window)
+            release(self)

@@ -20,9 +20,9 @@ from PySide6.QtWidgets import (
 from .context import AppContext
 from .format import format_time
 from .labels import relation_label
+from .lifetime import subscribe
 from .memory_detail_data import HistoryEntry, LinkRow, NodeDetails, first_line, load_details
 from .memory_detail_dialogs import LinkDialog, MessageDialog
-from .panels.guard import while_alive
 
 DATA_ROLE = Qt.ItemDataRole.UserRole + 1
 
@@ -88,8 +88,8 @@ class MemoryDetails(QTabWidget):
         self.addTab(self.sources, self.tr("Sources"))
         self.addTab(self.history, self.tr("History"))
         self.addTab(links_page, self.tr("Links"))
-        context.sigNodeSelected.connect(while_alive(self, self.load))
-        context.events.sigGraphChanged.connect(while_alive(self, self._on_change))
+        subscribe(self, context.sigNodeSelected, self.load)
+        subscribe(self, context.events.sigGraphChanged, self._on_change)
         self._update_buttons()
 
     # public --------------------------------------------------------------------------------
@@ -98,8 +98,8 @@ class MemoryDetails(QTabWidget):
         if not node_id or not chat_id:
             self._show(None)
             return
-        self._context.call(lambda s: load_details(s, chat_id, node_id), while_alive(self, self._show),
-                           key=f"details-{id(self)}", on_error=while_alive(self, lambda _e: self._show(None)))
+        self._context.call(lambda s: load_details(s, chat_id, node_id), self._show,
+                           key=f"details-{id(self)}", on_error=lambda _e: self._show(None), owner=self)
 
     def open_link_dialog(self) -> LinkDialog | None:
         if self.details is None:

@@ -23,7 +23,6 @@ from ..core.schema import RELATIONS
 from .context import AppContext
 from .labels import node_type_label, relation_label
 from .memory_detail_data import neighbours
-from .panels.guard import while_alive
 
 ID_ROLE = Qt.ItemDataRole.UserRole + 1
 
@@ -43,7 +42,7 @@ class MessageDialog(QDialog):
         layout.addWidget(self.text, 1)
         layout.addWidget(buttons)
         self.messages: list[Message] = []
-        context.call(lambda s: neighbours(s, chat_id, index), while_alive(self, self._show))
+        context.call(lambda s: neighbours(s, chat_id, index), self._show, owner=self)
 
     def _show(self, messages: list[Message]) -> None:
         from html import escape
@@ -95,8 +94,8 @@ class LinkDialog(QDialog):
 
     def refresh(self) -> None:
         chat_id, query = self._context.chat_id, NodeQuery(q=self.search.text().strip() or None, limit=50)
-        self._context.call(lambda s: s.search_nodes(chat_id, query)[0], while_alive(self, self._show),
-                           key=f"link-search-{id(self)}")
+        self._context.call(lambda s: s.search_nodes(chat_id, query)[0], self._show,
+                           key=f"link-search-{id(self)}", owner=self)
 
     def _show(self, nodes: list[Node]) -> None:
         self.results.clear()
@@ -117,8 +116,8 @@ class LinkDialog(QDialog):
             return
         chat_id, from_id, to_id = self._context.chat_id, self.source.id, str(item.data(ID_ROLE))
         relation = str(self.relation.currentData())
-        self._context.call(lambda s: s.link(chat_id, from_id, to_id, relation), while_alive(self, self._linked),
-                           on_error=while_alive(self, lambda exc: self.error.setText(str(exc))))
+        self._context.call(lambda s: s.link(chat_id, from_id, to_id, relation), self._linked,
+                           on_error=lambda exc: self.error.setText(str(exc)), owner=self)
 
     def _linked(self, _edge: Edge) -> None:
         self._context.sigStatus.emit(self.tr("Linked (Ctrl+Z undoes it)."))

@@ -26,6 +26,7 @@ from ..core.service import MemoryService
 from .context import AppContext
 from .format import format_time
 from .labels import node_type_label, review_label, tier_label
+from .lifetime import subscribe
 from .theming.qt import qcolor
 
 Index = QModelIndex | QPersistentModelIndex
@@ -59,8 +60,8 @@ class MemoryTableModel(QAbstractTableModel):
         self._loading = False
         self._generation = 0
         self._chat_id = ""
-        context.events.sigGraphChanged.connect(self.apply_change)
-        context.themes.sigThemeChanged.connect(self._repaint)
+        subscribe(self, context.events.sigGraphChanged, self.apply_change)
+        subscribe(self, context.themes.sigThemeChanged, self._repaint)
 
     # query ---------------------------------------------------------------------------------
     @property

@@ -62,7 +62,7 @@ def build_menus(window: MainWindow) -> Menus:
         def done(changed: bool) -> None:
             texts = ((QCoreApplication.translate("Menus", "Nothing to undo."), QCoreApplication.translate("Menus", "Undone.")), (QCoreApplication.translate("Menus", "Nothing to redo."), QCoreApplication.translate("Menus", "Redone.")))
             window.show_status(texts[forward][changed])
-        context.call(run, done)
+        context.call(run, done, owner=window)
     undo.triggered.connect(lambda: step(False))
     redo.triggered.connect(lambda: step(True))
     edit_menu.addSeparator()

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QMenu, QSystemTrayIcon
 from ..core.model import NodeQuery
 from ..core.service import MemoryService
 from .context import AppContext
+from .lifetime import subscribe
 from .main_window import MainWindow
 
 
@@ -34,8 +35,8 @@ class TrayStatus(QObject):
         self.pending = 0
         self._debounce = QTimer(self, singleShot=True, interval=300)
         self._debounce.timeout.connect(self.refresh)
-        context.sigChatChanged.connect(lambda _c: self.refresh())
-        context.events.sigGraphChanged.connect(lambda _c: self._debounce.start())
+        subscribe(self, context.sigChatChanged, lambda _c: self.refresh())
+        subscribe(self, context.events.sigGraphChanged, lambda _c: self._debounce.start())
         self.refresh()
 
     @property

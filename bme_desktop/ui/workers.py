@@ -15,6 +15,8 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 
+from .lifetime import subscribe
+
 log = logging.getLogger(__name__)
 
 
@@ -95,15 +97,27 @@ class TaskRunner(QObject):
 
     def run(self, fn: Callable[[TaskControl], Any], *, on_done: Callable[[Any], None] | None = None,
             on_error: Callable[[Exception], None] | None = None,
-            on_progress: Callable[[int, int, str], None] | None = None, key: str | None = None) -> Task:
+            on_progress: Callable[[int, int, str], None] | None = None, key: str | None = None,
+            owner: QObject | None = None) -> Task:
+        """With ``owner`` (the widget the callbacks update), the callbacks are subscriptions of
+        that owner: once it is closed or destroyed, the result is dropped (see ``lifetime``)."""
         if key is not None and key in self._keyed:
             self._keyed.pop(key).cancel()
         task = Task(fn)
+
+        def connect(signal: Any, slot: Callable[..., None]) -> None:
+            if owner is not None:
+                subscribe(owner, signal, slot)
+            else:
+                signal.connect(slot)
         if on_done is not None:
-            task.signals.sigDone.connect(on_done)
-        task.signals.sigError.connect(on_error if on_error is not None else self.sigError.emit)
+            connect(task.signals.sigDone, on_done)
+        if on_error is not None:
+            connect(task.signals.sigError, on_error)
+        else:
+            task.signals.sigError.connect(self.sigError.emit)
         if on_progress is not None:
-            task.signals.sigProgress.connect(on_progress)
+            connect(task.signals.sigProgress, on_progress)
         task.signals.sigFinished.connect(lambda: self._finished(task, key))
         was_busy = self.busy
         self._active.add(task)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # before any QApplication exists
@@ -14,7 +15,8 @@ import pytest
 from bme_desktop.core.editing import NodeDraft
 from bme_desktop.core.model import MessageIn, Node
 from bme_desktop.core.service import MemoryService
-from bme_desktop.core.settings import Settings
+from bme_desktop.core.settings import Settings, load_settings
+from bme_desktop.ui.app import DesktopApp
 from bme_desktop.ui.context import AppContext
 from bme_desktop.ui.resources import themes_dir
 from bme_desktop.ui.settle import settle
@@ -63,3 +65,19 @@ def settled(context: AppContext) -> Callable[[], None]:
     def wait() -> None:
         assert settle(context.runner, quiet_ms=150), "background work did not finish"
     return wait
+
+
+@pytest.fixture
+def desktop(qapp: object, data_dir: Path) -> Iterator[DesktopApp]:
+    """The whole app over an empty data folder (no bridge, no pipelines), English first."""
+    args = argparse.Namespace(database_url=None, screenshot=None, theme="violet-haze", panel=None, lang="en",
+                              demo=False, no_bridge=True)
+    settings = load_settings(data_dir)
+    service = MemoryService.open(data_dir, settings=settings, attach=False)
+    app = DesktopApp(qapp, data_dir, args, settings, service, ThemeManager(themes_dir()))  # type: ignore[arg-type]
+    try:
+        yield app
+    finally:
+        app.set_language("en", rebuild=False)  # leave no Chinese translator installed for later tests
+        app.close()
+        service.close()

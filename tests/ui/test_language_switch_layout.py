@@ -2,36 +2,12 @@
 
 from __future__ import annotations
 
-import argparse
-from collections.abc import Iterator
-from pathlib import Path
-
-import pytest
 from PySide6.QtCore import QRect, Qt
 from PySide6.QtWidgets import QApplication
 
-from bme_desktop.core.service import MemoryService
-from bme_desktop.core.settings import load_settings
 from bme_desktop.ui.app import DesktopApp
 from bme_desktop.ui.main_window import MainWindow
-from bme_desktop.ui.resources import themes_dir
 from bme_desktop.ui.settle import settle
-from bme_desktop.ui.theming import ThemeManager
-
-
-@pytest.fixture
-def desktop(qapp: QApplication, data_dir: Path) -> Iterator[DesktopApp]:
-    args = argparse.Namespace(database_url=None, screenshot=None, theme="violet-haze", panel=None, lang="en",
-                              demo=False, no_bridge=True)
-    settings = load_settings(data_dir)
-    service = MemoryService.open(data_dir, settings=settings, attach=False)
-    app = DesktopApp(qapp, data_dir, args, settings, service, ThemeManager(themes_dir()))
-    try:
-        yield app
-    finally:
-        app.set_language("en", rebuild=False)  # leave no Chinese translator installed for later tests
-        app.close()
-        service.close()
 
 
 def _layout(window: MainWindow) -> tuple[QRect, dict[str, QRect]]:

@@ -12,7 +12,7 @@ import argparse
 import os
 from pathlib import Path
 
-from PySide6.QtCore import QPoint
+from PySide6.QtCore import QEvent, QPoint
 from PySide6.QtGui import QColor, QImage
 from PySide6.QtWidgets import QApplication, QWidget
 
@@ -20,6 +20,7 @@ from bme_desktop.core.service import MemoryService
 from bme_desktop.core.settings import load_settings
 from bme_desktop.ui.app import SCREENSHOT_SIZE, DesktopApp
 from bme_desktop.ui.i18n import LANGUAGES
+from bme_desktop.ui.lifetime import subscriptions
 from bme_desktop.ui.panels import panel_specs
 from bme_desktop.ui.resources import themes_dir
 from bme_desktop.ui.settle import settle
@@ -73,7 +74,13 @@ def test_every_panel_renders_in_every_theme_and_language(qapp: QApplication, dat
         shots = 0
         for language in LANGUAGES:
             if desktop.context.language != language:
+                old = desktop.window
                 _pick(desktop.window.menus.languages.actions(), language)  # rebuilds the window
+                # The old window is cut from the context before it goes (its queued signals and
+                # task results once reached deleted widgets: "Signal source has been deleted").
+                assert desktop.window is not old and subscriptions(old) == 0
+                del old
+                QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
                 desktop.window.resize(*SCREENSHOT_SIZE)
                 assert settle(desktop.context.runner)
             assert desktop.context.language == language

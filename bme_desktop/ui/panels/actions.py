@@ -33,7 +33,7 @@ from ...core.extract.scheduler import ExtractionWorker
 from ...core.service import MemoryService
 from ..context import AppContext
 from ..format import format_count
-from .guard import while_alive
+from ..lifetime import subscribe
 
 
 @dataclass(frozen=True)
@@ -205,7 +205,7 @@ class ActionsPanel(QWidget):
         layout.addWidget(heading)
         layout.addWidget(self.chat_label)
         layout.addWidget(scroll, 1)
-        context.sigChatChanged.connect(while_alive(self, lambda _c: self.update_availability()))
+        subscribe(self, context.sigChatChanged, lambda _c: self.update_availability())
         self.update_availability()
 
     def available(self, key: str) -> tuple[bool, str]:
@@ -247,8 +247,8 @@ class ActionsPanel(QWidget):
                 self._finish(key, self.tr("Cancelled"), True)
             else:
                 self._finish(key, self.tr("Failed: {0}").format(exc), False)
-        self._context.call(lambda s: run_action(s, chat_id, key, token), while_alive(self, done),
-                           on_error=while_alive(self, failed))
+        self._context.call(lambda s: run_action(s, chat_id, key, token), done,
+                           on_error=failed, owner=self)
 
     def cancel(self, key: str) -> None:
         """Ask the running ``key`` to stop at its next checkpoint (the worker reports back)."""

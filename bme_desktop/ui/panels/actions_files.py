@@ -20,9 +20,9 @@ from ...core.cancel import Cancelled, CancelToken
 from ...core.service import MemoryService
 from ..context import AppContext
 from ..format import format_count
+from ..lifetime import subscribe
 from . import actions_io as io
 from .actions import ActionRow, ActionSpec
-from .guard import while_alive
 
 FILE_ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("export", lambda: QCoreApplication.translate("Actions", "Export chat…"), lambda: QCoreApplication.translate("Actions", "Save the open chat as JSON, GraphML or GEXF.")),
@@ -59,7 +59,7 @@ class FileActions(QWidget):
         for key, row in self.rows.items():
             row.set_cancel_hint(self.tr("Stop before anything is written; nothing changes."))
             row.cancel.clicked.connect(lambda _checked=False, key=key: self.cancel(key))
-        context.sigChatChanged.connect(while_alive(self, lambda _c: self.update_availability()))
+        subscribe(self, context.sigChatChanged, lambda _c: self.update_availability())
         self.update_availability()
 
     def update_availability(self) -> None:
@@ -146,7 +146,7 @@ class FileActions(QWidget):
                 self._finish(key, self.tr("Cancelled; nothing was changed."), True)
             else:
                 self._finish(key, self.tr("Failed: {0}").format(exc), False)
-        self._context.call(lambda s: work(s, token), while_alive(self, ok), on_error=while_alive(self, failed))
+        self._context.call(lambda s: work(s, token), ok, on_error=failed, owner=self)
 
     def cancel(self, key: str) -> None:
         token = self._tokens.get(key)

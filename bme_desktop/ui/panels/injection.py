@@ -27,7 +27,7 @@ from ...core.model import RecallRecord
 from ...core.recall.api import RecallRequest
 from ...core.service import MemoryService
 from ..context import AppContext
-from .guard import while_alive
+from ..lifetime import subscribe
 from .injection_playground import InjectionPlayground
 
 
@@ -81,8 +81,8 @@ class InjectionPanel(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 8, 8, 8)
         layout.addWidget(self.tabs)
-        context.sigChatChanged.connect(while_alive(self, self.refresh))
-        context.events.sigEvent.connect(while_alive(self, self._on_event))
+        subscribe(self, context.sigChatChanged, self.refresh)
+        subscribe(self, context.events.sigEvent, self._on_event)
         self.refresh()
 
     def refresh(self, _chat_id: str = "") -> None:
@@ -90,8 +90,8 @@ class InjectionPanel(QWidget):
         if not chat_id:
             self._fill([])
             return
-        self._context.call(lambda s: s.recall_records(chat_id), while_alive(self, self._fill),
-                           key=f"injection-{id(self)}")
+        self._context.call(lambda s: s.recall_records(chat_id), self._fill,
+                           key=f"injection-{id(self)}", owner=self)
 
     def current_record(self) -> RecallRecord | None:
         row = self.list.currentIndex().row()
@@ -123,8 +123,8 @@ class InjectionPanel(QWidget):
             return
         self._set_buttons(False)
         self.detail.setText(busy)
-        self._context.call(lambda s: fn(s, record), while_alive(self, lambda _result: self.refresh()),
-                           key=f"injection-act-{id(self)}", on_error=while_alive(self, lambda _exc: self.refresh()))
+        self._context.call(lambda s: fn(s, record), lambda _result: self.refresh(),
+                           key=f"injection-act-{id(self)}", on_error=lambda _exc: self.refresh(), owner=self)
 
     def _on_event(self, event: Event) -> None:
         if event.type == "recall.finished" and event.chat_id == self._context.chat_id and not self._editing:

@@ -20,7 +20,6 @@ from PySide6.QtWidgets import (
 
 from ...core.recall.api import RecallRequest, RecallResult
 from ..context import AppContext
-from .guard import while_alive
 from .injection_labels import component_label, stage_label
 
 NODE_ID = Qt.ItemDataRole.UserRole + 1
@@ -98,8 +97,8 @@ class InjectionPlayground(QWidget):
         def failed(exc: Exception) -> None:
             self.run_button.setEnabled(True)
             self.summary.setText(self.tr("Recall failed: {0}").format(exc))
-        self._context.call(lambda s: s.recall(request, keep=False), while_alive(self, self._show),
-                           key=f"playground-{id(self)}", on_error=while_alive(self, failed))
+        self._context.call(lambda s: s.recall(request, keep=False), self._show,
+                           key=f"playground-{id(self)}", on_error=failed, owner=self)
 
     def _show(self, result: RecallResult | None) -> None:
         self.run_button.setEnabled(True)

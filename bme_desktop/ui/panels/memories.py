@@ -19,6 +19,7 @@ from ...core.schema import NODE_TYPES, REVIEW_STATUSES, TIERS
 from ..context import AppContext
 from ..format import format_count
 from ..labels import node_type_label, review_label, tier_label
+from ..lifetime import subscribe
 from ..memory_detail import MemoryDetails
 from ..memory_model import COLUMNS, NODE_ID_ROLE, MemoryTableModel
 from ..memory_table import make_memory_table
@@ -83,8 +84,8 @@ class MemoriesPanel(QWidget):
         layout.setContentsMargins(8, 8, 8, 8)
         layout.addWidget(splitter)
         self.model.sigLoaded.connect(self._show_count)
-        context.sigChatChanged.connect(self.model.set_chat)
-        context.sigNodeSelected.connect(self._select_node)
+        subscribe(self, context.sigChatChanged, self.model.set_chat)
+        subscribe(self, context.sigNodeSelected, self._select_node)
         if context.chat_id:
             self.model.set_chat(context.chat_id)
 

@@ -50,7 +50,8 @@ class MemoryOps(QWidget):
         if len(nodes) != 2:
             return
         chat_id, keep, other = self._context.chat_id, nodes[0], nodes[1]
-        self._context.call(lambda s: s.merge_nodes(chat_id, keep.id, other.id), self._merged)
+        self._context.call(lambda s: s.merge_nodes(chat_id, keep.id, other.id), self._merged,
+                           owner=self)
 
     def toggle_pin(self) -> None:
         nodes = self._selected()
@@ -71,7 +72,8 @@ class MemoryOps(QWidget):
     def _patch(self, node: Node, patch: dict[str, object]) -> None:
         chat_id = self._context.chat_id
         self._context.call(lambda s: s.update_node(chat_id, node.id, patch),
-                           lambda n: self._context.sigStatus.emit(self.tr("Changed “{0}”.").format(n.title)))
+                           lambda n: self._context.sigStatus.emit(self.tr("Changed “{0}”.").format(n.title)),
+                           owner=self)
 
     def _merged(self, node: Node) -> None:
         self._context.sigNodeSelected.emit(node.id)

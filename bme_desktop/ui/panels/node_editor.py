@@ -24,6 +24,7 @@ from ...core.schema import NODE_TYPES, REVIEW_STATUSES, TIERS
 from ..context import AppContext
 from ..format import format_time
 from ..labels import field_label, node_type_label, review_label, tier_label
+from ..lifetime import subscribe
 
 FieldEdit = QLineEdit | QPlainTextEdit
 
@@ -88,8 +89,8 @@ class NodeEditor(QWidget):
         layout.addWidget(self.error)
         layout.addStretch(1)
         layout.addLayout(buttons)
-        context.sigNodeSelected.connect(self.load)
-        context.events.sigGraphChanged.connect(self._on_change)
+        subscribe(self, context.sigNodeSelected, self.load)
+        subscribe(self, context.events.sigGraphChanged, self._on_change)
         self._set_enabled(False)
 
     # public --------------------------------------------------------------------------------
@@ -106,7 +107,7 @@ class NodeEditor(QWidget):
             self._show(None)
             return
         chat_id = self._context.chat_id
-        self._context.call(lambda s: s.get_node(chat_id, node_id), self._show, key=f"editor-{id(self)}")
+        self._context.call(lambda s: s.get_node(chat_id, node_id), self._show, key=f"editor-{id(self)}", owner=self)
 
     def new_memory(self, type_id: str = "fact") -> None:
         self._node, self._creating = None, True
@@ -137,19 +138,20 @@ class NodeEditor(QWidget):
         if self._creating:
             draft = NodeDraft(type=self.type_box.currentData(), fields={k: v for k, v in values.items() if v},
                               **common)
-            self._context.call(lambda s: s.create_node(chat_id, draft), self._created, on_error=self._failed)
+            self._context.call(lambda s: s.create_node(chat_id, draft), self._created, on_error=self._failed,
+                               owner=self)
         elif self._node is not None:
             node_id, old = self._node.id, self._node.fields
             patch = dict(common, fields={k: (v or None) for k, v in values.items() if v != old.get(k, "")})
             self._context.call(lambda s: s.update_node(chat_id, node_id, patch), self._saved,
-                               on_error=self._failed)
+                               on_error=self._failed, owner=self)
 
     def delete(self) -> None:
         if self._node is None:
             return
         chat_id, node_id = self._context.chat_id, self._node.id
         self._context.call(lambda s: s.delete_node(chat_id, node_id), lambda _n: self._deleted(),
-                           on_error=self._failed)
+                           on_error=self._failed, owner=self)
 
     # internals -----------------------------------------------------------------------------
     @staticmethod

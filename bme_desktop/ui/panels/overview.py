@@ -17,10 +17,10 @@ from ...core.service import MemoryService
 from ..context import AppContext
 from ..format import format_count, format_time
 from ..labels import node_type_label, tier_label
+from ..lifetime import subscribe
 from ..overview_data import OverviewSeries, overview_series
 from ..theming import Theme
 from ..theming.plot import node_brush, pen, style_plot
-from .guard import while_alive
 from .overview_plots import OverviewPlots
 
 
@@ -99,10 +99,10 @@ class OverviewPanel(QWidget):
         # while memories wait for their vectors, look again now and then (embedding changes no memory)
         self._vector_timer = QTimer(self, singleShot=True, interval=2000)
         self._vector_timer.timeout.connect(self.refresh)
-        context.sigChatChanged.connect(while_alive(self, self.refresh))
-        context.events.sigGraphChanged.connect(while_alive(self, self._on_change))
-        context.events.sigEvent.connect(while_alive(self, self._on_event))
-        context.themes.sigThemeChanged.connect(while_alive(self, self._restyle))
+        subscribe(self, context.sigChatChanged, self.refresh)
+        subscribe(self, context.events.sigGraphChanged, self._on_change)
+        subscribe(self, context.events.sigEvent, self._on_event)
+        subscribe(self, context.themes.sigThemeChanged, self._restyle)
         self._restyle(context.themes.current)
         self.refresh()
 
@@ -111,8 +111,8 @@ class OverviewPanel(QWidget):
         if not chat_id:
             self._show(None)
             return
-        self._context.call(lambda s: load_overview(s, chat_id), while_alive(self, self._show),
-                           key=f"overview-{id(self)}")
+        self._context.call(lambda s: load_overview(s, chat_id), self._show,
+                           key=f"overview-{id(self)}", owner=self)
 
     def _on_change(self, change: ChangeRecord) -> None:
         if change.chat_id == self._context.chat_id:

@@ -22,6 +22,7 @@ from ...core.lifecycle.meta import Knowledge, what_do_i_know
 from ...core.lifecycle.patrol_daily import latest_patrol, run_patrol
 from ..context import AppContext
 from ..format import format_count, format_time
+from ..lifetime import subscribe
 
 IDS_ROLE = Qt.ItemDataRole.UserRole + 1
 LIST_KEYS = ("long_unused", "duplicates", "contradictions", "fading", "unclassified", "stale_todos")
@@ -67,7 +68,7 @@ class PatrolSection(QWidget):
         layout.addWidget(self.tree, 1)
         layout.addLayout(ask_row)
         layout.addWidget(self.answer)
-        context.sigChatChanged.connect(self.refresh)
+        subscribe(self, context.sigChatChanged, self.refresh)
         self.refresh()
 
     def _titles(self) -> dict[str, str]:
@@ -85,7 +86,8 @@ class PatrolSection(QWidget):
         if not chat_id:
             self.show_record(None)
             return
-        self._context.call(lambda s: latest_patrol(s, chat_id), self.show_record, key=f"patrol-{id(self)}")
+        self._context.call(lambda s: latest_patrol(s, chat_id), self.show_record, key=f"patrol-{id(self)}",
+                           owner=self)
 
     def run_now(self) -> None:
         chat_id = self._context.chat_id

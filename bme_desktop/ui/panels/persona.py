@@ -23,7 +23,7 @@ from ...core.events import ChangeRecord
 from ...core.service import MemoryService
 from ..context import AppContext
 from ..format import format_time
-from .guard import while_alive
+from ..lifetime import subscribe
 
 persona_core: Any
 try:  # built alongside this panel; guarded so the panel says so where the core lacks it
@@ -82,8 +82,8 @@ class PersonaPanel(QWidget):
         self.reject_buttons: dict[str, QPushButton] = {}
         self._timer = QTimer(self, singleShot=True, interval=300)
         self._timer.timeout.connect(self.refresh)
-        context.sigChatChanged.connect(while_alive(self, lambda _c: self.refresh()))
-        context.events.sigGraphChanged.connect(while_alive(self, self._on_change))
+        subscribe(self, context.sigChatChanged, lambda _c: self.refresh())
+        subscribe(self, context.events.sigGraphChanged, self._on_change)
         self.refresh()
 
     def _tree(self, title: str) -> QTreeWidget:
@@ -109,8 +109,8 @@ class PersonaPanel(QWidget):
         elif not chat_id:
             self._show(None, self.tr("No chat open"))
         else:
-            self._context.call(lambda s: load_persona(s, chat_id), while_alive(self, lambda v: self._show(v, "")),
-                               key=f"persona-{id(self)}")
+            self._context.call(lambda s: load_persona(s, chat_id), lambda v: self._show(v, ""),
+                               key=f"persona-{id(self)}", owner=self)
 
     def _show(self, view: PersonaView | None, message: str) -> None:
         self.view = view
@@ -175,4 +175,4 @@ class PersonaPanel(QWidget):
         def done(_r: object) -> None:
             self._context.sigStatus.emit(self.tr("Rejected “{0}”.").format(trait))
             self.refresh()
-        self._context.call(lambda s: core.reject_trait(s, chat_id, trait), while_alive(self, done))
+        self._context.call(lambda s: core.reject_trait(s, chat_id, trait), done, owner=self)

@@ -17,6 +17,7 @@ from ...core.model import NodeQuery
 from ...core.service import MemoryService
 from ..context import AppContext
 from ..format import format_count
+from ..lifetime import subscribe
 from ..memory_model import NODE_ID_ROLE, MemoryTableModel
 from ..memory_table import make_memory_table
 from .patrol import PatrolSection
@@ -55,7 +56,7 @@ class ReviewPanel(QWidget):
         layout.addWidget(splitter, 1)
         self.model.sigLoaded.connect(lambda _n: self._update_summary())
         self.model.rowsRemoved.connect(lambda *_a: self._update_summary())
-        context.sigChatChanged.connect(self.model.set_chat)
+        subscribe(self, context.sigChatChanged, self.model.set_chat)
         if context.chat_id:
             self.model.set_chat(context.chat_id)
         self._update_summary()
@@ -76,7 +77,7 @@ class ReviewPanel(QWidget):
             return len(ids)
         self.approve_button.setEnabled(False)
         self.reject_button.setEnabled(False)
-        self._context.call(run, self._done)
+        self._context.call(run, self._done, owner=self)
 
     def _done(self, count: int) -> None:
         self._context.sigStatus.emit(self.tr("Reviewed {0} memories.").format(format_count(count)))

@@ -24,8 +24,8 @@ from PySide6.QtWidgets import (
 from ...core.secrets import PROXY_UPSTREAM_KEY
 from ...core.settings import Settings, SettingsError, save_settings, settings_from_json
 from ..context import AppContext
+from ..lifetime import subscribe
 from ..panel_tabs import SETTINGS_TABS
-from .guard import while_alive
 from .settings_bridge import BridgeBox
 from .settings_endpoint import EndpointBox
 from .settings_fields import FieldEditor, section_editors
@@ -68,7 +68,7 @@ class SettingsPanel(QWidget):
         theme = self.editors["appearance.theme"].input
         assert isinstance(theme, QComboBox)
         theme.currentIndexChanged.connect(lambda _i: self._preview_theme(theme.currentData()))
-        context.themes.sigThemeChanged.connect(while_alive(self, lambda t: self._follow_theme(theme, t.name)))
+        subscribe(self, context.themes.sigThemeChanged, lambda t: self._follow_theme(theme, t.name))
 
     def _add_section(self, section: str, cls: type[Any], _classes: dict[str, Any]) -> None:
         page = QWidget()
@@ -203,8 +203,8 @@ class SettingsPanel(QWidget):
 
         def failed(exc: Exception) -> None:
             self.status.setText(self.tr("Settings saved, but the API key was not: {0}").format(exc))
-        self._context.call(lambda _s: [saver() for saver in savers], while_alive(self, done),
-                           on_error=while_alive(self, failed))
+        self._context.call(lambda _s: [saver() for saver in savers], done,
+                           on_error=failed, owner=self)
 
     def _preview_theme(self, name: str) -> None:
         if name and name != self._context.themes.current.name:

@@ -20,7 +20,6 @@ from PySide6.QtWidgets import (
 from ...bridge.tokens import Token, TokenStore
 from ..context import AppContext
 from ..st_install import find_users, install_extension
-from .guard import while_alive
 from .settings_clients import ClientsBox
 
 
@@ -67,8 +66,8 @@ class BridgeBox(QWidget):
         layout.addWidget(self.clients_title)
         layout.addWidget(self.clients)
         store = self.store
-        context.call(lambda _s: store.get_or_create(), while_alive(self, self._show_token), key=f"token-{id(self)}",
-                     on_error=while_alive(self, lambda exc: self.note.setText(str(exc))))
+        context.call(lambda _s: store.get_or_create(), self._show_token, key=f"token-{id(self)}",
+                     on_error=lambda exc: self.note.setText(str(exc)), owner=self)
 
     def _toggle_shown(self, shown: bool) -> None:
         self.token_edit.setEchoMode(QLineEdit.EchoMode.Normal if shown else QLineEdit.EchoMode.Password)
@@ -95,7 +94,7 @@ class BridgeBox(QWidget):
         def failed(exc: Exception) -> None:
             self.rotate_button.setEnabled(True)
             self.note.setText(self.tr("Cannot rotate: {0}").format(exc))
-        self._context.call(lambda _s: store.rotate(), while_alive(self, done), on_error=while_alive(self, failed))
+        self._context.call(lambda _s: store.rotate(), done, on_error=failed, owner=self)
 
     def choose_sillytavern(self) -> None:
         folder = QFileDialog.getExistingDirectory(self, self.tr("Choose the SillyTavern folder"), str(Path.home()))
@@ -122,5 +121,5 @@ class BridgeBox(QWidget):
                                               "Extensions → BME Desktop Memory.").format(target))
         def failed(exc: Exception) -> None:
             self.install_note.setText(self.tr("Not installed: {0}").format(exc))
-        self._context.call(lambda _s: install_extension(st_root, chosen), while_alive(self, done),
-                           on_error=while_alive(self, failed))
+        self._context.call(lambda _s: install_extension(st_root, chosen), done,
+                           on_error=failed, owner=self)

@@ -12,7 +12,6 @@ from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QLineEdit, QPushBu
 from ...core.providers import ConnectionReport, EmbeddingClient, EmbeddingConfig, LLMClient, LLMConfig
 from ...core.secrets import ApiKeyStore, StoredKey
 from ..context import AppContext
-from .guard import while_alive
 
 
 def test_endpoint(kind: str, base_url: str, model: str, api_key: str | None, batch_size: int = 1) -> ConnectionReport:
@@ -61,9 +60,9 @@ class EndpointBox(QWidget):
 
     def refresh(self) -> None:
         store, name = self.store, self.key_name
-        self._context.call(lambda _s: (store.keyring() is not None, store.load(name)), while_alive(self, self._loaded),
+        self._context.call(lambda _s: (store.keyring() is not None, store.load(name)), self._loaded,
                            key=f"apikey-{id(self)}",
-                           on_error=while_alive(self, lambda exc: self.key_note.setText(str(exc))))
+                           on_error=lambda exc: self.key_note.setText(str(exc)), owner=self)
 
     def _loaded(self, result: tuple[bool, StoredKey]) -> None:
         has_keyring, self.stored = result
@@ -101,9 +100,9 @@ class EndpointBox(QWidget):
         self.test_button.setEnabled(False)
         self.result.setText(self.tr("Testing…"))
         self._model = model
-        self._context.call(lambda _s: test_endpoint(kind, base_url, model, key, batch), while_alive(self, self._tested),
+        self._context.call(lambda _s: test_endpoint(kind, base_url, model, key, batch), self._tested,
                            key=f"test-{id(self)}",
-                           on_error=while_alive(self, lambda exc: self._show(self.tr("Failed: {0}").format(exc))))
+                           on_error=lambda exc: self._show(self.tr("Failed: {0}").format(exc)), owner=self)
 
     def _tested(self, report: ConnectionReport) -> None:
         if not report.ok:

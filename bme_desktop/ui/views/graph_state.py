@@ -15,6 +15,7 @@ import numpy as np
 from PySide6.QtCore import QObject, Signal
 
 from ..labels import node_type_label, tier_label
+from ..lifetime import subscribe
 from .fader import Fader
 from .graph_data import TIER_NAMES, TYPE_NAMES, BoolArray, GraphData, IntArray
 from .graph_query import GraphFilter, filter_mask, k_hop, search_mask
@@ -40,12 +41,12 @@ class GraphState(QObject):
         self.fader = Fader(self)
         self.fader.sigChanged.connect(self.sigStyleChanged)
         self._masks()
-        source.sigReset.connect(self._reset)
-        source.sigNodesAdded.connect(self._added)
-        source.sigNodesChanged.connect(lambda _rows: self._restyle())
-        source.sigNodesRemoving.connect(self.fader.fade_out)
-        source.sigNodesRemoved.connect(self._removed)
-        source.sigEdgesChanged.connect(self._edges_changed)
+        subscribe(self, source.sigReset, self._reset)
+        subscribe(self, source.sigNodesAdded, self._added)
+        subscribe(self, source.sigNodesChanged, lambda _rows: self._restyle())
+        subscribe(self, source.sigNodesRemoving, self.fader.fade_out)
+        subscribe(self, source.sigNodesRemoved, self._removed)
+        subscribe(self, source.sigEdgesChanged, self._edges_changed)
         self.fader.reset(self.data.n)
 
     @property

@@ -15,7 +15,7 @@ from ...core.schema import NODE_TYPES, TIERS
 from ...core.service import MemoryService
 from ..context import AppContext
 from ..labels import node_type_label, tier_label
-from ..panels.guard import while_alive
+from ..lifetime import subscribe
 from .graph_query import GraphFilter
 
 
@@ -54,7 +54,7 @@ class GraphToolbar(QWidget):
         layout.addWidget(self.search, 1)
         layout.addWidget(self.lanes)
         layout.addWidget(self.recall)
-        context.sigChatChanged.connect(while_alive(self, lambda _c: self.recall.setChecked(False)))
+        subscribe(self, context.sigChatChanged, lambda _c: self.recall.setChecked(False))
 
     def _menu_button(self, text: str, items: list[tuple[str, str]]) -> QToolButton:
         button = QToolButton()
@@ -101,8 +101,8 @@ class GraphToolbar(QWidget):
         if not on or not chat_id:
             self._each("set_highlight", None)
             return
-        self._context.call(lambda s: last_recall_ids(s, chat_id), while_alive(self, self._show_recall),
-                           key=f"recall-highlight-{id(self)}")
+        self._context.call(lambda s: last_recall_ids(s, chat_id), self._show_recall,
+                           key=f"recall-highlight-{id(self)}", owner=self)
 
     def _show_recall(self, ids: list[str]) -> None:
         if not self.recall.isChecked():

@@ -17,6 +17,7 @@ from ...core.model import NodeQuery
 from ...core.schema import NODE_TYPES
 from ..context import AppContext
 from ..labels import node_type_label, tier_label
+from ..lifetime import subscribe
 from ..memory_model import NODE_ID_ROLE, MemoryTableModel
 from ..theming import Theme
 from ..theming.qt import qcolor
@@ -91,8 +92,8 @@ class MemoryListView(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addWidget(self.list)
-        context.sigChatChanged.connect(self.model.set_chat)
-        context.themes.sigThemeChanged.connect(self._restyle)
+        subscribe(self, context.sigChatChanged, self.model.set_chat)
+        subscribe(self, context.themes.sigThemeChanged, self._restyle)
         if context.chat_id:
             self.model.set_chat(context.chat_id)
 

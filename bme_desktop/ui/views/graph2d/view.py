@@ -16,6 +16,7 @@ from PySide6.QtGui import QCloseEvent, QHideEvent, QShowEvent
 from PySide6.QtWidgets import QApplication, QToolTip, QVBoxLayout, QWidget
 
 from ...context import AppContext
+from ...lifetime import on_release, subscribe
 from ..gl_probe import opengl_available
 from ..graph_data import FloatArray, IntArray
 from ..graph_query import GraphFilter, lane_shift
@@ -62,11 +63,12 @@ class Graph2DView(QWidget):
         vb.sigRangeChangedManually.connect(self._stop_following)
         self.link.sigPositions.connect(self._positions)
         self.link.sigSettled.connect(self._settled)
-        context.sigNodeSelected.connect(st.select)
-        context.themes.sigThemeChanged.connect(self.canvas.restyle)
+        subscribe(self, context.sigNodeSelected, st.select)
+        subscribe(self, context.themes.sigThemeChanged, self.canvas.restyle)
         app = QApplication.instance()
         if app is not None:
-            app.aboutToQuit.connect(self.link.close)
+            subscribe(self, app.aboutToQuit, self.link.close)
+        on_release(self, self.link.close)  # no layout thread outlives the window
         self._reset()
 
     # public --------------------------------------------------------------------------------

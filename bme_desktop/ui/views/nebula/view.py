@@ -19,6 +19,7 @@ from PySide6.QtGui import QHideEvent, QMouseEvent, QShowEvent
 from PySide6.QtWidgets import QApplication, QVBoxLayout, QWidget
 
 from ...context import AppContext
+from ...lifetime import on_release, subscribe
 from ...theming import Theme
 from ...theming.colors import mix, to_rgb
 from ...theming.qt import gl_clear_color
@@ -92,11 +93,12 @@ class NebulaView(QWidget):
         self.glview.sigClicked.connect(self._clicked)
         self.glview.sigDragging.connect(self._set_dragging)
         self.link.sigPositions.connect(self._positions)
-        context.sigNodeSelected.connect(st.select)
-        context.themes.sigThemeChanged.connect(self.set_theme)
+        subscribe(self, context.sigNodeSelected, st.select)
+        subscribe(self, context.themes.sigThemeChanged, self.set_theme)
         app = QApplication.instance()
         if app is not None:
-            app.aboutToQuit.connect(self.link.close)
+            subscribe(self, app.aboutToQuit, self.link.close)
+        on_release(self, self.link.close)  # no layout thread outlives the window
         self.set_theme(context.themes.current)
         self._reset()
 

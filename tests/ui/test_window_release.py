@@ -1,0 +1,120 @@
+"""A window closed for good (a live language switch, the end of a screenshot) is cut from the data:
+nothing it or its panels and views subscribed to on the context still reaches it, so the next
+graph change, task result or rebuild raises no ``Signal source has been deleted``."""
+
+from __future__ import annotations
+
+import gc
+import sys
+import weakref
+from types import TracebackType
+
+import pytest
+from PySide6.QtCore import SIGNAL, QEvent, QObject
+from PySide6.QtWidgets import QApplication, QWidget
+from shiboken6 import isValid
+
+from bme_desktop.core.editing import NodeDraft
+from bme_desktop.core.model import MessageIn
+from bme_desktop.ui.app import DesktopApp
+from bme_desktop.ui.context import AppContext
+from bme_desktop.ui.lifetime import release, subscribe, subscriptions
+from bme_desktop.ui.settle import settle
+
+CHAT = "chat-1"
+
+
+def receivers(context: AppContext) -> dict[str, int]:
+    """How many connections each long-lived signal has (the context's, its events', runner's, themes')."""
+    senders: list[tuple[QObject, str]] = [
+        (context, "sigChatChanged(QString)"), (context, "sigNodeSelected(QString)"),
+        (context, "sigStatus(QString)"), (context, "sigError(QString)"),
+        (context.events, "sigEvent(PyObject)"), (context.events, "sigGraphChanged(PyObject)"),
+        (context.events, "sigChatsChanged(QString)"), (context.runner, "sigBusyChanged(bool)"),
+        (context.runner, "sigError(PyObject)"), (context.themes, "sigThemeChanged(PyObject)")]
+    return {f"{type(obj).__name__}.{sig}": obj.receivers(SIGNAL(sig)) for obj, sig in senders}
+
+
+class Errors:
+    """Every exception that reaches ``sys.excepthook`` (Qt slots report theirs there)."""
+
+    def __init__(self) -> None:
+        self.seen: list[str] = []
+
+    def __call__(self, kind: type[BaseException], value: BaseException, tb: TracebackType | None) -> None:
+        self.seen.append(f"{kind.__name__}: {value}")
+
+
+def delete_later_now() -> None:
+    """Run the pending ``deleteLater`` deletions now, not whenever the loop gets to them."""
+    QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+
+
+def test_a_language_switch_leaves_no_subscription_of_the_old_window(desktop: DesktopApp, qapp: QApplication,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    context = desktop.context
+    service = context.service
+    service.sync(CHAT, [MessageIn(index=0, role="user", text="hello"),
+                        MessageIn(index=1, role="assistant", text="hi")], complete=True, character="Lyra")
+    for name in ("Lyra", "Kael", "Wren"):
+        service.create_node(CHAT, NodeDraft(type="character", fields={"name": name}))
+    window = desktop.window
+    window.resize(1200, 800)
+    window.show()
+    context.set_chat(CHAT)
+    assert window.show_panel("graph2d")
+    assert settle(context.runner)
+    before = receivers(context)
+    assert subscriptions(window) > 20  # every panel and view subscribed through lifetime.subscribe
+    old = weakref.ref(window)
+    del window
+
+    desktop.set_language("zh")
+    closed = old()
+    assert closed is not None and isValid(closed)  # closed, its deletion still queued
+    assert subscriptions(closed) == 0
+    assert receivers(context) == before, "the closed window's panels and views are still connected"
+    del closed
+    assert settle(context.runner)
+    delete_later_now()
+    gc.collect()
+    assert old() is None or not isValid(old()), "the old window was never deleted"
+    assert receivers(context) == before
+
+    errors = Errors()
+    monkeypatch.setattr(sys, "excepthook", errors)
+    assert desktop.window.show_panel("graph2d")
+    nodes = [service.create_node(CHAT, NodeDraft(type="event", fields={"summary": f"event {i}"}))
+             for i in range(6)]
+    service.link(CHAT, nodes[0].id, nodes[1].id, "advances")
+    service.delete_node(CHAT, nodes[2].id)
+    context.set_chat("")
+    context.set_chat(CHAT)
+    assert settle(context.runner)
+    assert errors.seen == []
+
+
+def test_a_released_owner_gets_no_signal_and_no_task_result(qtbot, context: AppContext) -> None:
+    owner = QWidget()
+    seen: list[object] = []
+    subscribe(owner, context.sigStatus, seen.append)
+    context.sigStatus.emit("before")
+    task = context.call(lambda _s: "result", seen.append, owner=owner)
+    assert release(owner) == 2
+    context.sigStatus.emit("after")
+    qtbot.waitUntil(lambda: not context.runner.busy)
+    assert task.control is not None and seen == ["before"]
+
+
+def test_a_destroyed_owner_is_cut_on_its_way_out(qapp: QApplication, context: AppContext) -> None:
+    parent = QWidget()
+    child = QObject(parent)
+    seen: list[str] = []
+    subscribe(child, context.sigStatus, seen.append)
+    before = context.receivers(SIGNAL("sigStatus(QString)"))
+    parent.deleteLater()
+    delete_later_now()
+    assert not isValid(child)
+    assert context.receivers(SIGNAL("sigStatus(QString)")) == before - 1
+    context.sigStatus.emit("after")
+    assert seen == []
