@@ -5,6 +5,10 @@ removed nodes, new edges, a dragged node) go through ``runner.post``; when no ru
 they are applied at once (they are cheap, vectorised edits) and a new runner starts. A change
 the runner did not get to before it finished is applied when its ``done`` arrives.
 
+Changes reach the layout in the order they were made, whoever applies them: a change made
+while the last runner has finished but its ``done`` has not arrived yet first applies what that
+runner never got to.
+
 Positions are coalesced: the worker keeps only the newest snapshot and signals only when the
 GUI has taken the last one, so a busy GUI never builds a queue. Structural changes bump a
 generation; a snapshot taken before the newest structural change is dropped by ``take``.
@@ -118,6 +122,10 @@ class LayoutLink(QObject):
             self._posted.append(posted)
             runner.post(posted)
         else:
+            # A runner that finished after this change's predecessors were posted may not have
+            # applied them: they go first, in order, or this change would meet a layout from
+            # before them (edges naming nodes it does not have yet: "edge endpoint out of range").
+            self._catch_up()
             change(self.layout)
             self._worker_generation = self._generation
             self._start()
@@ -126,6 +134,7 @@ class LayoutLink(QObject):
         self.settled = False
         if self._paused or self._closed or (self.runner is not None and not self.runner.finished):
             return
+        self._catch_up()  # the new runner starts from every change made so far
         self.layout.reset_convergence()
         runner = LayoutRunner(self.layout, on_positions=self._publish, max_rate=self.max_rate,
                               max_iterations=self.max_iterations,

@@ -1,0 +1,57 @@
+"""LayoutLink: changes reach the layout in the order they were made, even when the runner they
+were posted to finished without applying them and its ``done`` has not arrived yet (the race
+behind ``IndexError: edge endpoint out of range`` during a rebuild)."""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+import pytest
+from PySide6.QtWidgets import QApplication
+
+from bme_desktop.layout import LayoutRunner
+from bme_desktop.ui.views import layout_link
+from bme_desktop.ui.views.layout_link import LayoutLink
+
+
+@pytest.fixture
+def link(qapp: QApplication, monkeypatch: pytest.MonkeyPatch) -> LayoutLink:
+    """A link whose runners never start on their own: the test plays the worker thread."""
+    monkeypatch.setattr(layout_link.LayoutRunner, "start", lambda self: None)
+    lk = LayoutLink(dim=2)
+    lk.reset(np.array([[0, 1]]), np.array([[0.0, 0.0], [1.0, 0.0]]))
+    return lk
+
+
+def finish_without_applying(runner: LayoutRunner) -> None:
+    """The worker ends (converged just before the post arrived): its done is queued, not delivered."""
+    runner.cancel()
+    worker = threading.Thread(target=runner.run)
+    worker.start()
+    worker.join()
+    assert runner.finished
+
+
+def test_a_change_after_a_finished_runner_comes_after_the_ones_it_missed(link: LayoutLink) -> None:
+    runner = link.runner
+    assert runner is not None and not runner.finished
+    link.add_nodes(np.array([[2.0, 0.0], [3.0, 0.0]]), np.zeros((0, 2), np.int64))  # posted to the runner
+    finish_without_applying(runner)
+    link.set_edges(np.array([[0, 1], [1, 2], [2, 3]]))  # names the two new nodes: must not raise
+    assert link.layout.n_nodes == 4
+    assert link.layout.edges.tolist() == [[0, 1], [1, 2], [2, 3]]
+    QApplication.processEvents()  # the old runner's done arrives: nothing is applied twice
+    assert link.layout.n_nodes == 4
+
+
+def test_a_new_runner_starts_from_every_change_made_so_far(link: LayoutLink) -> None:
+    runner = link.runner
+    assert runner is not None
+    link.remove_nodes([0])  # posted
+    finish_without_applying(runner)
+    link.set_paused(False)  # e.g. the view shown again before the old runner's done arrived
+    assert link.runner is not runner and link.layout.n_nodes == 1
+    QApplication.processEvents()
+    assert link.layout.n_nodes == 1
+    finish_without_applying(link.runner)
