@@ -106,6 +106,9 @@ class Event:
     chat_id: str | None = None
     data: dict[str, Any] = field(default_factory=dict)
     change: ChangeRecord | None = None
+    # Written by another instance on the same PostgreSQL database (``store/notify.py``):
+    # refresh what you show or cache, but do not act on it as if this instance had written it.
+    remote: bool = False
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"type": self.type, "chat_id": self.chat_id, **self.data}

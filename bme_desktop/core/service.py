@@ -29,6 +29,7 @@ from .settings import Settings, load_settings
 from .store import journal
 from .store import tables as t
 from .store.database import sqlite_url
+from .store.notify import ChangeListener
 from .store.reader import ChatNotFound, Reader
 from .store.store import Store
 from .store.unit_of_work import UnitOfWork
@@ -75,6 +76,10 @@ class MemoryService:
         self._close_callbacks: list[Callable[[], None]] = []
         # Maintenance tasks registered by the life-cycle and extraction subsystems.
         self.maintenance_tasks: dict[str, Callable[[str], ChangeRecord]] = {}
+        # Other instances on the same PostgreSQL database: what they write arrives as events.
+        self._listener: ChangeListener | None = None
+        if store.backend == "postgresql":
+            self._listener = ChangeListener(store.url, store.instance_id, self.events.publish).start()
 
     @classmethod
     def open(cls, data_dir: Path, *, database_url: str | None = None, settings: Settings | None = None,
@@ -105,6 +110,8 @@ class MemoryService:
         if self._closing:
             return
         self._closing = True
+        if self._listener is not None:
+            self._listener.stop()
         for callback in reversed(self._close_callbacks):
             try:
                 callback()
@@ -212,6 +219,7 @@ class MemoryService:
                           t.audit_log):
                 uow.conn.execute(table.delete().where(table.c.chat_pk == pk))
             uow.conn.execute(t.chats.delete().where(t.chats.c.pk == pk))
+            uow.deleted.append(chat_id)
         self._write_checked(op)
         self.events.publish(Event("chat.deleted", chat_id))
 
@@ -223,10 +231,13 @@ class MemoryService:
         queue extraction. With ``wait`` the call returns when that extraction has finished."""
         validate_messages(chat_id, messages, complete=complete)
         self.flush_later_writes()  # a kept recall lands before a rollback that may drop it
-        outcome: SyncOutcome = self.write(
-            lambda uow: apply_sync(uow, chat_id, messages, complete=complete, character=character, user=user))
-        self.events.publish(Event("chat.synced", chat_id, {
-            "stored": outcome.stored, "changed_from": outcome.changed_from, "revision": outcome.revision}))
+        def op(uow: UnitOfWork) -> tuple[SyncOutcome, dict[str, Any]]:
+            outcome = apply_sync(uow, chat_id, messages, complete=complete, character=character, user=user)
+            synced = {"stored": outcome.stored, "changed_from": outcome.changed_from, "revision": outcome.revision}
+            uow.synced.append((chat_id, synced))  # told to other instances on the same database
+            return outcome, synced
+        outcome, synced = self.write(op)
+        self.events.publish(Event("chat.synced", chat_id, synced))
         ticket = self.extraction.schedule(chat_id, force=outcome.changed_from is not None)
         done = ticket.wait(wait_timeout) if wait else ticket.done
         return SyncResult(chat_id=chat_id, stored=outcome.stored, changed_from=outcome.changed_from,

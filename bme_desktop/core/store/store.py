@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -10,6 +11,7 @@ from sqlalchemy.engine import make_url
 
 from .database import check_existing_sqlite, create_store_engine
 from .migrations import migrate, refuse_unknown_version
+from .notify import payloads, send
 from .reader import Reader
 from .unit_of_work import UnitOfWork
 
@@ -20,6 +22,8 @@ class Store:
         parsed = make_url(url)
         self.backend = parsed.get_backend_name()
         self.display_url = parsed.render_as_string(hide_password=True)
+        # Names this process's writes in the notifications other instances receive (notify.py).
+        self.instance_id = uuid.uuid4().hex
         where = parsed.database if self.backend == "sqlite" else self.display_url
         if self.backend == "sqlite":
             # Look before touching: opening in WAL mode rewrites the file header.
@@ -38,9 +42,14 @@ class Store:
 
     @contextmanager
     def write(self, now: float) -> Iterator[UnitOfWork]:
-        """One transaction: committed when the block ends, rolled back if it raises."""
+        """One transaction: committed when the block ends, rolled back if it raises. On
+        PostgreSQL its last statements tell the other instances what it changed."""
         with self.engine.begin() as conn:
-            yield UnitOfWork(conn, now)
+            uow = UnitOfWork(conn, now)
+            yield uow
+            if self.backend == "postgresql":
+                send(conn, payloads(self.instance_id, [c for c in uow.changes.values() if not c.empty],
+                                    uow.synced, uow.deleted))
 
     def close(self) -> None:
         self.engine.dispose()
