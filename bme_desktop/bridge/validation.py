@@ -26,6 +26,20 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not valid JSON")
 
 
+def _finite_float(text: str) -> float:
+    """A JSON number with a fraction or exponent; one too large for a float (``1e400``) would
+    become infinity, which no JSON answer can carry back, so it is refused like ``Infinity``."""
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"the number {text[:24]} is too large")
+    return value
+
+
+def _shown(value: int | float) -> str:
+    text = f"{value:g}" if isinstance(value, float) else str(value)
+    return text if len(text) <= 24 else f"{text[:12]}…({len(text)} digits)"
+
+
 def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in pairs:
@@ -57,7 +71,8 @@ def parse_json(raw: bytes) -> Any:
     if text.startswith("\ufeff"):
         text = text[1:]
     try:
-        value = loads_json(text, parse_constant=_reject_constant, object_pairs_hook=_unique_keys)
+        value = loads_json(text, parse_constant=_reject_constant, parse_float=_finite_float,
+                           object_pairs_hook=_unique_keys)
     except RecursionError as exc:
         raise bad_request("body", "is nested too deeply") from exc
     except json.JSONDecodeError as exc:
@@ -182,17 +197,19 @@ class Fields:
         if isinstance(value, bool) or not isinstance(value, int):
             raise bad_request(self.name(key), f"must be a whole number, not {json_type(value)}")
         if not low <= value <= high:
-            raise bad_request(self.name(key), f"must be from {low} to {high} (got {value})")
+            raise bad_request(self.name(key), f"must be from {low} to {high} (got {_shown(value)})")
         return value
 
     def number(self, key: str, *, low: float, high: float, default: float | None = None) -> float | None:
         value = self._get(key, False)
         if value is None:
             return default
-        if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        # an int is compared exactly: one too large for a float must not reach float() or isfinite()
+        if isinstance(value, bool) or not isinstance(value, int | float) \
+                or (isinstance(value, float) and not math.isfinite(value)):
             raise bad_request(self.name(key), f"must be a number, not {json_type(value)}")
         if not low <= value <= high:
-            raise bad_request(self.name(key), f"must be from {low:g} to {high:g} (got {value:g})")
+            raise bad_request(self.name(key), f"must be from {low:g} to {high:g} (got {_shown(value)})")
         return float(value)
 
     def flag(self, key: str, *, default: bool) -> bool:

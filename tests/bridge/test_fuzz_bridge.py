@@ -1,0 +1,67 @@
+"""The bridge fuzzer (bench/fuzz_bridge.py) in a fixed-seed run against a real ``serve``, and
+regression tests for what it found: bad input gets a clear 4xx and changes nothing."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+
+from bme_desktop.core.service import MemoryService
+
+from .helpers import messages, snapshot
+
+# ---- regressions found by the fuzzer
+
+
+@pytest.fixture
+def seeded(api: httpx.Client) -> httpx.Client:
+    assert api.post("/v1/chats/c/sync", json={"messages": messages(4)}).status_code == 200
+    return api
+
+
+def _raw(api: httpx.Client, method: str, path: str, body: str) -> httpx.Response:
+    return api.request(method, path, content=body.encode(), headers={"Content-Type": "application/json"})
+
+
+HUGE = "9" * 400  # a JSON integer too large for a float: float() and math.isfinite() raise OverflowError
+
+
+@pytest.mark.parametrize("number", [HUGE, "-" + HUGE, str(2**1024)])
+def test_an_integer_too_large_for_a_float_is_a_400_naming_the_field(seeded: httpx.Client, service: MemoryService,
+                                                                     number: str) -> None:
+    """Was a 500 (OverflowError in Fields.number) for importance and strength."""
+    nodes = [seeded.post("/v1/chats/c/nodes", json={"type": "event", "fields": {"summary": s}}).json()["id"]
+             for s in ("the silver key", "the forest")]
+    before = snapshot(service)
+    for method, path, body, field in [
+            ("POST", "/v1/chats/c/nodes", f'{{"type": "event", "fields": {{"summary": "x"}}, "importance": {number}}}',
+             "importance"),
+            ("PATCH", f"/v1/chats/c/nodes/{nodes[0]}", f'{{"importance": {number}}}', "importance"),
+            ("POST", "/v1/chats/c/edges",
+             f'{{"from": "{nodes[0]}", "to": "{nodes[1]}", "relation": "related", "strength": {number}}}', "strength")]:
+        r = _raw(seeded, method, path, body)
+        assert r.status_code == 400, (method, path, r.text)
+        error = r.json()["error"]
+        assert error["code"] == "bad_request" and error["message"].startswith(f"{field}: must be from"), error
+        assert len(error["message"]) < 120, error  # the number is shortened, not echoed whole
+    assert snapshot(service) == before
+
+
+@pytest.mark.parametrize("number", ["1e400", "-1e400", "1.5e309"])
+def test_a_number_that_overflows_to_infinity_is_refused_as_json(seeded: httpx.Client, service: MemoryService,
+                                                               number: str) -> None:
+    """1e400 parsed as inf: in a free-form object (story_time) it was stored and came back as
+    ``Infinity``, which JSON.parse refuses, in every later answer carrying that memory."""
+    before = snapshot(service)
+    for method, path, body in [
+            ("POST", "/v1/chats/c/nodes",
+             f'{{"type": "event", "fields": {{"summary": "x"}}, "story_time": {{"day": {number}}}}}'),
+            ("POST", "/v1/chats/c/recall", f'{{"user_input": "key", "top_k": {number}}}'),
+            ("POST", "/v1/chats/c/sync", f'{{"messages": [{{"index": {number}, "role": "user", "text": "a"}}]}}')]:
+        r = _raw(seeded, method, path, body)
+        assert r.status_code == 400, (method, path, r.text)
+        assert r.json()["error"]["message"].startswith("body: is not valid JSON (the number"), r.text
+    assert snapshot(service) == before
+    ok = _raw(seeded, "POST", "/v1/chats/c/nodes",
+              '{"type": "event", "fields": {"summary": "x"}, "importance": 7.5e0, "story_time": {"day": 1e2}}')
+    assert ok.status_code == 201 and ok.json()["importance"] == 7.5 and ok.json()["story_time"] == {"day": 100.0}
