@@ -22,6 +22,7 @@ from .query import Query, QueryPart
 
 POOL = 60  # candidates taken from each retriever
 ANCHOR_MIN_CHARS = 2
+NAMED_TYPES = frozenset({"character", "location"})  # memories whose title is a name
 
 
 @dataclass
@@ -137,5 +138,9 @@ class VectorScorer:
 
 
 def anchors(state: ChatState, text: str) -> set[str]:
+    """Entities (characters, places) named verbatim in ``text``. Other memories titled by
+    their subject (a fact about "Melanie") are not anchors: naming a person must not seed
+    every fact about her."""
     return {doc_id for doc_id in state.lexical.exact_name_hits(text)
-            if doc_id in state.nodes and len(state.nodes[doc_id].title) >= ANCHOR_MIN_CHARS}
+            if doc_id in state.nodes and state.nodes[doc_id].type in NAMED_TYPES
+            and len(state.nodes[doc_id].title) >= ANCHOR_MIN_CHARS}

@@ -249,3 +249,14 @@ def test_a_recall_far_ahead_of_the_chat_answers_and_hides_nothing(service: Memor
     assert key.id in ids(ahead)
     again = service.recall(RecallRequest(chat, "Where does the brass key go?", index=4))
     assert key.id in ids(again) and again.held_for_review == 0
+
+
+def test_naming_a_person_anchors_the_person_not_every_fact_about_her(service: MemoryService, chat: str,
+                                                                    recaller: HybridRecaller) -> None:
+    lena = service.create_node(chat, NodeDraft("character", {"name": "Lena", "state": "keeper"}))
+    about = service.create_node(chat, NodeDraft("fact", {"subject": "Lena", "statement": "Lena hums at dawn."}))
+    settle(recaller)
+    result = service.recall(RecallRequest(chat, "What is Lena doing?", top_k=20, last_reply="", previous_input=""))
+    components = {r.node.id: r.components for r in result.nodes}
+    assert components[lena.id]["anchor"] == 1.0
+    assert components.get(about.id, {}).get("anchor", 0.0) == 0.0
