@@ -7,10 +7,14 @@ import asyncio
 import contextlib
 import errno
 import logging
+import sys
 import threading
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 from aiohttp import web
+from aiohttp.http_exceptions import HttpProcessingError
+from aiohttp.log import server_logger
 
 from ..core.service import MemoryService
 from .app import build_app
@@ -27,6 +31,23 @@ MAX_REQUEST_LINE = 128 * 1024  # a 256-character chat id percent-encodes to ≤ 
 # After refusing a body it did not read (413), how long the server keeps draining it so the
 # client sees the answer rather than a reset.
 LINGER_S = 2.0
+
+
+class ParserLog(logging.LoggerAdapter[logging.Logger]):
+    """aiohttp's server log, except that a request its HTTP parser cannot read (bad request line,
+    header or framing: aiohttp answers a plain 400 itself) is one INFO line, not an ERROR with a
+    traceback: any local process can send such bytes, and each would add 15 lines to the log."""
+
+    def exception(self, msg: object, *args: object, exc_info: Any = True, **kwargs: Any) -> None:
+        exc = exc_info if isinstance(exc_info, BaseException) else sys.exc_info()[1]
+        if isinstance(exc, HttpProcessingError) and 400 <= (exc.code or 0) < 500:
+            lines = (exc.message or "").strip().splitlines()
+            reason = lines[0].strip().rstrip(":") if lines else type(exc).__name__
+            remote = args[0] if args else "?"
+            self.logger.info("refused a request from %s that HTTP cannot parse (%s %s: %s)", remote, exc.code,
+                             type(exc).__name__, reason[:200])
+            return
+        self.logger.exception(msg, *args, exc_info=exc_info, **kwargs)
 
 
 class BridgeError(RuntimeError):
@@ -110,7 +131,7 @@ class BridgeServer:
         self.context.loop = loop
         self.context.hub.attach(self.service.events, loop)
         app = build_app(self.context)
-        self._runner = web.AppRunner(app, handle_signals=False, access_log=None,
+        self._runner = web.AppRunner(app, handle_signals=False, access_log=None, logger=ParserLog(server_logger),
                                      shutdown_timeout=self.config.shutdown_timeout_s,
                                      max_line_size=MAX_REQUEST_LINE, max_field_size=16 * 1024,
                                      lingering_time=LINGER_S,

@@ -3,12 +3,16 @@ regression tests for what it found: bad input gets a clear 4xx and changes nothi
 
 from __future__ import annotations
 
+import logging
+import re
+
 import httpx
 import pytest
 
+from bme_desktop.bridge.server import BridgeServer
 from bme_desktop.core.service import MemoryService
 
-from .helpers import messages, snapshot
+from .helpers import AUTH, messages, raw_request, snapshot
 
 # ---- regressions found by the fuzzer
 
@@ -65,3 +69,29 @@ def test_a_number_that_overflows_to_infinity_is_refused_as_json(seeded: httpx.Cl
     ok = _raw(seeded, "POST", "/v1/chats/c/nodes",
               '{"type": "event", "fields": {"summary": "x"}, "importance": 7.5e0, "story_time": {"day": 1e2}}')
     assert ok.status_code == 201 and ok.json()["importance"] == 7.5 and ok.json()["story_time"] == {"day": 100.0}
+
+
+UNPARSABLE = [
+    b"GET /v1/chats/\xff HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+    b"POST /v1/chats/c/sync HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 12abc\r\n\r\n{}",
+    b"GET /v1/chats HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Long: " + b"v" * 17_000 + b"\r\n\r\n",
+    b"GET /v1/chats HTTP/9.9\r\nHost: 127.0.0.1\r\n\r\n",
+    b"POST /v1/chats/c/sync HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\nContent-Length: 5"
+    b"\r\n\r\n0\r\n\r\n",
+]
+
+
+def test_a_request_http_cannot_parse_is_one_log_line_without_a_traceback(
+        bridge: BridgeServer, api: httpx.Client, caplog: pytest.LogCaptureFixture) -> None:
+    """Each was 'Error handling request' at ERROR with a 15-line traceback from aiohttp."""
+    caplog.set_level(logging.DEBUG)
+    for data in UNPARSABLE:
+        answer = raw_request(bridge.port, data)
+        assert re.match(rb"HTTP/1\.[01] 400 ", answer), answer[:200]
+    assert api.get("/v1/chats", headers=AUTH).status_code == 200
+    said = [r for r in caplog.records if r.name.startswith(("aiohttp", "bme_desktop")) and r.levelno >= logging.INFO]
+    assert [r.levelno for r in said] == [logging.INFO] * len(UNPARSABLE), [r.getMessage() for r in said]
+    assert all(r.exc_info is None for r in said)
+    for record in said:
+        assert re.fullmatch(r"refused a request from 127\.0\.0\.1 that HTTP cannot parse \(400 \w+: [^\n]+\)",
+                            record.getMessage()), record.getMessage()
