@@ -572,7 +572,7 @@ class Generator:
         self.chats = {cid: ChatModel(cid) for cid in CHAT_IDS}
         self.seq = 0
         self.phase: list[str] = []
-        self.warmup = 2 * len(CHAT_IDS)  # first, every chat gets messages
+        self.warmup = len(CHAT_IDS)  # first, every chat gets messages
 
     # ---- choices that always draw from the RNG, so the sequence depends on the seed only
     def pick(self, items: list[Any], fallback: Any) -> Any:
@@ -605,7 +605,7 @@ class Generator:
             new = new[:-1]
             body_msgs, complete = new, True
         else:
-            for _ in range(self.rng.randint(1, 4)):
+            for _ in range(self.rng.randint(1, 4) if c.exists else 6):
                 i = len(new)
                 role = "user" if i % 2 == 0 else "assistant"
                 msg: dict[str, Any] = {"index": i, "role": role, "text": self.text(),
@@ -809,7 +809,7 @@ class Generator:
         return Tmpl("GET /v1/models", "GET", ["v1", "models"])
 
     WRITES: tuple[tuple[str, float], ...] = (
-        ("t_sync", 15), ("t_create_node", 20), ("t_recall", 12), ("t_patch_node", 8), ("t_create_edge", 8),
+        ("t_sync", 10), ("t_create_node", 20), ("t_recall", 12), ("t_patch_node", 8), ("t_create_edge", 8),
         ("t_delete_node", 4), ("t_restore_node", 3), ("t_put_kept", 3), ("t_delete_kept", 2), ("t_delete_edge", 2),
         ("t_maintenance", 4), ("t_prepare", 2), ("t_delete_chat", 0.7))
     READS: tuple[tuple[str, float], ...] = (
@@ -1431,7 +1431,7 @@ class Options:
     seed: int = 15
     seconds: float = 3600.0
     timeout: float = 30.0  # a request not answered within this is a hang
-    quiet_s: float = 0.025  # the database counts as settled after this long without a commit
+    quiet_s: float = 0.015  # the database counts as settled after this long without a commit
     settle_max_s: float = 5.0
     embedder: str | None = "hashed-ngram"
     keep: Path | None = None

@@ -5,14 +5,60 @@ from __future__ import annotations
 
 import logging
 import re
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any, cast
 
 import httpx
 import pytest
 
+from bench.fuzz_bridge import Options, routes_of, run
+from bme_desktop.bridge.app import build_app
+from bme_desktop.bridge.config import BridgeConfig
 from bme_desktop.bridge.server import BridgeServer
 from bme_desktop.core.service import MemoryService
 
 from .helpers import AUTH, messages, raw_request, snapshot
+
+SEED = 15
+COUNT = 2000
+
+
+def registered_routes() -> set[str]:
+    """Every ``METHOD path`` the bridge app registers, in the fuzzer's spelling of the path."""
+    app = build_app(cast(Any, SimpleNamespace(config=BridgeConfig())))
+    names = {"chat_id": "c", "node_id": "id", "edge_id": "id", "index": "index"}
+    out = set()
+    for route in app.router.routes():
+        if route.method == "HEAD":
+            continue
+        path = re.sub(r"\{(\w+)\}", lambda m: "{" + names[m.group(1)] + "}", route.resource.canonical)
+        out.add(f"{route.method} {path}")
+    return out
+
+
+def test_the_fuzzer_knows_every_route_of_the_bridge() -> None:
+    assert registered_routes() == routes_of()
+
+
+def test_a_fixed_seed_fuzz_run_finds_no_5xx_no_hang_and_no_change_by_a_rejected_request(tmp_path: Path) -> None:
+    report = run(Options(count=COUNT, seed=SEED), work=tmp_path)
+    table = report.table()
+    print(table)
+    assert report.requests == COUNT, table
+    assert report.server_errors == [], table
+    assert report.hangs == [], table
+    assert report.dropped == [], table
+    assert report.state_changes == [], table
+    assert report.read_changes == [], table
+    assert report.not_strict_json == [], table
+    assert report.server_exit == 0, table
+    assert report.server_tracebacks == 0, table  # no handler, parser or background failure was logged
+    assert {route for route, _ in report.by_route} == routes_of(), table
+    assert report.rejected > COUNT // 3, table  # most probes are refused ...
+    assert report.statuses[200] + report.statuses[201] > COUNT // 5, table  # ... and valid requests grew the state
+    assert min(report.final.get(k, 0) for k in ("chats", "messages", "nodes", "edges")) > 0, table
+
 
 # ---- regressions found by the fuzzer
 
