@@ -67,8 +67,8 @@ class LifecycleWorker:
         return self._stop.is_set() or self.service.closed
 
     def _on_event(self, event: Event) -> None:
-        if event.chat_id is None or self._closed():
-            return
+        if event.chat_id is None or event.remote or self._closed():
+            return  # another instance on a shared database did this work for its own writes
         if event.type == "graph.changed" and event.change is not None and event.change.nodes_added:
             job = _Job(event.chat_id, "intake", sorted(event.change.nodes_added))
         elif event.type == "extraction.finished":
