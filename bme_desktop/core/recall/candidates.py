@@ -137,10 +137,14 @@ class VectorScorer:
         return _blend(per_part)
 
 
-def anchors(state: ChatState, text: str) -> set[str]:
-    """Entities (characters, places) named verbatim in ``text``. Other memories titled by
-    their subject (a fact about "Melanie") are not anchors: naming a person must not seed
-    every fact about her."""
+def named(state: ChatState, text: str) -> set[str]:
+    """Memories whose title occurs verbatim in ``text``."""
     return {doc_id for doc_id in state.lexical.exact_name_hits(text)
-            if doc_id in state.nodes and state.nodes[doc_id].type in NAMED_TYPES
-            and len(state.nodes[doc_id].title) >= ANCHOR_MIN_CHARS}
+            if doc_id in state.nodes and len(state.nodes[doc_id].title) >= ANCHOR_MIN_CHARS}
+
+
+def anchors(state: ChatState, titled: set[str]) -> set[str]:
+    """The entities (characters, places) among the memories named in the input (``named``).
+    Other memories titled by their subject (a fact about "Melanie") are not anchors: naming a
+    person must not seed every fact about her."""
+    return {doc_id for doc_id in titled if state.nodes[doc_id].type in NAMED_TYPES}

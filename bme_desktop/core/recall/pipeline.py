@@ -33,7 +33,7 @@ from ..secrets import EMBEDDING_KEY, api_key
 from .api import RecalledNode, RecallRequest, RecallResult
 from .archive import archive_hits
 from .buckets import bucket_of
-from .candidates import Candidates, VectorScorer, anchors, lexical_candidates, lexical_part
+from .candidates import Candidates, VectorScorer, anchors, lexical_candidates, lexical_part, named
 from .chat_state import ChatState, RecallCache
 from .cues import DayRef, looks_binary, read_cues
 from .diffusion import Graph, build_graph, diffuse
@@ -108,7 +108,8 @@ class HybridRecaller:
         embedding = self._start_embedding(request.chat_id, query, skipped)
         context = self._context(request.chat_id)
         lexical = lexical_candidates(state, query)
-        anchored = anchors(state, query.text)
+        titled = named(state, query.text)
+        anchored = anchors(state, titled)
         scorer = self._vector_scorer(embedding, query, deadline, skipped, state)
         vector = scorer.candidates() if scorer is not None else {}
         found = Candidates(lexical, vector, anchored)
@@ -137,7 +138,7 @@ class HybridRecaller:
             else:
                 (sleeping if is_sleeping(node) else scored).append(RecalledNode(node, score, bucket_of(node),
                                                                                 components))
-        scored += asked_for(sleeping, scored, ctx)
+        scored += asked_for(sleeping, scored, ctx, titled)
         self._suppress_repeats(request, scored)
         scored.sort(key=lambda r: (-r.score, r.node.id))
         chosen = self._diversify(request.chat_id, scored, request.top_k, deadline, skipped)

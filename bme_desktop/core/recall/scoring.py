@@ -12,7 +12,7 @@ Every factor is kept in ``components`` so the UI can say why a memory came back.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ..lifecycle.hits import recall_strength
@@ -120,9 +120,11 @@ def score_node(node: Node, ctx: ScoreContext) -> tuple[float, dict[str, float]]:
     }
 
 
-def asked_for(sleeping: Sequence[RecalledNode], awake: Sequence[RecalledNode], ctx: ScoreContext) -> list[RecalledNode]:
+def asked_for(sleeping: Sequence[RecalledNode], awake: Sequence[RecalledNode], ctx: ScoreContext,
+              titled: Collection[str] = ()) -> list[RecalledNode]:
     """The sleeping memories this recall asks for directly; the rest stay asleep. A memory
-    named verbatim, or from a day or month the input names, is asked for; so is one whose
+    whose title the input names verbatim (``titled``), or from a day or month the input
+    names, is asked for; so is one whose
     relevance is near the best of the candidates (``ASKED_SHARE`` of it when the input is a
     question or a "remember when", ``STRONG_SHARE`` otherwise)."""
     if not sleeping:
@@ -131,7 +133,7 @@ def asked_for(sleeping: Sequence[RecalledNode], awake: Sequence[RecalledNode], c
     share = ASKED_SHARE if (ctx.cues.question or ctx.cues.remember or ctx.cues.days) else STRONG_SHARE
     out = []
     for r in sleeping:
-        named = r.components["anchor"] > 0 or r.components["w_time"] > 1.0
+        named = r.node.id in titled or r.components["w_time"] > 1.0
         if named or r.components["relevance"] >= share * best:
             r.components["woken"] = 1.0
             out.append(r)
