@@ -31,9 +31,11 @@ database settle and sending the same request again (background work of earlier v
 such as embedding, can commit at any time; a rejected request is repeatable). Confirmed changes
 are findings; changes that did not repeat are listed apart, with their diff.
 
-The request sequence depends only on the seed (responses only fill in which real id is used),
-so a run is repeatable; ``tests/bridge/test_fuzz_bridge.py`` runs a fixed-seed 2,000-request
-version inside ``make test``.
+The sequence is drawn from the seed; answers only steer it (which ids exist, whether a sync was
+accepted), so two runs of one seed send the same kinds of requests in the same order and differ
+only where the product itself varies (which memories extraction makes, whether an embedding had
+landed before a recall). ``tests/bridge/test_fuzz_bridge.py`` runs a fixed-seed 2,000-request
+version inside ``make test``; it asserts outcomes, never counts or timings.
 """
 
 from __future__ import annotations
