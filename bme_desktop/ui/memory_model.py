@@ -7,6 +7,7 @@ records update only the rows they name; additions re-query.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -19,6 +20,7 @@ from PySide6.QtCore import (
     Qt,
     Signal,
 )
+from PySide6.QtGui import QColor
 
 from ..core.events import ChangeRecord
 from ..core.model import Node, NodeQuery
@@ -38,12 +40,19 @@ COLUMNS: tuple[tuple[str, str | None], ...] = (
 NODE_ID_ROLE = Qt.ItemDataRole.UserRole + 1
 
 
+_TITLES: dict[str, Callable[[], str]] = {
+    "type": lambda: QCoreApplication.translate("MemoryTable", "Type"),
+    "title": lambda: QCoreApplication.translate("MemoryTable", "Title"),
+    "tier": lambda: QCoreApplication.translate("MemoryTable", "Tier"),
+    "importance": lambda: QCoreApplication.translate("MemoryTable", "Importance"),
+    "review": lambda: QCoreApplication.translate("MemoryTable", "Review"),
+    "recalls": lambda: QCoreApplication.translate("MemoryTable", "Recalls"),
+    "updated": lambda: QCoreApplication.translate("MemoryTable", "Updated"),
+}
+
+
 def column_title(column: str) -> str:
-    titles = {"type": QCoreApplication.translate("MemoryTable", "Type"), "title": QCoreApplication.translate("MemoryTable", "Title"),
-              "tier": QCoreApplication.translate("MemoryTable", "Tier"), "importance": QCoreApplication.translate("MemoryTable", "Importance"),
-              "review": QCoreApplication.translate("MemoryTable", "Review"), "recalls": QCoreApplication.translate("MemoryTable", "Recalls"),
-              "updated": QCoreApplication.translate("MemoryTable", "Updated")}
-    return titles[column]
+    return _TITLES[column]()  # one translation, not seven: the header asks on every polish
 
 
 class MemoryTableModel(QAbstractTableModel):
@@ -60,6 +69,8 @@ class MemoryTableModel(QAbstractTableModel):
         self._loading = False
         self._generation = 0
         self._chat_id = ""
+        self._colors: dict[str, QColor] = {}  # the colours of theme ``_colors_of`` by key, built as asked
+        self._colors_of: object = None
         subscribe(self, context.events.sigGraphChanged, self.apply_change)
         subscribe(self, context.themes.sigThemeChanged, self._repaint)
 
@@ -178,8 +189,21 @@ class MemoryTableModel(QAbstractTableModel):
             self.endRemoveRows()
 
     def _repaint(self, _theme: object) -> None:
+        """A new theme: views repaint what they show (only the colour roles changed)."""
         if self._rows:
-            self.dataChanged.emit(self.index(0, 0), self.index(len(self._rows) - 1, len(COLUMNS) - 1))
+            self.dataChanged.emit(self.index(0, 0), self.index(len(self._rows) - 1, len(COLUMNS) - 1),
+                                  [Qt.ItemDataRole.DecorationRole, Qt.ItemDataRole.ForegroundRole])
+
+    def _color(self, key: str) -> QColor:
+        """``node:<type>`` or a theme colour token, as a QColor made once per theme."""
+        theme = self._context.themes.current
+        if theme is not self._colors_of:
+            self._colors, self._colors_of = {}, theme
+        color = self._colors.get(key)
+        if color is None:
+            color = qcolor(theme.node_color(key[5:]) if key.startswith("node:") else theme.color(key))
+            self._colors[key] = color
+        return color
 
     # access --------------------------------------------------------------------------------
     def node_at(self, row: int) -> Node | None:
@@ -204,15 +228,14 @@ class MemoryTableModel(QAbstractTableModel):
         if node is None:
             return None
         column = COLUMNS[index.column()][0]
-        theme = self._context.themes.current
         if role == Qt.ItemDataRole.DisplayRole:
             return self._display(node, column)
         if role == NODE_ID_ROLE:
             return node.id
         if role == Qt.ItemDataRole.DecorationRole and column == "type":
-            return qcolor(theme.node_color(node.type))
+            return self._color(f"node:{node.type}")
         if role == Qt.ItemDataRole.ForegroundRole and column == "review" and node.review_status != "approved":
-            return qcolor(theme.color("warning" if node.review_status == "pending" else "error"))
+            return self._color("warning" if node.review_status == "pending" else "error")
         if role == Qt.ItemDataRole.ToolTipRole and column == "title":
             return "\n".join(f"{k}: {v}" for k, v in node.fields.items())
         if role == Qt.ItemDataRole.TextAlignmentRole and column in ("importance", "recalls"):

@@ -1,10 +1,98 @@
-"""The table view shared by the memory panels: row selection, compact rows, the title stretching."""
+"""The table view shared by the memory panels: row selection, compact rows, the title stretching.
+
+Column widths come from what a column can hold — the longest translated type, tier and review
+label, a date, the header text — measured with the table's own font and style sheet, never from
+the rows: ``ResizeToContents`` asked the model for up to 1,000 rows of every column each time
+the view was polished, so a theme switch with a few thousand memories loaded made ~600,000
+``data()`` calls (issue 19). The widths are measured again when the table's font or style
+changes (a theme switch, a font change); with rows of one fixed height, a repaint asks only for
+the rows on screen.
+"""
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidget
+from PySide6.QtCore import QEvent, QObject, QSize, QTimer
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHeaderView,
+    QStyle,
+    QStyleOptionViewItem,
+    QTableView,
+    QWidget,
+)
 
+from ..core.schema import NODE_TYPES, REVIEW_STATUSES, TIERS
+from .format import format_time
+from .labels import node_type_label, review_label, tier_label
 from .memory_model import COLUMNS, MemoryTableModel
+
+ROW_HEIGHT = 26
+
+
+def column_samples(column: str) -> tuple[list[str], bool]:
+    """The widest texts column ``column`` can show, and whether its cells carry a decoration."""
+    if column == "type":
+        return [node_type_label(t) for t in NODE_TYPES], True
+    if column == "tier":
+        return [tier_label(t) for t in TIERS], False
+    if column == "review":
+        return [review_label(s) for s in REVIEW_STATUSES], False
+    if column == "importance":
+        return ["10.0"], False
+    if column == "recalls":
+        return ["99999"], False
+    if column == "updated":
+        return [format_time(4_102_444_740.0)], False  # 2099-12-31 23:59, as wide as any date
+    return [], False
+
+
+def _cell_width(table: QTableView, text: str, decorated: bool) -> int:
+    option = QStyleOptionViewItem()
+    option.initFrom(table)
+    option.font = table.font()
+    option.fontMetrics = table.fontMetrics()
+    option.text = text
+    option.features = QStyleOptionViewItem.ViewItemFeature.HasDisplay
+    if decorated:
+        option.features |= QStyleOptionViewItem.ViewItemFeature.HasDecoration
+        extent = table.style().pixelMetric(QStyle.PixelMetric.PM_SmallIconSize, None, table)
+        option.decorationSize = table.iconSize() if table.iconSize().isValid() else QSize(extent, extent)
+    size = table.style().sizeFromContents(QStyle.ContentsType.CT_ItemViewItem, option, QSize(), table)
+    return size.width() + (1 if table.showGrid() else 0)
+
+
+def fit_columns(table: QTableView) -> None:
+    """Size every column but the stretching title to the widest text it can hold (see module doc)."""
+    header = table.horizontalHeader()
+    for column, (name, _key) in enumerate(COLUMNS):
+        if name == "title" or table.isColumnHidden(column):
+            continue
+        texts, decorated = column_samples(name)
+        width = max([header.sectionSizeHint(column)] + [_cell_width(table, t, decorated) for t in texts])
+        if header.sectionSize(column) != width:
+            header.resizeSection(column, width)
+
+
+class _ColumnFitter(QObject):
+    """Measures the columns again when the table's or its header's font or style changes: once,
+    when the event loop next runs (a theme switch sends each of them several such events)."""
+
+    _EVENTS = (QEvent.Type.Polish, QEvent.Type.StyleChange, QEvent.Type.FontChange)
+
+    def __init__(self, table: QTableView) -> None:
+        super().__init__(table)
+        self._table = table
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(0)
+        self._timer.timeout.connect(lambda: fit_columns(self._table))
+        table.installEventFilter(self)
+        table.horizontalHeader().installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() in self._EVENTS and not self._timer.isActive():
+            self._timer.start()
+        return False
 
 
 def make_memory_table(model: MemoryTableModel, *, multi: bool = False, hidden: tuple[str, ...] = (),
@@ -18,12 +106,17 @@ def make_memory_table(model: MemoryTableModel, *, multi: bool = False, hidden: t
     table.setAlternatingRowColors(True)
     table.setShowGrid(False)
     table.setWordWrap(False)
-    table.verticalHeader().hide()
-    table.verticalHeader().setDefaultSectionSize(26)
+    vertical = table.verticalHeader()
+    vertical.hide()
+    vertical.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+    vertical.setDefaultSectionSize(ROW_HEIGHT)
     header = table.horizontalHeader()
     header.setHighlightSections(False)
+    header.setResizeContentsPrecision(50)  # a double-click on a divider measures 50 rows, not 1,000
     for column, (name, _key) in enumerate(COLUMNS):
-        mode = QHeaderView.ResizeMode.Stretch if name == "title" else QHeaderView.ResizeMode.ResizeToContents
+        mode = QHeaderView.ResizeMode.Stretch if name == "title" else QHeaderView.ResizeMode.Interactive
         header.setSectionResizeMode(column, mode)
         table.setColumnHidden(column, name in hidden)
+    fit_columns(table)
+    _ColumnFitter(table)
     return table
