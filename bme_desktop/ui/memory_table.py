@@ -65,7 +65,7 @@ def fit_columns(table: QTableView) -> None:
     """Size every column but the stretching title to the widest text it can hold (see module doc)."""
     header = table.horizontalHeader()
     for column, (name, _key) in enumerate(COLUMNS):
-        if name == "title" or table.isColumnHidden(column):
+        if name == "title":  # a hidden column too: Qt keeps the width for when it is shown
             continue
         texts, decorated = column_samples(name)
         width = max([header.sectionSizeHint(column)] + [_cell_width(table, t, decorated) for t in texts])
