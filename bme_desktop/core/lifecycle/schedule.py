@@ -181,8 +181,9 @@ def retrievability_one(now: float, last_review: float, stability: float, half_li
     inside = math.pow(1.0 + FACTOR * min(elapsed, s) / s, DECAY)
     try:
         fade = math.pow(2.0, -over / half_life)
-    except ZeroDivisionError:  # a zero half-life, as numpy has it: 0/0 (or NaN/0) is NaN, x/0 fades to 0
-        fade = 0.0 if over > 0.0 else math.nan
+    except ZeroDivisionError:  # a zero half-life, as numpy has it: 0/0 (or NaN/0) is NaN, and x/0 is
+        # -inf (fades to 0) for +0.0 but +inf (overflows) for -0.0
+        fade = (math.inf if math.copysign(1.0, half_life) < 0 else 0.0) if over > 0.0 else math.nan
     except OverflowError:  # a negative half-life: the fade overflows to inf
         fade = math.inf
     r = inside * fade

@@ -102,3 +102,11 @@ def test_one_card_retrievability_equals_the_vectorised_one(now: float, last_revi
         expected = float(retrievability_array(now, np.array([last_review]), np.array([stability]),
                                               np.array([half_life]))[0])
     assert retrievability_one(now, last_review, stability, half_life) == pytest.approx(expected, rel=1e-9, abs=1e-12)
+
+
+@pytest.mark.parametrize("half_life", [0.0, -0.0])
+def test_a_signed_zero_half_life_agrees_with_the_vectorised_curve(half_life: float) -> None:
+    """Found by the property test above (now=0, last_review=-865, stability=0, half_life=-0.0)."""
+    with np.errstate(all="ignore"):
+        expected = float(retrievability_array(0.0, np.array([-865.0]), np.array([0.0]), np.array([half_life]))[0])
+    assert retrievability_one(0.0, -865.0, 0.0, half_life) == expected
