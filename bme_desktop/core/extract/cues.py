@@ -34,9 +34,34 @@ FIRST_PERSON = re.compile(r"^(?:i|i'm|i've|i'd|i'll|my|me)\b|^我", re.I)
 SECOND_PERSON = re.compile(r"^(?:you|you're|your)\b|^你", re.I)
 
 
+QUESTION = re.compile(r"[?？]\s*[\"'”’)）]*\s*$|[吗呢么][\s。！!~～…]*$")
+
+
+CLAUSE = re.compile(r"[,，;；]")
+ASKING = re.compile(r"(?:what|which|who|where|when|why|how|do|does|did|are|is|can|could|would|will)\b", re.I)
+TAG_WORDS, TAG_CHARS = 4, 6  # a tag question: "don't you?", "and you?", "你呢？", "对吧？"
+
+
+def is_question(sentence: str) -> bool:
+    """A question ("Do you like jazz?", "你喜欢哪种电影呢"): it asks, it states nothing. A
+    statement with a short question tagged on ("我很喜欢看电影，你呢？", "I love jazz, don't
+    you?") is judged by its statement."""
+    text = sentence.strip()
+    if QUESTION.search(text) is None:
+        return False
+    clauses = CLAUSE.split(text)
+    tag, head = clauses[-1].strip(), "，".join(clauses[:-1]).strip()
+    if len(head) > len(tag) and (len(tag.split()) <= TAG_WORDS if " " in tag else len(tag) <= TAG_CHARS):
+        return QUESTION.search(head) is not None or ASKING.match(head) is not None
+    return True
+
+
 def fact_cue(sentence: str) -> tuple[str, float] | None:
     """(category, importance) of a fact-like sentence, or None. One-off chores get the
-    ``event`` category and a low importance, so they fade and never outrank stable facts."""
+    ``event`` category and a low importance, so they fade and never outrank stable facts.
+    A question is never a fact ("What kind of films do you like?" holds no preference)."""
+    if is_question(sentence):
+        return None
     for category, importance, pattern in FACT_CUES:
         if pattern.search(sentence):
             if category != "fact" and ONE_OFF.search(sentence):
@@ -48,4 +73,4 @@ def fact_cue(sentence: str) -> tuple[str, float] | None:
 
 
 def is_rule(sentence: str) -> bool:
-    return RULE.search(sentence) is not None
+    return RULE.search(sentence) is not None and not is_question(sentence)

@@ -91,3 +91,14 @@ def test_prompt_injection_text_is_just_text() -> None:
 def test_same_window_gives_the_same_plan() -> None:
     window = [pm(1, "user", "Tell me about Rivertown and 小明."), pm(2, "assistant", "Marcus lives in Rivertown.")]
     assert HeuristicExtractor().extract(window, CHAT) == HeuristicExtractor().extract(window, CHAT)
+
+
+def test_a_question_is_neither_a_fact_nor_a_rule_but_a_tagged_statement_is() -> None:
+    plan = HeuristicExtractor().extract([
+        pm(1, "user", "What kind of films do you like? Must we always watch comedies?"),
+        pm(2, "assistant", "你喜欢哪种类型的电影呢？我很喜欢旅游和看电影，你呢？"),
+        pm(3, "user", "I love jazz, don't you?"),
+    ], CHAT)
+    statements = [op.fields["statement"] for op in ops(plan, "fact")]
+    assert statements == ["我很喜欢旅游和看电影，你呢？", "I love jazz, don't you?"]
+    assert ops(plan, "rule") == []
