@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -144,13 +145,20 @@ def test_cancel_set_before_the_call_sends_nothing(server: FakeOpenAIServer) -> N
 
 
 def test_cancel_interrupts_the_wait_between_retries(server: FakeOpenAIServer) -> None:
-    server.enqueue(Reply.error(429, retry_after=2.5), Reply.text("after the wait"))
+    server.enqueue(Reply.error(429, retry_after=10.0), Reply.text("after the wait"))
     cancel = threading.Event()
-    timer = threading.Timer(0.1, cancel.set)
-    timer.start()
+
+    def cancel_once_answered() -> None:  # not on a timer: a loaded machine may not have sent it yet
+        deadline = time.monotonic() + 20
+        while not server.requests_to("/chat/completions") and time.monotonic() < deadline:
+            time.sleep(0.005)
+        cancel.set()
+
+    canceller = threading.Thread(target=cancel_once_answered)
+    canceller.start()
     try:
         with client(server, HttpPolicy(total_timeout=30.0, backoff_base=0.01)) as llm, pytest.raises(LLMCancelled):
             llm.chat(USER, cancel=cancel)
     finally:
-        timer.cancel()
+        canceller.join(30)
     assert len(server.requests_to("/chat/completions")) == 1
