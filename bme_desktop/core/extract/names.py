@@ -59,6 +59,9 @@ class Mention:
 _PLACE_SUFFIX = re.compile(r"(?:town|ton|burg|burgh|ville|shire|ford|port|haven|field|wood|land)$", re.I)
 
 
+_WORK_TITLE = re.compile(r"[《〈][^》〉]{0,80}[》〉]")  # book-title marks: a work's name
+
+
 def _is_place(name: str, before: str) -> bool:
     last = name.split()[-1]
     if last.lower() in _PLACE_WORDS or (len(last) > 6 and _PLACE_SUFFIX.search(last)):
@@ -94,6 +97,7 @@ class NameFinder:
     def chinese(self, text: str) -> list[Mention]:
         if not has_han(text):
             return []
+        text = _WORK_TITLE.sub("，", text)  # 《哈利·波特》 names a book, not a person or a place
         with self._lock:
             pairs = [(p.word, p.flag) for p in self._tagger().cut(text)]
         out: list[Mention] = []

@@ -102,3 +102,13 @@ def test_a_question_is_neither_a_fact_nor_a_rule_but_a_tagged_statement_is() -> 
     statements = [op.fields["statement"] for op in ops(plan, "fact")]
     assert statements == ["我很喜欢旅游和看电影，你呢？", "I love jazz, don't you?"]
     assert ops(plan, "rule") == []
+
+
+def test_names_inside_book_title_marks_are_works_not_people_or_places() -> None:
+    plan = HeuristicExtractor().extract([
+        pm(1, "user", "张伟在北京读《哈利·波特》和《小王子》。"),
+        pm(2, "assistant", "林黛玉也爱读书。"),
+    ], CHAT)
+    names = {op.fields.get("name") for op in plan.ops if op.type in ("character", "location")}
+    assert {"张伟", "北京", "林黛玉"} <= names
+    assert not names & {"哈利", "波特", "小王子"}
