@@ -1,4 +1,4 @@
-"""Command line: ``bme-desktop [gui|serve|token|doctor|export|import|backup|restore] [--data-dir DIR]``."""
+"""Command line: ``bme-desktop [gui|serve|mcp|token|doctor|export|import|backup|restore] [--data-dir DIR]``."""
 
 from __future__ import annotations
 
@@ -49,6 +49,14 @@ def build_parser() -> argparse.ArgumentParser:
     _add_common(token)
     token.add_argument("--rotate", action="store_true", help="replace the token with a new one")
 
+    mcp = sub.add_parser("mcp", help="serve the memory to agent clients (Claude Desktop, Cursor…) over MCP")
+    _add_common(mcp)
+    mcp.add_argument("--http", action="store_true",
+                     help="streamable HTTP on loopback (behind the bridge token) instead of stdio")
+    mcp.add_argument("--host", help="address to bind with --http (default 127.0.0.1; loopback only)")
+    mcp.add_argument("--port", type=int, help="port with --http (default 7318; 0 picks a free one)")
+    mcp.add_argument("--chat", help="the chat the tools use when a call names none (default: agent)")
+
     doctor = sub.add_parser("doctor", help="print what this installation uses and whether it works")
     _add_common(doctor)
 
@@ -74,6 +82,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from .bridge.serve import serve_main
             return int(serve_main(data_dir, database_url=args.database_url, host=args.host, port=args.port,
                                   allow_remote=args.allow_remote))
+        if command == "mcp":
+            from .mcp.main import mcp_main
+            return int(mcp_main(data_dir, database_url=args.database_url, http=args.http, host=args.host,
+                                port=args.port, chat=args.chat))
         if command in ("export", "import", "backup", "restore"):
             from .core.backup.cli_commands import run as run_backup_command
             return run_backup_command(command, args, data_dir)

@@ -148,6 +148,10 @@ class BridgeClient:
         body = {"type": type, "fields": dict(fields), **extra}
         return dict(self.request("POST", chat_path(chat_id, "nodes"), body=body))
 
+    def about(self, chat_id: str, q: str) -> dict[str, Any]:
+        """What the memory knows about ``q`` and how sure it is (never a review)."""
+        return dict(self.request("GET", chat_path(chat_id, "about"), params={"q": q}))
+
     def get_node(self, chat_id: str, node_id: str) -> dict[str, Any]:
         return dict(self.request("GET", chat_path(chat_id, "nodes", node_id)))
 

@@ -67,17 +67,14 @@ def remove_bridge_file(data_dir: Path) -> None:
 
 def serve_main(data_dir: Path, *, database_url: str | None, host: str | None, port: int | None,
                allow_remote: bool) -> int:
-    from ..core.paths import ensure_private_dir
+    from ..core.paths import data_dir_problem
     from ..core.service import MemoryService
     from ..core.settings import SettingsError, load_settings
     from ..core.store.database import StoreError
 
-    try:
-        ensure_private_dir(data_dir)
-    except OSError as exc:
-        return _fail(f"cannot create the data folder {data_dir}: {exc.strerror or exc}")
-    if not data_dir.is_dir() or not os.access(data_dir, os.W_OK | os.X_OK):
-        return _fail(f"the data folder {data_dir} is not a writable folder; choose another with --data-dir")
+    problem = data_dir_problem(data_dir)
+    if problem is not None:
+        return _fail(problem)
     try:
         settings = load_settings(data_dir)
     except SettingsError as exc:

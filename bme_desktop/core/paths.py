@@ -38,6 +38,18 @@ def ensure_private_dir(path: Path) -> None:
         os.chmod(path, PRIVATE_DIR_MODE)
 
 
+def data_dir_problem(data_dir: Path) -> str | None:
+    """Create ``data_dir`` (private) if needed; what is wrong with it for a long-running command, if
+    anything (a one-line message naming the folder), else None."""
+    try:
+        ensure_private_dir(data_dir)
+    except OSError as exc:
+        return f"cannot create the data folder {data_dir}: {exc.strerror or exc}"
+    if not data_dir.is_dir() or not os.access(data_dir, os.W_OK | os.X_OK):
+        return f"the data folder {data_dir} is not a writable folder; choose another with --data-dir"
+    return None
+
+
 def create_private_file(path: Path) -> None:
     """Create ``path`` empty and readable only by the user (0600 on POSIX) unless it exists.
     SQLite then gives the ``-wal`` and ``-shm`` files it creates beside it the same mode."""
