@@ -278,98 +278,98 @@
 <context>
     <name>BridgeBox</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="35"/>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="75"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="34"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="74"/>
         <source>Show</source>
         <translation>显示</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="38"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="37"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="40"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="39"/>
         <source>Rotate</source>
         <translation>更换</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="42"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="41"/>
         <source>Make a new token; SillyTavern needs the new one.</source>
         <translation>生成新令牌；酒馆需要改用新令牌。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="47"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="46"/>
         <source>Install into SillyTavern…</source>
         <translation>安装到酒馆…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="59"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="58"/>
         <source>Connected frontends</source>
         <translation>已连接的前端</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="75"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="74"/>
         <source>Hide</source>
         <translation>隐藏</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="79"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="78"/>
         <source>from the environment variable {0}</source>
         <translation>来自环境变量 {0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="79"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="78"/>
         <source>in the system keyring</source>
         <translation>在系统钥匙串中</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="80"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="79"/>
         <source>in a file in the data folder, readable only by you (no system keyring works here)</source>
         <translation>在数据文件夹中的一个仅你可读的文件里（此处没有可用的系统钥匙串）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="81"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="80"/>
         <source>SillyTavern&apos;s extension needs this token. It is kept {0}.</source>
         <translation>酒馆扩展需要此令牌。它保存{0}。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="92"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="91"/>
         <source>New bridge token: a running bridge accepts only it within a few seconds.</source>
         <translation>已生成新的桥接令牌：运行中的桥接几秒内将只接受新令牌。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="97"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="96"/>
         <source>Cannot rotate: {0}</source>
         <translation>无法更换：{0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="101"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="100"/>
         <source>Choose the SillyTavern folder</source>
         <translation>选择酒馆（SillyTavern）文件夹</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="108"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="107"/>
         <source>{0} has no data/&lt;user&gt; folder: is it the SillyTavern folder?</source>
         <translation>{0} 中没有 data/&lt;用户&gt; 文件夹：这是酒馆的文件夹吗？</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="114"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="113"/>
         <source>SillyTavern user</source>
         <translation>酒馆用户</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="115"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="114"/>
         <source>Install for which user?</source>
         <translation>为哪个用户安装？</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="121"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="120"/>
         <source>Installed in {0}. Reload SillyTavern, then paste the token in Extensions → BME Desktop Memory.</source>
         <translation>已安装到 {0}。请重新加载酒馆，然后在“扩展 → BME Desktop Memory”中粘贴令牌。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="124"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="123"/>
         <source>Not installed: {0}</source>
         <translation>未安装：{0}</translation>
     </message>
@@ -470,12 +470,12 @@
 <context>
     <name>ChatSwitcher</name>
     <message>
-        <location filename="../../bme_desktop/ui/chat_switcher.py" line="27"/>
+        <location filename="../../bme_desktop/ui/chat_switcher.py" line="28"/>
         <source>Find a chat…</source>
         <translation>查找聊天…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/chat_switcher.py" line="57"/>
+        <location filename="../../bme_desktop/ui/chat_switcher.py" line="58"/>
         <source>{0} memories · {1}</source>
         <translation>{0} 条记忆 · {1}</translation>
     </message>
@@ -547,12 +547,12 @@ First seen: {3}</source>
 <context>
     <name>DesktopApp</name>
     <message>
-        <location filename="../../bme_desktop/ui/app.py" line="71"/>
+        <location filename="../../bme_desktop/ui/app.py" line="72"/>
         <source>Open another data folder</source>
         <translation>打开其他数据文件夹</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/app.py" line="72"/>
+        <location filename="../../bme_desktop/ui/app.py" line="73"/>
         <source>Start BME Desktop with --data-dir &quot;{0}&quot; to open that folder.</source>
         <translation>请用 --data-dir &quot;{0}&quot; 启动 BME Desktop 以打开该文件夹。</translation>
     </message>
@@ -560,68 +560,68 @@ First seen: {3}</source>
 <context>
     <name>EndpointBox</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="39"/>
+        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="38"/>
         <source>API key (kept in the system keyring)</source>
         <translation>接口密钥（保存在系统钥匙串中）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="43"/>
+        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="42"/>
         <source>Keep API keys in a file only you can read</source>
         <translation>将接口密钥保存在仅你可读的文件中</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="45"/>
+        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="44"/>
         <source>Test connection</source>
         <translation>测试连接</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="74"/>
+        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="73"/>
         <source>A key is stored in the system keyring.</source>
         <translation>系统钥匙串中已保存密钥。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="74"/>
+        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="73"/>
         <source>No key stored.</source>
         <translation>尚未保存密钥。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="76"/>
+        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="75"/>
         <source>No system keyring works here. Tick the box to keep the key in a file in the data folder instead.</source>
         <translation>此处没有可用的系统钥匙串。勾选下方选项即可改为保存在数据文件夹中的文件里。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="79"/>
+        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="78"/>
         <source>A key is stored in a file in the data folder that only you can read.</source>
         <translation>密钥已保存在数据文件夹中一个仅你可读的文件里。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="97"/>
+        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="96"/>
         <source>Enter the endpoint URL first.</source>
         <translation>请先填写端点地址。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="102"/>
+        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="101"/>
         <source>Testing…</source>
         <translation>测试中…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="106"/>
-        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="110"/>
+        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="105"/>
+        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="109"/>
         <source>Failed: {0}</source>
         <translation>失败：{0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="112"/>
+        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="111"/>
         <source>Connected in {0} s.</source>
         <translation>已连接，用时 {0} 秒。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="114"/>
+        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="113"/>
         <source>Vectors have {0} dimensions.</source>
         <translation>向量维度为 {0}。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="116"/>
+        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="115"/>
         <source>The model is not in the endpoint&apos;s list.</source>
         <translation>该模型不在端点的模型列表中。</translation>
     </message>
@@ -730,44 +730,98 @@ First seen: {3}</source>
     </message>
 </context>
 <context>
-    <name>GraphToolbar</name>
+    <name>Graph2DView</name>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="36"/>
+        <location filename="../../bme_desktop/ui/views/graph2d/view.py" line="213"/>
+        <source>Communities</source>
+        <translation>社群</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/views/graph2d/view.py" line="213"/>
         <source>Types</source>
         <translation>类型</translation>
     </message>
     <message>
+        <location filename="../../bme_desktop/ui/views/graph2d/view.py" line="214"/>
+        <source>Other and unlinked</source>
+        <translation>其他与未连接</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/views/graph2d/view.py" line="214"/>
+        <source>Other</source>
+        <translation>其他</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/views/graph2d/view.py" line="216"/>
+        <source>Communities (finding…)</source>
+        <translation>社群（计算中…）</translation>
+    </message>
+</context>
+<context>
+    <name>GraphToolbar</name>
+    <message>
         <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="37"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="54"/>
+        <source>Types</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="38"/>
         <source>Tiers</source>
         <translation>层级</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="39"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="40"/>
         <source>Search the graph…</source>
         <translation>在图谱中搜索…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="45"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="46"/>
         <source>Lanes</source>
         <translation>视角分道</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="45"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="46"/>
         <source>Point-of-view lanes: each owner&apos;s memories in a column</source>
         <translation>视角分道：每个角色的记忆各占一列</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="47"/>
-        <source>Highlight last recall</source>
-        <translation>高亮上次召回</translation>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="48"/>
+        <source>Last recall</source>
+        <translation>上次召回</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="48"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="49"/>
         <source>Light up the memories the newest recall put in the prompt</source>
         <translation>高亮最近一次召回放进提示词的记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="111"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="52"/>
+        <source>What the node colours show; the legend on the graph says what each colour means</source>
+        <translation>节点颜色表示什么；图上的图例说明每种颜色的含义</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="53"/>
+        <source>Communities</source>
+        <translation>社群</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="57"/>
+        <source>Show only the selected memory and what lies a few links away from it</source>
+        <translation>只显示选中的记忆及其几步之内相连的记忆</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="58"/>
+        <source>Whole graph</source>
+        <translation>整个图</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="60"/>
+        <source>%n step(s) around</source>
+        <translation><numerusform>周围 %n 步</numerusform></translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="129"/>
         <source>No recall yet in this chat.</source>
         <translation>此聊天尚无召回。</translation>
     </message>
@@ -1025,79 +1079,79 @@ First seen: {3}</source>
 <context>
     <name>InjectionPlayground</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection_playground.py" line="40"/>
+        <location filename="../../bme_desktop/ui/panels/injection_playground.py" line="39"/>
         <source>Type a message to see what recall would inject for it.</source>
         <translation>输入一条消息，查看召回会为它注入什么。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection_playground.py" line="45"/>
+        <location filename="../../bme_desktop/ui/panels/injection_playground.py" line="44"/>
         <source>Memories: </source>
         <translation>记忆数：</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection_playground.py" line="50"/>
+        <location filename="../../bme_desktop/ui/panels/injection_playground.py" line="49"/>
         <source>Budget: </source>
         <translation>预算：</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection_playground.py" line="51"/>
+        <location filename="../../bme_desktop/ui/panels/injection_playground.py" line="50"/>
         <source> tokens</source>
         <translation> 词元</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection_playground.py" line="52"/>
+        <location filename="../../bme_desktop/ui/panels/injection_playground.py" line="51"/>
         <source>Recall</source>
         <translation>召回</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection_playground.py" line="53"/>
+        <location filename="../../bme_desktop/ui/panels/injection_playground.py" line="52"/>
         <source>Run recall on this input without keeping a record</source>
         <translation>对这段输入运行召回，不保留记录</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection_playground.py" line="68"/>
+        <location filename="../../bme_desktop/ui/panels/injection_playground.py" line="67"/>
         <source>The injection text appears here.</source>
         <translation>注入文本会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection_playground.py" line="92"/>
+        <location filename="../../bme_desktop/ui/panels/injection_playground.py" line="91"/>
         <source>Open a chat and type an input first.</source>
         <translation>请先打开一个对话并输入内容。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection_playground.py" line="96"/>
+        <location filename="../../bme_desktop/ui/panels/injection_playground.py" line="95"/>
         <source>Recalling…</source>
         <translation>正在召回…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection_playground.py" line="100"/>
+        <location filename="../../bme_desktop/ui/panels/injection_playground.py" line="99"/>
         <source>Recall failed: {0}</source>
         <translation>召回失败：{0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection_playground.py" line="108"/>
+        <location filename="../../bme_desktop/ui/panels/injection_playground.py" line="107"/>
         <source>Nothing recalled yet.</source>
         <translation>尚未召回。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection_playground.py" line="111"/>
-        <location filename="../../bme_desktop/ui/panels/injection_playground.py" line="122"/>
+        <location filename="../../bme_desktop/ui/panels/injection_playground.py" line="110"/>
+        <location filename="../../bme_desktop/ui/panels/injection_playground.py" line="121"/>
         <source>Memory</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection_playground.py" line="111"/>
-        <location filename="../../bme_desktop/ui/panels/injection_playground.py" line="122"/>
+        <location filename="../../bme_desktop/ui/panels/injection_playground.py" line="110"/>
+        <location filename="../../bme_desktop/ui/panels/injection_playground.py" line="121"/>
         <source>Score</source>
         <translation>得分</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection_playground.py" line="113"/>
+        <location filename="../../bme_desktop/ui/panels/injection_playground.py" line="112"/>
         <source>{0} memories · ~{1} tokens · {2} ms</source>
         <translation>{0} 条记忆 · 约 {1} 词元 · {2} 毫秒</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection_playground.py" line="116"/>
+        <location filename="../../bme_desktop/ui/panels/injection_playground.py" line="115"/>
         <source>Skipped: {0}</source>
         <translation>已跳过：{0}</translation>
     </message>
@@ -1349,22 +1403,22 @@ First seen: {3}</source>
 <context>
     <name>LinkDialog</name>
     <message>
-        <location filename="../../bme_desktop/ui/memory_detail_dialogs.py" line="68"/>
+        <location filename="../../bme_desktop/ui/memory_detail_dialogs.py" line="67"/>
         <source>Link “{0}” to…</source>
         <translation>将“{0}”关联到…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/memory_detail_dialogs.py" line="71"/>
+        <location filename="../../bme_desktop/ui/memory_detail_dialogs.py" line="70"/>
         <source>Search memories…</source>
         <translation>搜索记忆…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/memory_detail_dialogs.py" line="86"/>
+        <location filename="../../bme_desktop/ui/memory_detail_dialogs.py" line="85"/>
         <source>Relation</source>
         <translation>关系</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/memory_detail_dialogs.py" line="124"/>
+        <location filename="../../bme_desktop/ui/memory_detail_dialogs.py" line="123"/>
         <source>Linked (Ctrl+Z undoes it).</source>
         <translation>已关联（Ctrl+Z 可撤销）。</translation>
     </message>
@@ -1372,91 +1426,91 @@ First seen: {3}</source>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="40"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="41"/>
         <source>BME Desktop — {0}</source>
         <translation>BME Desktop — {0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="59"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="60"/>
         <source>Chats</source>
         <translation>聊天</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="103"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="104"/>
         <source>Details…</source>
         <translation>详情…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="111"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="112"/>
         <source>Data: {0}</source>
         <translation>数据：{0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="113"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="114"/>
         <source>Bridge: off</source>
         <translation>桥接：关闭</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="122"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="123"/>
         <source>Database: SQLite</source>
         <translation>数据库：SQLite</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="123"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="124"/>
         <source>Database: {0}</source>
         <translation>数据库：{0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="142"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="143"/>
         <source>The “{0}” panel has no tab called “{1}”.</source>
         <translation>“{0}”面板没有名为“{1}”的标签页。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="148"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="149"/>
         <source>The “{0}” panel is not in this version yet.</source>
         <translation>此版本还没有“{0}”面板。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="150"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="151"/>
         <source>There is no panel called “{0}”.</source>
         <translation>没有名为“{0}”的面板。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="163"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="164"/>
         <source>Error: {0}</source>
         <translation>错误：{0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="173"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="174"/>
         <source>Error details</source>
         <translation>错误详情</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="173"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="174"/>
         <source>Something went wrong.</source>
         <translation>出错了。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bme_desktop/ui/main_window.py" line="196"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="197"/>
         <source>Review: %n held back until approved</source>
         <translation>
             <numerusform>待审：%n 条记忆获批前不注入</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bme_desktop/ui/main_window.py" line="198"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="199"/>
         <source>Review: %n to look over</source>
         <translation>
             <numerusform>待审：%n 条记忆待查看</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="202"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="203"/>
         <source>Working…</source>
         <translation>处理中…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="207"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="208"/>
         <source>{0} memories removed.</source>
         <translation>已移除 {0} 条记忆。</translation>
     </message>
@@ -1464,37 +1518,37 @@ First seen: {3}</source>
 <context>
     <name>MemoriesPanel</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/memories.py" line="35"/>
+        <location filename="../../bme_desktop/ui/panels/memories.py" line="36"/>
         <source>Search memories…</source>
         <translation>搜索记忆…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/memories.py" line="40"/>
+        <location filename="../../bme_desktop/ui/panels/memories.py" line="41"/>
         <source>All types</source>
         <translation>全部类型</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/memories.py" line="41"/>
+        <location filename="../../bme_desktop/ui/panels/memories.py" line="42"/>
         <source>All tiers</source>
         <translation>全部层级</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/memories.py" line="42"/>
+        <location filename="../../bme_desktop/ui/panels/memories.py" line="43"/>
         <source>Any review</source>
         <translation>全部审核状态</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/memories.py" line="45"/>
+        <location filename="../../bme_desktop/ui/panels/memories.py" line="46"/>
         <source>New memory</source>
         <translation>新建记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/memories.py" line="104"/>
+        <location filename="../../bme_desktop/ui/panels/memories.py" line="105"/>
         <source>1 memory</source>
         <translation>1 条记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/memories.py" line="104"/>
+        <location filename="../../bme_desktop/ui/panels/memories.py" line="105"/>
         <source>{0} memories</source>
         <translation>{0} 条记忆</translation>
     </message>
@@ -1611,12 +1665,12 @@ First seen: {3}</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/memories_ops.py" line="74"/>
+        <location filename="../../bme_desktop/ui/panels/memories_ops.py" line="75"/>
         <source>Changed “{0}”.</source>
         <translation>已更改“{0}”。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/memories_ops.py" line="78"/>
+        <location filename="../../bme_desktop/ui/panels/memories_ops.py" line="80"/>
         <source>Merged into “{0}” (Ctrl+Z undoes it).</source>
         <translation>已并入“{0}”（Ctrl+Z 可撤销）。</translation>
     </message>
@@ -1624,37 +1678,37 @@ First seen: {3}</source>
 <context>
     <name>MemoryTable</name>
     <message>
-        <location filename="../../bme_desktop/ui/memory_model.py" line="41"/>
+        <location filename="../../bme_desktop/ui/memory_model.py" line="44"/>
         <source>Type</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/memory_model.py" line="41"/>
+        <location filename="../../bme_desktop/ui/memory_model.py" line="45"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/memory_model.py" line="42"/>
+        <location filename="../../bme_desktop/ui/memory_model.py" line="46"/>
         <source>Tier</source>
         <translation>层级</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/memory_model.py" line="42"/>
+        <location filename="../../bme_desktop/ui/memory_model.py" line="47"/>
         <source>Importance</source>
         <translation>重要度</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/memory_model.py" line="43"/>
+        <location filename="../../bme_desktop/ui/memory_model.py" line="48"/>
         <source>Review</source>
         <translation>审核</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/memory_model.py" line="43"/>
+        <location filename="../../bme_desktop/ui/memory_model.py" line="49"/>
         <source>Recalls</source>
         <translation>召回</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/memory_model.py" line="44"/>
+        <location filename="../../bme_desktop/ui/memory_model.py" line="50"/>
         <source>Updated</source>
         <translation>更新时间</translation>
     </message>
@@ -1771,7 +1825,7 @@ First seen: {3}</source>
 <context>
     <name>MessageDialog</name>
     <message>
-        <location filename="../../bme_desktop/ui/memory_detail_dialogs.py" line="37"/>
+        <location filename="../../bme_desktop/ui/memory_detail_dialogs.py" line="36"/>
         <source>Message #{0}</source>
         <translation>消息 #{0}</translation>
     </message>
@@ -1779,7 +1833,7 @@ First seen: {3}</source>
 <context>
     <name>NebulaView</name>
     <message>
-        <location filename="../../bme_desktop/ui/views/nebula/view.py" line="73"/>
+        <location filename="../../bme_desktop/ui/views/nebula/view.py" line="74"/>
         <source>The memory nebula</source>
         <translation>记忆星云</translation>
     </message>
@@ -1787,93 +1841,93 @@ First seen: {3}</source>
 <context>
     <name>NodeEditor</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="45"/>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="187"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="46"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="189"/>
         <source>No memory selected</source>
         <translation>未选择记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="59"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="60"/>
         <source>Pinned (always kept)</source>
         <translation>置顶（始终保留）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="61"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="62"/>
         <source>message numbers, e.g. 3, 4, 9</source>
         <translation>消息序号，例如 3, 4, 9</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="65"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="66"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="68"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="69"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="73"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="74"/>
         <source>Type</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="74"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="75"/>
         <source>Importance</source>
         <translation>重要度</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="75"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="76"/>
         <source>Tier</source>
         <translation>层级</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="76"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="77"/>
         <source>Review</source>
         <translation>审核</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="78"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="79"/>
         <source>Source messages</source>
         <translation>来源消息</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="113"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="114"/>
         <source>New memory</source>
         <translation>新建记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="114"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="115"/>
         <source>Fill in the fields and save.</source>
         <translation>填写字段后保存。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="131"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="132"/>
         <source>Source messages must be whole numbers.</source>
         <translation>来源消息必须是整数。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="188"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="190"/>
         <source>Pick a memory in the list to see and edit it.</source>
         <translation>在列表中选择一条记忆以查看和编辑。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="193"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="195"/>
         <source>Created {0} · updated {1} · recalled {2}×</source>
         <translation>创建于 {0} · 更新于 {1} · 召回 {2} 次</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="206"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="208"/>
         <source>Saved “{0}”.</source>
         <translation>已保存“{0}”。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="211"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="213"/>
         <source>Created “{0}”.</source>
         <translation>已创建“{0}”。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="215"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="217"/>
         <source>Moved to the recycle bin (Ctrl+Z undoes it).</source>
         <translation>已移入回收站（Ctrl+Z 可撤销）。</translation>
     </message>
@@ -2062,102 +2116,102 @@ First seen: {3}</source>
 <context>
     <name>PatrolSection</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/patrol.py" line="36"/>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="37"/>
         <source>Patrol</source>
         <translation>巡查</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/patrol.py" line="41"/>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="42"/>
         <source>Run patrol now</source>
         <translation>立即巡查</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/patrol.py" line="49"/>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="50"/>
         <source>What do I know about…?</source>
         <translation>我对……知道些什么？</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/patrol.py" line="51"/>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="52"/>
         <source>Ask</source>
         <translation>询问</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/patrol.py" line="55"/>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="56"/>
         <source>The memories about it, and how sure they are, appear here.</source>
         <translation>与之相关的记忆及其可信程度会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/patrol.py" line="74"/>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="75"/>
         <source>Long unused</source>
         <translation>长期未用</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/patrol.py" line="74"/>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="75"/>
         <source>Suspected duplicates</source>
         <translation>疑似重复</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/patrol.py" line="75"/>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="76"/>
         <source>Contradiction candidates</source>
         <translation>可能矛盾</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/patrol.py" line="76"/>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="77"/>
         <source>About to be forgotten</source>
         <translation>即将遗忘</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/patrol.py" line="76"/>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="77"/>
         <source>Unclassified</source>
         <translation>未分类</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/patrol.py" line="77"/>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="78"/>
         <source>Stale to-dos</source>
         <translation>久置的待办</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/patrol.py" line="95"/>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="97"/>
         <source>Patrolling…</source>
         <translation>正在巡查…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/patrol.py" line="106"/>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="108"/>
         <source>The patrol failed: {0}</source>
         <translation>巡查失败：{0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/patrol.py" line="112"/>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="114"/>
         <source>No patrol yet; it runs once a day.</source>
         <translation>尚未巡查；每天自动运行一次。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/patrol.py" line="115"/>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="117"/>
         <source>Last patrol {0} · lists only, changes nothing</source>
         <translation>上次巡查 {0} · 只列出，不做任何更改</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/patrol.py" line="121"/>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="123"/>
         <source>{0} ({1})</source>
         <translation>{0}（{1}）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/patrol.py" line="126"/>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="128"/>
         <source>{0} more not listed</source>
         <translation>另有 {0} 条未列出</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/patrol.py" line="163"/>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="165"/>
         <source>Nothing is known about “{0}”.</source>
         <translation>对“{0}”一无所知。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/patrol.py" line="165"/>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="167"/>
         <source>{0} memories about “{1}” · strongest {2}% · confirmed {3} times</source>
         <translation>关于“{1}”的记忆 {0} 条 · 最强 {2}% · 被确认 {3} 次</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/patrol.py" line="169"/>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="171"/>
         <source>• {0} — strength {1}%, confirmed {2} times, {3} days old, {4} links</source>
         <translation>• {0} — 强度 {1}%，被确认 {2} 次，已有 {3} 天，{4} 个关联</translation>
     </message>
@@ -2252,27 +2306,27 @@ First seen: {3}</source>
 <context>
     <name>ReviewPanel</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="35"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="36"/>
         <source>Approve selected</source>
         <translation>通过所选</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="38"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="39"/>
         <source>Reject selected</source>
         <translation>拒绝所选</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="41"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="42"/>
         <source>Select all</source>
         <translation>全选</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="82"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="83"/>
         <source>Reviewed {0} memories.</source>
         <translation>已审核 {0} 条记忆。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="93"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="94"/>
         <source>{0} waiting · {1} selected</source>
         <translation>{0} 条待审 · 已选 {1} 条</translation>
     </message>
@@ -2775,32 +2829,32 @@ First seen: {3}</source>
 <context>
     <name>Tray</name>
     <message>
-        <location filename="../../bme_desktop/ui/tray.py" line="20"/>
+        <location filename="../../bme_desktop/ui/tray.py" line="21"/>
         <source>1 memory waiting for review</source>
         <translation>1 条记忆等待审核</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/tray.py" line="21"/>
+        <location filename="../../bme_desktop/ui/tray.py" line="22"/>
         <source>{0} memories waiting for review</source>
         <translation>{0} 条记忆等待审核</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/tray.py" line="33"/>
+        <location filename="../../bme_desktop/ui/tray.py" line="34"/>
         <source>Bridge: off</source>
         <translation>桥接：关闭</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/tray.py" line="71"/>
+        <location filename="../../bme_desktop/ui/tray.py" line="72"/>
         <source>Show window</source>
         <translation>显示窗口</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/tray.py" line="75"/>
+        <location filename="../../bme_desktop/ui/tray.py" line="76"/>
         <source>Quit</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/tray.py" line="89"/>
+        <location filename="../../bme_desktop/ui/tray.py" line="90"/>
         <source>Pending reviews ({0})</source>
         <translation>待审核（{0}）</translation>
     </message>

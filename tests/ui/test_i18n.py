@@ -31,11 +31,20 @@ from bme_desktop.ui.resources import translations_dir
 WHITELIST = {"BME", "Desktop", "SQLite", "English", "Crimson", "Synth", "Neon", "Cyan", "Amber", "Console",
              "Violet", "Haze", "Ctrl", "Lyra", "OpenGL", "offscreen"}  # product, platform names
 WORD = re.compile(r"[A-Za-z]{3,}")
+MARKUP = re.compile(r"<[^>]*>|&\w+;")  # rich text's tags and entities are not shown
+
+
+def shown_text(widget: QLabel, text: str) -> str:
+    rich = widget.textFormat() == Qt.TextFormat.RichText or (
+        widget.textFormat() == Qt.TextFormat.AutoText and text.lstrip().startswith("<"))
+    return MARKUP.sub(" ", text) if rich else text
 
 
 def visible_texts(window: MainWindow) -> Iterator[tuple[str, str]]:
     for widget in window.findChildren(QWidget):
-        if isinstance(widget, QLabel | QAbstractButton):
+        if isinstance(widget, QLabel):
+            yield "QLabel", shown_text(widget, widget.text())
+        elif isinstance(widget, QAbstractButton):
             yield type(widget).__name__, widget.text()
         if isinstance(widget, QLineEdit | QPlainTextEdit):
             yield "placeholder", widget.placeholderText()

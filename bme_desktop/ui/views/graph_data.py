@@ -28,9 +28,20 @@ BUCKET_NAMES: tuple[str, ...] = tuple(EDGE_BUCKETS)
 MIN_SIZE, MAX_SIZE = 6.0, 17.0  # node diameter in px, by importance 0..10 (as ST-BME)
 
 
-def node_size(importance: npt.ArrayLike) -> FloatArray:
+HUB_EXTRA = 9.0  # px added to the best connected node's diameter (hubs stand out in a big graph)
+
+
+def node_size(importance: npt.ArrayLike, degree: npt.ArrayLike | None = None) -> FloatArray:
+    """Diameter in px: importance 0..10 spans MIN..MAX_SIZE; with ``degree``, up to ``HUB_EXTRA``
+    more on a log scale of the links relative to the best connected node."""
     imp = np.clip(np.asarray(importance, dtype=np.float64), 0.0, 10.0)
-    return MIN_SIZE + (MAX_SIZE - MIN_SIZE) * imp / 10.0
+    size = MIN_SIZE + (MAX_SIZE - MIN_SIZE) * imp / 10.0
+    if degree is not None:
+        deg = np.log1p(np.asarray(degree, dtype=np.float64))
+        top = float(deg.max()) if deg.size else 0.0
+        if top > 0:
+            size = size + HUB_EXTRA * deg / top
+    return size
 
 
 def _summary(node: Node) -> str:
@@ -93,8 +104,15 @@ class GraphData:
         return len(self.edge_ids)
 
     @property
+    def degree(self) -> IntArray:
+        """Links per node (both directions)."""
+        if self.m == 0:
+            return np.zeros(self.n, np.int64)
+        return np.bincount(self.src, minlength=self.n) + np.bincount(self.dst, minlength=self.n)
+
+    @property
     def sizes(self) -> FloatArray:
-        return node_size(self.importance)
+        return node_size(self.importance, self.degree)
 
     def rows_of(self, ids: Iterable[str]) -> IntArray:
         return np.array([self.row[i] for i in ids if i in self.row], dtype=np.int64)

@@ -18,9 +18,11 @@ from ...core.events import ChangeRecord
 from ...core.model import Edge, Node
 from ...core.service import MemoryService
 from ..context import AppContext
+from .communities import Communities, detect
 from .graph_data import GraphData, IntArray
 
 FADE_MS = 350
+COMMUNITY_DELAY_MS = 1500  # changes arriving in a burst (a sync) run one detection after the last
 
 _SOURCES: weakref.WeakKeyDictionary[AppContext, GraphSource] = weakref.WeakKeyDictionary()
 
@@ -53,6 +55,7 @@ class GraphSource(QObject):
     sigNodesRemoving = Signal(object)  # rows about to go (fade them out)
     sigNodesRemoved = Signal(object)  # remap: old row -> new row or -1
     sigEdgesChanged = Signal()  # any edge added, changed or removed
+    sigCommunities = Signal()  # ``communities`` has a new detection (run on a worker)
 
     @classmethod
     def for_context(cls, context: AppContext) -> GraphSource:
@@ -69,6 +72,9 @@ class GraphSource(QObject):
         self._doomed: set[str] = set()
         self._remove_timer = QTimer(self, singleShot=True, interval=FADE_MS)
         self._remove_timer.timeout.connect(self._remove_doomed)
+        self.communities = Communities()
+        self._community_timer = QTimer(self, singleShot=True, interval=COMMUNITY_DELAY_MS)
+        self._community_timer.timeout.connect(self.detect_communities)
         context.sigChatChanged.connect(self.load)
         context.events.sigGraphChanged.connect(self.apply)
         if context.chat_id:
@@ -91,7 +97,29 @@ class GraphSource(QObject):
 
     def set_data(self, data: GraphData) -> None:
         self.data = data
+        self.communities = Communities()
         self.sigReset.emit()
+        self.detect_communities()
+
+    # communities -----------------------------------------------------------------------------
+    def detect_communities(self) -> None:
+        """Louvain on a worker over a snapshot of the arrays; a newer request supersedes it."""
+        self._community_timer.stop()
+        data = self.data
+        if data.n == 0:
+            self._communities_found(Communities())
+            return
+        snapshot = (list(data.ids), list(data.titles), data.importance.copy(), data.type_idx.copy(),
+                    data.src.copy(), data.dst.copy())
+        self.context.runner.run(lambda _control: detect(*snapshot), on_done=self._communities_found,
+                                key=f"graph-communities-{id(self)}")
+
+    def _communities_found(self, communities: Communities) -> None:
+        self.communities = communities
+        self.sigCommunities.emit()
+
+    def _structure_changed(self) -> None:
+        self._community_timer.start()
 
     def apply(self, change: ChangeRecord) -> None:
         if change.chat_id != self.chat_id or change.empty:
@@ -112,6 +140,8 @@ class GraphSource(QObject):
             self.sigNodesChanged.emit(changed)
         if change.edges_added or change.edges_changed or change.edges_removed:
             self.sigEdgesChanged.emit()
+        if added.size or change.edges_added or change.edges_removed or change.edges_changed:
+            self._structure_changed()
         doomed = {i for i in change.nodes_removed if i in self.data.row}
         if doomed:
             self._doomed |= doomed
@@ -125,3 +155,4 @@ class GraphSource(QObject):
             if np.any(remap < 0):
                 self.sigNodesRemoved.emit(remap)
                 self.sigEdgesChanged.emit()
+                self._structure_changed()

@@ -9,13 +9,14 @@ from typing import Any
 
 from PySide6.QtCore import QTimer
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QHBoxLayout, QLineEdit, QMenu, QToolButton, QWidget
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLineEdit, QMenu, QToolButton, QVBoxLayout, QWidget
 
 from ...core.schema import NODE_TYPES, TIERS
 from ...core.service import MemoryService
 from ..context import AppContext
 from ..labels import node_type_label, tier_label
 from ..lifetime import subscribe
+from .graph_colors import BY_COMMUNITY, BY_TYPE
 from .graph_query import GraphFilter
 
 
@@ -44,16 +45,33 @@ class GraphToolbar(QWidget):
         self.search.textChanged.connect(lambda _t: self._search_timer.start())
         self.lanes = self._toggle(self.tr("Lanes"), self.tr("Point-of-view lanes: each owner's memories in a column"))
         self.lanes.toggled.connect(lambda on: self._each("set_lanes", on))
-        self.recall = self._toggle(self.tr("Highlight last recall"),
+        self.recall = self._toggle(self.tr("Last recall"),
                                    self.tr("Light up the memories the newest recall put in the prompt"))
         self.recall.toggled.connect(self._recall_toggled)
-        layout = QHBoxLayout(self)
+        self.colour = QComboBox()
+        self.colour.setToolTip(self.tr("What the node colours show; the legend on the graph says what each colour means"))
+        self.colour.addItem(self.tr("Communities"), BY_COMMUNITY)
+        self.colour.addItem(self.tr("Types"), BY_TYPE)
+        self.colour.currentIndexChanged.connect(lambda _i: self._each("set_color_by", self.colour.currentData()))
+        self.local = QComboBox()
+        self.local.setToolTip(self.tr("Show only the selected memory and what lies a few links away from it"))
+        self.local.addItem(self.tr("Whole graph"), 0)
+        for k in (1, 2, 3):
+            self.local.addItem(self.tr("%n step(s) around", "", k), k)
+        self.local.currentIndexChanged.connect(lambda _i: self._each("set_local_depth", int(self.local.currentData())))
+        # two rows, so the central view never needs more width than the graph itself
+        layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 4, 6, 4)
-        for widget in (self.types, self.tiers):
-            layout.addWidget(widget)
-        layout.addWidget(self.search, 1)
-        layout.addWidget(self.lanes)
-        layout.addWidget(self.recall)
+        layout.setSpacing(4)
+        filters, display = QHBoxLayout(), QHBoxLayout()
+        layout.addLayout(filters)
+        layout.addLayout(display)
+        filters.addWidget(self.types)
+        filters.addWidget(self.tiers)
+        filters.addWidget(self.search, 1)
+        for widget in (self.colour, self.local, self.lanes, self.recall):
+            display.addWidget(widget)
+        display.addStretch(1)
         subscribe(self, context.sigChatChanged, lambda _c: self.recall.setChecked(False))
 
     def _menu_button(self, text: str, items: list[tuple[str, str]]) -> QToolButton:

@@ -11,12 +11,13 @@ from typing import Any
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QPointF, QTimer
+from PySide6.QtCore import QPointF, QRectF, QTimer
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import QWidget
 
 from ...theming import Theme
 from ...theming.qt import qcolor
+from ..graph_colors import BY_COMMUNITY, COMMUNITY_COLOURS, community_palette, type_palette
 from ..graph_data import BoolArray, FloatArray, GraphData, IntArray
 from ..graph_query import visible_edges
 from ..graph_state import GraphState
@@ -52,6 +53,8 @@ class GraphCanvas(pg.GraphicsView):  # type: ignore[misc]
         self.vb.addItem(self.scatter)
         self.labels = LabelLayer(self.vb)
         self.pos: FloatArray = np.zeros((0, 2))
+        self.sizes: FloatArray = np.zeros(0)
+        self.reserved: list[QRectF] = []  # boxes labels keep clear (the legend), in viewport pixels
         self._label_timer = QTimer(self, singleShot=True, interval=80)
         self._label_timer.timeout.connect(self._update_labels)
         self.vb.sigRangeChanged.connect(lambda *_: self._label_timer.start())
@@ -71,7 +74,8 @@ class GraphCanvas(pg.GraphicsView):  # type: ignore[misc]
 
     def restyle(self, theme: Theme) -> None:
         self.theme = theme
-        self.style = _style.NodeStyle(theme)
+        self.palettes = {BY_COMMUNITY: community_palette(theme), "type": type_palette(theme)}
+        self.styles = {mode: _style.NodeStyle(theme, palette) for mode, palette in self.palettes.items()}
         self.setBackground(qcolor(theme.color("background")))
         self.edges.restyle(theme)
         self.labels.restyle(theme)
@@ -83,11 +87,15 @@ class GraphCanvas(pg.GraphicsView):  # type: ignore[misc]
         if data.n == 0 or self.pos.shape[0] != data.n:
             self.scatter.setData(x=np.zeros(0), y=np.zeros(0))
             self._refresh_edges()
-            self.labels.update(data, self.pos, np.zeros(0, bool), np.zeros(0, np.int64))
+            self._label_timer.start()
             return
         alpha = st.alpha * _style.TIER_ALPHA[data.tier_idx]
         ring = np.full(data.n, _style.RING_NONE, dtype=np.int64)
-        size = np.rint(data.sizes)
+        self.sizes = data.sizes
+        size = np.rint(self.sizes)
+        if st.near is not None:
+            alpha = np.where(st.near, alpha, alpha * _style.HOVER_DIM)
+            ring[st.hover] = _style.RING_HIGHLIGHT
         if st.highlight is not None:
             alpha = np.where(st.highlight, alpha, alpha * _style.DIM)
             ring[st.highlight] = _style.RING_HIGHLIGHT
@@ -97,9 +105,10 @@ class GraphCanvas(pg.GraphicsView):  # type: ignore[misc]
             ring[st.selected] = _style.RING_SELECTED
             size[st.selected] += 4
         shown = self.shown()
+        style = self.styles[BY_COMMUNITY if st.color_by == BY_COMMUNITY else "type"]
         self.scatter.setData(x=self.pos[:, 0], y=self.pos[:, 1], size=size,
-                             brush=self.style.brush_array(data.type_idx, alpha),
-                             pen=self.style.pen_array(ring))
+                             brush=style.brush_array(st.colours(), alpha),
+                             pen=style.pen_array(ring))
         self.scatter.data["visible"] = shown
         self.scatter.invalidate()
         self._refresh_edges()
@@ -128,16 +137,57 @@ class GraphCanvas(pg.GraphicsView):  # type: ignore[misc]
         strong, highlight = None, self.state.highlight
         if highlight is not None and data.m:
             strong = highlight[data.src] & highlight[data.dst]
+        hover = self.state.hover
+        if self.state.near is not None and data.m:  # only the hovered node's own links stand out
+            strong = (data.src == hover) | (data.dst == hover)
         self.edges.update(data, self.pos, edge_shown, strong)
 
+    def refresh_labels(self) -> None:
+        """Place the labels again soon (coalesced with other changes)."""
+        self._label_timer.start()
+
     def _update_labels(self) -> None:
-        st = self.state
-        if self.pos.shape[0] != self.data.n:
+        st, data = self.state, self.data
+        if self.pos.shape[0] != data.n or data.n == 0:
+            self.labels.update([], np.zeros((0, 2)), np.zeros(0, bool), np.zeros(0), np.zeros(0, np.int64),
+                               np.zeros(0), [])
             return
-        always = np.flatnonzero(st.highlight) if st.highlight is not None else np.zeros(0, np.int64)
-        if 0 <= st.selected < self.data.n:
-            always = np.concatenate(([st.selected], always))
-        self.labels.update(self.data, self.pos, self.shown(), always.astype(np.int64))
+        always: list[int] = []
+        if 0 <= st.selected < data.n:
+            always.append(st.selected)
+        if st.hover >= 0:
+            always.append(st.hover)
+            if st.near is not None:
+                near = np.flatnonzero(st.near)
+                always.extend(near[np.argsort(-self.sizes[near], kind="stable")][:12].tolist())
+        if st.highlight is not None:
+            lit = np.flatnonzero(st.highlight)
+            always.extend(lit[np.argsort(-self.sizes[lit], kind="stable")][:20].tolist())
+        shown = self.shown()
+        self.labels.update(data.titles, self.pos, shown, self.sizes, np.array(always, np.int64), self.sizes,
+                           self._clusters(shown), self.reserved)
+
+    def _clusters(self, shown: BoolArray) -> list[tuple[int, str, str, float, float]]:
+        """(community, name, colour, x, y) of the coloured communities on screen, biggest first."""
+        st = self.state
+        comm = st.communities
+        if st.color_by != BY_COMMUNITY or comm.count == 0 or st.group.size != shown.size:
+            return []
+        palette = self.palettes[BY_COMMUNITY]
+        g = st.group[shown]
+        pts = self.pos[shown]
+        ok = g >= 0
+        g, pts = g[ok], pts[ok]
+        count = np.bincount(g, minlength=comm.count)
+        sx = np.bincount(g, weights=pts[:, 0], minlength=comm.count)
+        sy = np.bincount(g, weights=pts[:, 1], minlength=comm.count)
+        out = []
+        for c in np.argsort(-count, kind="stable").tolist():
+            if count[c] < 3 or comm.loose_type[c] >= 0:
+                continue
+            colour = palette[c] if c < COMMUNITY_COLOURS else palette[-1]
+            out.append((c, comm.names[c], colour, float(sx[c] / count[c]), float(sy[c] / count[c])))
+        return out
 
     # geometry ------------------------------------------------------------------------------
     def node_at(self, view_pos: QPointF) -> int:
@@ -147,7 +197,8 @@ class GraphCanvas(pg.GraphicsView):  # type: ignore[misc]
         sx, sy = self.vb.viewPixelSize()
         dx = (self.pos[:, 0] - view_pos.x()) / sx
         dy = (self.pos[:, 1] - view_pos.y()) / sy
-        dist = np.hypot(dx, dy) - (self.data.sizes / 2 + HIT_SLOP_PX)
+        sizes = self.sizes if self.sizes.size == self.data.n else self.data.sizes
+        dist = np.hypot(dx, dy) - (sizes / 2 + HIT_SLOP_PX)
         dist[~self.shown()] = np.inf
         row = int(np.argmin(dist))
         return row if dist[row] <= 0 else -1

@@ -20,6 +20,7 @@ from ..graph_data import TYPE_NAMES, FloatArray, IntArray
 ALPHA_LEVELS = np.array([0.0, 0.15, 0.3, 0.5, 0.75, 1.0])
 TIER_ALPHA = np.array([0.85, 1.0, 0.5, 0.3, 1.0])  # short, long, dormant, archived, unknown
 DIM = 0.3  # factor for nodes outside an active highlight
+HOVER_DIM = 0.15  # factor for nodes outside the hovered node's neighbourhood
 RING_NONE, RING_HIGHLIGHT, RING_SEARCH, RING_SELECTED = 0, 1, 2, 3
 
 ObjArray = npt.NDArray[np.object_]
@@ -32,12 +33,12 @@ def alpha_level(alpha: FloatArray) -> IntArray:
 
 
 class NodeStyle:
-    def __init__(self, theme: Theme) -> None:
-        names = (*TYPE_NAMES, "")
-        self.brushes: ObjArray = np.empty((len(names), ALPHA_LEVELS.size), dtype=object)
-        for t, name in enumerate(names):
+    def __init__(self, theme: Theme, palette: list[str] | None = None) -> None:
+        colours = palette if palette is not None else [theme.node_color(t) for t in (*TYPE_NAMES, "")]
+        self.brushes: ObjArray = np.empty((len(colours), ALPHA_LEVELS.size), dtype=object)
+        for t, colour in enumerate(colours):
             for a, alpha in enumerate(ALPHA_LEVELS):
-                self.brushes[t, a] = QBrush(qcolor(theme.node_color(name), float(alpha)))
+                self.brushes[t, a] = QBrush(qcolor(colour, float(alpha)))
         rings = [QPen(Qt.PenStyle.NoPen), theme_pen(theme, "accent", 2.0),
                  theme_pen(theme, "warning", 2.0), theme_pen(theme, "text", 2.5)]
         self.pens: ObjArray = np.empty(len(rings), dtype=object)

@@ -17,12 +17,15 @@ from PySide6.QtWidgets import QApplication, QToolTip, QVBoxLayout, QWidget
 
 from ...context import AppContext
 from ...lifetime import on_release, subscribe
+from ...theming import Theme
 from ..gl_probe import opengl_available
+from ..graph_colors import BY_COMMUNITY, legend_entries
 from ..graph_data import FloatArray, IntArray
 from ..graph_query import GraphFilter, lane_shift
 from ..graph_source import GraphSource
 from ..graph_state import GraphState
 from ..layout_link import LayoutLink
+from ..legend import GraphLegend
 from ..placement import initial_positions, place_new
 from ._canvas import GraphCanvas
 
@@ -48,12 +51,16 @@ class Graph2DView(QWidget):
         box = QVBoxLayout(self)
         box.setContentsMargins(0, 0, 0, 0)
         box.addWidget(self.canvas)
+        self.legend = GraphLegend(self)
+        self.legend.restyle(context.themes.current)
+        self.legend.sigGroupClicked.connect(self.highlight_group)
         st = self.state
         st.sigReset.connect(self._reset)
         st.sigAdded.connect(self._added)
         st.sigRemoved.connect(self._removed)
         st.sigEdgesChanged.connect(self._edges_changed)
         st.sigStyleChanged.connect(self.canvas.refresh)
+        st.sigStyleChanged.connect(self._update_legend)
         st.sigSelected.connect(self._selected_by_user)
         vb = self.canvas.vb
         vb.sigNodeClicked.connect(st.select_row)
@@ -64,7 +71,7 @@ class Graph2DView(QWidget):
         self.link.sigPositions.connect(self._positions)
         self.link.sigSettled.connect(self._settled)
         subscribe(self, context.sigNodeSelected, st.select)
-        subscribe(self, context.themes.sigThemeChanged, self.canvas.restyle)
+        subscribe(self, context.themes.sigThemeChanged, self._restyle)
         app = QApplication.instance()
         if app is not None:
             subscribe(self, app.aboutToQuit, self.link.close)
@@ -87,6 +94,22 @@ class Graph2DView(QWidget):
 
     def select(self, node_id: str) -> None:
         self.state.select(node_id)
+
+    def set_color_by(self, mode: str) -> None:
+        """Colour nodes by ``"type"`` or ``"community"`` (the legend follows)."""
+        self.state.set_color_by(mode)
+
+    def set_local_depth(self, k: int) -> None:
+        """The local graph: the selection and what lies within ``k`` steps of it (0: the whole graph)."""
+        self.state.set_local_depth(k)
+        self.fit()
+
+    def highlight_group(self, group: int) -> None:
+        """Light up one community (a click on its line in the legend; again to clear)."""
+        data, st = self.state.data, self.state
+        ids = [data.ids[r] for r in np.flatnonzero(st.group == group).tolist()] if group >= 0 else []
+        same = st.highlight_ids is not None and st.highlight_ids == frozenset(ids)
+        self.state.set_highlight(None if same or not ids else ids)
 
     def set_lanes(self, on: bool) -> None:
         """Point-of-view lanes: objective memories in the middle, each owner's in a column beside."""
@@ -172,10 +195,34 @@ class Graph2DView(QWidget):
         self.sigSelectionChanged.emit(ids)
 
     def _hover(self, row: int, screen: QPointF) -> None:
+        self.state.set_hover(row)
         if row < 0:
             QToolTip.hideText()
         else:
             QToolTip.showText(screen.toPoint(), self.state.tooltip(row), self.canvas)
+
+    # legend and communities ----------------------------------------------------------------
+    def _restyle(self, theme: Theme) -> None:
+        self.canvas.restyle(theme)
+        self.legend.restyle(theme)
+        self._update_legend()
+
+    def _update_legend(self) -> None:
+        st = self.state
+        by_community = st.color_by == BY_COMMUNITY
+        title = self.tr("Communities") if by_community else self.tr("Types")
+        other = self.tr("Other and unlinked") if by_community else self.tr("Other")
+        if by_community and st.communities.count == 0 and st.data.n:
+            title = self.tr("Communities (finding…)")
+        entries = legend_entries(st.color_by, self.canvas.theme, st.data.type_idx, st.shown(), st.communities,
+                                 st.group, other) if st.group.size == st.data.n else []
+        self.legend.set_entries(title, entries)
+        self.legend.move(8, 8)
+        self.legend.raise_()
+        reserved = [QRectF(self.legend.geometry()).adjusted(-4, -4, 4, 4)] if self.legend.isVisible() else []
+        if reserved != self.canvas.reserved:
+            self.canvas.reserved = reserved
+            self.canvas.refresh_labels()
 
     def _selected_by_user(self, node_id: str) -> None:
         self.sigNodeSelected.emit(node_id)

@@ -1,0 +1,82 @@
+"""What the graph views colour by: node type (the theme's colours) or community (a palette made
+for the theme), and the legend entries that say what each colour means. No widgets."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..labels import node_type_label
+from ..theming import Theme
+from ..theming.colors import from_oklch, oklch_of, to_oklab
+from .communities import Communities
+from .graph_data import TYPE_NAMES, IntArray
+
+BY_TYPE, BY_COMMUNITY = "type", "community"
+COMMUNITY_COLOURS = 12  # the biggest communities get a colour each; the rest share the muted one
+GOLDEN_ANGLE = 137.508
+
+
+def community_palette(theme: Theme) -> list[str]:
+    """``COMMUNITY_COLOURS`` distinct colours for the theme, then the muted one for the rest.
+
+    Hues step by the golden angle from the theme's primary hue (neighbours in the list are far
+    apart on the wheel), at the lightness of the theme's node colours, alternately a little
+    lighter and darker, with the most chroma sRGB allows up to a vivid but not neon level.
+    """
+    base_l = float(np.mean([to_oklab(c)[0] for c in theme.nodes.values()]))
+    start = oklch_of(theme.color("primary"))[2]
+    out = []
+    for i in range(COMMUNITY_COLOURS):
+        lightness = base_l + (0.06 if i % 2 == 0 else -0.04)
+        out.append(from_oklch(min(lightness, 0.9), 0.15, (start + i * GOLDEN_ANGLE) % 360))
+    out.append(theme.color("text_muted"))
+    return out
+
+
+def type_palette(theme: Theme) -> list[str]:
+    return [theme.node_color(t) for t in (*TYPE_NAMES, "")]
+
+
+def colour_index(mode: str, type_idx: IntArray, group: IntArray, communities: Communities) -> IntArray:
+    """Per node, its row in the palette of ``mode``."""
+    if mode != BY_COMMUNITY:
+        return type_idx
+    coloured = np.zeros(communities.count + 1, dtype=bool)  # the extra slot: not detected yet (-1)
+    coloured[:communities.count] = communities.loose_type < 0
+    coloured[COMMUNITY_COLOURS:] = False
+    return np.where(coloured[group], group, COMMUNITY_COLOURS).astype(np.int64)
+
+
+@dataclass(frozen=True)
+class LegendEntry:
+    colour: str
+    text: str
+    count: int
+    group: int = -1  # the community (for a click to highlight it); -1 for types and "other"
+    type_idx: int = -1
+
+
+def legend_entries(mode: str, theme: Theme, type_idx: IntArray, shown: np.ndarray,
+                   communities: Communities, group: IntArray, other_text: str) -> list[LegendEntry]:
+    """What each colour on screen means, most nodes first (only colours of shown nodes)."""
+    if mode != BY_COMMUNITY:
+        counts = np.bincount(type_idx[shown], minlength=len(TYPE_NAMES) + 1)
+        names = (*TYPE_NAMES, "")
+        return [LegendEntry(theme.node_color(names[t]), node_type_label(names[t]) if names[t] else other_text,
+                            int(counts[t]), type_idx=t) for t in np.argsort(-counts, kind="stable") if counts[t]]
+    palette = community_palette(theme)
+    counts = np.bincount(group[shown] + 1, minlength=communities.count + 1)[1:]
+    out = []
+    rest = int((group[shown] < 0).sum())
+    for g in range(communities.count):
+        if not counts[g]:
+            continue
+        if g < COMMUNITY_COLOURS and communities.loose_type[g] < 0:
+            out.append(LegendEntry(palette[g], communities.names[g], int(counts[g]), group=g))
+        else:
+            rest += int(counts[g])
+    if rest:
+        out.append(LegendEntry(palette[-1], other_text, rest))
+    return out

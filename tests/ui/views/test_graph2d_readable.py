@@ -1,0 +1,143 @@
+"""The 2D graph stays readable (offscreen): labels never overlap and are never cut at the edge at
+any zoom, colours follow communities with a legend, hover lights a node's neighbourhood and
+fades the rest, the local graph shows only what lies a few steps from the selection."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Iterator
+
+import numpy as np
+import pytest
+from PySide6.QtCore import QPointF, QRectF
+
+from bench.story_graph import story
+from bme_desktop.ui.context import AppContext
+from bme_desktop.ui.views.graph2d import Graph2DView
+from bme_desktop.ui.views.graph_colors import BY_TYPE
+from bme_desktop.ui.views.graph_data import GraphData, node_size
+from bme_desktop.ui.views.graph_source import GraphSource
+
+
+@pytest.fixture
+def view(qtbot, context: AppContext, settled: Callable[[], None]) -> Iterator[Graph2DView]:
+    source = GraphSource(context)
+    v = Graph2DView(context, source=source)
+    qtbot.addWidget(v)
+    v.resize(700, 500)
+    v.show()
+    source.set_data(GraphData.from_records(*story(300)))
+    settled()
+    qtbot.waitUntil(lambda: v.state.communities.count > 0 and v.link.settled, timeout=120000)
+    v.fit()
+    v.canvas._update_labels()
+    yield v
+    v.close()
+
+
+def label_rects(v: Graph2DView) -> list[QRectF]:
+    """Where the shown label items are drawn, in the canvas viewport's pixels."""
+    v.canvas.vb.updateMatrix()  # as a paint would: the items' scene geometry follows the view range
+    out = []
+    for item in v.canvas.labels.items:
+        if item.isVisible():
+            out.append(v.canvas.mapFromScene(item.sceneBoundingRect()).boundingRect().toRectF())
+    return out
+
+
+def overlaps(rects: list[QRectF]) -> int:
+    return sum(1 for a, b in itertools.combinations(rects, 2) if a.adjusted(1, 1, -1, -1).intersects(b))
+
+
+def test_labels_never_overlap_nor_leave_the_view_at_any_zoom(qtbot, view: Graph2DView) -> None:
+    frame = QRectF(view.canvas.viewport().rect())
+    counts = []
+    for step in range(4):  # the whole graph, then zoomed in twice as far each time
+        if step:
+            view.canvas.vb.scaleBy((0.5, 0.5))
+        view.canvas._update_labels()
+        qtbot.wait(1)
+        rects = label_rects(view)
+        counts.append(len(rects))
+        assert overlaps(rects) == 0
+        assert all(frame.contains(r) for r in rects), [r for r in rects if not frame.contains(r)]
+    assert min(counts) >= 5  # labels are there to be checked, at every zoom
+
+
+def test_a_title_shows_once_however_many_memories_carry_it(view: Graph2DView) -> None:
+    texts = [item.textItem.toPlainText() for item in view.canvas.labels.items if item.isVisible()]
+    assert len(texts) == len(set(texts))
+
+
+def test_colours_follow_communities_and_the_legend_names_them(view: Graph2DView) -> None:
+    st = view.state
+    entries = view.legend.entries
+    assert view.legend.isVisible() and len(entries) >= 2
+    assert entries[0].text == st.communities.names[entries[0].group]
+    a, b = (np.flatnonzero(st.group == g)[0] for g in (entries[0].group, entries[1].group))
+    brushes = view.canvas.scatter.data["brush"]
+    assert brushes[a].color().name() != brushes[b].color().name()
+    view.set_color_by(BY_TYPE)
+    assert view.legend.title.text() == "<b>Types</b>"
+
+
+def test_a_click_on_a_legend_line_lights_that_community(view: Graph2DView) -> None:
+    group = view.legend.entries[0].group
+    view.legend.body.linkActivated.emit(str(group))
+    assert view.state.highlight is not None
+    assert np.array_equal(view.state.highlight, view.state.group == group)
+
+
+def test_hover_lights_the_neighbourhood_and_fades_the_rest(qtbot, view: Graph2DView) -> None:
+    data = view.state.data
+    row = int(np.argmax(data.degree))  # a hub: it has neighbours and non-neighbours
+    view.canvas.vb.setRange(QRectF(QPointF(*(view.canvas.pos[row] - 3)), QPointF(*(view.canvas.pos[row] + 3))))
+    qtbot.wait(20)
+    point = view.canvas.mapFromScene(view.canvas.scene_pos_of(row))
+    qtbot.mouseMove(view.canvas.viewport(), point)
+    qtbot.waitUntil(lambda: view.state.hover == row, timeout=5000)
+    near = view.state.near
+    assert near is not None and near[row] and 1 < near.sum() < data.n
+    alpha = np.array([b.color().alphaF() for b in view.canvas.scatter.data["brush"]])
+    far = ~near & (data.tier_idx == data.tier_idx[row])
+    close = near & (data.tier_idx == data.tier_idx[row])
+    assert alpha[far].max() < alpha[close].min()
+    assert row in view.canvas.labels.rows.tolist()  # the hovered node is labelled
+
+
+def test_the_local_graph_shows_only_what_lies_k_steps_from_the_selection(view: Graph2DView) -> None:
+    data = view.state.data
+    row = int(np.argmin(np.where(data.degree > 0, data.degree, 10**9)))
+    view.set_local_depth(1)
+    view.select(data.ids[row])
+    shown = view.canvas.scatter.data["visible"]
+    neighbours = set(data.dst[data.src == row].tolist()) | set(data.src[data.dst == row].tolist())
+    assert set(np.flatnonzero(shown).tolist()) == neighbours | {row}
+    view.set_local_depth(2)
+    assert view.canvas.scatter.data["visible"].sum() > len(neighbours) + 1
+    view.set_local_depth(0)
+    assert view.canvas.scatter.data["visible"].all()
+
+
+def test_nodes_with_more_links_are_drawn_bigger(view: Graph2DView) -> None:
+    same_importance = node_size(np.full(3, 5.0), np.array([0, 3, 40]))
+    assert same_importance[0] < same_importance[1] < same_importance[2]
+    data = view.state.data
+    assert np.array_equal(view.canvas.scatter.data["size"], np.rint(node_size(data.importance, data.degree)))
+
+
+def test_the_toolbar_toggles_look_different_when_checked(qtbot, context: AppContext) -> None:
+    from bme_desktop.ui.theming.qt import stylesheet_for
+    from bme_desktop.ui.views.graph_toolbar import GraphToolbar
+    themes = context.themes
+    bar = GraphToolbar(context, [])
+    qtbot.addWidget(bar)
+    bar.setStyleSheet(stylesheet_for(themes.current, themes._template, themes._icons))
+    bar.show()
+    button = bar.lanes
+    before = button.grab().toImage()
+    button.setChecked(True)
+    after = button.grab().toImage()
+    centre = (before.width() // 2, 3)
+    assert before.pixelColor(*centre) != after.pixelColor(*centre)
+    assert button.isCheckable() and bar.recall.isCheckable()  # assistive tools read the state too
