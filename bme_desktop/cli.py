@@ -31,7 +31,7 @@ def build_parser() -> argparse.ArgumentParser:
     for p in (parser, gui):
         p.add_argument("--screenshot", metavar="PATH", help="render the window to a PNG and exit")
         p.add_argument("--theme", help="crimson-synth, neon-cyan, amber-console or violet-haze")
-        p.add_argument("--panel", help="the panel to show (overview, memories, review, injection, actions, "
+        p.add_argument("--panel", help="the panel to show (overview, memories, review, patrol, injection, actions, "
                                        "persona, settings, graph2d, nebula); settings:TAB also opens one tab "
                                        f"of Settings, TAB one of {', '.join(SETTINGS_TABS)}")
         p.add_argument("--lang", choices=("zh", "en"), help="interface language")

@@ -63,7 +63,7 @@ class MainWindow(QMainWindow):
             dock = self._dock(panel.key, panel.title(), panel.factory(context), panel.area)
             dock.setVisible(panel.visible)
         self.splitDockWidget(self.docks["chats"], self.docks["overview"], Qt.Orientation.Vertical)
-        for key in ("review", "injection", "actions", "persona", "settings"):
+        for key in ("review", "patrol", "injection", "actions", "persona", "settings"):
             self.tabifyDockWidget(self.docks["memories"], self.docks[key])
         self.docks["memories"].raise_()
         self.resizeDocks([self.docks["chats"], self.docks["memories"]], [330, 700], Qt.Orientation.Horizontal)

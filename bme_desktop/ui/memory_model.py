@@ -2,7 +2,10 @@
 
 Rows arrive in pages (``fetchMore``) from a worker, so 100k memories cost one page of
 work at a time and no widget per row. Sorting and filtering re-query the store. Change
-records update only the rows they name; additions re-query.
+records update only the rows they name, in place. New rows (a sync in progress, an undo that
+brings a memory back into a filtered list) are merged in where the store's order puts them,
+as row insertions: the rows already shown keep their order and the selection stays on the
+same memory (issue 19: "clicked Kael, got another memory").
 """
 
 from __future__ import annotations
@@ -152,16 +155,66 @@ class MemoryTableModel(QAbstractTableModel):
     def apply_change(self, change: ChangeRecord) -> None:
         if change.chat_id != self._chat_id:
             return
-        if change.nodes_added or (change.nodes_removed and self._query.only_deleted):
-            self.reload()
+        if change.nodes_removed and self._query.only_deleted:
+            self.refresh()
             return
         for node_id in change.nodes_removed:
             self._remove(node_id)
-        loaded = [n for n in change.nodes_changed if self.row_of(n) >= 0]
+        ids = self._ids()
+        loaded = [n for n in change.nodes_changed if n in ids]
         if loaded:
             chat_id = self._chat_id
             self._context.call(lambda s: [s.get_node(chat_id, n, include_deleted=True) for n in loaded],
                                self._update_rows)
+        if change.nodes_added or (self._filtered() and len(loaded) < len(change.nodes_changed)):
+            self.refresh()  # new rows, or changed ones that may match the filter now
+
+    def _filtered(self) -> bool:
+        q = self._query
+        return any(v is not None for v in (q.q, q.type, q.tier, q.review_status, q.pinned, q.owner, q.region))
+
+    def _ids(self) -> dict[str, int]:
+        return {n.id: i for i, n in enumerate(self._rows)}
+
+    def refresh(self) -> None:
+        """Query the loaded window again and merge: new rows are inserted where the store's
+        order puts them, vanished ones removed, the others updated in place (never moved)."""
+        if not self._chat_id:
+            return
+        generation = self._generation
+        self._loading = True
+        limit = max(self._page, len(self._rows) + 50)
+        self._context.call(self._search(0, limit), lambda res: self._merge(generation, limit, res),
+                           key=f"memory-model-{id(self)}")
+
+    def _merge(self, generation: int, limit: int, result: tuple[list[Node], int]) -> None:
+        if generation != self._generation:
+            return
+        self._loading = False
+        fresh, total = list(result[0]), result[1]
+        complete = len(fresh) < limit  # the query returned every matching row
+        fresh_ids = {n.id for n in fresh}
+        if complete:  # a loaded row the store no longer lists (deleted, no longer matching)
+            for node in [n for n in self._rows if n.id not in fresh_ids]:
+                self._remove(node.id)
+        ids = self._ids()
+        following: str | None = None  # the nearest loaded row after the current one, in the store's order
+        inserts: list[tuple[str | None, Node]] = []
+        for node in reversed(fresh):
+            if node.id in ids:
+                following = node.id
+            else:
+                inserts.append((following, node))
+        for following_id, node in reversed(inserts):
+            if following_id is None and not (complete or len(self._rows) >= total):
+                continue  # beyond the loaded rows: a later page brings it
+            row = self.row_of(following_id) if following_id is not None else len(self._rows)
+            self.beginInsertRows(QModelIndex(), row, row)
+            self._rows.insert(row, node)
+            self.endInsertRows()
+        self._total = max(total, len(self._rows))
+        self._update_rows([n for n in fresh if n.id in ids])
+        self.sigLoaded.emit(self._total)
 
     def _matches(self, node: Node) -> bool:
         q = self._query
@@ -176,6 +229,8 @@ class MemoryTableModel(QAbstractTableModel):
                 continue
             if not self._matches(node):
                 self._remove(node.id)
+                continue
+            if self._rows[row] == node:
                 continue
             self._rows[row] = node
             self.dataChanged.emit(self.index(row, 0), self.index(row, len(COLUMNS) - 1))

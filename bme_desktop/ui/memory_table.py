@@ -11,7 +11,7 @@ the rows on screen.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, QSize, QTimer
+from PySide6.QtCore import QEvent, QModelIndex, QObject, QPersistentModelIndex, QSize, QTimer
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
@@ -95,6 +95,49 @@ class _ColumnFitter(QObject):
         return False
 
 
+class _PlaceKeeper(QObject):
+    """Rows inserted above the selected memory (a sync in progress, an undo) scroll the view by
+    their height, so the selected row stays where it was on screen and under the pointer; rows
+    inserted above the top of the view, with nothing selected on screen, keep the view still (at
+    the very top they show up)."""
+
+    def __init__(self, table: QTableView) -> None:
+        super().__init__(table)
+        self._table = table
+        self._anchor: QPersistentModelIndex | None = None
+        self._anchor_y = 0
+        model = table.model()
+        model.rowsAboutToBeInserted.connect(self._before)
+        model.rowsInserted.connect(self._after)
+
+    def _before(self, _parent: QModelIndex, _first: int, _last: int) -> None:
+        table = self._table
+        current = table.currentIndex()
+        row = current.row() if current.isValid() and table.selectionModel().isRowSelected(
+            current.row(), QModelIndex()) else -1
+        y = table.rowViewportPosition(row) if row >= 0 else -1
+        if row < 0 or not 0 <= y < table.viewport().height():  # no selected row on screen: the top one,
+            if table.verticalScrollBar().value() == 0:  # unless at the top: new rows show up there
+                self._anchor = None
+                return
+            row = table.rowAt(0)
+            y = table.rowViewportPosition(row) if row >= 0 else 0
+        self._anchor = QPersistentModelIndex(table.model().index(row, 0)) if row >= 0 else None
+        self._anchor_y = y
+
+    def _after(self, _parent: QModelIndex, first: int, last: int) -> None:
+        anchor, self._anchor = self._anchor, None
+        if anchor is None or not anchor.isValid() or first > anchor.row():
+            return
+        table = self._table
+        table.updateGeometries()  # the scroll range must include the new rows now
+        bar = table.verticalScrollBar()
+        if table.verticalScrollMode() == QAbstractItemView.ScrollMode.ScrollPerItem:
+            bar.setValue(bar.value() + last - first + 1)
+        else:
+            bar.setValue(bar.value() + table.rowViewportPosition(anchor.row()) - self._anchor_y)
+
+
 def make_memory_table(model: MemoryTableModel, *, multi: bool = False, hidden: tuple[str, ...] = (),
                       parent: QWidget | None = None) -> QTableView:
     """``hidden``: column ids (see ``COLUMNS``) to leave out of this view."""
@@ -119,4 +162,5 @@ def make_memory_table(model: MemoryTableModel, *, multi: bool = False, hidden: t
         table.setColumnHidden(column, name in hidden)
     fit_columns(table)
     _ColumnFitter(table)
+    _PlaceKeeper(table)
     return table

@@ -818,7 +818,9 @@ First seen: {3}</source>
     <message numerus="yes">
         <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="60"/>
         <source>%n step(s) around</source>
-        <translation><numerusform>周围 %n 步</numerusform></translation>
+        <translation>
+            <numerusform>周围 %n 步</numerusform>
+        </translation>
     </message>
     <message>
         <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="129"/>
@@ -1678,37 +1680,37 @@ First seen: {3}</source>
 <context>
     <name>MemoryTable</name>
     <message>
-        <location filename="../../bme_desktop/ui/memory_model.py" line="44"/>
+        <location filename="../../bme_desktop/ui/memory_model.py" line="47"/>
         <source>Type</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/memory_model.py" line="45"/>
+        <location filename="../../bme_desktop/ui/memory_model.py" line="48"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/memory_model.py" line="46"/>
+        <location filename="../../bme_desktop/ui/memory_model.py" line="49"/>
         <source>Tier</source>
         <translation>层级</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/memory_model.py" line="47"/>
+        <location filename="../../bme_desktop/ui/memory_model.py" line="50"/>
         <source>Importance</source>
         <translation>重要度</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/memory_model.py" line="48"/>
+        <location filename="../../bme_desktop/ui/memory_model.py" line="51"/>
         <source>Review</source>
         <translation>审核</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/memory_model.py" line="49"/>
+        <location filename="../../bme_desktop/ui/memory_model.py" line="52"/>
         <source>Recalls</source>
         <translation>召回</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/memory_model.py" line="50"/>
+        <location filename="../../bme_desktop/ui/memory_model.py" line="53"/>
         <source>Updated</source>
         <translation>更新时间</translation>
     </message>
@@ -1841,93 +1843,93 @@ First seen: {3}</source>
 <context>
     <name>NodeEditor</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="46"/>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="189"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="49"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="192"/>
         <source>No memory selected</source>
         <translation>未选择记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="60"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="63"/>
         <source>Pinned (always kept)</source>
         <translation>置顶（始终保留）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="62"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="65"/>
         <source>message numbers, e.g. 3, 4, 9</source>
         <translation>消息序号，例如 3, 4, 9</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="66"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="69"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="69"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="72"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="74"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="77"/>
         <source>Type</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="75"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="78"/>
         <source>Importance</source>
         <translation>重要度</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="76"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="79"/>
         <source>Tier</source>
         <translation>层级</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="77"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="80"/>
         <source>Review</source>
         <translation>审核</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="79"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="82"/>
         <source>Source messages</source>
         <translation>来源消息</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="114"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="117"/>
         <source>New memory</source>
         <translation>新建记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="115"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="118"/>
         <source>Fill in the fields and save.</source>
         <translation>填写字段后保存。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="132"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="135"/>
         <source>Source messages must be whole numbers.</source>
         <translation>来源消息必须是整数。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="190"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="193"/>
         <source>Pick a memory in the list to see and edit it.</source>
         <translation>在列表中选择一条记忆以查看和编辑。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="195"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="198"/>
         <source>Created {0} · updated {1} · recalled {2}×</source>
         <translation>创建于 {0} · 更新于 {1} · 召回 {2} 次</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="208"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="212"/>
         <source>Saved “{0}”.</source>
         <translation>已保存“{0}”。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="213"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="217"/>
         <source>Created “{0}”.</source>
         <translation>已创建“{0}”。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="217"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="221"/>
         <source>Moved to the recycle bin (Ctrl+Z undoes it).</source>
         <translation>已移入回收站（Ctrl+Z 可撤销）。</translation>
     </message>
@@ -2078,43 +2080,48 @@ First seen: {3}</source>
 <context>
     <name>Panels</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/__init__.py" line="63"/>
+        <location filename="../../bme_desktop/ui/panels/__init__.py" line="68"/>
         <source>Overview</source>
         <translation>概览</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/__init__.py" line="64"/>
+        <location filename="../../bme_desktop/ui/panels/__init__.py" line="69"/>
         <source>Memories</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/__init__.py" line="65"/>
+        <location filename="../../bme_desktop/ui/panels/__init__.py" line="70"/>
         <source>Review</source>
         <translation>审核</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/__init__.py" line="66"/>
+        <location filename="../../bme_desktop/ui/panels/__init__.py" line="71"/>
+        <source>Patrol</source>
+        <translation>巡查</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/__init__.py" line="72"/>
         <source>Injection</source>
         <translation>注入</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/__init__.py" line="67"/>
+        <location filename="../../bme_desktop/ui/panels/__init__.py" line="73"/>
         <source>Actions</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/__init__.py" line="68"/>
+        <location filename="../../bme_desktop/ui/panels/__init__.py" line="74"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/__init__.py" line="70"/>
+        <location filename="../../bme_desktop/ui/panels/__init__.py" line="76"/>
         <source>Persona</source>
         <translation>用户画像</translation>
     </message>
 </context>
 <context>
-    <name>PatrolSection</name>
+    <name>PatrolPanel</name>
     <message>
         <location filename="../../bme_desktop/ui/panels/patrol.py" line="37"/>
         <source>Patrol</source>
@@ -2304,29 +2311,171 @@ First seen: {3}</source>
     </message>
 </context>
 <context>
+    <name>Review</name>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="48"/>
+        <source>Its source messages were edited, but you had changed it by hand, so it was kept for you to check.</source>
+        <translation>它的来源消息被修改了，但你曾手动改过它，所以保留下来请你检查。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="51"/>
+        <source>Promoted to long-term memory after being recalled {0} times.</source>
+        <translation>被召回 {0} 次后晋升为长期记忆。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="54"/>
+        <source>Written by Compress from {0} memories, not all of them approved.</source>
+        <translation>由“压缩”从 {0} 条记忆写成，其中有未批准的。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="57"/>
+        <source>Sent back to review by hand.</source>
+        <translation>被手动送回审核。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="59"/>
+        <source>A new long-term memory made by extraction (the review mode lists those).</source>
+        <translation>提取生成的新长期记忆（当前审核模式会列出这类记忆）。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="61"/>
+        <source>A new memory made by extraction (the review mode lists every one).</source>
+        <translation>提取生成的新记忆（当前审核模式会列出每一条）。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="63"/>
+        <source>Written or edited by hand and saved as pending.</source>
+        <translation>手动编写或编辑，并以“待审核”保存。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="64"/>
+        <source>Marked for review (imported, or made by an older version).</source>
+        <translation>标记为待审核（导入的，或由旧版本生成）。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="71"/>
+        <source>{0} · {1} · importance {2} · made {3}</source>
+        <translation>{0} · {1} · 重要度 {2} · 生成于 {3}</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="74"/>
+        <source>Why it is here</source>
+        <translation>为何在此</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="79"/>
+        <source>Sources</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="81"/>
+        <source>No source messages recorded.</source>
+        <translation>没有记录来源消息。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="84"/>
+        <source>#{0} {1}:</source>
+        <translation>#{0} {1}：</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="88"/>
+        <source>and {0} more messages</source>
+        <translation>另有 {0} 条消息</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="94"/>
+        <source>A approve · R reject · E edit · J/K next/previous · U undo</source>
+        <translation>A 批准 · R 拒绝 · E 编辑 · J/K 下一条/上一条 · U 撤销</translation>
+    </message>
+</context>
+<context>
     <name>ReviewPanel</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="36"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="111"/>
         <source>Approve selected</source>
         <translation>通过所选</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="39"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="113"/>
+        <source>A: approve the selected memories (one undoable step)</source>
+        <translation>A：批准所选记忆（一步，可撤销）</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="115"/>
         <source>Reject selected</source>
         <translation>拒绝所选</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="42"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="117"/>
+        <source>R: reject the selected memories (one undoable step)</source>
+        <translation>R：拒绝所选记忆（一步，可撤销）</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="119"/>
         <source>Select all</source>
         <translation>全选</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="83"/>
-        <source>Reviewed {0} memories.</source>
-        <translation>已审核 {0} 条记忆。</translation>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="121"/>
+        <source>Edit</source>
+        <translation>编辑</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="94"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="122"/>
+        <source>E: edit the selected memory; Esc returns to the card</source>
+        <translation>E：编辑所选记忆；Esc 返回卡片</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="124"/>
+        <source>Undo</source>
+        <translation>撤销</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="125"/>
+        <source>U: undo the last decision</source>
+        <translation>U：撤销上一个决定</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="229"/>
+        <source>Undone.</source>
+        <translation>已撤销。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="229"/>
+        <source>Nothing to undo.</source>
+        <translation>没有可撤销的操作。</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../bme_desktop/ui/panels/review.py" line="234"/>
+        <source>Approved %n memories (U undoes).</source>
+        <translation>
+            <numerusform>已批准 %n 条记忆（按 U 撤销）。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../bme_desktop/ui/panels/review.py" line="238"/>
+        <source>Rejected %n memories (U undoes).</source>
+        <translation>
+            <numerusform>已拒绝 %n 条记忆（按 U 撤销）。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="288"/>
+        <source>{0} memories selected: A approves them all, R rejects them all, as one step U undoes.</source>
+        <translation>已选 {0} 条记忆：A 全部批准，R 全部拒绝，作为一步，U 可撤销。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="291"/>
+        <source>Select a memory to see what it says.</source>
+        <translation>选择一条记忆，查看它的内容。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="293"/>
+        <source>Nothing waits for review.</source>
+        <translation>没有待审核的记忆。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="297"/>
         <source>{0} waiting · {1} selected</source>
         <translation>{0} 条待审 · 已选 {1} 条</translation>
     </message>

@@ -1,4 +1,4 @@
-"""The Review panel's Patrol section: the latest report's lists, selecting a memory, running
+"""The Patrol panel: the latest report's lists, selecting a memory, running
 the patrol now, and asking what is known about something."""
 
 from __future__ import annotations
@@ -9,13 +9,12 @@ from bme_desktop.core.lifecycle.patrol_daily import latest_patrol, run_patrol
 from bme_desktop.core.model import Node
 from bme_desktop.core.service import MemoryService
 from bme_desktop.ui.context import AppContext
-from bme_desktop.ui.panels.patrol import PatrolSection
-from bme_desktop.ui.panels.review import ReviewPanel
+from bme_desktop.ui.panels.patrol import PatrolPanel
 
 CHAT = "chat-1"
 
 
-def _top(section: PatrolSection, row: int) -> str:
+def _top(section: PatrolPanel, row: int) -> str:
     return section.tree.topLevelItem(row).text(0)
 
 
@@ -24,11 +23,10 @@ def test_the_latest_report_is_listed_with_counts(qtbot, context: AppContext, ser
     seed("fact", {"statement": "Snow in June"})
     seed("fact", {"statement": "Rain in May"})
     run_patrol(service, CHAT)
-    panel = ReviewPanel(context)
-    qtbot.addWidget(panel)
+    section = PatrolPanel(context)
+    qtbot.addWidget(section)
     context.set_chat(CHAT)
     settled()
-    section = panel.patrol
     assert section.counts()["unclassified"] == 2
     assert section.tree.topLevelItemCount() == 6
     assert "(2)" in _top(section, 4) and section.tree.topLevelItem(4).childCount() == 2
@@ -38,7 +36,7 @@ def test_clicking_an_item_selects_its_memory(qtbot, context: AppContext, service
                                              seed: Callable[..., Node], settled: Callable[[], None]) -> None:
     node = seed("fact", {"statement": "Snow in June"})
     run_patrol(service, CHAT)
-    section = PatrolSection(context)
+    section = PatrolPanel(context)
     qtbot.addWidget(section)
     context.set_chat(CHAT)
     settled()
@@ -52,7 +50,7 @@ def test_clicking_an_item_selects_its_memory(qtbot, context: AppContext, service
 def test_run_patrol_now_stores_and_shows_a_report(qtbot, context: AppContext, service: MemoryService,
                                                   seed: Callable[..., Node], settled: Callable[[], None]) -> None:
     seed("fact", {"statement": "Snow in June"})
-    section = PatrolSection(context)
+    section = PatrolPanel(context)
     qtbot.addWidget(section)
     context.set_chat(CHAT)
     settled()
@@ -66,7 +64,7 @@ def test_run_patrol_now_stores_and_shows_a_report(qtbot, context: AppContext, se
 def test_asking_shows_what_is_known_and_how_sure(qtbot, context: AppContext, seed: Callable[..., Node],
                                                  settled: Callable[[], None]) -> None:
     seed("fact", {"statement": "Lyra loves green tea"})
-    section = PatrolSection(context)
+    section = PatrolPanel(context)
     qtbot.addWidget(section)
     context.set_chat(CHAT)
     settled()
@@ -81,7 +79,7 @@ def test_asking_shows_what_is_known_and_how_sure(qtbot, context: AppContext, see
 
 
 def test_entries_past_the_cap_are_counted_and_said_to_be_not_listed(qtbot, context: AppContext) -> None:
-    section = PatrolSection(context)
+    section = PatrolPanel(context)
     qtbot.addWidget(section)
     entry = {"ids": ["a", "b"], "titles": ["A", "B"], "note": "similarity 0.99"}
     section.show_record({"at": 0.0, "report": {"duplicates": [entry] * 3, "omitted": {"duplicates": 40}}})

@@ -37,6 +37,11 @@ def _review(context: AppContext) -> QWidget:
     return ReviewPanel(context)
 
 
+def _patrol(context: AppContext) -> QWidget:
+    from .patrol import PatrolPanel
+    return PatrolPanel(context)
+
+
 def _injection(context: AppContext) -> QWidget:
     from .injection import InjectionPanel
     return InjectionPanel(context)
@@ -63,6 +68,7 @@ def panel_specs() -> tuple[PanelSpec, ...]:
         PanelSpec("overview", lambda: QCoreApplication.translate("Panels", "Overview"), _overview, left),
         PanelSpec("memories", lambda: QCoreApplication.translate("Panels", "Memories"), _memories, right),
         PanelSpec("review", lambda: QCoreApplication.translate("Panels", "Review"), _review, right),
+        PanelSpec("patrol", lambda: QCoreApplication.translate("Panels", "Patrol"), _patrol, right),
         PanelSpec("injection", lambda: QCoreApplication.translate("Panels", "Injection"), _injection, right, visible=False),
         PanelSpec("actions", lambda: QCoreApplication.translate("Panels", "Actions"), _actions, right, visible=False),
         PanelSpec("settings", lambda: QCoreApplication.translate("Panels", "Settings"), _settings, right,

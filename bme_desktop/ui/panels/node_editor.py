@@ -4,6 +4,7 @@ calls ``delete_node``; all through workers."""
 
 from __future__ import annotations
 
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -37,6 +38,8 @@ def _combo(items: tuple[tuple[str, str], ...]) -> QComboBox:
 
 
 class NodeEditor(QWidget):
+    sigSaved = Signal(object)  # the saved Node, once the store has it
+
     def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._context = context
@@ -205,6 +208,7 @@ class NodeEditor(QWidget):
 
     def _saved(self, node: Node) -> None:
         self._show(node)
+        self.sigSaved.emit(node)
         self._context.sigStatus.emit(self.tr("Saved “{0}”.").format(node.title))
 
     def _created(self, node: Node) -> None:

@@ -1,4 +1,4 @@
-"""The Review panel's Patrol section: the latest daily patrol report (lists only, changes
+"""The Patrol panel (a tab of its own beside Review): the latest daily patrol report (lists only, changes
 nothing) and "What do I know about…?" (meta-memory). All queries run on the context's worker."""
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ LIST_KEYS = ("long_unused", "duplicates", "contradictions", "fading", "unclassif
 MAX_ABOUT = 200
 
 
-class PatrolSection(QWidget):
+class PatrolPanel(QWidget):
     def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._context = context
@@ -54,7 +54,7 @@ class PatrolSection(QWidget):
         self.answer = QPlainTextEdit()
         self.answer.setReadOnly(True)
         self.answer.setPlaceholderText(self.tr("The memories about it, and how sure they are, appear here."))
-        self.answer.setMaximumHeight(140)
+        self.answer.setMaximumHeight(180)
         top = QHBoxLayout()
         top.addWidget(self.heading)
         top.addWidget(self.status, 1)
@@ -63,7 +63,7 @@ class PatrolSection(QWidget):
         ask_row.addWidget(self.about_edit, 1)
         ask_row.addWidget(self.ask_button)
         layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setContentsMargins(8, 8, 8, 8)
         layout.addLayout(top)
         layout.addWidget(self.tree, 1)
         layout.addLayout(ask_row)

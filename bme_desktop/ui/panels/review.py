@@ -1,93 +1,296 @@
-"""Review centre: the queue of memories waiting for review, approved or rejected in bulk,
-and below it the Patrol section (the daily report and "What do I know about…?")."""
+"""Review centre, keyboard first (issue 19, "review like Anki"): the queue of memories waiting
+for review on the left; on the right the selected memory's card — what it says, why it is
+here and the messages it came from (``core.lifecycle.review_queue``) — or its editor.
+
+Keys, while the list or the card has the focus: A approve, R reject, E edit (Esc or Save
+returns to the card), J / ↓ next, K / ↑ previous, U undo the last decision. Approve and Reject
+act on every selected row as one undoable step; the next memory is selected after a decision.
+The Patrol report has its own panel (``patrol.py``)."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+import html
+from collections.abc import Callable
+
+from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QPushButton,
     QSplitter,
+    QStackedWidget,
+    QTextBrowser,
     QVBoxLayout,
     QWidget,
 )
 
+from ...core.lifecycle import review as review_ops
+from ...core.lifecycle.review_queue import ReviewCard, ReviewReason, review_card
 from ...core.model import NodeQuery
 from ...core.service import MemoryService
 from ..context import AppContext
-from ..format import format_count
+from ..format import format_count, format_time
+from ..labels import field_label, node_type_label, tier_label
 from ..lifetime import subscribe
+from ..memory_detail import speaker_label
 from ..memory_model import NODE_ID_ROLE, MemoryTableModel
 from ..memory_table import make_memory_table
-from .patrol import PatrolSection
+from .node_editor import NodeEditor
+
+EXCERPT = 320  # characters of a source message shown on the card
+
+
+def reason_text(reason: ReviewReason) -> str:
+    """The reason a memory waits for review, in the interface language."""
+    detail = reason.detail
+    if reason.code == "kept_after_rollback":
+        return QCoreApplication.translate("Review", "Its source messages were edited, but you had changed it by hand, so it was kept "
+                            "for you to check.")
+    if reason.code == "promoted":
+        return QCoreApplication.translate("Review", "Promoted to long-term memory after being recalled {0} times.").format(
+            format_count(int(detail.get("recalls", 0))))
+    if reason.code == "compressed":
+        return QCoreApplication.translate("Review", "Written by Compress from {0} memories, not all of them approved.").format(
+            format_count(int(detail.get("children", 0))))
+    if reason.code == "reopened":
+        return QCoreApplication.translate("Review", "Sent back to review by hand.")
+    if reason.code == "new_long_term":
+        return QCoreApplication.translate("Review", "A new long-term memory made by extraction (the review mode lists those).")
+    if reason.code == "new":
+        return QCoreApplication.translate("Review", "A new memory made by extraction (the review mode lists every one).")
+    if reason.code == "edited_pending":
+        return QCoreApplication.translate("Review", "Written or edited by hand and saved as pending.")
+    return QCoreApplication.translate("Review", "Marked for review (imported, or made by an older version).")
+
+
+def card_html(card: ReviewCard) -> str:
+    """The card: title, kind, what the memory says, why it is here and its source messages."""
+    node, esc = card.node, html.escape
+    parts = [f"<h3>{esc(node.title or node_type_label(node.type))}</h3>",
+             "<p>" + esc(QCoreApplication.translate("Review", "{0} · {1} · importance {2} · made {3}").format(
+                 node_type_label(node.type), tier_label(node.tier), f"{node.importance:.1f}",
+                 format_time(node.created_at))) + "</p>",
+             "<p><b>" + esc(QCoreApplication.translate("Review", "Why it is here")) + "</b><br>"
+             + esc(reason_text(card.reason)) + "</p>"]
+    rows = "".join(f"<tr><td><i>{esc(field_label(k))}</i>&nbsp;&nbsp;</td><td>{esc(v)}</td></tr>"
+                   for k, v in node.fields.items())
+    parts.append(f"<table>{rows}</table>")
+    parts.append("<p><b>" + esc(QCoreApplication.translate("Review", "Sources")) + "</b></p>")
+    if not card.sources:
+        parts.append("<p>" + esc(QCoreApplication.translate("Review", "No source messages recorded.")) + "</p>")
+    for message in card.sources:
+        text = message.text if len(message.text) <= EXCERPT else message.text[:EXCERPT].rstrip() + "…"
+        parts.append("<p>" + esc(QCoreApplication.translate("Review", "#{0} {1}:").format(message.index,
+                                                                  speaker_label(message.role, message.name)))
+                     + f"<br>{esc(text)}</p>")
+    if card.more_sources:
+        parts.append("<p>" + esc(QCoreApplication.translate("Review", "and {0} more messages").format(format_count(card.more_sources)))
+                     + "</p>")
+    return "".join(parts)
+
+
+def key_hint() -> str:
+    return QCoreApplication.translate(
+        "Review", "A approve · R reject · E edit · J/K next/previous · U undo")
 
 
 class ReviewPanel(QWidget):
     def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._context = context
+        self._card: ReviewCard | None = None
+        self._resume_row = -1  # where the selection goes once decided rows leave the list
         self.model = MemoryTableModel(context, fixed=NodeQuery(review_status="pending", order_by="created_at",
                                                                descending=False), parent=self)
-        self.table = make_memory_table(self.model, multi=True, hidden=("review", "recalls"))
+        self.table = make_memory_table(self.model, multi=True, hidden=("review", "recalls", "tier",
+                                                                       "importance"))
         self.table.selectionModel().selectionChanged.connect(self._selection_changed)
         self.summary = QLabel()
         self.summary.setProperty("role", "muted")
         self.approve_button = QPushButton(self.tr("Approve selected"))
         self.approve_button.setProperty("role", "primary")
+        self.approve_button.setToolTip(self.tr("A: approve the selected memories (one undoable step)"))
         self.approve_button.clicked.connect(lambda: self.set_status("approved"))
         self.reject_button = QPushButton(self.tr("Reject selected"))
         self.reject_button.setProperty("role", "danger")
+        self.reject_button.setToolTip(self.tr("R: reject the selected memories (one undoable step)"))
         self.reject_button.clicked.connect(lambda: self.set_status("rejected"))
         select_all = QPushButton(self.tr("Select all"))
         select_all.clicked.connect(self.table.selectAll)
+        self.edit_button = QPushButton(self.tr("Edit"))
+        self.edit_button.setToolTip(self.tr("E: edit the selected memory; Esc returns to the card"))
+        self.edit_button.clicked.connect(self.edit)
+        self.undo_button = QPushButton(self.tr("Undo"))
+        self.undo_button.setToolTip(self.tr("U: undo the last decision"))
+        self.undo_button.clicked.connect(self.undo)
         buttons = QHBoxLayout()
         buttons.addWidget(self.summary, 1)
         buttons.addWidget(select_all)
+        buttons.addWidget(self.undo_button)
+        buttons.addWidget(self.edit_button)
         buttons.addWidget(self.reject_button)
         buttons.addWidget(self.approve_button)
+        self.card = QTextBrowser()
+        self.card.setOpenLinks(False)
+        self.card.setObjectName("review-card")
+        self.editor = NodeEditor(context)
+        self.editor.sigSaved.connect(lambda _node: self.show_card())
+        self.side = QStackedWidget()
+        self.side.addWidget(self.card)
+        self.side.addWidget(self.editor)
+        self.keys = QLabel(key_hint())
+        self.keys.setProperty("role", "muted")
+        splitter = QSplitter(Qt.Orientation.Horizontal)
+        splitter.addWidget(self.table)
+        splitter.addWidget(self.side)
+        splitter.setStretchFactor(0, 1)
+        splitter.setStretchFactor(1, 1)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 8, 8, 8)
         layout.addLayout(buttons)
-        self.patrol = PatrolSection(context)
-        splitter = QSplitter(Qt.Orientation.Vertical)
-        splitter.addWidget(self.table)
-        splitter.addWidget(self.patrol)
         layout.addWidget(splitter, 1)
+        layout.addWidget(self.keys)
+        self._shortcuts()
         self.model.sigLoaded.connect(lambda _n: self._update_summary())
-        self.model.rowsRemoved.connect(lambda *_a: self._update_summary())
-        subscribe(self, context.sigChatChanged, self.model.set_chat)
+        self.model.rowsRemoved.connect(self._rows_removed)
+        subscribe(self, context.sigChatChanged, self._chat_changed)
+        subscribe(self, context.events.sigGraphChanged, self._graph_changed)
         if context.chat_id:
             self.model.set_chat(context.chat_id)
         self._update_summary()
+        self.show_card()
 
+    # keys ----------------------------------------------------------------------------------
+    def _shortcuts(self) -> None:
+        """Single keys on the list and the card only: typing in the editor never triggers them."""
+        keys: tuple[tuple[str, Callable[[], None]], ...] = (
+            ("A", lambda: self.set_status("approved")), ("R", lambda: self.set_status("rejected")),
+            ("E", self.edit), ("J", lambda: self.step(1)), ("K", lambda: self.step(-1)), ("U", self.undo))
+        for widget in (self.table, self.card):
+            for key, slot in keys:
+                shortcut = QShortcut(QKeySequence(key), widget)
+                shortcut.setContext(Qt.ShortcutContext.WidgetShortcut)
+                shortcut.activated.connect(slot)
+        escape = QShortcut(QKeySequence(Qt.Key.Key_Escape), self.editor)
+        escape.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        escape.activated.connect(self.show_card)
+
+    # public --------------------------------------------------------------------------------
     def selected_ids(self) -> list[str]:
-        rows = self.table.selectionModel().selectedRows()
+        rows = sorted(self.table.selectionModel().selectedRows(), key=lambda i: i.row())
         return [self.model.data(index, NODE_ID_ROLE) for index in rows]
 
+    def select_row(self, row: int) -> None:
+        if 0 <= row < self.model.rowCount():
+            self.table.selectRow(row)
+            self.table.scrollTo(self.model.index(row, 1))
+
+    def step(self, delta: int) -> None:
+        """Select the next (``delta`` 1) or previous (-1) memory of the queue."""
+        current = self.table.currentIndex().row()
+        self.select_row(max(0, min(self.model.rowCount() - 1, current + delta if current >= 0 else 0)))
+        self.table.setFocus()
+
     def set_status(self, status: str) -> None:
-        """Approve or reject every selected memory (one undoable edit each)."""
+        """Approve or reject every selected memory, as one undoable step."""
         ids, chat_id = self.selected_ids(), self._context.chat_id
         if not ids or not chat_id:
             return
+        rows = [i.row() for i in self.table.selectionModel().selectedRows()]
+        self._resume_row = min(rows)
 
         def run(service: MemoryService) -> int:
-            for node_id in ids:
-                service.update_node(chat_id, node_id, {"review_status": status})
-            return len(ids)
+            return len(review_ops.decide(service, chat_id, ids, status))
         self.approve_button.setEnabled(False)
         self.reject_button.setEnabled(False)
-        self._context.call(run, self._done, owner=self)
+        done = self._approved if status == "approved" else self._rejected
+        self._context.call(run, done, on_error=self._failed, owner=self)
 
-    def _done(self, count: int) -> None:
-        self._context.sigStatus.emit(self.tr("Reviewed {0} memories.").format(format_count(count)))
+    def edit(self) -> None:
+        if len(self.selected_ids()) != 1 or self.editor.node is None:
+            return
+        self.side.setCurrentWidget(self.editor)
+        first = next(iter(self.editor._edits.values()), None)
+        (first or self.editor.importance).setFocus()
+
+    def show_card(self) -> None:
+        focus_was_in_editor = self.side.currentWidget() is self.editor
+        self.side.setCurrentWidget(self.card)
+        if focus_was_in_editor:
+            self.table.setFocus()
+
+    def undo(self) -> None:
+        chat_id = self._context.chat_id
+        if not chat_id:
+            return
+
+        def done(changed: bool) -> None:
+            self._context.sigStatus.emit(self.tr("Undone.") if changed else self.tr("Nothing to undo."))
+        self._context.call(lambda s: s.undo(chat_id), done, owner=self)
+
+    # internals -----------------------------------------------------------------------------
+    def _approved(self, count: int) -> None:
+        self._context.sigStatus.emit(self.tr("Approved %n memories (U undoes).", "", count))
+        self._update_summary()
+
+    def _rejected(self, count: int) -> None:
+        self._context.sigStatus.emit(self.tr("Rejected %n memories (U undoes).", "", count))
+        self._update_summary()
+
+    def _failed(self, exc: Exception) -> None:
+        self._resume_row = -1
+        self._update_summary()
+        self._context.sigError.emit(str(exc))
+
+    def _chat_changed(self, chat_id: str) -> None:
+        self._card = None
+        self.show_card()
+        self.model.set_chat(chat_id)
+
+    def _graph_changed(self, change: object) -> None:
+        card = self._card
+        if card is not None and card.node.id in getattr(change, "nodes_changed", ()):
+            self._load_card(card.node.id)  # an edit here or anywhere else: the card shows it
+
+    def _rows_removed(self, *_args: object) -> None:
+        if self._resume_row >= 0 and not self.table.selectionModel().hasSelection() and self.model.rowCount():
+            self.select_row(min(self._resume_row, self.model.rowCount() - 1))
+            self._resume_row = -1
         self._update_summary()
 
     def _selection_changed(self, *_args: object) -> None:
-        rows = self.table.selectionModel().selectedRows()
-        if len(rows) == 1:
-            self._context.sigNodeSelected.emit(self.model.data(rows[0], NODE_ID_ROLE))
+        ids = self.selected_ids()
+        if len(ids) == 1:
+            self._context.sigNodeSelected.emit(ids[0])
+            self._load_card(ids[0])
+        else:
+            self._card = None
+            self._render()
         self._update_summary()
+
+    def _load_card(self, node_id: str) -> None:
+        chat_id = self._context.chat_id
+        self._context.call(lambda s: review_card(s, chat_id, node_id), self._show_card,
+                           key=f"review-card-{id(self)}", on_error=lambda _e: None, owner=self)
+
+    def _show_card(self, card: ReviewCard) -> None:
+        if self.selected_ids() == [card.node.id]:
+            self._card = card
+            self._render()
+
+    def _render(self) -> None:
+        selected = len(self.selected_ids())
+        if self._card is not None and selected == 1:
+            self.card.setHtml(card_html(self._card))
+        elif selected > 1:
+            self.card.setHtml("<p>" + html.escape(self.tr(
+                "{0} memories selected: A approves them all, R rejects them all, as one step U undoes.").format(
+                    format_count(selected))) + "</p>")
+        elif self.model.rowCount() or self.model.total:
+            self.card.setHtml("<p>" + html.escape(self.tr("Select a memory to see what it says.")) + "</p>")
+        else:
+            self.card.setHtml("<p>" + html.escape(self.tr("Nothing waits for review.")) + "</p>")
 
     def _update_summary(self) -> None:
         selected = len(self.table.selectionModel().selectedRows())
@@ -95,3 +298,10 @@ class ReviewPanel(QWidget):
             format_count(self.model.total), format_count(selected)))
         self.approve_button.setEnabled(selected > 0)
         self.reject_button.setEnabled(selected > 0)
+        self.edit_button.setEnabled(selected == 1)
+        if selected != 1 or self._card is None:
+            self._render()
+
+    def current_card(self) -> ReviewCard | None:
+        """The card shown (for tests): None while several or no memories are selected."""
+        return self._card
