@@ -103,8 +103,8 @@ class ReviewPanel(QWidget):
         self._resume_row = -1  # where the selection goes once decided rows leave the list
         self.model = MemoryTableModel(context, fixed=NodeQuery(review_status="pending", order_by="created_at",
                                                                descending=False), parent=self)
-        self.table = make_memory_table(self.model, multi=True, hidden=("review", "recalls", "tier",
-                                                                       "importance"))
+        self.table = make_memory_table(self.model, multi=True, hidden=("review", "recalls", "tier", "importance",
+                                                                       "updated"))
         self.table.selectionModel().selectionChanged.connect(self._selection_changed)
         self.summary = QLabel()
         self.summary.setProperty("role", "muted")
