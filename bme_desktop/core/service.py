@@ -317,12 +317,15 @@ class MemoryService:
         return batches[-1].id if status == "applied" else batches[0].id
 
     def undo(self, chat_id: str) -> bool:
-        """Undo the newest manual edit of this chat; False when there is nothing to undo."""
-        return self._step_history(chat_id, "applied", journal.undo_batch, "undo")
+        """Undo the newest manual edit of this chat (or recorded rewrite, see :mod:`.rewrites`);
+        False when there is nothing to undo."""
+        from . import rewrites
+        return self._step_history(chat_id, "applied", rewrites.undo_batch, "undo")
 
     def redo(self, chat_id: str) -> bool:
         """Redo the most recently undone manual edit; False when there is nothing to redo."""
-        return self._step_history(chat_id, "undone", journal.redo_batch, "redo")
+        from . import rewrites
+        return self._step_history(chat_id, "undone", rewrites.redo_batch, "redo")
 
     def _step_history(self, chat_id: str, status: str, apply: Callable[[UnitOfWork, int], None],
                       action: str) -> bool:

@@ -10,6 +10,7 @@ from PySide6.QtGui import QAction, QActionGroup, QDesktopServices, QKeySequence
 from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox
 
 from .. import __version__
+from ..core.rewrites import RewriteRefused
 from ..core.service import MemoryService
 
 if TYPE_CHECKING:
@@ -62,7 +63,15 @@ def build_menus(window: MainWindow) -> Menus:
         def done(changed: bool) -> None:
             texts = ((QCoreApplication.translate("Menus", "Nothing to undo."), QCoreApplication.translate("Menus", "Undone.")), (QCoreApplication.translate("Menus", "Nothing to redo."), QCoreApplication.translate("Menus", "Redone.")))
             window.show_status(texts[forward][changed])
-        context.call(run, done, owner=window)
+
+        def failed(exc: Exception) -> None:
+            if isinstance(exc.__cause__, RewriteRefused):  # say why in the interface language
+                window.show_error(QCoreApplication.translate(
+                    "Menus", "This step cannot be undone or redone: memories were extracted from new messages "
+                             "since, and putting the old ones back would mix the two."))
+            else:
+                window.show_error(str(exc))
+        context.call(run, done, on_error=failed, owner=window)
     undo.triggered.connect(lambda: step(False))
     redo.triggered.connect(lambda: step(True))
     edit_menu.addSeparator()

@@ -4,147 +4,202 @@
 <context>
     <name>Actions</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="47"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="55"/>
         <source>Extract now</source>
         <translation>立即提取</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="47"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="55"/>
         <source>Extract memories from messages not read yet.</source>
         <translation>从尚未读取的消息中提取记忆。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="48"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="56"/>
         <source>Rebuild graph</source>
         <translation>重建图谱</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="48"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="56"/>
         <source>Undo every extraction and extract the whole chat again.</source>
         <translation>撤销所有提取，并重新提取整个聊天。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="49"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="57"/>
         <source>Rebuild vectors</source>
         <translation>重建向量</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="49"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="57"/>
         <source>Embed every memory again for recall.</source>
         <translation>为召回重新嵌入每条记忆。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="50"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="58"/>
         <source>Compress</source>
         <translation>压缩</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="50"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="58"/>
         <source>Merge long runs of small events.</source>
         <translation>合并一长串细小事件。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="51"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="59"/>
         <source>Summarize</source>
         <translation>总结</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="51"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="59"/>
         <source>Write summaries of recent events.</source>
         <translation>为近期事件撰写摘要。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="52"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="60"/>
         <source>Fold summaries</source>
         <translation>折叠摘要</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="52"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="60"/>
         <source>Fold old summaries into a higher-level one.</source>
         <translation>把旧摘要折叠成更高一层的摘要。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="53"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="61"/>
         <source>Reflect</source>
         <translation>反思</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="53"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="61"/>
         <source>Draw insights from what happened.</source>
         <translation>从发生的事情中得出洞见。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="54"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="62"/>
         <source>Update persona</source>
         <translation>更新用户画像</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="54"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="62"/>
         <source>Update the user&apos;s profile from what the story says about them.</source>
         <translation>根据故事中关于用户的内容更新用户画像。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="55"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="63"/>
         <source>Upkeep</source>
         <translation>维护</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="55"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="63"/>
         <source>Promote, decay and wake memories as of now.</source>
         <translation>按当前时间晋升、衰减和唤醒记忆。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="56"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="64"/>
         <source>Consolidate</source>
         <translation>合并去重</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="56"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="64"/>
         <source>Merge memories that say the same thing.</source>
         <translation>合并内容相同的记忆。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="71"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="79"/>
         <source>{0} batches extracted in {1} s</source>
         <translation>{1} 秒内提取了 {0} 批</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="76"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="84"/>
         <source>{0} memories and {1} links changed in {2} s</source>
         <translation>{2} 秒内更改了 {0} 条记忆和 {1} 条关联</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="78"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="87"/>
         <source>{0} memories changed in {1} s</source>
         <translation>{1} 秒内更改了 {0} 条记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="103"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="90"/>
+        <source> · Ctrl+Z undoes it</source>
+        <translation> · Ctrl+Z 可撤销</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="98"/>
+        <source>Rebuild the memories of this chat from its {0} messages?</source>
+        <translation>要根据这个聊天的 {0} 条消息重建记忆吗？</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="102"/>
+        <source>{0} memories: {1} written or edited by hand are kept; the other {2} ({3}) are removed and the chat is extracted again. What extraction does not write (summaries, reflections, and anything the demo or an older version made) does not come back until its own task runs.</source>
+        <translation>共 {0} 条记忆：手动编写或编辑过的 {1} 条会保留；其余 {2} 条（{3}）会被移除，并重新提取整个聊天。提取不会生成的内容（摘要、反思，以及演示或旧版本生成的记忆）要等各自的任务再次运行后才会回来。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="108"/>
+        <source>Merge memories that say the same thing?</source>
+        <translation>要合并内容相同的记忆吗？</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="109"/>
+        <source>Among the {0} memories of this chat, each pair that says the same thing becomes one; the other goes to the recycle bin.</source>
+        <translation>在这个聊天的 {0} 条记忆中，每对内容相同的记忆合并为一条；另一条移入回收站。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="113"/>
+        <source>Compress long runs of small events?</source>
+        <translation>要压缩连串的小事件吗？</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="114"/>
+        <source>Runs of small events among the {0} memories of this chat are folded into one memory each; the events are archived, not deleted.</source>
+        <translation>这个聊天 {0} 条记忆中的连串小事件各自折叠为一条记忆；原事件会归档，不会删除。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="118"/>
+        <source>Fold old summaries?</source>
+        <translation>要折叠旧摘要吗？</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="119"/>
+        <source>Old summaries of this chat are folded into a higher-level one.</source>
+        <translation>这个聊天的旧摘要会折叠成一条更高层的摘要。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="121"/>
+        <source>One Ctrl+Z undoes the whole run.</source>
+        <translation>按一次 Ctrl+Z 即可撤销整个操作。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="123"/>
+        <source>This cannot be undone: the chat is too large ({0} rows) to keep an undo copy. Export a backup first if you may want it back.</source>
+        <translation>此操作无法撤销：聊天太大（{0} 行），无法保留撤销副本。如果之后可能想恢复，请先导出备份。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="153"/>
         <source>Stop before the next batch; the batches extracted so far are kept.</source>
         <translation>在下一批开始前停止；已提取的批次会保留。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="105"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="155"/>
         <source>Stop this task; nothing it changed is kept.</source>
         <translation>停止此任务；它所做的更改都不会保留。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="125"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="175"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="144"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="194"/>
         <source>This task cannot be stopped once started.</source>
         <translation>此任务一旦开始便无法停止。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="158"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="208"/>
         <source>Cancelling…</source>
         <translation>正在取消…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="154"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="204"/>
         <source>Running…</source>
         <translation>运行中…</translation>
     </message>
@@ -207,47 +262,48 @@
 <context>
     <name>ActionsPanel</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="175"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="226"/>
         <source>Maintenance</source>
         <translation>维护任务</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="188"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="239"/>
         <source>Export and backup</source>
         <translation>导出与备份</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="215"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="266"/>
         <source>Open a chat first.</source>
         <translation>请先打开一个聊天。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="218"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="269"/>
         <source>No extractor is attached to this data folder.</source>
         <translation>此数据文件夹未配置提取器。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="221"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="272"/>
         <source>This version of BME Desktop cannot run this task yet.</source>
         <translation>此版本的 BME Desktop 尚不能运行该任务。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="226"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="277"/>
         <source>No chat open</source>
         <translation>未打开聊天</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="226"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="277"/>
         <source>Runs on the chat that is open.</source>
         <translation>作用于当前打开的聊天。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="247"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="327"/>
         <source>Cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="249"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="295"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="329"/>
         <source>Failed: {0}</source>
         <translation>失败：{0}</translation>
     </message>
@@ -1718,108 +1774,113 @@ First seen: {3}</source>
 <context>
     <name>Menus</name>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="32"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="33"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="33"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="34"/>
         <source>Show data folder</source>
         <translation>显示数据文件夹</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="35"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="36"/>
         <source>Open another data folder…</source>
         <translation>打开其他数据文件夹…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="39"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="40"/>
         <source>Open a data folder</source>
         <translation>打开数据文件夹</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="44"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="45"/>
         <source>Quit</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="48"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="49"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="49"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="50"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="51"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="52"/>
         <source>Redo</source>
         <translation>重做</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="63"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="64"/>
         <source>Nothing to undo.</source>
         <translation>没有可撤销的操作。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="63"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="64"/>
         <source>Undone.</source>
         <translation>已撤销。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="63"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="64"/>
         <source>Nothing to redo.</source>
         <translation>没有可重做的操作。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="63"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="64"/>
         <source>Redone.</source>
         <translation>已重做。</translation>
     </message>
     <message>
         <location filename="../../bme_desktop/ui/menus.py" line="69"/>
+        <source>This step cannot be undone or redone: memories were extracted from new messages since, and putting the old ones back would mix the two.</source>
+        <translation>这一步无法撤销或重做：此后已从新消息中提取了记忆，恢复旧记忆会把两者混在一起。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/menus.py" line="78"/>
         <source>New memory</source>
         <translation>新建记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="79"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="88"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="80"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="89"/>
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="95"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="104"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="105"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="114"/>
         <source>Panels</source>
         <translation>面板</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="108"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="117"/>
         <source>Central view</source>
         <translation>中央视图</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="113"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="122"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="114"/>
-        <location filename="../../bme_desktop/ui/menus.py" line="115"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="123"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="124"/>
         <source>About BME Desktop</source>
         <translation>关于 BME Desktop</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="115"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="124"/>
         <source>&lt;b&gt;BME Desktop {0}&lt;/b&gt;&lt;p&gt;Watch, audit and edit what the AI remembers of your chats.&lt;/p&gt;&lt;p&gt;Data folder: {1}&lt;/p&gt;</source>
         <translation>&lt;b&gt;BME Desktop {0}&lt;/b&gt;&lt;p&gt;查看、审核和编辑 AI 对你的聊天所记住的内容。&lt;/p&gt;&lt;p&gt;数据文件夹：{1}&lt;/p&gt;</translation>
     </message>

@@ -19,7 +19,7 @@ class JournalConflict(Exception):
     """The rows changed since the batch; undoing it would overwrite later work."""
 
 
-def _apply_image(uow: UnitOfWork, chat_id: str, table_name: str, row_id: str,
+def apply_image(uow: UnitOfWork, chat_id: str, table_name: str, row_id: str,
                  image: dict[str, Any] | None) -> None:
     table = t.JOURNALED[table_name]
     current = uow.current_row(table, row_id)
@@ -100,7 +100,7 @@ def rollback_history(uow: UnitOfWork, batch_id: int) -> int:
             _flag_kept(uow, entry["table"], current, f"its source messages changed (batch {batch_id})")
             _note(uow.change(chat_id), entry["table"], entry["id"], "changed")
             continue
-        _apply_image(uow, chat_id, entry["table"], entry["id"], entry["before"])
+        apply_image(uow, chat_id, entry["table"], entry["id"], entry["before"])
         undone += 1
     uow.conn.execute(t.batches.update().where(t.batches.c.id == batch_id).values(status="rolled_back"))
     if batch["state_before"] is not None:
@@ -116,7 +116,7 @@ def undo_batch(uow: UnitOfWork, batch_id: int) -> None:
     chat_id = uow.chat_id_of(batch["chat_pk"])
     _check_unchanged(uow, batch["journal"], "after", "changed after this edit")
     for entry in reversed(batch["journal"]):
-        _apply_image(uow, chat_id, entry["table"], entry["id"], entry["before"])
+        apply_image(uow, chat_id, entry["table"], entry["id"], entry["before"])
     uow.conn.execute(t.batches.update().where(t.batches.c.id == batch_id).values(status="undone"))
 
 
@@ -128,5 +128,5 @@ def redo_batch(uow: UnitOfWork, batch_id: int) -> None:
     chat_id = uow.chat_id_of(batch["chat_pk"])
     _check_unchanged(uow, batch["journal"], "before", "changed after the undo")
     for entry in batch["journal"]:
-        _apply_image(uow, chat_id, entry["table"], entry["id"], entry["after"])
+        apply_image(uow, chat_id, entry["table"], entry["id"], entry["after"])
     uow.conn.execute(t.batches.update().where(t.batches.c.id == batch_id).values(status="applied"))

@@ -6,6 +6,11 @@ registered in ``service.maintenance_tasks`` is shown disabled, with the reason a
 Cancel hands the running task's ``CancelToken`` the stop: a one-write task stops at its next
 checkpoint with its write rolled back; extraction and rebuild stop before their next batch.
 The row then says "Cancelled" and the progress bar resets.
+
+Tasks that delete or rewrite memories (``core.rewrites.DESTRUCTIVE_TASKS``: Rebuild graph,
+Consolidate, Compress, Fold summaries) first ask, saying what they will do with this chat's
+numbers ("286 memories: 41 written or edited by hand are kept …") and whether one Ctrl+Z
+undoes them. Every memory task runs through ``rewrites.run_recorded``: one undo step each.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import (
     QGridLayout,
     QLabel,
+    QMessageBox,
     QProgressBar,
     QPushButton,
     QScrollArea,
@@ -30,9 +36,11 @@ from ...core.cancel import CancellableTask, Cancelled, CancelToken
 from ...core.events import ChangeRecord
 from ...core.extract.api import NoExtraction
 from ...core.extract.scheduler import ExtractionWorker
+from ...core.rewrites import DESTRUCTIVE_TASKS, RewritePlan, plan_rewrite, run_recorded
 from ...core.service import MemoryService
 from ..context import AppContext
 from ..format import format_count
+from ..labels import node_type_label
 from ..lifetime import subscribe
 
 
@@ -73,13 +81,55 @@ def result_text(result: ActionResult) -> str:
     nodes = len(change.nodes_added | change.nodes_changed | change.nodes_removed)
     edges = len(change.edges_added | change.edges_changed | change.edges_removed)
     if edges:
-        return QCoreApplication.translate("Actions", "{0} memories and {1} links changed in {2} s").format(
+        text = QCoreApplication.translate("Actions", "{0} memories and {1} links changed in {2} s").format(
             format_count(nodes), format_count(edges), seconds)
-    return QCoreApplication.translate("Actions", "{0} memories changed in {1} s").format(format_count(nodes), seconds)
+    else:
+        text = QCoreApplication.translate("Actions", "{0} memories changed in {1} s").format(
+            format_count(nodes), seconds)
+    if change.batch_id is not None and (nodes or edges):
+        text += QCoreApplication.translate("Actions", " · Ctrl+Z undoes it")
+    return text
 
 
-def run_action(service: MemoryService, chat_id: str, key: str, cancel: CancelToken | None = None) -> ActionResult:
-    """Blocking: run one action (on a worker thread); raises ``Cancelled`` when ``cancel`` stops it."""
+def plan_text(plan: RewritePlan) -> tuple[str, str]:
+    """The confirmation's question and what the task will do, with this chat's numbers."""
+    memories = format_count(plan.memories)
+    if plan.task == "rebuild":
+        question = QCoreApplication.translate(
+            "Actions", "Rebuild the memories of this chat from its {0} messages?").format(format_count(plan.messages))
+        kinds = ", ".join(f"{format_count(n)} {node_type_label(k)}" for k, n in sorted(
+            plan.dropped_by_type.items(), key=lambda kv: -kv[1]))
+        detail = QCoreApplication.translate(
+            "Actions", "{0} memories: {1} written or edited by hand are kept; the other {2} ({3}) are removed and "
+                       "the chat is extracted again. What extraction does not write (summaries, reflections, and "
+                       "anything the demo or an older version made) does not come back until its own task "
+                       "runs.").format(memories, format_count(plan.by_hand), format_count(plan.dropped), kinds or "—")
+    elif plan.task == "consolidate":
+        question = QCoreApplication.translate("Actions", "Merge memories that say the same thing?")
+        detail = QCoreApplication.translate(
+            "Actions", "Among the {0} memories of this chat, each pair that says the same thing becomes one; the "
+                       "other goes to the recycle bin.").format(memories)
+    elif plan.task == "compress":
+        question = QCoreApplication.translate("Actions", "Compress long runs of small events?")
+        detail = QCoreApplication.translate(
+            "Actions", "Runs of small events among the {0} memories of this chat are folded into one memory "
+                       "each; the events are archived, not deleted.").format(memories)
+    else:
+        question = QCoreApplication.translate("Actions", "Fold old summaries?")
+        detail = QCoreApplication.translate("Actions", "Old summaries of this chat are folded into a higher-level one.")
+    if plan.undoable:
+        detail += "\n\n" + QCoreApplication.translate("Actions", "One Ctrl+Z undoes the whole run.")
+    else:
+        detail += "\n\n" + QCoreApplication.translate(
+            "Actions", "This cannot be undone: the chat is too large ({0} rows) to keep an undo copy. Export a "
+                       "backup first if you may want it back.").format(format_count(plan.rows))
+    return question, detail
+
+
+def run_action(service: MemoryService, chat_id: str, key: str, cancel: CancelToken | None = None,
+               plan: RewritePlan | None = None) -> ActionResult:
+    """Blocking: run one action (on a worker thread); raises ``Cancelled`` when ``cancel`` stops it.
+    A memory task is recorded as one undo step (``rewrites.run_recorded``)."""
     start = time.monotonic()
     if key == "extract":
         if isinstance(service.extraction, ExtractionWorker):
@@ -87,7 +137,7 @@ def run_action(service: MemoryService, chat_id: str, key: str, cancel: CancelTok
         else:
             batches = service.extraction.schedule(chat_id, force=True).wait()
         return ActionResult(None, batches, time.monotonic() - start)
-    change = service.run_maintenance(chat_id, key, cancel=cancel)
+    change = run_recorded(service, chat_id, key, cancel, plan=plan)
     return ActionResult(change, 0, time.monotonic() - start)
 
 
@@ -172,6 +222,7 @@ class ActionsPanel(QWidget):
         super().__init__(parent)
         self._context = context
         self._running: dict[str, CancelToken] = {}
+        self.confirm_box: QMessageBox | None = None  # the open "are you sure?" of a destructive task
         heading = QLabel(self.tr("Maintenance"))
         heading.setProperty("role", "heading")
         self.chat_label = QLabel()
@@ -231,6 +282,35 @@ class ActionsPanel(QWidget):
                 row.set_cancel_hint(cancel_hint(self._context.service, key))
 
     def run(self, key: str) -> None:
+        """Run ``key``; one that deletes or rewrites memories asks first (``confirm_box``)."""
+        ok, _reason = self.available(key)
+        if not ok or key in self._running:
+            return
+        if key not in DESTRUCTIVE_TASKS:
+            self._start(key, None)
+            return
+        chat_id = self._context.chat_id
+        self.rows[key].button.setEnabled(False)
+        self._context.call(lambda s: plan_rewrite(s, chat_id, key), lambda plan: self._confirm(chat_id, plan),
+                           on_error=lambda exc: self._finish(key, self.tr("Failed: {0}").format(exc), False),
+                           owner=self)
+
+    def _confirm(self, chat_id: str, plan: RewritePlan) -> None:
+        row = self.rows[plan.task]
+        row.set_available(*self.available(plan.task))
+        if chat_id != self._context.chat_id:
+            return
+        question, detail = plan_text(plan)
+        box = QMessageBox(QMessageBox.Icon.Warning if not plan.undoable else QMessageBox.Icon.Question,
+                          row.spec.title(), question, QMessageBox.StandardButton.Cancel, self)
+        box.setInformativeText(detail)
+        go = box.addButton(row.spec.title(), QMessageBox.ButtonRole.DestructiveRole)
+        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+        box.finished.connect(lambda _r: self._start(plan.task, plan) if box.clickedButton() is go else None)
+        self.confirm_box = box
+        box.open()
+
+    def _start(self, key: str, plan: RewritePlan | None) -> None:
         ok, _reason = self.available(key)
         if not ok or key in self._running:
             return
@@ -247,7 +327,7 @@ class ActionsPanel(QWidget):
                 self._finish(key, self.tr("Cancelled"), True)
             else:
                 self._finish(key, self.tr("Failed: {0}").format(exc), False)
-        self._context.call(lambda s: run_action(s, chat_id, key, token), done,
+        self._context.call(lambda s: run_action(s, chat_id, key, token, plan), done,
                            on_error=failed, owner=self)
 
     def cancel(self, key: str) -> None:
