@@ -1,8 +1,8 @@
-"""Chat switcher: a searchable list of chats with their memory counts and last activity."""
+"""Chat switcher: a searchable list of chats with their memory counts (``context.counts``) and last activity."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, QSortFilterProxyModel, Qt, QTimer
+from PySide6.QtCore import QModelIndex, QSortFilterProxyModel, Qt
 from PySide6.QtGui import QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import QLineEdit, QListView, QVBoxLayout, QWidget
 
@@ -39,31 +39,43 @@ class ChatSwitcher(QWidget):
         layout.setContentsMargins(8, 8, 8, 8)
         layout.addWidget(self.search)
         layout.addWidget(self.list, 1)
-        self._timer = QTimer(self, singleShot=True, interval=300)
-        self._timer.timeout.connect(self.refresh)
-        subscribe(self, context.events.sigChatsChanged, self._schedule_refresh)
+        subscribe(self, context.counts.sigChanged, lambda: self._fill(context.counts.chats()))
+        if context.counts.loaded:
+            self._fill(context.counts.chats())
         self.refresh()
 
-    def _schedule_refresh(self, _chat_id: str = "") -> None:
-        self._timer.start()  # coalesce bursts of sync events
-
     def refresh(self) -> None:
-        self._context.call(lambda s: s.list_chats(), self._fill, key=f"chats-{id(self)}", owner=self)
+        """Read the chats again (their counts come from ``context.counts``, shared with the
+        Overview and the memory table)."""
+        self._context.counts.refresh()
 
     def _fill(self, chats: list[ChatStats]) -> None:
+        """Show ``chats``: in place when the same chats are listed (new counts during a sync
+        never rebuild the list under the pointer), else the list is made again."""
         current = self._context.chat_id
+        items = {self.model.item(r).data(CHAT_ID_ROLE): self.model.item(r) for r in range(self.model.rowCount())}
+        if set(items) == {c.chat_id for c in chats}:
+            for chat in chats:
+                self._describe(items[chat.chat_id], chat)
+            return
         self.model.clear()
         for chat in chats:
-            name = chat.character or chat.chat_id
-            line = self.tr("{0} memories · {1}").format(format_count(chat.node_count), format_time(chat.last_activity))
-            item = QStandardItem(f"{name}\n{line}")
+            item = QStandardItem()
             item.setData(chat.chat_id, CHAT_ID_ROLE)
-            item.setData(chat.last_activity, ACTIVITY_ROLE)
             item.setToolTip(chat.chat_id)
+            self._describe(item, chat)
             self.model.appendRow(item)
         self.proxy.sort(0, Qt.SortOrder.DescendingOrder)
         target = current or (self.proxy.index(0, 0).data(CHAT_ID_ROLE) if self.proxy.rowCount() else "")
         self.select(target or "")
+
+    def _describe(self, item: QStandardItem, chat: ChatStats) -> None:
+        name = chat.character or chat.chat_id
+        line = self.tr("{0} memories · {1}").format(format_count(chat.node_count), format_time(chat.last_activity))
+        if item.text() != f"{name}\n{line}":
+            item.setText(f"{name}\n{line}")
+        if item.data(ACTIVITY_ROLE) != chat.last_activity:
+            item.setData(chat.last_activity, ACTIVITY_ROLE)
 
     def select(self, chat_id: str) -> None:
         for row in range(self.proxy.rowCount()):

@@ -38,6 +38,8 @@ class AppContext(QObject):
         self.runner = TaskRunner(self)
         self.events = ServiceEvents(service.events, self)
         self.runner.sigError.connect(lambda exc: self.sigError.emit(str(exc)))
+        from .chat_counts import ChatCounts
+        self.counts = ChatCounts(self)  # the one source of every count on screen
         self._chat_id = ""
         self.language = "en"
         self.bridge: ClientSource | None = None  # the hosted bridge, once it runs

@@ -75,7 +75,7 @@ class MainWindow(QMainWindow):
         subscribe(self, context.runner.sigError, self._error_details)
         subscribe(self, context.runner.sigBusyChanged, self._busy_changed)
         subscribe(self, context.events.sigGraphChanged, self._graph_changed)
-        subscribe(self, context.events.sigGraphChanged, lambda _change: self.refresh_review_status())
+        subscribe(self, context.counts.sigChanged, self.refresh_review_status)
         subscribe(self, context.sigChatChanged, lambda _chat: self.refresh_review_status())
         self.refresh_review_status()
 
@@ -179,14 +179,17 @@ class MainWindow(QMainWindow):
         return box
 
     def refresh_review_status(self) -> None:
-        """How many memories of the open chat wait for review (read on a worker)."""
-        chat_id, service = self.context.chat_id, self.context.service
+        """How many memories of the open chat wait for review (from ``context.counts``, the
+        source of every count on screen)."""
+        chat_id = self.context.chat_id
         if not chat_id:
             self.review_label.setText("")
             return
-        self.context.runner.run(lambda _control: service.chat_stats(chat_id).pending_reviews,
-                                on_done=lambda count: self._show_review_status(chat_id, int(count)),
-                                on_error=lambda _exc: None, key="review-status", owner=self)
+        stats = self.context.counts.get(chat_id)
+        if stats is not None:
+            self._show_review_status(chat_id, stats.pending_reviews)
+        elif not self.context.counts.loaded:
+            self.context.counts.refresh()
 
     def _show_review_status(self, chat_id: str, pending: int) -> None:
         if chat_id != self.context.chat_id:

@@ -531,7 +531,7 @@
         <translation>查找聊天…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/chat_switcher.py" line="58"/>
+        <location filename="../../bme_desktop/ui/chat_switcher.py" line="74"/>
         <source>{0} memories · {1}</source>
         <translation>{0} 条记忆 · {1}</translation>
     </message>
@@ -1549,26 +1549,26 @@ First seen: {3}</source>
         <translation>出错了。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bme_desktop/ui/main_window.py" line="197"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="200"/>
         <source>Review: %n held back until approved</source>
         <translation>
             <numerusform>待审：%n 条记忆获批前不注入</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bme_desktop/ui/main_window.py" line="199"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="202"/>
         <source>Review: %n to look over</source>
         <translation>
             <numerusform>待审：%n 条记忆待查看</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="203"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="206"/>
         <source>Working…</source>
         <translation>处理中…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="208"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="211"/>
         <source>{0} memories removed.</source>
         <translation>已移除 {0} 条记忆。</translation>
     </message>
@@ -1601,12 +1601,17 @@ First seen: {3}</source>
         <translation>新建记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/memories.py" line="105"/>
+        <location filename="../../bme_desktop/ui/panels/memories.py" line="112"/>
+        <source>{0} of {1} memories</source>
+        <translation>{1} 条记忆中的 {0} 条</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/memories.py" line="115"/>
         <source>1 memory</source>
         <translation>1 条记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/memories.py" line="105"/>
+        <location filename="../../bme_desktop/ui/panels/memories.py" line="117"/>
         <source>{0} memories</source>
         <translation>{0} 条记忆</translation>
     </message>
@@ -1998,62 +2003,62 @@ First seen: {3}</source>
 <context>
     <name>OverviewPanel</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="72"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="73"/>
         <source>Memories</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="72"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="73"/>
         <source>Links</source>
         <translation>关联</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="73"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="74"/>
         <source>Pending reviews</source>
         <translation>待审核</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="73"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="74"/>
         <source>Messages</source>
         <translation>消息</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="133"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="148"/>
         <source>No chat open</source>
         <translation>未打开聊天</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="134"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="149"/>
         <source>Chats appear here once SillyTavern syncs them.</source>
         <translation>SillyTavern 同步聊天后会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="140"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="155"/>
         <source>Last activity {0}</source>
         <translation>最近活动 {0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="176"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="191"/>
         <source>Recall by meaning: off (no embedder)</source>
         <translation>语义召回：关闭（没有嵌入模型）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="178"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="193"/>
         <source>Recall by meaning: the vectors load with the chat&apos;s first recall</source>
         <translation>语义召回：向量将在本聊天第一次召回时载入</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="181"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="196"/>
         <source>{0} on {1}</source>
         <translation>{0}（{1} 运行）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="183"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="198"/>
         <source>Recall by meaning: {0} of {1} memories embedded, more on the way · {2}</source>
         <translation>语义召回：{1} 条记忆中已嵌入 {0} 条，其余正在处理 · {2}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="185"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="200"/>
         <source>Recall by meaning: {0} memories embedded · {1}</source>
         <translation>语义召回：已嵌入 {0} 条记忆 · {1}</translation>
     </message>

@@ -1,6 +1,6 @@
 """Never lose the user's place (issue 19): saving in the editor keeps the selected row, the
 scroll position and shows the saved values; new rows arriving during a sync do not move the
-selected row."""
+selected row; the chat list, the Overview and the memory table show the same count."""
 
 from __future__ import annotations
 
@@ -12,7 +12,9 @@ from bme_desktop.core.editing import NodeDraft
 from bme_desktop.core.model import Node
 from bme_desktop.core.service import MemoryService
 from bme_desktop.ui.context import AppContext
+from bme_desktop.ui.main_window import MainWindow
 from bme_desktop.ui.panels.memories import MemoriesPanel
+from bme_desktop.ui.panels.overview import OverviewPanel
 
 CHAT = "chat-1"
 
@@ -85,3 +87,30 @@ def test_new_rows_arrive_without_moving_the_selected_row(
     assert panel.table.rowViewportPosition(row) == y  # and it did not move on screen
     assert {panel.model.node_at(r).fields["statement"] for r in range(3)} == {  # type: ignore[union-attr]
         f"new fact {i}" for i in range(3)}
+
+
+def test_every_count_on_screen_agrees_during_a_stream_of_new_memories(
+        qtbot, context: AppContext, service: MemoryService, seed: Callable[..., Node],
+        settled: Callable[[], None]) -> None:
+    for i in range(5):
+        seed("fact", {"statement": f"fact {i}"})
+    window = MainWindow(context)
+    qtbot.addWidget(window)
+    window.show()
+    settled()
+    memories = window.panel("memories")
+    overview = window.panel("overview")
+    assert isinstance(memories, MemoriesPanel) and isinstance(overview, OverviewPanel)
+
+    def shown() -> tuple[str, str, str]:
+        chat_line = window.chats.model.item(0).text().splitlines()[1].split(" ")[0]
+        return chat_line, overview.cards["nodes"].value.text(), memories.count.text().split(" ")[0]
+    for batch in range(3):  # memories arriving as a sync extracts them
+        for i in range(4):
+            service.create_node(CHAT, NodeDraft(type="fact", fields={"statement": f"new {batch}.{i}"}))
+        settled()
+        expected = str(service.chat_stats(CHAT).node_count)
+        assert shown() == (expected, expected, expected)
+    memories.review_filter.setCurrentIndex(memories.review_filter.findData("pending"))
+    settled()
+    assert memories.count.text() == "0 of 17 memories"  # a filter says how many of the same total

@@ -84,6 +84,7 @@ class MemoriesPanel(QWidget):
         layout.setContentsMargins(8, 8, 8, 8)
         layout.addWidget(splitter)
         self.model.sigLoaded.connect(self._show_count)
+        subscribe(self, context.counts.sigChanged, self._show_count)
         subscribe(self, context.sigChatChanged, self.model.set_chat)
         subscribe(self, context.sigNodeSelected, self._select_node)
         if context.chat_id:
@@ -101,9 +102,19 @@ class MemoriesPanel(QWidget):
         self.model.set_filter(q=self.search.text().strip() or None, type=self.type_filter.currentData(),
                               tier=self.tier_filter.currentData(), review_status=self.review_filter.currentData())
 
-    def _show_count(self, total: int) -> None:
-        text = self.tr("1 memory") if total == 1 else self.tr("{0} memories").format(format_count(total))
-        self.count.setText(text)
+    def _show_count(self, _total: int = 0) -> None:
+        """How many memories: the chat's count from ``context.counts`` (the same number the chat
+        list and the Overview show); with a filter, how many of them match."""
+        stats = self._context.counts.get(self._context.chat_id)
+        total = stats.node_count if stats is not None else self.model.total
+        query = self.model.query
+        if any(v is not None for v in (query.q, query.type, query.tier, query.review_status)):
+            self.count.setText(self.tr("{0} of {1} memories").format(format_count(self.model.total),
+                                                                      format_count(total)))
+        elif total == 1:
+            self.count.setText(self.tr("1 memory"))
+        else:
+            self.count.setText(self.tr("{0} memories").format(format_count(total)))
 
     def _selection_changed(self, selected: QItemSelection, _deselected: QItemSelection) -> None:
         rows = selected.indexes()

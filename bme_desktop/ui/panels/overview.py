@@ -65,6 +65,7 @@ class OverviewPanel(QWidget):
         super().__init__(parent)
         self._context = context
         self._stats: ChatStats | None = None
+        self._vectors: VectorState | None = None
         self.heading = QLabel()
         self.heading.setProperty("role", "heading")
         self.subheading = QLabel()
@@ -103,6 +104,7 @@ class OverviewPanel(QWidget):
         subscribe(self, context.events.sigGraphChanged, self._on_change)
         subscribe(self, context.events.sigEvent, self._on_event)
         subscribe(self, context.themes.sigThemeChanged, self._restyle)
+        subscribe(self, context.counts.sigChanged, self._counts_changed)
         self._restyle(context.themes.current)
         self.refresh()
 
@@ -124,11 +126,24 @@ class OverviewPanel(QWidget):
 
     def _show(self, loaded: tuple[ChatStats, OverviewSeries, VectorState | None] | None) -> None:
         stats, series, vectors = loaded if loaded is not None else (None, OverviewSeries(), None)
-        self._stats = stats
-        self.vectors.setText(vector_state_text(vectors, stats.node_count if stats else 0) if stats else "")
+        if stats is not None:  # the counts on the cards come from ``context.counts`` once it has them
+            stats = self._context.counts.get(stats.chat_id) or stats
+        self._vectors = vectors
         if vectors is not None and vectors.pending:
             self._vector_timer.start()
         self.charts.show_series(series, self._context.themes.current)
+        self._show_stats(stats)
+
+    def _counts_changed(self) -> None:
+        """New counts (shared with the chat list and the memory table): the cards follow at once."""
+        stats = self._context.counts.get(self._context.chat_id)
+        if stats is not None:
+            self._show_stats(stats)
+
+    def _show_stats(self, stats: ChatStats | None) -> None:
+        self._stats = stats
+        vectors = self._vectors
+        self.vectors.setText(vector_state_text(vectors, stats.node_count if stats else 0) if stats else "")
         if stats is None:
             self.heading.setText(self.tr("No chat open"))
             self.subheading.setText(self.tr("Chats appear here once SillyTavern syncs them."))
