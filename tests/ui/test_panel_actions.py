@@ -52,10 +52,10 @@ def test_a_conflict_from_the_service_is_shown_as_the_result(
 
     def refuse(_chat_id: str) -> object:
         raise Conflict("the graph is being restored")
-    service.maintenance_tasks["compress"] = refuse  # type: ignore[assignment]
+    service.maintenance_tasks["summarize"] = refuse  # type: ignore[assignment]
     panel = ActionsPanel(context)
     qtbot.addWidget(panel)
     context.set_chat(CHAT)
-    panel.rows["compress"].button.click()
+    panel.rows["summarize"].button.click()
     settled()
-    assert "the graph is being restored" in panel.rows["compress"].result.text()
+    assert "the graph is being restored" in panel.rows["summarize"].result.text()

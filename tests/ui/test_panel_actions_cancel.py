@@ -38,11 +38,11 @@ def test_cancel_during_a_running_task_ends_it_cancelled_and_resets_the_row(
         settled: Callable[[], None]) -> None:
     seed()
     started, finished = threading.Event(), []
-    service.maintenance_tasks["compress"] = slow_task(started, finished)
+    service.maintenance_tasks["summarize"] = slow_task(started, finished)
     panel = ActionsPanel(context)
     qtbot.addWidget(panel)
     context.set_chat(CHAT)
-    row = panel.rows["compress"]
+    row = panel.rows["summarize"]
     assert not row.cancel.isEnabled()  # nothing running yet
     row.button.click()
     assert started.wait(5)
