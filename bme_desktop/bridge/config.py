@@ -33,6 +33,7 @@ class BridgeConfig:
     rate_burst: int = 400
     allow_remote: bool = False
     workers: int = 4
+    wait_workers: int = 64  # threads that only wait (a sync's extraction, ``wait: true``)
     ws_auth_timeout_s: float = 1.0  # for the first-message token
     ws_max_clients: int = 64  # authenticated event sockets
     ws_max_waiting: int = 16  # upgraded sockets still waiting for their first-message token

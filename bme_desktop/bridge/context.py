@@ -32,6 +32,7 @@ class BridgeContext:
     executor: ThreadPoolExecutor
     hub: EventHub
     recall_executor: ThreadPoolExecutor | None = None  # recalls' own workers (default: ``executor``)
+    wait_executor: ThreadPoolExecutor | None = None  # threads that only wait (default: ``executor``)
     loop: asyncio.AbstractEventLoop | None = None
     origins: OriginPolicy = field(init=False)
     limiter: RateLimiter = field(init=False)
@@ -48,6 +49,11 @@ class BridgeContext:
     async def call_recall(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Like ``call``, on the recall workers."""
         return await self._run(self.recall_executor or self.executor, fn, *args, **kwargs)
+
+    async def wait(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """Like ``call``, for a call that only waits (for an extraction to finish): on threads
+        of its own, so the few workers stay free for requests that work."""
+        return await self._run(self.wait_executor or self.executor, fn, *args, **kwargs)
 
     @staticmethod
     async def _run(executor: ThreadPoolExecutor, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:

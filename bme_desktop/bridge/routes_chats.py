@@ -51,12 +51,14 @@ async def sync(request: web.Request) -> web.Response:
     complete = f.flag("complete", default=False)
     wait = f.flag("wait", default=False)
     result = await c.call(c.service.sync, chat_id, messages, complete=complete,
-                          character=f.text("character", max_len=256), user=f.text("user", max_len=256),
-                          wait=wait, wait_timeout=c.config.sync_wait_timeout_s)
+                          character=f.text("character", max_len=256), user=f.text("user", max_len=256))
+    done = result.done
+    if wait and result.ticket is not None:  # the write is done: wait without holding a worker
+        done = await c.wait(result.ticket.wait, c.config.sync_wait_timeout_s)
     return web.json_response({
         "chat_id": result.chat_id, "stored": result.stored, "changed_from": result.changed_from,
         "rolled_back": {"batches": result.rolled_back_batches, "nodes": result.rolled_back_nodes},
-        "extraction": {"queued": result.queued, "done": result.done}, "revision": result.revision})
+        "extraction": {"queued": result.queued, "done": done}, "revision": result.revision})
 
 
 async def list_chats(request: web.Request) -> web.Response:

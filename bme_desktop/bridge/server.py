@@ -75,9 +75,14 @@ class BridgeServer:
         # behind syncs or maintenance waiting for the writer.
         self._recall_executor = ThreadPoolExecutor(max_workers=self.config.workers,
                                                    thread_name_prefix="bme-bridge-recall")
+        # A sync that waits for its extraction (``wait: true``) waits here, not on a worker: 20
+        # clients waiting for their replies' extraction held all four workers, and every other
+        # sync queued behind them for tens of seconds (bench/soak.py).
+        self._wait_executor = ThreadPoolExecutor(max_workers=self.config.wait_workers,
+                                                 thread_name_prefix="bme-bridge-wait")
         self.context = BridgeContext(service=service, config=self.config, tokens=self.tokens,
                                      executor=self._executor, hub=EventHub(self.config.ws_queue_size),
-                                     recall_executor=self._recall_executor)
+                                     recall_executor=self._recall_executor, wait_executor=self._wait_executor)
 
     # lifecycle -------------------------------------------------------------------------------
     def start(self) -> None:
@@ -98,6 +103,7 @@ class BridgeServer:
             self._thread = None
             self._executor.shutdown(wait=False)
             self._recall_executor.shutdown(wait=False)
+            self._wait_executor.shutdown(wait=False)
             exc = failure[0]
             where = f"{self.config.host}:{self.config.port}"
             if getattr(exc, "errno", None) == errno.EADDRINUSE:
@@ -175,6 +181,8 @@ class BridgeServer:
         self._thread = None
         self._executor.shutdown(wait=True)
         self._recall_executor.shutdown(wait=True)
+        # Nothing to finish there: a wait still running ends when the service closes.
+        self._wait_executor.shutdown(wait=False, cancel_futures=True)
 
     def _resolve_stop(self) -> None:
         if self._stop_future is not None and not self._stop_future.done():

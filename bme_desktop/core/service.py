@@ -12,7 +12,7 @@ import logging
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -21,7 +21,7 @@ from .cancel import CancellableTask, CancelToken, checkpoint
 from .clock import Clock, SystemClock
 from .errors import Conflict, NotFound, ValidationError
 from .events import ChangeRecord, Event, EventBus
-from .extract.api import ExtractionScheduler, NoExtraction
+from .extract.api import ExtractionScheduler, ExtractionTicket, NoExtraction
 from .ingest.history import SyncOutcome, apply_sync, validate_messages
 from .model import ChatStats, Edge, Message, MessageIn, Node, NodeQuery, RecallRecord
 from .recall.api import Recaller, RecallRequest, RecallResult
@@ -51,6 +51,9 @@ class SyncResult:
     queued: int
     done: int
     revision: int
+    # The extraction this sync queued: ``ticket.wait()`` waits for it (a caller that must not
+    # hold a worker thread meanwhile syncs without ``wait`` and waits on a thread of its own).
+    ticket: ExtractionTicket | None = field(default=None, repr=False, compare=False)
 
 
 class MemoryService:
@@ -243,7 +246,7 @@ class MemoryService:
         return SyncResult(chat_id=chat_id, stored=outcome.stored, changed_from=outcome.changed_from,
                           rolled_back_batches=outcome.rolled_back_batches,
                           rolled_back_nodes=outcome.rolled_back_nodes, queued=ticket.queued, done=done,
-                          revision=outcome.revision)
+                          revision=outcome.revision, ticket=ticket)
 
     def messages(self, chat_id: str, start: int = 0, end: int | None = None) -> list[Message]:
         return self.read(lambda r: r.messages(chat_id, start, end))
