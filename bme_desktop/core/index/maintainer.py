@@ -6,6 +6,17 @@ the ``vectors`` table (through ``MemoryService.write``) and put into the in-memo
 chat's index is loaded from the table the first time it is asked for; rows of another model,
 or whose text hash no longer matches, are re-embedded. An embedder that fails (endpoint down,
 wrong dimension) is retried later; recall meanwhile runs without vectors.
+
+Several instances on one PostgreSQL database (``store/notify.py``): the instance that wrote a
+memory embeds it and stores its vector; the others are told (a remote ``graph.changed``, then
+``vectors.saved``) and load that vector from the table instead of embedding the text again.
+A memory another instance wrote waits for its vector at most ``REMOTE_GRACE_S``; after that
+(that instance stopped, or embeds with another model) this one embeds it itself. On
+``store.resync`` (notifications may have been missed) every loaded index is dropped: the next
+use loads it again from the table and checks it against the memories.
+
+The indexes of the ``MAX_INDEXES`` chats used last are kept in memory; an older one (with no
+work queued) is dropped and loaded again from the table when its chat is recalled.
 """
 
 from __future__ import annotations
@@ -13,6 +24,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -34,22 +46,30 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 EMBED_BATCH = 16  # small batches keep a query's wait for the (shared) model short
 RETRY_AFTER_S = 20.0
+REMOTE_GRACE_S = 30.0  # how long a memory another instance wrote waits for that instance's vector
+MAX_INDEXES = 32  # chat indexes kept in memory (the chats used last)
 
 
 class VectorMaintainer:
-    def __init__(self, service: MemoryService, factory: Callable[[], RecallEmbedder]) -> None:
+    def __init__(self, service: MemoryService, factory: Callable[[], RecallEmbedder],
+                 max_indexes: int = MAX_INDEXES) -> None:
         self.service = service
         self._factory = factory
+        self.max_indexes = max_indexes
         self._embedder: RecallEmbedder | None = None
         self.last_error: str | None = None
         self._failed_at = 0.0
         self._cond = threading.Condition()
-        self._indexes: dict[str, VectorIndex] = {}
+        self._indexes: OrderedDict[str, VectorIndex] = OrderedDict()  # least recently used first
         self._pending: dict[str, set[str] | None] = {}  # None: check every memory of the chat
         self._busy = False
         self._busy_chat: str | None = None
         self._stale: set[str] = set()  # chats whose embedding failed part-way
         self._rebuilding: set[str] = set()  # chats that ``rebuild`` embeds itself
+        # Memories another instance wrote, whose vector that instance stores: chat → memory →
+        # when to embed it here after all. Looked up in the table before anything is embedded.
+        self._awaiting: dict[str, dict[str, float]] = {}
+        self._clock: Callable[[], float] = time.monotonic
         self._stopped = False
         self._thread: threading.Thread | None = None
         self._unsubscribe = service.events.subscribe(self._on_event)
@@ -76,6 +96,8 @@ class VectorMaintainer:
         """The chat's index as it is now (loading it from the table on first use)."""
         with self._cond:
             found = self._indexes.get(chat_id)
+            if found is not None:
+                self._indexes.move_to_end(chat_id)
             stale = chat_id in self._stale
         if found is not None:
             if stale and self.embedder() is not None:
@@ -104,7 +126,18 @@ class VectorMaintainer:
         if rows:
             index.upsert([s.node_id for s in rows], np.stack([s.vector for s in rows]), [s.text_hash for s in rows])
         with self._cond:
-            return self._indexes.setdefault(chat_id, index)
+            kept = self._indexes.setdefault(chat_id, index)
+            self._evict(chat_id)
+            return kept
+
+    def _evict(self, keep: str) -> None:
+        """Drop the least recently used indexes beyond ``max_indexes`` that have no work
+        queued or running, other than ``keep`` (holding ``_cond``)."""
+        idle = [c for c in self._indexes if c not in self._pending and c != self._busy_chat
+                and c not in self._rebuilding and c != keep]
+        for chat_id in idle[:max(0, len(self._indexes) - self.max_indexes)]:
+            del self._indexes[chat_id]
+            self._stale.discard(chat_id)
 
     def status(self, chat_id: str) -> tuple[str | None, int | None, bool]:
         """(model, memories embedded, work pending) without loading anything: (None, None, …)
@@ -123,9 +156,11 @@ class VectorMaintainer:
         return embedder_engine(embedder) if embedder is not None else None
 
     def pending(self, chat_id: str) -> bool:
-        """Whether memories of this chat are waiting to be embedded."""
+        """Whether memories of this chat are waiting to be embedded (or for the vectors
+        another instance stores for them)."""
         with self._cond:
-            return chat_id in self._pending or self._busy_chat == chat_id
+            return (chat_id in self._pending or self._busy_chat == chat_id
+                    or (bool(self._awaiting.get(chat_id)) and chat_id in self._indexes))
 
     def schedule(self, chat_id: str, ids: set[str] | None) -> None:
         with self._cond:
@@ -135,16 +170,24 @@ class VectorMaintainer:
                 self._pending[chat_id] = None
             else:
                 self._pending.setdefault(chat_id, set()).update(ids)  # type: ignore[union-attr]
-            if self._thread is None or not self._thread.is_alive():
-                self._thread = threading.Thread(target=self._run, name="bme-vectors", daemon=True)
-                self._thread.start()
+            self._ensure_thread()
             self._cond.notify_all()
+
+    def _ensure_thread(self) -> None:
+        """Start the worker if it is not running (holding ``_cond``)."""
+        if self._thread is None or not self._thread.is_alive():
+            self._thread = threading.Thread(target=self._run, name="bme-vectors", daemon=True)
+            self._thread.start()
+
+    def _awaited(self) -> bool:
+        """Whether a loaded index still waits for vectors from another instance (holding ``_cond``)."""
+        return any(waiting and chat_id in self._indexes for chat_id, waiting in self._awaiting.items())
 
     def wait_idle(self, timeout: float | None = None) -> bool:
         """Block until nothing is queued or being embedded (tests, benchmarks, rebuilds)."""
         end = None if timeout is None else time.monotonic() + timeout
         with self._cond:
-            while self._pending or self._busy:
+            while self._pending or self._busy or self._awaited():
                 if self._embedder is None and self.last_error and not self._busy:
                     return False
                 left = None if end is None else end - time.monotonic()
@@ -190,6 +233,7 @@ class VectorMaintainer:
                     self._indexes.clear()
                     self._stale.clear()
                 self._indexes[chat_id] = index
+                self._evict(chat_id)
             if old is not None and old is not fresh:
                 _close(old)
         finally:
@@ -213,12 +257,22 @@ class VectorMaintainer:
 
     # events ----------------------------------------------------------------------------
     def _on_event(self, event: Event) -> None:
+        if event.type == "store.resync":  # another instance's writes may have gone unnoticed
+            with self._cond:
+                self._indexes.clear()
+                self._stale.clear()
+            return
         if event.chat_id is None:
             return
         if event.type == "chat.deleted":
             with self._cond:
                 self._indexes.pop(event.chat_id, None)
                 self._pending.pop(event.chat_id, None)
+                self._awaiting.pop(event.chat_id, None)
+            return
+        if event.type == "vectors.saved":
+            if event.remote:
+                self._remote_vectors(event.chat_id, set(event.data.get("ids") or ()))
             return
         change = event.change
         if event.type != "graph.changed" or change is None:
@@ -228,16 +282,60 @@ class VectorMaintainer:
         if index is not None and change.nodes_removed:
             index.remove(change.nodes_removed)
         touched = change.nodes_added | change.nodes_changed
+        if event.remote:  # the instance that wrote them embeds them: wait for its vectors
+            with self._cond:
+                waiting = self._awaiting.setdefault(event.chat_id, {})
+                for node_id in change.nodes_removed:
+                    waiting.pop(node_id, None)
+                if touched and not self._stopped:
+                    due = self._clock() + REMOTE_GRACE_S
+                    for node_id in touched:
+                        waiting.setdefault(node_id, due)
+                    self._ensure_thread()  # it embeds what is still missing when that is due
+                    self._cond.notify_all()
+            return
         if touched:  # an index not loaded yet is loaded (and fully checked) by the worker
             self.schedule(event.chat_id, set(touched) if index is not None else None)
 
+    def _remote_vectors(self, chat_id: str, ids: set[str]) -> None:
+        """Another instance stored vectors of these memories: a loaded index takes them from
+        the table (an index not loaded reads the table when it loads)."""
+        with self._cond:
+            if chat_id not in self._indexes or not ids:
+                return
+            waiting = self._awaiting.setdefault(chat_id, {})
+            due = self._clock() + REMOTE_GRACE_S
+            for node_id in ids:  # looked up in the table first
+                waiting.setdefault(node_id, due)
+        self.schedule(chat_id, ids)
+
     # worker ----------------------------------------------------------------------------
+    def _due(self) -> float:
+        """Stop waiting for another instance's vectors where the grace period is over: those
+        memories are queued to be embedded here (an index not loaded checks the table when it
+        loads). Holding ``_cond``; returns the seconds until the next one is due (at most 1)."""
+        now, wait = self._clock(), 1.0
+        for chat_id in list(self._awaiting):
+            waiting = self._awaiting[chat_id]
+            due = [node_id for node_id, at in waiting.items() if at <= now]
+            for node_id in due:
+                del waiting[node_id]
+            if due and chat_id in self._indexes and self._pending.get(chat_id, set()) is not None:
+                self._pending.setdefault(chat_id, set()).update(due)  # type: ignore[union-attr]
+            wait = min([wait, *(at - now for at in waiting.values())])
+            if not waiting:
+                del self._awaiting[chat_id]
+        return max(0.01, wait)
+
     def _run(self) -> None:
         lower_thread_priority()  # embedding memories yields to recalls
         while True:
             with self._cond:
-                while not self._pending and not self._stopped:
-                    self._cond.wait(1.0)
+                while not self._stopped:
+                    wait = self._due()
+                    if self._pending:
+                        break
+                    self._cond.wait(wait)
                     if self.service.closed:
                         self._stopped = True
                 if self._stopped:
@@ -290,6 +388,7 @@ class VectorMaintainer:
             hashed = vector_store.text_hash(text)
             if index.text_hash(node.id) != hashed:
                 todo.append((node.id, text, hashed))
+        todo = self._from_other_instances(chat_id, index, ids, todo)
         for start in range(0, len(todo), EMBED_BATCH):
             if self._stopped:
                 return
@@ -304,6 +403,36 @@ class VectorMaintainer:
             keep = [k for k, node_id in enumerate(ids_) if node_id in stored]
             if keep:
                 index.upsert([ids_[k] for k in keep], vectors[keep], [hashes[k] for k in keep])
+
+
+    def _from_other_instances(self, chat_id: str, index: VectorIndex, examined: set[str] | None,
+                              todo: list[tuple[str, str, str]]) -> list[tuple[str, str, str]]:
+        """Of ``todo`` (memory, text, hash) among the memories ``examined`` (None: all of the
+        chat's), what is left to embed here: memories another instance wrote take their vector
+        from the table when it is stored for the same text, and wait (are left out) while their
+        grace period lasts."""
+        with self._cond:
+            waiting = dict(self._awaiting.get(chat_id, {}))
+        if not waiting:
+            return todo
+        look = [node_id for node_id, _, _ in todo if node_id in waiting]
+        wanted = {node_id: hashed for node_id, _, hashed in todo}
+        stored = [v for v in self.service.read(lambda r: vector_store.load_vectors(r, chat_id, index.model, look))
+                  if v.dim == index.dim and wanted.get(v.node_id) == v.text_hash] if look else []
+        if stored:
+            index.upsert([v.node_id for v in stored], np.stack([v.vector for v in stored]),
+                         [v.text_hash for v in stored])
+        taken = {v.node_id for v in stored}
+        now = self._clock()
+        left = [item for item in todo if item[0] not in taken and waiting.get(item[0], now) <= now]
+        still = {node_id for node_id, _, _ in todo if node_id not in taken and waiting.get(node_id, now) > now}
+        with self._cond:  # settled: found, embedded below, or nothing to do; the rest keeps waiting
+            mine = self._awaiting.get(chat_id, {})
+            for node_id in (set(waiting) if examined is None else examined) - still:
+                mine.pop(node_id, None)
+            if not mine:
+                self._awaiting.pop(chat_id, None)
+        return left
 
 
 def _close(embedder: object) -> None:

@@ -32,13 +32,15 @@ def text_hash(text: str) -> str:
     return hashlib.blake2b(text.encode("utf-8", "replace"), digest_size=16).hexdigest()
 
 
-def load_vectors(reader: Reader, chat_id: str, model: str) -> list[StoredVector]:
+def load_vectors(reader: Reader, chat_id: str, model: str, ids: Sequence[str] | None = None) -> list[StoredVector]:
+    """The chat's stored vectors of ``model`` (only those of ``ids`` when given)."""
     pk = reader.chat_pk(chat_id)
-    if pk is None:
+    if pk is None or (ids is not None and not ids):
         return []
     v = t.vectors
-    rows = reader.conn.execute(select(v.c.node_id, v.c.model, v.c.dim, v.c.text_hash, v.c.data)
-                               .where(v.c.chat_pk == pk, v.c.model == model))
+    query = select(v.c.node_id, v.c.model, v.c.dim, v.c.text_hash, v.c.data).where(v.c.chat_pk == pk,
+                                                                                  v.c.model == model)
+    rows = reader.conn.execute(query if ids is None else query.where(v.c.node_id.in_(list(ids))))
     out: list[StoredVector] = []
     for node_id, row_model, dim, hashed, data in rows:
         vector = np.frombuffer(bytes(data), dtype=np.float32)
@@ -64,6 +66,7 @@ def save_vectors(uow: UnitOfWork, chat_id: str, model: str, ids: Sequence[str], 
     uow.conn.execute(t.vectors.insert(), [
         {"node_id": ids[i], "chat_pk": pk, "model": model, "dim": dim, "text_hash": hashes[i],
          "data": np.ascontiguousarray(vectors[i], dtype=np.float32).tobytes()} for i in keep])
+    uow.vectors_saved.append((chat_id, saved))  # other instances on the database load them, not embed them
     return saved
 
 

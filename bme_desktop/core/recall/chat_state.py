@@ -1,11 +1,17 @@
 """What recall keeps in memory per chat: the memories, a BM25 index over them, the stored
-messages with their own BM25 index (the archive), and the edges. Change records mark what is
-stale; the next recall reloads only that (the memories by id, the messages from the first
-changed index), so nothing is rebuilt whole after an edit."""
+messages with their own BM25 index (the archive), the edges and the diffusion graph built from
+them. Change records mark what is stale; the next recall reloads only that (the memories by id,
+the messages from the first changed index), so nothing is rebuilt whole after an edit.
+
+The states of the ``MAX_CHATS`` chats recalled last are kept; an older one is dropped and loaded
+again when its chat is recalled, so a long-running bridge that sees ever more chats holds a
+bounded amount. ``store.resync`` (another instance's writes may have gone unnoticed) drops
+them all."""
 
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -21,6 +27,9 @@ from .rwlock import ReadWriteLock
 
 if TYPE_CHECKING:
     from ..service import MemoryService
+    from .diffusion import Graph
+
+MAX_CHATS = 32  # recall states kept (the chats recalled last)
 
 
 def message_doc_id(index: int) -> str:
@@ -54,6 +63,11 @@ class ChatState:
     rw: ReadWriteLock = field(default_factory=ReadWriteLock)
     flags: threading.Lock = field(default_factory=threading.Lock)
     refreshing: threading.Lock = field(default_factory=threading.Lock)  # one refresh at a time
+    # The recaller's own per-chat memory (``pipeline.py``), dropped with the state.
+    graph: tuple[int, Graph] | None = None  # the diffusion graph and the graph_version it was built for
+    graph_build: threading.Lock = field(default_factory=threading.Lock)  # one build at a time
+    last_shown: tuple[int, set[str]] | None = None  # the last message index recalled and what it showed
+    counted: tuple[int, set[str]] | None = None  # the last message index and the hits counted for it
 
     def needs_refresh(self) -> bool:
         with self.flags:
@@ -97,18 +111,28 @@ class ChatState:
 
 
 class RecallCache:
-    """Per-chat states, kept fresh by the service's events."""
+    """Per-chat states of the ``max_chats`` chats recalled last, kept fresh by the service's events."""
 
-    def __init__(self, service: MemoryService) -> None:
+    def __init__(self, service: MemoryService, max_chats: int = MAX_CHATS) -> None:
         self.service = service
-        self._states: dict[str, ChatState] = {}
+        self.max_chats = max_chats
+        self._states: OrderedDict[str, ChatState] = OrderedDict()  # least recently used first
         self._lock = threading.Lock()
         self._unsubscribe = service.events.subscribe(self._on_event)
 
     def close(self) -> None:
         self._unsubscribe()
 
+    def chats(self) -> list[str]:
+        """The chats whose state is kept, least recently used first."""
+        with self._lock:
+            return list(self._states)
+
     def _on_event(self, event: Event) -> None:
+        if event.type == "store.resync":  # what is held may miss another instance's writes
+            with self._lock:
+                self._states.clear()
+            return
         if event.chat_id is None:
             return
         with self._lock:
@@ -142,6 +166,10 @@ class RecallCache:
             state = self._states.get(chat_id)
             if state is None:
                 state = self._states[chat_id] = ChatState(chat_id)
+                while len(self._states) > self.max_chats:  # a recall still reading it keeps its own
+                    self._states.popitem(last=False)
+            else:
+                self._states.move_to_end(chat_id)
         # A refresh under way has taken the flags but not applied the rows yet: wait for it too.
         if state.needs_refresh() or state.refreshing.locked():
             with state.refreshing:  # one refresher at a time, so fresh rows are applied in order

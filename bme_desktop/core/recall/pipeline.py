@@ -67,11 +67,7 @@ class HybridRecaller:
         # endpoint can hold at most ``EMBED_IN_FLIGHT`` threads before recalls skip vectors.
         self._pool = ThreadPoolExecutor(max_workers=EMBED_IN_FLIGHT, thread_name_prefix="bme-recall-embed")
         self._in_flight = threading.Semaphore(EMBED_IN_FLIGHT)
-        self._graphs: dict[str, tuple[int, Graph]] = {}
-        self._graph_builds: dict[str, threading.Lock] = {}
-        self._last_shown: dict[str, tuple[int, set[str]]] = {}
-        self._counted: dict[str, tuple[int, set[str]]] = {}  # per chat: the last index and the hits counted for it
-        self._lock = threading.Lock()
+        self._lock = threading.Lock()  # guards what the chat states keep for the recaller
 
     # ------------------------------------------------------------------------------------
     def knows_chat(self, chat_id: str) -> bool:
@@ -101,7 +97,7 @@ class HybridRecaller:
         cues = read_cues(query.text, self._today(state))
         if binary or cues.noise:
             skipped.append("recall (binary input)" if binary else "recall (greeting or empty input)")
-            return self._finish(request, started, core, [], self._context(request.chat_id), skipped, held)
+            return self._finish(request, state, started, core, [], self._context(request.chat_id), skipped, held)
 
         # The query is embedded on another thread (the engine releases the GIL) while the
         # lexical stage, the name anchors and the database reads run here.
@@ -139,7 +135,7 @@ class HybridRecaller:
                 (sleeping if is_sleeping(node) else scored).append(RecalledNode(node, score, bucket_of(node),
                                                                                 components))
         scored += asked_for(sleeping, scored, ctx, titled)
-        self._suppress_repeats(request, scored)
+        self._suppress_repeats(request, state, scored)
         scored.sort(key=lambda r: (-r.score, r.node.id))
         chosen = self._diversify(request.chat_id, scored, request.top_k, deadline, skipped)
         floor = chosen[-1].score if len(chosen) >= request.top_k else 0.0
@@ -155,7 +151,7 @@ class HybridRecaller:
         archived = archive_hits(state, query.text, cues, max(1, request.top_k // 2), covered,
                                 before=request.index)
         recalled = _merge(chosen, archived)[: request.top_k]
-        return self._finish(request, started, core, recalled, context, skipped, held)
+        return self._finish(request, state, started, core, recalled, context, skipped, held)
 
     # stages ----------------------------------------------------------------------------
     def _start_embedding(self, chat_id: str, query: Query, skipped: list[str]) -> _Embedding | None:
@@ -249,18 +245,18 @@ class HybridRecaller:
         another thread builds it (the warmer, at low priority), a recall (``wait=False``) uses
         the previous version rather than wait: a turn-old graph beats a late answer."""
         with self._lock:
-            cached = self._graphs.get(state.chat_id)
-            building = self._graph_builds.setdefault(state.chat_id, threading.Lock())
+            cached = state.graph
+        building = state.graph_build
         if cached is not None and (cached[0] == state.graph_version or (not wait and building.locked())):
             return cached[1]
         with building:
             with self._lock:
-                cached = self._graphs.get(state.chat_id)
+                cached = state.graph
             if cached is not None and cached[0] == state.graph_version:
                 return cached[1]
             graph = build_graph(state.nodes, state.edges)
             with self._lock:
-                self._graphs[state.chat_id] = (state.graph_version, graph)
+                state.graph = (state.graph_version, graph)
         return graph
 
     def refresh(self, chat_id: str) -> None:
@@ -328,11 +324,11 @@ class HybridRecaller:
         named = sorted(state.nodes[i].title for i in anchored if i in state.nodes and state.nodes[i].type == "location")
         return named[0] if named else None
 
-    def _suppress_repeats(self, request: RecallRequest, scored: list[RecalledNode]) -> None:
+    def _suppress_repeats(self, request: RecallRequest, state: ChatState, scored: list[RecalledNode]) -> None:
         if request.index is None:
             return
         with self._lock:
-            last = self._last_shown.get(request.chat_id)
+            last = state.last_shown
         if last is None or not 0 < request.index - last[0] <= REPEAT_WINDOW:
             return
         for item in scored:
@@ -353,15 +349,15 @@ class HybridRecaller:
         summaries = [s.text for s in sorted(found, key=lambda s: (-s.level, s.start_index or 0, s.id))[:3] if s.text]
         return _Context(summaries, todos)
 
-    def _finish(self, request: RecallRequest, started: float, core: list[RecalledNode],
+    def _finish(self, request: RecallRequest, state: ChatState, started: float, core: list[RecalledNode],
                 recalled: list[RecalledNode], context: _Context, skipped: list[str], held: int) -> RecallResult:
         text, shown, more = render_buckets(core, recalled, context.summaries, request.budget_tokens,
                                            context.todos)
         if request.index is not None:
             ids = {r.node.id for r in shown if r.bucket != "archive" and "core" not in r.components}
             with self._lock:
-                self._last_shown[request.chat_id] = (request.index, ids)
-            hits = self._new_hits(request.chat_id, request.index, [r.node.id for r in shown if r.bucket != "archive"])
+                state.last_shown = (request.index, ids)
+            hits = self._new_hits(state, request.index, [r.node.id for r in shown if r.bucket != "archive"])
             if hits:  # a recall on a real turn counts as a review (life cycle), written after the answer
                 settings, now, chat_id = self.service.settings.lifecycle, self.service.now(), request.chat_id
                 self.service.write_later(lambda uow: record_hits_in(uow, chat_id, hits, now, settings))
@@ -370,14 +366,14 @@ class HybridRecaller:
                             skipped_stages=skipped, more_not_shown=more, held_for_review=held)
 
 
-    def _new_hits(self, chat_id: str, index: int, hits: list[str]) -> list[str]:
+    def _new_hits(self, state: ChatState, index: int, hits: list[str]) -> list[str]:
         """The hits not yet counted for this message: recalling one index again (a swipe, a
         script recalling on every keystroke) reviews nothing twice."""
         with self._lock:
-            last = self._counted.get(chat_id)
+            last = state.counted
             counted = last[1] if last is not None and last[0] == index else set()
             fresh = [node_id for node_id in hits if node_id not in counted]
-            self._counted[chat_id] = (index, counted | set(fresh))
+            state.counted = (index, counted | set(fresh))
         return fresh
 
 

@@ -49,7 +49,7 @@ class Store:
             yield uow
             if self.backend == "postgresql":
                 send(conn, payloads(self.instance_id, [c for c in uow.changes.values() if not c.empty],
-                                    uow.synced, uow.deleted))
+                                    uow.synced, uow.deleted, uow.vectors_saved))
 
     def close(self) -> None:
         self.engine.dispose()

@@ -53,6 +53,7 @@ class UnitOfWork:
         # What other instances on the same database are told after the commit (``notify.py``).
         self.synced: list[tuple[str, dict[str, Any]]] = []
         self.deleted: list[str] = []
+        self.vectors_saved: list[tuple[str, list[str]]] = []  # (chat, memory ids) whose vectors were stored
         self._batch: OpenBatch | None = None
         self._chat_ids: dict[int, str] = {}
 

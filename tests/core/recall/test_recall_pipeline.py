@@ -2,36 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 
-import numpy as np
-import numpy.typing as npt
 import pytest
 
 from bme_desktop.core.editing import NodeDraft
 from bme_desktop.core.model import MessageIn, Node
-from bme_desktop.core.providers.local_embedder_hashed import HashedNgramEmbedder
 from bme_desktop.core.recall.api import RecallRequest
 from bme_desktop.core.recall.injection import HEADER
 from bme_desktop.core.recall.pipeline import HybridRecaller, attach
 from bme_desktop.core.service import MemoryService
-
-
-class CountingEmbedder:
-    """The dependency-free hashed n-gram embedder, recording every text it embeds."""
-
-    def __init__(self) -> None:
-        self._inner = HashedNgramEmbedder(dim=256)
-        self.name = self._inner.name
-        self.dim: int | None = 256
-        self.embedded: list[str] = []
-
-    def embed(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
-        self.embedded.extend(texts)
-        return self._inner.embed(texts)
-
-    def embed_query(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
-        return self._inner.embed(texts)
+from tests.fakes.embedders import CountingEmbedder
 
 
 @pytest.fixture

@@ -144,8 +144,8 @@ def test_a_change_is_absorbed_in_the_background_before_the_next_recall(
     lamp = service.create_node(CHAT, NodeDraft("event", {"summary": "Lena lights the lamp"}, source_indices=[1]))
     service.link(CHAT, key.id, lamp.id, "related")
     deadline = time.monotonic() + 20
-    while not recaller.cache.state(CHAT).edges or \
-            recaller._graphs[CHAT][0] != recaller.cache.state(CHAT).graph_version:
+    while not recaller.cache.state(CHAT).edges or recaller.cache.state(CHAT).graph is None or \
+            recaller.cache.state(CHAT).graph[0] != recaller.cache.state(CHAT).graph_version:
         assert time.monotonic() < deadline, "the graph was not rebuilt in the background"
         time.sleep(0.01)
     builds: list[int] = []
