@@ -136,5 +136,7 @@ def build_app(context: BridgeContext) -> web.Application:
     proxy.register(app)
     app[routes_events.SOCKETS] = set()
     app[routes_events.WAITING] = set()
+    app.on_startup.append(routes_events.lend_model)
+    app.on_shutdown.append(routes_events.unlend_model)
     app.on_shutdown.append(routes_events.close_all)
     return app

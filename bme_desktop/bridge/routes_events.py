@@ -5,7 +5,8 @@ as the first message ``{"token": "..."}`` within ``ws_auth_timeout_s`` (1 s). Ot
 the socket is closed with code 4401 (wrong or malformed token) or 4408 (no token in time).
 Only authenticated sockets count toward ``ws_max_clients``; sockets waiting for their token
 have an allowance of their own (``ws_max_waiting``), so token-less sockets cannot lock out
-a client that has the token.
+a client that has the token. An authenticated socket may also offer SillyTavern's model for
+memory jobs (``model.offer``; model_jobs.py).
 """
 
 from __future__ import annotations
@@ -19,9 +20,10 @@ from aiohttp import WSMsgType, web
 
 from .auth import require_token, token_matches
 from .clients import identify
-from .context import BridgeContext, ctx
+from .context import CONTEXT, BridgeContext, ctx
 from .errors import ApiError
 from .events_hub import OVERFLOW, Subscriber
+from .model_jobs import SocketLender
 
 PATH = "/v1/events"
 CLOSE_UNAUTHORIZED = 4401
@@ -31,6 +33,8 @@ CLOSE_TRY_AGAIN = 1013  # authenticated while every place was taken
 CLOSE_GOING_AWAY = 1001
 SOCKETS: web.AppKey[set[web.WebSocketResponse]] = web.AppKey("bme_sockets")  # every open one
 WAITING: web.AppKey[set[web.WebSocketResponse]] = web.AppKey("bme_sockets_waiting")  # no token yet
+LENDER: web.AppKey[SocketLender] = web.AppKey("bme_socket_lender")
+UNLEND: web.AppKey[Any] = web.AppKey("bme_socket_unlend")
 
 
 async def _refuse(ws: web.WebSocketResponse, code: int, message: str,
@@ -66,12 +70,20 @@ async def _send_events(ws: web.WebSocketResponse, sub: Subscriber) -> None:
         await ws.send_str(payload)
 
 
-async def _read_client(ws: web.WebSocketResponse) -> None:
+async def _read_client(ws: web.WebSocketResponse, sub: Subscriber, lender: SocketLender | None) -> None:
     async for msg in ws:
-        if msg.type == WSMsgType.TEXT:
-            with contextlib.suppress(ValueError, AttributeError):
-                if json.loads(msg.data).get("type") == "ping":
-                    await ws.send_json({"type": "pong"})
+        if msg.type != WSMsgType.TEXT:
+            continue
+        try:
+            data: Any = json.loads(msg.data)
+        except ValueError:
+            continue
+        if not isinstance(data, dict):
+            continue
+        if data.get("type") == "ping":
+            await ws.send_json({"type": "pong"})
+        elif lender is not None and str(data.get("type", "")).startswith("model."):
+            lender.handle(sub, data)
 
 
 async def events(request: web.Request) -> web.StreamResponse:
@@ -118,9 +130,12 @@ async def events(request: web.Request) -> web.StreamResponse:
         try:
             await ws.send_json({"type": "hello", "protocol": 1, "chat_id": None, "filter": chat_filter})
             sender = asyncio.create_task(_send_events(ws, sub))
+            lender = request.app.get(LENDER)
             try:
-                await _read_client(ws)
+                await _read_client(ws, sub, lender)
             finally:
+                if lender is not None:
+                    lender.withdraw(sub)
                 sender.cancel()
                 with contextlib.suppress(asyncio.CancelledError, ConnectionError):
                     await sender
@@ -131,6 +146,19 @@ async def events(request: web.Request) -> web.StreamResponse:
     finally:
         sockets.discard(ws)
         waiting.discard(ws)
+
+
+async def lend_model(app: web.Application) -> None:
+    """On startup: SillyTavern's connection can be lent through these sockets."""
+    service = app[CONTEXT].service
+    app[LENDER] = SocketLender(service, asyncio.get_running_loop())
+    app[UNLEND] = service.lenders.add(app[LENDER])
+
+
+async def unlend_model(app: web.Application) -> None:
+    unlend = app.get(UNLEND)
+    if unlend is not None:
+        unlend()
 
 
 async def close_all(app: web.Application) -> None:

@@ -24,6 +24,7 @@ from .events import ChangeRecord, Event, EventBus
 from .extract.api import ExtractionScheduler, ExtractionTicket, NoExtraction
 from .ingest.history import SyncOutcome, apply_sync, validate_messages
 from .model import ChatStats, Edge, Message, MessageIn, Node, NodeQuery, RecallRecord
+from .providers.chat_model import ModelLenders
 from .recall.api import Recaller, RecallRequest, RecallResult
 from .settings import Settings, load_settings
 from .store import journal
@@ -66,6 +67,8 @@ class MemoryService:
         self.events = EventBus()
         self.extraction: ExtractionScheduler = NoExtraction()
         self.recaller: Recaller | None = None
+        # Models lent by the bridge (SillyTavern's connection, the proxy's upstream): providers/chat_model.py
+        self.lenders = ModelLenders()
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bme-writer")
         self._writer_ident: int | None = None
         # Bookkeeping that callers need not wait for (kept recalls, recall hits): written in

@@ -41,6 +41,14 @@ class LLMSettings:
     timeout_s: float = _bounded(60.0, min=1.0, max=600.0)
     temperature: float = _bounded(0.2, min=0.0, max=2.0)
     max_retries: int = _bounded(2, min=0, max=10)
+    # Models lent to the memory when no endpoint is set above (docs/bridge.md, "Model jobs"):
+    # SillyTavern's current connection, offered by its companion extension over /v1/events,
+    # and the proxy's upstream with the proxy's key and the model its last chat request named.
+    use_sillytavern: bool = True  # the extension has its own switch and budget too
+    use_proxy_upstream: bool = False  # spends the proxy key on memory jobs: only when allowed
+    lent_timeout_s: float = _bounded(120.0, min=5.0, max=600.0)  # per job on a lent model
+    lent_max_tokens: int = _bounded(2048, min=64, max=32000)  # reply tokens asked per job
+    lent_jobs_per_minute: int = _bounded(6, min=1, max=120)
 
 
 @dataclass

@@ -11,6 +11,28 @@ function readPendingInput() {
     return el ? String(el.value ?? '') : '';
 }
 
+/** SillyTavern shows its stop button while it generates (script.js showStopButton / hideStopButton). */
+function stopButtonShown() {
+    const el = globalThis.document?.getElementById('mes_stop');
+    if (!el) return false;
+    return globalThis.getComputedStyle ? globalThis.getComputedStyle(el).display !== 'none' : el.style.display !== 'none';
+}
+
+/**
+ * SillyTavern's generateRaw: on the context in newer versions; in 1.12.x only as an export of
+ * script.js (path relative to /scripts/extensions/third-party/<folder>/index.js).
+ */
+async function findGenerateRaw(sillyTavern) {
+    if (typeof sillyTavern.getContext().generateRaw === 'function') return () => sillyTavern.getContext().generateRaw;
+    try {
+        const script = await import('../../../../script.js');
+        if (typeof script.generateRaw === 'function') return () => script.generateRaw;
+    } catch (err) {
+        console.warn(`${LOG_PREFIX} SillyTavern's generateRaw cannot be loaded; its model is not lent:`, err?.message ?? err);
+    }
+    return () => null;
+}
+
 export async function start(sillyTavern = globalThis.SillyTavern) {
     if (typeof sillyTavern?.getContext !== 'function') {
         console.error(`${LOG_PREFIX} SillyTavern.getContext() is missing: this SillyTavern is too old for BME Desktop Memory.`);
@@ -18,7 +40,10 @@ export async function start(sillyTavern = globalThis.SillyTavern) {
     }
     setLocale(detectLocale(globalThis)); // SillyTavern's language: English or Simplified Chinese
     // getContext() returns a new snapshot each call: never cache it.
-    const bme = createBme({ getContext: () => sillyTavern.getContext(), readPendingInput });
+    const generateRaw = await findGenerateRaw(sillyTavern);
+    const bme = createBme({
+        getContext: () => sillyTavern.getContext(), readPendingInput, generateRaw, isGenerating: stopButtonShown,
+    });
     try {
         bme.bind();
     } catch (err) {

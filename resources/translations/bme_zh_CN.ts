@@ -2003,6 +2003,36 @@ First seen: {3}</source>
 <context>
     <name>OverviewPanel</name>
     <message>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="0"/>
+        <source>SillyTavern&apos;s model</source>
+        <translation>SillyTavern 的模型</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="0"/>
+        <source>the proxy&apos;s upstream</source>
+        <translation>代理的上游</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="0"/>
+        <source>Last extraction: none yet</source>
+        <translation>上次提取：尚无</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="0"/>
+        <source>Last extraction: {0}</source>
+        <translation>上次提取：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="0"/>
+        <source>Last extraction: rules — the model failed, the batch says why</source>
+        <translation>上次提取：规则——模型失败了，批次中写明了原因</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="0"/>
+        <source>Last extraction: rules (offline)</source>
+        <translation>上次提取：规则（离线）</translation>
+    </message>
+    <message>
         <location filename="../../bme_desktop/ui/panels/overview.py" line="73"/>
         <source>Memories</source>
         <translation>记忆</translation>
@@ -2549,6 +2579,36 @@ First seen: {3}</source>
 <context>
     <name>SettingsLabels</name>
     <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="0"/>
+        <source>Use this endpoint (wins over borrowed models)</source>
+        <translation>使用此端点（优先于借用的模型）</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="0"/>
+        <source>Borrow SillyTavern&apos;s model when its extension offers it</source>
+        <translation>SillyTavern 扩展提供时借用它的模型</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="0"/>
+        <source>Borrow the proxy&apos;s upstream model (spends the proxy key)</source>
+        <translation>借用代理上游的模型（消耗代理密钥的额度）</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="0"/>
+        <source>Borrowed model: timeout per job</source>
+        <translation>借用模型：每个任务的超时</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="0"/>
+        <source>Borrowed model: reply tokens per job</source>
+        <translation>借用模型：每个任务的回复词元数</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="0"/>
+        <source>Borrowed model: jobs per minute</source>
+        <translation>借用模型：每分钟任务数</translation>
+    </message>
+    <message>
         <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="9"/>
         <source>Language model</source>
         <translation>语言模型</translation>
@@ -2587,11 +2647,6 @@ First seen: {3}</source>
         <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="12"/>
         <source>Appearance</source>
         <translation>外观</translation>
-    </message>
-    <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="18"/>
-        <source>Use a language model</source>
-        <translation>使用语言模型</translation>
     </message>
     <message>
         <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="18"/>

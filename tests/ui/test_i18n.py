@@ -29,7 +29,7 @@ from bme_desktop.ui.resources import translations_dir
 
 # Proper names and technical words that stay in Latin letters in Chinese too.
 WHITELIST = {"BME", "Desktop", "SQLite", "English", "Crimson", "Synth", "Neon", "Cyan", "Amber", "Console",
-             "Violet", "Haze", "Ctrl", "Lyra", "OpenGL", "offscreen"}  # product, platform names
+             "Violet", "Haze", "Ctrl", "Lyra", "OpenGL", "offscreen", "SillyTavern"}  # product, platform names
 WORD = re.compile(r"[A-Za-z]{3,}")
 MARKUP = re.compile(r"<[^>]*>|&\w+;")  # rich text's tags and entities are not shown
 

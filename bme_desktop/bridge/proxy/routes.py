@@ -24,12 +24,13 @@ from typing import Any
 import aiohttp
 from aiohttp import web
 
-from ..context import BridgeContext, ctx
+from ..context import CONTEXT, BridgeContext, ctx
 from ..origin import cors_headers
 from ..validation import read_json_object
 from .chat_identity import ChatIdentity, Continuity, identify
 from .conversation import Turn, conversation
 from .injection import inject
+from .lender import ProxyLender
 from .memory import FingerprintCache, Prepared, prepare, sync_reply
 from .stream import ClientGone, ReplyReader, chunks
 from .upstream import HOP, Upstream, endpoint, openai_error, relayed_headers, request_headers, timeout
@@ -52,6 +53,7 @@ class ProxyState:
     locks: weakref.WeakValueDictionary[str, asyncio.Lock] = field(default_factory=weakref.WeakValueDictionary)
     active: int = 0  # answers being relayed now
     replies_synced: int = 0
+    lender: ProxyLender | None = None  # lends the upstream to memory jobs (lender.py)
 
     def lock(self, chat_id: str) -> asyncio.Lock:
         lock = self.locks.get(chat_id)
@@ -157,6 +159,8 @@ async def chat_completions(request: web.Request) -> web.StreamResponse:
     mapped = settings.models().get(model) if isinstance(model, str) else None
     if mapped:
         body = {**body, "model": mapped}
+    if state.lender is not None and isinstance(body.get("model"), str) and body["model"].strip():
+        state.lender.saw_model(body["model"].strip())
     loop = asyncio.get_running_loop()
     raw = request.content_length or 0
     payload = await loop.run_in_executor(None, _encode, body) if raw > ENCODE_IN_THREAD_ABOVE else _encode(body)
@@ -301,13 +305,31 @@ async def _on_shutdown(app: web.Application) -> None:
     app[PROXY].stopping.set()  # answers being relayed stop now rather than hold the shutdown
 
 
+def ctx_of(app: web.Application) -> BridgeContext:
+    return app[CONTEXT]
+
+
+async def _on_startup(app: web.Application) -> None:
+    state = app[PROXY]
+    service = ctx_of(app).service
+    state.lender = ProxyLender(service, state.upstream.key)
+    app[UNLEND] = service.lenders.add(state.lender)
+
+
 async def _on_cleanup(app: web.Application) -> None:
+    unlend = app.get(UNLEND)
+    if unlend is not None:
+        unlend()
     await app[PROXY].upstream.close()
+
+
+UNLEND: web.AppKey[Any] = web.AppKey("bme_proxy_unlend")
 
 
 def register(app: web.Application) -> None:
     """Add the proxy's routes and state to the bridge app (called by ``build_app``)."""
     app[PROXY] = ProxyState()
+    app.on_startup.append(_on_startup)
     app.router.add_post(CHAT_PATH, chat_completions)
     app.router.add_get(MODELS_PATH, models)
     app.on_shutdown.append(_on_shutdown)

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..providers import HttpPolicy, LLMClient, LLMConfig, LLMError
+from ..providers.chat_model import ChatModel, endpoint_set, label_of
 from ..providers.records import ChatMessage
 from ..secrets import LLM_KEY, api_key
 from .cleaning import PreparedMessage
@@ -32,10 +33,15 @@ API_KEY_ENV = "BME_LLM_API_KEY"
 class LLMExtractor:
     name = "llm"
 
-    def __init__(self, service: MemoryService, client: LLMClient, finder: NameFinder | None = None) -> None:
+    def __init__(self, service: MemoryService, client: ChatModel, finder: NameFinder | None = None) -> None:
         self.service = service
         self.client = client
         self.finder = finder or NameFinder()
+
+    @property
+    def model_label(self) -> str:
+        """Which model makes this extractor's plans (the batch says it)."""
+        return label_of(self.client)
 
     def build_messages(self, window: Window, prepared: list[PreparedMessage]) -> tuple[list[ChatMessage], GraphContext]:
         speakers = sorted({s for m in prepared if (s := speaker(m, window.chat))})
@@ -62,17 +68,20 @@ class LLMExtractor:
         try:
             raw = self.client.chat_json(messages, schema_hint=SCHEMA_HINT, cancel=cancel)
         except LLMError as exc:
-            return ModelOutcome(None, ctx.labels, f"the model call failed: {type(exc).__name__}: {exc}"[:500])
+            return ModelOutcome(None, ctx.labels,
+                                f"{self.model_label} failed: {type(exc).__name__}: {exc}"[:500])
         own = [m.index for m in prepared if not m.context_only]
         try:
             plan = plan_from_json(raw, own[-2:])
         except Unusable as exc:
-            return ModelOutcome(None, ctx.labels, f"the model's reply was unusable: {exc}")
+            return ModelOutcome(None, ctx.labels, f"the reply of {self.model_label} was unusable: {exc}")
         offered = len(plan.ops) + sum(1 for d in plan.dropped if d.startswith("operation "))
         plan = validate_plan(plan, labels=ctx.labels, allowed_indices={m.index for m in window.messages})
         if offered and not plan.ops:
             first = plan.dropped[0] if plan.dropped else "no valid operation"
-            return ModelOutcome(None, ctx.labels, f"none of the model's {offered} operations was valid ({first})")
+            return ModelOutcome(None, ctx.labels, f"none of the {offered} operations of {self.model_label} "
+                                                  f"was valid ({first})")
+        plan.model = self.model_label
         return ModelOutcome(plan, ctx.labels)
 
 
@@ -88,7 +97,9 @@ class _ClientKey:
 
 class ModelProvider:
     """Builds the LLM extractor from the current settings (``settings.llm``), reusing the
-    client until they change. None when no model is configured."""
+    client until they change; without an endpoint, over a model lent to the memory
+    (SillyTavern's connection, the proxy's upstream: ``service.lenders``). None when there
+    is neither: the heuristic extracts."""
 
     def __init__(self, service: MemoryService, api_key: str | None = None) -> None:
         self.service = service
@@ -96,11 +107,16 @@ class ModelProvider:
         self._lock = threading.Lock()
         self._key: _ClientKey | None = None
         self._extractor: LLMExtractor | None = None
+        self._names: NameFinder | None = None
 
     def __call__(self) -> LLMExtractor | None:
         llm = self.service.settings.llm
-        if not (llm.enabled and llm.base_url and llm.model):
-            return None
+        if not endpoint_set(llm):
+            lent = self.service.lenders.borrow(llm, "extract")
+            if lent is None:
+                return None
+            with self._lock:
+                return LLMExtractor(self.service, lent, self._finder())
         key = _ClientKey(llm.base_url, llm.model, llm.timeout_s, llm.max_retries, llm.temperature,
                          self.api_key or api_key(self.service.data_dir, LLM_KEY, API_KEY_ENV))
         with self._lock:
@@ -110,12 +126,19 @@ class ModelProvider:
                                     connect_timeout=min(key.timeout, 10.0), max_retries=key.retries)
                 client = LLMClient(LLMConfig(base_url=key.base_url, model=key.model, api_key=key.api_key,
                                              temperature=key.temperature, policy=policy))
-                self._key, self._extractor = key, LLMExtractor(self.service, client)
+                self._key, self._extractor = key, LLMExtractor(self.service, client, self._finder())
             return self._extractor
+
+    def _finder(self) -> NameFinder:
+        if self._names is None:
+            self._names = NameFinder()
+        return self._names
 
     def close(self) -> None:
         if self._extractor is not None:
-            self._extractor.client.close()
+            client = self._extractor.client
+            if isinstance(client, LLMClient):
+                client.close()
             self._extractor = None
             self._key = None
 

@@ -72,6 +72,7 @@ class Plan:
     story_time: dict[str, Any] | None = None
     dropped: list[str] = field(default_factory=list)
     note: str = ""  # e.g. why the LLM was not used
+    model: str = ""  # which model made an "llm" plan: chat_model.model_label ("SillyTavern's model (…)")
 
 
 def _name_ok(value: object) -> bool:

@@ -25,7 +25,7 @@ def drop_extraction(uow: UnitOfWork, chat_id: str) -> ChangeRecord:
     state = uow.chat_state(pk)
     state["extracted_to"] = -1
     state["extraction_count"] = 0
-    for key in ("knowledge", "regions", "story_time", "last_extractor"):
+    for key in ("knowledge", "regions", "story_time", "last_extractor", "last_model", "last_note"):
         state.pop(key, None)
     uow.set_chat_state(pk, state)
     change = ChangeRecord(chat_id)

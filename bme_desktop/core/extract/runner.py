@@ -97,7 +97,7 @@ class Runner:
             if committed is not None:
                 self.service.events.publish(Event("extraction.finished", chat_id, {
                     "from": window.start, "to": window.end, "batch_id": committed.batch_id,
-                    "extractor": plan.extractor, "note": plan.note, **committed.report.to_json()}))
+                    "extractor": plan.extractor, "model": plan.model, "note": plan.note, **committed.report.to_json()}))
                 return window, committed
             log.info("chat %s changed during extraction of %d-%d; reading again", chat_id, window.start,
                      window.end)

@@ -92,6 +92,8 @@ def commit(uow: UnitOfWork, window: Window, plan: Plan, labels: dict[str, str],
     if extracted_to(uow.chat_state(pk)) != window.after or not _unchanged(uow, pk, window):
         return None
     description = f"{plan.extractor} extraction of messages {window.start}–{window.end}"
+    if plan.model:
+        description += f" by {plan.model}"
     if plan.note:
         description += f" ({plan.note})"
     batch_id = uow.begin_batch(window.chat_id, "extract", actor=plan.extractor, description=description[:2000],
@@ -101,6 +103,8 @@ def commit(uow: UnitOfWork, window: Window, plan: Plan, labels: dict[str, str],
     state["extracted_to"] = window.end
     state["extraction_count"] = int(state.get("extraction_count", 0)) + 1
     state["last_extractor"] = plan.extractor
+    state["last_model"] = plan.model  # "" for the heuristic (and for a fallback: see last_note)
+    state["last_note"] = plan.note[:300]
     uow.set_chat_state(pk, state)
     uow.end_batch()
     change = ChangeRecord(window.chat_id)

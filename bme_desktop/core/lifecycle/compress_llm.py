@@ -27,7 +27,7 @@ from .compress import (
     compress_in,
     plan,
 )
-from .llm_step import ask_model, text_of
+from .llm_step import ask_model, is_llm, text_of
 from .upkeep import copy_change
 
 if TYPE_CHECKING:
@@ -99,7 +99,7 @@ def compress_with_change(service: MemoryService, chat_id: str, *, cancel: Cancel
         now_chunks = plan(candidates(uow.read, chat_id))
         all_llm = bool(proposed) and all(tuple(n.id for n in c) in proposed for c in now_chunks)
         report = compress_in(uow, chat_id, now, settings.lifecycle, composer=composer,
-                             label="llm" if all_llm else ("rules" if label == "llm" else label), cancel=cancel)
+                             label=(label if is_llm(label) else "llm") if all_llm else ("rules" if is_llm(label) else label), cancel=cancel)
         checkpoint(cancel)  # raised here, the whole write rolls back
         return report, copy_change(uow, chat_id)
     return service.write(op)

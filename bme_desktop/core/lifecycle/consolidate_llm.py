@@ -30,7 +30,7 @@ from .consolidate import (
     main_text,
     merge_candidates,
 )
-from .llm_step import ask_model, text_of
+from .llm_step import ask_model, is_llm, text_of
 from .upkeep import copy_change
 
 if TYPE_CHECKING:
@@ -111,7 +111,7 @@ def consolidate_with_change(service: MemoryService, chat_id: str, *, cancel: Can
         uow.read.require_chat_pk(chat_id)
         apart.clear()
         judged = all((a.id, b.id) in verdicts for a, b, _ in merge_candidates(uow.read, chat_id, threshold))
-        path = "llm" if verdicts and judged else ("rules" if label == "llm" else label)
+        path = (label if is_llm(label) else "llm") if verdicts and judged else ("rules" if is_llm(label) else label)
         texts = {pair: v.merged for pair, v in verdicts.items() if v.same and v.merged}
         report = consolidate_in(uow, chat_id, now, settings.lifecycle, decider=decider, texts=texts, label=path,
                                 judge="llm" if verdicts else "rules", cancel=cancel)

@@ -7,8 +7,11 @@ system message, sends the step's data as one quoted JSON document (never as inst
 and hands the reply to the step's strict ``parse``. Any failure — the model is disabled, not
 configured, unreachable, slow, answers garbage or the wrong shapes — gives an ``Asked`` with
 no value and a reason; a model failure also publishes an ``error`` event (stage
-``lifecycle.<step>``), and the caller uses its deterministic path. ``Asked.label`` is what
-the step writes into its batch description: ``llm``, ``rules`` or ``rules (model failed: …)``.
+``lifecycle.<step>``), and the caller uses its deterministic path. The model is the endpoint
+set in Settings, else one lent to the memory (SillyTavern's connection, the proxy's upstream:
+``providers/chat_model.py``). ``Asked.label`` is what the step writes into its batch
+description, naming the model: ``llm: qwen2.5:7b``, ``llm: SillyTavern's model (…)``,
+``rules`` or ``rules (model failed: <model>: <why>)``.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from ..events import Event
 from ..extract.prompts import detect_language, load_prompt
+from ..providers.chat_model import ChatModel, endpoint_set, label_of
 from ..providers.http_policy import HttpPolicy
 from ..providers.llm_client import LLMClient, LLMConfig
 from ..secrets import LLM_KEY, api_key
@@ -43,6 +47,7 @@ class Asked(Generic[T]):
 
     value: T | None
     reason: str = ""
+    model: str = ""  # which model answered (or failed): chat_model.model_label
 
     @property
     def path(self) -> str:
@@ -51,21 +56,30 @@ class Asked(Generic[T]):
     @property
     def label(self) -> str:
         if self.value is not None:
-            return "llm"
-        return f"rules (model failed: {self.reason[:REASON_CHARS]})" if self.reason else "rules"
+            return f"llm: {self.model}" if self.model else "llm"
+        if not self.reason:
+            return "rules"
+        who = f"{self.model}: " if self.model else ""
+        return f"rules (model failed: {who}{self.reason[:REASON_CHARS]})"
 
 
-def call_model(settings: LLMSettings, key: str | None, system: str, user: str, schema: str) -> Any:
-    """One JSON chat with the configured model. Raises on any failure."""
-    if not settings.base_url or not settings.model:
-        raise ValueError("no model configured (base URL and model name are needed)")
+def is_llm(label: str) -> bool:
+    """Whether a step's label says the model wrote it (``llm`` or ``llm: <model>``)."""
+    return label == "llm" or label.startswith("llm: ")
+
+
+def endpoint_client(settings: LLMSettings, key: str | None) -> LLMClient:
     config = LLMConfig(base_url=settings.base_url, model=settings.model, api_key=key,
                        temperature=settings.temperature,
                        policy=HttpPolicy(connect_timeout=min(10.0, settings.timeout_s),
                                          total_timeout=settings.timeout_s, max_retries=settings.max_retries))
-    with LLMClient(config) as client:
-        return client.chat_json([{"role": "system", "content": system}, {"role": "user", "content": user}],
-                                schema_hint=schema)
+    return LLMClient(config)
+
+
+def call_model(model: ChatModel, system: str, user: str, schema: str) -> Any:
+    """One JSON chat. Raises on any failure."""
+    return model.chat_json([{"role": "system", "content": system}, {"role": "user", "content": user}],
+                           schema_hint=schema)
 
 
 def quoted(data: Any) -> str:
@@ -78,23 +92,31 @@ def ask_model(service: MemoryService, chat_id: str, step: str, prompt: str, data
     """Ask for JSON with prompt file ``prompt`` and ``data``; ``parse`` returns ``None`` for a
     reply it cannot use. Never raises; never call it inside ``service.write``."""
     settings = service.settings.llm
-    if not settings.enabled:
+    endpoint = endpoint_set(settings)
+    lent = None if endpoint else service.lenders.borrow(settings, step)
+    if not endpoint and lent is None:
         return Asked(None)
+    model = ""
     try:
         lang = detect_language(texts or [], service.settings.appearance.language)
         system = load_prompt(prompt, lang, service.data_dir)
-        key = api_key(service.data_dir, LLM_KEY, "BME_LLM_API_KEY")
-        reply = call_model(settings, key, system, quoted(data), schema)
+        if lent is not None:
+            model = label_of(lent)
+            reply = call_model(lent, system, quoted(data), schema)
+        else:
+            with endpoint_client(settings, api_key(service.data_dir, LLM_KEY, "BME_LLM_API_KEY")) as client:
+                model = label_of(client)
+                reply = call_model(client, system, quoted(data), schema)
         value = parse(reply)
         reason = "" if value is not None else "the reply did not have the expected shape"
     except Exception as exc:  # any failure means: use the rules
         value, reason = None, f"{type(exc).__name__}: {exc}"
     if value is not None:
-        return Asked(value)
-    log.warning("life-cycle step %s: model failed (%s); using the rules", step, reason)
+        return Asked(value, model=model)
+    log.warning("life-cycle step %s: %s failed (%s); using the rules", step, model or "the model", reason)
     service.events.publish(Event("error", chat_id, {"stage": f"lifecycle.{step}", "message": reason[:500],
-                                                    "fallback": "rules"}))
-    return Asked(None, reason)
+                                                    "fallback": "rules", "model": model}))
+    return Asked(None, reason, model)
 
 
 def text_of(value: Any, limit: int, *, required: bool = True) -> str | None:

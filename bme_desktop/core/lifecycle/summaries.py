@@ -27,6 +27,7 @@ from ..schema import node_text
 from ..settings import LifecycleSettings
 from ..store.reader import Reader
 from ..store.unit_of_work import UnitOfWork
+from .llm_step import is_llm
 
 ACTOR = "lifecycle"
 SMALL_CHARS = 220
@@ -118,7 +119,7 @@ def summarize_in(uow: UnitOfWork, chat_id: str, now: float, settings: LifecycleS
         src = summary_source(uow.read, chat_id, group)
         start, end = src.start, src.end
         text = (proposed or {}).get((start, end))
-        path = "llm" if text else (label if label != "llm" else "rules")
+        path = (label if is_llm(label) else "llm") if text else ("rules" if is_llm(label) else label)
         text = text or compose(src.candidates, SMALL_CHARS)
         batch_id = uow.begin_batch(chat_id, "summarize", actor=ACTOR, read_from=start, read_to=end,
                                    description=f"summary of messages {start}–{end} ({path})")
@@ -154,7 +155,7 @@ def fold_in(uow: UnitOfWork, chat_id: str, now: float, settings: LifecycleSettin
         ends = [s.end_index for s in children if s.end_index is not None]
         start, end = (min(starts) if starts else None), (max(ends) if ends else None)
         text = (proposed or {}).get(tuple(s.id for s in children))
-        path = "llm" if text else (label if label != "llm" else "rules")
+        path = (label if is_llm(label) else "llm") if text else ("rules" if is_llm(label) else label)
         batch_id = uow.begin_batch(chat_id, "fold", actor=ACTOR, read_from=start, read_to=end,
                                    description=f"fold {len(children)} level-{level} summaries ({path})")
         rollup = Summary(id=uuid.uuid4().hex, chat_id=chat_id, level=level + 1, kind="rollup", status="active",

@@ -3,9 +3,13 @@ request made when a reply does not parse."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import logging
+from collections.abc import Callable, Sequence
 
+from .errors import LLMBadResponse
+from .json_repair import JSONParseError, JSONValue, parse_model_json
 from .records import ChatMessage
+from .redaction import truncate
 
 JSON_INSTRUCTION = "Reply with one JSON value only: no prose before or after it, no Markdown code fences."
 REPAIR_INSTRUCTION = (
@@ -45,3 +49,24 @@ def repair_request(
             "content": f"The JSON parser said: {parse_error}\n\nText to repair:\n{bad_reply[:_REPAIR_TEXT_LIMIT]}",
         },
     ]
+
+
+def json_reply(complete: Callable[[list[ChatMessage]], str], messages: Sequence[ChatMessage],
+               schema_hint: str | None, log: logging.Logger) -> JSONValue:
+    """Ask ``complete`` for JSON (the instruction added), parse tolerantly and, if that
+    fails, make exactly one repair request. Raises :class:`LLMBadResponse` when the repaired
+    reply is not JSON either; whatever ``complete`` raises passes through."""
+    first = complete(with_json_instruction(messages, schema_hint))
+    try:
+        return parse_model_json(first)
+    except JSONParseError as exc:
+        log.warning("reply is not JSON (%s; %d chars); one repair attempt", exc, len(first))
+        retry_messages = repair_request(messages, first, str(exc), schema_hint)
+    second = complete(retry_messages)
+    try:
+        return parse_model_json(second)
+    except JSONParseError as exc:
+        raise LLMBadResponse(
+            f"model reply is not valid JSON after one repair attempt: {exc}",
+            raw_excerpt=truncate(second, 500),
+        ) from exc

@@ -26,14 +26,15 @@ from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any
 
+from .chat_model import SOURCE_ENDPOINT
 from .errors import LLMBadResponse, LLMError, LLMHTTPError
 from .http_policy import HttpPolicy
 from .http_session import HttpSession
-from .json_chat import repair_request, with_json_instruction
-from .json_repair import JSONParseError, JSONValue, parse_model_json
+from .json_chat import json_reply
+from .json_repair import JSONValue
 from .openai_wire import decode_stream_event, first_choice, parse_completion
 from .records import ChatMessage, ChatResult, ConnectionReport
-from .redaction import describe_messages, truncate
+from .redaction import describe_messages
 from .sse import iter_sse_data
 
 _CONNECTION_TEST_TIMEOUT = 15.0
@@ -51,6 +52,7 @@ class LLMConfig:
     extra_headers: Mapping[str, str] = field(default_factory=dict)
     policy: HttpPolicy = field(default_factory=HttpPolicy)
     json_mode: bool = True  # send response_format={"type": "json_object"} from chat_json
+    source: str = SOURCE_ENDPOINT  # who lends it (chat_model.py): the Settings endpoint, or the proxy's upstream
 
 
 class LLMClient:
@@ -70,6 +72,14 @@ class LLMClient:
             rng=rng,
         )
         self._response_format_rejected = False
+
+    @property
+    def source(self) -> str:  # a ChatModel (chat_model.py)
+        return self.config.source
+
+    @property
+    def name(self) -> str:
+        return self.config.model
 
     @property
     def base_url(self) -> str:
@@ -110,20 +120,7 @@ class LLMClient:
         parses tolerantly (:mod:`.json_repair`) and, if that fails, makes exactly one repair
         request. Raises :class:`LLMBadResponse` when the repaired reply is not JSON either.
         """
-        first = self._json_completion(with_json_instruction(messages, schema_hint), cancel)
-        try:
-            return parse_model_json(first.text)
-        except JSONParseError as exc:
-            self._log.warning("reply is not JSON (%s; %d chars); one repair attempt", exc, len(first.text))
-            retry_messages = repair_request(messages, first.text, str(exc), schema_hint)
-        second = self._json_completion(retry_messages, cancel)
-        try:
-            return parse_model_json(second.text)
-        except JSONParseError as exc:
-            raise LLMBadResponse(
-                f"model reply is not valid JSON after one repair attempt: {exc}",
-                raw_excerpt=truncate(second.text, 500),
-            ) from exc
+        return json_reply(lambda msgs: self._json_completion(msgs, cancel).text, messages, schema_hint, self._log)
 
     def stream_chat(
         self, messages: Sequence[ChatMessage], *, cancel: threading.Event | None = None

@@ -140,8 +140,9 @@ class HybridRecaller:
         chosen = self._diversify(request.chat_id, scored, request.top_k, deadline, skipped)
         floor = chosen[-1].score if len(chosen) >= request.top_k else 0.0
         held += sum(1 for score in held_scores if score > floor)
-        if settings.rerank_with_llm and self.service.settings.llm.enabled and self.service.settings.llm.base_url:
-            outcome = rerank(query.text, chosen, self.service.settings.llm, deadline - time.perf_counter())
+        if settings.rerank_with_llm:
+            outcome = rerank(query.text, chosen, self.service.settings.llm, deadline - time.perf_counter(),
+                             self.service.lenders)
             chosen = outcome.items
             if not outcome.used:
                 skipped.append(f"rerank ({outcome.reason}; score order kept)")

@@ -1,12 +1,15 @@
 """Optional LLM rerank (off by default). The model sees the candidates as ``R1…Rn`` with their
 type and text and answers ``{"selected": ["R3", "R1", …]}``; anything else — an error, a
-timeout, garbage, unknown keys — leaves the score order as it was."""
+timeout, garbage, unknown keys — leaves the score order as it was. The model is the endpoint
+set in Settings, else the proxy's upstream when lent (SillyTavern's connection never reranks:
+the recall runs inside its own generation)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..providers.chat_model import ChatModel, ModelLenders, endpoint_set
 from ..providers.errors import LLMError
 from ..providers.http_policy import HttpPolicy
 from ..providers.json_repair import JSONValue
@@ -51,17 +54,27 @@ def parse_selection(reply: JSONValue, n: int) -> list[int] | None:
     return out or None
 
 
-def rerank(query: str, items: list[RecalledNode], settings: LLMSettings, timeout_s: float) -> RerankOutcome:
+def _ask(model: ChatModel, query: str, head: list[RecalledNode]) -> JSONValue:
+    return model.chat_json([{"role": "system", "content": SYSTEM}, {"role": "user", "content": _prompt(query, head)}])
+
+
+def rerank(query: str, items: list[RecalledNode], settings: LLMSettings, timeout_s: float,
+           lenders: ModelLenders | None = None) -> RerankOutcome:
     head = items[:MAX_CANDIDATES]
     if not head or timeout_s <= 0.05:
         return RerankOutcome(items, False, "no time left")
-    config = LLMConfig(base_url=settings.base_url, model=settings.model, temperature=0.0,
-                       policy=HttpPolicy(connect_timeout=min(2.0, timeout_s), total_timeout=timeout_s,
-                                         max_retries=0))
     try:
-        with LLMClient(config) as client:
-            reply = client.chat_json([{"role": "system", "content": SYSTEM},
-                                      {"role": "user", "content": _prompt(query, head)}])
+        if endpoint_set(settings):
+            config = LLMConfig(base_url=settings.base_url, model=settings.model, temperature=0.0,
+                               policy=HttpPolicy(connect_timeout=min(2.0, timeout_s), total_timeout=timeout_s,
+                                                 max_retries=0))
+            with LLMClient(config) as client:
+                reply = _ask(client, query, head)
+        else:
+            lent = lenders.borrow(settings, "rerank", timeout_s) if lenders is not None else None
+            if lent is None:
+                return RerankOutcome(items, False, "no model")
+            reply = _ask(lent, query, head)
     except (LLMError, ValueError) as exc:
         return RerankOutcome(items, False, f"llm failed: {type(exc).__name__}")
     order = parse_selection(reply, len(head))

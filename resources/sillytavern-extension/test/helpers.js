@@ -37,6 +37,7 @@ export const EVENT_TYPES = Object.freeze({
     MESSAGE_DELETED: 'message_deleted',
     MESSAGE_SWIPED: 'message_swiped',
     GENERATION_ENDED: 'generation_ended',
+    GENERATION_STOPPED: 'generation_stopped',
 });
 
 export function stMessage(name, text, { user = false, system = false, swipe = undefined } = {}) {

@@ -44,7 +44,7 @@ def test_a_good_reply_writes_the_folded_memory_and_the_batch_saysllm_on(service:
                                                "title": "At the gate"}]}))
         parent, description = _compress(service, ids)
     assert parent.fields["summary"] == "Three things happen at the gate." and parent.fields["title"] == "At the gate"
-    assert parent.flags["children"] == ids[:3] and description.endswith("(llm)")
+    assert parent.flags["children"] == ids[:3] and description.endswith("(llm: m)")
 
 
 @pytest.mark.parametrize("reply", [Reply.garbage(), Reply.error(503), Reply.json({"groups": []}),

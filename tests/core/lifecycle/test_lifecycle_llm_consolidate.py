@@ -58,7 +58,7 @@ def test_the_same_memory_merges_with_the_judges_text_and_the_batch_saysllm_on(se
     survivor = get(service, old.id)
     assert survivor.fields["statement"] == "Mira hides a silver key in her boot" and survivor.source_indices == [3, 9]
     assert get(service, new.id).flags["merged_into"] == old.id
-    assert _description(service, change.batch_id).endswith("(llm)")
+    assert _description(service, change.batch_id).endswith("(llm: m)")
 
 
 @pytest.mark.parametrize("reply", [Reply.garbage(), Reply.error(500), Reply.json({"pairs": []}),

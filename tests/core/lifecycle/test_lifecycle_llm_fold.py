@@ -49,7 +49,7 @@ def test_a_good_reply_becomes_the_rollup_and_the_batch_saysllm_on(service: Memor
         text, description = _rollup_and_description(service)
         messages = server.requests_to("/chat/completions")[0].json["messages"]
     assert text == "Mira and Lin meet; the lamp is lit."
-    assert description.endswith("(llm)")
+    assert description.endswith("(llm: m)")
     user = messages[-1]["content"]
     assert INJECTION in json.loads(user[user.index("{"):])["groups"][0]["summaries"][0]
     assert INJECTION not in messages[0]["content"]

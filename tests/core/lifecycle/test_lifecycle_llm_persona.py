@@ -48,7 +48,7 @@ def test_a_good_reply_becomes_the_profile_and_the_batch_saysllm_on(service: Memo
         ("preference", "Tea drinker", [tea]), ("goal", "Dreams of Paris", [goal, tea])]
     texts = [m["text"] for m in sent["memories"]]  # only the user's own memories, numbered from 1
     assert len(texts) == 2 and texts[0].startswith("Prefers green tea") and texts[1].startswith("Wants to move")
-    assert _description(service, change.batch_id).endswith("(llm)")
+    assert _description(service, change.batch_id).endswith("(llm: m)")
 
 
 @pytest.mark.parametrize("reply", [

@@ -38,7 +38,7 @@ def test_a_good_reply_becomes_the_reflection_and_the_batch_saysllm_on(service: M
     assert report.used_llm and len(report.created) == 1
     made = get(service, report.created[0])
     assert made.fields["insight"] == "Ann drives the story" and made.flags["evidence"] == [ids[0], ids[2]]
-    assert _description(service, change.batch_id).endswith("(llm)")
+    assert _description(service, change.batch_id).endswith("(llm: m)")
 
 
 @pytest.mark.parametrize("reply", [Reply.garbage(), Reply.json({"insights": [{"insight": "x", "evidence": [9]}]})])

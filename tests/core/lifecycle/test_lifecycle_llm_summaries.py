@@ -47,7 +47,7 @@ def test_a_good_reply_becomes_the_summary_and_the_batch_saysllm_on(service: Memo
         server.enqueue(Reply.json({"summaries": [{"id": 1, "text": "Mira and Lin meet; the lamp is lit."}]}))
         text, description = _summary_and_description(service)
     assert text == "Mira and Lin meet; the lamp is lit."
-    assert description.endswith("(llm)")
+    assert description.endswith("(llm: m)")
 
 
 @pytest.mark.parametrize("reply", [Reply.garbage(), Reply.error(500), Reply.json({"summaries": [{"id": 2}]}),
