@@ -21,7 +21,7 @@ from bme_desktop.core.providers.chat_model import (
     TextModel,
     model_label,
 )
-from bme_desktop.core.providers.errors import LLMTimeout
+from bme_desktop.core.providers.errors import LLMError, LLMTimeout
 from bme_desktop.core.providers.records import ChatMessage
 from bme_desktop.core.service import MemoryService
 from bme_desktop.core.settings import LLMSettings, Settings
@@ -125,16 +125,24 @@ def test_lent_models_answer_only_where_the_settings_allow_and_sillytavern_comes_
     assert lenders.borrow(LLMSettings(use_sillytavern=False), "summarize") is None
 
 
-def test_the_per_minute_budget_sends_jobs_over_it_to_the_offline_path() -> None:
+def test_jobs_over_the_per_minute_budget_fail_at_once_without_being_sent() -> None:
     now = [1000.0]
     lenders = ModelLenders(clock=lambda: now[0])
-    lenders.add(FakeLender(SOURCE_SILLYTAVERN, []))
     settings = LLMSettings(lent_jobs_per_minute=2)
-    assert lenders.borrow(settings, "extract") is not None
-    assert lenders.borrow(settings, "extract") is not None
-    assert lenders.borrow(settings, "extract") is None
+    lender = FakeLender(SOURCE_SILLYTAVERN, ['{"a": 1}', '{"a": 2}', '{"a": 3}'])
+    lenders.add(lender)
+    for _ in range(2):
+        model = lenders.borrow(settings, "extract")
+        assert model is not None
+        model.chat_json([{"role": "user", "content": "x"}])
+    over = lenders.borrow(settings, "extract")
+    assert over is not None
+    with pytest.raises(LLMError, match="budget of 2 borrowed-model jobs a minute"):
+        over.chat_json([{"role": "user", "content": "x"}])
+    assert len(lender.calls) == 2  # nothing was sent over the budget
     now[0] += 60.0
-    assert lenders.borrow(settings, "extract") is not None
+    model = lenders.borrow(settings, "extract")
+    assert model is not None and model.chat_json([{"role": "user", "content": "x"}]) == {"a": 3}
 
 
 def test_a_life_cycle_step_on_a_lent_model_says_which_model_wrote_it(lent: tuple[MemoryService, FakeLender]) -> None:

@@ -85,3 +85,14 @@ def test_extension_end_to_end_with_the_strict_review_gate(served_bridge_with_rev
                             env={"BME_E2E_REVIEW_GATE_URL": served_bridge_with_review_gate, "BME_E2E_TOKEN": TOKEN})
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-2000:]
     assert "# fail 0" in result.stdout and "# skipped 0" in result.stdout
+
+
+def test_extension_lends_sillytavern_model_to_the_real_bridge(tmp_path: Path) -> None:
+    """SillyTavern's generateRaw faked; real serve, real WebSocket (Node 20 needs the flag).
+    The bridge's budget of lent jobs is raised: these chats run faster than anyone types."""
+    with serve(tmp_path / "data", {"llm": {"lent_jobs_per_minute": 120}}) as url:
+        result = run_node_tests("test/e2e-model.test.js",
+                                env={"BME_E2E_MODEL_URL": url, "BME_E2E_TOKEN": TOKEN,
+                                     "NODE_OPTIONS": "--experimental-websocket"})
+    assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-2000:]
+    assert "# fail 0" in result.stdout and "# skipped 0" in result.stdout

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from ..settings import LLMSettings
+from .errors import LLMError
 from .json_chat import json_reply
 from .json_repair import JSONValue
 from .records import ChatMessage
@@ -125,7 +126,8 @@ class ModelLenders:
 
     def borrow(self, settings: LLMSettings, purpose: str, timeout_s: float | None = None) -> ChatModel | None:
         """The first lent model the settings allow for ``purpose``, counted against the
-        per-minute budget; ``None`` when there is none or the budget is spent."""
+        per-minute budget; ``None`` when there is none. Over the budget, a model that fails
+        at once saying so (the step falls back, and its batch says why)."""
         allowed = {SOURCE_SILLYTAVERN: settings.use_sillytavern, SOURCE_PROXY: settings.use_proxy_upstream}
         with self._lock:
             lenders = [self._lenders[s] for s in LENT_ORDER if allowed[s] and s in self._lenders]
@@ -136,7 +138,7 @@ class ModelLenders:
             if not self._spend(settings.lent_jobs_per_minute):
                 log.info("lent-model budget spent (%d jobs a minute); %s job takes the offline path",
                          settings.lent_jobs_per_minute, purpose)
-                return None
+                return _spent(model, settings.lent_jobs_per_minute)
             return model
         return None
 
@@ -149,6 +151,12 @@ class ModelLenders:
                 return False
             self._started.append(now)
             return True
+
+
+def _spent(model: ChatModel, per_minute: int) -> ChatModel:
+    def refuse(messages: list[ChatMessage], cancel: threading.Event | None) -> str:
+        raise LLMError(f"the budget of {per_minute} borrowed-model jobs a minute is spent (llm.lent_jobs_per_minute)")
+    return TextModel(model.source, model.name, refuse)
 
 
 def endpoint_set(settings: LLMSettings) -> bool:

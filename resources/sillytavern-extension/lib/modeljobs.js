@@ -69,7 +69,7 @@ export function createModelJobs(deps) {
     let busySince = null; // SillyTavern started a generation of its own (events); null: none seen
     let busyTimer = null;
     const started = []; // when the recent jobs started (the per-minute budget)
-    const state = { offered: false, inUse: false, reason: '', done: 0, failed: 0, last: '' };
+    const state = { offered: false, inUse: false, reason: '', done: 0, failed: 0, last: '', waiting: 0 };
 
     function changed(patch) {
         Object.assign(state, patch);
@@ -150,6 +150,7 @@ export function createModelJobs(deps) {
         job.timer = timers.setTimeout(() => expire(job), timeoutMs);
         queue.push(job);
         pump();
+        if (queue.length !== state.waiting) changed({ waiting: queue.length });
         return true;
     }
 
@@ -157,6 +158,7 @@ export function createModelJobs(deps) {
         const at = queue.indexOf(job);
         if (at >= 0) {
             queue.splice(at, 1);
+            changed({ waiting: queue.length });
             fail(job.id, 'busy', t('SillyTavern was generating until the job ran out of time'));
             return;
         }
@@ -171,6 +173,7 @@ export function createModelJobs(deps) {
         if (at >= 0) {
             timers.clearTimeout(queue[at].timer);
             queue.splice(at, 1);
+            changed({ waiting: queue.length });
         }
         if (running?.id === jobId) running.abandoned = true; // its late answer is dropped
     }
@@ -181,7 +184,11 @@ export function createModelJobs(deps) {
             timers.clearTimeout(job.timer);
             if (code) fail(job.id, code, why);
         }
-        if (running) running.abandoned = true;
+        if (running) {
+            running.abandoned = true; // its late answer is dropped
+            timers.clearTimeout(running.timer);
+        }
+        if (state.waiting) changed({ waiting: 0 });
     }
 
     function fail(jobId, code, message) {
@@ -199,6 +206,7 @@ export function createModelJobs(deps) {
         }
         const s = settings();
         const job = queue.shift();
+        changed({ waiting: queue.length });
         while (started.length && now() - started[0] >= 60000) started.shift();
         if (started.length >= s.lendJobsPerMinute) {
             timers.clearTimeout(job.timer);
@@ -211,7 +219,7 @@ export function createModelJobs(deps) {
     }
 
     async function run(job) {
-        running = { id: job.id, abandoned: false };
+        running = { id: job.id, abandoned: false, timer: job.timer };
         const mine = running;
         const generate = generateRaw();
         let text;

@@ -66,6 +66,7 @@ export function createFakeSillyTavern({ chatId = 'Seraphina - 2023-5-8 @13h56m 0
         promptCalls: [],
         saveCount: 0,
         pendingInput: '',
+        onlineStatus: 'no_connection', // SillyTavern's connected model name, once connected
     };
     if (settings) st.extensionSettings.bme_desktop = { ...settings };
     st.getContext = () => ({
@@ -73,6 +74,7 @@ export function createFakeSillyTavern({ chatId = 'Seraphina - 2023-5-8 @13h56m 0
         name1: st.name1,
         name2: st.name2,
         chatId: st.chatId,
+        onlineStatus: st.onlineStatus,
         characterId: '0',
         getCurrentChatId: () => st.chatId,
         eventSource: st.eventSource,
