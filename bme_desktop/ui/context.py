@@ -38,6 +38,7 @@ class AppContext(QObject):
         self.runner = TaskRunner(self)
         self.events = ServiceEvents(service.events, self)
         self.runner.sigError.connect(lambda exc: self.sigError.emit(str(exc)))
+        self.events.sigResync.connect(self._reload_chat)
         from .chat_counts import ChatCounts
         self.counts = ChatCounts(self)  # the one source of every count on screen
         self._chat_id = ""
@@ -53,6 +54,12 @@ class AppContext(QObject):
             self._chat_id = chat_id
             self.sigChatChanged.emit(chat_id)
             self.sigNodeSelected.emit("")
+
+    def _reload_chat(self) -> None:
+        """Show the open chat as it is stored now: every view reloads it as if it had just been
+        opened (after a resync, another instance's changes may have gone unannounced)."""
+        if self._chat_id:
+            self.sigChatChanged.emit(self._chat_id)
 
     def call(self, fn: Callable[[MemoryService], T], on_done: Callable[[T], None] | None = None, *,
              key: str | None = None, on_error: Callable[[Exception], None] | None = None,

@@ -16,7 +16,9 @@ from ..core.events import Event, EventBus
 class ServiceEvents(QObject):
     sigEvent = Signal(object)  # every Event
     sigGraphChanged = Signal(object)  # ChangeRecord of a graph.changed event
-    sigChatsChanged = Signal(str)  # chat id of chat.synced / chat.deleted
+    sigChatsChanged = Signal(str)  # chat id of chat.synced / chat.deleted ("" after a resync)
+    # Another instance's writes may have gone unannounced (store.resync): reload what is shown.
+    sigResync = Signal()
 
     def __init__(self, bus: EventBus, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -28,6 +30,9 @@ class ServiceEvents(QObject):
             self.sigGraphChanged.emit(event.change)
         if event.type in ("chat.synced", "chat.deleted", "graph.changed") and event.chat_id:
             self.sigChatsChanged.emit(event.chat_id)
+        if event.type == "store.resync":
+            self.sigResync.emit()
+            self.sigChatsChanged.emit("")
 
     def close(self) -> None:
         if self._unsubscribe is not None:
