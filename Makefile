@@ -6,7 +6,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 SYSDEPS := .venv/.sysdeps
 
-.PHONY: run serve test lint typecheck pytest setup clean
+.PHONY: run serve test lint typecheck pytest setup clean dist dist-check
 
 setup: $(STAMP)
 
@@ -14,7 +14,7 @@ $(SYSDEPS):
 	@bash packaging/install-system-deps.sh
 	@mkdir -p $(VENV) && touch $@
 
-$(STAMP): pyproject.toml | $(SYSDEPS)
+$(STAMP): pyproject.toml setup.py | $(SYSDEPS)
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -e '.[test]'
@@ -42,5 +42,14 @@ pytest: setup
 # inside pytest: tests/frontends/test_sillytavern_extension.py.
 test: lint typecheck pytest
 
+# The wheel and the source archive in dist/; dist-check installs the wheel into a fresh venv
+# outside the source tree and runs the installed program (--version, doctor, a screenshot).
+dist: setup
+	rm -rf dist build
+	$(PY) -m build --outdir dist .
+
+dist-check: dist
+	bash packaging/check-wheel.sh dist
+
 clean:
-	rm -rf $(VENV) build *.egg-info .mypy_cache .pytest_cache .ruff_cache
+	rm -rf $(VENV) build dist *.egg-info .mypy_cache .pytest_cache .ruff_cache

@@ -10,6 +10,20 @@ import platformdirs
 APP_NAME = "bme-desktop"
 
 
+def shipped_root() -> Path:
+    """The folder holding the ``themes/`` and ``resources/`` that ship with the program:
+    ``BME_RESOURCE_ROOT`` when set; the source tree beside the package (a checkout, an editable
+    install); else the copy installed inside the package (``bme_desktop/_shipped``, from a wheel)."""
+    env = os.environ.get("BME_RESOURCE_ROOT")
+    if env:
+        return Path(env)
+    package = Path(__file__).resolve().parents[1]
+    source = package.parent
+    if (source / "themes").is_dir() and (source / "resources").is_dir():
+        return source
+    return package / "_shipped"
+
+
 def default_data_dir() -> Path:
     """``BME_DATA_DIR`` if set, else the platform's user data folder (e.g. ~/.local/share/bme-desktop)."""
     env = os.environ.get("BME_DATA_DIR")

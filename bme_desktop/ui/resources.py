@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
+
+from ..core.paths import shipped_root
 
 
 def project_root() -> Path:
     """The folder holding ``themes/`` and ``resources/`` (``BME_RESOURCE_ROOT`` overrides it)."""
-    env = os.environ.get("BME_RESOURCE_ROOT")
-    return Path(env) if env else Path(__file__).resolve().parents[2]
+    return shipped_root()
 
 
 def themes_dir() -> Path:

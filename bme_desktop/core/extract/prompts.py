@@ -8,9 +8,10 @@ import re
 from collections.abc import Mapping
 from pathlib import Path
 
+from ..paths import shipped_root
 from ..schema import NODE_TYPES, RELATIONS
 
-RESOURCE_DIR = Path(__file__).resolve().parents[3] / "resources" / "prompts"
+RESOURCE_DIR = shipped_root() / "resources" / "prompts"
 LANGUAGES = ("en", "zh")
 _PLACEHOLDER = re.compile(r"\{\{(\w+)\}\}")
 
