@@ -1,4 +1,4 @@
-"""Command line: ``bme-desktop [gui|serve|mcp|token|doctor|export|import|backup|restore] [--data-dir DIR]``."""
+"""Command line: ``bme-desktop [gui|serve|mcp|sillytavern|token|doctor|export|import|backup|restore] [--data-dir DIR]``."""
 
 from __future__ import annotations
 
@@ -60,6 +60,9 @@ def build_parser() -> argparse.ArgumentParser:
     doctor = sub.add_parser("doctor", help="print what this installation uses and whether it works")
     _add_common(doctor)
 
+    from .sillytavern.cli import add_commands as add_sillytavern_commands
+    add_sillytavern_commands(sub, _add_common)
+
     # export / import / backup / restore (bme_desktop.core.backup)
     from .core.backup.cli_commands import add_commands as add_backup_commands
     add_backup_commands(sub, _add_common)
@@ -86,6 +89,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             from .mcp.main import mcp_main
             return int(mcp_main(data_dir, database_url=args.database_url, http=args.http, host=args.host,
                                 port=args.port, chat=args.chat))
+        if command == "sillytavern":
+            from .sillytavern.cli import run as run_sillytavern_command
+            return run_sillytavern_command(args, data_dir)
         if command in ("export", "import", "backup", "restore"):
             from .core.backup.cli_commands import run as run_backup_command
             return run_backup_command(command, args, data_dir)

@@ -3,7 +3,8 @@
 
 import { createBme } from './lib/core.js';
 import { LOG_PREFIX } from './lib/constants.js';
-import { detectLocale, setLocale } from './lib/i18n.js';
+import { detectLocale, setLocale, t } from './lib/i18n.js';
+import { adoptInstallerConnection } from './lib/pairing.js';
 
 /** The text in SillyTavern's send box: the user's message before it enters `chat`. */
 function readPendingInput() {
@@ -44,6 +45,14 @@ export async function start(sillyTavern = globalThis.SillyTavern) {
     const bme = createBme({
         getContext: () => sillyTavern.getContext(), readPendingInput, generateRaw, isGenerating: stopButtonShown,
     });
+    try { // `bme-desktop sillytavern install` left the bridge's address and token beside us
+        if (await adoptInstallerConnection({ settings: bme.settings(), save: bme.saveSettings,
+            fetch: globalThis.fetch.bind(globalThis), base: new URL('./', import.meta.url) })) {
+            globalThis.toastr?.success?.(t('Connected to BME Desktop by its installer.'));
+        }
+    } catch (err) {
+        console.warn(`${LOG_PREFIX} cannot read the installer's connection:`, err);
+    }
     try {
         bme.bind();
     } catch (err) {

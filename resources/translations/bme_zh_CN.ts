@@ -334,98 +334,98 @@
 <context>
     <name>BridgeBox</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="34"/>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="74"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="35"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="75"/>
         <source>Show</source>
         <translation>显示</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="37"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="38"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="39"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="40"/>
         <source>Rotate</source>
         <translation>更换</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="41"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="42"/>
         <source>Make a new token; SillyTavern needs the new one.</source>
         <translation>生成新令牌；酒馆需要改用新令牌。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="46"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="47"/>
         <source>Install into SillyTavern…</source>
         <translation>安装到酒馆…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="58"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="59"/>
         <source>Connected frontends</source>
         <translation>已连接的前端</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="74"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="75"/>
         <source>Hide</source>
         <translation>隐藏</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="78"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="79"/>
         <source>from the environment variable {0}</source>
         <translation>来自环境变量 {0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="78"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="79"/>
         <source>in the system keyring</source>
         <translation>在系统钥匙串中</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="79"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="80"/>
         <source>in a file in the data folder, readable only by you (no system keyring works here)</source>
         <translation>在数据文件夹中的一个仅你可读的文件里（此处没有可用的系统钥匙串）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="80"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="81"/>
         <source>SillyTavern&apos;s extension needs this token. It is kept {0}.</source>
         <translation>酒馆扩展需要此令牌。它保存{0}。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="91"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="92"/>
         <source>New bridge token: a running bridge accepts only it within a few seconds.</source>
         <translation>已生成新的桥接令牌：运行中的桥接几秒内将只接受新令牌。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="96"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="97"/>
         <source>Cannot rotate: {0}</source>
         <translation>无法更换：{0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="100"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="101"/>
         <source>Choose the SillyTavern folder</source>
         <translation>选择酒馆（SillyTavern）文件夹</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="107"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="108"/>
         <source>{0} has no data/&lt;user&gt; folder: is it the SillyTavern folder?</source>
         <translation>{0} 中没有 data/&lt;用户&gt; 文件夹：这是酒馆的文件夹吗？</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="113"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="114"/>
         <source>SillyTavern user</source>
         <translation>酒馆用户</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="114"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="115"/>
         <source>Install for which user?</source>
         <translation>为哪个用户安装？</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="120"/>
-        <source>Installed in {0}. Reload SillyTavern, then paste the token in Extensions → BME Desktop Memory.</source>
-        <translation>已安装到 {0}。请重新加载酒馆，然后在“扩展 → BME Desktop Memory”中粘贴令牌。</translation>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="123"/>
+        <source>Installed in {0} and paired with this bridge. Reload SillyTavern: the extension connects by itself.</source>
+        <translation>已安装到 {0}，并已与本桥接配对。重新加载 SillyTavern 后扩展会自动连接。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="123"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="126"/>
         <source>Not installed: {0}</source>
         <translation>未安装：{0}</translation>
     </message>
@@ -2003,92 +2003,92 @@ First seen: {3}</source>
 <context>
     <name>OverviewPanel</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="0"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="212"/>
         <source>SillyTavern&apos;s model</source>
         <translation>SillyTavern 的模型</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="0"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="213"/>
         <source>the proxy&apos;s upstream</source>
         <translation>代理的上游</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="0"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="223"/>
         <source>Last extraction: none yet</source>
         <translation>上次提取：尚无</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="0"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="225"/>
         <source>Last extraction: {0}</source>
         <translation>上次提取：{0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="0"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="227"/>
         <source>Last extraction: rules — the model failed, the batch says why</source>
         <translation>上次提取：规则——模型失败了，批次中写明了原因</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="0"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="228"/>
         <source>Last extraction: rules (offline)</source>
         <translation>上次提取：规则（离线）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="73"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="91"/>
         <source>Memories</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="73"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="91"/>
         <source>Links</source>
         <translation>关联</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="74"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="92"/>
         <source>Pending reviews</source>
         <translation>待审核</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="74"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="92"/>
         <source>Messages</source>
         <translation>消息</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="148"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="170"/>
         <source>No chat open</source>
         <translation>未打开聊天</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="149"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="171"/>
         <source>Chats appear here once SillyTavern syncs them.</source>
         <translation>SillyTavern 同步聊天后会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="155"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="177"/>
         <source>Last activity {0}</source>
         <translation>最近活动 {0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="191"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="235"/>
         <source>Recall by meaning: off (no embedder)</source>
         <translation>语义召回：关闭（没有嵌入模型）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="193"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="237"/>
         <source>Recall by meaning: the vectors load with the chat&apos;s first recall</source>
         <translation>语义召回：向量将在本聊天第一次召回时载入</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="196"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="240"/>
         <source>{0} on {1}</source>
         <translation>{0}（{1} 运行）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="198"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="242"/>
         <source>Recall by meaning: {0} of {1} memories embedded, more on the way · {2}</source>
         <translation>语义召回：{1} 条记忆中已嵌入 {0} 条，其余正在处理 · {2}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="200"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="244"/>
         <source>Recall by meaning: {0} memories embedded · {1}</source>
         <translation>语义召回：已嵌入 {0} 条记忆 · {1}</translation>
     </message>
@@ -2579,32 +2579,32 @@ First seen: {3}</source>
 <context>
     <name>SettingsLabels</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="0"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="18"/>
         <source>Use this endpoint (wins over borrowed models)</source>
         <translation>使用此端点（优先于借用的模型）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="0"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="20"/>
         <source>Borrow SillyTavern&apos;s model when its extension offers it</source>
         <translation>SillyTavern 扩展提供时借用它的模型</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="0"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="21"/>
         <source>Borrow the proxy&apos;s upstream model (spends the proxy key)</source>
         <translation>借用代理上游的模型（消耗代理密钥的额度）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="0"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="22"/>
         <source>Borrowed model: timeout per job</source>
         <translation>借用模型：每个任务的超时</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="0"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="23"/>
         <source>Borrowed model: reply tokens per job</source>
         <translation>借用模型：每个任务的回复词元数</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="0"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="24"/>
         <source>Borrowed model: jobs per minute</source>
         <translation>借用模型：每分钟任务数</translation>
     </message>
@@ -2650,20 +2650,20 @@ First seen: {3}</source>
     </message>
     <message>
         <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="18"/>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="21"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="26"/>
         <source>Endpoint URL</source>
         <translation>端点地址</translation>
     </message>
     <message>
         <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="18"/>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="21"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="26"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
         <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="19"/>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="22"/>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="30"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="27"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="35"/>
         <source>Timeout</source>
         <translation>超时</translation>
     </message>
@@ -2678,347 +2678,347 @@ First seen: {3}</source>
         <translation>重试次数</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="20"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="25"/>
         <source>Provider</source>
         <translation>提供方</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="20"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="25"/>
         <source>Local model</source>
         <translation>本地模型</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="22"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="27"/>
         <source>Batch size</source>
         <translation>批大小</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="23"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="28"/>
         <source>Extract every N replies</source>
         <translation>每 N 条回复提取一次</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="24"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="29"/>
         <source>Context messages</source>
         <translation>上下文消息数</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="25"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="30"/>
         <source>Cleaning patterns (one per line)</source>
         <translation>清理规则（每行一条）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="26"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="31"/>
         <source>Memories per recall</source>
         <translation>每次召回的记忆数</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="26"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="31"/>
         <source>Token budget</source>
         <translation>令牌预算</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="27"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="32"/>
         <source>Weight of the current input</source>
         <translation>当前输入的权重</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="28"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="33"/>
         <source>Weight of the last reply</source>
         <translation>上一条回复的权重</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="29"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="34"/>
         <source>Weight of the previous input</source>
         <translation>上一条输入的权重</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="30"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="35"/>
         <source>Rerank with the language model</source>
         <translation>用语言模型重排</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="31"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="36"/>
         <source>Short-term memory lasts</source>
         <translation>短期记忆保留时长</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="32"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="37"/>
         <source>Dormant below retrievability</source>
         <translation>可提取度低于此值即休眠</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="33"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="38"/>
         <source>Send to review</source>
         <translation>送审范围</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="34"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="39"/>
         <source>Recall only approved memories (strict review)</source>
         <translation>只注入已批准的记忆（严格审核）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="35"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="40"/>
         <source>Consolidation similarity</source>
         <translation>合并相似度阈值</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="36"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="41"/>
         <source>Promote at importance</source>
         <translation>晋升所需重要度</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="37"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="42"/>
         <source>Half-life, slow pool</source>
         <translation>半衰期（慢速池）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="38"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="43"/>
         <source>Half-life, medium pool</source>
         <translation>半衰期（中速池）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="39"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="44"/>
         <source>Half-life, fast pool</source>
         <translation>半衰期（快速池）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="40"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="45"/>
         <source>Stability soft cap</source>
         <translation>稳定度软上限</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="41"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="46"/>
         <source>Repeat window</source>
         <translation>重复窗口</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="41"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="46"/>
         <source>Echo window</source>
         <translation>回声窗口</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="42"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="47"/>
         <source>Echo discount</source>
         <translation>回声折扣</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="42"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="47"/>
         <source>Retrievability step</source>
         <translation>可提取度步长</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="43"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="48"/>
         <source>Upkeep every (0: never)</source>
         <translation>维护间隔（0：从不）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="44"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="49"/>
         <source>Summary every N events</source>
         <translation>每 N 个事件写一次摘要</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="44"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="49"/>
         <source>Fold above N summaries</source>
         <translation>摘要超过 N 条时折叠</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="45"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="50"/>
         <source>Reflect every N events</source>
         <translation>每 N 个事件反思一次</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="45"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="50"/>
         <source>Reflect automatically</source>
         <translation>自动反思</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="46"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="51"/>
         <source>Compress automatically</source>
         <translation>自动压缩</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="47"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="52"/>
         <source>Events a reflection looks at</source>
         <translation>反思参考的事件数</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="48"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="53"/>
         <source>Update the persona automatically</source>
         <translation>自动更新用户画像</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="49"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="54"/>
         <source>Persona update at most every</source>
         <translation>用户画像最短更新间隔</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="50"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="55"/>
         <source>Working memory size</source>
         <translation>工作记忆容量</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="51"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="56"/>
         <source>Working memory expires after</source>
         <translation>工作记忆过期时间</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="52"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="57"/>
         <source>Patrol: unused for</source>
         <translation>巡查：未使用时长</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="53"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="58"/>
         <source>Patrol: forgetting margin</source>
         <translation>巡查：遗忘余量</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="54"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="59"/>
         <source>Host</source>
         <translation>主机</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="54"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="59"/>
         <source>Port</source>
         <translation>端口</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="54"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="59"/>
         <source>Allowed origins (one per line)</source>
         <translation>允许的来源（每行一个）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="55"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="60"/>
         <source>Request size limit</source>
         <translation>请求大小上限</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="55"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="60"/>
         <source>Requests per second</source>
         <translation>每秒请求数</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="56"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="61"/>
         <source>Request burst</source>
         <translation>请求突发量</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="57"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="62"/>
         <source>Memory proxy on /v1</source>
         <translation>在 /v1 上提供记忆代理</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="59"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="64"/>
         <source>Model map (alias=model, one per line)</source>
         <translation>模型映射（别名=上游模型，每行一条）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="60"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="65"/>
         <source>Memory depth (messages back)</source>
         <translation>记忆插入深度（往前数的消息数）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="58"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="63"/>
         <source>Upstream URL</source>
         <translation>上游地址</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="61"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="66"/>
         <source>Memory goes into</source>
         <translation>记忆放入</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="62"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="67"/>
         <source>Upstream timeout</source>
         <translation>上游超时</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="63"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="68"/>
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="63"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="68"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="69"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="74"/>
         <source>On this computer</source>
         <translation>在本机运行</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="69"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="74"/>
         <source>Remote endpoint</source>
         <translation>远程端点</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="69"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="74"/>
         <source>Every new memory</source>
         <translation>所有新记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="70"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="75"/>
         <source>Long-term memories</source>
         <translation>长期记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="70"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="75"/>
         <source>Nothing</source>
         <translation>不送审</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="70"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="75"/>
         <source>Automatic</source>
         <translation>自动</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="71"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="76"/>
         <source>Its own system message</source>
         <translation>单独的系统消息</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="72"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="77"/>
         <source>The first system message</source>
         <translation>第一条系统消息</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="73"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="78"/>
         <source>The last user message</source>
         <translation>最后一条用户消息</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="80"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="85"/>
         <source> s</source>
         <translation> 秒</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="80"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="85"/>
         <source> h</source>
         <translation> 小时</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="80"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="85"/>
         <source> days</source>
         <translation> 天</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="80"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="85"/>
         <source> min</source>
         <translation> 分钟</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="80"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="85"/>
         <source> /s</source>
         <translation> 次/秒</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="81"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="86"/>
         <source> MB</source>
         <translation> MB</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="81"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="86"/>
         <source> tokens</source>
         <translation> 令牌</translation>
     </message>

@@ -18,8 +18,9 @@ from PySide6.QtWidgets import (
 )
 
 from ...bridge.tokens import Token, TokenStore
+from ...sillytavern.cli import bridge_connection
+from ...sillytavern.install import InstallError, check_sillytavern, find_users, install_extension
 from ..context import AppContext
-from ..st_install import find_users, install_extension
 from .settings_clients import ClientsBox
 
 
@@ -102,6 +103,11 @@ class BridgeBox(QWidget):
             self.install(Path(folder))
 
     def install(self, st_root: Path, user: str | None = None) -> None:
+        try:
+            check_sillytavern(st_root)
+        except InstallError as exc:
+            self.install_note.setText(self.tr("Not installed: {0}").format(exc))
+            return
         users = find_users(st_root)
         if not users:
             self.install_note.setText(self.tr("{0} has no data/<user> folder: is it the SillyTavern folder?")
@@ -116,10 +122,12 @@ class BridgeBox(QWidget):
                     return
         chosen = user
 
+        data_dir = self._context.data_dir
+
         def done(target: Path) -> None:
-            self.install_note.setText(self.tr("Installed in {0}. Reload SillyTavern, then paste the token in "
-                                              "Extensions → BME Desktop Memory.").format(target))
+            self.install_note.setText(self.tr("Installed in {0} and paired with this bridge. Reload SillyTavern: "
+                                              "the extension connects by itself.").format(target))
         def failed(exc: Exception) -> None:
             self.install_note.setText(self.tr("Not installed: {0}").format(exc))
-        self._context.call(lambda _s: install_extension(st_root, chosen), done,
-                           on_error=failed, owner=self)
+        self._context.call(lambda _s: install_extension(st_root, chosen, connection=bridge_connection(data_dir)),
+                           done, on_error=failed, owner=self)

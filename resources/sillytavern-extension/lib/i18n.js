@@ -69,6 +69,7 @@ const ZH = Object.freeze({
     'Show or hide the token': '显示或隐藏令牌',
     'GET /v1/health, then an authenticated GET /v1/chats': '先 GET /v1/health，再带令牌 GET /v1/chats',
     'Test connection': '测试连接',
+    'Connected to BME Desktop by its installer.': '已通过 BME Desktop 安装程序完成连接。',
     Injection: '注入',
     Position: '位置',
     'In chat, at depth': '聊天中，按深度',
