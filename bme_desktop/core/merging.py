@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from . import editing
 from .errors import ValidationError
+from .extract.entities import ALIASES_FIELD, aliases_of, with_aliases
 from .model import Edge, Node
 from .schema import NODE_TYPES, RELATIONS, node_title
 from .store.unit_of_work import UnitOfWork
@@ -41,32 +42,38 @@ def _repoint_edges(uow: UnitOfWork, chat_id: str, keep_id: str, other_id: str) -
         uow.put_edge(replace(edge, from_id=from_id, to_id=to_id, updated_at=uow.now))
 
 
-def _merged_node(uow: UnitOfWork, keep: Node, other: Node) -> Node:
+def _merged_node(uow: UnitOfWork, keep: Node, other: Node, manual: bool = True) -> Node:
     node_type = NODE_TYPES.get(keep.type)
     allowed = set(node_type.field_names) if node_type is not None else set(keep.fields)
     fields = dict(keep.fields)
     for key, value in other.fields.items():
         if key in allowed and value and not fields.get(key):
             fields[key] = value
+    if ALIASES_FIELD in allowed and other.fields.get("name"):  # a character or place keeps the other's names
+        aliases = with_aliases(fields, [other.fields["name"], *aliases_of(other.fields)])
+        if aliases:
+            fields[ALIASES_FIELD] = aliases
     flags = dict(keep.flags)
     flags["merged"] = [*flags.get("merged", []), other.id]
     merged = replace(keep, fields=fields, title=node_title(keep.type, fields), flags=flags,
                      source_indices=sorted(set(keep.source_indices) | set(other.source_indices)),
                      importance=max(keep.importance, other.importance), pinned=keep.pinned or other.pinned,
-                     manually_edited=True, updated_at=uow.now)
+                     manually_edited=keep.manually_edited or other.manually_edited or manual, updated_at=uow.now)
     editing.check_node_values(type_id=merged.type, fields=merged.fields, importance=merged.importance,
                               tier=merged.tier, review_status=merged.review_status,
                               source_indices=merged.source_indices)
     return merged
 
 
-def merge_in(uow: UnitOfWork, chat_id: str, keep_id: str, other_id: str) -> Node:
-    """The merge as operations on one unit of work (the caller owns the batch)."""
+def merge_in(uow: UnitOfWork, chat_id: str, keep_id: str, other_id: str, *, manual: bool = True) -> Node:
+    """The merge as operations on one unit of work (the caller owns the batch). ``manual``:
+    a user's merge marks the kept memory as edited by hand; extraction's entity resolution
+    (``manual=False``) leaves it open to later extraction."""
     if keep_id == other_id:
         raise ValidationError("other", "a memory cannot be merged with itself")
     keep = editing.require_node(uow, chat_id, keep_id)
     other = editing.require_node(uow, chat_id, other_id)
-    merged = _merged_node(uow, keep, other)
+    merged = _merged_node(uow, keep, other, manual)
     _repoint_edges(uow, chat_id, keep_id, other_id)
     uow.put_node(merged)
     editing.delete_node(uow, chat_id, other_id)

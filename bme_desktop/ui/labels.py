@@ -35,6 +35,7 @@ def field_label(name: str) -> str:
         "category": QCoreApplication.translate("Labels", "Category"), "insight": QCoreApplication.translate("Labels", "Insight"), "trigger": QCoreApplication.translate("Labels", "Trigger"),
         "suggestion": QCoreApplication.translate("Labels", "Suggestion"), "belief": QCoreApplication.translate("Labels", "Belief"), "emotion": QCoreApplication.translate("Labels", "Emotion"),
         "attitude": QCoreApplication.translate("Labels", "Attitude"), "certainty": QCoreApplication.translate("Labels", "Certainty"), "about": QCoreApplication.translate("Labels", "About"),
+        "aliases": QCoreApplication.translate("Labels", "Aliases"),
     }
     return labels.get(name, name)
 

@@ -1343,6 +1343,11 @@ First seen: {3}</source>
         <translation>核心备注</translation>
     </message>
     <message>
+        <location filename="../../bme_desktop/ui/labels.py" line="38"/>
+        <source>Aliases</source>
+        <translation>别名</translation>
+    </message>
+    <message>
         <location filename="../../bme_desktop/ui/labels.py" line="33"/>
         <source>Features</source>
         <translation>特点</translation>

@@ -17,14 +17,14 @@ from typing import Any
 
 from sqlalchemy import select
 
-from .. import editing
+from .. import editing, merging
 from ..errors import NotFound, ValidationError
 from ..model import Edge, Node, Scope
 from ..schema import NODE_TYPES, RELATIONS, node_title
 from ..store import tables as t
 from ..store.rows import row_to_edge
 from ..store.unit_of_work import UnitOfWork
-from . import matching
+from . import entities, matching
 from .operations import NodeOp, Plan
 from .state import record_cognition, record_regions
 from .vector_match import VectorScores
@@ -42,10 +42,11 @@ class ApplyReport:
     archived: list[str] = field(default_factory=list)
     edges: int = 0
     dropped: list[str] = field(default_factory=list)
+    merged: list[str] = field(default_factory=list)  # memories entity resolution merged into another
 
     def to_json(self) -> dict[str, Any]:
         return {"created": len(self.created), "updated": len(self.updated), "archived": len(self.archived),
-                "edges": self.edges, "dropped": len(self.dropped)}
+                "edges": self.edges, "dropped": len(self.dropped), "merged": len(self.merged)}
 
 
 class _Applier:
@@ -57,6 +58,7 @@ class _Applier:
         self.nodes: dict[str, Node] = {}  # ref -> node
         self.touched: list[tuple[NodeOp, Node]] = []
         self.revised: list[str] = []  # updated memories whose fields changed
+        self.merged: dict[str, str] = {}  # memory merged away by entity resolution -> the one it joined
         regions = state.get("regions") or {}
         self.region: str | None = plan.regions.active or regions.get("active")
 
@@ -75,13 +77,15 @@ class _Applier:
             for link in op.links:
                 target = self.nodes.get(link.target) or self._label_node(link.target)
                 if target is None:
-                    self.report.dropped.append(f"link to {link.target!r}: the memory was not kept")
+                    if not link.target.startswith(("character:", "location:")):  # an ambiguous name
+                        self.report.dropped.append(f"link to {link.target!r}: the memory was not kept")
                     continue
-                self._link(node.id, target.id, link.relation, link.strength, op.source_indices)
+                self._link(self._live(node.id), self._live(target.id), link.relation, link.strength,
+                           op.source_indices)
         event = next((node for op, node in self.touched if node.type == "event" and node.id in self.report.created),
                      None)
         if event is not None:
-            for node_id in self.revised:  # a memory whose content changed: the event is why
+            for node_id in dict.fromkeys(self._live(n) for n in self.revised):  # changed: the event is why
                 if node_id != event.id:
                     self._link(event.id, node_id, "updates", None, event.source_indices)
 
@@ -122,10 +126,10 @@ class _Applier:
             return self._merge(node, op)
         scope = self._scope(op)
         node_type = NODE_TYPES[op.type]
+        if op.type in matching.ENTITY_TYPES:
+            return self._entity(op, scope)
         if op.entity or node_type.latest_only:
-            types = ("character", "location") if op.entity else (op.type,)
-            if op.entity and op.type == "location":
-                types = ("location", "character")
+            types = (op.type,)
             found = matching.same_name(self.uow, self.chat_id, types, op.fields.get(node_type.title_field, ""),
                                        scope)
             if found is not None:
@@ -146,9 +150,39 @@ class _Applier:
                 return self._merge(near.node, op)
         return self._create(op, scope)
 
+    def _entity(self, op: NodeOp, scope: Scope) -> Node | None:
+        """Entity resolution on write: the proposed character or place joins the memory it
+        names (by name, alias or partial name); memories its aliases show to be the same one
+        are merged into that memory (journaled in this batch, so undone with it)."""
+        name = op.fields.get("name", "").strip()
+        match = matching.resolve_entity(self.uow, self.chat_id, op.type, name, entities.aliases_of(op.fields),
+                                        scope, avoid=op.avoid, sources=op.source_indices)
+        if match is None:
+            return self._create(op, scope)
+        if match.how == "ambiguous":
+            return None  # a part of several names ("Ashdown"): no memory of its own
+        node = match.node
+        for other in match.others:
+            node = merging.merge_in(self.uow, self.chat_id, node.id, other.id, manual=False)
+            self.merged[other.id] = node.id
+            self.report.merged.append(other.id)
+        return self._merge(node, op)
+
+    def _live(self, node_id: str) -> str:
+        while node_id in self.merged:
+            node_id = self.merged[node_id]
+        return node_id
+
     def _create(self, op: NodeOp, scope: Scope) -> Node:
         stable = op.type in LONG_TERM_TYPES or (op.type == "fact" and op.fields.get("category") != "event")
-        draft = editing.NodeDraft(type=op.type, fields=dict(op.fields), importance=op.importance or 5.0,
+        fields = dict(op.fields)
+        if entities.ALIASES_FIELD in NODE_TYPES[op.type].field_names:
+            aliases = entities.with_aliases(fields, [])
+            if aliases:
+                fields[entities.ALIASES_FIELD] = aliases
+            else:
+                fields.pop(entities.ALIASES_FIELD, None)
+        draft = editing.NodeDraft(type=op.type, fields=fields, importance=op.importance or 5.0,
                                   tier="long_term" if stable else "short_term", scope=scope,
                                   story_time=op.story_time or self.plan.story_time,
                                   source_indices=list(op.source_indices))
@@ -163,17 +197,22 @@ class _Applier:
         fields = dict(node.fields)
         previous: dict[str, str] = {}
         for key, value in op.fields.items():
-            if key not in NODE_TYPES[node.type].field_names or not value.strip():
+            if key not in NODE_TYPES[node.type].field_names or not value.strip() or key == entities.ALIASES_FIELD:
                 continue
             if key == title_field and node.type in ("character", "location") and fields.get(key):
                 continue  # keep the name as first written
             if fields.get(key) != value.strip():
                 previous[key] = fields.get(key, "")
                 fields[key] = value.strip()
+        if entities.ALIASES_FIELD in NODE_TYPES[node.type].field_names and op.type in matching.ENTITY_TYPES:
+            aliases = entities.with_aliases(fields, [op.fields.get("name", ""), *entities.aliases_of(op.fields)])
+            if aliases != fields.get(entities.ALIASES_FIELD, ""):
+                fields[entities.ALIASES_FIELD] = aliases  # a new name for it is no revision of it
         keep = SOURCES_KEEP.get(node.type, 4)
         sources = sorted(set(node.source_indices) | set(op.source_indices))[-keep:]
         importance = max(node.importance, op.importance or 0.0)
-        if not previous and sources == node.source_indices and importance == node.importance:
+        if not previous and sources == node.source_indices and importance == node.importance \
+                and fields == node.fields:
             return node
         flags = dict(node.flags)
         if previous:
@@ -220,7 +259,8 @@ def apply_plan(uow: UnitOfWork, chat_id: str, plan: Plan, *, labels: Mapping[str
     cosines of proposed memories by position in ``plan.ops`` (see :mod:`.vector_match`)."""
     applier = _Applier(uow, chat_id, plan, labels or {}, state, vectors or {})
     applier.run()
-    record_cognition(state, plan, applier.nodes, applier.labels)
+    live = {ref: replace(node, id=applier._live(node.id)) for ref, node in applier.nodes.items()}
+    record_cognition(state, plan, live, applier.labels)
     record_regions(state, plan)
     if plan.story_time:
         state["story_time"] = plan.story_time

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..model import Scope
+from . import entities
 from .cleaning import PreparedMessage
 from .cues import FIRST_PERSON, SECOND_PERSON, fact_cue, is_rule
 from .names import Mention, NameFinder
@@ -56,7 +57,9 @@ class HeuristicExtractor:
                                                                               if n})
         whole = "\n".join(m.text for m in window)
         mentions: dict[int, list[Mention]] = {
-            m.index: self.finder.find(m.text, known=speakers, window=whole) for m in own}
+            m.index: self.finder.find(m.text, known=speakers, window=whole, speaker=speaker(m, chat),
+                                      addressee=chat.character if m.role == "user" else chat.user)
+            for m in own}
         events = self._events(own, chat, mentions, plan)
         event_of = {i: ref for ref, indices in events for i in indices}
         self._names(own, chat, mentions, event_of, plan)
@@ -95,6 +98,7 @@ class HeuristicExtractor:
     def _names(self, own: list[PreparedMessage], chat: ChatInfo, mentions: dict[int, list[Mention]],
                event_of: dict[int, str], plan: Plan) -> None:
         seen: dict[str, NodeOp] = {}
+        speakers = sorted({n for n in (chat.character, chat.user, *(m.name for m in own)) if n})
         last_place: str | None = None
         for m in own:
             found = list(mentions[m.index])
@@ -109,8 +113,12 @@ class HeuristicExtractor:
                         continue
                     op = NodeOp("create", mention.kind, {"name": mention.name}, ref=f"{mention.kind}:{key}",
                                 importance=6.0 if mention.kind == "character" else 4.0, entity=True)
+                    if entities.role_title(mention.name):
+                        op.avoid = speakers  # 林掌柜 is not the speaker 林远 for sharing a surname
                     seen[key] = op
                     plan.ops.append(op)
+                if mention.aliases:
+                    op.fields[entities.ALIASES_FIELD] = entities.with_aliases(op.fields, mention.aliases)
                 if m.index not in op.source_indices:
                     op.source_indices.append(m.index)
                 state = next((s for s in reversed(sentences(m.text)) if mention.name.lower() in s.lower()), None)

@@ -15,6 +15,7 @@ from ..schema import node_text
 from ..store import tables as t
 from ..store.rows import row_to_node
 from ..store.unit_of_work import UnitOfWork
+from . import entities
 from .textutil import negated, overlap, term_set
 from .vector_match import VectorScores
 
@@ -135,3 +136,85 @@ def fact_match(uow: UnitOfWork, chat_id: str, fields: dict[str, str], scope: Sco
             if best is None or key < best[0]:
                 best = (key, match)
     return best[1] if best else None
+
+
+ENTITY_TYPES = ("character", "location")
+MAX_ENTITIES = 2000
+ROLE_NEAR = 12  # a role-title form (林掌柜) joins a full name mentioned within this many messages
+
+
+@dataclass(frozen=True)
+class EntityMatch:
+    node: Node  # the memory the proposed entity is
+    others: tuple[Node, ...] = ()  # further memories the proposal shows to be the same entity
+    how: str = "name"  # "name" | "alias" | "partial" | "ambiguous" (a part of several: no new memory)
+
+
+def _entity_nodes(uow: UnitOfWork, chat_id: str, scope: Scope) -> list[Node]:
+    pk = uow.read.require_chat_pk(chat_id)
+    rows = uow.conn.execute(select(t.nodes).where(
+        t.nodes.c.chat_pk == pk, t.nodes.c.type.in_(ENTITY_TYPES), t.nodes.c.deleted_at.is_(None),
+        t.nodes.c.tier != "archived").limit(MAX_ENTITIES)).mappings()
+    nodes = [row_to_node(r, chat_id) for r in rows]
+    return sorted((n for n in nodes if (n.scope.layer, n.scope.owner) == (scope.layer, scope.owner)),
+                  key=lambda n: _order_key(0.0, n)[1:])
+
+
+def _node_names(node: Node) -> list[str]:
+    return [node.fields.get("name", node.title), *entities.aliases_of(node.fields)]
+
+
+def _near(a: list[int], b: list[int]) -> bool:
+    return any(abs(x - y) <= ROLE_NEAR for x in a for y in b)
+
+
+def _partial(node: Node, name: str, type_id: str, avoid: set[str], sources: list[int]) -> bool:
+    """Whether the proposed ``name`` and the memory ``node`` are partial forms of one name. A
+    proposed place may be a part of a character's name ("Sera" of "Sera Ashdown"), never the
+    whole of which a character's name is a part; a proposed character may be the name of a
+    place without its place word (明德 of 明德大学)."""
+    names = _node_names(node)
+    if entities.role_title(name) and avoid & {n.lower() for n in names}:
+        return False
+    place = node.type == "location"
+    for other in names:
+        if entities.partial_of(name, other, place) or (
+                type_id == node.type and entities.partial_of(other, name, place)):
+            role = entities.role_title(name) or entities.role_title(other)
+            if role and not _near(node.source_indices, sources):
+                continue  # 林掌柜 is a full name's only if the chat names them together
+            return True
+    return False
+
+
+def resolve_entity(uow: UnitOfWork, chat_id: str, type_id: str, name: str, aliases: list[str], scope: Scope,
+                   *, avoid: list[str] | tuple[str, ...] = (), sources: list[int] | None = None) -> EntityMatch | None:
+    """The existing character or place a proposed one is (entity resolution on write).
+
+    Same name or alias (case-insensitive, titles aside: "Captain Roderick Vale" = "Roderick
+    Vale"): that memory, and every other memory one of the proposal's aliases names (they
+    are one entity: the caller merges them). Else a partial form ("Roderick", 陆师兄, 小沈)
+    of exactly one memory of the type (a place may also be a partial of a character); a
+    Chinese surname with a role title (林掌柜) only of a full name mentioned near it and
+    never of a name in ``avoid``. A part of several ("Ashdown" of two Ashdowns): ``ambiguous``."""
+    nodes = _entity_nodes(uow, chat_id, scope)
+    wanted = entities.all_keys(name, aliases)
+    if not wanted:
+        return None
+    exact = [n for n in nodes if entities.all_keys(n.fields.get("name", n.title),
+                                                   entities.aliases_of(n.fields)) & wanted]
+    if exact:
+        by_name = [n for n in exact if entities.keys(n.fields.get("name", n.title)) & entities.keys(name)]
+        first = by_name or exact
+        primary = min(first, key=lambda n: (n.type != type_id, *_order_key(0.0, n)[1:]))
+        others = tuple(n for n in exact if n.id != primary.id and not n.manually_edited and not n.pinned)
+        return EntityMatch(primary, others, "name" if by_name else "alias")
+    avoid_set = {a.lower() for a in avoid}
+    order = (type_id, "character") if type_id == "location" else (type_id, "location")
+    for kind in order:
+        found = [n for n in nodes if n.type == kind and _partial(n, name, type_id, avoid_set, sources or [])]
+        if len(found) == 1:
+            return EntityMatch(found[0], (), "partial")
+        if found:
+            return EntityMatch(found[0], (), "ambiguous")
+    return None

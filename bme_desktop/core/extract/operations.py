@@ -45,6 +45,7 @@ class NodeOp:
     source_indices: list[int] = field(default_factory=list)
     links: list[LinkOp] = field(default_factory=list)
     entity: bool = False  # a bare name mention: may join an existing character or location
+    avoid: list[str] = field(default_factory=list)  # names a partial form of this one must not join (speakers)
     target_id: str | None = None  # filled by validation
 
 
