@@ -2,7 +2,8 @@
 a background thread brings that state up to date and rebuilds the diffusion graph (≈ 40 ms at
 10k memories, which would otherwise fall on the next recall); after each sync it also embeds
 the context the chat's next recall will blend in (the reply just synced, the previous input),
-so a recall embeds at most the new input itself.
+so a recall embeds at most the new input itself. Another instance's sync (a shared PostgreSQL
+database) warms only a chat whose state this instance holds.
 
 Work is coalesced per chat (a burst of changes is handled once, for the latest state); it
 never delays the write or sync that triggered it. The state refresh runs at normal priority,
@@ -49,7 +50,11 @@ class RecallWarmer:
         if event.chat_id is None or self.service.closed:
             return
         synced = event.type == "chat.synced"
-        if not synced and not (event.type == "graph.changed" and self.recaller.cache.loaded(event.chat_id)):
+        if not synced and event.type != "graph.changed":
+            return
+        # A change warms a chat this instance recalls; a sync here warms its chat for the recall
+        # that follows. Another instance's sync (shared PostgreSQL) is for that instance's recall.
+        if (event.remote or not synced) and not self.recaller.cache.loaded(event.chat_id):
             return
         chat_id = event.chat_id
         with self._lock:

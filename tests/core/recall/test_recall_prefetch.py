@@ -13,6 +13,7 @@ import numpy.typing as npt
 import pytest
 
 from bme_desktop.core.editing import NodeDraft
+from bme_desktop.core.events import Event
 from bme_desktop.core.model import MessageIn
 from bme_desktop.core.providers.local_embedder_hashed import HashedNgramEmbedder
 from bme_desktop.core.recall.api import RecallRequest
@@ -189,3 +190,14 @@ def test_the_background_refresh_runs_at_normal_priority_and_the_graph_build_at_l
         time.sleep(0.01)
     assert seen["refresh"] == normal
     assert seen["warm"] > normal
+
+
+def test_another_instances_sync_warms_only_a_chat_this_one_recalls(
+        service: MemoryService, recaller: HybridRecaller) -> None:
+    service.events.publish(Event("chat.synced", "theirs", {"stored": 1, "changed_from": None}, remote=True))
+    service.events.publish(Event("chat.synced", "barrier", {"stored": 1, "changed_from": None}))
+    deadline = time.monotonic() + 20
+    while "barrier" not in recaller.cache.chats():  # the warmer takes chats in order, on one thread
+        assert time.monotonic() < deadline, "the local sync was never warmed"
+        time.sleep(0.01)
+    assert "theirs" not in recaller.cache.chats()
