@@ -27,11 +27,13 @@ class UsageProblem(Exception):
 
 def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser],
                  add_common: Callable[[argparse.ArgumentParser], None]) -> None:
-    export = sub.add_parser("export", help="export chats as open JSON, GraphML or GEXF")
+    export = sub.add_parser("export", help="export chats as open JSON, GraphML, GEXF or a Markdown vault")
     add_common(export)
     export.add_argument("--chat", metavar="ID", help="only this chat (default: all chats)")
-    export.add_argument("--format", choices=("json", "graphml", "gexf"), default="json")
-    export.add_argument("-o", "--output", metavar="FILE", help="write here (default: standard output)")
+    export.add_argument("--format", choices=("json", "graphml", "gexf", "markdown"), default="json",
+                        help="markdown: a folder of notes with wikilinks that Obsidian opens as a vault")
+    export.add_argument("-o", "--output", metavar="FILE",
+                        help="write here (default: standard output; a folder, required, for markdown)")
 
     imp = sub.add_parser("import", help="import a bme-desktop-export JSON file")
     add_common(imp)
@@ -106,7 +108,17 @@ def _run(command: str, args: argparse.Namespace, data_dir: Path) -> int:
     try:
         if command == "export":
             chats = None if args.chat is None else [args.chat]
-            if args.format == "json":
+            if args.format == "markdown":
+                from .markdown import VaultError, vault_notes, write_vault
+                if args.output is None:
+                    raise UsageProblem("--format markdown writes a folder: name it with -o DIR")
+                notes = service.read(lambda r: vault_notes(r, chats))
+                try:
+                    folder = write_vault(notes, Path(args.output))
+                except VaultError as exc:
+                    raise UsageProblem(str(exc)) from exc
+                print(f"{folder}: {len(notes)} notes")
+            elif args.format == "json":
                 from .export import dumps, export_document
                 text = dumps(service.read(lambda r: export_document(r, chats, now=service.now())))
                 _emit(text.encode("utf-8"), args.output)
