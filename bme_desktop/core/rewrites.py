@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import func, select
 
 from .cancel import Cancelled, CancelToken
+from .errors import Conflict
 from .events import ChangeRecord
 from .store import journal as store_journal
 from .store import tables as t
@@ -71,6 +72,10 @@ class RewritePlan:
 
 class RewriteRefused(store_journal.JournalConflict):
     """Undoing a recorded rewrite would mix it with what was built on it since."""
+
+
+class RewriteRunning(Conflict):
+    """Undo or redo asked for while a recorded rewrite runs on the chat: it would step past it."""
 
 
 def plan_rewrite(service: MemoryService, chat_id: str, task: str) -> RewritePlan:
@@ -151,14 +156,17 @@ def run_recorded(service: MemoryService, chat_id: str, task: str, cancel: Cancel
         return service.run_maintenance(chat_id, task, cancel=cancel)
     service.flush_later_writes()
     pk = service.read(lambda r: r.require_chat_pk(chat_id))
-    before = service.read(lambda r: _snapshot(r.conn, pk))
+    service.rewriting.add(chat_id)  # an undo meanwhile would step past this run: refused until recorded
     try:
-        change = service.run_maintenance(chat_id, task, cancel=cancel)
-    except Cancelled:
-        service.write(lambda uow: _record(uow, chat_id, task, before))
-        raise
-    batch_id = service.write(lambda uow: _record(uow, chat_id, task, before))
-    change.batch_id = batch_id
+        before = service.read(lambda r: _snapshot(r.conn, pk))
+        try:
+            change = service.run_maintenance(chat_id, task, cancel=cancel)
+        except Cancelled:
+            service.write(lambda uow: _record(uow, chat_id, task, before))
+            raise
+        change.batch_id = service.write(lambda uow: _record(uow, chat_id, task, before))
+    finally:
+        service.rewriting.discard(chat_id)
     return change
 
 

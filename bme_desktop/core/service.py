@@ -82,6 +82,8 @@ class MemoryService:
         self._close_callbacks: list[Callable[[], None]] = []
         # Maintenance tasks registered by the life-cycle and extraction subsystems.
         self.maintenance_tasks: dict[str, Callable[[str], ChangeRecord]] = {}
+        # Chats a recorded rewrite (``rewrites.run_recorded``) is running on: undo and redo wait for it.
+        self.rewriting: set[str] = set()
         # Other instances on the same PostgreSQL database: what they write arrives as events.
         self._listener: ChangeListener | None = None
         if store.backend == "postgresql":
@@ -335,6 +337,9 @@ class MemoryService:
 
     def _step_history(self, chat_id: str, status: str, apply: Callable[[UnitOfWork, int], None],
                       action: str) -> bool:
+        if chat_id in self.rewriting:
+            from .rewrites import RewriteRunning
+            raise RewriteRunning(f"cannot {action} while a maintenance task is rewriting chat {chat_id!r}")
         def op(uow: UnitOfWork) -> bool:
             batch_id = self._undo_target(uow, chat_id, status)
             if batch_id is None:

@@ -10,7 +10,7 @@ from PySide6.QtGui import QAction, QActionGroup, QDesktopServices, QKeySequence
 from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox
 
 from .. import __version__
-from ..core.rewrites import RewriteRefused
+from ..core.rewrites import RewriteRefused, RewriteRunning
 from ..core.service import MemoryService
 
 if TYPE_CHECKING:
@@ -65,7 +65,10 @@ def build_menus(window: MainWindow) -> Menus:
             window.show_status(texts[forward][changed])
 
         def failed(exc: Exception) -> None:
-            if isinstance(exc.__cause__, RewriteRefused):  # say why in the interface language
+            if isinstance(exc, RewriteRunning):
+                window.show_error(QCoreApplication.translate(
+                    "Menus", "A maintenance task is changing this chat: undo once it has finished."))
+            elif isinstance(exc.__cause__, RewriteRefused):  # say why in the interface language
                 window.show_error(QCoreApplication.translate(
                     "Menus", "This step cannot be undone or redone: memories were extracted from new messages "
                              "since, and putting the old ones back would mix the two."))

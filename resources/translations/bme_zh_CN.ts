@@ -405,27 +405,28 @@
         <translation>选择酒馆（SillyTavern）文件夹</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="108"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="113"/>
         <source>{0} has no data/&lt;user&gt; folder: is it the SillyTavern folder?</source>
         <translation>{0} 中没有 data/&lt;用户&gt; 文件夹：这是酒馆的文件夹吗？</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="114"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="119"/>
         <source>SillyTavern user</source>
         <translation>酒馆用户</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="115"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="120"/>
         <source>Install for which user?</source>
         <translation>为哪个用户安装？</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="123"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="128"/>
         <source>Installed in {0} and paired with this bridge. Reload SillyTavern: the extension connects by itself.</source>
         <translation>已安装到 {0}，并已与本桥接配对。重新加载 SillyTavern 后扩展会自动连接。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="126"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="109"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="131"/>
         <source>Not installed: {0}</source>
         <translation>未安装：{0}</translation>
     </message>
@@ -1423,42 +1424,42 @@ First seen: {3}</source>
         <translation>关于</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/labels.py" line="44"/>
+        <location filename="../../bme_desktop/ui/labels.py" line="45"/>
         <source>related to</source>
         <translation>相关</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/labels.py" line="44"/>
+        <location filename="../../bme_desktop/ui/labels.py" line="45"/>
         <source>involved in</source>
         <translation>参与</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/labels.py" line="44"/>
+        <location filename="../../bme_desktop/ui/labels.py" line="45"/>
         <source>occurred at</source>
         <translation>发生于</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/labels.py" line="45"/>
+        <location filename="../../bme_desktop/ui/labels.py" line="46"/>
         <source>advances</source>
         <translation>推进</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/labels.py" line="45"/>
+        <location filename="../../bme_desktop/ui/labels.py" line="46"/>
         <source>updates</source>
         <translation>更新</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/labels.py" line="45"/>
+        <location filename="../../bme_desktop/ui/labels.py" line="46"/>
         <source>contradicts</source>
         <translation>矛盾</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/labels.py" line="46"/>
+        <location filename="../../bme_desktop/ui/labels.py" line="47"/>
         <source>evolves into</source>
         <translation>演变为</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/labels.py" line="46"/>
+        <location filename="../../bme_desktop/ui/labels.py" line="47"/>
         <source>is a later state of</source>
         <translation>是其后续状态</translation>
     </message>
@@ -1845,52 +1846,57 @@ First seen: {3}</source>
     </message>
     <message>
         <location filename="../../bme_desktop/ui/menus.py" line="69"/>
+        <source>A maintenance task is changing this chat: undo once it has finished.</source>
+        <translation>维护任务正在修改这个聊天：请等它完成后再撤销。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/menus.py" line="72"/>
         <source>This step cannot be undone or redone: memories were extracted from new messages since, and putting the old ones back would mix the two.</source>
         <translation>这一步无法撤销或重做：此后已从新消息中提取了记忆，恢复旧记忆会把两者混在一起。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="78"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="81"/>
         <source>New memory</source>
         <translation>新建记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="88"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="91"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="89"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="92"/>
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="104"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="107"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="114"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="117"/>
         <source>Panels</source>
         <translation>面板</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="117"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="120"/>
         <source>Central view</source>
         <translation>中央视图</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="122"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="125"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="123"/>
-        <location filename="../../bme_desktop/ui/menus.py" line="124"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="126"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="127"/>
         <source>About BME Desktop</source>
         <translation>关于 BME Desktop</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="124"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="127"/>
         <source>&lt;b&gt;BME Desktop {0}&lt;/b&gt;&lt;p&gt;Watch, audit and edit what the AI remembers of your chats.&lt;/p&gt;&lt;p&gt;Data folder: {1}&lt;/p&gt;</source>
         <translation>&lt;b&gt;BME Desktop {0}&lt;/b&gt;&lt;p&gt;查看、审核和编辑 AI 对你的聊天所记住的内容。&lt;/p&gt;&lt;p&gt;数据文件夹：{1}&lt;/p&gt;</translation>
     </message>
@@ -2459,7 +2465,7 @@ First seen: {3}</source>
         <translation>{0} · {1} · 重要度 {2} · 生成于 {3}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="74"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="77"/>
         <source>Why it is here</source>
         <translation>为何在此</translation>
     </message>

@@ -3,6 +3,7 @@ one undoable step that puts every memory, link, batch status and the chat state 
 
 from __future__ import annotations
 
+import threading
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -12,8 +13,9 @@ from sqlalchemy import select
 
 from bme_desktop.core import editing
 from bme_desktop.core.errors import Conflict
+from bme_desktop.core.events import ChangeRecord
 from bme_desktop.core.model import MessageIn
-from bme_desktop.core.rewrites import plan_rewrite, run_recorded
+from bme_desktop.core.rewrites import RewriteRunning, plan_rewrite, run_recorded
 from bme_desktop.core.service import MemoryService
 from bme_desktop.core.store import tables as t
 from tests.core.extract.extract_helpers import chat, open_service
@@ -105,3 +107,25 @@ def test_a_too_large_chat_says_so_before_it_runs(tmp_path: Path, monkeypatch: py
         assert not plan.undoable and plan.why_not == "too_large" and plan.rows > 3
         run_recorded(svc, "c", "rebuild", plan=plan)
         assert not svc.read(lambda r: [b for b in r.batches("c", kind="manual") if b.description == "rebuild"])
+
+
+def test_undo_while_a_recorded_task_runs_is_refused_not_applied_to_an_older_edit(tmp_path: Path) -> None:
+    with open_service(tmp_path) as svc:
+        _story(svc)  # ends with a manual edit, which an undo right now would take back
+        started, release = threading.Event(), threading.Event()
+
+        def slow(chat_id: str) -> ChangeRecord:
+            started.set()
+            assert release.wait(30)
+            return ChangeRecord(chat_id)
+        svc.maintenance_tasks["upkeep"] = slow
+        runner = threading.Thread(target=run_recorded, args=(svc, "c", "upkeep"))
+        runner.start()
+        assert started.wait(30)
+        edited = _state(svc)
+        with pytest.raises(RewriteRunning):
+            svc.undo("c")
+        release.set()
+        runner.join()
+        assert _state(svc) == edited
+        assert svc.undo("c")  # once it is over, undo works again (here: the manual edit)

@@ -70,12 +70,12 @@ def card_html(card: ReviewCard) -> str:
     parts = [f"<h3>{esc(node.title or node_type_label(node.type))}</h3>",
              "<p>" + esc(QCoreApplication.translate("Review", "{0} · {1} · importance {2} · made {3}").format(
                  node_type_label(node.type), tier_label(node.tier), f"{node.importance:.1f}",
-                 format_time(node.created_at))) + "</p>",
-             "<p><b>" + esc(QCoreApplication.translate("Review", "Why it is here")) + "</b><br>"
-             + esc(reason_text(card.reason)) + "</p>"]
+                 format_time(node.created_at))) + "</p>"]
     rows = "".join(f"<tr><td><i>{esc(field_label(k))}</i>&nbsp;&nbsp;</td><td>{esc(v)}</td></tr>"
                    for k, v in node.fields.items())
-    parts.append(f"<table>{rows}</table>")
+    parts.append(f"<table cellspacing='2'>{rows}</table>")  # what it says first, as on a card
+    parts.append("<p><b>" + esc(QCoreApplication.translate("Review", "Why it is here")) + "</b><br>"
+                 + esc(reason_text(card.reason)) + "</p>")
     parts.append("<p><b>" + esc(QCoreApplication.translate("Review", "Sources")) + "</b></p>")
     if not card.sources:
         parts.append("<p>" + esc(QCoreApplication.translate("Review", "No source messages recorded.")) + "</p>")
