@@ -185,6 +185,7 @@
     </message>
     <message>
         <location filename="../../bme_desktop/ui/panels/actions.py" line="175"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="308"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -297,13 +298,13 @@
         <translation>作用于当前打开的聊天。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="327"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="329"/>
         <source>Cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
         <location filename="../../bme_desktop/ui/panels/actions.py" line="295"/>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="329"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="331"/>
         <source>Failed: {0}</source>
         <translation>失败：{0}</translation>
     </message>

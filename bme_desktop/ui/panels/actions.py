@@ -302,10 +302,12 @@ class ActionsPanel(QWidget):
             return
         question, detail = plan_text(plan)
         box = QMessageBox(QMessageBox.Icon.Warning if not plan.undoable else QMessageBox.Icon.Question,
-                          row.spec.title(), question, QMessageBox.StandardButton.Cancel, self)
+                          row.spec.title(), question, QMessageBox.StandardButton.NoButton, self)
         box.setInformativeText(detail)
         go = box.addButton(row.spec.title(), QMessageBox.ButtonRole.DestructiveRole)
-        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+        stop = box.addButton(QCoreApplication.translate("Actions", "Cancel"), QMessageBox.ButtonRole.RejectRole)
+        box.setDefaultButton(stop)  # Enter does not destroy anything
+        box.setEscapeButton(stop)
         box.finished.connect(lambda _r: self._start(plan.task, plan) if box.clickedButton() is go else None)
         self.confirm_box = box
         box.open()
