@@ -33,6 +33,7 @@ HISTORY_KEEP = 8
 EVENT_DUPLICATE_WINDOW = 40
 SOURCES_KEEP = {"character": 6, "location": 6}
 LONG_TERM_TYPES = ("character", "location", "rule", "thread")
+OPENING_KEPT = ("thread", "pov_memory")
 
 
 @dataclass
@@ -209,7 +210,9 @@ class _Applier:
             if aliases != fields.get(entities.ALIASES_FIELD, ""):
                 fields[entities.ALIASES_FIELD] = aliases  # a new name for it is no revision of it
         keep = SOURCES_KEEP.get(node.type, 4)
-        sources = sorted(set(node.source_indices) | set(op.source_indices))[-keep:]
+        sources = sorted(set(node.source_indices) | set(op.source_indices))
+        # A thread or a belief keeps where it began (opened, first held) beside its latest messages.
+        sources = sources[:1] + sources[1:][-(keep - 1):] if node.type in OPENING_KEPT else sources[-keep:]
         importance = max(node.importance, op.importance or 0.0)
         if not previous and sources == node.source_indices and importance == node.importance \
                 and fields == node.fields:

@@ -10,11 +10,13 @@ from dataclasses import dataclass, field
 
 from sqlalchemy import RowMapping, or_, select
 
+from ..model import Node
 from ..schema import node_text
 from ..store import tables as t
 from ..store.reader import Reader
 from ..store.rows import row_to_node
 from .cleaning import PreparedMessage
+from .story import MISTAKEN, OPEN, PROMISED, UNSURE, OpenItem
 from .textutil import clip
 
 MAX_MEMORIES = 16
@@ -72,3 +74,43 @@ def messages_json(prepared: list[PreparedMessage]) -> str:
     """The chat excerpt as JSON data: quoting makes every message inert text."""
     return json.dumps([{"index": m.index, "role": m.role, "name": m.name, "context_only": m.context_only,
                         "text": m.text} for m in prepared], ensure_ascii=False, indent=1)
+
+
+MAX_OPEN_ITEMS = 24
+
+
+def open_story_items(reader: Reader, chat_id: str) -> tuple[list[OpenItem], dict[str, str]]:
+    """The open plot threads, open promises and beliefs not known to be wrong (newest
+    ``MAX_OPEN_ITEMS``, oldest first), labelled ``S1``… for the heuristic extractor, which may
+    close them; and the labels mapped to node ids. Ordered by content, never by random ids."""
+    pk = reader.chat_pk(chat_id)
+    if pk is None:
+        return [], {}
+    rows = reader.conn.execute(select(t.nodes).where(
+        t.nodes.c.chat_pk == pk, t.nodes.c.deleted_at.is_(None), t.nodes.c.tier != "archived",
+        t.nodes.c.type.in_(("thread", "pov_memory")))
+        .order_by(t.nodes.c.src_min.desc(), t.nodes.c.title.desc()).limit(MAX_OPEN_ITEMS * 4)).mappings()
+    nodes = [row_to_node(r, chat_id) for r in rows]
+    items: list[tuple[tuple[int, str, str], Node]] = []
+    for node in nodes:
+        status = node.fields.get("status" if node.type == "thread" else "certainty", "").strip().lower()
+        if node.type == "thread" and status not in (OPEN, PROMISED, ""):
+            continue
+        if node.type == "pov_memory" and (status == MISTAKEN or node.scope.layer != "pov"):
+            continue
+        first = min(node.source_indices) if node.source_indices else -1
+        items.append(((first, node.title, json.dumps(node.fields, sort_keys=True, ensure_ascii=False)), node))
+    items = sorted(items, key=lambda x: x[0])[-MAX_OPEN_ITEMS:]
+    out: list[OpenItem] = []
+    labels: dict[str, str] = {}
+    for n, (_, node) in enumerate(items, start=1):
+        label = f"S{n}"
+        labels[label] = node.id
+        if node.type == "thread":
+            status = node.fields.get("status", "").strip().lower() or OPEN
+            text = node.fields.get("summary") or node.title
+        else:
+            status = node.fields.get("certainty", "").strip().lower() or UNSURE
+            text = node.fields.get("belief") or node.fields.get("summary") or node.title
+        out.append(OpenItem(label, node.type, status, text, node.scope.owner))
+    return out, labels

@@ -15,9 +15,11 @@ from dataclasses import dataclass
 from ..model import Scope
 from . import entities
 from .cleaning import PreparedMessage
-from .cues import FIRST_PERSON, SECOND_PERSON, fact_cue, is_rule
+from .cues import FIRST_PERSON, SECOND_PERSON, fact_cue
 from .names import Mention, NameFinder
 from .operations import CognitionOp, LinkOp, NodeOp, Plan, RegionUpdate
+from .rules import overrides_fact, rules_in
+from .story import OpenItem, StoryReader, Turn
 from .textutil import clip, sentences, term_set
 
 MAX_NAMES = 12
@@ -48,7 +50,10 @@ class HeuristicExtractor:
     def __init__(self, finder: NameFinder | None = None) -> None:
         self.finder = finder or NameFinder()
 
-    def extract(self, window: Sequence[PreparedMessage], chat: ChatInfo) -> Plan:
+    def extract(self, window: Sequence[PreparedMessage], chat: ChatInfo,
+                open_items: Sequence[OpenItem] = ()) -> Plan:
+        """The plan for the batch's own messages; ``open_items``: the graph's open threads,
+        promises and beliefs (see :mod:`.story`), which these messages may close."""
         plan = Plan(extractor=self.name)
         own = [m for m in window if not m.context_only]
         if not own:
@@ -64,6 +69,9 @@ class HeuristicExtractor:
         event_of = {i: ref for ref, indices in events for i in indices}
         self._names(own, chat, mentions, event_of, plan)
         self._facts_and_rules(own, chat, mentions, event_of, plan)
+        turns = [Turn(m, speaker(m, chat), chat.character if m.role == "user" else chat.user, mentions[m.index])
+                 for m in own if m.role != "system"]
+        StoryReader(plan, open_items, event_of).read(turns)
         return plan
 
     def _events(self, own: list[PreparedMessage], chat: ChatInfo, mentions: dict[int, list[Mention]],
@@ -147,12 +155,22 @@ class HeuristicExtractor:
             who = speaker(m, chat)
             other = chat.character if m.role == "user" else chat.user
             names = [x.name for x in mentions[m.index] if x.kind == "character"]
-            for sentence in sentences(m.text):
+            said = sentences(m.text)
+            found = {n: text for n, text in rules_in(said, [*names, *(x for x in (who, other) if x)])}
+            for n, sentence in enumerate(said):
                 if len(term_set(sentence)) < 2:
                     continue  # "Remember that!" alone says nothing to keep
                 cue = fact_cue(sentence)
                 event = event_of.get(m.index)
-                if cue and facts < MAX_FACTS:
+                rule = found.get(n)
+                if rule is not None and (cue is None or overrides_fact(sentence)) and rules < MAX_RULES:
+                    rules += 1
+                    op = NodeOp("create", "rule", {"title": clip(rule, 48), "constraint": clip(rule, 300)},
+                                ref=f"rule@{m.index}.{rules}", importance=7.0, source_indices=[m.index])
+                    if event:
+                        op.links.append(LinkOp(event, "related", 0.6))
+                    plan.ops.append(op)
+                elif cue and facts < MAX_FACTS:
                     facts += 1
                     subject = _subject(sentence, who, other, names)
                     fields = {"statement": clip(sentence, 300), "category": cue[0]}
@@ -165,13 +183,6 @@ class HeuristicExtractor:
                     subject_ref = f"character:{subject.lower()}" if subject else None
                     if subject_ref and any(o.ref == subject_ref for o in plan.ops):
                         op.links.append(LinkOp(subject_ref, "related", 0.8))
-                    plan.ops.append(op)
-                elif not cue and is_rule(sentence) and rules < MAX_RULES:
-                    rules += 1
-                    op = NodeOp("create", "rule", {"title": clip(sentence, 48), "constraint": clip(sentence, 300)},
-                                ref=f"rule@{m.index}.{rules}", importance=7.0, source_indices=[m.index])
-                    if event:
-                        op.links.append(LinkOp(event, "related", 0.6))
                     plan.ops.append(op)
 
 

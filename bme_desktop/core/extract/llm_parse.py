@@ -71,7 +71,9 @@ def _op(item: Any, default_sources: list[int]) -> NodeOp:
                   type=type_id, fields={k: v.strip() for k, v in fields.items() if v.strip()},
                   ref=_text(item.get("ref"), "ref"), target=_text(item.get("target"), "target"),
                   importance=float(importance) if importance is not None else None,
-                  scope=Scope(layer="pov" if owner else "objective", owner=owner, region=region),
+                  # a promise (a thread) is owned by the one who made it; it is no point of view
+                  scope=Scope(layer="pov" if owner and type_id != "thread" else "objective", owner=owner,
+                              region=region),
                   story_time=check_story_time(item.get("story_time")),
                   source_indices=_indices(item.get("source"), default_sources), links=_links(item.get("links")))
 

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Protocol
 from ..events import Event
 from ..store.locks import extraction_claim
 from .cleaning import PreparedMessage, prepare_window
+from .context import open_story_items
 from .heuristic import HeuristicExtractor
 from .operations import Plan, validate_plan
 from .vector_match import vector_scores
@@ -66,9 +67,14 @@ class Runner:
             self.service.events.publish(Event("error", window.chat_id, {
                 "stage": "extraction", "message": outcome.reason, "fallback": self.heuristic.name,
                 "from": window.start, "to": window.end}))
-        plan = self.heuristic.extract(prepared, window.chat)
+        plan, labels = self._heuristic(window, prepared)
         plan.note = note
-        return validate_plan(plan, labels={}, allowed_indices=allowed), {}
+        return validate_plan(plan, labels=labels, allowed_indices=allowed), labels
+
+    def _heuristic(self, window: Window, prepared: list[PreparedMessage]) -> tuple[Plan, dict[str, str]]:
+        """The heuristic plan, given the graph's open threads, promises and beliefs to close."""
+        items, labels = self.service.read(lambda r: open_story_items(r, window.chat_id))
+        return self.heuristic.extract(prepared, window.chat, items), labels
 
     def step(self, chat_id: str, cancel: threading.Event | None = None, attempts: int = 3) -> StepResult:
         """Extract one batch. None when nothing is due (or the chat kept changing under us).
@@ -115,9 +121,9 @@ class Runner:
             if plan.extractor != self.heuristic.name:
                 prepared = prepare_window(window.messages, window.start, window.end,
                                           patterns=self.service.settings.extraction.cleaning_patterns)
-                fallback = self.heuristic.extract(prepared, window.chat)
+                fallback, labels = self._heuristic(window, prepared)
                 fallback.note = f"fallback: {reason}"[:500]
-                fallback = validate_plan(fallback, labels={}, allowed_indices={m.index for m in window.messages})
-                return self._commit(window, fallback, {})
+                fallback = validate_plan(fallback, labels=labels, allowed_indices={m.index for m in window.messages})
+                return self._commit(window, fallback, labels)
             skipped = Plan(extractor="skipped", note=reason[:500])
             return self.service.write(lambda uow: commit(uow, window, skipped, {}))

@@ -59,7 +59,7 @@ def test_chinese_names_come_from_part_of_speech_tags() -> None:
 def test_rules_and_stable_facts_outrank_chores() -> None:
     plan = HeuristicExtractor().extract([
         pm(1, "user", "My birthday is on May 3rd. I never eat coriander. Remind me to buy milk tomorrow."),
-        pm(2, "assistant", "In this tavern you must always pay first. 记住，我不吃香菜。这里必须安静。"),
+        pm(2, "assistant", "In this tavern guests must always pay first. 记住，我不吃香菜。这里必须安静。"),
     ], CHAT)
     facts = {op.fields["statement"]: op for op in ops(plan, "fact")}
     birthday = facts["My birthday is on May 3rd."]
@@ -70,7 +70,7 @@ def test_rules_and_stable_facts_outrank_chores() -> None:
     assert birthday.importance is not None and birthday.importance > chore.importance
     assert facts["记住，我不吃香菜。"].importance == 8.0
     rules = {op.fields["constraint"] for op in ops(plan, "rule")}
-    assert rules == {"In this tavern you must always pay first.", "这里必须安静。"}
+    assert rules == {"In this tavern guests must always pay first.", "这里必须安静。"}
 
 
 def test_context_only_messages_produce_no_memories() -> None:
