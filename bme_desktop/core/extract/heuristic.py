@@ -19,6 +19,7 @@ from .cues import FIRST_PERSON, SECOND_PERSON, fact_cue
 from .names import Mention, NameFinder
 from .operations import CognitionOp, LinkOp, NodeOp, Plan, RegionUpdate
 from .rules import overrides_fact, rules_in
+from .scene import place_at, read_scene
 from .story import OpenItem, StoryReader, Turn
 from .textutil import clip, sentences, term_set
 
@@ -69,6 +70,7 @@ class HeuristicExtractor:
         event_of = {i: ref for ref, indices in events for i in indices}
         self._names(own, chat, mentions, event_of, plan)
         self._facts_and_rules(own, chat, mentions, event_of, plan)
+        self._scene(own, mentions, plan)
         turns = [Turn(m, speaker(m, chat), chat.character if m.role == "user" else chat.user, mentions[m.index])
                  for m in own if m.role != "system"]
         StoryReader(plan, open_items, event_of).read(turns)
@@ -107,7 +109,6 @@ class HeuristicExtractor:
                event_of: dict[int, str], plan: Plan) -> None:
         seen: dict[str, NodeOp] = {}
         speakers = sorted({n for n in (chat.character, chat.user, *(m.name for m in own)) if n})
-        last_place: str | None = None
         for m in own:
             found = list(mentions[m.index])
             who = speaker(m, chat)
@@ -142,11 +143,8 @@ class HeuristicExtractor:
                         ev = next(o for o in plan.ops if o.ref == event)
                         if all(x.target != op.ref for x in ev.links):
                             ev.links.append(LinkOp(op.ref or "", "occurred_at"))
-                if mention.kind == "location":
-                    last_place = mention.name
         for op in seen.values():
             op.source_indices = op.source_indices[-4:]
-        plan.regions = RegionUpdate(active=last_place)
 
     def _facts_and_rules(self, own: list[PreparedMessage], chat: ChatInfo, mentions: dict[int, list[Mention]],
                          event_of: dict[int, str], plan: Plan) -> None:
@@ -184,6 +182,24 @@ class HeuristicExtractor:
                     if subject_ref and any(o.ref == subject_ref for o in plan.ops):
                         op.links.append(LinkOp(subject_ref, "related", 0.8))
                     plan.ops.append(op)
+
+
+    @staticmethod
+    def _scene(own: list[PreparedMessage], mentions: dict[int, list[Mention]], plan: Plan) -> None:
+        """Each event's place and story time; the batch's active region, neighbours and time."""
+        scene = read_scene([(m.index, m.text, mentions[m.index]) for m in own])
+        for op in plan.ops:
+            if op.type != "event" or not op.source_indices:
+                continue
+            region = place_at(scene, max(op.source_indices))
+            if region:
+                op.scope = Scope(region=region)
+            when = next((scene.time[i] for i in reversed(op.source_indices) if i in scene.time), None)
+            if when:
+                op.story_time = dict(when)
+        moves = sorted(scene.place)
+        plan.regions = RegionUpdate(active=scene.place[moves[-1]] if moves else None, adjacency=scene.adjacency)
+        plan.story_time = dict(scene.now) if scene.now else None
 
 
 def _subject(sentence: str, who: str | None, other: str | None, names: list[str]) -> str | None:

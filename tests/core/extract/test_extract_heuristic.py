@@ -46,7 +46,7 @@ def test_english_names_become_characters_and_places() -> None:
     assert any(link.relation == "involved_in" for link in marcus.links)
     event = ops(plan, "event")[0]
     assert {link.relation for link in event.links} == {"occurred_at"}
-    assert plan.regions.active == "Rivertown"
+    assert plan.regions.active == "Silver Tavern"  # "went to" moves the scene; "in Rivertown" only names a place
 
 
 def test_chinese_names_come_from_part_of_speech_tags() -> None:
