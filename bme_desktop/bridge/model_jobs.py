@@ -37,7 +37,6 @@ OFFER, JOB, RESULT, FAILED, CANCEL, ACCEPTED = ("model.offer", "model.job", "mod
                                                 "model.cancel", "model.offer.accepted")
 NOT_LENT = frozenset({"rerank"})  # runs inside SillyTavern's own generation: it would wait for itself
 MAX_NAME = 200
-MAX_TEXT = 60_000  # a reply must fit one socket message (the bridge reads at most 64 KiB)
 CANCEL_POLL_S = 0.25  # how often a waiting worker looks at its cancel flag
 
 

@@ -27,7 +27,7 @@ from .compress import (
     compress_in,
     plan,
 )
-from .llm_step import ask_model, is_llm, text_of
+from .llm_step import ask_model, is_llm, model_available, text_of
 from .upkeep import copy_change
 
 if TYPE_CHECKING:
@@ -81,7 +81,7 @@ def compress_with_change(service: MemoryService, chat_id: str, *, cancel: Cancel
     checkpoint(cancel)
     proposed: dict[tuple[str, ...], Proposal] = {}
     label = "rules"
-    if chunks and settings.llm.enabled:
+    if chunks and model_available(service):
         asked = ask_model(service, chat_id, "compress", "compress", request_data(chunks), SCHEMA,
                           lambda reply: parse_groups(reply, len(chunks)),
                           texts=[node_text(n.type, n.fields) for c in chunks for n in c])

@@ -30,7 +30,7 @@ from .consolidate import (
     main_text,
     merge_candidates,
 )
-from .llm_step import ask_model, is_llm, text_of
+from .llm_step import ask_model, is_llm, model_available, text_of
 from .upkeep import copy_change
 
 if TYPE_CHECKING:
@@ -87,7 +87,7 @@ def consolidate_with_change(service: MemoryService, chat_id: str, *, cancel: Can
     checkpoint(cancel)
     verdicts: dict[Pair, Verdict] = {}
     label = "rules"
-    if pairs and settings.llm.enabled:
+    if pairs and model_available(service):
         asked = ask_model(service, chat_id, "consolidate", "consolidate", request_data(pairs), SCHEMA,
                           lambda reply: parse_verdicts(reply, len(pairs)),
                           texts=[main_text(n) for a, b, _ in pairs for n in (a, b)])

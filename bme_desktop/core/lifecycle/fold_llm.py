@@ -19,7 +19,7 @@ from ..model import Summary
 from ..settings import LifecycleSettings
 from ..store.reader import Reader
 from ..store.unit_of_work import UnitOfWork
-from .llm_step import ask_model, numbered_texts
+from .llm_step import ask_model, model_available, numbered_texts
 from .summaries import ROLLUP_CHARS, SummaryReport, fold_in
 from .upkeep import copy_change
 
@@ -65,7 +65,7 @@ def fold_with_change(service: MemoryService, chat_id: str, *, cancel: CancelToke
     checkpoint(cancel)
     proposed: dict[tuple[str, ...], str] = {}
     label = "rules"
-    if groups and settings.llm.enabled:
+    if groups and model_available(service):
         asked = ask_model(service, chat_id, "fold", "fold", request_data(groups), SCHEMA,
                           lambda reply: parse_rollups(reply, len(groups)),
                           texts=[s.text for g in groups for s in g])

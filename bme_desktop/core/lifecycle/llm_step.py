@@ -63,6 +63,13 @@ class Asked(Generic[T]):
         return f"rules (model failed: {who}{self.reason[:REASON_CHARS]})"
 
 
+def model_available(service: MemoryService) -> bool:
+    """Whether a step should ask a model at all: an endpoint is set, or a lent model may be
+    (``ask_model`` finds out which, and falls back when none answers)."""
+    llm = service.settings.llm
+    return endpoint_set(llm) or service.lenders.may_lend(llm)
+
+
 def is_llm(label: str) -> bool:
     """Whether a step's label says the model wrote it (``llm`` or ``llm: <model>``)."""
     return label == "llm" or label.startswith("llm: ")

@@ -19,7 +19,7 @@ from ..model import Node
 from ..schema import node_text
 from ..store.reader import Reader
 from ..store.unit_of_work import UnitOfWork
-from .llm_step import ask_model, numbers, text_of
+from .llm_step import ask_model, model_available, numbers, text_of
 from .persona import KINDS, Persona, Trait, norm, persona_in, synthesise
 from .tiers import is_injectable
 from .upkeep import copy_change
@@ -77,7 +77,7 @@ def persona_with_change(service: MemoryService, chat_id: str, *, cancel: CancelT
     checkpoint(cancel)
     proposed: list[Trait] | None = None
     label = "rules"
-    if nodes and settings.llm.enabled:
+    if nodes and model_available(service):
         ids = [n.id for n in nodes]
         asked = ask_model(service, chat_id, "persona", "persona", request_data(nodes, user), SCHEMA,
                           lambda reply: parse_traits(reply, ids),

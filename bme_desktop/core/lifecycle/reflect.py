@@ -7,7 +7,7 @@ at (``occurred_at``) and the ``contradicts`` edges between visible memories. The
 deterministic path (``deterministic_insights``) finds: a participant in at least
 ``MIN_REPEAT`` (3) of those events, a pair of participants together that often, a place
 that often, and each contradiction. An LLM can propose insights instead (``ask_insights``,
-used by the hand-run task when ``settings.llm.enabled``; any failure falls back to the
+used by the hand-run task when a model is available (an endpoint, or a lent one); any failure falls back to the
 deterministic path; the batch description ends with ``(llm)`` or ``(rules …)``). Each insight becomes a ``reflection`` memory (insight, trigger,
 suggestion) with an ``evolves`` edge from every piece of evidence to it; an insight whose
 key (``flags.reflection_key``) is already stored is not written again. One ``reflect``
@@ -181,11 +181,12 @@ def reflect_with_change(service: MemoryService, chat_id: str, *, cancel: CancelT
                         ) -> tuple[ReflectionReport, ChangeRecord]:
     """The hand-run task: the LLM proposes when enabled (called outside the write), else the
     rules; the proposal is written in one write."""
+    from .llm_step import model_available
     from .reflect_llm import ask_insights
     settings = service.settings
     ctx = service.read(lambda r: gather(r, chat_id, settings.lifecycle.reflect_window))
     checkpoint(cancel)
-    asked = ask_insights(service, chat_id, ctx) if settings.llm.enabled else None
+    asked = ask_insights(service, chat_id, ctx) if model_available(service) else None
     proposed = asked.value if asked is not None else None
     report = ReflectionReport(used_llm=proposed is not None, label=asked.label if asked is not None else "rules")
     insights = proposed if proposed is not None else deterministic_insights(ctx)

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from ..cancel import CancelToken, checkpoint
 from ..events import ChangeRecord
 from ..store.unit_of_work import UnitOfWork
-from .llm_step import ask_model, numbered_texts
+from .llm_step import ask_model, model_available, numbered_texts
 from .summaries import SMALL_CHARS, SummaryReport, SummarySource, pending_groups, summarize_in, summary_source
 from .upkeep import copy_change
 
@@ -49,7 +49,7 @@ def summarize_with_change(service: MemoryService, chat_id: str, *, cancel: Cance
     checkpoint(cancel)
     proposed: dict[tuple[int, int], str] = {}
     label = "rules"
-    if sources and settings.llm.enabled:
+    if sources and model_available(service):
         asked = ask_model(service, chat_id, "summarize", "summarize", request_data(sources), SCHEMA,
                           lambda reply: parse_summaries(reply, len(sources)),
                           texts=[t for s in sources for t in s.texts])

@@ -124,6 +124,12 @@ class ModelLenders:
         with self._lock:
             return [s for s in LENT_ORDER if s in self._lenders]
 
+    def may_lend(self, settings: LLMSettings) -> bool:
+        """Whether a lender the settings allow is registered (it may still have nothing to
+        lend: ``borrow`` says); spends no budget."""
+        allowed = {SOURCE_SILLYTAVERN: settings.use_sillytavern, SOURCE_PROXY: settings.use_proxy_upstream}
+        return any(allowed[s] for s in self.sources())
+
     def borrow(self, settings: LLMSettings, purpose: str, timeout_s: float | None = None) -> ChatModel | None:
         """The first lent model the settings allow for ``purpose``, counted against the
         per-minute budget; ``None`` when there is none. Over the budget, a model that fails

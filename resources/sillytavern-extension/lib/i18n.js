@@ -107,7 +107,7 @@ const ZH = Object.freeze({
     'more than {n} jobs a minute': '超过每分钟 {n} 个任务',
     'this SillyTavern has no raw generation': '此版本的 SillyTavern 没有原始生成功能',
     'the model returned no text': '模型没有返回文本',
-    'the reply is longer than {n} characters': '回复超过 {n} 个字符',
+    'the reply is longer than {n} bytes': '回复超过 {n} 字节',
 
     // recall under user messages
     '🧠 memory': '🧠 记忆',

@@ -15,7 +15,7 @@
 import { LOG_PREFIX } from './constants.js';
 import { t } from './i18n.js';
 
-export const MAX_TEXT = 60000; // one socket message must hold the reply (the bridge reads 64 KiB)
+export const MAX_BYTES = 60000; // one socket message must hold the reply (the bridge reads at most 64 KiB)
 export const BUSY_CHECK_MS = 2000; // while a job waits for the user's generation, look again this often
 export const STALE_BUSY_MS = 10 * 60 * 1000; // a generation never said it ended: stop waiting on it after this
 const MARGIN_MS = 1000; // answer before the bridge's own deadline
@@ -234,8 +234,12 @@ export function createModelJobs(deps) {
         timers.clearTimeout(job.timer);
         if (mine.abandoned) return;
         if (typeof text !== 'string' || !text.trim()) { fail(job.id, 'empty', t('the model returned no text')); return; }
-        if (text.length > MAX_TEXT) { fail(job.id, 'too_long', t('the reply is longer than {n} characters', { n: MAX_TEXT })); return; }
-        if (send({ type: 'model.result', job_id: job.id, text })) {
+        const result = { type: 'model.result', job_id: job.id, text };
+        if (new TextEncoder().encode(JSON.stringify(result)).length > MAX_BYTES) {
+            fail(job.id, 'too_long', t('the reply is longer than {n} bytes', { n: MAX_BYTES }));
+            return;
+        }
+        if (send(result)) {
             changed({ done: state.done + 1, last: job.purpose });
         } else {
             logger.warn?.(`${LOG_PREFIX} the events socket closed before the ${job.purpose} job's answer could be sent`);

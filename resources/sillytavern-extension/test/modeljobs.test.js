@@ -191,6 +191,15 @@ test('broken jobs and failed generations are answered with an error, never with 
     bme.dispose();
 });
 
+test('a reply too large for one socket message (in UTF-8 bytes) is an error, not a cut result', async () => {
+    const { socket, bme } = lending({ generate: async function generateRaw() { return '记'.repeat(25000); } }); // 75 KB
+    socket.push(job('j1'));
+    await flush();
+    assert.equal(socket.of('model.error')[0].code, 'too_long');
+    assert.equal(socket.of('model.result').length, 0);
+    bme.dispose();
+});
+
 test('an empty reply is an error, not a result', async () => {
     const { socket, bme } = lending({ generate: async function generateRaw() { return '   '; } });
     socket.push(job('j1'));
