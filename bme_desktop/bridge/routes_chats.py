@@ -10,6 +10,7 @@ from aiohttp import web
 
 from ..core.errors import ServiceError
 from ..core.model import MessageIn
+from ..core.rewrites import run_recorded
 from ..core.schema import ROLES
 from ..core.service import MAINTENANCE_TASKS
 from .context import BridgeContext, ctx
@@ -87,7 +88,7 @@ async def delete_chat(request: web.Request) -> web.Response:
 
 def _run_task(c: BridgeContext, chat_id: str, task: str) -> dict[str, Any]:
     started = time.perf_counter()
-    change = c.service.run_maintenance(chat_id, task)
+    change = run_recorded(c.service, chat_id, task)  # a memory task is one step of the chat's undo history
     return {"task": task, "changes": changes_json(change),
             "elapsed_ms": round((time.perf_counter() - started) * 1000, 3)}
 

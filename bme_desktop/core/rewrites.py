@@ -151,8 +151,10 @@ def run_recorded(service: MemoryService, chat_id: str, task: str, cancel: Cancel
     """Run maintenance ``task`` and record all it changed as one undoable step (when the plan
     allows an undo copy; otherwise it just runs). A cancelled run that kept some of its work
     (a rebuild stops between batches) is recorded too, then ``Cancelled`` is raised again."""
+    if task not in RECORDED_TASKS:
+        return service.run_maintenance(chat_id, task, cancel=cancel)
     plan = plan or plan_rewrite(service, chat_id, task)
-    if task not in RECORDED_TASKS or not plan.undoable:
+    if not plan.undoable:
         return service.run_maintenance(chat_id, task, cancel=cancel)
     service.flush_later_writes()
     pk = service.read(lambda r: r.require_chat_pk(chat_id))
