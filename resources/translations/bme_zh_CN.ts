@@ -790,27 +790,27 @@ First seen: {3}</source>
 <context>
     <name>Graph2DView</name>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph2d/view.py" line="213"/>
+        <location filename="../../bme_desktop/ui/views/graph2d/view.py" line="220"/>
         <source>Communities</source>
         <translation>社群</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph2d/view.py" line="213"/>
+        <location filename="../../bme_desktop/ui/views/graph2d/view.py" line="220"/>
         <source>Types</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph2d/view.py" line="214"/>
+        <location filename="../../bme_desktop/ui/views/graph2d/view.py" line="221"/>
         <source>Other and unlinked</source>
         <translation>其他与未连接</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph2d/view.py" line="214"/>
+        <location filename="../../bme_desktop/ui/views/graph2d/view.py" line="221"/>
         <source>Other</source>
         <translation>其他</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph2d/view.py" line="216"/>
+        <location filename="../../bme_desktop/ui/views/graph2d/view.py" line="223"/>
         <source>Communities (finding…)</source>
         <translation>社群（计算中…）</translation>
     </message>
@@ -818,70 +818,115 @@ First seen: {3}</source>
 <context>
     <name>GraphToolbar</name>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="37"/>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="54"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="55"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="72"/>
         <source>Types</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="38"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="56"/>
         <source>Tiers</source>
         <translation>层级</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="40"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="58"/>
         <source>Search the graph…</source>
         <translation>在图谱中搜索…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="46"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="64"/>
         <source>Lanes</source>
         <translation>视角分道</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="46"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="64"/>
         <source>Point-of-view lanes: each owner&apos;s memories in a column</source>
         <translation>视角分道：每个角色的记忆各占一列</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="48"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="66"/>
         <source>Last recall</source>
         <translation>上次召回</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="49"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="67"/>
         <source>Light up the memories the newest recall put in the prompt</source>
         <translation>高亮最近一次召回放进提示词的记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="52"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="70"/>
         <source>What the node colours show; the legend on the graph says what each colour means</source>
         <translation>节点颜色表示什么；图上的图例说明每种颜色的含义</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="53"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="71"/>
         <source>Communities</source>
         <translation>社群</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="57"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="75"/>
         <source>Show only the selected memory and what lies a few links away from it</source>
         <translation>只显示选中的记忆及其几步之内相连的记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="58"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="76"/>
         <source>Whole graph</source>
         <translation>整个图</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="60"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="78"/>
         <source>%n step(s) around</source>
         <translation>
             <numerusform>周围 %n 步</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="129"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="81"/>
+        <source>Layout</source>
+        <translation>布局</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="81"/>
+        <source>Run or stop the layout; dragged nodes stay pinned</source>
+        <translation>运行或停止布局；拖动过的节点保持固定</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="85"/>
+        <source>Forces</source>
+        <translation>力度</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="86"/>
+        <source>How far nodes push apart and how hard they are pulled to the centre</source>
+        <translation>节点彼此推开多远，以及被拉向中心的力度</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="92"/>
+        <source>Spread</source>
+        <translation>分散</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="93"/>
+        <source>Pull to centre</source>
+        <translation>向心拉力</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="103"/>
+        <source>The graph as of a message: drag left to see memory grow over the story</source>
+        <translation>截至某条消息时的图：向左拖动，看记忆如何随故事增长</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="204"/>
+        <source>All messages</source>
+        <translation>全部消息</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="204"/>
+        <source>As of message {0}</source>
+        <translation>截至第 {0} 条消息</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="227"/>
         <source>No recall yet in this chat.</source>
         <translation>此聊天尚无召回。</translation>
     </message>

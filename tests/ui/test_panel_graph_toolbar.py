@@ -56,3 +56,46 @@ def test_the_toolbar_hides_over_a_view_it_cannot_drive(qtbot, context: AppContex
     assert bar.isHidden()
     bar.follow(graph)
     assert not bar.isHidden()
+
+
+def test_the_time_scrubber_filters_to_the_memories_of_the_first_messages(qtbot, context: AppContext) -> None:
+    from bme_desktop.core.model import Node
+    from bme_desktop.ui.views.graph_data import GraphData
+    from bme_desktop.ui.views.graph_query import filter_mask
+    from bme_desktop.ui.views.graph_source import GraphSource
+
+    def node(i: int, sources: list[int]) -> Node:
+        return Node(id=f"n{i}", chat_id="c", type="fact", title=f"n{i}", fields={}, source_indices=sources)
+    data = GraphData.from_records([node(0, [0, 9]), node(1, [4]), node(2, [20]), node(3, [])], [])
+    GraphSource.for_context(context).set_data(data)
+    graph = FakeGraph()
+    bar = GraphToolbar(context, [graph])
+    qtbot.addWidget(bar)
+    assert bar.time.maximum() == 20 and bar.until_message() is None  # starts showing everything
+    bar.time.setValue(4)
+    assert bar.time_label.text() == "As of message 5"
+    qtbot.waitUntil(lambda: bool(graph.calls) and graph.calls[-1][1].until_message == 4)
+    f = graph.calls[-1][1]
+    assert filter_mask(data, f).tolist() == [True, True, False, True]  # hand-written memories always show
+    bar.time.setValue(20)
+    assert bar.until_message() is None and bar.time_label.text() == "All messages"
+
+
+def test_layout_run_stop_and_force_sliders_reach_the_views(qtbot, context: AppContext) -> None:
+    calls: list[tuple[str, Any]] = []
+
+    class Graph(FakeGraph):
+        def set_layout_running(self, on: bool) -> None:
+            calls.append(("running", on))
+
+        def set_forces(self, spread: float, gravity: float) -> None:
+            calls.append(("forces", (spread, gravity)))
+    bar = GraphToolbar(context, [Graph()])
+    qtbot.addWidget(bar)
+    assert bar.layout_run.isChecked()  # runs by default
+    bar.layout_run.click()
+    assert calls[-1] == ("running", False)
+    spread, gravity = bar.force_values()
+    bar.spread.setValue(bar.spread.maximum())
+    qtbot.waitUntil(lambda: bool(calls) and calls[-1][0] == "forces")
+    assert calls[-1][1][0] > spread and abs(calls[-1][1][0] - 8.0) < 1e-6 and abs(calls[-1][1][1] - gravity) < 1e-6

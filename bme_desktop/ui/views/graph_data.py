@@ -49,6 +49,11 @@ def _summary(node: Node) -> str:
     return node.fields.get(spec.summary_field, "") if spec is not None else ""
 
 
+def _first(node: Node) -> int:
+    """The message a memory was first drawn from (-1 if it names none, e.g. written by hand)."""
+    return min(node.source_indices) if node.source_indices else -1
+
+
 class _Labels:
     """Interns strings (owners, regions) as small integers; 0 is "none"."""
 
@@ -77,6 +82,7 @@ class GraphData:
         self.owner_idx: IntArray = np.zeros(0, np.int64)
         self.region_idx: IntArray = np.zeros(0, np.int64)
         self.importance: FloatArray = np.zeros(0)
+        self.first_message: IntArray = np.zeros(0, np.int64)  # first source message (-1: none known)
         self.owners = _Labels()
         self.regions = _Labels()
         self.edge_ids: list[str] = []
@@ -142,6 +148,7 @@ class GraphData:
             self.owner_idx = np.concatenate((self.owner_idx, [self._owner(n) for n in new]))
             self.region_idx = np.concatenate((self.region_idx, [self.regions.of(n.scope.region) for n in new]))
             self.importance = np.concatenate((self.importance, [float(n.importance) for n in new]))
+            self.first_message = np.concatenate((self.first_message, [_first(n) for n in new])).astype(np.int64)
         return np.arange(start, self.n, dtype=np.int64), np.array(changed, dtype=np.int64)
 
     def _set_row(self, r: int, node: Node) -> None:
@@ -152,6 +159,7 @@ class GraphData:
         self.owner_idx[r] = self._owner(node)
         self.region_idx[r] = self.regions.of(node.scope.region)
         self.importance[r] = float(node.importance)
+        self.first_message[r] = _first(node)
 
     @staticmethod
     def _type(name: str) -> int:
@@ -176,7 +184,7 @@ class GraphData:
         self.titles = [self.titles[i] for i in kept]
         self.texts = [self.texts[i] for i in kept]
         self.row = {node_id: i for i, node_id in enumerate(self.ids)}
-        for name in ("type_idx", "tier_idx", "owner_idx", "region_idx", "importance"):
+        for name in ("type_idx", "tier_idx", "owner_idx", "region_idx", "importance", "first_message"):
             setattr(self, name, getattr(self, name)[keep])
         if self.m:
             self.src, self.dst = remap[self.src], remap[self.dst]

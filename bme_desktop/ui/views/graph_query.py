@@ -26,6 +26,9 @@ class GraphFilter:
     tiers: frozenset[str] | None = None
     owners: frozenset[str] | None = None
     regions: frozenset[str] | None = None
+    #: The time scrubber: only memories first drawn from a message up to this index (None: all).
+    #: Memories that name no source message (written by hand) always show.
+    until_message: int | None = None
 
 
 def _allowed(names: Collection[str], chosen: frozenset[str] | None) -> BoolArray:
@@ -41,6 +44,8 @@ def filter_mask(data: GraphData, f: GraphFilter) -> BoolArray:
     mask &= _allowed(TIER_NAMES, f.tiers)[data.tier_idx]
     mask &= _allowed(data.owners.names, f.owners)[data.owner_idx]
     mask &= _allowed(data.regions.names, f.regions)[data.region_idx]
+    if f.until_message is not None:
+        mask &= data.first_message <= f.until_message
     return mask
 
 

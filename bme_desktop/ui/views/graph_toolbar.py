@@ -4,12 +4,25 @@ and the nebula; the memory timeline has none, so the toolbar hides while it is s
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from typing import Any
 
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLineEdit, QMenu, QToolButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QMenu,
+    QSlider,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+    QWidgetAction,
+)
 
 from ...core.schema import NODE_TYPES, TIERS
 from ...core.service import MemoryService
@@ -18,6 +31,11 @@ from ..labels import node_type_label, tier_label
 from ..lifetime import subscribe
 from .graph_colors import BY_COMMUNITY, BY_TYPE
 from .graph_query import GraphFilter
+from .graph_source import GraphSource
+from .layout_link import DEFAULT_GRAVITY, DEFAULT_SPREAD
+
+SPREAD_RANGE = (0.5, 8.0)  # repulsion (ForceAtlas2's scaling)
+GRAVITY_RANGE = (0.5, 20.0)
 
 
 def last_recall_ids(service: MemoryService, chat_id: str) -> list[str]:
@@ -59,6 +77,40 @@ class GraphToolbar(QWidget):
         for k in (1, 2, 3):
             self.local.addItem(self.tr("%n step(s) around", "", k), k)
         self.local.currentIndexChanged.connect(lambda _i: self._each("set_local_depth", int(self.local.currentData())))
+        # layout: run/stop and the forces
+        self.layout_run = self._toggle(self.tr("Layout"), self.tr("Run or stop the layout; dragged nodes stay pinned"))
+        self.layout_run.setChecked(True)
+        self.layout_run.toggled.connect(lambda on: self._each("set_layout_running", on))
+        self.forces = QToolButton()
+        self.forces.setText(self.tr("Forces"))
+        self.forces.setToolTip(self.tr("How far nodes push apart and how hard they are pulled to the centre"))
+        self.forces.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        panel = QWidget()
+        form = QFormLayout(panel)
+        self.spread = self._force_slider(SPREAD_RANGE, DEFAULT_SPREAD)
+        self.gravity = self._force_slider(GRAVITY_RANGE, DEFAULT_GRAVITY)
+        form.addRow(self.tr("Spread"), self.spread)
+        form.addRow(self.tr("Pull to centre"), self.gravity)
+        menu = QMenu(self.forces)
+        holder = QWidgetAction(menu)
+        holder.setDefaultWidget(panel)
+        menu.addAction(holder)
+        self.forces.setMenu(menu)
+        self._force_timer = QTimer(self, singleShot=True, interval=150)
+        self._force_timer.timeout.connect(lambda: self._each("set_forces", *self.force_values()))
+        # the time scrubber: the graph as of message N (at the right end: everything)
+        self.time = QSlider(Qt.Orientation.Horizontal)
+        self.time.setToolTip(self.tr("The graph as of a message: drag left to see memory grow over the story"))
+        self.time.setRange(0, 0)
+        self.time.setMinimumWidth(self.fontMetrics().averageCharWidth() * 14)
+        self.time_label = QLabel()
+        self._time_timer = QTimer(self, singleShot=True, interval=120)
+        self._time_timer.timeout.connect(self.apply_filter)
+        self.time.valueChanged.connect(self._time_moved)
+        self._source = GraphSource.for_context(context)
+        subscribe(self, self._source.sigReset, self._time_range)
+        subscribe(self, self._source.sigNodesAdded, lambda _rows: self._time_range())
+        self._time_range()
         # two rows, so the central view never needs more width than the graph itself
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 4, 6, 4)
@@ -69,7 +121,9 @@ class GraphToolbar(QWidget):
         filters.addWidget(self.types)
         filters.addWidget(self.tiers)
         filters.addWidget(self.search, 1)
-        for widget in (self.colour, self.local, self.lanes, self.recall):
+        filters.addWidget(self.time_label)
+        filters.addWidget(self.time)
+        for widget in (self.colour, self.local, self.lanes, self.recall, self.layout_run, self.forces):
             display.addWidget(widget)
         display.addStretch(1)
         subscribe(self, context.sigChatChanged, lambda _c: self.recall.setChecked(False))
@@ -89,6 +143,23 @@ class GraphToolbar(QWidget):
         button.setMenu(menu)
         return button
 
+    def _force_slider(self, bounds: tuple[float, float], value: float) -> QSlider:
+        """A slider over ``bounds`` on a log scale, 100 steps."""
+        slider = QSlider(Qt.Orientation.Horizontal)
+        slider.setRange(0, 100)
+        slider.setMinimumWidth(self.fontMetrics().averageCharWidth() * 20)
+        lo, hi = math.log(bounds[0]), math.log(bounds[1])
+        slider.setValue(round(100 * (math.log(value) - lo) / (hi - lo)))
+        slider.valueChanged.connect(lambda _v: self._force_timer.start())
+        return slider
+
+    def force_values(self) -> tuple[float, float]:
+        """(spread, gravity) the sliders stand at."""
+        def value(slider: QSlider, bounds: tuple[float, float]) -> float:
+            lo, hi = math.log(bounds[0]), math.log(bounds[1])
+            return float(math.exp(lo + (hi - lo) * slider.value() / 100))
+        return value(self.spread, SPREAD_RANGE), value(self.gravity, GRAVITY_RANGE)
+
     def _toggle(self, text: str, tip: str) -> QToolButton:
         button = QToolButton()
         button.setText(text)
@@ -103,7 +174,34 @@ class GraphToolbar(QWidget):
         return None if len(chosen) == len(actions) else chosen
 
     def current_filter(self) -> GraphFilter:
-        return GraphFilter(types=self._chosen(self.types), tiers=self._chosen(self.tiers))
+        return GraphFilter(types=self._chosen(self.types), tiers=self._chosen(self.tiers),
+                           until_message=self.until_message())
+
+    # time scrubber ---------------------------------------------------------------------------
+    def until_message(self) -> int | None:
+        value = self.time.value()
+        return None if value >= self.time.maximum() else value
+
+    def _time_range(self) -> None:
+        """The scrubber spans the chat's messages that memories came from; a new chat starts at "all"."""
+        data = self._source.data
+        last = int(data.first_message.max()) if data.n else 0
+        at_end = self.time.value() >= self.time.maximum()
+        self.time.blockSignals(True)
+        self.time.setRange(0, max(last, 0))
+        if at_end:
+            self.time.setValue(self.time.maximum())
+        self.time.blockSignals(False)
+        self.time.setEnabled(last > 0)
+        self._show_time()
+
+    def _time_moved(self, _value: int) -> None:
+        self._show_time()
+        self._time_timer.start()
+
+    def _show_time(self) -> None:
+        until = self.until_message()
+        self.time_label.setText(self.tr("All messages") if until is None else self.tr("As of message {0}").format(until + 1))
 
     def apply_filter(self) -> None:
         self._each("set_filter", self.current_filter())

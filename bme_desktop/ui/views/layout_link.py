@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from dataclasses import replace
 
 import numpy as np
 import numpy.typing as npt
@@ -27,6 +28,8 @@ from ...layout import CONVERGED, ERROR, MAX_ITERATIONS, ForceLayout, LayoutRunne
 
 FloatArray = npt.NDArray[np.float64]
 Change = Callable[[ForceLayout], object]
+DEFAULT_SPREAD = 2.0  # repulsion (ForceAtlas2's scaling)
+DEFAULT_GRAVITY = 5.0
 
 
 class _Posted:
@@ -49,7 +52,7 @@ class LayoutLink(QObject):
     def __init__(self, dim: int = 2, *, max_rate: float = 30.0, max_iterations: int = 800,
                  parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self.settings = LayoutSettings(dim=dim, scaling=2.0, gravity=5.0)
+        self.settings = LayoutSettings(dim=dim, scaling=DEFAULT_SPREAD, gravity=DEFAULT_GRAVITY)
         self.layout = ForceLayout(0, settings=self.settings)
         self.max_rate, self.max_iterations = max_rate, max_iterations
         self.runner: LayoutRunner | None = None
@@ -58,7 +61,8 @@ class LayoutLink(QObject):
         self._latest: tuple[int, FloatArray] | None = None
         self._generation = 0
         self._worker_generation = 0
-        self._paused = False
+        self._paused = False  # the view is hidden
+        self._stopped = False  # the user stopped the layout
         self._closed = False
         self.settled = True
         self._sigDone.connect(self._done)
@@ -100,6 +104,31 @@ class LayoutLink(QObject):
         elif not self.settled:
             self._start()
 
+    def set_running(self, running: bool) -> None:
+        """The user's run/stop: a stopped layout keeps every node where it is (changes still apply)."""
+        self._stopped = not running
+        if self._stopped:
+            self._stop()
+        elif not self.settled:
+            self._start()
+        else:
+            self.settled = False
+            self._start()
+
+    @property
+    def running(self) -> bool:
+        return self.runner is not None and not self.runner.finished
+
+    def set_forces(self, scaling: float, gravity: float) -> None:
+        """Repulsion (spread) and the pull toward the centre; the layout moves again to follow them."""
+        self.settings = replace(self.settings, scaling=float(scaling), gravity=float(gravity))
+        settings = self.settings
+
+        def change(lay: ForceLayout) -> None:
+            lay.settings = settings
+            lay.reset_convergence()
+        self._change(change)
+
     def take(self) -> FloatArray | None:
         """The newest snapshot for the current structure, or None."""
         with self._lock:
@@ -132,7 +161,7 @@ class LayoutLink(QObject):
 
     def _start(self) -> None:
         self.settled = False
-        if self._paused or self._closed or (self.runner is not None and not self.runner.finished):
+        if self._paused or self._stopped or self._closed or (self.runner is not None and not self.runner.finished):
             return
         self._catch_up()  # the new runner starts from every change made so far
         self.layout.reset_convergence()

@@ -55,3 +55,29 @@ def test_a_new_runner_starts_from_every_change_made_so_far(link: LayoutLink) -> 
     QApplication.processEvents()
     assert link.layout.n_nodes == 1
     finish_without_applying(link.runner)
+
+
+def test_a_stopped_layout_starts_no_runner_and_holds_still_until_run_again(qtbot, qapp: QApplication) -> None:
+    lk = LayoutLink(dim=2)
+    lk.set_running(False)
+    lk.reset(np.array([[0, 1], [1, 2]]), np.array([[0.0, 0.0], [5.0, 0.0], [9.0, 3.0]]))
+    assert not lk.running
+    before = lk.layout.positions
+    lk.move([0], [[1.0, 1.0]], pin=True)  # a drag while stopped moves and pins that node only
+    after = lk.layout.positions
+    assert np.allclose(after[0], [1.0, 1.0]) and np.allclose(after[1:], before[1:])
+    lk.set_running(True)
+    assert lk.running
+    qtbot.waitUntil(lambda: lk.settled, timeout=60000)
+    assert np.allclose(lk.layout.positions[0], [1.0, 1.0])  # the pinned node stayed put
+    lk.close()
+
+
+def test_forces_reach_the_layout_and_set_it_moving(link: LayoutLink) -> None:
+    link.set_forces(6.0, 1.5)
+    runner = link.runner
+    assert runner is not None
+    runner.cancel()
+    link._stop()  # applies what the (never started) runner was handed
+    assert (link.layout.settings.scaling, link.layout.settings.gravity) == (6.0, 1.5)
+    assert not link.layout.converged

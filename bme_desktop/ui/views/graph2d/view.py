@@ -111,6 +111,13 @@ class Graph2DView(QWidget):
         same = st.highlight_ids is not None and st.highlight_ids == frozenset(ids)
         self.state.set_highlight(None if same or not ids else ids)
 
+    def set_layout_running(self, on: bool) -> None:
+        """Run or stop the layout (stopped: nodes stay where they are; dragged ones stay pinned)."""
+        self.link.set_running(on)
+
+    def set_forces(self, spread: float, gravity: float) -> None:
+        self.link.set_forces(spread, gravity)
+
     def set_lanes(self, on: bool) -> None:
         """Point-of-view lanes: objective memories in the middle, each owner's in a column beside."""
         self.lanes = on

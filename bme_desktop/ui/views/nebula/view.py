@@ -118,6 +118,14 @@ class NebulaView(QWidget):
     def select(self, node_id: str) -> None:
         self.state.select(node_id)
 
+    def set_layout_running(self, on: bool) -> None:
+        if self.glview is not None:
+            self.link.set_running(on)
+
+    def set_forces(self, spread: float, gravity: float) -> None:
+        if self.glview is not None:
+            self.link.set_forces(spread, gravity)
+
     def set_rotating(self, on: bool) -> None:
         self.rotating = on
 
