@@ -788,29 +788,29 @@ First seen: {3}</source>
     </message>
 </context>
 <context>
-    <name>Graph2DView</name>
+    <name>GraphLegend</name>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph2d/view.py" line="220"/>
+        <location filename="../../bme_desktop/ui/views/legend.py" line="70"/>
         <source>Communities</source>
         <translation>社群</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph2d/view.py" line="220"/>
+        <location filename="../../bme_desktop/ui/views/legend.py" line="70"/>
         <source>Types</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph2d/view.py" line="221"/>
+        <location filename="../../bme_desktop/ui/views/legend.py" line="71"/>
         <source>Other and unlinked</source>
         <translation>其他与未连接</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph2d/view.py" line="221"/>
+        <location filename="../../bme_desktop/ui/views/legend.py" line="71"/>
         <source>Other</source>
         <translation>其他</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph2d/view.py" line="223"/>
+        <location filename="../../bme_desktop/ui/views/legend.py" line="73"/>
         <source>Communities (finding…)</source>
         <translation>社群（计算中…）</translation>
     </message>
@@ -1958,7 +1958,7 @@ First seen: {3}</source>
 <context>
     <name>NebulaView</name>
     <message>
-        <location filename="../../bme_desktop/ui/views/nebula/view.py" line="74"/>
+        <location filename="../../bme_desktop/ui/views/nebula/view.py" line="90"/>
         <source>The memory nebula</source>
         <translation>记忆星云</translation>
     </message>

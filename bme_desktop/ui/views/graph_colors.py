@@ -15,22 +15,23 @@ from .graph_data import TYPE_NAMES, IntArray
 
 BY_TYPE, BY_COMMUNITY = "type", "community"
 COMMUNITY_COLOURS = 12  # the biggest communities get a colour each; the rest share the muted one
-GOLDEN_ANGLE = 137.508
+WHEEL_STEP = 5  # coprime with 12: the list visits every hue, 150° apart from one to the next
 
 
 def community_palette(theme: Theme) -> list[str]:
     """``COMMUNITY_COLOURS`` distinct colours for the theme, then the muted one for the rest.
 
-    Hues step by the golden angle from the theme's primary hue (neighbours in the list are far
-    apart on the wheel), at the lightness of the theme's node colours, alternately a little
-    lighter and darker, with the most chroma sRGB allows up to a vivid but not neon level.
+    Hues evenly spaced from the theme's primary hue (OKLCH), neighbours on the wheel alternately
+    lighter and darker (so even the closest hues differ in lightness), at the lightness of the
+    theme's node colours; the list goes round the wheel in big steps, so the biggest communities
+    get the most different colours.
     """
     base_l = float(np.mean([to_oklab(c)[0] for c in theme.nodes.values()]))
     start = oklch_of(theme.color("primary"))[2]
-    out = []
-    for i in range(COMMUNITY_COLOURS):
-        lightness = base_l + (0.06 if i % 2 == 0 else -0.04)
-        out.append(from_oklch(min(lightness, 0.9), 0.15, (start + i * GOLDEN_ANGLE) % 360))
+    step = 360.0 / COMMUNITY_COLOURS
+    wheel = [from_oklch(min(base_l, 0.76) + (0.08 if k % 2 == 0 else -0.06), 0.16, (start + k * step) % 360)
+             for k in range(COMMUNITY_COLOURS)]
+    out = [wheel[(k * WHEEL_STEP) % COMMUNITY_COLOURS] for k in range(COMMUNITY_COLOURS)]
     out.append(theme.color("text_muted"))
     return out
 

@@ -7,13 +7,14 @@ line emits ``sigGroupClicked`` so the view can light that community up.
 from __future__ import annotations
 
 import html
+from typing import Any
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from ..theming import Theme
 from ..theming.colors import rgba
-from .graph_colors import LegendEntry
+from .graph_colors import BY_COMMUNITY, LegendEntry, legend_entries
 
 MAX_LINES = 14
 MAX_NAME = 30
@@ -61,3 +62,17 @@ class GraphLegend(QWidget):
         self.body.setText("<br>".join(lines))
         self.setVisible(bool(entries))
         self.adjustSize()
+
+    def follow(self, state: object, theme: Theme) -> None:
+        """Show what the colours of ``state`` (a GraphState) mean for the nodes it shows."""
+        st: Any = state
+        by_community = st.color_by == BY_COMMUNITY
+        title = self.tr("Communities") if by_community else self.tr("Types")
+        other = self.tr("Other and unlinked") if by_community else self.tr("Other")
+        if by_community and st.communities.count == 0 and st.data.n:
+            title = self.tr("Communities (finding…)")
+        entries = legend_entries(st.color_by, theme, st.data.type_idx, st.shown(), st.communities,
+                                 st.group, other) if st.group.size == st.data.n else []
+        self.set_entries(title, entries)
+        self.move(8, 8)
+        self.raise_()

@@ -58,6 +58,7 @@ def test_2d_view_draws_node_colours_on_the_gl_viewport(qtbot, context: AppContex
     from bme_desktop.ui.views.graph2d import Graph2DView
     context.set_chat(CHAT)
     view = Graph2DView(context, use_opengl=True)
+    view.set_color_by("type")  # the node type's colour is what this test looks for
     qtbot.addWidget(view)
     view.resize(500, 400)
     view.show()
@@ -82,6 +83,7 @@ def test_nebula_renders_glows_on_the_theme_background_and_picks_the_clicked_node
     from bme_desktop.ui.views.nebula import NebulaView
     context.set_chat(CHAT)
     view = NebulaView(context, rotate=False)
+    view.set_color_by("type")
     qtbot.addWidget(view)
     view.resize(500, 400)
     view.show()

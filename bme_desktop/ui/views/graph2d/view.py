@@ -19,7 +19,6 @@ from ...context import AppContext
 from ...lifetime import on_release, subscribe
 from ...theming import Theme
 from ..gl_probe import opengl_available
-from ..graph_colors import BY_COMMUNITY, legend_entries
 from ..graph_data import FloatArray, IntArray
 from ..graph_query import GraphFilter, lane_shift
 from ..graph_source import GraphSource
@@ -215,17 +214,7 @@ class Graph2DView(QWidget):
         self._update_legend()
 
     def _update_legend(self) -> None:
-        st = self.state
-        by_community = st.color_by == BY_COMMUNITY
-        title = self.tr("Communities") if by_community else self.tr("Types")
-        other = self.tr("Other and unlinked") if by_community else self.tr("Other")
-        if by_community and st.communities.count == 0 and st.data.n:
-            title = self.tr("Communities (finding…)")
-        entries = legend_entries(st.color_by, self.canvas.theme, st.data.type_idx, st.shown(), st.communities,
-                                 st.group, other) if st.group.size == st.data.n else []
-        self.legend.set_entries(title, entries)
-        self.legend.move(8, 8)
-        self.legend.raise_()
+        self.legend.follow(self.state, self.canvas.theme)
         reserved = [QRectF(self.legend.geometry()).adjusted(-4, -4, 4, 4)] if self.legend.isVisible() else []
         if reserved != self.canvas.reserved:
             self.canvas.reserved = reserved

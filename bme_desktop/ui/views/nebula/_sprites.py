@@ -33,7 +33,7 @@ out vec4 fragColor;
 void main() {
     vec2 xy = (gl_PointCoord - 0.5) * 2.0;
 """ + _GLOW.replace("COLOR", "v_color") + """
-    fragColor = vec4(v_color.rgb * (1.0 + core * 0.5), a);
+    fragColor = vec4(min(v_color.rgb * (1.0 + core * 0.25), vec3(1.0)), a);
 }
 """
 
@@ -45,7 +45,7 @@ varying vec4 v_color;
 void main() {
     vec2 xy = (gl_PointCoord - 0.5) * 2.0;
 """ + _GLOW.replace("COLOR", "v_color") + """
-    gl_FragColor = vec4(v_color.rgb * (1.0 + core * 0.5), a);
+    gl_FragColor = vec4(min(v_color.rgb * (1.0 + core * 0.25), vec3(1.0)), a);
 }
 """
 
@@ -78,9 +78,17 @@ def _program(glow: bool) -> Any:
     return program
 
 
+# Glows and dust blend "over" (source alpha, one minus source alpha), not additively: a pixel is
+# a weighted average of the colours drawn on it, so however many memories pile up, a dense
+# cluster saturates to its own hue and never blows out to white (additive blending summed 9k
+# glows into a white disc). No depth test: sprites are soft and order does not matter much.
+BLEND_OVER = {GL.GL_DEPTH_TEST: False, GL.GL_BLEND: True, GL.GL_CULL_FACE: False,
+              "glBlendFuncSeparate": (GL.GL_SRC_ALPHA, GL.GL_ONE_MINUS_SRC_ALPHA, GL.GL_ONE, GL.GL_ONE_MINUS_SRC_ALPHA)}
+
+
 class GlowScatterItem(_GlScatter):  # type: ignore[misc]
     def __init__(self, **kwds: Any) -> None:
-        super().__init__(glOptions="additive", **kwds)
+        super().__init__(glOptions=dict(BLEND_OVER), **kwds)
 
     @staticmethod
     def getShaderProgram() -> Any:
@@ -91,7 +99,7 @@ class DustScatterItem(_GlScatter):  # type: ignore[misc]
     """Small plain points (pyqtgraph's shader), additive, with the program per share group."""
 
     def __init__(self, **kwds: Any) -> None:
-        super().__init__(glOptions="additive", **kwds)
+        super().__init__(glOptions=dict(BLEND_OVER), **kwds)
 
     @staticmethod
     def getShaderProgram() -> Any:

@@ -14,21 +14,23 @@ from typing import Any
 
 import numpy as np
 import pyqtgraph.opengl as gl
-from PySide6.QtCore import QPointF, QTimer, Signal
+from PySide6.QtCore import QPoint, QPointF, Qt, QTimer, Signal
 from PySide6.QtGui import QHideEvent, QMouseEvent, QShowEvent
-from PySide6.QtWidgets import QApplication, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QApplication, QLabel, QToolTip, QVBoxLayout, QWidget
 
 from ...context import AppContext
 from ...lifetime import on_release, subscribe
 from ...theming import Theme
-from ...theming.colors import mix, to_rgb
+from ...theming.colors import mix, rgba, to_rgb
 from ...theming.qt import gl_clear_color
 from ..gl_probe import opengl_problem, placeholder
+from ..graph_colors import BY_COMMUNITY, community_palette, type_palette
 from ..graph_data import TYPE_NAMES, FloatArray, IntArray
 from ..graph_query import GraphFilter
 from ..graph_source import GraphSource
 from ..graph_state import GraphState
 from ..layout_link import LayoutLink
+from ..legend import GraphLegend
 from ..placement import initial_positions, place_new
 from ._geometry import clustered, pick, project
 from ._scene import NebulaScene
@@ -38,9 +40,23 @@ ROTATE_DEG = 0.15  # per 33 ms tick
 CLICK_SLOP_PX = 4.0
 
 
+HOVER_MS = 60
+LABEL_CHARS = 40
+
+
 class _GLView(gl.GLViewWidget):  # type: ignore[misc]
     sigClicked = Signal(float, float)
     sigDragging = Signal(bool)
+    sigHover = Signal(float, float)  # mouse position with no button down (-1, -1: left)
+
+    def mouseMoveEvent(self, ev: QMouseEvent) -> None:
+        if ev.buttons() == Qt.MouseButton.NoButton:
+            self.sigHover.emit(ev.position().x(), ev.position().y())
+        super().mouseMoveEvent(ev)
+
+    def leaveEvent(self, ev: Any) -> None:
+        self.sigHover.emit(-1.0, -1.0)
+        super().leaveEvent(ev)
 
     def mousePressEvent(self, ev: QMouseEvent) -> None:
         self._down: QPointF | None = ev.position()
@@ -75,9 +91,23 @@ class NebulaView(QWidget):
             self.glview: Any = None
             return
         self.glview = _GLView()
+        self.glview.setMouseTracking(True)
         self.glview.setCameraPosition(distance=34.0, elevation=20.0, azimuth=35.0)
         self.scene = NebulaScene(self.glview)
+        # the links of the selection and of the hovered memory (others would be a hairball)
+        self.links = gl.GLLinePlotItem(pos=np.zeros((0, 3), np.float32), mode="lines", width=1.5,
+                                       antialias=True, glOptions="translucent")
+        self.links.setVisible(False)  # (pyqtgraph cannot draw an empty line item)
+        self.glview.addItem(self.links)
+        self.link_rows: IntArray = np.zeros(0, np.int64)
         box.addWidget(self.glview)
+        self.legend = GraphLegend(self)
+        self.legend.sigGroupClicked.connect(self.highlight_group)
+        # names over the selection and the hovered memory, kept on their sprites as the nebula turns
+        self.tags = {key: self._tag() for key in ("selected", "hover")}
+        self._hover_at = (-1.0, -1.0)
+        self._hover_timer = QTimer(self, singleShot=True, interval=HOVER_MS)
+        self._hover_timer.timeout.connect(self._hover_now)
         self.link = LayoutLink(dim=3, parent=self)
         self.rotating = rotate
         self._dragging = False
@@ -92,6 +122,7 @@ class NebulaView(QWidget):
         st.sigSelected.connect(self._selected_by_user)
         self.glview.sigClicked.connect(self._clicked)
         self.glview.sigDragging.connect(self._set_dragging)
+        self.glview.sigHover.connect(self._hovered)
         self.link.sigPositions.connect(self._positions)
         subscribe(self, context.sigNodeSelected, st.select)
         subscribe(self, context.themes.sigThemeChanged, self.set_theme)
@@ -126,6 +157,16 @@ class NebulaView(QWidget):
         if self.glview is not None:
             self.link.set_forces(spread, gravity)
 
+    def set_color_by(self, mode: str) -> None:
+        self.state.set_color_by(mode)
+
+    def highlight_group(self, group: int) -> None:
+        """Light up one community (a click on its legend line; again to clear)."""
+        st = self.state
+        ids = [st.data.ids[r] for r in np.flatnonzero(st.group == group).tolist()] if group >= 0 else []
+        same = st.highlight_ids is not None and st.highlight_ids == frozenset(ids)
+        st.set_highlight(None if same or not ids else ids)
+
     def set_rotating(self, on: bool) -> None:
         self.rotating = on
 
@@ -134,8 +175,13 @@ class NebulaView(QWidget):
             return
         self.theme = theme
         self.glview.setBackgroundColor(tuple(round(c * 255) for c in gl_clear_color(theme)))
-        names = (*TYPE_NAMES, "")
-        self._rgb = np.array([to_rgb(theme.node_color(t)) for t in names], dtype=np.float32) / 255.0
+        self._palettes = {mode: np.array([to_rgb(c) for c in palette], dtype=np.float32) / 255.0
+                          for mode, palette in ((BY_COMMUNITY, community_palette(theme)), ("type", type_palette(theme)))}
+        self._rgb = self._palettes["type"]
+        self.legend.restyle(theme)
+        for tag in self.tags.values():
+            tag.setStyleSheet(f"background: {rgba(theme.color('background'), 0.75)}; color: {theme.color('text')};"
+                              f" border: 1px solid {theme.color('border')}; border-radius: 3px; padding: 1px 4px;")
         self._selected_rgb = np.array(to_rgb(mix(theme.node_color("event"), theme.color("text"), 0.8)),
                                       dtype=np.float32) / 255.0
         self._restyle()
@@ -176,6 +222,8 @@ class NebulaView(QWidget):
             self._restyle()
         else:
             self.scene.move(self.points)
+            self._draw_links()
+            self._place_tags()
 
     def _restyle(self) -> None:
         if self.glview is None or not hasattr(self, "_rgb"):
@@ -184,7 +232,8 @@ class NebulaView(QWidget):
         if self.points.shape[0] != data.n:
             return
         alpha = TIER_GLOW[data.tier_idx] * st.alpha.astype(np.float32) * st.shown()
-        rgb = self._rgb[data.type_idx].copy()
+        palette = self._palettes[BY_COMMUNITY if st.color_by == BY_COMMUNITY else "type"]
+        rgb = palette[st.colours()].copy()
         crowd = float(np.clip(np.sqrt(3000.0 / max(data.n, 1)), 0.35, 1.0))  # smaller glows when many
         size = (5.0 + 2.2 * data.importance.astype(np.float32)) * 2.4 * crowd
         must = st.search.copy()
@@ -197,9 +246,83 @@ class NebulaView(QWidget):
             rgb[st.selected] = self._selected_rgb
             size[st.selected] *= 1.8
             must[st.selected] = True
+        self.link_rows = self._focus_links()
+        ends = np.concatenate((data.src[self.link_rows], data.dst[self.link_rows]))
+        must[ends] = True  # the selection's neighbours are drawn as glows, so they can be seen and picked
+        if st.near is not None:  # hover: the node and its neighbours stay, the rest fades
+            alpha = np.where(st.near, alpha, alpha * 0.15)
+            must |= st.near
         size[alpha <= 0.0] = 0.0
         self.sizes = size.astype(np.float32)
         self.scene.show(self.points, rgb, alpha.astype(np.float32), self.sizes, must)
+        self.legend.follow(st, self.theme)
+        self._draw_links()
+        self._place_tags()
+
+    def _focus_links(self) -> IntArray:
+        st, data = self.state, self.state.data
+        if data.m == 0:
+            return np.zeros(0, np.int64)
+        touch = np.zeros(data.m, dtype=bool)
+        for row in (st.selected, st.hover):
+            if 0 <= row < data.n:
+                touch |= (data.src == row) | (data.dst == row)
+        shown = st.shown()
+        return np.flatnonzero(touch & shown[data.src] & shown[data.dst])
+
+    def _draw_links(self) -> None:
+        data = self.state.data
+        if self.link_rows.size == 0 or self.points.shape[0] != data.n:
+            self.links.setVisible(False)
+            return
+        pos = np.empty((2 * self.link_rows.size, 3), np.float32)
+        pos[0::2] = self.points[data.src[self.link_rows]]
+        pos[1::2] = self.points[data.dst[self.link_rows]]
+        r, g, b = (c / 255.0 for c in to_rgb(self.theme.color("text")))
+        self.links.setData(pos=pos, color=(r, g, b, 0.55))
+        self.links.setVisible(True)
+
+    # names over sprites --------------------------------------------------------------------
+    def _tag(self) -> QLabel:
+        tag = QLabel(self)
+        tag.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents, True)
+        tag.hide()
+        return tag
+
+    def _place_tags(self) -> None:
+        st, data = self.state, self.state.data
+        rows = {"selected": st.selected, "hover": st.hover if st.hover != st.selected else -1}
+        for key, row in rows.items():
+            tag = self.tags[key]
+            if not 0 <= row < data.n or self.points.shape[0] != data.n or self.sizes[row] <= 0:
+                tag.hide()
+                continue
+            title = data.titles[row]
+            tag.setText(title if len(title) <= LABEL_CHARS else title[:LABEL_CHARS - 1] + "…")
+            tag.adjustSize()
+            at = self.screen_pos_of(row)
+            x = int(min(max(at.x() - tag.width() / 2, 2), self.width() - tag.width() - 2))
+            y = int(at.y() + self.sizes[row] * 0.3 + 4)
+            if y + tag.height() > self.height() - 2:
+                y = int(at.y() - self.sizes[row] * 0.3 - 4 - tag.height())
+            tag.move(x, max(2, y))
+            tag.show()
+            tag.raise_()
+
+    def _hovered(self, x: float, y: float) -> None:
+        self._hover_at = (x, y)
+        self._hover_timer.start()
+
+    def _hover_now(self) -> None:
+        x, y = self._hover_at
+        row = self.node_at(x, y) if x >= 0 else -1
+        if row == self.state.hover:
+            return
+        self.state.set_hover(row)
+        if row < 0:
+            QToolTip.hideText()
+        else:
+            QToolTip.showText(self.glview.mapToGlobal(QPoint(int(x), int(y))), self.state.tooltip(row), self.glview)
 
     # mouse and motion ----------------------------------------------------------------------
     def _mvp(self) -> FloatArray:
@@ -225,6 +348,7 @@ class NebulaView(QWidget):
     def _turn(self) -> None:
         if self.rotating and not self._dragging:
             self.glview.orbit(ROTATE_DEG, 0.0)
+            self._place_tags()
 
     def _selected_by_user(self, node_id: str) -> None:
         self.sigNodeSelected.emit(node_id)
