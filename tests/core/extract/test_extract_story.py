@@ -135,3 +135,14 @@ def test_the_same_window_gives_the_same_story_operations() -> None:
     turns = (("user", "Someone stole the chalice. I promise I'll find it."),
              ("assistant", "She thinks you're a thief. 晴晴觉得顾言在躲她。"))
     assert run(EN, *turns) == run(EN, *turns)
+
+
+def test_the_model_path_keeps_a_promise_objective_with_its_owner_and_a_belief_in_the_pov_layer() -> None:
+    from bme_desktop.core.extract.llm_parse import plan_from_json
+    plan = plan_from_json({"operations": [
+        {"type": "thread", "owner": "Sera", "fields": {"title": "Sera promised: teach the sling", "status": "promised"}},
+        {"type": "pov_memory", "owner": "Ilse", "fields": {"summary": "Ilse thinks Tomas collects taxes",
+                                                           "certainty": "mistaken"}}]}, [1])
+    promise, belief = plan.ops
+    assert (promise.scope.layer, promise.scope.owner) == ("objective", "Sera")
+    assert (belief.scope.layer, belief.scope.owner) == ("pov", "Ilse")
