@@ -159,6 +159,11 @@ def _owner_of(word: str, turn: Turn, recent: Callable[[Turn, int], str | None], 
     return None
 
 
+def _same_person(name: str, people: set[str]) -> bool:
+    """"Sera" is the speaker "Sera Ashdown"; 青衣 is 苏青衣."""
+    return any(name == p or name in p.split() or (has_han(name) and len(name) >= 2 and name in p) for p in people)
+
+
 def _shared(a: str, b: str) -> float:
     ta, tb = term_set(a), term_set(b)
     return len(ta & tb) / max(1, min(len(ta), len(tb))) if ta and tb else 0.0
@@ -193,7 +198,7 @@ class StoryReader:
             text = turn.message.text[:at]
             best: tuple[int, str] | None = None
             for m in turn.mentions:
-                if m.kind != "character" or m.name in skip:
+                if m.kind != "character" or _same_person(m.name, skip):
                     continue
                 pos = text.rfind(m.name.split()[-1])
                 if pos >= 0 and (best is None or pos > best[0]):
@@ -201,7 +206,7 @@ class StoryReader:
             if best:
                 return best[1]
             for earlier in reversed([t for t in turns if t.message.index < turn.message.index]):
-                names = [m.name for m in earlier.mentions if m.kind == "character" and m.name not in skip]
+                names = [m.name for m in earlier.mentions if m.kind == "character" and not _same_person(m.name, skip)]
                 if names:
                     return max(names, key=lambda n: earlier.message.text.rfind(n.split()[-1]))
             return None

@@ -146,3 +146,10 @@ def test_the_model_path_keeps_a_promise_objective_with_its_owner_and_a_belief_in
     promise, belief = plan.ops
     assert (promise.scope.layer, promise.scope.owner) == ("objective", "Sera")
     assert (belief.scope.layer, belief.scope.owner) == ("pov", "Ilse")
+
+
+def test_he_or_she_is_never_the_speaker_even_named_by_a_short_form() -> None:
+    chat = ChatInfo(character="Sera Ashdown", user="Tomas")
+    plan = run(chat, ("user", "Hello."),
+               ("assistant", "*The cook, Ilse, walks off, and Sera leans in.* She thinks you're the Baron's tax man."))
+    assert [op.scope.owner for op in made(plan, "pov_memory")] == ["Ilse"]
