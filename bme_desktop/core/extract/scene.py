@@ -10,9 +10,11 @@
 - **Story time**: a date or time of day ("Saturday the 15th, ten a.m.", "the 14th of
   Harvestmoon", 九月十二号, 三月初三) or a skip ("three days later", 三日后, 第二天) labels the
   message (tense ``ongoing``) and advances the story's time (unless it names a day to come:
-  "I'll drive you on Saturday", 下周三要交); a flashback cue ("I remember the
-  morning she left", "that summer three years ago", 十年前那个雪夜, 高三那年) labels it with tense
-  ``flashback`` and leaves the story's time where it was.
+  "I'll drive you on Saturday", 下周三要交); a remembered time ("I remember the morning she
+  left", "that summer three years ago", 十年前那个雪夜, 高三那年) labels it with tense ``past``
+  and leaves the story's time where it was. Not ``flashback``: recall weighs flashback memories
+  down for questions that do not ask about the past, and "I started painting three years ago"
+  is just what "when did she start painting?" asks for (LoCoMo has dozens of them).
 """
 
 from __future__ import annotations
@@ -67,7 +69,7 @@ class Scene:
     place: dict[int, str]  # message index -> the place the scene is at from that message on
     adjacency: list[tuple[str, str]]
     time: dict[int, dict[str, str]]  # message index -> story-time record
-    now: dict[str, str] | None  # the story's time after the batch (flashbacks left out)
+    now: dict[str, str] | None  # the story's time after the batch (remembered times left out)
 
 
 def _places(mentions: Sequence[Mention]) -> list[str]:
@@ -105,7 +107,7 @@ def _time_of(text: str) -> dict[str, str] | None:
     flash = FLASHBACK.search(text)
     mark = DATE.search(text) or SKIP.search(text)
     if flash and (mark is None or flash.start() <= mark.start()):
-        return {"label": _span(text, flash), "tense": "flashback"}
+        return {"label": _span(text, flash), "tense": "past"}
     if mark:
         return {"label": _span(text, mark), "tense": "ongoing"}
     return None
@@ -132,7 +134,7 @@ def read_scene(messages: Sequence[tuple[int, str, Sequence[Mention]]]) -> Scene:
         when = _time_of(text)
         if when:
             scene.time[index] = when
-            if when["tense"] != "flashback" and not FUTURE.search(when["label"]):
+            if when["tense"] != "past" and not FUTURE.search(when["label"]):
                 scene.now = when  # "I'll get you there on Saturday" names a day to come, not today
     return scene
 

@@ -40,19 +40,19 @@ def test_places_named_as_near_each_other_are_neighbours() -> None:
     assert scene.adjacency == [("garden", "Bluebird Coffee"), ("寒潭", "藏经阁")]
 
 
-def test_dates_and_skips_advance_story_time_and_flashbacks_do_not() -> None:
+def test_dates_and_skips_advance_story_time_and_remembered_times_do_not() -> None:
     scene = read_scene([(1, "Three days later, the road is dry.", []),
                         (2, "I remember the morning she left.", []),
                         (3, "我说过，下周三要交论文。", [])])
     assert scene.time[1] == {"label": "Three days later", "tense": "ongoing"}
-    assert scene.time[2]["tense"] == "flashback"
+    assert scene.time[2]["tense"] == "past"
     assert scene.now == {"label": "Three days later", "tense": "ongoing"}
 
 
-def test_chinese_skips_and_flashbacks_are_read() -> None:
+def test_chinese_skips_and_remembered_times_are_read() -> None:
     scene = read_scene([(1, "*三日后，两人来到山下的清河镇。*", []), (2, "“十年前那个雪夜，师父救了我。”", [])])
     assert scene.time[1] == {"label": "三日后", "tense": "ongoing"}
-    assert scene.time[2] == {"label": "十年前那个雪夜", "tense": "flashback"}
+    assert scene.time[2] == {"label": "十年前那个雪夜", "tense": "past"}
 
 
 def test_each_event_gets_the_place_and_time_of_its_reply() -> None:
