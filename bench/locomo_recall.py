@@ -105,17 +105,20 @@ HEADER = ("| method | n | R@1 | R@5 | R@10 | R@25 | MRR | strict R@10 | tokens/q
 # bridge -------------------------------------------------------------------------------------
 @contextmanager
 def running_bridge(settings: Mapping[str, Any] | None = None,
-                   extra_env: Mapping[str, str] | None = None) -> Iterator[BridgeClient]:
+                   extra_env: Mapping[str, str] | None = None, database_url: str | None = None) -> Iterator[BridgeClient]:
     """``bme-desktop serve`` on a fresh temporary data folder (with ``settings`` as its
-    settings.json when given, and ``extra_env`` in its environment)."""
+    settings.json when given, ``extra_env`` in its environment, and on ``database_url``
+    instead of the folder's SQLite file when given)."""
     token = secrets.token_urlsafe(24)
     with tempfile.TemporaryDirectory(prefix="bme-bench-") as data_dir:
         if settings:
             (Path(data_dir) / "settings.json").write_text(json.dumps(settings), encoding="utf-8")
         env = {**os.environ, "BME_BRIDGE_TOKEN": token, "PYTHON_KEYRING_BACKEND": "keyring.backends.null.Keyring",
                **(extra_env or {})}
-        proc = subprocess.Popen([sys.executable, "-m", "bme_desktop", "serve", "--port", "0", "--data-dir", data_dir],
-                                cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True)
+        command = [sys.executable, "-m", "bme_desktop", "serve", "--port", "0", "--data-dir", data_dir]
+        if database_url:
+            command += ["--database-url", database_url]
+        proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True)
         try:
             assert proc.stdout is not None
             line = proc.stdout.readline()

@@ -27,10 +27,9 @@ from ..store.unit_of_work import UnitOfWork
 from . import entities, matching
 from .operations import NodeOp, Plan
 from .state import record_cognition, record_regions
-from .vector_match import VectorScores
+from .vector_match import VectorScores, similarity_since
 
 HISTORY_KEEP = 8
-EVENT_DUPLICATE_WINDOW = 40
 SOURCES_KEEP = {"character": 6, "location": 6}
 LONG_TERM_TYPES = ("character", "location", "rule", "thread")
 OPENING_KEPT = ("thread", "pov_memory")
@@ -142,10 +141,7 @@ class _Applier:
             if match is not None:
                 return self._supersede(match.node, op, scope)
         else:
-            # Events repeat only nearby (a re-sent reply); other types anywhere in the chat.
-            since = min(op.source_indices) - EVENT_DUPLICATE_WINDOW if op.type == "event" and op.source_indices \
-                else None
-            near = matching.nearest(self.uow, self.chat_id, op.type, op.fields, scope, since=since,
+            near = matching.nearest(self.uow, self.chat_id, op.type, op.fields, scope, since=similarity_since(op),
                                     vectors=vectors)
             if near is not None:
                 return self._merge(near.node, op)

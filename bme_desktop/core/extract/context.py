@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from sqlalchemy import RowMapping, or_, select
 
@@ -42,18 +43,13 @@ def graph_context(reader: Reader, chat_id: str, prepared: list[PreparedMessage],
     picked: dict[str, RowMapping] = {}
     text = " ".join(m.text for m in prepared).lower()
     if names:
-        rows = reader.conn.execute(select(t.nodes).where(
-            *live, t.nodes.c.type.in_(("character", "location")),
-            t.nodes.c.title.in_(names)).order_by(t.nodes.c.importance.desc()).limit(MAX_MEMORIES)).mappings()
-        for row in rows:
+        for row in _first(reader, [*live, t.nodes.c.type.in_(("character", "location")), t.nodes.c.title.in_(names)],
+                          MAX_MEMORIES):
             picked.setdefault(row["id"], row)
     probes = sorted(set(_PROBE.findall(text)), key=lambda w: (-len(w), w))[:8]
     if probes and len(picked) < MAX_MEMORIES:
-        rows = reader.conn.execute(select(t.nodes).where(
-            *live, or_(*(t.nodes.c.search_text.like(f"%{p}%") for p in probes)))
-            .order_by(t.nodes.c.importance.desc(), t.nodes.c.updated_at.desc())
-            .limit(MAX_MEMORIES - len(picked))).mappings()
-        for row in rows:
+        for row in _first(reader, [*live, or_(*(t.nodes.c.search_text.like(f"%{p}%") for p in probes))],
+                          MAX_MEMORIES - len(picked)):
             picked.setdefault(row["id"], row)
     for n, picked_row in enumerate(picked.values(), start=1):
         node = row_to_node(picked_row, chat_id)
@@ -68,6 +64,19 @@ def graph_context(reader: Reader, chat_id: str, prepared: list[PreparedMessage],
     if isinstance(regions, dict) and isinstance(regions.get("active"), str):
         ctx.region = regions["active"]
     return ctx
+
+
+def _first(reader: Reader, cond: list[Any], limit: int) -> list[RowMapping]:
+    """The ``limit`` most important matching memories, most recently updated first among
+    equals, then by first source message, type and title: the same graph gives the same
+    labels on SQLite and PostgreSQL (an SQL LIMIT over ties keeps whichever rows the scan met)."""
+    c = t.nodes.c
+    keys = [tuple(k) for k in reader.conn.execute(
+        select(c.id, c.importance, c.updated_at, c.src_min, c.type, c.title).where(*cond))]
+    keys.sort(key=lambda k: (-k[1], -k[2], (1 << 30) if k[3] is None else k[3], k[4], k[5], k[0]))
+    ids = [k[0] for k in keys[:limit]]
+    rows = {r["id"]: r for r in reader.conn.execute(select(t.nodes).where(c.id.in_(ids))).mappings()} if ids else {}
+    return [rows[i] for i in ids if i in rows]
 
 
 def messages_json(prepared: list[PreparedMessage]) -> str:

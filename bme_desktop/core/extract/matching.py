@@ -8,7 +8,7 @@ import json
 import re
 from dataclasses import dataclass
 
-from sqlalchemy import func, or_, select
+from sqlalchemy import or_, select
 
 from ..model import Node, Scope
 from ..schema import node_text
@@ -55,8 +55,15 @@ def candidates(uow: UnitOfWork, chat_id: str, types: tuple[str, ...], text: str,
             or_(*(t.nodes.c.search_text.like(f"%{p}%") for p in probes))]
     if since is not None:
         cond.append(t.nodes.c.src_min >= since)
-    rows = uow.conn.execute(select(t.nodes).where(*cond).limit(MAX_CANDIDATES)).mappings()
-    return [row_to_node(r, chat_id) for r in rows]
+    # The newest MAX_CANDIDATES by first source message, with every memory tied at the cut: a
+    # plain LIMIT would keep whichever rows the backend's scan met first (insertion order on
+    # SQLite, where updates moved them on PostgreSQL), so the match would depend on the backend.
+    found = [(str(i), s) for i, s in uow.conn.execute(select(t.nodes.c.id, t.nodes.c.src_min).where(*cond))]
+    if len(found) > MAX_CANDIDATES:
+        first = sorted((-1 if s is None else s for _, s in found), reverse=True)[MAX_CANDIDATES - 1]
+        found = [(i, s) for i, s in found if (-1 if s is None else s) >= first]
+    nodes = uow.read.nodes_by_ids(chat_id, sorted(i for i, _ in found))
+    return sorted(nodes, key=lambda n: _order_key(0.0, n))
 
 
 def same_name(uow: UnitOfWork, chat_id: str, types: tuple[str, ...], name: str, scope: Scope) -> Node | None:
@@ -64,9 +71,12 @@ def same_name(uow: UnitOfWork, chat_id: str, types: tuple[str, ...], name: str, 
     scope; types earlier in the tuple win. The title of a character or place is its name."""
     pk = uow.read.require_chat_pk(chat_id)
     wanted = name.strip().lower()
+    # search_text starts with the title lower-cased by Python: SQL lower() folds only ASCII on
+    # SQLite and by the server's locale on PostgreSQL ("Élodie" would match on one only).
+    prefix = wanted.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
     rows = uow.conn.execute(select(t.nodes).where(
         t.nodes.c.chat_pk == pk, t.nodes.c.type.in_(types), t.nodes.c.deleted_at.is_(None),
-        t.nodes.c.tier != "archived", func.lower(t.nodes.c.title) == wanted[:200])).mappings()
+        t.nodes.c.tier != "archived", t.nodes.c.search_text.like(prefix + " %", escape="\\"))).mappings()
     found = [n for n in (row_to_node(r, chat_id) for r in rows)
              if n.fields.get("name", n.title).strip().lower() == wanted
              and (n.scope.layer, n.scope.owner) == (scope.layer, scope.owner)]
