@@ -5,7 +5,8 @@ again, on SQLite and PostgreSQL, split into syncs in different ways (issue 15.4)
         [--batchings turns,bulk,random,rollback] [--locomo PATH] [--settings JSON]
 
 The chat is the first ``--messages`` turns of LoCoMo conv-26 (speaker A the user, B the
-character). Batchings:
+character), or with ``--chat synthetic`` a seeded templated role-play whose replies repeat
+themselves in other words. Batchings:
 
 - ``turns``: one sync per reply, ``wait: true`` (how the SillyTavern extension syncs);
 - ``bulk``: the whole chat in one sync, ``wait: true``;
@@ -62,6 +63,24 @@ def serve(backend: str, settings: dict[str, Any]) -> Iterator[BridgeClient]:
         raise SystemExit("postgres runs need BME_TEST_POSTGRES_URL")
     with fresh_database(server) as url, running_bridge(settings, database_url=url) as client:
         yield client
+
+
+def synthetic_chat(count: int, seed: int = 7) -> tuple[list[MessageIn], str, str]:
+    """A role-play of ``count`` messages from a few templates: many replies say nearly the
+    same thing in other words, where near-duplicate matching by cosine and by word overlap
+    disagree (what a generated or repetitive chat looks like)."""
+    rng = random.Random(seed)
+    people, places = ["Mara", "Tobin", "Elsa"], ["the harbour", "the old mill", "the market", "the chapel"]
+    verbs = [("walks to", "strolls over to"), ("waits at", "lingers near"), ("searches", "looks around"),
+             ("guards", "keeps watch over")]
+    asks = ["What happens next?", "And then?", "Where does {p} go?", "Does {p} find anything?"]
+    out: list[MessageIn] = []
+    while len(out) < count:
+        person, place, verb = rng.choice(people), rng.choice(places), rng.choice(verbs)
+        out.append(MessageIn(index=len(out), role="user", text=rng.choice(asks).format(p=person), name="Alex"))
+        reply = f"{person} {rng.choice(verb)} {place}{rng.choice(['.', ' at dusk.', ' quietly.', ', alone.'])}"
+        out.append(MessageIn(index=len(out), role="assistant", text=reply, name="Narrator"))
+    return out[:count], "Alex", "Narrator"
 
 
 def groups(messages: Sequence[MessageIn], batching: str, seed: int) -> list[tuple[list[MessageIn], bool]]:
@@ -129,6 +148,7 @@ def difference(a: list[Memory], b: list[Memory]) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--locomo", default=str(ROOT.parent / "shared" / "data" / "locomo-dev.json"))
+    parser.add_argument("--chat", choices=("locomo", "synthetic"), default="locomo")
     parser.add_argument("--messages", type=int, default=240)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--backends", default="sqlite,postgres")
@@ -136,13 +156,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--settings", default="{}", help="JSON merged into each serve's settings.json")
     parser.add_argument("--show-diff", action="store_true", help="print the memories that differ")
     args = parser.parse_args(argv)
-    sample = json.loads(Path(args.locomo).read_text(encoding="utf-8"))[0]
-    messages, _, user, character = locomo_messages(sample)
-    messages = messages[:args.messages]
+    if args.chat == "synthetic":
+        messages, user, character = synthetic_chat(args.messages)
+        name = "synthetic"
+    else:
+        sample = json.loads(Path(args.locomo).read_text(encoding="utf-8"))[0]
+        messages, _, user, character = locomo_messages(sample)
+        messages, name = messages[:args.messages], sample["sample_id"]
     settings = json.loads(args.settings)
     reference: list[Memory] | None = None
     rows = []
-    print(f"chat: {sample['sample_id']}, {len(messages)} messages; settings {settings or 'default'}")
+    print(f"chat: {name}, {len(messages)} messages; settings {settings or 'default'}")
     for backend in args.backends.split(","):
         for batching in args.batchings.split(","):
             counts, digests, diffs = [], [], []
