@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
+from bme_desktop.core.extract.cleaning import PreparedMessage
+from bme_desktop.core.extract.operations import NodeOp, Plan
+from bme_desktop.core.extract.runner import ModelOutcome
+from bme_desktop.core.extract.scheduler import attach as attach_extraction
+from bme_desktop.core.extract.window import Window
 from bme_desktop.core.model import MessageIn
+from bme_desktop.core.service import MemoryService
 from tests.core.extract.extract_helpers import chat, open_service
 
 
@@ -54,3 +61,28 @@ def test_each_extraction_is_one_journaled_batch_that_rolls_back_exactly(tmp_path
         assert (batch.read_from, batch.read_to) == (0, 3) and batch.entry_count > 0
         svc.sync("c", first, complete=True, wait=True)  # the last two messages were deleted
         assert {n.id: n for n in svc.all_nodes("c")} == after_first
+
+
+class NamesModel:
+    """Proposes one character per assistant reply, named by the reply's text."""
+
+    name = "names"
+
+    def extract(self, window: Window, prepared: list[PreparedMessage],
+                cancel: threading.Event | None) -> ModelOutcome:
+        ops = [NodeOp("create", "character", {"name": m.text}, source_indices=[m.index])
+               for m in prepared if m.role == "assistant" and not m.context_only]
+        return ModelOutcome(Plan(extractor="names", ops=ops), {})
+
+
+def test_a_name_in_other_case_is_the_same_character_on_every_backend(tmp_path: Path, database_url: str) -> None:
+    """SQLite's lower() folds only ASCII; the match must not depend on the backend."""
+    svc = MemoryService.open(tmp_path, database_url=database_url, attach=False)
+    try:
+        attach_extraction(svc).runner.model = NamesModel
+        svc.sync("c", chat(("user", "Who?"), ("assistant", "Élodie"), ("user", "Again?"), ("assistant", "ÉLODIE")),
+                 complete=True, wait=True)
+        assert [(n.title, n.source_indices) for n in svc.all_nodes("c") if n.type == "character"] == [
+            ("Élodie", [1, 3])]
+    finally:
+        svc.close()
