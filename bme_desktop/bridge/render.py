@@ -10,6 +10,10 @@ from ..core.model import ChatStats, Edge, Node, RecallRecord
 from ..core.recall.api import RecalledNode, RecallResult
 from ..core.schema import NODE_TYPES, node_text
 
+# What a memory's flags may tell a client: which memory replaced it (or which it replaced) and
+# when it held, in story time (message indices) and record time (UNIX seconds).
+PUBLIC_FLAGS = ("superseded_by", "supersedes", "validity")
+
 
 def one_line(node: Node) -> str:
     """A readable one-line rendering; tolerant of types this version does not know."""
@@ -39,6 +43,7 @@ def node_json(node: Node) -> dict[str, Any]:
         "source_indices": list(node.source_indices),
         "manually_edited": node.manually_edited,
         "deleted_at": iso(node.deleted_at),
+        "flags": {k: node.flags[k] for k in PUBLIC_FLAGS if k in node.flags},
     }
 
 

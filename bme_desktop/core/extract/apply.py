@@ -5,8 +5,13 @@ duplicate for other types; the same fact) updates it instead of duplicating it, 
 replaced values in ``flags["history"]`` and linking the batch's event to it with
 ``updates``. A fact that contradicts an older one is added; the older fact's edges are
 invalidated (``valid_until``), not deleted, and the new fact links to it with
-``contradicts`` and ``temporal_update``. Every write goes through the unit of work, so the
-batch journal can undo it exactly.
+``contradicts`` and ``temporal_update``. A statement of change ("now", "no longer", "不再")
+replaces the older statement it names (``supersedes``, from the LLM) or the one
+:mod:`.supersede` finds (the offline path; an older statement not yet a fact becomes one).
+The replaced memory stays, marked ``superseded_by`` with its validity interval in story time
+(message indices) and record time (``flags["validity"]``) and a history entry; recall no
+longer treats it as current. Every write goes through the unit of work, so the batch journal
+can undo it exactly.
 """
 
 from __future__ import annotations
@@ -25,8 +30,11 @@ from ..store import tables as t
 from ..store.rows import row_to_edge
 from ..store.unit_of_work import UnitOfWork
 from . import entities, matching
+from .cues import fact_cue
 from .operations import NodeOp, Plan
 from .state import record_cognition, record_regions
+from .supersede import Replaced, find_replaced
+from .textutil import clip
 from .vector_match import VectorScores, similarity_since
 
 HISTORY_KEEP = 8
@@ -59,6 +67,7 @@ class _Applier:
         self.touched: list[tuple[NodeOp, Node]] = []
         self.revised: list[str] = []  # updated memories whose fields changed
         self.merged: dict[str, str] = {}  # memory merged away by entity resolution -> the one it joined
+        self.changed_at: set[int] = set()  # messages whose change already replaced an older statement
         regions = state.get("regions") or {}
         self.region: str | None = plan.regions.active or regions.get("active")
 
@@ -125,6 +134,9 @@ class _Applier:
             node = editing.require_node(self.uow, self.chat_id, op.target_id or "")
             return self._merge(node, op)
         scope = self._scope(op)
+        if op.supersedes_id:
+            old = editing.require_node(self.uow, self.chat_id, op.supersedes_id)
+            return self._supersede(old, op, scope)
         node_type = NODE_TYPES[op.type]
         if op.type in matching.ENTITY_TYPES:
             return self._entity(op, scope)
@@ -140,6 +152,12 @@ class _Applier:
                 return self._merge(match.node, op)
             if match is not None:
                 return self._supersede(match.node, op, scope)
+            if op.change and not self.changed_at & set(op.source_indices):
+                replaced = find_replaced(self.uow, self.chat_id, op.fields.get("statement", ""),
+                                         op.fields.get("subject"), op.source_indices)
+                if replaced is not None:
+                    self.changed_at.update(op.source_indices)
+                    return self._supersede(replaced.node or self._stated_fact(replaced), op, scope)
         else:
             near = matching.nearest(self.uow, self.chat_id, op.type, op.fields, scope, since=similarity_since(op),
                                     vectors=vectors)
@@ -228,14 +246,41 @@ class _Applier:
             self.report.updated.append(updated.id)
         return updated
 
+    def _stated_fact(self, found: Replaced) -> Node:
+        """The older statement as a fact of its own (it was said, but not kept as a fact)."""
+        cue = fact_cue(found.sentence)
+        fields = {"statement": clip(found.sentence, 300),
+                  "category": cue[0] if cue is not None and cue[0] != "event" else "fact"}
+        if found.speaker:
+            fields["subject"] = found.speaker
+        draft = editing.NodeDraft(type="fact", fields=fields, importance=6.0, tier="long_term",
+                                  source_indices=[found.index])
+        node = editing.create_node(self.uow, self.chat_id, draft, manual=False)
+        self.report.created.append(node.id)
+        return node
+
     def _supersede(self, old: Node, op: NodeOp, scope: Scope) -> Node:
+        """Create the new memory and mark ``old`` as replaced by it (Graphiti-style: the old
+        one stays, valid from its first message until the new one's, invalidated now)."""
         new = self._create(op, scope)
+        if old.pinned or old.manually_edited or old.flags.get("superseded_by") or old.id == new.id:
+            return new  # the user's version stands; a memory is replaced once
         for edge in self.uow.read.edges(self.chat_id, node_id=old.id, include_invalid=False):
             if edge.relation not in ("contradicts", "temporal_update"):
                 self.uow.put_edge(replace(edge, valid_until=self.uow.now, updated_at=self.uow.now))
-        self.uow.put_node(replace(old, flags={**old.flags, "superseded_by": new.id}, updated_at=self.uow.now))
-        self._link(new.id, old.id, "contradicts", None, op.source_indices)
+        until = max(op.source_indices) if op.source_indices else None
+        validity = {"from_index": min(old.source_indices) if old.source_indices else None, "until_index": until,
+                    "recorded_from": old.created_at, "invalidated_at": self.uow.now}
+        history = [*old.flags.get("history", []),
+                   {"batch": self.uow.batch_id, "superseded_by": new.id, "at_index": until}][-HISTORY_KEEP:]
+        self.uow.put_node(replace(old, flags={**old.flags, "superseded_by": new.id, "validity": validity,
+                                              "history": history}, updated_at=self.uow.now))
+        new = replace(new, flags={**new.flags, "supersedes": [*new.flags.get("supersedes", []), old.id]},
+                      updated_at=self.uow.now)
+        self.uow.put_node(new)
         self._link(new.id, old.id, "temporal_update", None, op.source_indices)
+        if old.type == "fact" and new.type == "fact":
+            self._link(new.id, old.id, "contradicts", None, op.source_indices)
         return new
 
     def _archive(self, op: NodeOp) -> Node | None:

@@ -74,3 +74,50 @@ def fact_cue(sentence: str) -> tuple[str, float] | None:
 
 def is_rule(sentence: str) -> bool:
     return RULE.search(sentence) is not None and not is_question(sentence)
+
+
+# A statement that replaces an earlier one ("I hate mushrooms now", "he's leaving Chicago",
+# "我戒奶茶了", "从7号楼搬到12号楼"). Strong cues say so alone; a bare "now"/"现在"/"these days"
+# counts only in a statement of state (a fact cue, a negation, "lives", "I'm a … person").
+CHANGE = re.compile(
+    r"\b(?:no longer|not any ?more|anymore|any more|nowadays|from now on|(?:gone|went) off|quit|"
+    r"gave up|given up|switched (?:to|over)|(?:moved|moving|relocat\w*) (?:to|out|away|into)|"
+    r"(?:has|have|'s|'ve|just|already|since) moved|leaving|left for|changed (?:my|his|her|their) mind|"
+    r"(?:is|are|am|'m|'s|'re) (?:now|these days) )\b|"
+    r"不再|再也不|已经不|戒[^，,。！!？?]{0,4}了|戒掉|改成|换成|改吃|改喝|改住|改用|搬到|搬去|搬家|搬走|搬离|搬进|搬宿舍|如今|从此|"
+    r"现在(?:只|不|改|换|住|在|是|开始|已经|变)|不(?:再|吃|喝|住|抽|玩|用|做|去|喜欢|爱)[^，,。！!？?]{0,6}了",
+    re.I)
+WEAK_CHANGE = re.compile(r"\b(?:now|these days|lately|anymore)\b|现在|以后|最近", re.I)
+_STATE_VERB = re.compile(
+    r"\b(?:lives?|living|i'?m an?|i am an?|(?:he|she|they)(?:'s| is| are) an?|works? (?:at|as|in|for))\b|住", re.I)
+
+# A statement of a lasting state, the kind a later change replaces: likes and habits, where
+# someone lives or works, who someone is.
+STATE = re.compile(
+    r"\b(?:always|every (?:day|night|morning|evening|week)|can'?t (?:start|live|go|get through|do)\b.{0,30}"
+    r"\bwithout|lives?|living|keeps? a (?:room|house|place|flat|shop)|stays? (?:at|in)|works? (?:at|as|in|for)|"
+    r"usually|personality|favou?rite|i'?m an?|is an?)\b|"
+    r"住在|住|每天|总是|离不开|活不下去|不欢|我是|他是|她是|在.{1,8}(?:开|工作|上班|读书)", re.I)
+
+
+def change_cue(sentence: str) -> bool:
+    """Whether ``sentence`` states that something changed ("no longer", "now" in a statement
+    of state, "不再", "戒了", "搬到"…). A question never does."""
+    if is_question(sentence):
+        return False
+    if CHANGE.search(sentence):
+        return True
+    if not WEAK_CHANGE.search(sentence):
+        return False
+    from .textutil import negated  # textutil imports the recall tokenizer; keep this module light
+    cue = fact_cue(sentence)
+    return (cue is not None and cue[0] != "event") or negated(sentence) or _STATE_VERB.search(sentence) is not None
+
+
+def is_state(sentence: str) -> bool:
+    """Whether ``sentence`` states a lasting state or preference (a candidate for being
+    replaced by a later change)."""
+    if is_question(sentence):
+        return False
+    cue = fact_cue(sentence)
+    return (cue is not None and cue[0] != "event") or STATE.search(sentence) is not None

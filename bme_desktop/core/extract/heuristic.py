@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from ..model import Scope
 from . import entities
 from .cleaning import PreparedMessage
-from .cues import FIRST_PERSON, SECOND_PERSON, fact_cue
+from .cues import FIRST_PERSON, SECOND_PERSON, change_cue, fact_cue
 from .names import Mention, NameFinder
 from .operations import CognitionOp, LinkOp, NodeOp, Plan, RegionUpdate
 from .rules import overrides_fact, rules_in
@@ -161,6 +161,9 @@ class HeuristicExtractor:
                 cue = fact_cue(sentence)
                 event = event_of.get(m.index)
                 rule = found.get(n)
+                change = change_cue(sentence)  # "I hate it now", "我戒奶茶了": may replace an older fact
+                if change and cue is None and rule is None:
+                    cue = ("fact", 6.5)
                 if rule is not None and (cue is None or overrides_fact(sentence)) and rules < MAX_RULES:
                     rules += 1
                     op = NodeOp("create", "rule", {"title": clip(rule, 48), "constraint": clip(rule, 300)},
@@ -175,7 +178,7 @@ class HeuristicExtractor:
                     if subject:
                         fields["subject"] = subject
                     op = NodeOp("create", "fact", fields, ref=f"fact@{m.index}.{facts}", importance=cue[1],
-                                source_indices=[m.index], scope=Scope())
+                                source_indices=[m.index], scope=Scope(), change=change)
                     if event:
                         op.links.append(LinkOp(event, "related", 0.6))
                     subject_ref = f"character:{subject.lower()}" if subject else None

@@ -9,7 +9,8 @@ from ..model import Scope
 from .operations import MAX_OPS, CognitionOp, LinkOp, NodeOp, Plan, RegionUpdate, check_story_time
 
 SCHEMA_HINT = """{"operations": [{"action": "create|update|archive", "type": "event", "ref": "n1",
-  "target": "G1 (update/archive only)", "fields": {"summary": "..."}, "importance": 6, "owner": null,
+  "target": "G1 (update/archive only)", "supersedes": "G4 (create only: the memory it replaces)",
+  "fields": {"summary": "..."}, "importance": 6, "owner": null,
   "region": null, "source": [12, 13], "links": [{"to": "G2 or n2", "relation": "involved_in"}]}],
  "cognition": [{"owner": "name", "knows": ["n1"], "mistaken": ["G3"]}],
  "regions": {"active": "region name", "adjacency": [{"region": "A", "adjacent": ["B"]}]},
@@ -75,6 +76,7 @@ def _op(item: Any, default_sources: list[int]) -> NodeOp:
                   scope=Scope(layer="pov" if owner and type_id != "thread" else "objective", owner=owner,
                               region=region),
                   story_time=check_story_time(item.get("story_time")),
+                  supersedes=_text(item.get("supersedes"), "supersedes"),
                   source_indices=_indices(item.get("source"), default_sources), links=_links(item.get("links")))
 
 

@@ -47,6 +47,12 @@ class NodeOp:
     entity: bool = False  # a bare name mention: may join an existing character or location
     avoid: list[str] = field(default_factory=list)  # names a partial form of this one must not join (speakers)
     target_id: str | None = None  # filled by validation
+    # A statement of change ("now", "no longer", "不再"): it may replace an older statement.
+    # ``supersedes`` names the replaced memory (a label; the LLM says so), else the applier
+    # looks for it (the heuristic sets ``change``).
+    change: bool = False
+    supersedes: str | None = None
+    supersedes_id: str | None = None  # filled by validation
 
 
 @dataclass
@@ -150,6 +156,14 @@ def validate_plan(plan: Plan, *, labels: Mapping[str, str], allowed_indices: set
         if problem:
             plan.dropped.append(f"{where}: {problem}")
             continue
+        if op.supersedes is not None:
+            if op.action == "create" and op.supersedes in labels:
+                op.supersedes_id = labels[op.supersedes]
+                op.change = True
+            else:
+                plan.dropped.append(f"{where}: supersedes names an unknown memory {op.supersedes!r} (kept as a"
+                                    " new memory)")
+                op.supersedes = None
         if op.ref is not None:
             refs.add(op.ref)
         op.source_indices = sorted(set(op.source_indices))[-MAX_SOURCE_INDICES:]

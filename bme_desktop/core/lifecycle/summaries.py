@@ -2,8 +2,9 @@
 
 ``summarize``: once ``summary_every`` (3) extraction batches are not yet covered by a
 level-0 summary, write one small summary of them: the key sentences of the events they
-created (scored by importance, kept in story order, about 220 characters), falling back to
-the other memories they touched and then to the messages. The summary keeps the message
+messages: the sentences that name someone or somewhere new, state a rule, a decision or plan, a
+lasting fact or a change, without greetings, questions, interjections and echoes (kept in
+story order, about 220 characters). The summary keeps the message
 range it covers; its batch reads that range, so a history rollback there undoes it.
 
 ``fold``: when a level holds more than ``fold_above`` (3) active summaries, the oldest
@@ -87,24 +88,68 @@ class SummarySource:
     candidates: list[tuple[float, int, str]]
 
 
+_GREETINGS = re.compile(
+    r"^(?:hi|hey|hello|welcome|thanks?|thank you|good (?:morning|evening|night|afternoon)|bye|goodbye|yes|no|"
+    r"yeah|okay|ok|oh|ah|um|well|sure|deal|right|see you)\b|^(?:你好|您好|欢迎|谢谢|早上好|晚上好|晚安|再见|好的|好啦|嗯|哦|啊|哈)",
+    re.I)
+_DECISION = re.compile(
+    r"\b(?:must|have to|need to|will|promise[sd]?|decide[sd]?|plan(?:s|ned)? to|let'?s|agree[sd]?|vow(?:s|ed)?|"
+    r"going to|find|search)\b|必须|一定要|决定|答应|打算|要去|寻找|约好|发誓|计划", re.I)
+_FIRST_PERSON = re.compile(r"^(?:i|i'm|i've|i'll|i'd|my|we|we're|we'll|our)\b|^我", re.I)
+_DECOR = re.compile(r"[*\"“”「」『』]+")
+ECHO_SHARE = 0.7  # a sentence whose words an earlier candidate mostly holds is an echo
+
+
+def _clean(sentence: str) -> str:
+    return " ".join(_DECOR.sub(" ", sentence).split()).strip(" :：,，")
+
+
 def summary_source(read: Reader, chat_id: str, batches: list[Batch]) -> SummarySource:
+    """The sentences of the batches' messages that carry the story: new names, rules,
+    decisions and plans, lasting facts and changes; greetings, questions, short interjections
+    and echoes of an earlier sentence are left out (extractive, no model)."""
+    from ..extract.cues import change_cue, fact_cue, is_question, is_rule
+    from ..extract.textutil import term_set
+
     ids = {b.id for b in batches}
     start = min(b.read_from if b.read_from is not None else b.read_to or 0 for b in batches)
     end = max(b.read_to or 0 for b in batches)
     nodes = read.all_nodes(chat_id, batch_ids=ids)
     events = [n for n in nodes if n.type == "event"] or nodes
+    names = sorted({n.title for n in nodes if n.type in ("character", "location") and n.title
+                    and min(n.source_indices, default=start) >= start}, key=len, reverse=True)
+    texts = [node_text(n.type, n.fields) for n in sorted(events, key=lambda n: (min(n.source_indices, default=0),
+                                                                                   n.created_at))]
     candidates: list[tuple[float, int, str]] = []
-    texts: list[str] = []
-    for rank, node in enumerate(sorted(events, key=lambda n: (min(n.source_indices, default=0), n.created_at))):
-        texts.append(node_text(node.type, node.fields))
-        for k, sentence in enumerate(sentences(texts[-1])):
-            candidates.append((node.importance - k, rank * 100 + k, sentence))
-    if not candidates:
-        texts = []
-        for message in read.messages(chat_id, start, end):
-            texts.append(message.text)
-            for k, sentence in enumerate(sentences(message.text)):
-                candidates.append((len(sentence) / 10 - k, message.index * 100 + k, sentence))
+    seen: list[frozenset[str]] = []
+    for message in read.messages(chat_id, start, end):
+        speaker = message.name or ""
+        for k, raw in enumerate(sentences(message.text)):
+            sentence = _clean(raw)
+            terms = term_set(sentence)
+            if len(terms) < 3 or _GREETINGS.match(sentence) or is_question(sentence) or "?" in sentence \
+                    or "？" in sentence:
+                continue
+            if any(len(terms & old) >= ECHO_SHARE * len(terms) for old in seen):
+                continue
+            seen.append(terms)
+            lowered = sentence.lower()
+            score = 2.0 * sum(1 for name in names if name.lower() in lowered)
+            cue = fact_cue(sentence)
+            score += 2.0 if is_rule(sentence) else 0.0
+            score += 1.5 if cue is not None and cue[0] != "event" else 0.0
+            score += 1.5 if change_cue(sentence) else 0.0
+            score += 1.0 if _DECISION.search(sentence) else 0.0
+            score += min(len(terms), 12) / 12 - 0.01 * k
+            if score < 1.0:
+                continue  # nothing new: scenery, small talk
+            if speaker and _FIRST_PERSON.match(sentence):
+                sentence = f"{speaker}: {sentence}"
+            candidates.append((score, message.index * 100 + k, sentence))
+    if not candidates:  # messages that say nothing new: the memories' own sentences
+        for rank, text in enumerate(texts):
+            for k, sentence in enumerate(sentences(text)):
+                candidates.append((5.0 - k, rank * 100 + k, sentence))
     return SummarySource(start, end, [n.id for n in events], texts, candidates)
 
 

@@ -48,6 +48,7 @@ class ChatState:
     lexical_parts: PartCache[dict[str, float]] = field(default_factory=PartCache)
     vector_parts: PartCache[tuple[dict[str, float], tuple[float, float]]] = field(default_factory=PartCache)
     core_ids: set[str] = field(default_factory=set)  # rules, open threads, summaries: always injected
+    replaced_ids: set[str] = field(default_factory=set)  # memories marked superseded_by another
     messages: dict[int, Message] = field(default_factory=dict)
     message_days: dict[int, DayRef] = field(default_factory=dict)
     archive: BM25Index = field(default_factory=BM25Index)
@@ -86,11 +87,16 @@ class ChatState:
                 self.core_ids.add(node.id)
             else:
                 self.core_ids.discard(node.id)
+            if node.flags.get("superseded_by"):
+                self.replaced_ids.add(node.id)
+            else:
+                self.replaced_ids.discard(node.id)
         else:
             self.drop_node(node.id)
 
     def drop_node(self, node_id: str) -> None:
         self.core_ids.discard(node_id)
+        self.replaced_ids.discard(node_id)
         if self.nodes.pop(node_id, None) is not None:
             self.lexical.remove(node_id)
             self.lexical_version += 1

@@ -14,6 +14,15 @@ _REMEMBER = re.compile(
 _FLASHBACK = re.compile(r"回忆|小时候|当年|多年前|\bflashback\b|\byears ago\b|\bas a child\b", re.IGNORECASE)
 _FUTURE = re.compile(r"将来|未来|以后会|明天|\bwill\b|\btomorrow\b|\bnext (?:week|month|year)\b|\bplan(?:s|ning)? to\b",
                      re.IGNORECASE)
+# The user asks about how things were, not how they are: a replaced fact may answer.
+_PAST = re.compile(
+    r"以前|原来|过去|曾经|之前|当初|从前|本来|一开始|早先|那时候|"
+    r"\b(?:before|used to|previously|originally|at first|formerly|in the past|back then|back when|"
+    r"the old days)\b",
+    re.IGNORECASE)
+_PAST_TENSE = re.compile(r"\b(?:did|was|were|had)\b", re.IGNORECASE)  # unless it asks about now:
+_NOW = re.compile(r"现在|如今|目前|还|\b(?:now|still|these days|nowadays|currently|any ?more|at the moment)\b",
+                  re.IGNORECASE)
 _GREETING = re.compile(
     r"^(?:hi+|hey+|hello|yo|sup|ok(?:ay)?|k|thanks?|thank you|thx|lol|haha+|hmm+|yes|no|yeah|nope|sure|"
     r"good (?:morning|night|evening|afternoon)|bye|gn|"
@@ -82,6 +91,7 @@ class Cues:
     noise: bool = False
     days: tuple[DayRef, ...] = ()  # days and whole months named
     question: bool = False
+    past: bool = False  # asks how things were ("what did I like before?", "以前")
 
 
 def _valid(year: int | None, month: int, day: int) -> DayRef | None:
@@ -190,7 +200,7 @@ def read_cues(text: str, today: DayRef | None = None) -> Cues:
     days += [m for m in find_months(text, today) if not any(d.month == m.month for d in days)]
     return Cues(remember=bool(_REMEMBER.search(text)), flashback=bool(_FLASHBACK.search(text)),
                 future=bool(_FUTURE.search(text)), noise=is_noise(text), days=tuple(days),
-                question=is_question(text))
+                question=is_question(text), past=bool(_PAST.search(text)) or bool(_PAST_TENSE.search(text) and not _NOW.search(text)))
 
 
 def day_of_time(value: str | None) -> DayRef | None:

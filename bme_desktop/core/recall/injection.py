@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from ..extract.textutil import has_han
 from ..providers.tokens import estimate_tokens
 from ..schema import NODE_TYPES, node_text
 from .api import RecalledNode
@@ -63,7 +64,22 @@ def node_line(item: RecalledNode) -> str:
         text = node_text(node.type, node.fields)
     else:
         text = " ".join(v for v in node.fields.values() if v)
-    return f"- {frame_safe(label, NAME_CHARS)}{owner}: {frame_safe(text)}"
+    return f"- {frame_safe(label, NAME_CHARS)}{owner}{replaced_note(item, text)}: {frame_safe(text)}"
+
+
+def replaced_note(item: RecalledNode, text: str) -> str:
+    """" (no longer true since message N)" for a replaced memory (or a character or place whose
+    text states one), in the language of its text."""
+    node = item.node
+    if node.flags.get("superseded_by"):
+        until = (node.flags.get("validity") or {}).get("until_index")
+    elif "states_replaced" in item.components:
+        until = int(item.components["states_replaced"])
+    else:
+        return ""
+    if has_han(text):
+        return f"（已不再成立，自第 {until} 条消息起）" if isinstance(until, int) else "（已不再成立）"
+    return f" (no longer true since message {until})" if isinstance(until, int) else " (no longer true)"
 
 
 def render_injection(items: list[RecalledNode], budget_tokens: int) -> tuple[str, list[RecalledNode], int]:

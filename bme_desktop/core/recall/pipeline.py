@@ -44,6 +44,7 @@ from .prefetch import RecallWarmer
 from .query import Query, build_query, context_from_messages
 from .rerank import rerank
 from .scoring import W_LEXICAL, W_VECTOR, ScoreContext, asked_for, score_node
+from .validity import apply_validity, current_text, replaced_statements
 
 if TYPE_CHECKING:
     from ..index.maintainer import VectorMaintainer
@@ -95,14 +96,16 @@ class HybridRecaller:
         binary = looks_binary(request.user_input)
         query = build_query("" if binary else request.user_input, last_reply, previous, settings)
         cues = read_cues(query.text, self._today(state))
+        stale = [] if cues.past else replaced_statements(state.replaced_ids, state.nodes)
         if binary or cues.noise:
             skipped.append("recall (binary input)" if binary else "recall (greeting or empty input)")
-            return self._finish(request, state, started, core, [], self._context(request.chat_id), skipped, held)
+            return self._finish(request, state, started, core, [], self._context(request.chat_id, stale), skipped,
+                                held)
 
         # The query is embedded on another thread (the engine releases the GIL) while the
         # lexical stage, the name anchors and the database reads run here.
         embedding = self._start_embedding(request.chat_id, query, skipped)
-        context = self._context(request.chat_id)
+        context = self._context(request.chat_id, stale)
         lexical = lexical_candidates(state, query)
         titled = named(state, query.text)
         anchored = anchors(state, titled)
@@ -135,6 +138,7 @@ class HybridRecaller:
                 (sleeping if is_sleeping(node) else scored).append(RecalledNode(node, score, bucket_of(node),
                                                                                 components))
         scored += asked_for(sleeping, scored, ctx, titled)
+        scored = apply_validity(scored, state.nodes, cues.past, query.text)
         self._suppress_repeats(request, state, scored)
         scored.sort(key=lambda r: (-r.score, r.node.id))
         chosen = self._diversify(request.chat_id, scored, request.top_k, deadline, skipped)
@@ -337,8 +341,9 @@ class HybridRecaller:
                 item.score *= REPEAT_PENALTY
                 item.components["w_repeat"] = REPEAT_PENALTY
 
-    def _context(self, chat_id: str) -> _Context:
-        """What recall injects besides memories: active summaries and open to-dos."""
+    def _context(self, chat_id: str, stale: list[frozenset[str]]) -> _Context:
+        """What recall injects besides memories: active summaries (without the sentences that
+        state a replaced memory, ``stale``) and open to-dos."""
         now, lifecycle = self.service.now(), self.service.settings.lifecycle
 
         def read(r: Reader) -> tuple[list[Summary], list[str]]:  # one transaction for both
@@ -347,7 +352,8 @@ class HybridRecaller:
             return r.summaries(chat_id, status="active"), todo_lines(r, chat_id, now, lifecycle)
 
         found, todos = self.service.read(read)
-        summaries = [s.text for s in sorted(found, key=lambda s: (-s.level, s.start_index or 0, s.id))[:3] if s.text]
+        summaries = [text for s in sorted(found, key=lambda s: (-s.level, s.start_index or 0, s.id))[:3]
+                     if (text := current_text(s.text, stale))]
         return _Context(summaries, todos)
 
     def _finish(self, request: RecallRequest, state: ChatState, started: float, core: list[RecalledNode],
