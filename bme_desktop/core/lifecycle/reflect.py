@@ -4,7 +4,8 @@
 The context is the last ``reflect_window`` (30) visible events, the names in them (the
 ``participants`` field and characters linked by ``involved_in``), the places they happened
 at (``occurred_at``) and the ``contradicts`` edges between visible memories. The
-deterministic path (``deterministic_insights``) finds: a participant in at least
+deterministic path (``deterministic_insights``, written in the chat's language: Chinese when
+the recent events are mostly Han) finds: a participant in at least
 ``MIN_REPEAT`` (3) of those events, a pair of participants together that often, a place
 that often, and each contradiction. An LLM can propose insights instead (``ask_insights``,
 used by the hand-run task when a model is available (an endpoint, or a lent one); any failure falls back to the
@@ -94,34 +95,69 @@ def _evidence(ctx: ReflectionContext, ids: list[str]) -> list[str]:
     return ids[-MAX_EVIDENCE:]  # the newest pieces of evidence
 
 
+# The rules' sentences, in the chat's language (Chinese when the events are mostly Han).
+_TEXTS = {
+    "en": {
+        "person": ("{name} keeps coming back: in {count} of the last {total} events.", "recurring participant: {name}",
+                   "Keep {name}'s state and goals current."),
+        "pair": ("{a} and {b} are often together: {count} of the last {total} events.", "co-occurring: {a} + {b}",
+                 "Consider how {a} and {b} relate."),
+        "place": ("Much of the story happens at {place}: {count} of the last {total} events.",
+                  "recurring place: {place}", "Keep {place}'s state current."),
+        "contradiction": ("Two memories disagree: “{first}” vs “{second}”.", "contradiction",
+                          "Check which one is still true; correct or archive the other."),
+    },
+    "zh": {
+        "person": ("{name}反复出现：最近 {total} 个事件中有 {count} 个。", "反复出现的人物：{name}",
+                   "及时更新{name}的状态和目标。"),
+        "pair": ("{a}和{b}经常同时出现：最近 {total} 个事件中有 {count} 个。", "同时出现：{a} + {b}",
+                 "想想{a}和{b}之间是什么关系。"),
+        "place": ("故事多在{place}展开：最近 {total} 个事件中有 {count} 个。", "反复出现的地点：{place}",
+                  "及时更新{place}的状态。"),
+        "contradiction": ("两条记忆互相矛盾：“{first}”与“{second}”。", "矛盾",
+                          "确认哪一条仍然成立，修正或归档另一条。"),
+    },
+}
+
+
+def chat_language(ctx: ReflectionContext) -> str:
+    """``"zh"`` when the events are written mostly in Chinese, else ``"en"``."""
+    text = "".join(e.title + " ".join(e.fields.values()) for e in ctx.events[-10:])
+    han = sum(1 for ch in text if "\u4e00" <= ch <= "\u9fff")
+    latin = sum(1 for ch in text if ch.isascii() and ch.isalpha())
+    return "zh" if han and han * 2 >= latin else "en"
+
+
+def _say(lang: str, kind: str, **values: object) -> tuple[str, str, str]:
+    insight, trigger, suggestion = _TEXTS[lang][kind]
+    return insight.format(**values), trigger.format(**values), suggestion.format(**values)
+
+
 def deterministic_insights(ctx: ReflectionContext) -> list[Insight]:
     out: list[Insight] = []
     total = len(ctx.events)
+    lang = chat_language(ctx)
     people = Counter(name for e in ctx.events for name in set(ctx.names[e.id]))
     for name, count in sorted(people.items(), key=lambda kv: (-kv[1], kv[0])):
         if count >= MIN_REPEAT:
             ids = [e.id for e in ctx.events if name in ctx.names[e.id]]
-            out.append(Insight(f"{name} keeps coming back: in {count} of the last {total} events.",
-                               f"recurring participant: {name}", f"Keep {name}'s state and goals current.",
+            out.append(Insight(*_say(lang, "person", name=name, count=count, total=total),
                                _evidence(ctx, ids), min(9.0, 5.0 + count / 3), f"person:{name}"))
     pairs = Counter(pair for e in ctx.events for pair in combinations(sorted(set(ctx.names[e.id])), 2))
     for (a, b), count in sorted(pairs.items(), key=lambda kv: (-kv[1], kv[0])):
         if count >= MIN_REPEAT:
             ids = [e.id for e in ctx.events if a in ctx.names[e.id] and b in ctx.names[e.id]]
-            out.append(Insight(f"{a} and {b} are often together: {count} of the last {total} events.",
-                               f"co-occurring: {a} + {b}", f"Consider how {a} and {b} relate.",
+            out.append(Insight(*_say(lang, "pair", a=a, b=b, count=count, total=total),
                                _evidence(ctx, ids), 6.0, f"pair:{a}|{b}"))
     where = Counter(p for e in ctx.events for p in set(ctx.places[e.id]))
     for place, count in sorted(where.items(), key=lambda kv: (-kv[1], kv[0])):
         if count >= MIN_REPEAT:
             ids = [e.id for e in ctx.events if place in ctx.places[e.id]]
-            out.append(Insight(f"Much of the story happens at {place}: {count} of the last {total} events.",
-                               f"recurring place: {place}", f"Keep {place}'s state current.",
+            out.append(Insight(*_say(lang, "place", place=place, count=count, total=total),
                                _evidence(ctx, ids), 5.0, f"place:{place}"))
     for x, y in ctx.contradictions:
         first, second = sorted((x, y), key=lambda n: n.id)
-        out.append(Insight(f"Two memories disagree: “{first.title}” vs “{second.title}”.",
-                           "contradiction", "Check which one is still true; correct or archive the other.",
+        out.append(Insight(*_say(lang, "contradiction", first=first.title, second=second.title),
                            [first.id, second.id], 7.0, f"contradiction:{first.id}|{second.id}"))
     return out
 

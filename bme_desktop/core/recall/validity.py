@@ -9,7 +9,8 @@ state), when they matched the input only through the replaced statement's words,
 terms: an event quoting the old message). A character or place is more than one statement:
 it is never left out or weighed down for one; when its text states the replaced value, the
 injection marks it as no longer true. When the input does ask
-about the past, the replaced memory is recalled and the injection says it no longer holds.
+about the past, the replaced memory is recalled (brought in just below its successor when that
+was recalled) and the injection says it no longer holds.
 Summaries ("Story so far") leave out the sentences that state a replaced memory, unless the
 input asks about the past.
 """
@@ -25,6 +26,7 @@ from .buckets import bucket_of
 from .documents import body_text
 
 CARRIER_WEIGHT = 0.5
+PREDECESSOR_SHARE = 0.95  # for a question about the past, the replaced memory ranks just below its successor
 ENTITY_TYPES = ("character", "location")
 QUOTES_SHARE = 0.6  # a memory holding this share of a replaced statement's terms states it
 TOPIC_SHARE = 0.25  # the input is about a replaced memory's topic when it shares a word with it or its
@@ -56,8 +58,24 @@ def old_sources(node: Node, new: Node | None) -> set[int]:
 def apply_validity(scored: list[RecalledNode], nodes: Mapping[str, Node], past: bool,
                    query: str = "") -> list[RecalledNode]:
     """``scored`` with replaced memories handled as the module says (a new list)."""
-    if past:
-        return list(scored)
+    if past:  # how things were: what a recalled memory replaced comes along, just below it
+        recalled_too = list(scored)
+        present = {r.node.id: r for r in recalled_too}
+        for recalled in scored:
+            for old_id in recalled.node.flags.get("supersedes") or []:
+                old_node = nodes.get(str(old_id))
+                share = recalled.score * PREDECESSOR_SHARE
+                if old_node is None:
+                    continue
+                if old_node.id in present:
+                    if present[old_node.id].score < share:
+                        present[old_node.id].score = share
+                        present[old_node.id].components["predecessor"] = 1.0
+                    continue
+                present[old_node.id] = RecalledNode(old_node, share, bucket_of(old_node),
+                                                    {**recalled.components, "predecessor": 1.0})
+                recalled_too.append(present[old_node.id])
+        return recalled_too
     replaced = [r for r in scored if is_replaced(r.node, nodes)]
     keep = [r for r in scored if r not in replaced]
     by_id = {r.node.id: r for r in keep}

@@ -25,6 +25,16 @@ def _story(service: MemoryService, clock: ManualClock) -> list[str]:
     return ids
 
 
+def test_a_chinese_chat_gets_chinese_reflections(service: MemoryService, clock: ManualClock) -> None:
+    for k, people in enumerate(["林远, 苏青衣", "林远", "苏青衣, 林远", "小桃"]):
+        auto_node(service, "event", {"summary": f"第{k}幕：两人在山门前说话", "participants": people}, source_indices=[k])
+        clock.advance(60)
+    made = [get(service, i) for i in reflect(service, CHAT).created]
+    lin = next(n for n in made if n.fields["trigger"] == "反复出现的人物：林远")
+    assert lin.fields["insight"] == "林远反复出现：最近 4 个事件中有 3 个。"
+    assert lin.fields["suggestion"] == "及时更新林远的状态和目标。"
+
+
 def _evolves_into(service: MemoryService, node_id: str) -> set[str]:
     return {e.from_id for e in service.edges(CHAT, node_id=node_id) if e.relation == "evolves" and e.to_id == node_id}
 
