@@ -35,6 +35,7 @@ def action_label(action: str) -> str:
         "restore_node": QCoreApplication.translate("MemoryDetails", "restored"),
         "merge_nodes": QCoreApplication.translate("MemoryDetails", "merged another memory in"),
         "revised": QCoreApplication.translate("MemoryDetails", "replaced"),
+        "superseded": QCoreApplication.translate("MemoryDetails", "no longer true, superseded by"),
     }
     return labels.get(action, action)
 

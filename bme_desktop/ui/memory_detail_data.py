@@ -42,10 +42,20 @@ def first_line(text: str, limit: int = 80) -> str:
     return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
-def _history(node: Node, audit: list[dict[str, Any]]) -> list[HistoryEntry]:
+def _history(node: Node, audit: list[dict[str, Any]], successor: Node | None = None) -> list[HistoryEntry]:
     entries = [HistoryEntry(at=row["at"], actor=row["actor"], action=row["action"])
                for row in audit if row.get("target") == node.id]
+    if node.flags.get("superseded_by"):  # a later statement replaced it (see core/extract/supersede.py)
+        validity = node.flags.get("validity") or {}
+        until = validity.get("until_index")
+        title = first_line(successor.title or successor.fields.get("statement", "")) if successor is not None \
+            else str(node.flags["superseded_by"])
+        at = validity.get("invalidated_at")
+        entries.append(HistoryEntry(at=float(at) if isinstance(at, int | float) else None, actor="extraction",
+                                    action="superseded", detail=f"{title} (#{until})" if until is not None else title))
     for kept in reversed(node.flags.get("history", [])):
+        if isinstance(kept, dict) and "superseded_by" in kept:
+            continue  # shown above
         previous = kept.get("fields", {}) if isinstance(kept, dict) else {}
         detail = "; ".join(f"{k}: {v or '∅'}" for k, v in previous.items())
         entries.append(HistoryEntry(at=None, actor="extraction", action="revised", detail=detail))
@@ -64,7 +74,10 @@ def load_details(service: MemoryService, chat_id: str, node_id: str) -> NodeDeta
     links = [LinkRow(edge=e, outgoing=e.from_id == node_id, other_id=(other := e.to_id if e.from_id == node_id
                                                                       else e.from_id),
                      other_title=titles.get(other, other)) for e in edges]
-    return NodeDetails(node=node, sources=sources, history=_history(node, audit), links=links)
+    successor_id = node.flags.get("superseded_by")
+    successor = service.read(lambda r: r.node(chat_id, str(successor_id), include_deleted=True)) \
+        if successor_id else None
+    return NodeDetails(node=node, sources=sources, history=_history(node, audit, successor), links=links)
 
 
 def neighbours(service: MemoryService, chat_id: str, index: int, around: int = 2) -> list[Message]:

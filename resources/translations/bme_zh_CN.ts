@@ -1696,6 +1696,11 @@ First seen: {3}</source>
         <translation>并入了另一条记忆</translation>
     </message>
     <message>
+        <location filename="../../bme_desktop/ui/memory_detail.py" line="38"/>
+        <source>no longer true, superseded by</source>
+        <translation>已不再成立，取代它的是</translation>
+    </message>
+    <message>
         <location filename="../../bme_desktop/ui/memory_detail.py" line="37"/>
         <source>replaced</source>
         <translation>替换</translation>

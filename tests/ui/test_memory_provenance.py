@@ -69,3 +69,16 @@ def test_history_shows_audit_entries_and_previous_values(
     assert any("statement: Lyra loves water" in line for line in lines)
     panel.details.setCurrentIndex(1)
     assert panel.grab().save(str(tmp_path / "memories-selected.png"))
+
+
+def test_history_says_which_memory_superseded_this_one(
+        qtbot, context: AppContext, service: MemoryService, seed: Callable[..., Node],
+        settled: Callable[[], None]) -> None:
+    old = seed("fact", {"statement": "Tomas loves mushroom stew"}, source_indices=[5])
+    new = seed("fact", {"statement": "Tomas hates mushrooms now"}, source_indices=[47])
+    stored = service.get_node(CHAT, old.id)  # as extraction leaves a replaced fact:
+    service.write(lambda uow: uow.put_node(replace(stored, flags={
+        "superseded_by": new.id, "validity": {"from_index": 5, "until_index": 47, "invalidated_at": 1.0e9}})))
+    panel = _panel(qtbot, context, old, settled)
+    lines = [panel.details.history.item(i).text() for i in range(panel.details.history.count())]
+    assert any("superseded by: " in line and "(#47)" in line for line in lines)
