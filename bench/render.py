@@ -84,10 +84,16 @@ class _Source(QObject):
 
     sigReset, sigNodesAdded, sigNodesChanged = Signal(), Signal(object), Signal(object)
     sigNodesRemoving, sigNodesRemoved, sigEdgesChanged = Signal(object), Signal(object), Signal()
+    sigCommunities = Signal()
 
     def __init__(self, data: GraphData) -> None:
         super().__init__()
         self.data = data
+        try:  # communities colour the graph since they exist; none here: the muted colour, as before detection
+            from bme_desktop.ui.views.communities import Communities
+            self.communities = Communities()
+        except ImportError:
+            pass
 
 
 def laid_out(n: int, seed: int = 2) -> FloatArray:

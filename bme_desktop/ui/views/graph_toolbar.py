@@ -111,21 +111,22 @@ class GraphToolbar(QWidget):
         subscribe(self, self._source.sigReset, self._time_range)
         subscribe(self, self._source.sigNodesAdded, lambda _rows: self._time_range())
         self._time_range()
-        # two rows, so the central view never needs more width than the graph itself
+        # three short rows, so the central view never needs more width than the graph itself
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 4, 6, 4)
         layout.setSpacing(4)
-        filters, display = QHBoxLayout(), QHBoxLayout()
-        layout.addLayout(filters)
-        layout.addLayout(display)
+        filters, display, motion = QHBoxLayout(), QHBoxLayout(), QHBoxLayout()
+        for row in (filters, display, motion):
+            layout.addLayout(row)
         filters.addWidget(self.types)
         filters.addWidget(self.tiers)
         filters.addWidget(self.search, 1)
-        filters.addWidget(self.time_label)
-        filters.addWidget(self.time)
-        for widget in (self.colour, self.local, self.lanes, self.recall, self.layout_run, self.forces):
-            display.addWidget(widget)
+        for shown in (self.colour, self.local, self.lanes, self.recall):
+            display.addWidget(shown)
         display.addStretch(1)
+        for moving in (self.layout_run, self.forces, self.time_label):
+            motion.addWidget(moving)
+        motion.addWidget(self.time, 1)
         subscribe(self, context.sigChatChanged, lambda _c: self.recall.setChecked(False))
 
     def _menu_button(self, text: str, items: list[tuple[str, str]]) -> QToolButton:

@@ -86,8 +86,14 @@ def test_the_selection_is_named_and_its_links_are_drawn(nebula: object) -> None:
     assert (view.scene.drawn_size[neighbours] > 0).all()  # type: ignore[attr-defined]  # neighbours are drawn
 
 
-def test_the_legend_names_the_communities(nebula: object) -> None:
+def test_the_legend_and_the_clouds_name_the_communities(nebula: object) -> None:
     view: object = nebula
     legend = view.legend  # type: ignore[attr-defined]
     assert legend.isVisible() and legend.entries
-    assert legend.entries[0].text == view.state.communities.names[legend.entries[0].group]  # type: ignore[attr-defined]
+    names = view.state.communities.names  # type: ignore[attr-defined]
+    assert legend.entries[0].text == names[legend.entries[0].group]
+    floating = [t.text() for t in view.cluster_tags if t.isVisible()]  # type: ignore[attr-defined]
+    assert len(floating) >= 2 and all(t.rstrip("…") in " ".join(names) for t in floating)
+    st = view.state  # type: ignore[attr-defined]
+    cloud = view.cloud  # type: ignore[attr-defined]
+    assert np.array_equal(cloud, st.colours())  # one cloud per colour

@@ -24,7 +24,7 @@ from ...theming import Theme
 from ...theming.colors import mix, rgba, to_rgb
 from ...theming.qt import gl_clear_color
 from ..gl_probe import opengl_problem, placeholder
-from ..graph_colors import BY_COMMUNITY, community_palette, type_palette
+from ..graph_colors import BY_COMMUNITY, COMMUNITY_COLOURS, community_palette, type_palette
 from ..graph_data import TYPE_NAMES, FloatArray, IntArray
 from ..graph_query import GraphFilter
 from ..graph_source import GraphSource
@@ -95,8 +95,8 @@ class NebulaView(QWidget):
         self.glview.setCameraPosition(distance=34.0, elevation=20.0, azimuth=35.0)
         self.scene = NebulaScene(self.glview)
         # the links of the selection and of the hovered memory (others would be a hairball)
-        self.links = gl.GLLinePlotItem(pos=np.zeros((0, 3), np.float32), mode="lines", width=1.5,
-                                       antialias=True, glOptions="translucent")
+        self.links = gl.GLLinePlotItem(pos=np.zeros((0, 3), np.float32), mode="lines", width=1.0,
+                                       antialias=False, glOptions="translucent")  # wide or smooth lines are invalid in core GL
         self.links.setVisible(False)  # (pyqtgraph cannot draw an empty line item)
         self.glview.addItem(self.links)
         self.link_rows: IntArray = np.zeros(0, np.int64)
@@ -105,6 +105,8 @@ class NebulaView(QWidget):
         self.legend.sigGroupClicked.connect(self.highlight_group)
         # names over the selection and the hovered memory, kept on their sprites as the nebula turns
         self.tags = {key: self._tag() for key in ("selected", "hover")}
+        self.cluster_tags = [self._tag() for _ in range(COMMUNITY_COLOURS)]  # names over the clouds
+        self.cloud: IntArray = np.zeros(0, np.int64)
         self._hover_at = (-1.0, -1.0)
         self._hover_timer = QTimer(self, singleShot=True, interval=HOVER_MS)
         self._hover_timer.timeout.connect(self._hover_now)
@@ -119,6 +121,7 @@ class NebulaView(QWidget):
         st.sigRemoved.connect(self._removed)
         st.sigEdgesChanged.connect(lambda: self.link.set_edges(st.data.edge_pairs()))
         st.sigStyleChanged.connect(self._restyle)
+        st.sigCommunities.connect(self._place)
         st.sigSelected.connect(self._selected_by_user)
         self.glview.sigClicked.connect(self._clicked)
         self.glview.sigDragging.connect(self._set_dragging)
@@ -159,6 +162,8 @@ class NebulaView(QWidget):
 
     def set_color_by(self, mode: str) -> None:
         self.state.set_color_by(mode)
+        if self.glview is not None:
+            self._place()
 
     def highlight_group(self, group: int) -> None:
         """Light up one community (a click on its legend line; again to clear)."""
@@ -179,6 +184,9 @@ class NebulaView(QWidget):
                           for mode, palette in ((BY_COMMUNITY, community_palette(theme)), ("type", type_palette(theme)))}
         self._rgb = self._palettes["type"]
         self.legend.restyle(theme)
+        for tag in self.cluster_tags:
+            tag.setStyleSheet(f"background: {rgba(theme.color('background'), 0.55)}; color: {theme.color('text')};"
+                              " border-radius: 3px; padding: 1px 4px; font-weight: 600;")
         for tag in self.tags.values():
             tag.setStyleSheet(f"background: {rgba(theme.color('background'), 0.75)}; color: {theme.color('text')};"
                               f" border: 1px solid {theme.color('border')}; border-radius: 3px; padding: 1px 4px;")
@@ -216,8 +224,14 @@ class NebulaView(QWidget):
             self._place(restyle=False)
 
     def _place(self, restyle: bool = True) -> None:
-        data = self.state.data
-        self.points = clustered(self.base, data.type_idx, len(TYPE_NAMES) + 1)
+        data, st = self.state.data, self.state
+        if st.color_by == BY_COMMUNITY and st.group.size == data.n:
+            # one cloud per colour: the coloured communities, the rest together
+            self.cloud = st.colours()
+            self.points = clustered(self.base, self.cloud, COMMUNITY_COLOURS + 1)
+        else:
+            self.cloud = data.type_idx
+            self.points = clustered(self.base, data.type_idx, len(TYPE_NAMES) + 1)
         if restyle or self.sizes.size != data.n:
             self._restyle()
         else:
@@ -289,7 +303,35 @@ class NebulaView(QWidget):
         tag.hide()
         return tag
 
+    def _place_cluster_tags(self) -> None:
+        """Each coloured community's name over the centre of its cloud (by community only)."""
+        st, data = self.state, self.state.data
+        comm = st.communities
+        shown = st.shown()
+        named = 0
+        if st.color_by == BY_COMMUNITY and self.cloud.size == data.n == self.points.shape[0] and data.n:
+            for g in range(min(comm.count, COMMUNITY_COLOURS)):
+                rows = np.flatnonzero((self.cloud == g) & shown)
+                if comm.loose_type[g] >= 0 or rows.size < 3:
+                    continue
+                centre = self.points[rows].mean(axis=0, keepdims=True)
+                screen, front = project(centre, self._mvp(), self.glview.width(), self.glview.height())
+                if not front[0]:
+                    continue
+                tag = self.cluster_tags[named]
+                name = comm.names[g]
+                tag.setText(name if len(name) <= LABEL_CHARS else name[:LABEL_CHARS - 1] + "…")
+                tag.adjustSize()
+                x = int(min(max(screen[0, 0] - tag.width() / 2, 2), self.width() - tag.width() - 2))
+                y = int(min(max(screen[0, 1] - tag.height() / 2, 2), self.height() - tag.height() - 2))
+                tag.move(x, y)
+                tag.show()
+                named += 1
+        for tag in self.cluster_tags[named:]:
+            tag.hide()
+
     def _place_tags(self) -> None:
+        self._place_cluster_tags()
         st, data = self.state, self.state.data
         rows = {"selected": st.selected, "hover": st.hover if st.hover != st.selected else -1}
         for key, row in rows.items():
