@@ -88,6 +88,9 @@ RESOLVED_CUE = re.compile(
     r"all settled|resolved at last)\b"
     r"|了结|圆满结束|总算结束|终于结束|解决了|找到了|找回来了|寻回来了|大功告成|真相大白|水落石出|救回来了|治好了|"
     r"一命|好起来了|落下帷幕|告一段落", re.I)
+_THAT_QUEST = re.compile(r"\b(?:that|this|the|our) (?:quest|mission|task|job|search|matter|case|mystery)\b", re.I)
+# "剑谱的事要查个水落石出", "until it's over": an end wished for, not reached
+_INTENT = re.compile(r"\b(?:will|going to|must|have to|need to|want to|until|when|if|once)\b|要|得|想|会|将|直到|等到", re.I)
 _THREAD_NOUN = re.compile(r"\b(?:quest|mission|task|job|search|matter|case|mystery)\b|这件事|这事|任务|案子", re.I)
 
 PROMISE = re.compile(
@@ -286,49 +289,52 @@ class StoryReader:
 
     def _closures(self, turn: Turn, said: list[str]) -> set[int]:
         """Close what the message says is over; the positions of sentences that kept a promise."""
-        index, text = turn.message.index, turn.message.text
+        index = turn.message.index
         kept: set[int] = set()
         for n, sentence in enumerate(said):
             if is_question(sentence):
                 continue
-            if RESOLVED_CUE.search(sentence):
-                self._close_thread(sentence, text, index)
-            if KEPT.search(sentence) and self._close_promise(sentence, text, index, turn.speaker):
+            cue = RESOLVED_CUE.search(sentence)
+            if cue and not _INTENT.search(sentence[:cue.start()]):
+                self._close_thread(sentence, index)
+            if KEPT.search(sentence) and self._close_promise(sentence, index, turn.speaker):
                 kept.add(n)
         return kept
 
-    def _close_thread(self, sentence: str, text: str, index: int) -> None:
-        """Close the open threads the sentence (else its message) shares the most words with;
-        "that quest is finished" naming none closes the oldest open thread, the main one."""
+    def _close_thread(self, sentence: str, index: int) -> None:
+        """Close the open threads the sentence shares the most words with; "that quest is
+        finished" (这件事总算了结了) naming nothing else closes the oldest open thread, the main one;
+        "剑谱这件事…" names what it closes. The rest of the
+        message is not read: it names the people of every thread ("玄机真人…这鱼救了我一命" is no
+        end of the stolen-manual thread that 玄机真人 once believed in)."""
         closing = term_set(RESOLVED_CUE.sub(" ", sentence))
         own = [(ref, i) for ref, i in self.created if i.kind == "thread"]
         threads = [i for i in self.open if i.kind == "thread"]
-        for words in (closing, term_set(text)):
-            counts = [(len(words & term_set(i.text)), n) for n, i in enumerate(threads)]
-            mine = [(len(words & term_set(i.text)), ref) for ref, i in own]
-            best = max([c for c, _ in counts] + [c for c, _ in mine] + [0])
-            if best == 0 or (words is not closing and best < 2):
-                continue
+        counts = [(len(closing & term_set(i.text)), n) for n, i in enumerate(threads)]
+        mine = [(len(closing & term_set(i.text)), ref) for ref, i in own]
+        best = max([c for c, _ in counts] + [c for c, _ in mine] + [0])
+        if best:
             for count, n in counts:
                 if count == best:
                     self._update(threads[n], {"status": RESOLVED}, index)
             for count, ref in mine:
                 if count == best:
                     self._close_own(ref, {"status": RESOLVED}, index)
-            return
-        if _THREAD_NOUN.search(sentence) and threads:
-            self._update(threads[0], {"status": RESOLVED}, index)
+        elif threads and _THREAD_NOUN.search(sentence):
+            rest = term_set(_THREAD_NOUN.sub(" ", RESOLVED_CUE.sub(" ", sentence)))
+            if not rest or (len(rest) <= 1 and _THAT_QUEST.search(sentence)):
+                self._update(threads[0], {"status": RESOLVED}, index)  # the main one
 
-    def _close_promise(self, sentence: str, text: str, index: int, speaker: str | None) -> bool:
-        """Close the open promise the sentence shares the most words with (else its message, two
-        words at least)."""
+    def _close_promise(self, sentence: str, index: int, speaker: str | None) -> bool:
+        """Close the open promise the sentence shares the most words with (one at least), else,
+        for a first-person "as I swore", the speaker's oldest open promise."""
         promises = [i for i in self.open if i.kind == "promise"]
-        for words, least in ((term_set(KEPT.sub(" ", sentence)), 1), (term_set(KEPT.sub(" ", text)), 2)):
-            counts = [(len(words & term_set(i.text)), -n) for n, i in enumerate(promises)]
-            best = max(counts, default=(0, 0))
-            if best[0] >= least:
-                self._update(promises[-best[1]], {"status": DONE}, index)
-                return True
+        words = term_set(KEPT.sub(" ", sentence))
+        counts = [(len(words & term_set(i.text)), -n) for n, i in enumerate(promises)]
+        best = max(counts, default=(0, 0))
+        if best[0] >= 1:
+            self._update(promises[-best[1]], {"status": DONE}, index)
+            return True
         mine = [i for i in promises if i.owner and i.owner == speaker]
         if mine and KEPT_MINE.search(sentence):
             self._update(mine[0], {"status": DONE}, index)  # "as I swore": the speaker's oldest open promise

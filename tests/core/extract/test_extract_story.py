@@ -153,3 +153,17 @@ def test_he_or_she_is_never_the_speaker_even_named_by_a_short_form() -> None:
     plan = run(chat, ("user", "Hello."),
                ("assistant", "*The cook, Ilse, walks off, and Sera leans in.* She thinks you're the Baron's tax man."))
     assert [op.scope.owner for op in made(plan, "pov_memory")] == ["Ilse"]
+
+
+def test_a_name_shared_with_the_rest_of_the_message_closes_no_thread() -> None:
+    manual = OpenItem("S1", "thread", "open", "掌门师尊玄机真人认定是魔教的人偷走了剑谱")
+    fish = OpenItem("S2", "thread", "open", "只要拿到灵鱼，师父的伤就能好")
+    plan = run(ZH, ("user", "师父！"), ("assistant", "*玄机真人走出来。*“这鱼……确实救了我一命。”"), open_items=(manual, fish))
+    assert updates(plan) == {}
+
+
+def test_an_end_wished_for_or_naming_another_matter_closes_nothing() -> None:
+    fish = OpenItem("S1", "thread", "open", "只要拿到灵鱼，师父的伤就能好")
+    plan = run(ZH, ("user", "剑谱呢？"), ("assistant", "掌门说了，剑谱的事要查个水落石出。嗯，剑谱这件事总算了结了。"),
+               open_items=(fish,))
+    assert updates(plan) == {}
