@@ -92,8 +92,11 @@ def test_the_legend_and_the_clouds_name_the_communities(nebula: object) -> None:
     assert legend.isVisible() and legend.entries
     names = view.state.communities.names  # type: ignore[attr-defined]
     assert legend.entries[0].text == names[legend.entries[0].group]
-    floating = [t.text() for t in view.cluster_tags if t.isVisible()]  # type: ignore[attr-defined]
+    tags = [t for t in view.cluster_tags if t.isVisible()]  # type: ignore[attr-defined]
+    floating = [t.text() for t in tags]
     assert len(floating) >= 2 and all(t.rstrip("…") in " ".join(names) for t in floating)
+    boxes = [t.geometry() for t in tags] + [legend.geometry()]
+    assert not any(a.intersects(b) for i, a in enumerate(boxes) for b in boxes[i + 1:])  # names never overlap
     st = view.state  # type: ignore[attr-defined]
     cloud = view.cloud  # type: ignore[attr-defined]
     assert np.array_equal(cloud, st.colours())  # one cloud per colour

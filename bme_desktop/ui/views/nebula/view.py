@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 import pyqtgraph.opengl as gl
-from PySide6.QtCore import QPoint, QPointF, Qt, QTimer, Signal
+from PySide6.QtCore import QPoint, QPointF, QRect, Qt, QTimer, Signal
 from PySide6.QtGui import QHideEvent, QMouseEvent, QShowEvent
 from PySide6.QtWidgets import QApplication, QLabel, QToolTip, QVBoxLayout, QWidget
 
@@ -309,6 +309,7 @@ class NebulaView(QWidget):
         comm = st.communities
         shown = st.shown()
         named = 0
+        taken: list[QRect] = [self.legend.geometry()] if self.legend.isVisible() else []
         if st.color_by == BY_COMMUNITY and self.cloud.size == data.n == self.points.shape[0] and data.n:
             for g in range(min(comm.count, COMMUNITY_COLOURS)):
                 rows = np.flatnonzero((self.cloud == g) & shown)
@@ -323,8 +324,17 @@ class NebulaView(QWidget):
                 tag.setText(name if len(name) <= LABEL_CHARS else name[:LABEL_CHARS - 1] + "…")
                 tag.adjustSize()
                 x = int(min(max(screen[0, 0] - tag.width() / 2, 2), self.width() - tag.width() - 2))
-                y = int(min(max(screen[0, 1] - tag.height() / 2, 2), self.height() - tag.height() - 2))
-                tag.move(x, y)
+                spot = None
+                for shift in (0.0, 1.0, -1.0, 2.0, -2.0):  # the centre, else just above or below it
+                    y = int(min(max(screen[0, 1] - tag.height() * (0.5 - shift), 2), self.height() - tag.height() - 2))
+                    box = QRect(x, y, tag.width(), tag.height())
+                    if not any(box.intersects(other) for other in taken):
+                        spot = box
+                        break
+                if spot is None:  # no free place near its cloud: better unnamed than two names on top of each other
+                    continue
+                taken.append(spot)
+                tag.move(spot.topLeft())
                 tag.show()
                 named += 1
         for tag in self.cluster_tags[named:]:
