@@ -68,6 +68,7 @@ class _Applier:
         self.revised: list[str] = []  # updated memories whose fields changed
         self.merged: dict[str, str] = {}  # memory merged away by entity resolution -> the one it joined
         self.changed_at: set[int] = set()  # messages whose change already replaced an older statement
+        self.entities: dict[str, Node] | None = None  # the chat's characters and places, read once per batch
         regions = state.get("regions") or {}
         self.region: str | None = plan.regions.active or regions.get("active")
 
@@ -79,6 +80,10 @@ class _Applier:
                 self.report.dropped.append(f"operation {n + 1}: {exc}")
                 continue
             if node is not None:
+                if self.entities is not None and node.type in matching.ENTITY_TYPES:
+                    self.entities[node.id] = node  # an update or archive of one keeps the batch's list true
+                    if node.tier == "archived":
+                        del self.entities[node.id]
                 self.touched.append((op, node))
                 if op.ref:
                     self.nodes[op.ref] = node
@@ -170,18 +175,25 @@ class _Applier:
         names (by name, alias or partial name); memories its aliases show to be the same one
         are merged into that memory (journaled in this batch, so undone with it)."""
         name = op.fields.get("name", "").strip()
+        if self.entities is None:
+            self.entities = {n.id: n for n in matching.entity_nodes(self.uow, self.chat_id)}
         match = matching.resolve_entity(self.uow, self.chat_id, op.type, name, entities.aliases_of(op.fields),
-                                        scope, avoid=op.avoid, sources=op.source_indices)
+                                        scope, avoid=op.avoid, sources=op.source_indices,
+                                        known=list(self.entities.values()))
         if match is None:
-            return self._create(op, scope)
-        if match.how == "ambiguous":
+            node = self._create(op, scope)
+        elif match.how == "ambiguous":
             return None  # a part of several names ("Ashdown"): no memory of its own
-        node = match.node
-        for other in match.others:
-            node = merging.merge_in(self.uow, self.chat_id, node.id, other.id, manual=False)
-            self.merged[other.id] = node.id
-            self.report.merged.append(other.id)
-        return self._merge(node, op)
+        else:
+            node = match.node
+            for other in match.others:
+                node = merging.merge_in(self.uow, self.chat_id, node.id, other.id, manual=False)
+                self.merged[other.id] = node.id
+                self.report.merged.append(other.id)
+                self.entities.pop(other.id, None)
+            node = self._merge(node, op)
+        self.entities[node.id] = node
+        return node
 
     def _live(self, node_id: str) -> str:
         while node_id in self.merged:

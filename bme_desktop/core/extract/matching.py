@@ -160,12 +160,16 @@ class EntityMatch:
     how: str = "name"  # "name" | "alias" | "partial" | "ambiguous" (a part of several: no new memory)
 
 
-def _entity_nodes(uow: UnitOfWork, chat_id: str, scope: Scope) -> list[Node]:
+def entity_nodes(uow: UnitOfWork, chat_id: str) -> list[Node]:
+    """The chat's live, unarchived characters and places (read once per batch by the applier)."""
     pk = uow.read.require_chat_pk(chat_id)
     rows = uow.conn.execute(select(t.nodes).where(
         t.nodes.c.chat_pk == pk, t.nodes.c.type.in_(ENTITY_TYPES), t.nodes.c.deleted_at.is_(None),
         t.nodes.c.tier != "archived").limit(MAX_ENTITIES)).mappings()
-    nodes = [row_to_node(r, chat_id) for r in rows]
+    return [row_to_node(r, chat_id) for r in rows]
+
+
+def _in_scope(nodes: list[Node], scope: Scope) -> list[Node]:
     return sorted((n for n in nodes if (n.scope.layer, n.scope.owner) == (scope.layer, scope.owner)),
                   key=lambda n: _order_key(0.0, n)[1:])
 
@@ -198,7 +202,8 @@ def _partial(node: Node, name: str, type_id: str, avoid: set[str], sources: list
 
 
 def resolve_entity(uow: UnitOfWork, chat_id: str, type_id: str, name: str, aliases: list[str], scope: Scope,
-                   *, avoid: list[str] | tuple[str, ...] = (), sources: list[int] | None = None) -> EntityMatch | None:
+                   *, avoid: list[str] | tuple[str, ...] = (), sources: list[int] | None = None,
+                   known: list[Node] | None = None) -> EntityMatch | None:
     """The existing character or place a proposed one is (entity resolution on write).
 
     Same name or alias (case-insensitive, titles aside: "Captain Roderick Vale" = "Roderick
@@ -206,8 +211,9 @@ def resolve_entity(uow: UnitOfWork, chat_id: str, type_id: str, name: str, alias
     are one entity: the caller merges them). Else a partial form ("Roderick", 陆师兄, 小沈)
     of exactly one memory of the type (a place may also be a partial of a character); a
     Chinese surname with a role title (林掌柜) only of a full name mentioned near it and
-    never of a name in ``avoid``. A part of several ("Ashdown" of two Ashdowns): ``ambiguous``."""
-    nodes = _entity_nodes(uow, chat_id, scope)
+    never of a name in ``avoid``. A part of several ("Ashdown" of two Ashdowns): ``ambiguous``.
+    ``known``: the chat's characters and places when the caller holds them (else read here)."""
+    nodes = _in_scope(entity_nodes(uow, chat_id) if known is None else known, scope)
     wanted = entities.all_keys(name, aliases)
     if not wanted:
         return None

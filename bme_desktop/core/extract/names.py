@@ -241,8 +241,10 @@ class NameFinder:
     def _zh_person(self, word: str, flag: str, speakers: set[str]) -> str | None:
         if word in speakers:
             return word
-        if len(word) >= 3 and word[0] in _ZH_LEADING and ent.zh_form(word[1:]) is not None:
-            word = word[1:]  # 和晴晴 -> 晴晴 is no surname form either; 跟林福 -> 林福
+        rest = word[1:]
+        if len(word) >= 3 and word[0] in _ZH_LEADING and (ent.zh_form(rest) is not None or rest in speakers
+                                                           or (len(rest) == 2 and rest[0] == rest[1])):
+            word = rest  # 跟林福 -> 林福, 和晴晴 -> 晴晴: a preposition jieba glued to a name
         if len(word) < 2 or len(word) > 4 or word in _ZH_STOP_NAMES or ent.zh_title_only(word):
             return None
         form = ent.zh_form(word)
