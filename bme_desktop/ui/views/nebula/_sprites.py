@@ -11,10 +11,12 @@ from typing import Any
 
 from OpenGL import GL
 from OpenGL.GL import shaders
+from pyqtgraph.opengl.items import GLLinePlotItem as _line_module
 from pyqtgraph.opengl.items import GLScatterPlotItem as _scatter_module
 from PySide6.QtGui import QOpenGLContext
 
 _GlScatter: Any = _scatter_module.GLScatterPlotItem
+_GlLine: Any = _line_module.GLLinePlotItem
 
 _GLOW = """
     float r2 = dot(xy, xy);
@@ -49,11 +51,11 @@ void main() {
 }
 """
 
-_programs: dict[tuple[int, bool], tuple[Any, Any]] = {}
+_programs: dict[tuple[int, bool | None], tuple[Any, Any]] = {}
 
 
-def _program(glow: bool) -> Any:
-    """The scatter program of the current GL share group (glow or pyqtgraph's plain discs)."""
+def _program(glow: bool | None) -> Any:
+    """The program of the current GL share group: glow, pyqtgraph's plain discs, or (None) lines."""
     ctx = QOpenGLContext.currentContext()
     group = ctx.shareGroup()
     known = _programs.get((id(group), glow))
@@ -67,11 +69,13 @@ def _program(glow: bool) -> Any:
         core = fmt.version() >= (3, 1)
         version = "#version 140\n" if core else "#version 120\n"
     sources = dict(_scatter_module.SHADER_CORE if core else _scatter_module.SHADER_LEGACY)
-    if glow:
+    if glow is None:  # lines
+        sources = dict(_line_module.SHADER_CORE if core else _line_module.SHADER_LEGACY)
+    elif glow:
         sources[GL.GL_FRAGMENT_SHADER] = _FRAGMENT_CORE if core else _FRAGMENT_LEGACY
     compiled = [shaders.compileShader([version, src], kind) for kind, src in sources.items()]
     program = shaders.compileProgram(*compiled, validate=False)  # validation reflects the current GL state, not the program
-    for loc, name in enumerate(("a_position", "a_color", "a_size")):
+    for loc, name in enumerate(("a_position", "a_color", "a_size") if glow is not None else ("a_position", "a_color")):
         GL.glBindAttribLocation(program, loc, name)
     GL.glLinkProgram(program)
     _programs[(id(group), glow)] = (group, program)
@@ -104,3 +108,13 @@ class DustScatterItem(_GlScatter):  # type: ignore[misc]
     @staticmethod
     def getShaderProgram() -> Any:
         return _program(glow=False)
+
+
+class LinkLines(_GlLine):  # type: ignore[misc]
+    """pyqtgraph's line item with its program per GL share group (its class-wide cache held a
+    program of the first context: a second nebula, e.g. after a language switch, drew with an
+    invalid one and raised GLError)."""
+
+    @staticmethod
+    def getShaderProgram() -> Any:
+        return _program(glow=None)

@@ -34,6 +34,7 @@ from ..legend import GraphLegend
 from ..placement import initial_positions, place_new
 from ._geometry import clustered, pick, project
 from ._scene import NebulaScene
+from ._sprites import LinkLines
 
 TIER_GLOW = np.array([0.5, 1.0, 0.0, 0.0, 1.0], dtype=np.float32)  # short, long, dormant, archived, ?
 ROTATE_DEG = 0.15  # per 33 ms tick
@@ -95,7 +96,7 @@ class NebulaView(QWidget):
         self.glview.setCameraPosition(distance=34.0, elevation=20.0, azimuth=35.0)
         self.scene = NebulaScene(self.glview)
         # the links of the selection and of the hovered memory (others would be a hairball)
-        self.links = gl.GLLinePlotItem(pos=np.zeros((0, 3), np.float32), mode="lines", width=1.0,
+        self.links = LinkLines(pos=np.zeros((0, 3), np.float32), mode="lines", width=1.0,
                                        antialias=False, glOptions="translucent")  # wide or smooth lines are invalid in core GL
         self.links.setVisible(False)  # (pyqtgraph cannot draw an empty line item)
         self.glview.addItem(self.links)
