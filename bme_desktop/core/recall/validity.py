@@ -6,7 +6,8 @@ a good match, the memory replacing it takes its place (at least its score), and 
 memories drawn from the message the replaced statement came from (the event, a character's
 state), when they matched the input only through the replaced statement's words, count
 ``CARRIER_WEIGHT`` as much, or are left out when their text states it (``QUOTES_SHARE`` of its
-terms: an event quoting the old message). A character or place is more than one statement:
+terms: an event quoting the old message) when the input asks for the current value (it shares
+a word with the successor, or says now, still, these days, 现在, 还…), else weigh ×0.5. A character or place is more than one statement:
 it is never left out or weighed down for one; when its text states the replaced value, the
 injection marks it as no longer true. When the input does ask
 about the past, the replaced memory is recalled (brought in just below its successor when that
@@ -17,6 +18,7 @@ input asks about the past.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 
 from ..extract.textutil import sentences, term_set
@@ -26,6 +28,7 @@ from .buckets import bucket_of
 from .documents import body_text
 
 CARRIER_WEIGHT = 0.5
+NOW = re.compile(r"现在|如今|目前|还|\b(?:now|still|these days|nowadays|currently|any ?more)\b", re.IGNORECASE)
 PREDECESSOR_SHARE = 0.95  # for a question about the past, the replaced memory ranks just below its successor
 ENTITY_TYPES = ("character", "location")
 QUOTES_SHARE = 0.6  # a memory holding this share of a replaced statement's terms states it
@@ -97,6 +100,7 @@ def apply_validity(scored: list[RecalledNode], nodes: Mapping[str, Node], past: 
     carried: set[int] = set()
     stated: list[frozenset[str]] = []  # the replaced statements' terms
     topic: frozenset[str] = frozenset()  # their words and their successors'
+    successors: frozenset[str] = frozenset()
     until = -1.0  # the latest message that replaced one
     for old_node, old, new in pairs.values():
         item = by_id.get(new.id)
@@ -109,6 +113,7 @@ def apply_validity(scored: list[RecalledNode], nodes: Mapping[str, Node], past: 
         until = max(until, float((old_node.flags.get("validity") or {}).get("until_index") or -1))
         stated.append(term_set(body_text(old_node)))
         topic |= term_set(body_text(old_node)) | term_set(body_text(new))
+        successors |= term_set(body_text(new))
         if old is None:
             continue
         if item is None:
@@ -120,6 +125,7 @@ def apply_validity(scored: list[RecalledNode], nodes: Mapping[str, Node], past: 
             item.components["successor"] = 1.0
     if not carried:
         return keep
+    asks_now = bool(NOW.search(query))
     out: list[RecalledNode] = []
     for recalled in keep:
         if "successor" not in recalled.components and carried & set(recalled.node.source_indices):
@@ -132,8 +138,8 @@ def apply_validity(scored: list[RecalledNode], nodes: Mapping[str, Node], past: 
             if recalled.node.type in ENTITY_TYPES:
                 if states_old:  # a character or place is more than one statement: it stays, marked
                     recalled.components["states_replaced"] = float(until)
-            elif via_old and states_old:
-                continue  # it states the old value as if current
+            elif via_old and states_old and (asks_now or asked & successors):
+                continue  # it states the old value as if current, and the current value is asked for
             elif via_old:
                 recalled.score *= CARRIER_WEIGHT
                 recalled.components["w_superseded"] = CARRIER_WEIGHT
