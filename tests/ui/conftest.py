@@ -19,7 +19,7 @@ from bme_desktop.core.settings import Settings, load_settings
 from bme_desktop.ui.app import DesktopApp
 from bme_desktop.ui.context import AppContext
 from bme_desktop.ui.resources import themes_dir
-from bme_desktop.ui.settle import settle
+from bme_desktop.ui.settle import settle, timers_pending
 from bme_desktop.ui.theming import ThemeManager
 
 CHAT = "chat-1"
@@ -63,7 +63,9 @@ def context(qapp: object, service: MemoryService, data_dir: Path) -> Iterator[Ap
 def settled(context: AppContext) -> Callable[[], None]:
     """Call to run the event loop until the context's workers and their follow-ups are done."""
     def wait() -> None:
-        assert settle(context.runner, quiet_ms=150), "background work did not finish"
+        # coalescing timers (the counts' 250 ms) are waited for, not outlasted by a quiet period
+        assert settle(context.runner, quiet_ms=150, pending=timers_pending(context)), \
+            "background work did not finish"
     return wait
 
 
