@@ -87,7 +87,7 @@ def extractors(svc: MemoryService) -> set[str]:
     return {b.actor for b in svc.read(lambda r: r.batches("c", kind="extract"))}
 
 
-@settings(max_examples=15, deadline=None,
+@settings(max_examples=15, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(actions)
 def test_incremental_llm_extraction_equals_a_rebuild_from_scratch(
