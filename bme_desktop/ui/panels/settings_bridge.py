@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
 
 from ...bridge.tokens import Token, TokenStore
 from ...sillytavern.cli import bridge_connection
-from ...sillytavern.install import InstallError, check_sillytavern, find_users, install_extension
+from ...sillytavern.install import check_sillytavern, find_users, install_extension
 from ..context import AppContext
 from .settings_clients import ClientsBox
 
@@ -103,11 +103,6 @@ class BridgeBox(QWidget):
             self.install(Path(folder))
 
     def install(self, st_root: Path, user: str | None = None) -> None:
-        try:
-            check_sillytavern(st_root)
-        except InstallError as exc:
-            self.install_note.setText(self.tr("Not installed: {0}").format(exc))
-            return
         users = find_users(st_root)
         if not users:
             self.install_note.setText(self.tr("{0} has no data/<user> folder: is it the SillyTavern folder?")
@@ -129,5 +124,7 @@ class BridgeBox(QWidget):
                                               "the extension connects by itself.").format(target))
         def failed(exc: Exception) -> None:
             self.install_note.setText(self.tr("Not installed: {0}").format(exc))
-        self._context.call(lambda _s: install_extension(st_root, chosen, connection=bridge_connection(data_dir)),
-                           done, on_error=failed, owner=self)
+        def work(_s: object) -> Path:  # on a worker: reads package.json, the token store, writes files
+            check_sillytavern(st_root)
+            return install_extension(st_root, chosen, connection=bridge_connection(data_dir))
+        self._context.call(work, done, on_error=failed, owner=self)
