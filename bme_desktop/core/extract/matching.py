@@ -36,10 +36,15 @@ class Match:
     contradicts: bool = False
 
 
-def _order_key(score: float, node: Node) -> tuple[float, int, str, str]:
-    # Ids are random and timestamps may tie: order by content so the choice is reproducible.
+def content_order(node: Node) -> tuple[int, str, str]:
+    """A reproducible order of memories: ids are random and timestamps may tie, so every
+    choice among several memories orders them by what they say and where it was said."""
     first = min(node.source_indices) if node.source_indices else 1 << 30
-    return (-score, first, node.title, json.dumps(node.fields, sort_keys=True, ensure_ascii=False))
+    return (first, node.title, json.dumps(node.fields, sort_keys=True, ensure_ascii=False))
+
+
+def _order_key(score: float, node: Node) -> tuple[float, int, str, str]:
+    return (-score, *content_order(node))
 
 
 def candidates(uow: UnitOfWork, chat_id: str, types: tuple[str, ...], text: str,
@@ -63,7 +68,7 @@ def candidates(uow: UnitOfWork, chat_id: str, types: tuple[str, ...], text: str,
         first = sorted((-1 if s is None else s for _, s in found), reverse=True)[MAX_CANDIDATES - 1]
         found = [(i, s) for i, s in found if (-1 if s is None else s) >= first]
     nodes = uow.read.nodes_by_ids(chat_id, sorted(i for i, _ in found))
-    return sorted(nodes, key=lambda n: _order_key(0.0, n))
+    return sorted(nodes, key=content_order)
 
 
 def same_name(uow: UnitOfWork, chat_id: str, types: tuple[str, ...], name: str, scope: Scope) -> Node | None:
@@ -82,7 +87,7 @@ def same_name(uow: UnitOfWork, chat_id: str, types: tuple[str, ...], name: str, 
              and (n.scope.layer, n.scope.owner) == (scope.layer, scope.owner)]
     if not found:
         return None
-    return min(found, key=lambda n: (types.index(n.type), *_order_key(0.0, n)))
+    return min(found, key=lambda n: (types.index(n.type), *content_order(n)))
 
 
 def _by_ids(uow: UnitOfWork, chat_id: str, type_id: str, ids: list[str], since: int | None) -> list[Node]:
@@ -171,7 +176,7 @@ def entity_nodes(uow: UnitOfWork, chat_id: str) -> list[Node]:
 
 def _in_scope(nodes: list[Node], scope: Scope) -> list[Node]:
     return sorted((n for n in nodes if (n.scope.layer, n.scope.owner) == (scope.layer, scope.owner)),
-                  key=lambda n: _order_key(0.0, n)[1:])
+                  key=content_order)
 
 
 def _node_names(node: Node) -> list[str]:
@@ -222,7 +227,7 @@ def resolve_entity(uow: UnitOfWork, chat_id: str, type_id: str, name: str, alias
     if exact:
         by_name = [n for n in exact if entities.keys(n.fields.get("name", n.title)) & entities.keys(name)]
         first = by_name or exact
-        primary = min(first, key=lambda n: (n.type != type_id, *_order_key(0.0, n)[1:]))
+        primary = min(first, key=lambda n: (n.type != type_id, *content_order(n)))
         others = tuple(n for n in exact if n.id != primary.id and not n.manually_edited and not n.pinned)
         return EntityMatch(primary, others, "name" if by_name else "alias")
     avoid_set = {a.lower() for a in avoid}

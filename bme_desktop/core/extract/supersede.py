@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from ..model import Message, Node
 from ..store.unit_of_work import UnitOfWork
 from .cues import STATE, is_question, is_state
-from .matching import candidates
+from .matching import candidates, content_order
 from .textutil import sentences, term_set
 
 LOOKBACK = 300
@@ -102,7 +102,7 @@ def _asks(sentence: str) -> bool:
 
 def _same_statement(facts: list[Node], terms: frozenset[str]) -> Node | None:
     """The stored fact that says this statement (most of its terms), if any."""
-    for fact in sorted(facts, key=lambda n: n.id):
+    for fact in sorted(facts, key=content_order):  # not by id: ids are random
         said = term_set(fact.fields.get("statement", ""))
         if said and len(said & terms) >= 0.6 * min(len(said), len(terms)):
             return fact

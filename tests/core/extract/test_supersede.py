@@ -116,3 +116,16 @@ def test_the_llm_names_what_a_new_fact_supersedes(tmp_path: Path) -> None:
             new = svc.get_node("c", old.flags["superseded_by"])
             assert new.fields["statement"] == "Tom only drinks coffee"
             assert old.flags["validity"]["until_index"] == 2
+
+
+def test_which_stored_fact_a_statement_repeats_does_not_depend_on_the_random_ids() -> None:
+    from bme_desktop.core.extract.supersede import _same_statement
+    from bme_desktop.core.extract.textutil import term_set
+
+    def fact(node_id: str, statement: str, at: int) -> Node:
+        return Node(id=node_id, chat_id="c", type="fact", title=statement, fields={"statement": statement},
+                    source_indices=[at])
+    terms = term_set("I love green tea with honey")
+    for first_id, second_id in (("a-id", "z-id"), ("z-id", "a-id")):
+        earlier, later = fact(first_id, "I love green tea", 1), fact(second_id, "I love green tea with honey", 5)
+        assert _same_statement([later, earlier], terms) is earlier
