@@ -8,10 +8,17 @@ long-lived sender to a widget goes through :func:`subscribe`, with the widget as
 their release hooks (:func:`on_release`, e.g. stopping a layout thread). ``MainWindow`` releases
 itself when its close is accepted, and an owner destroyed on its own is released as it goes, so
 no queued signal, task result or thread callback can reach a deleted C++ object.
+
+Disconnecting is not enough on its own: Qt still delivers a queued call (a worker's result, a
+signal emitted on another thread) that was posted *before* the disconnect, and a Python slot has
+no receiver object for Qt to check. So every subscribed slot is also guarded: it runs only while
+its owner is alive and its subscription has not been released.
 """
 
 from __future__ import annotations
 
+import inspect
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -20,9 +27,15 @@ from shiboken6 import getCppPointer, isValid
 
 
 class _Owned:
-    def __init__(self) -> None:
+    def __init__(self, owner: QObject) -> None:
+        self.owner = weakref.ref(owner)  # the Python wrapper, to tell a reused C++ address apart
         self.connections: list[QMetaObject.Connection] = []
         self.hooks: list[Callable[[], object]] = []
+        self.released = False
+
+    def alive(self) -> bool:
+        owner = self.owner()
+        return not self.released and owner is not None and isValid(owner)
 
 
 _OWNED: dict[int, _Owned] = {}  # by the owner's C++ address (unique while it is alive)
@@ -35,8 +48,12 @@ def _key(owner: QObject) -> int:
 def _owned(owner: QObject) -> _Owned:
     key = _key(owner)
     owned = _OWNED.get(key)
+    if owned is not None and owned.owner() is not owner:
+        # A dead owner whose destroyed() never reached us left its entry at this address.
+        _release_key(key)
+        owned = None
     if owned is None:
-        owned = _OWNED[key] = _Owned()
+        owned = _OWNED[key] = _Owned(owner)
         # The closure holds the key, not the owner, so a subscription never keeps its owner alive.
         owner.destroyed.connect(lambda *_args, key=key: _release_key(key))
     return owned
@@ -44,7 +61,24 @@ def _owned(owner: QObject) -> _Owned:
 
 def subscribe(owner: QObject, signal: SignalInstance, slot: Callable[..., Any]) -> None:
     """Connect ``slot`` to ``signal`` until ``owner`` is released (closed) or destroyed."""
-    _owned(owner).connections.append(signal.connect(slot))
+    owned = _owned(owner)
+    accepts = _positional_arity(slot)
+
+    def guarded(*args: Any) -> None:
+        if owned.alive():  # a queued call posted before the owner went is dropped here
+            slot(*args[:accepts])
+    owned.connections.append(signal.connect(guarded))
+
+
+def _positional_arity(slot: Callable[..., Any]) -> int | None:
+    """How many of a signal's arguments ``slot`` takes, as Qt would pass them (None: all)."""
+    try:
+        parameters = inspect.signature(slot).parameters.values()
+    except (TypeError, ValueError):  # a builtin or C++ slot without a readable signature
+        return None
+    if any(p.kind is p.VAR_POSITIONAL for p in parameters):
+        return None
+    return sum(1 for p in parameters if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD))
 
 
 def on_release(owner: QObject, hook: Callable[[], object]) -> None:
@@ -56,6 +90,7 @@ def _release_key(key: int) -> int:
     owned = _OWNED.pop(key, None)
     if owned is None:
         return 0
+    owned.released = True
     for connection in owned.connections:
         QObject.disconnect(connection)  # False if the sender went first: nothing left to cut
     for hook in owned.hooks:

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import gc
 import sys
+import threading
 import weakref
 from types import TracebackType
 
 import pytest
-from PySide6.QtCore import SIGNAL, QEvent, QObject
+from PySide6.QtCore import SIGNAL, QEvent, QObject, Signal
 from PySide6.QtWidgets import QApplication, QWidget
 from shiboken6 import isValid
 
@@ -118,3 +119,35 @@ def test_a_destroyed_owner_is_cut_on_its_way_out(qapp: QApplication, context: Ap
     assert context.receivers(SIGNAL("sigStatus(QString)")) == before - 1
     context.sigStatus.emit("after")
     assert seen == []
+
+
+class Sender(QObject):
+    sigValue = Signal(object)
+
+
+def emit_from_another_thread(sender: Sender, value: object) -> None:
+    """Emit as a worker does: Qt queues the call for the GUI thread instead of running it now."""
+    thread = threading.Thread(target=sender.sigValue.emit, args=(value,))
+    thread.start()
+    thread.join()
+
+
+def test_a_call_queued_before_the_owner_was_destroyed_never_reaches_it(qapp: QApplication) -> None:
+    sender, parent = Sender(), QWidget()
+    owner = QWidget(parent)
+    seen: list[object] = []
+    subscribe(owner, sender.sigValue, seen.append)
+    emit_from_another_thread(sender, "queued while alive")
+    parent.deleteLater()
+    delete_later_now()  # the owner goes before the event loop delivers the queued call
+    assert not isValid(owner)
+    QApplication.sendPostedEvents()
+    assert seen == []
+
+
+def test_a_slot_that_takes_fewer_arguments_than_the_signal_still_runs(qapp: QApplication) -> None:
+    sender, owner = Sender(), QWidget()
+    seen: list[str] = []
+    subscribe(owner, sender.sigValue, lambda: seen.append("called"))
+    sender.sigValue.emit("ignored")
+    assert seen == ["called"]
