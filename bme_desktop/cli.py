@@ -11,11 +11,15 @@ from . import __version__
 from .ui.panel_tabs import SETTINGS_TABS
 
 
-def _add_common(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--data-dir", metavar="DIR",
+def _add_common(parser: argparse.ArgumentParser, *, top: bool = False) -> None:
+    """The options every command takes, before or after the subcommand: a subcommand's copy has
+    no default (``SUPPRESS``), so ``bme-desktop --data-dir X token`` keeps X instead of the
+    subparser writing None over it."""
+    default = None if top else argparse.SUPPRESS
+    parser.add_argument("--data-dir", metavar="DIR", default=default,
                         help="folder holding the memory database and settings (default: the platform's "
                              "user data folder, or $BME_DATA_DIR)")
-    parser.add_argument("--database-url", metavar="URL",
+    parser.add_argument("--database-url", metavar="URL", default=default,
                         help="SQLAlchemy URL of the database (e.g. postgresql+psycopg://user@host/db); "
                              "default: a SQLite file in the data folder")
 
@@ -23,20 +27,24 @@ def _add_common(parser: argparse.ArgumentParser) -> None:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="bme-desktop", description="BME Desktop: memory for long LLM chats.")
     parser.add_argument("--version", action="version", version=f"bme-desktop {__version__}")
-    _add_common(parser)
+    _add_common(parser, top=True)
     sub = parser.add_subparsers(dest="command")
 
     gui = sub.add_parser("gui", help="open the desktop app (the default)")
     _add_common(gui)
     for p in (parser, gui):
-        p.add_argument("--screenshot", metavar="PATH", help="render the window to a PNG and exit")
-        p.add_argument("--theme", help="crimson-synth, neon-cyan, amber-console or violet-haze")
-        p.add_argument("--panel", help="the panel to show (overview, memories, review, patrol, injection, actions, "
+        default: object = None if p is parser else argparse.SUPPRESS  # as in _add_common
+        flag: object = False if p is parser else argparse.SUPPRESS
+        p.add_argument("--screenshot", metavar="PATH", default=default, help="render the window to a PNG and exit")
+        p.add_argument("--theme", default=default, help="crimson-synth, neon-cyan, amber-console or violet-haze")
+        p.add_argument("--panel", default=default, help="the panel to show (overview, memories, review, patrol, injection, actions, "
                                        "persona, settings, graph2d, nebula); settings:TAB also opens one tab "
                                        f"of Settings, TAB one of {', '.join(SETTINGS_TABS)}")
-        p.add_argument("--lang", choices=("zh", "en"), help="interface language")
-        p.add_argument("--demo", action="store_true", help="fill an empty data folder with a demo story")
-        p.add_argument("--no-bridge", action="store_true", help="do not start the bridge with the window")
+        p.add_argument("--lang", choices=("zh", "en"), default=default, help="interface language")
+        p.add_argument("--demo", action="store_true", default=flag,
+                       help="fill an empty data folder with a demo story")
+        p.add_argument("--no-bridge", action="store_true", default=flag,
+                       help="do not start the bridge with the window")
 
     serve = sub.add_parser("serve", help="run the memory core and the bridge without a window")
     _add_common(serve)

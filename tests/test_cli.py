@@ -47,3 +47,23 @@ def test_invalid_settings_file_is_a_one_line_error_naming_it(tmp_path: Path) -> 
     out = run_cli("serve", "--data-dir", str(tmp_path), "--port", "0")
     assert out.returncode == 2
     assert str(tmp_path / "settings.json") in out.stderr and "bridge.port" in out.stderr
+
+
+def test_data_dir_is_taken_before_or_after_the_subcommand(tmp_path: Path) -> None:
+    from bme_desktop.cli import build_parser
+    parser = build_parser()
+    for argv in (["token", "--data-dir", str(tmp_path)], ["--data-dir", str(tmp_path), "token"],
+                 ["--data-dir", str(tmp_path), "gui", "--theme", "neon-cyan"],
+                 ["gui", "--data-dir", str(tmp_path), "--theme", "neon-cyan"]):
+        args = parser.parse_args(argv)
+        assert args.data_dir == str(tmp_path), argv
+    assert parser.parse_args(["--theme", "neon-cyan", "gui"]).theme == "neon-cyan"
+    assert parser.parse_args(["gui"]).demo is False and parser.parse_args([]).data_dir is None
+
+
+def test_token_uses_the_data_dir_given_before_the_subcommand(tmp_path: Path) -> None:
+    before = run_cli("--data-dir", str(tmp_path / "a"), "token")
+    after = run_cli("token", "--data-dir", str(tmp_path / "a"))
+    assert before.returncode == 0 and after.returncode == 0, before.stderr + after.stderr
+    assert before.stdout == after.stdout  # one token, in folder a
+    assert (tmp_path / "a").is_dir()

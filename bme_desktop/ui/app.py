@@ -16,7 +16,7 @@ from ..core.settings import Settings, SettingsError, load_settings
 from ..core.store.database import StoreError
 from .context import AppContext
 from .i18n import install_translator, resolve_language
-from .main_window import MainWindow
+from .main_window import APP_NAME, MainWindow
 from .panel_tabs import split_panel
 from .resources import icon_path, themes_dir, translations_dir
 from .settle import settle
@@ -124,13 +124,18 @@ def _fail(message: str, quiet: bool) -> int:
     return 2
 
 
+DESKTOP_ID = "bme-desktop"  # the .desktop file's name, Wayland app id and X11 WM_CLASS instance
+
+
 def _application() -> QApplication:
     app = QApplication.instance()
     if not isinstance(app, QApplication):
-        app = QApplication(sys.argv[:1])
-    app.setApplicationName("BME Desktop")
+        # argv[0] names the X11 window class instance: "bme-desktop", not "__main__.py" (python -m)
+        app = QApplication([DESKTOP_ID])
+    app.setApplicationName(APP_NAME)
     app.setOrganizationName("BME")
-    app.setApplicationDisplayName("BME Desktop")
+    app.setApplicationDisplayName(APP_NAME)
+    app.setDesktopFileName(DESKTOP_ID)
     app.setWindowIcon(QIcon(str(icon_path())))
     return app
 

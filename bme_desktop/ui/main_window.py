@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import traceback
+from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtGui import QCloseEvent
@@ -18,6 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..core.events import ChangeRecord
+from ..core.paths import default_data_dir
 from .chat_switcher import ChatSwitcher
 from .context import AppContext
 from .lifetime import release, subscribe
@@ -27,6 +29,15 @@ from .views import ViewSpec, view_specs
 from .views.graph_toolbar import GraphToolbar
 
 FUTURE_PANELS: tuple[str, ...] = ()
+APP_NAME = "BME Desktop"
+
+
+def window_title(data_dir: Path) -> str:
+    """"BME Desktop" for the default data folder, else "FOLDER — BME Desktop". It ends with the
+    application display name, so the window manager shows it once, not "… — BME Desktop" twice."""
+    if data_dir.resolve() == default_data_dir().resolve():
+        return APP_NAME
+    return f"{data_dir.name or data_dir} — {APP_NAME}"
 
 
 class MainWindow(QMainWindow):
@@ -38,7 +49,7 @@ class MainWindow(QMainWindow):
         super().__init__(parent)
         self.context = context
         self.setObjectName("MainWindow")
-        self.setWindowTitle(self.tr("BME Desktop — {0}").format(context.data_dir.name or str(context.data_dir)))
+        self.setWindowTitle(window_title(context.data_dir))
         self.setDockOptions(QMainWindow.DockOption.AnimatedDocks | QMainWindow.DockOption.AllowTabbedDocks)
         self.stack = QStackedWidget()
         self.views: dict[str, QWidget] = {}
