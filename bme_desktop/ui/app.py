@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import subprocess
 import sys
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QLockFile, QSettings, QTranslator
+from PySide6.QtCore import QLockFile, QSettings, QTranslator
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QMessageBox
 
@@ -33,6 +34,7 @@ class DesktopApp:
         self.app, self.data_dir, self.args = app, data_dir, args
         self.context = AppContext(service, themes, settings, data_dir)
         self.translator: QTranslator | None = None
+        self.reopen_in: Path | None = None  # another data folder to open after this window closes
         self.set_language(resolve_language(getattr(args, "lang", None), settings.appearance.language), rebuild=False)
         self.ui_state = QSettings(str(data_dir / "ui-state.ini"), QSettings.Format.IniFormat)
         self.window = self._make_window()
@@ -69,9 +71,12 @@ class DesktopApp:
         self.set_language(language)
 
     def _data_dir_requested(self, folder: str) -> None:
-        QMessageBox.information(self.window, QCoreApplication.translate("DesktopApp", "Open another data folder"),
-                                QCoreApplication.translate("DesktopApp", "Start BME Desktop with --data-dir \"{0}\" "
-                                                           "to open that folder.").format(folder))
+        """Open ``folder`` in a new BME Desktop once this one has closed (and let go of its lock
+        and its bridge port): see ``gui_main``."""
+        if Path(folder).resolve() == self.data_dir.resolve():
+            return
+        self.reopen_in = Path(folder)
+        self.window.close()
 
     def restore_state(self) -> None:
         geometry, state = self.ui_state.value("window/geometry"), self.ui_state.value("window/state")
@@ -140,6 +145,16 @@ def _application() -> QApplication:
     return app
 
 
+def reopen(folder: Path, args: argparse.Namespace) -> None:
+    """Start BME Desktop over ``folder`` in a new process (same language and theme options)."""
+    command = [sys.executable, "-m", "bme_desktop", "--data-dir", str(folder)]
+    for option in ("lang", "theme"):
+        value = getattr(args, option, None)
+        if value:
+            command += [f"--{option}", value]
+    subprocess.Popen(command, start_new_session=True)
+
+
 def gui_main(data_dir: Path, args: argparse.Namespace) -> int:
     app = _application()
     screenshot = getattr(args, "screenshot", None)
@@ -153,6 +168,7 @@ def gui_main(data_dir: Path, args: argparse.Namespace) -> int:
     lock.setStaleLockTime(0)
     if not lock.tryLock(200):
         return _fail(f"another BME Desktop window already has {data_dir} open", quiet)
+    desktop: DesktopApp | None = None
     try:
         try:
             settings = load_settings(data_dir)
@@ -189,3 +205,5 @@ def gui_main(data_dir: Path, args: argparse.Namespace) -> int:
             service.close()
     finally:
         lock.unlock()
+        if desktop is not None and desktop.reopen_in is not None:
+            reopen(desktop.reopen_in, args)

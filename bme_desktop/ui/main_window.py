@@ -9,6 +9,7 @@ from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import (
     QDockWidget,
+    QFileDialog,
     QLabel,
     QMainWindow,
     QMessageBox,
@@ -30,6 +31,7 @@ from .views.graph_toolbar import GraphToolbar
 
 FUTURE_PANELS: tuple[str, ...] = ()
 APP_NAME = "BME Desktop"
+DEFAULT_VIEW = "graph2d"  # where the welcome page hands over once there is a chat
 
 
 def window_title(data_dir: Path) -> str:
@@ -56,6 +58,10 @@ class MainWindow(QMainWindow):
         self.view_specs: tuple[ViewSpec, ...] = view_specs()
         for spec in self.view_specs:
             self.add_view(spec)
+        from .welcome import WelcomePage
+        self.welcome = WelcomePage(context)
+        self.welcome.sigOpenFolder.connect(self.choose_data_folder)
+        self.stack.addWidget(self.welcome)
         self.graph_toolbar = GraphToolbar(context, self.views.values())
         self.stack.currentChanged.connect(lambda _i: self.graph_toolbar.follow(self.stack.currentWidget()))
         self.graph_toolbar.follow(self.stack.currentWidget())
@@ -81,6 +87,10 @@ class MainWindow(QMainWindow):
         self.resizeDocks([self.docks["chats"], self.docks["overview"]], [260, 520], Qt.Orientation.Vertical)
         self._status_labels()
         self.menus = build_menus(self)
+        from .navigation import build_navigation
+        self.navigation = build_navigation(self)
+        subscribe(self, context.counts.sigChanged, self._show_welcome_if_empty)
+        self._show_welcome_if_empty()
         subscribe(self, context.sigStatus, self.show_status)
         subscribe(self, context.sigError, self.show_error)
         subscribe(self, context.runner.sigError, self._error_details)
@@ -161,6 +171,21 @@ class MainWindow(QMainWindow):
         else:
             self.show_status(self.tr("There is no panel called “{0}”.").format(key), 0)
         return False
+
+    def choose_data_folder(self) -> None:
+        folder = QFileDialog.getExistingDirectory(self, self.tr("Open a data folder"), str(self.context.data_dir))
+        if folder:
+            self.sigDataDirRequested.emit(folder)
+
+    def _show_welcome_if_empty(self) -> None:
+        """The welcome page while the data folder has no chat; the graph once one appears."""
+        counts = self.context.counts
+        if not counts.loaded:
+            return
+        if not counts.chats() and not self.context.chat_id:
+            self.stack.setCurrentWidget(self.welcome)
+        elif self.stack.currentWidget() is self.welcome:
+            self.stack.setCurrentWidget(self.views.get(DEFAULT_VIEW) or next(iter(self.views.values())))
 
     def set_bridge_status(self, text: str) -> None:
         """For whoever starts the bridge: e.g. "Bridge: 127.0.0.1:7317 · 1 client"."""

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication, QUrl
 from PySide6.QtGui import QAction, QActionGroup, QDesktopServices, QKeySequence
-from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox
+from PySide6.QtWidgets import QMenu, QMessageBox
 
 from .. import __version__
 from ..core.rewrites import RewriteRefused, RewriteRunning
@@ -35,12 +35,7 @@ def build_menus(window: MainWindow) -> Menus:
     reveal.triggered.connect(lambda: QDesktopServices.openUrl(QUrl.fromLocalFile(str(context.data_dir))))
     other = file_menu.addAction(QCoreApplication.translate("Menus", "Open another data folder…"))
     other.setShortcut(QKeySequence.StandardKey.Open)
-
-    def choose_folder() -> None:
-        folder = QFileDialog.getExistingDirectory(window, QCoreApplication.translate("Menus", "Open a data folder"), str(context.data_dir))
-        if folder:
-            window.sigDataDirRequested.emit(folder)
-    other.triggered.connect(choose_folder)
+    other.triggered.connect(window.choose_data_folder)
     file_menu.addSeparator()
     quit_action = file_menu.addAction(QCoreApplication.translate("Menus", "Quit"))
     quit_action.setShortcut(QKeySequence.StandardKey.Quit)

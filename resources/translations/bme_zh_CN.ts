@@ -406,28 +406,27 @@
         <translation>选择酒馆（SillyTavern）文件夹</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="113"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="108"/>
         <source>{0} has no data/&lt;user&gt; folder: is it the SillyTavern folder?</source>
         <translation>{0} 中没有 data/&lt;用户&gt; 文件夹：这是酒馆的文件夹吗？</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="119"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="114"/>
         <source>SillyTavern user</source>
         <translation>酒馆用户</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="120"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="115"/>
         <source>Install for which user?</source>
         <translation>为哪个用户安装？</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="128"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="123"/>
         <source>Installed in {0} and paired with this bridge. Reload SillyTavern: the extension connects by itself.</source>
         <translation>已安装到 {0}，并已与本桥接配对。重新加载 SillyTavern 后扩展会自动连接。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="109"/>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="131"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="126"/>
         <source>Not installed: {0}</source>
         <translation>未安装：{0}</translation>
     </message>
@@ -600,19 +599,6 @@ First seen: {3}</source>
 来源页面：{1}
 用户代理：{2}
 首次出现：{3}</translation>
-    </message>
-</context>
-<context>
-    <name>DesktopApp</name>
-    <message>
-        <location filename="../../bme_desktop/ui/app.py" line="72"/>
-        <source>Open another data folder</source>
-        <translation>打开其他数据文件夹</translation>
-    </message>
-    <message>
-        <location filename="../../bme_desktop/ui/app.py" line="73"/>
-        <source>Start BME Desktop with --data-dir &quot;{0}&quot; to open that folder.</source>
-        <translation>请用 --data-dir &quot;{0}&quot; 启动 BME Desktop 以打开该文件夹。</translation>
     </message>
 </context>
 <context>
@@ -916,17 +902,17 @@ First seen: {3}</source>
         <translation>截至某条消息时的图：向左拖动，看记忆如何随故事增长</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="204"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="205"/>
         <source>All messages</source>
         <translation>全部消息</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="204"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="205"/>
         <source>As of message {0}</source>
         <translation>截至第 {0} 条消息</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="227"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="228"/>
         <source>No recall yet in this chat.</source>
         <translation>此聊天尚无召回。</translation>
     </message>
@@ -1536,91 +1522,91 @@ First seen: {3}</source>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="41"/>
-        <source>BME Desktop — {0}</source>
-        <translation>BME Desktop — {0}</translation>
-    </message>
-    <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="60"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="77"/>
         <source>Chats</source>
         <translation>聊天</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="104"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="125"/>
         <source>Details…</source>
         <translation>详情…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="112"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="133"/>
         <source>Data: {0}</source>
         <translation>数据：{0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="114"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="135"/>
         <source>Bridge: off</source>
         <translation>桥接：关闭</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="123"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="144"/>
         <source>Database: SQLite</source>
         <translation>数据库：SQLite</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="124"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="145"/>
         <source>Database: {0}</source>
         <translation>数据库：{0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="143"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="164"/>
         <source>The “{0}” panel has no tab called “{1}”.</source>
         <translation>“{0}”面板没有名为“{1}”的标签页。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="149"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="170"/>
         <source>The “{0}” panel is not in this version yet.</source>
         <translation>此版本还没有“{0}”面板。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="151"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="172"/>
         <source>There is no panel called “{0}”.</source>
         <translation>没有名为“{0}”的面板。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="164"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="176"/>
+        <source>Open a data folder</source>
+        <translation>打开数据文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/main_window.py" line="200"/>
         <source>Error: {0}</source>
         <translation>错误：{0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="174"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="210"/>
         <source>Error details</source>
         <translation>错误详情</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="174"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="210"/>
         <source>Something went wrong.</source>
         <translation>出错了。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bme_desktop/ui/main_window.py" line="200"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="236"/>
         <source>Review: %n held back until approved</source>
         <translation>
             <numerusform>待审：%n 条记忆获批前不注入</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bme_desktop/ui/main_window.py" line="202"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="238"/>
         <source>Review: %n to look over</source>
         <translation>
             <numerusform>待审：%n 条记忆待查看</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="206"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="242"/>
         <source>Working…</source>
         <translation>处理中…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="211"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="247"/>
         <source>{0} memories removed.</source>
         <translation>已移除 {0} 条记忆。</translation>
     </message>
@@ -1706,52 +1692,52 @@ First seen: {3}</source>
         <translation>替换</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/memory_detail.py" line="45"/>
+        <location filename="../../bme_desktop/ui/memory_detail.py" line="46"/>
         <source>User</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/memory_detail.py" line="46"/>
+        <location filename="../../bme_desktop/ui/memory_detail.py" line="47"/>
         <source>Assistant</source>
         <translation>助手</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/memory_detail.py" line="47"/>
+        <location filename="../../bme_desktop/ui/memory_detail.py" line="48"/>
         <source>System</source>
         <translation>系统</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/memory_detail.py" line="51"/>
+        <location filename="../../bme_desktop/ui/memory_detail.py" line="52"/>
         <source>earlier</source>
         <translation>更早</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/memory_detail.py" line="75"/>
+        <location filename="../../bme_desktop/ui/memory_detail.py" line="76"/>
         <source>Link…</source>
         <translation>关联…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/memory_detail.py" line="77"/>
+        <location filename="../../bme_desktop/ui/memory_detail.py" line="78"/>
         <source>Unlink</source>
         <translation>取消关联</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/memory_detail.py" line="88"/>
+        <location filename="../../bme_desktop/ui/memory_detail.py" line="89"/>
         <source>Sources</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/memory_detail.py" line="89"/>
+        <location filename="../../bme_desktop/ui/memory_detail.py" line="90"/>
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/memory_detail.py" line="90"/>
+        <location filename="../../bme_desktop/ui/memory_detail.py" line="91"/>
         <source>Links</source>
         <translation>关联</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/memory_detail.py" line="117"/>
+        <location filename="../../bme_desktop/ui/memory_detail.py" line="118"/>
         <source>Link removed (Ctrl+Z undoes it).</source>
         <translation>已取消关联（Ctrl+Z 可撤销）。</translation>
     </message>
@@ -1852,102 +1838,97 @@ First seen: {3}</source>
     </message>
     <message>
         <location filename="../../bme_desktop/ui/menus.py" line="40"/>
-        <source>Open a data folder</source>
-        <translation>打开数据文件夹</translation>
-    </message>
-    <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="45"/>
         <source>Quit</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="49"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="44"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="50"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="45"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="52"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="47"/>
         <source>Redo</source>
         <translation>重做</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="64"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="59"/>
         <source>Nothing to undo.</source>
         <translation>没有可撤销的操作。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="64"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="59"/>
         <source>Undone.</source>
         <translation>已撤销。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="64"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="59"/>
         <source>Nothing to redo.</source>
         <translation>没有可重做的操作。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="64"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="59"/>
         <source>Redone.</source>
         <translation>已重做。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="69"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="64"/>
         <source>A maintenance task is changing this chat: undo once it has finished.</source>
         <translation>维护任务正在修改这个聊天：请等它完成后再撤销。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="72"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="67"/>
         <source>This step cannot be undone or redone: memories were extracted from new messages since, and putting the old ones back would mix the two.</source>
         <translation>这一步无法撤销或重做：此后已从新消息中提取了记忆，恢复旧记忆会把两者混在一起。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="81"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="76"/>
         <source>New memory</source>
         <translation>新建记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="91"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="86"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="92"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="87"/>
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="107"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="102"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="117"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="112"/>
         <source>Panels</source>
         <translation>面板</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="120"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="115"/>
         <source>Central view</source>
         <translation>中央视图</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="125"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="120"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="126"/>
-        <location filename="../../bme_desktop/ui/menus.py" line="127"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="121"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="122"/>
         <source>About BME Desktop</source>
         <translation>关于 BME Desktop</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="127"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="122"/>
         <source>&lt;b&gt;BME Desktop {0}&lt;/b&gt;&lt;p&gt;Watch, audit and edit what the AI remembers of your chats.&lt;/p&gt;&lt;p&gt;Data folder: {1}&lt;/p&gt;</source>
         <translation>&lt;b&gt;BME Desktop {0}&lt;/b&gt;&lt;p&gt;查看、审核和编辑 AI 对你的聊天所记住的内容。&lt;/p&gt;&lt;p&gt;数据文件夹：{1}&lt;/p&gt;</translation>
     </message>
@@ -1961,9 +1942,17 @@ First seen: {3}</source>
     </message>
 </context>
 <context>
+    <name>Navigation</name>
+    <message>
+        <location filename="../../bme_desktop/ui/navigation.py" line="33"/>
+        <source>Navigation</source>
+        <translation>导航</translation>
+    </message>
+</context>
+<context>
     <name>NebulaView</name>
     <message>
-        <location filename="../../bme_desktop/ui/views/nebula/view.py" line="90"/>
+        <location filename="../../bme_desktop/ui/views/nebula/view.py" line="91"/>
         <source>The memory nebula</source>
         <translation>记忆星云</translation>
     </message>
@@ -3207,6 +3196,69 @@ First seen: {3}</source>
         <location filename="../../bme_desktop/ui/views/__init__.py" line="49"/>
         <source>Memory nebula</source>
         <translation>记忆星云</translation>
+    </message>
+</context>
+<context>
+    <name>WelcomePage</name>
+    <message>
+        <location filename="../../bme_desktop/ui/welcome.py" line="33"/>
+        <source>Welcome to BME Desktop</source>
+        <translation>欢迎使用 BME Desktop</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/welcome.py" line="35"/>
+        <source>BME Desktop remembers your long chats: what happened, who is who, the rules of the world. This data folder has no chat yet.</source>
+        <translation>BME Desktop 记住你的长篇对话：发生了什么、谁是谁、世界的规则。这个数据文件夹里还没有对话。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/welcome.py" line="39"/>
+        <source>Open the demo</source>
+        <translation>打开演示</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/welcome.py" line="39"/>
+        <source>A generated story of a few hundred memories to look around in.</source>
+        <translation>一个生成的故事，有几百条记忆，可以随意浏览。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/welcome.py" line="41"/>
+        <source>Connect SillyTavern</source>
+        <translation>连接 SillyTavern</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/welcome.py" line="41"/>
+        <source>Install the extension and pair it with this app; chats appear here as you play.</source>
+        <translation>安装扩展并与本程序配对；你开始对话后，对话会出现在这里。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/welcome.py" line="44"/>
+        <source>Open a data folder</source>
+        <translation>打开数据文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/welcome.py" line="44"/>
+        <source>Memories kept somewhere else (another profile, a backup you restored).</source>
+        <translation>保存在别处的记忆（另一个配置，或你恢复的备份）。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/welcome.py" line="82"/>
+        <source>Writing the demo story…</source>
+        <translation>正在写入演示故事…</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/welcome.py" line="92"/>
+        <source>The demo could not be written: {0}</source>
+        <translation>无法写入演示：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/welcome.py" line="105"/>
+        <source>1. Install the extension into your SillyTavern folder (the bridge address and this token are filled in). 2. Reload SillyTavern and open a chat: it appears here.</source>
+        <translation>1. 把扩展安装到你的 SillyTavern 文件夹（桥接地址和这个令牌会自动填好）。2. 重新加载 SillyTavern 并打开一个对话：它会出现在这里。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/welcome.py" line="123"/>
+        <source>Install into {0} (SillyTavern {1})</source>
+        <translation>安装到 {0}（SillyTavern {1}）</translation>
     </message>
 </context>
 </TS>

@@ -1,0 +1,125 @@
+"""The first-run page: what the central area shows while the data folder holds no chat.
+
+Three ways in: "Open the demo" (a generated story, built on a worker), "Connect SillyTavern" (the
+bridge token with Show / Copy, and the extension installer with the bridge URL and token filled
+in: the Settings panel's :class:`BridgeBox`) and "Open a data folder" (the window's
+``sigDataDirRequested``). The main window shows it while ``context.counts`` lists no chat and
+leaves it as soon as one appears (a demo built, SillyTavern's first sync).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+
+from ..core.service import MemoryService
+from ..sillytavern.install import SillyTavern, find_sillytavern
+from .context import AppContext
+from .demo_story import DemoReport, build_demo
+
+
+class WelcomePage(QWidget):
+    sigDemoBuilt = Signal()
+    sigOpenFolder = Signal()  # the window asks for the folder and opens it
+
+    def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._context = context
+        self._home: Path | None = None  # where to look for SillyTavern (None: the user's home)
+        self.setObjectName("welcome")
+        title = QLabel(self.tr("Welcome to BME Desktop"))
+        title.setProperty("role", "heading")
+        intro = QLabel(self.tr("BME Desktop remembers your long chats: what happened, who is who, the rules of "
+                               "the world. This data folder has no chat yet."))
+        intro.setWordWrap(True)
+        intro.setProperty("role", "muted")
+        self.demo_button = self._choice(self.tr("Open the demo"), self.tr("A generated story of a few hundred "
+                                        "memories to look around in."), self.open_demo)
+        self.connect_button = self._choice(self.tr("Connect SillyTavern"), self.tr("Install the extension and "
+                                           "pair it with this app; chats appear here as you play."),
+                                           self.show_connect)
+        self.folder_button = self._choice(self.tr("Open a data folder"), self.tr("Memories kept somewhere else "
+                                          "(another profile, a backup you restored)."), self.sigOpenFolder.emit)
+        self.status = QLabel()
+        self.status.setProperty("role", "muted")
+        self.status.setWordWrap(True)
+        self.connect_box = QFrame()
+        self.connect_box.setObjectName("welcome-connect")
+        self.connect_box.hide()
+        card = QWidget()
+        card.setMaximumWidth(640)
+        column = QVBoxLayout(card)
+        column.setSpacing(12)
+        column.addWidget(title)
+        column.addWidget(intro)
+        for button in (self.demo_button, self.connect_button, self.folder_button):
+            column.addWidget(button)
+        column.addWidget(self.connect_box)
+        column.addWidget(self.status)
+        row = QHBoxLayout()
+        row.addStretch(1)
+        row.addWidget(card, 4)
+        row.addStretch(1)
+        outer = QVBoxLayout(self)
+        outer.addStretch(1)
+        outer.addLayout(row)
+        outer.addStretch(2)
+
+    def _choice(self, title: str, hint: str, action: Callable[[], object]) -> QPushButton:
+        button = QPushButton(f"{title}\n{hint}")
+        button.setObjectName("welcome-choice")
+        button.setMinimumHeight(56)
+        button.setToolTip(hint)
+        button.clicked.connect(lambda _checked=False: action())
+        return button
+
+    # actions -------------------------------------------------------------------------------
+    def open_demo(self) -> None:
+        self.demo_button.setEnabled(False)
+        self.status.setText(self.tr("Writing the demo story…"))
+
+        def done(_report: DemoReport) -> None:
+            self.status.setText("")
+            self.demo_button.setEnabled(True)
+            self._context.counts.refresh()  # the chat list picks the new chat
+            self.sigDemoBuilt.emit()
+
+        def failed(exc: Exception) -> None:
+            self.demo_button.setEnabled(True)
+            self.status.setText(self.tr("The demo could not be written: {0}").format(exc))
+
+        def build(service: MemoryService) -> DemoReport:
+            return build_demo(service)
+        self._context.call(build, done, on_error=failed, owner=self)
+
+    def show_connect(self) -> None:
+        """Show the bridge token (Show / Copy) and the SillyTavern installer under the buttons."""
+        if self.connect_box.layout() is None:
+            from .panels.settings_bridge import BridgeBox
+            self.bridge_box = BridgeBox(self._context)
+            box = QVBoxLayout(self.connect_box)
+            box.setContentsMargins(0, 0, 0, 0)
+            how = QLabel(self.tr("1. Install the extension into your SillyTavern folder (the bridge address and "
+                                 "this token are filled in). 2. Reload SillyTavern and open a chat: it appears "
+                                 "here."))
+            how.setWordWrap(True)
+            how.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+            box.addWidget(how)
+            self.found_button = QPushButton()
+            self.found_button.hide()
+            box.addWidget(self.found_button)
+            box.addWidget(self.bridge_box)
+            self._context.call(lambda _s: find_sillytavern(self._home), self._found, owner=self)
+        self.connect_box.show()
+
+    def _found(self, found: list[SillyTavern]) -> None:
+        """A SillyTavern in one of the usual places: one click installs into it."""
+        if not found:
+            return
+        root = found[0].root
+        self.found_button.setText(self.tr("Install into {0} (SillyTavern {1})").format(root, found[0].version))
+        self.found_button.clicked.connect(lambda _checked=False: self.bridge_box.install(root))
+        self.found_button.show()
