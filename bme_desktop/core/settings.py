@@ -169,6 +169,31 @@ class ProxySettings:
         return out
 
 
+BACKUP_PASSPHRASE_KEY = "backup-passphrase"  # keyring service "bme-desktop"; never in settings.json
+
+
+@dataclass
+class BackupSettings:
+    """Scheduled backups (docs/backup.md): off by default. The passphrase is never a setting:
+    it is the environment variable named here, else the secret ``backup-passphrase`` in the
+    OS keyring. With ``encrypt`` on and no passphrase, a due backup is skipped (and says so),
+    never written as plain text."""
+
+    scheduled: bool = False
+    interval_hours: float = _bounded(24.0, min=0.25, max=24 * 365.0)
+    keep: int = _bounded(7, min=1, max=1000)  # scheduled backups kept; older ones of ours are deleted
+    encrypt: bool = True
+    passphrase_env: str = "BME_BACKUP_PASSPHRASE"
+    folder: str = "backups"  # inside the data folder
+
+    def __post_init__(self) -> None:
+        folder = self.folder.strip().replace("\\", "/")
+        parts = [p for p in folder.split("/") if p not in ("", ".")]
+        if not parts or folder.startswith("/") or (len(folder) > 1 and folder[1] == ":") or ".." in parts:
+            raise SettingsError("backup.folder must be a folder inside the data folder (a relative path "
+                                f"without '..'; got {self.folder!r})")
+
+
 @dataclass
 class AppearanceSettings:
     theme: str = _bounded("crimson-synth",
@@ -187,6 +212,7 @@ class Settings:
     lifecycle: LifecycleSettings = field(default_factory=LifecycleSettings)
     bridge: BridgeSettings = field(default_factory=BridgeSettings)
     proxy: ProxySettings = field(default_factory=ProxySettings)
+    backup: BackupSettings = field(default_factory=BackupSettings)
     appearance: AppearanceSettings = field(default_factory=AppearanceSettings)
 
     def to_json(self) -> dict[str, Any]:

@@ -48,10 +48,15 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser],
                         help="encrypt with the passphrase in this environment variable")
     backup.add_argument("-o", "--output", metavar="FILE",
                         help="write here (default: the data folder's backups/, keeping recent ones)")
+    backup.add_argument("--incremental", action="store_true",
+                        help="only what changed (and was deleted) since the last backup: the next link of the "
+                             "chain the last full backup started")
 
-    rest = sub.add_parser("restore", help="restore a backup (chats that exist are kept unless --replace)")
+    rest = sub.add_parser("restore", help="restore a backup, or a full backup and its increments in order "
+                                          "(chats that exist are kept unless --replace)")
     add_common(rest)
-    rest.add_argument("file", metavar="FILE")
+    rest.add_argument("file", metavar="FILE", nargs="+",
+                      help="a backup; for a chain, the full backup first, then its increments in order")
     rest.add_argument("--passphrase-env", metavar="VAR", help="the passphrase is in this environment variable")
     rest.add_argument("--replace", action="store_true", help="replace chats that already exist")
 
@@ -79,6 +84,8 @@ def _summary(result: ImportResult) -> str:
              f"{result.edges} edges, {result.messages} messages"]
     if result.skipped:
         parts.append(f"kept existing {', '.join(result.skipped)}")
+    if result.deleted:
+        parts.append(f"deleted {', '.join(result.deleted)} (deleted in the backup chain)")
     return "; ".join(parts)
 
 
@@ -100,8 +107,14 @@ def _run(command: str, args: argparse.Namespace, data_dir: Path) -> int:
     from .graph_formats import graph_of, to_gexf, to_graphml
     from .importer import import_chats
     passphrase = _passphrase(getattr(args, "passphrase_env", None))
-    if command in ("import", "restore"):  # read, decrypt and validate before opening the store
+    chain = None
+    if command == "import":  # read, decrypt and validate before opening the store
         chats_in = read_backup(read_file(Path(args.file)), passphrase)
+    elif command == "restore":
+        from .incremental import resolve_chain
+        from .validate import validate_document
+        chain = resolve_chain([(f, read_file(Path(f))) for f in args.file], passphrase)
+        chats_in = validate_document(chain.document)
     if command in ("export", "backup") and args.database_url is None and not (data_dir / DB_FILENAME).exists():
         raise UsageProblem(f"there is no memory database in {data_dir}")
     service = MemoryService.open(data_dir, database_url=args.database_url, attach=False)
@@ -132,7 +145,9 @@ def _run(command: str, args: argparse.Namespace, data_dir: Path) -> int:
             print(_summary(result))
             return 0
         if command == "restore":
-            result = import_chats(service, chats_in, mode="replace" if args.replace else "merge")
+            assert chain is not None
+            result = import_chats(service, chats_in, mode="replace" if args.replace else "merge",
+                                  delete=chain.deleted_chats if args.replace else ())
             print(_summary(result))
             return 0
         return _backup(service, args, data_dir, passphrase)
@@ -141,19 +156,23 @@ def _run(command: str, args: argparse.Namespace, data_dir: Path) -> int:
 
 
 def _backup(service: MemoryService, args: argparse.Namespace, data_dir: Path, passphrase: str | None) -> int:
-    from .files import backup_bytes, backup_dir, write_atomically
-    from .retention import RetentionPolicy, backup_name, files_to_delete
-    data = backup_bytes(service, passphrase)
-    if args.output is not None:
-        path = Path(args.output)
-        write_atomically(path, data)
+    from .files import backup_dir, prune, write_full_backup, write_incremental_backup
+    from .retention import RetentionPolicy, backup_name
+    output = None if args.output is None else Path(args.output)
+    if args.incremental:
+        run = write_incremental_backup(service, passphrase, data_dir=data_dir, path=output)
+        path = run.path
+        detail = f" (link {run.seq}: {run.changed} records new or changed, {run.deleted} deleted)"
+    elif output is not None:
+        path = write_full_backup(service, output, passphrase, data_dir=data_dir)
+        detail = ""
     else:
         folder = backup_dir(data_dir)
         path = folder / backup_name(datetime.fromtimestamp(service.now(), tz=UTC), encrypted=passphrase is not None)
-        write_atomically(path, data)
-        for name in files_to_delete([p.name for p in folder.iterdir()], RetentionPolicy()):
-            (folder / name).unlink(missing_ok=True)
+        write_full_backup(service, path, passphrase, data_dir=data_dir)
+        prune(folder, RetentionPolicy())
+        detail = ""
     if passphrase is None:
         print("bme-desktop backup: not encrypted (no --passphrase-env given)", file=sys.stderr)
-    print(path)
+    print(f"{path}{detail}")
     return 0

@@ -4,18 +4,29 @@ into ``<data_dir>/backups/`` with retention."""
 from __future__ import annotations
 
 import gzip
+import json
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .crypto import KdfParams, decrypt, encrypt, gunzip_bounded, is_encrypted
 from .export import dumps, export_document
 from .format import MAX_FILE_BYTES, BackupError
 from .importer import ImportMode, ImportResult, import_chats
-from .retention import RetentionPolicy, backup_name, backup_time, files_to_delete
-from .validate import ChatDoc, load_document
+from .incremental import (
+    Watermark,
+    diff_document,
+    digests_of,
+    file_id,
+    load_watermark,
+    resolve_chain,
+    save_watermark,
+)
+from .retention import RetentionPolicy, backup_name, backup_time, files_to_delete, incremental_name
+from .validate import ChatDoc, load_document, validate_document
 
 if TYPE_CHECKING:
     from ..service import MemoryService
@@ -25,10 +36,69 @@ GZIP_MAGIC = b"\x1f\x8b"
 
 def backup_bytes(service: MemoryService, passphrase: str | None, *, params: KdfParams | None = None) -> bytes:
     """All chats as one export document: encrypted with the passphrase, else plain gzip."""
-    text = dumps(service.read(lambda r: export_document(r, now=service.now()))).encode("utf-8")
+    return seal(dumps(current_document(service)).encode("utf-8"), passphrase, params)
+
+
+def current_document(service: MemoryService) -> dict[str, Any]:
+    """The export document of every chat, read in one transaction."""
+    return service.read(lambda r: export_document(r, now=service.now()))
+
+
+def seal(text: bytes, passphrase: str | None, params: KdfParams | None = None) -> bytes:
     if passphrase is None:
         return gzip.compress(text, mtime=0)
     return encrypt(text, passphrase, params)
+
+
+def write_full_backup(service: MemoryService, path: Path, passphrase: str | None, *, data_dir: Path,
+                      params: KdfParams | None = None) -> Path:
+    """A full backup at ``path``; it starts a new chain of increments (the watermark)."""
+    document = current_document(service)
+    data = seal(dumps(document).encode("utf-8"), passphrase, params)
+    write_atomically(path, data)
+    ident = file_id(data)
+    save_watermark(data_dir, Watermark(chain=ident, last=ident, seq=0, at=float(document["exported_at"]),
+                                       digests=digests_of(document)))
+    return path
+
+
+@dataclass
+class IncrementalRun:
+    path: Path
+    seq: int
+    changed: int  # records written (new or changed)
+    deleted: int  # records and chats marked deleted
+
+
+def write_incremental_backup(service: MemoryService, passphrase: str | None, *, data_dir: Path,
+                             path: Path | None = None, params: KdfParams | None = None) -> IncrementalRun:
+    """What changed since the watermark, as the next link of its chain (default: in the
+    data folder's ``backups/``). Without a watermark there is nothing to build on."""
+    mark = load_watermark(data_dir)
+    if mark is None:
+        raise BackupError("", "there is no full backup to build on: make one first (bme-desktop backup)")
+    document = current_document(service)
+    increment = diff_document(document, mark, parent=mark.last)
+    data = seal(json.dumps(increment, ensure_ascii=False, sort_keys=True).encode("utf-8"), passphrase, params)
+    when = datetime.fromtimestamp(float(document["exported_at"]), tz=UTC)
+    if path is None:
+        path = backup_dir(data_dir) / incremental_name(when, increment["seq"], encrypted=passphrase is not None)
+    write_atomically(path, data)
+    save_watermark(data_dir, Watermark(chain=mark.chain, last=file_id(data), seq=increment["seq"],
+                                       at=float(document["exported_at"]), digests=digests_of(document)))
+    changed = sum(len(v) for c in increment["chats"] for v in c["upsert"].values())
+    deleted = sum(len(v) for c in increment["chats"] for v in c["delete"].values()) + len(increment["deleted_chats"])
+    return IncrementalRun(path=path, seq=increment["seq"], changed=changed, deleted=deleted)
+
+
+def restore_chain(service: MemoryService, paths: Sequence[Path], passphrase: str | None, *,
+                  mode: ImportMode = "merge") -> ImportResult:
+    """A full backup and its increments: every link checked, decrypted and the final state
+    validated before one import transaction. With ``replace``, chats the chain deleted are
+    deleted here too, so the store ends as the source was."""
+    chain = resolve_chain([(str(p), read_file(p)) for p in paths], passphrase)
+    chats = validate_document(chain.document)
+    return import_chats(service, chats, mode=mode, delete=chain.deleted_chats if mode == "replace" else ())
 
 
 def write_atomically(path: Path, data: bytes) -> None:
@@ -49,6 +119,11 @@ def write_atomically(path: Path, data: bytes) -> None:
 
 def read_backup(data: bytes, passphrase: str | None) -> list[ChatDoc]:
     """Validated chats of an encrypted backup, a gzip backup or a plain export document."""
+    return load_document(decode_backup(data, passphrase))
+
+
+def decode_backup(data: bytes, passphrase: str | None) -> bytes:
+    """The JSON text inside an encrypted backup, a gzip backup or a plain document."""
     if len(data) > MAX_FILE_BYTES:
         raise BackupError("", f"the file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB")
     if is_encrypted(data):
@@ -57,7 +132,7 @@ def read_backup(data: bytes, passphrase: str | None) -> list[ChatDoc]:
         data = decrypt(data, passphrase)
     elif data.startswith(GZIP_MAGIC):
         data = gunzip_bounded(data, MAX_FILE_BYTES)
-    return load_document(data)
+    return data
 
 
 def read_file(path: Path) -> bytes:
@@ -92,18 +167,23 @@ def last_backup(folder: Path) -> datetime | None:
 
 def scheduled_backup(service: MemoryService, data_dir: Path, *, passphrase: str | None,
                      policy: RetentionPolicy | None = None, interval: timedelta | None = None,
-                     params: KdfParams | None = None) -> BackupRun:
-    """Write a backup into ``<data_dir>/backups/`` when one is due, then apply retention.
-    Only files named ``bme-backup-*`` are ever deleted."""
-    folder = backup_dir(data_dir)
+                     params: KdfParams | None = None, folder: Path | None = None) -> BackupRun:
+    """Write a backup into ``folder`` (default ``<data_dir>/backups/``) when one is due, then
+    apply retention. Only files named ``bme-backup-*`` and ``bme-incr-*`` are ever deleted."""
+    folder = folder or backup_dir(data_dir)
     now = datetime.fromtimestamp(service.now(), tz=UTC)
     previous = last_backup(folder) if folder.exists() else None
     if interval is not None and previous is not None and now - previous < interval:
         return BackupRun(path=None)
     path = folder / backup_name(now, encrypted=passphrase is not None)
-    write_atomically(path, backup_bytes(service, passphrase, params=params))
-    run = BackupRun(path=path)
-    for name in files_to_delete([p.name for p in folder.iterdir()], policy or RetentionPolicy()):
+    write_full_backup(service, path, passphrase, data_dir=data_dir, params=params)
+    return BackupRun(path=path, deleted=prune(folder, policy or RetentionPolicy()))
+
+
+def prune(folder: Path, policy: RetentionPolicy) -> list[Path]:
+    """Delete the backups of ours that ``policy`` lets go (never a file of another name)."""
+    deleted = []
+    for name in files_to_delete([p.name for p in folder.iterdir() if p.is_file()], policy):
         (folder / name).unlink(missing_ok=True)
-        run.deleted.append(folder / name)
-    return run
+        deleted.append(folder / name)
+    return deleted

@@ -40,6 +40,7 @@ class ImportResult:
     edges: int = 0
     messages: int = 0
     remapped: list[str] = field(default_factory=list)  # chats whose ids were remapped
+    deleted: list[str] = field(default_factory=list)  # chats a restored chain had deleted
 
 
 def extraction_paused(service: MemoryService) -> AbstractContextManager[None]:
@@ -49,18 +50,26 @@ def extraction_paused(service: MemoryService) -> AbstractContextManager[None]:
 
 
 def import_chats(service: MemoryService, chats: Sequence[ChatDoc], *, mode: ImportMode = "new",
-                 as_chat: str | None = None) -> ImportResult:
+                 as_chat: str | None = None, delete: Sequence[str] = ()) -> ImportResult:
+    """Import ``chats`` in one transaction; ``delete`` names chats to delete in the same
+    transaction (a restored chain's deleted chats)."""
     if as_chat is not None:
         if len(chats) != 1:
             raise BackupError("chats", f"holds {len(chats)} chats; importing under one id needs exactly one")
         if not as_chat or len(as_chat) > 256 or "\x00" in as_chat:
             raise BackupError("chat_id", "the new chat id must be text of 1 to 256 characters")
     with extraction_paused(service):
-        return service.write(lambda uow: _import_all(uow, chats, mode, as_chat))
+        return service.write(lambda uow: _import_all(uow, chats, mode, as_chat, delete))
 
 
-def _import_all(uow: UnitOfWork, chats: Sequence[ChatDoc], mode: ImportMode, as_chat: str | None) -> ImportResult:
+def _import_all(uow: UnitOfWork, chats: Sequence[ChatDoc], mode: ImportMode, as_chat: str | None,
+                delete: Sequence[str] = ()) -> ImportResult:
     result = ImportResult()
+    for chat_id in delete:
+        if uow.read.chat_pk(chat_id) is not None:
+            delete_chat_rows(uow, chat_id)
+            uow.deleted.append(chat_id)
+            result.deleted.append(chat_id)
     for pos, chat in enumerate(chats):
         target = as_chat or chat.chat_id
         if uow.read.chat_pk(target) is not None:

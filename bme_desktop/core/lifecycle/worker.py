@@ -33,6 +33,7 @@ log = logging.getLogger(__name__)
 POLL_S = 1.0
 FIRST_UPKEEP_DELAY_S = 60.0
 PATROL_CHECK_S = 600.0  # how often to look whether a chat's daily patrol is due
+BACKUP_CHECK_S = 300.0  # how often to look whether a scheduled backup is due (settings.backup)
 
 
 @dataclass
@@ -52,6 +53,7 @@ class LifecycleWorker:
         self._thread = threading.Thread(target=self._run, name="bme-lifecycle", daemon=True)
         self._next_upkeep = monotonic() + FIRST_UPKEEP_DELAY_S
         self._next_patrol_check = monotonic() + FIRST_UPKEEP_DELAY_S
+        self._next_backup_check = monotonic() + FIRST_UPKEEP_DELAY_S
 
     def start(self) -> LifecycleWorker:
         self._thread.start()
@@ -104,8 +106,9 @@ class LifecycleWorker:
         self._unsubscribe()
 
     def run_scheduled(self) -> None:
-        """Upkeep for every chat when its interval has passed, and the daily patrol (checked every
-        ``PATROL_CHECK_S``; each chat's report is recomputed once a day by the service clock)."""
+        """Upkeep for every chat when its interval has passed, the daily patrol (checked every
+        ``PATROL_CHECK_S``; each chat's report is recomputed once a day by the service clock), and
+        the scheduled backup (checked every ``BACKUP_CHECK_S``; off unless the settings turn it on)."""
         interval = self.service.settings.lifecycle.upkeep_interval_minutes * 60
         if interval > 0 and self._monotonic() >= self._next_upkeep:
             self._next_upkeep = self._monotonic() + interval
@@ -119,6 +122,10 @@ class LifecycleWorker:
                 if self._closed():
                     break
                 patrol_if_due(self.service, chat.chat_id)
+        if self._monotonic() >= self._next_backup_check and not self._closed():
+            self._next_backup_check = self._monotonic() + BACKUP_CHECK_S
+            from ..backup.schedule import run_scheduled_backup
+            run_scheduled_backup(self.service)
 
     def _do(self, job: _Job) -> None:
         if not self.service.has_chat(job.chat_id):

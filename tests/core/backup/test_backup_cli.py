@@ -95,3 +95,25 @@ def test_encrypted_backup_and_restore(data_dir: Path, tmp_path: Path) -> None:
     out = cli("restore", str(path), "--data-dir", str(fresh), "--passphrase-env", "BME_PASS", env=env)
     assert out.returncode == 0, out.stderr
     assert chat_ids(fresh) == ["story-1"]
+
+
+def test_incremental_backups_on_the_command_line_restore_as_a_chain(data_dir: Path, tmp_path: Path) -> None:
+    out = cli("backup", "--incremental", "--data-dir", str(data_dir))
+    assert out.returncode == 2 and "no full backup to build on" in out.stderr
+    full = cli("backup", "--data-dir", str(data_dir))
+    assert full.returncode == 0, full.stderr
+    service = MemoryService.open(data_dir, attach=False)
+    fill_chat(service, "story-2")
+    service.delete_chat("story-1")
+    service.close()
+    inc = cli("backup", "--incremental", "--data-dir", str(data_dir))
+    assert inc.returncode == 0, inc.stderr
+    assert "link 1:" in inc.stdout and Path(inc.stdout.split(" (")[0]).name.startswith("bme-incr-")
+    files = [full.stdout.strip(), inc.stdout.split(" (")[0]]
+    fresh = tmp_path / "fresh"
+    out = cli("restore", files[1], files[0], "--data-dir", str(fresh))
+    assert out.returncode == 2 and "a chain starts with a full backup" in out.stderr
+    assert not fresh.exists()
+    out = cli("restore", *files, "--data-dir", str(fresh))
+    assert out.returncode == 0, out.stderr
+    assert chat_ids(fresh) == ["story-2"]
