@@ -36,9 +36,10 @@ def edit_a_lot(service: MemoryService) -> None:
     fill_chat(service, "story-3")
 
 
-def test_a_chain_restores_the_source_exactly_with_deletions(tmp_path: Path, clock: ManualClock) -> None:
+def test_a_chain_restores_the_source_exactly_with_deletions(tmp_path: Path, clock: ManualClock,
+                                                           database_url: str) -> None:
     source = MemoryService.open(tmp_path / "src", clock=clock, attach=False)
-    target = MemoryService.open(tmp_path / "dst", clock=clock, attach=False)
+    target = MemoryService.open(tmp_path / "dst", database_url=database_url, clock=clock, attach=False)
     try:
         fill_chat(source)
         fill_chat(source, "doomed")
