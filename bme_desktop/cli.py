@@ -1,4 +1,5 @@
-"""Command line: ``bme-desktop [gui|serve|mcp|sillytavern|token|doctor|export|import|backup|restore] [--data-dir DIR]``."""
+"""Command line: ``bme-desktop [gui|serve|mcp|sillytavern|token|doctor|export|import|backup|restore|maintain]
+[--data-dir DIR]``."""
 
 from __future__ import annotations
 
@@ -74,6 +75,9 @@ def build_parser() -> argparse.ArgumentParser:
     # export / import / backup / restore (bme_desktop.core.backup)
     from .core.backup.cli_commands import add_commands as add_backup_commands
     add_backup_commands(sub, _add_common)
+
+    from .maintain_cli import add_command as add_maintain_command
+    add_maintain_command(sub, _add_common)
     return parser
 
 
@@ -103,6 +107,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if command in ("export", "import", "backup", "restore"):
             from .core.backup.cli_commands import run as run_backup_command
             return run_backup_command(command, args, data_dir)
+        if command == "maintain":
+            from .maintain_cli import run as run_maintain
+            return run_maintain(args, data_dir)
         if command == "token":
             from .bridge.tokens import token_main
             return int(token_main(data_dir, rotate=args.rotate))

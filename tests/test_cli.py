@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -67,3 +68,23 @@ def test_token_uses_the_data_dir_given_before_the_subcommand(tmp_path: Path) -> 
     assert before.returncode == 0 and after.returncode == 0, before.stderr + after.stderr
     assert before.stdout == after.stdout  # one token, in folder a
     assert (tmp_path / "a").is_dir()
+
+
+def test_maintain_runs_an_operation_in_process_and_refuses_bad_input_with_the_reason(tmp_path: Path) -> None:
+    from bme_desktop.core.model import MessageIn
+    service = MemoryService.open(tmp_path, attach=False)  # messages stored, nothing extracted
+    service.sync("c", [MessageIn(index=i, role="user" if i % 2 == 0 else "assistant",
+                                 text=f"Mira walks to the harbour of Keld, day {i}.") for i in range(6)])
+    service.close()
+    env = {**os.environ, "BME_DATA_DIR": str(tmp_path)}
+    bad = run_cli("maintain", "c", "reextract", "--from", "4", "--to", "2", env=env)
+    assert bad.returncode == 2 and "must not be after" in bad.stderr.strip().splitlines()[-1]
+    done = run_cli("maintain", "c", "extract_pending", env=env)
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert out["task"] == "extract_pending" and out["result"]["batches"] == 3 and out["changes"]["nodes_added"] > 0
+    assert "6/6" in done.stderr.split()  # progress: messages read of those pending
+    nothing = run_cli("maintain", "c", "extract_pending", env=env)
+    assert nothing.returncode == 2 and "every message is extracted" in nothing.stderr
+    unknown = run_cli("maintain", "nope", "evolve", env=env)
+    assert unknown.returncode == 2 and "no chat named 'nope'" in unknown.stderr

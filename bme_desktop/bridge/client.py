@@ -179,8 +179,16 @@ class BridgeClient:
     def delete_edge(self, chat_id: str, edge_id: str) -> dict[str, Any]:
         return dict(self.request("DELETE", chat_path(chat_id, "edges", edge_id)))
 
-    def maintenance(self, chat_id: str, task: str, *, wait: bool = True) -> dict[str, Any]:
-        return dict(self.request("POST", chat_path(chat_id, "maintenance"), body={"task": task, "wait": wait}))
+    def maintenance(self, chat_id: str, task: str, *, wait: bool = True, start: int | None = None,
+                    end: int | None = None) -> dict[str, Any]:
+        """Run a task; ``start``/``end`` are the message range (``from``/``to``) of the ranged
+        operations (``reextract``, ``rebuild_vectors``, ``evolve``)."""
+        body: dict[str, Any] = {"task": task, "wait": wait}
+        if start is not None:
+            body["from"] = start
+        if end is not None:
+            body["to"] = end
+        return dict(self.request("POST", chat_path(chat_id, "maintenance"), body=body))
 
     async def events(self, *, chat_id: str | None = None) -> AsyncIterator[dict[str, Any]]:
         """Yield events from ``/v1/events`` (aiohttp WebSocket) until the bridge closes it."""

@@ -14,9 +14,10 @@ from ..core.events import Event, EventBus
 
 log = logging.getLogger(__name__)
 
-# The protocol's event types, plus ``chat.deleted`` (an extra the protocol allows).
+# The protocol's event types, plus the extras the protocol allows: ``chat.deleted`` and
+# ``maintenance.progress`` (an operation's progress, ``core.chat_ops``).
 FORWARDED = frozenset({"chat.synced", "extraction.started", "extraction.finished", "graph.changed",
-                       "recall.finished", "error", "chat.deleted"})
+                       "recall.finished", "error", "chat.deleted", "maintenance.progress"})
 
 
 OVERFLOW = "\x00overflow"  # queued in place of events a slow client missed; it is then closed

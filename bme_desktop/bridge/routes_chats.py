@@ -8,6 +8,7 @@ from typing import Any
 
 from aiohttp import web
 
+from ..core.chat_ops import OPERATIONS, RANGED, chat_facts, check_range, run_operation
 from ..core.errors import ServiceError
 from ..core.model import MessageIn
 from ..core.rewrites import run_recorded
@@ -86,17 +87,35 @@ async def delete_chat(request: web.Request) -> web.Response:
     return web.json_response({"deleted": True, "chat_id": chat_id})
 
 
-def _run_task(c: BridgeContext, chat_id: str, task: str) -> dict[str, Any]:
+def _run_task(c: BridgeContext, chat_id: str, task: str, start: int | None = None,
+              end: int | None = None) -> dict[str, Any]:
     started = time.perf_counter()
-    change = run_recorded(c.service, chat_id, task)  # a memory task is one step of the chat's undo history
-    return {"task": task, "changes": changes_json(change),
+    result: dict[str, Any] | None = None
+    if _is_operation(task, start, end):
+        op = run_operation(c.service, chat_id, task, start=start, end=end)
+        change, result = op.change, op.to_json()
+    else:
+        change = run_recorded(c.service, chat_id, task)  # a memory task is one step of the chat's undo history
+    body = {"task": task, "changes": changes_json(change),
             "elapsed_ms": round((time.perf_counter() - started) * 1000, 3)}
+    if result is not None:
+        body["result"] = result
+    return body
 
 
-def _check_task(c: BridgeContext, chat_id: str, task: str) -> None:
+def _is_operation(task: str, start: int | None, end: int | None) -> bool:
+    """ST-BME's operations (``core.chat_ops``); ``rebuild_vectors`` is one only with a range."""
+    return task in OPERATIONS and (task != "rebuild_vectors" or start is not None or end is not None)
+
+
+def _check_task(c: BridgeContext, chat_id: str, task: str, start: int | None, end: int | None) -> None:
     if not c.service.has_chat(chat_id):
         raise ApiError(404, f"no chat named {chat_id!r}")
-    if task not in c.service.maintenance_tasks:
+    if _is_operation(task, start, end):
+        if task not in RANGED and (start is not None or end is not None):
+            raise bad_request("from", f"{task} takes no message range")
+        check_range(start, end, c.service.read(lambda r: chat_facts(r, chat_id)))
+    elif task not in c.service.maintenance_tasks:
         raise ApiError(409, f"this version of BME Desktop cannot run {task!r} yet")
 
 
@@ -104,15 +123,19 @@ async def maintenance(request: web.Request) -> web.Response:
     c = ctx(request)
     chat_id = chat_id_of(request)
     f = Fields(await read_json_object(request, c.config.body_limit))
-    f.only("task", "wait")
+    f.only("task", "wait", "from", "to")
     task = f.text("task", required=True, max_len=32)
-    if task not in MAINTENANCE_TASKS:
-        raise bad_request("task", f"must be one of {', '.join(MAINTENANCE_TASKS)}")
+    tasks = tuple(dict.fromkeys((*MAINTENANCE_TASKS, *OPERATIONS)))
+    if task not in tasks:
+        raise bad_request("task", f"must be one of {', '.join(tasks)}")
     assert task is not None
+    start, end = f.whole("from", low=0, high=MAX_INDEX), f.whole("to", low=0, high=MAX_INDEX)
+    if (start is not None or end is not None) and task not in RANGED:
+        raise bad_request("from", f"{task} takes no message range")
     if f.flag("wait", default=True):
-        return web.json_response(await c.call(_run_task, c, chat_id, task))
-    await c.call(_check_task, c, chat_id, task)
-    future = c.executor.submit(_run_task, c, chat_id, task)
+        return web.json_response(await c.call(_run_task, c, chat_id, task, start, end))
+    await c.call(_check_task, c, chat_id, task, start, end)
+    future = c.executor.submit(_run_task, c, chat_id, task, start, end)
 
     def finished(done: Any) -> None:
         try:

@@ -156,17 +156,29 @@ def run_recorded(service: MemoryService, chat_id: str, task: str, cancel: Cancel
     plan = plan or plan_rewrite(service, chat_id, task)
     if not plan.undoable:
         return service.run_maintenance(chat_id, task, cancel=cancel)
+    return record_step(service, chat_id, task, lambda: service.run_maintenance(chat_id, task, cancel=cancel),
+                       plan=plan)
+
+
+def record_step(service: MemoryService, chat_id: str, description: str, work: Callable[[], ChangeRecord], *,
+                plan: RewritePlan | None = None) -> ChangeRecord:
+    """Run ``work`` and record everything it changed in the chat as one undoable step named
+    ``description`` (just run it when the chat is too large for an undo copy). ``work`` that
+    raises ``Cancelled`` after keeping some of its work is recorded too, then re-raised."""
+    plan = plan or plan_rewrite(service, chat_id, description)
+    if not plan.undoable:
+        return work()
     service.flush_later_writes()
     pk = service.read(lambda r: r.require_chat_pk(chat_id))
     service.rewriting.add(chat_id)  # an undo meanwhile would step past this run: refused until recorded
     try:
         before = service.read(lambda r: _snapshot(r.conn, pk))
         try:
-            change = service.run_maintenance(chat_id, task, cancel=cancel)
+            change = work()
         except Cancelled:
-            service.write(lambda uow: _record(uow, chat_id, task, before))
+            service.write(lambda uow: _record(uow, chat_id, description, before))
             raise
-        change.batch_id = service.write(lambda uow: _record(uow, chat_id, task, before))
+        change.batch_id = service.write(lambda uow: _record(uow, chat_id, description, before))
     finally:
         service.rewriting.discard(chat_id)
     return change

@@ -1,0 +1,89 @@
+"""``bme-desktop maintain CHAT TASK [--from N] [--to M]``: a maintenance task or one of ST-BME's
+operations (``core.chat_ops``) from the command line.
+
+When a bridge serves the data folder (the app or ``serve`` is running), the task goes to it
+(``POST /v1/chats/{chat}/maintenance``), so the running instance's extraction and vector index
+see it; otherwise the memory is opened here. Progress goes to stderr, the result as JSON to
+stdout. Bad input (unknown chat or task, a bad range, nothing to do) is one line on stderr and
+exit status 2, with nothing changed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+
+def add_command(sub: argparse._SubParsersAction[argparse.ArgumentParser],
+                add_common: Callable[[argparse.ArgumentParser], None]) -> None:
+    from .core.chat_ops import OPERATIONS
+    from .core.service import MAINTENANCE_TASKS
+    tasks = tuple(dict.fromkeys((*MAINTENANCE_TASKS, *OPERATIONS)))
+    maintain = sub.add_parser(
+        "maintain", help="run a maintenance task or operation on a chat (extract_pending, reextract, "
+                         "rebuild_summaries, rebuild_vectors, evolve, summarize, …); one undo step each")
+    add_common(maintain)
+    maintain.add_argument("chat", metavar="CHAT", help="the chat's id")
+    maintain.add_argument("task", metavar="TASK", choices=tasks, help=f"one of {', '.join(tasks)}")
+    maintain.add_argument("--from", dest="start", type=int, metavar="N",
+                          help="first message of the range (reextract, rebuild_vectors, evolve)")
+    maintain.add_argument("--to", dest="end", type=int, metavar="M", help="last message of the range")
+
+
+def _progress(done: int, total: int) -> None:
+    print(f"{done}/{total}", file=sys.stderr, flush=True)
+
+
+def run(args: argparse.Namespace, data_dir: Path) -> int:
+    from .bridge.serve import running_bridge
+    from .core.errors import ServiceError
+    try:
+        if running_bridge(data_dir) is not None:
+            body = _through_bridge(args, data_dir)
+        else:
+            body = _in_process(args, data_dir)
+    except ServiceError as exc:
+        print(f"bme-desktop: {exc}", file=sys.stderr)
+        return 2
+    print(json.dumps(body, ensure_ascii=False, indent=1))
+    return 0
+
+
+def _through_bridge(args: argparse.Namespace, data_dir: Path) -> dict[str, Any]:
+    from .bridge.client import BridgeClient, BridgeError
+    from .core.errors import ServiceError
+    try:
+        with BridgeClient.from_data_dir(data_dir, timeout=3600.0) as client:
+            return client.maintenance(args.chat, args.task, start=args.start, end=args.end)
+    except BridgeError as exc:
+        raise ServiceError(exc.message) from exc
+
+
+def _in_process(args: argparse.Namespace, data_dir: Path) -> dict[str, Any]:
+    import time
+
+    from .bridge.render import changes_json
+    from .core.chat_ops import OPERATIONS, run_operation
+    from .core.rewrites import run_recorded
+    from .core.service import MemoryService
+    service = MemoryService.open(data_dir, database_url=args.database_url)
+    try:
+        started = time.perf_counter()
+        ranged = args.start is not None or args.end is not None
+        body: dict[str, Any] = {"task": args.task}
+        if args.task in OPERATIONS and (args.task != "rebuild_vectors" or ranged):
+            op = run_operation(service, args.chat, args.task, start=args.start, end=args.end, progress=_progress)
+            body["changes"], body["result"] = changes_json(op.change), op.to_json()
+        else:
+            if ranged:
+                from .core.errors import ValidationError
+                raise ValidationError("from", f"{args.task} takes no message range")
+            body["changes"] = changes_json(run_recorded(service, args.chat, args.task))
+        body["elapsed_ms"] = round((time.perf_counter() - started) * 1000, 3)
+        return body
+    finally:
+        service.close()
