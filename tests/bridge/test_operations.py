@@ -12,10 +12,11 @@ from typing import Any
 
 import httpx
 import pytest
+from fakes.openai_server import FakeOpenAIServer, Reply
 
+from bme_desktop.bridge.config import BridgeConfig
 from bme_desktop.bridge.server import BridgeServer
 from bme_desktop.core.service import MemoryService
-from fakes.openai_server import FakeOpenAIServer, Reply
 
 from .helpers import AUTH, TOKEN, snapshot
 
@@ -42,7 +43,7 @@ def _messages() -> list[dict[str, Any]]:
 @pytest.fixture
 def live(tmp_path: Path) -> Iterator[tuple[MemoryService, httpx.Client]]:
     service = MemoryService.open(tmp_path / "data")  # extraction, recall and the life cycle attached
-    server = BridgeServer(service, TOKEN)
+    server = BridgeServer(service, TOKEN, BridgeConfig(port=0))
     server.start()
     try:
         with httpx.Client(base_url=server.url, headers=AUTH, timeout=120) as api:
