@@ -105,6 +105,7 @@
     </message>
     <message>
         <location filename="../../bme_desktop/ui/panels/actions.py" line="79"/>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="38"/>
         <source>{0} batches extracted in {1} s</source>
         <translation>{1} 秒内提取了 {0} 批</translation>
     </message>
@@ -120,6 +121,7 @@
     </message>
     <message>
         <location filename="../../bme_desktop/ui/panels/actions.py" line="90"/>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="48"/>
         <source> · Ctrl+Z undoes it</source>
         <translation> · Ctrl+Z 可撤销</translation>
     </message>
@@ -175,6 +177,7 @@
     </message>
     <message>
         <location filename="../../bme_desktop/ui/panels/actions.py" line="153"/>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="107"/>
         <source>Stop before the next batch; the batches extracted so far are kept.</source>
         <translation>在下一批开始前停止；已提取的批次会保留。</translation>
     </message>
@@ -185,7 +188,7 @@
     </message>
     <message>
         <location filename="../../bme_desktop/ui/panels/actions.py" line="175"/>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="308"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="316"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -259,6 +262,121 @@
         <source>Kept the chats you already had: {0}.</source>
         <translation>保留了已有的聊天：{0}。</translation>
     </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="25"/>
+        <source>Extract pending</source>
+        <translation>提取待处理消息</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="25"/>
+        <source>Extract only the messages not extracted yet, as one undo step.</source>
+        <translation>只提取尚未提取的消息，作为一步撤销。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="26"/>
+        <source>Re-extract range</source>
+        <translation>重新提取范围</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="26"/>
+        <source>Roll the extraction back from the range&apos;s first message and extract again from scratch.</source>
+        <translation>从范围的第一条消息起回滚提取，并从头重新提取。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="27"/>
+        <source>Rebuild summaries</source>
+        <translation>重建摘要</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="27"/>
+        <source>Write the summaries again from the extraction batches.</source>
+        <translation>根据各提取批次重新写出摘要。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="28"/>
+        <source>Rebuild range vectors</source>
+        <translation>重建范围向量</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="28"/>
+        <source>Embed again the memories drawn from the range&apos;s messages.</source>
+        <translation>重新嵌入来自该范围消息的记忆。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="29"/>
+        <source>Force evolve</source>
+        <translation>强制演化</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="29"/>
+        <source>New memories revise the older memories they are linked to (by the model, or by the rules offline).</source>
+        <translation>新记忆修订与之相连的旧记忆（由模型完成，离线时按规则完成）。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="40"/>
+        <source>{0} summaries written in {1} s</source>
+        <translation>{1} 秒内写出 {0} 条摘要</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="42"/>
+        <source>{0} memories embedded again in {1} s</source>
+        <translation>{1} 秒内重新嵌入 {0} 条记忆</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="44"/>
+        <source>{0} memories revised by the model in {1} s</source>
+        <translation>{1} 秒内由模型修订 {0} 条记忆</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="46"/>
+        <source>{0} memories revised by the rules in {1} s</source>
+        <translation>{1} 秒内按规则修订 {0} 条记忆</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="59"/>
+        <source>Only messages</source>
+        <translation>仅限消息</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="60"/>
+        <source>Re-extract, Rebuild range vectors and Force evolve work on these messages; without a range, on the whole chat (evolve: on what is new since its last run).</source>
+        <translation>重新提取、重建范围向量和强制演化只处理这些消息；不指定范围时处理整个聊天（演化：处理上次运行以来的新内容）。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="71"/>
+        <source>to</source>
+        <translation>至</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="96"/>
+        <source>Open a chat first.</source>
+        <translation>请先打开一个聊天。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="98"/>
+        <source>No extractor is attached to this data folder.</source>
+        <translation>此数据文件夹未配置提取器。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="100"/>
+        <source>Recall has no vector index in this data folder.</source>
+        <translation>此数据文件夹中的召回没有向量索引。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="125"/>
+        <source>Cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="127"/>
+        <source>Nothing to do: {0}</source>
+        <translation>无事可做：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="129"/>
+        <source>Failed: {0}</source>
+        <translation>失败：{0}</translation>
+    </message>
 </context>
 <context>
     <name>ActionsPanel</name>
@@ -268,43 +386,48 @@
         <translation>维护任务</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="239"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="240"/>
+        <source>Story operations</source>
+        <translation>故事操作</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="243"/>
         <source>Export and backup</source>
         <translation>导出与备份</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="266"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="274"/>
         <source>Open a chat first.</source>
         <translation>请先打开一个聊天。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="269"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="277"/>
         <source>No extractor is attached to this data folder.</source>
         <translation>此数据文件夹未配置提取器。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="272"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="280"/>
         <source>This version of BME Desktop cannot run this task yet.</source>
         <translation>此版本的 BME Desktop 尚不能运行该任务。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="277"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="285"/>
         <source>No chat open</source>
         <translation>未打开聊天</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="277"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="285"/>
         <source>Runs on the chat that is open.</source>
         <translation>作用于当前打开的聊天。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="329"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="337"/>
         <source>Cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="295"/>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="331"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="303"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="339"/>
         <source>Failed: {0}</source>
         <translation>失败：{0}</translation>
     </message>

@@ -235,16 +235,24 @@ class ActionsPanel(QWidget):
         for key, row in self.rows.items():
             row.cancel.clicked.connect(lambda _checked=False, key=key: self.cancel(key))
         from .actions_files import FileActions  # it builds on ActionRow above
+        from .actions_ops import StoryOperations
+        self.operations = StoryOperations(context)  # ST-BME's operations, with a message range
+        operations_heading = QLabel(self.tr("Story operations"))
+        operations_heading.setProperty("role", "heading")
         self.files = FileActions(context)
         files_heading = QLabel(self.tr("Export and backup"))
         files_heading.setProperty("role", "heading")
         column = QVBoxLayout(body)
         column.addLayout(grid)
         column.addSpacing(12)
+        column.addWidget(operations_heading)
+        column.addWidget(self.operations)
+        column.addSpacing(12)
         column.addWidget(files_heading)
         column.addWidget(self.files)
         column.addStretch(1)
-        buttons = [row.button for row in (*self.rows.values(), *self.files.rows.values())]
+        buttons = [row.button for row in (*self.rows.values(), *self.operations.rows.values(),
+                                          *self.files.rows.values())]
         width = max(b.sizeHint().width() for b in buttons)
         for button in buttons:  # one column of buttons across both sections
             button.setMinimumWidth(width)
