@@ -77,6 +77,11 @@ class RecallSettings:
     weight_previous_input: float = _bounded(0.1, min=0.0, max=1.0)
     rerank_with_llm: bool = False
     timeout_s: float = _bounded(3.0, min=0.1, max=60.0)
+    # region weights (ST-BME's): a memory of the story's current region, of a region next to it,
+    # of any other region (a memory without a region is not weighed)
+    region_current: float = _bounded(1.15, min=0.1, max=3.0)
+    region_adjacent: float = _bounded(0.9, min=0.1, max=3.0)
+    region_global: float = _bounded(0.75, min=0.1, max=3.0)
 
 
 @dataclass

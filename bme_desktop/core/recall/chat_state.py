@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from ..events import Event
 from ..lifecycle.tiers import is_visible
 from ..model import Edge, Message, Node
+from .aliases import NameTable, name_table
 from .buckets import is_core
 from .cues import DayRef, day_of_time
 from .documents import lexical_fields, recallable
@@ -34,6 +35,31 @@ MAX_CHATS = 32  # recall states kept (the chats recalled last)
 
 def message_doc_id(index: int) -> str:
     return f"message:{index}"
+
+
+@dataclass(frozen=True)
+class StoryPlace:
+    """The story's current region and which regions are next to which (``state["regions"]``)."""
+
+    active: str | None
+    adjacency: dict[str, frozenset[str]]
+
+    @classmethod
+    def of(cls, runtime: Any) -> StoryPlace:
+        regions = (runtime or {}).get("regions") if isinstance(runtime, dict) else None
+        if not isinstance(regions, dict):
+            return cls(None, {})
+        active = regions.get("active")
+        near = regions.get("adjacency") or {}
+        adjacency = {str(k).strip().lower(): frozenset(str(x).strip().lower() for x in v)
+                     for k, v in near.items() if isinstance(v, list)} if isinstance(near, dict) else {}
+        return cls(str(active) if active else None, adjacency)
+
+
+def story_time_label(runtime: Any) -> str | None:
+    story = (runtime or {}).get("story_time") if isinstance(runtime, dict) else None
+    label = story.get("label") if isinstance(story, dict) else None
+    return str(label).strip() or None if label else None
 
 
 @dataclass
@@ -67,6 +93,10 @@ class ChatState:
     # The recaller's own per-chat memory (``pipeline.py``), dropped with the state.
     graph: tuple[int, Graph] | None = None  # the diffusion graph and the graph_version it was built for
     graph_build: threading.Lock = field(default_factory=threading.Lock)  # one build at a time
+    # from the chat's runtime state (extraction keeps it): where and when the story is now
+    regions: StoryPlace = field(default_factory=lambda: StoryPlace(None, {}))
+    story_time: str | None = None  # the story's current time label ("the 14th of Harvestmoon")
+    names: tuple[int, NameTable] | None = None  # the entities' names and the lexical_version they are for
     last_shown: tuple[int, set[str]] | None = None  # the last message index recalled and what it showed
     counted: tuple[int, set[str]] | None = None  # the last message index and the hits counted for it
 
@@ -100,6 +130,14 @@ class ChatState:
         if self.nodes.pop(node_id, None) is not None:
             self.lexical.remove(node_id)
             self.lexical_version += 1
+
+    def name_table(self) -> NameTable:
+        """The entities' names (titles and aliases), rebuilt when a memory's text changed."""
+        cached = self.names
+        if cached is None or cached[0] != self.lexical_version:
+            cached = (self.lexical_version, name_table(self.nodes))
+            self.names = cached
+        return cached[1]
 
     def put_messages(self, messages: list[Message], start: int) -> None:
         for index in [i for i in self.messages if i >= start]:
@@ -210,9 +248,11 @@ class RecallCache:
         fresh = _Fresh(load=load, dirty=dirty, messages_from=messages_from)
         if load:
             fresh.row, fresh.nodes = self.service.read(
-                lambda r: (r.chat_row(chat_id, state=False), r.all_nodes(chat_id)))
-        elif dirty:
-            fresh.found = {n.id: n for n in self.service.read(lambda r: r.nodes_by_ids(chat_id, dirty))}
+                lambda r: (r.chat_row(chat_id, state=True), r.all_nodes(chat_id)))
+        elif dirty:  # a batch changed memories: where and when the story is may have moved too
+            fresh.row, found = self.service.read(
+                lambda r: (r.chat_row(chat_id, state=True), r.nodes_by_ids(chat_id, dirty)))
+            fresh.found = {n.id: n for n in found}
         if edges_dirty:
             fresh.edges = [e for e in self.service.edges(chat_id) if e.is_valid]
         if messages_from is not None:
@@ -221,6 +261,9 @@ class RecallCache:
 
     @staticmethod
     def _apply(state: ChatState, fresh: _Fresh) -> None:
+        if fresh.row is not None:
+            runtime = fresh.row.get("state")
+            state.regions, state.story_time = StoryPlace.of(runtime), story_time_label(runtime)
         if fresh.load:
             if fresh.row is not None:
                 state.character, state.user = fresh.row.get("character"), fresh.row.get("user_name")

@@ -32,6 +32,20 @@ _QUESTION = re.compile(
     r"^(?:what|when|where|who|whom|whose|which|why|how|did|do|does|is|are|was|were|have|has|had|can|could|"
     r"would|will|should)\b|吗[\s。!！]*$|呢[\s。!！]*$|什么|哪|谁|几|多少|怎么|为什么|是否|有没有",
     re.IGNORECASE)
+# The kind of memory an input asks about: what someone believes, a promise, a rule, a quest.
+_KIND_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("belief", re.compile(r"以为|认为|觉得|相信|当成|当作|看作|误会|误以为|怀疑|认定|"
+                          r"\b(?:thinks?|thought|believes?|believed|assumes?|assumed|suspects?|suspected|"
+                          r"convinced|(?:takes?|took|mistak\w*) (?:me|him|her|them|us|you) for)\b", re.IGNORECASE)),
+    ("promise", re.compile(r"答应|承诺|发誓|保证|许诺|说到做到|"
+                           r"\b(?:promise[sd]?|promising|swore|sworn|swear|vow(?:ed|s)?|pledged?|(?:my|his|her|their) word)\b",
+                           re.IGNORECASE)),
+    ("rule", re.compile(r"规矩|规定|规则|不许|禁止|不得|不准|门禁|戒律|允许|"
+                        r"\b(?:rules?|laws?|allowed|forbidden|banned|prohibited|permitted|must never)\b", re.IGNORECASE)),
+    ("thread", re.compile(r"任务|寻找|下落|目标|调查|追查|"
+                          r"\b(?:quest|mission|goal|looking for|search(?:ing)? for|hunt(?:ing)? for|mystery)\b",
+                          re.IGNORECASE)),
+)
 _PUNCT_SPACE = re.compile(r"[\s\W_]+", re.UNICODE)
 
 _MONTHS = {m: i + 1 for i, m in enumerate(
@@ -92,6 +106,7 @@ class Cues:
     days: tuple[DayRef, ...] = ()  # days and whole months named
     question: bool = False
     past: bool = False  # asks how things were ("what did I like before?", "以前")
+    kinds: frozenset[str] = frozenset()  # kinds of memory asked about: belief, promise, rule, thread
 
 
 def _valid(year: int | None, month: int, day: int) -> DayRef | None:
@@ -200,7 +215,13 @@ def read_cues(text: str, today: DayRef | None = None) -> Cues:
     days += [m for m in find_months(text, today) if not any(d.month == m.month for d in days)]
     return Cues(remember=bool(_REMEMBER.search(text)), flashback=bool(_FLASHBACK.search(text)),
                 future=bool(_FUTURE.search(text)), noise=is_noise(text), days=tuple(days),
-                question=is_question(text), past=bool(_PAST.search(text)) or bool(_PAST_TENSE.search(text) and not _NOW.search(text)))
+                question=is_question(text), kinds=asked_kinds(text), past=bool(_PAST.search(text)) or bool(_PAST_TENSE.search(text) and not _NOW.search(text)))
+
+
+def asked_kinds(text: str) -> frozenset[str]:
+    """The kinds of memory ``text`` asks about ("what does she think…" → belief, "did I keep my
+    promise" → promise, 规矩 → rule, "the quest" → thread)."""
+    return frozenset(kind for kind, pattern in _KIND_CUES if pattern.search(text))
 
 
 def day_of_time(value: str | None) -> DayRef | None:

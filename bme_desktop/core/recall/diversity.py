@@ -4,11 +4,16 @@ Greedily picks the memory with the best ``λ·relevance − (1−λ)·redundancy
 is the score scaled by the best score, and redundancy the highest similarity to a memory
 already picked: cosine of their vectors, or the overlap of their source messages (two
 memories of the same turns say the same thing), whichever is higher.
+
+A memory drawn only from messages the picked memories (or the ``covered`` ones, such as the
+rules and open threads every injection carries) already cite is one slot with them: a plot
+thread and the event it was read from, a fact and its turn. It is taken only when nothing
+else is left.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -24,7 +29,8 @@ def source_overlap(a: Sequence[int], b: Sequence[int]) -> float:
 
 
 def mmr(scores: Sequence[float], vectors: npt.NDArray[np.float32] | None, has_vector: Sequence[bool],
-        sources: Sequence[Sequence[int]], k: int, lam: float = LAMBDA) -> list[int]:
+        sources: Sequence[Sequence[int]], k: int, lam: float = LAMBDA,
+        covered: Collection[int] = ()) -> list[int]:
     """Positions (into the inputs, best first) of up to ``k`` diverse, relevant items."""
     n = len(scores)
     if n == 0 or k <= 0:
@@ -41,11 +47,16 @@ def mmr(scores: Sequence[float], vectors: npt.NDArray[np.float32] | None, has_ve
     chosen: list[int] = []
     redundancy = np.zeros(n, dtype=np.float64)
     available = np.ones(n, dtype=bool)
+    cited = set(covered)
     for _ in range(min(k, n)):
         gain = np.where(available, lam * rel - (1.0 - lam) * redundancy, -np.inf)
+        fresh = np.array([not s or not set(s) <= cited for s in sources], dtype=bool) & available
+        if fresh.any():  # a memory adding no message to those cited waits until nothing else is left
+            gain = np.where(fresh, gain, -np.inf)
         best = int(np.argmax(gain))  # ties: the earlier (better-ranked) item
         chosen.append(best)
         available[best] = False
+        cited.update(sources[best])
         overlap = np.array([source_overlap(sources[best], s) for s in sources], dtype=np.float64)
         redundancy = np.maximum(redundancy, np.maximum(sims[best], overlap))
     return chosen

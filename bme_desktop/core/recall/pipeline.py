@@ -30,18 +30,19 @@ from ..lifecycle.tiers import is_held, is_sleeping
 from ..lifecycle.working_memory import todo_lines
 from ..providers.tokens import estimate_tokens
 from ..secrets import EMBEDDING_KEY, api_key
+from .aliases import expanded, named_entities
 from .api import RecalledNode, RecallRequest, RecallResult
 from .archive import archive_hits
 from .buckets import bucket_of
 from .candidates import Candidates, VectorScorer, anchors, lexical_candidates, lexical_part, named
 from .chat_state import ChatState, RecallCache
-from .cues import DayRef, looks_binary, read_cues
+from .cues import Cues, DayRef, looks_binary, read_cues
 from .diffusion import Graph, build_graph, diffuse
 from .diversity import mmr
 from .embedding import RecallEmbedder, make_embedder
 from .injection import render_buckets
 from .prefetch import RecallWarmer
-from .query import Query, build_query, context_from_messages
+from .query import Query, QueryPart, build_query, context_from_messages
 from .rerank import rerank
 from .scoring import W_LEXICAL, W_VECTOR, ScoreContext, asked_for, score_node
 from .validity import apply_validity, current_text, replaced_statements
@@ -104,10 +105,15 @@ class HybridRecaller:
 
         # The query is embedded on another thread (the engine releases the GIL) while the
         # lexical stage, the name anchors and the database reads run here.
+        with self._lock:
+            table = state.name_table()
+        aliased = named_entities(table, query.text)
+        if aliased and (more := expanded(table, query.text, aliased)):  # the other names of who is named
+            query = Query(query.text, (*query.parts, QueryPart(more, query.current[0].weight, "intent")))
         embedding = self._start_embedding(request.chat_id, query, skipped)
         context = self._context(request.chat_id, stale)
         lexical = lexical_candidates(state, query)
-        titled = named(state, query.text)
+        titled = named(state, query.text) | aliased
         anchored = anchors(state, titled)
         scorer = self._vector_scorer(embedding, query, deadline, skipped, state)
         vector = scorer.candidates() if scorer is not None else {}
@@ -118,7 +124,10 @@ class HybridRecaller:
         if scorer is not None and extra:
             vector.update(scorer.scores_for(extra))
         ctx = ScoreContext(lexical=lexical, vector=vector, diffusion=diffusion, anchors=found.anchors, cues=cues,
-                           character=state.character, active_region=self._active_region(state, found.anchors),
+                           character=state.character, active_region=(region := self._active_region(state, found.anchors, cues)),
+                           adjacent_regions=state.regions.adjacency.get((region or "").lower(), frozenset()),
+                           region_weights=(settings.region_current, settings.region_adjacent, settings.region_global),
+                           owners=self._owners(state, titled),
                            vectors_available=scorer is not None, message_days=state.message_days,
                            now=self.service.now(), lifecycle=self.service.settings.lifecycle)
         core_ids = state.core_ids
@@ -138,10 +147,11 @@ class HybridRecaller:
                 (sleeping if is_sleeping(node) else scored).append(RecalledNode(node, score, bucket_of(node),
                                                                                 components))
         scored += asked_for(sleeping, scored, ctx, titled)
-        scored = apply_validity(scored, state.nodes, cues.past, query.text)
+        scored = apply_validity(scored, state.nodes, cues.past, query.text, core)
         self._suppress_repeats(request, state, scored)
         scored.sort(key=lambda r: (-r.score, r.node.id))
-        chosen = self._diversify(request.chat_id, scored, request.top_k, deadline, skipped)
+        cited = {i for r in core if r.bucket != "summary" for i in r.node.source_indices}
+        chosen = self._diversify(request.chat_id, scored, request.top_k, deadline, skipped, cited)
         floor = chosen[-1].score if len(chosen) >= request.top_k else 0.0
         held += sum(1 for score in held_scores if score > floor)
         if settings.rerank_with_llm:
@@ -295,16 +305,19 @@ class HybridRecaller:
         return diffuse(self._graph(state, wait=False), seeds)
 
     def _diversify(self, chat_id: str, scored: list[RecalledNode], k: int, deadline: float,
-                   skipped: list[str]) -> list[RecalledNode]:
+                   skipped: list[str], cited: set[int]) -> list[RecalledNode]:
+        """MMR over the best ``k × POOL_FACTOR``; ``cited``: the messages the core memories
+        (rules, open threads) already bring."""
         pool = scored[: k * POOL_FACTOR]
         if len(pool) <= 1:
             return pool[:k]
-        if time.perf_counter() > deadline:
-            skipped.append("diversity (no time left)")
-            return pool[:k]
+        sources = [r.node.source_indices for r in pool]
+        has = [False] * len(pool)
+        if time.perf_counter() > deadline:  # by shared messages only (no vectors to read)
+            skipped.append("diversity (no time left: by source messages only)")
+            return [pool[i] for i in mmr([r.score for r in pool], None, has, sources, k, covered=cited)]
         index = self.vectors.index(chat_id) if self.vectors is not None else None
         vectors = None
-        has = [False] * len(pool)
         if index is not None and len(index):
             ids = [r.node.id for r in pool]
             found, rows = index.vectors_of(ids)
@@ -314,7 +327,7 @@ class HybridRecaller:
                 if node_id in at:
                     vectors[i] = rows[at[node_id]]
                     has[i] = True
-        order = mmr([r.score for r in pool], vectors, has, [r.node.source_indices for r in pool], k)
+        order = mmr([r.score for r in pool], vectors, has, sources, k, covered=cited)
         return [pool[i] for i in order]
 
     def _today(self, state: ChatState) -> DayRef:
@@ -325,9 +338,25 @@ class HybridRecaller:
         return DayRef(now.month, now.day, now.year)
 
     @staticmethod
-    def _active_region(state: ChatState, anchored: set[str]) -> str | None:
+    def _active_region(state: ChatState, anchored: set[str], cues: Cues) -> str | None:
+        """The place the input names, else where the story is now (extraction's active region)
+        unless the input is a question or a "remember when": those reach beyond the scene."""
         named = sorted(state.nodes[i].title for i in anchored if i in state.nodes and state.nodes[i].type == "location")
-        return named[0] if named else None
+        if named:
+            return named[0]
+        return None if cues.question or cues.remember or cues.days else state.regions.active
+
+    @staticmethod
+    def _owners(state: ChatState, titled: set[str]) -> frozenset[str]:
+        """Every name of the characters the input names (a point of view is recalled for its owner)."""
+        table = state.names[1] if state.names is not None else None
+        out: set[str] = set()
+        for node_id in titled:
+            node = state.nodes.get(node_id)
+            if node is not None and node.type == "character":
+                names = table.all_names.get(node_id, (node.title,)) if table is not None else (node.title,)
+                out.update(n.strip().lower() for n in names)
+        return frozenset(out)
 
     def _suppress_repeats(self, request: RecallRequest, state: ChatState, scored: list[RecalledNode]) -> None:
         if request.index is None:

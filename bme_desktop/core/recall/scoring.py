@@ -31,7 +31,8 @@ W_VECTOR_ONLY_LEXICAL = W_VECTOR + W_LEXICAL  # lexical weight when no vectors a
 POV_CHARACTER = 1.15
 POV_USER = 1.0
 POV_OTHER = 0.7
-REGION_CURRENT = 1.1
+KIND_MATCH = 1.25  # a memory of the kind the input asks about (a belief, a promise, a rule, a quest)
+PROMISE_STATUSES = frozenset({"promised", "done", "kept", "broken"})
 DAY_MATCH = 1.6
 MONTH_MATCH = 1.3
 DAY_MISMATCH = 0.75
@@ -52,6 +53,9 @@ class ScoreContext:
     cues: Cues
     character: str | None = None
     active_region: str | None = None
+    adjacent_regions: frozenset[str] = frozenset()  # lower case
+    region_weights: tuple[float, float, float] = (1.15, 0.9, 0.75)  # current, adjacent, other (settings.recall)
+    owners: frozenset[str] = frozenset()  # every name (lower case) of the characters the input names
     vectors_available: bool = True
     message_days: Mapping[int, DayRef] = field(default_factory=dict)
     now: float = 0.0
@@ -62,16 +66,45 @@ def _same(a: str | None, b: str | None) -> bool:
     return bool(a and b and a.strip().lower() == b.strip().lower())
 
 
-def pov_weight(node: Node, character: str | None) -> float:
+def pov_weight(node: Node, character: str | None, owners: Collection[str] = ()) -> float:
+    """Who knows what: a point of view counts fully for the chat's character and for a
+    character the input names ("what does Ilse think of me?"), less for anyone else's."""
     if node.scope.layer != "pov":
         return 1.0
     owner = node.scope.owner or ""
     name = owner.split(":", 1)[-1]
-    if _same(name, character):
+    if _same(name, character) or name.strip().lower() in owners:
         return POV_CHARACTER
     if owner.startswith("user"):
         return POV_USER
     return POV_OTHER
+
+
+def region_weight(node: Node, ctx: ScoreContext) -> float:
+    """ST-BME's region weights: the story's current region, a region next to it, another one.
+    A memory without a region, or a recall with no current region, is not weighed."""
+    region = (node.scope.region or "").strip().lower()
+    if not region or not ctx.active_region:
+        return 1.0
+    current, adjacent, other = ctx.region_weights
+    if region == ctx.active_region.strip().lower():
+        return current
+    return adjacent if region in ctx.adjacent_regions else other
+
+
+def memory_kind(node: Node) -> str | None:
+    """The kind of typed memory ``node`` is, as ``Cues.kinds`` names them (None: none of them)."""
+    if node.type == "pov_memory" or (node.scope.layer == "pov" and node.type != "thread"):
+        return "belief"
+    if node.type == "thread":
+        return "promise" if node.fields.get("status", "").strip().lower() in PROMISE_STATUSES else "thread"
+    if node.type == "rule":
+        return "rule"
+    return None
+
+
+def kind_weight(node: Node, cues: Cues) -> float:
+    return KIND_MATCH if cues.kinds and memory_kind(node) in cues.kinds else 1.0
 
 
 def story_time_weight(node: Node, cues: Cues) -> float:
@@ -109,14 +142,15 @@ def score_node(node: Node, ctx: ScoreContext) -> tuple[float, dict[str, float]]:
     relevance += W_GRAPH * g + W_IMPORTANCE * importance + (ANCHOR_BONUS if anchored else 0.0)
     retrievability = max(0.0, min(1.0, recall_strength(node, ctx.now, ctx.lifecycle)))
     w_life = 0.75 + 0.25 * retrievability
-    w_pov = pov_weight(node, ctx.character)
-    w_region = REGION_CURRENT if node.scope.region and _same(node.scope.region, ctx.active_region) else 1.0
+    w_pov = pov_weight(node, ctx.character, ctx.owners)
+    w_region = region_weight(node, ctx)
     w_time = story_time_weight(node, ctx.cues) * day_weight(node.source_indices, ctx.cues, ctx.message_days)
-    score = relevance * w_life * w_pov * w_region * w_time
+    w_kind = kind_weight(node, ctx.cues)
+    score = relevance * w_life * w_pov * w_region * w_time * w_kind
     return score, {  # raw numbers: whoever shows them rounds (the bridge, the kept record, the UI)
         "vector": v, "lexical": lex, "diffusion": g, "importance": importance, "anchor": 1.0 if anchored else 0.0,
         "relevance": relevance, "retrievability": retrievability, "w_lifecycle": w_life, "w_pov": w_pov,
-        "w_region": w_region, "w_time": w_time,
+        "w_region": w_region, "w_time": w_time, "w_kind": w_kind,
     }
 
 

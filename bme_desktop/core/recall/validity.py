@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 
 from ..extract.textutil import sentences, term_set
 from ..model import Node
@@ -31,6 +32,7 @@ CARRIER_WEIGHT = 0.5
 NOW = re.compile(r"现在|如今|目前|还|\b(?:now|still|these days|nowadays|currently|any ?more)\b", re.IGNORECASE)
 PREDECESSOR_SHARE = 0.95  # for a question about the past, the replaced memory ranks just below its successor
 ENTITY_TYPES = ("character", "location")
+LABEL_FIELDS = frozenset({"status", "category", "certainty", "subject", "title"})
 QUOTES_SHARE = 0.6  # a memory holding this share of a replaced statement's terms states it
 TOPIC_SHARE = 0.25  # the input is about a replaced memory's topic when it shares a word with it or its
 # successor, or when either is this close to the best relevance
@@ -59,8 +61,10 @@ def old_sources(node: Node, new: Node | None) -> set[int]:
 
 
 def apply_validity(scored: list[RecalledNode], nodes: Mapping[str, Node], past: bool,
-                   query: str = "") -> list[RecalledNode]:
-    """``scored`` with replaced memories handled as the module says (a new list)."""
+                   query: str = "", core: list[RecalledNode] | None = None) -> list[RecalledNode]:
+    """``scored`` with replaced memories handled as the module says (a new list). ``core``
+    (the rules and open threads every injection carries) loses, in place, a memory that only
+    restates a replaced statement the input is about."""
     if past:  # how things were: what a recalled memory replaced comes along, just below it
         recalled_too = list(scored)
         present = {r.node.id: r for r in recalled_too}
@@ -102,6 +106,7 @@ def apply_validity(scored: list[RecalledNode], nodes: Mapping[str, Node], past: 
     topic: frozenset[str] = frozenset()  # their words and their successors'
     successors: frozenset[str] = frozenset()
     until = -1.0  # the latest message that replaced one
+    about: list[tuple[Node, Node]] = []  # the pairs the input is about
     for old_node, old, new in pairs.values():
         item = by_id.get(new.id)
         topical = max(old.components.get("relevance", old.score) if old is not None else 0.0,
@@ -110,6 +115,7 @@ def apply_validity(scored: list[RecalledNode], nodes: Mapping[str, Node], past: 
         if not shares and topical < TOPIC_SHARE * best:
             continue
         carried |= old_sources(old_node, new)
+        about.append((old_node, new))
         until = max(until, float((old_node.flags.get("validity") or {}).get("until_index") or -1))
         stated.append(term_set(body_text(old_node)))
         topic |= term_set(body_text(old_node)) | term_set(body_text(new))
@@ -123,9 +129,12 @@ def apply_validity(scored: list[RecalledNode], nodes: Mapping[str, Node], past: 
         elif item.score < old.score:
             item.score = old.score
             item.components["successor"] = 1.0
+    if core:
+        core[:] = [r for r in core if r.bucket == "summary" or not _restates(r.node, stated)]
     if not carried:
         return keep
     asks_now = bool(NOW.search(query))
+    old_names = [_names_in(old_node, new, nodes) for old_node, new in about]
     out: list[RecalledNode] = []
     for recalled in keep:
         if "successor" not in recalled.components and carried & set(recalled.node.source_indices):
@@ -136,15 +145,64 @@ def apply_validity(scored: list[RecalledNode], nodes: Mapping[str, Node], past: 
             states_old = any(old_terms and len(old_terms & terms) >= QUOTES_SHARE * len(old_terms)
                              for old_terms in stated)
             if recalled.node.type in ENTITY_TYPES:
-                if states_old:  # a character or place is more than one statement: it stays, marked
+                if any(recalled.node.id in names for names in old_names):
+                    # the place or person the replaced statement names and its successor does
+                    # not: the old value itself ("lives in 7号楼" → the place 7号楼)
+                    recalled.score *= CARRIER_WEIGHT
+                    recalled.components["w_superseded"] = CARRIER_WEIGHT
                     recalled.components["states_replaced"] = float(until)
-            elif via_old and states_old and (asks_now or asked & successors):
+                elif states_old:  # a character or place is more than one statement: it stays, marked
+                    recalled.components["states_replaced"] = float(until)
+                else:  # what it says now came later: the old message is no source of it here
+                    dropped = carried & set(recalled.node.source_indices)
+                    recalled.node = replace(recalled.node, source_indices=[
+                        i for i in recalled.node.source_indices if i not in dropped])
+                    recalled.components["sources_replaced"] = float(len(dropped))
+            elif states_old and (via_old or asks_now or asked & successors):
                 continue  # it states the old value as if current, and the current value is asked for
-            elif via_old:
+            elif via_old or states_old or _sibling(recalled.node, carried, about):
                 recalled.score *= CARRIER_WEIGHT
                 recalled.components["w_superseded"] = CARRIER_WEIGHT
         out.append(recalled)
     return out
+
+
+def _sibling(node: Node, carried: set[int], about: list[tuple[Node, Node]]) -> bool:
+    """A fact said only in a replaced statement's message, about the same subject: the rest of
+    the old state ("he's stuck in Chicago … he lives there now")."""
+    subject = node.fields.get("subject", "").strip().lower()
+    return (node.type == "fact" and bool(subject) and set(node.source_indices) <= carried
+            and any(old.fields.get("subject", "").strip().lower() == subject for old, _ in about))
+
+
+def _restates(node: Node, stated: list[frozenset[str]]) -> bool:
+    """Whether ``node`` says no more than one of the replaced statements (``stated``): most of
+    its words are that statement's and it holds most of that statement's words."""
+    terms = term_set(" ".join(v for k, v in node.fields.items() if k not in LABEL_FIELDS and v))
+    return bool(terms) and any(old and len(old & terms) >= QUOTES_SHARE * len(old)
+                               and len(old & terms) >= QUOTES_SHARE * len(terms) for old in stated)
+
+
+def _names_in(old: Node, new: Node, nodes: Mapping[str, Node]) -> set[str]:
+    """The characters and places named in the replaced statement ``old`` but not in its
+    successor ``new`` (by title or alias)."""
+    old_text, new_text = body_text(old).lower(), body_text(new).lower()
+    out = set()
+    for node in nodes.values():
+        if node.type not in ENTITY_TYPES:
+            continue
+        names = [node.title, *re.split(r"[;；,，]", node.fields.get("aliases", ""))]
+        names = [n.strip().lower() for n in names if len(n.strip()) >= 2]
+        if any(_says(n, old_text) for n in names) and not any(_says(n, new_text) for n in names):
+            out.add(node.id)
+    return out
+
+
+def _says(name: str, text: str) -> bool:
+    """Whether ``text`` names ``name`` (whole words for a Latin name)."""
+    if name.isascii():
+        return re.search(rf"\b{re.escape(name)}\b", text) is not None
+    return name in text
 
 
 def replaced_statements(replaced_ids: Iterable[str], nodes: Mapping[str, Node]) -> list[frozenset[str]]:
