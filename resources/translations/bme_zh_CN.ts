@@ -2913,286 +2913,301 @@ First seen: {3}</source>
     </message>
     <message>
         <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="36"/>
+        <source>Weight of memories in the current region</source>
+        <translation>当前区域记忆的权重</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="37"/>
+        <source>Weight of memories in an adjacent region</source>
+        <translation>相邻区域记忆的权重</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="38"/>
+        <source>Weight of memories in other regions</source>
+        <translation>其他区域记忆的权重</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="39"/>
         <source>Short-term memory lasts</source>
         <translation>短期记忆保留时长</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="37"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="40"/>
         <source>Dormant below retrievability</source>
         <translation>可提取度低于此值即休眠</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="38"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="41"/>
         <source>Send to review</source>
         <translation>送审范围</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="39"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="42"/>
         <source>Recall only approved memories (strict review)</source>
         <translation>只注入已批准的记忆（严格审核）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="40"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="43"/>
         <source>Consolidation similarity</source>
         <translation>合并相似度阈值</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="41"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="44"/>
         <source>Promote at importance</source>
         <translation>晋升所需重要度</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="42"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="45"/>
         <source>Half-life, slow pool</source>
         <translation>半衰期（慢速池）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="43"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="46"/>
         <source>Half-life, medium pool</source>
         <translation>半衰期（中速池）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="44"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="47"/>
         <source>Half-life, fast pool</source>
         <translation>半衰期（快速池）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="45"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="48"/>
         <source>Stability soft cap</source>
         <translation>稳定度软上限</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="46"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="49"/>
         <source>Repeat window</source>
         <translation>重复窗口</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="46"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="49"/>
         <source>Echo window</source>
         <translation>回声窗口</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="47"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="50"/>
         <source>Echo discount</source>
         <translation>回声折扣</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="47"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="50"/>
         <source>Retrievability step</source>
         <translation>可提取度步长</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="48"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="51"/>
         <source>Upkeep every (0: never)</source>
         <translation>维护间隔（0：从不）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="49"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="52"/>
         <source>Summary every N events</source>
         <translation>每 N 个事件写一次摘要</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="49"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="52"/>
         <source>Fold above N summaries</source>
         <translation>摘要超过 N 条时折叠</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="50"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="53"/>
         <source>Reflect every N events</source>
         <translation>每 N 个事件反思一次</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="50"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="53"/>
         <source>Reflect automatically</source>
         <translation>自动反思</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="51"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="54"/>
         <source>Compress automatically</source>
         <translation>自动压缩</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="52"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="55"/>
         <source>Events a reflection looks at</source>
         <translation>反思参考的事件数</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="53"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="56"/>
         <source>Update the persona automatically</source>
         <translation>自动更新用户画像</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="54"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="57"/>
         <source>Persona update at most every</source>
         <translation>用户画像最短更新间隔</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="55"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="58"/>
         <source>Working memory size</source>
         <translation>工作记忆容量</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="56"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="59"/>
         <source>Working memory expires after</source>
         <translation>工作记忆过期时间</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="57"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="60"/>
         <source>Patrol: unused for</source>
         <translation>巡查：未使用时长</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="58"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="61"/>
         <source>Patrol: forgetting margin</source>
         <translation>巡查：遗忘余量</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="59"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="62"/>
         <source>Host</source>
         <translation>主机</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="59"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="62"/>
         <source>Port</source>
         <translation>端口</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="59"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="62"/>
         <source>Allowed origins (one per line)</source>
         <translation>允许的来源（每行一个）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="60"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="63"/>
         <source>Request size limit</source>
         <translation>请求大小上限</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="60"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="63"/>
         <source>Requests per second</source>
         <translation>每秒请求数</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="61"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="64"/>
         <source>Request burst</source>
         <translation>请求突发量</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="62"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="65"/>
         <source>Memory proxy on /v1</source>
         <translation>在 /v1 上提供记忆代理</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="64"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="67"/>
         <source>Model map (alias=model, one per line)</source>
         <translation>模型映射（别名=上游模型，每行一条）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="65"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="68"/>
         <source>Memory depth (messages back)</source>
         <translation>记忆插入深度（往前数的消息数）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="63"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="66"/>
         <source>Upstream URL</source>
         <translation>上游地址</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="66"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="69"/>
         <source>Memory goes into</source>
         <translation>记忆放入</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="67"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="70"/>
         <source>Upstream timeout</source>
         <translation>上游超时</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="68"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="71"/>
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="68"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="71"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="74"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="77"/>
         <source>On this computer</source>
         <translation>在本机运行</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="74"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="77"/>
         <source>Remote endpoint</source>
         <translation>远程端点</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="74"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="77"/>
         <source>Every new memory</source>
         <translation>所有新记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="75"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="78"/>
         <source>Long-term memories</source>
         <translation>长期记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="75"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="78"/>
         <source>Nothing</source>
         <translation>不送审</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="75"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="78"/>
         <source>Automatic</source>
         <translation>自动</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="76"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="79"/>
         <source>Its own system message</source>
         <translation>单独的系统消息</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="77"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="80"/>
         <source>The first system message</source>
         <translation>第一条系统消息</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="78"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="81"/>
         <source>The last user message</source>
         <translation>最后一条用户消息</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="85"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="88"/>
         <source> s</source>
         <translation> 秒</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="85"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="88"/>
         <source> h</source>
         <translation> 小时</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="85"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="88"/>
         <source> days</source>
         <translation> 天</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="85"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="88"/>
         <source> min</source>
         <translation> 分钟</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="85"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="88"/>
         <source> /s</source>
         <translation> 次/秒</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="86"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="89"/>
         <source> MB</source>
         <translation> MB</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="86"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="89"/>
         <source> tokens</source>
         <translation> 令牌</translation>
     </message>

@@ -13,6 +13,7 @@ import re
 from collections.abc import Sequence
 
 from ..extract.textutil import has_han
+from ..model import Node
 from ..providers.tokens import estimate_tokens
 from ..schema import NODE_TYPES, node_text
 from .api import RecalledNode
@@ -64,7 +65,15 @@ def node_line(item: RecalledNode) -> str:
         text = node_text(node.type, node.fields)
     else:
         text = " ".join(v for v in node.fields.values() if v)
-    return f"- {frame_safe(label, NAME_CHARS)}{owner}{replaced_note(item, text)}: {frame_safe(text)}"
+    note = replaced_note(item, text) + mistaken_note(node, text)
+    return f"- {frame_safe(label, NAME_CHARS)}{owner}{note}: {frame_safe(text)}"
+
+
+def mistaken_note(node: Node, text: str) -> str:
+    """" (mistaken)" for a point of view the story has shown wrong (its owner still believes it)."""
+    if node.scope.layer != "pov" or node.fields.get("certainty", "").strip().lower() != "mistaken":
+        return ""
+    return "（已知有误）" if has_han(text) else " (known to be mistaken)"
 
 
 def replaced_note(item: RecalledNode, text: str) -> str:
@@ -95,14 +104,30 @@ def _sort_key(item: RecalledNode) -> tuple[float, float, str]:
     return (1.0, -item.score, item.node.id)
 
 
+def story_time_line(label: str | None, chinese: bool | None = None) -> str:
+    """"## Story time now: …" in the chat's language (``chinese``; by default the label's)."""
+    if not label or not label.strip():
+        return ""
+    zh = has_han(label) if chinese is None else chinese
+    head = "## 故事此刻：" if zh else "## Story time now: "
+    return head + frame_safe(label, NAME_CHARS * 2)
+
+
 def render_buckets(core: Sequence[RecalledNode], recalled: Sequence[RecalledNode], summaries: Sequence[str],
-                   budget_tokens: int, todos: Sequence[str] = ()) -> tuple[str, list[RecalledNode], int]:
+                   budget_tokens: int, todos: Sequence[str] = (), story_time: str | None = None,
+                   chinese: bool | None = None) -> tuple[str, list[RecalledNode], int]:
     """The injection text, the memories shown (recalled in rank order, then core), and how many
     recalled memories did not fit. ``todos`` (working memory: open to-dos and promises) come
-    first, from the core share of the budget."""
+    first, from the core share of the budget; ``story_time`` (the story's current time, from
+    extraction) is one line under the header, in the chat's language (``chinese``)."""
     if not core and not recalled and not summaries and not todos:
         return "", [], 0
+    when = story_time_line(story_time, chinese)
     budget = budget_tokens - estimate_tokens(HEADER) - estimate_tokens(FOOTER) - 16
+    if when and estimate_tokens(when) + 1 <= budget * CORE_SHARE:
+        budget -= estimate_tokens(when) + 1
+    else:
+        when = ""
     core_budget = int(budget * CORE_SHARE)
     fixed: dict[str, list[str]] = {"todo": [], "summary": []}
     for bucket, texts in (("todo", todos), ("summary", summaries)):
@@ -136,6 +161,8 @@ def render_buckets(core: Sequence[RecalledNode], recalled: Sequence[RecalledNode
     if summary_lines:
         groups.setdefault("summary", [])
     lines = [HEADER]
+    if when:
+        lines.append(when)
     if fixed["todo"]:
         lines.append("## Open to-dos and promises")
         lines.extend(fixed["todo"])

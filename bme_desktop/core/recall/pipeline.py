@@ -24,6 +24,7 @@ import numpy.typing as npt
 from ..blas_threads import limit_blas_threads
 from ..cancel import CancellableTask
 from ..errors import NotFound
+from ..extract.textutil import has_han
 from ..index.vector_index import VectorIndex
 from ..lifecycle.hits import record_hits_in
 from ..lifecycle.tiers import is_held, is_sleeping
@@ -388,7 +389,7 @@ class HybridRecaller:
     def _finish(self, request: RecallRequest, state: ChatState, started: float, core: list[RecalledNode],
                 recalled: list[RecalledNode], context: _Context, skipped: list[str], held: int) -> RecallResult:
         text, shown, more = render_buckets(core, recalled, context.summaries, request.budget_tokens,
-                                           context.todos)
+                                           context.todos, state.story_time, _chinese(state))
         if request.index is not None:
             ids = {r.node.id for r in shown if r.bucket != "archive" and "core" not in r.components}
             with self._lock:
@@ -424,6 +425,12 @@ class _Embedding:
     index: VectorIndex
     texts: list[str]
     future: Future[npt.NDArray[np.float32]]
+
+
+def _chinese(state: ChatState) -> bool | None:
+    """Whether the chat is in Chinese (its last messages), None when it has none."""
+    texts = [m.text for i in range(state.message_end - 4, state.message_end) if (m := state.messages.get(i))]
+    return any(has_han(t) for t in texts) if texts else None
 
 
 def _merge(chosen: list[RecalledNode], archived: list[RecalledNode]) -> list[RecalledNode]:

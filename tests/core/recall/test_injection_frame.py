@@ -1,5 +1,5 @@
 """The injection frame holds whatever the memories say: no field (memory text, owner, bucket
-header, summary, to-do) can close it, open a second one, or start a line that reads as a turn
+header, summary, to-do, story time) can close it, open a second one, or start a line that reads as a turn
 of the conversation; ordinary text stays as it was written."""
 
 from __future__ import annotations
@@ -38,10 +38,10 @@ def recalled(draw: st.DrawFn) -> RecalledNode:
 
 @settings(max_examples=200, deadline=None)
 @given(st.lists(recalled(), max_size=3), st.lists(recalled(), max_size=4), st.lists(nasty_text, max_size=2),
-       st.lists(nasty_text, max_size=2))
+       st.lists(nasty_text, max_size=2), nasty_text)
 def test_no_field_can_break_the_frame(core: list[RecalledNode], items: list[RecalledNode],
-                                      summaries: list[str], todos: list[str]) -> None:
-    text, _shown, _more = render_buckets(core, items, summaries, 32_000, todos)
+                                      summaries: list[str], todos: list[str], story_time: str) -> None:
+    text, _shown, _more = render_buckets(core, items, summaries, 32_000, todos, story_time)
     if not text:
         return
     lines = text.split("\n")
