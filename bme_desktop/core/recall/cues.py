@@ -32,7 +32,7 @@ _QUESTION = re.compile(
     r"^(?:what|when|where|who|whom|whose|which|why|how|did|do|does|is|are|was|were|have|has|had|can|could|"
     r"would|will|should)\b|吗[\s。!！]*$|呢[\s。!！]*$|什么|哪|谁|几|多少|怎么|为什么|是否|有没有",
     re.IGNORECASE)
-# The kind of memory an input asks about: what someone believes, a promise, a rule, a quest.
+# The kind of memory an input asks about: what someone believes, a promise, a rule, a time, a quest.
 _KIND_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("belief", re.compile(r"以为|认为|觉得|相信|当成|当作|看作|误会|误以为|怀疑|认定|"
                           r"\b(?:thinks?|thought|believes?|believed|assumes?|assumed|suspects?|suspected|"
@@ -42,6 +42,9 @@ _KIND_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
                            re.IGNORECASE)),
     ("rule", re.compile(r"规矩|规定|规则|不许|禁止|不得|不准|门禁|戒律|允许|"
                         r"\b(?:rules?|laws?|allowed|forbidden|banned|prohibited|permitted|must never)\b", re.IGNORECASE)),
+    ("time", re.compile(r"什么时候|哪天|哪一天|几号|几点|哪一年|哪年|多久|何时|几月|"
+                        r"\b(?:when|what (?:date|day|time|year|month)|which (?:day|date|year|month)|how long)\b",
+                        re.IGNORECASE)),
     ("thread", re.compile(r"任务|寻找|下落|目标|调查|追查|"
                           r"\b(?:quest|mission|goal|looking for|search(?:ing)? for|hunt(?:ing)? for|mystery)\b",
                           re.IGNORECASE)),
@@ -106,7 +109,7 @@ class Cues:
     days: tuple[DayRef, ...] = ()  # days and whole months named
     question: bool = False
     past: bool = False  # asks how things were ("what did I like before?", "以前")
-    kinds: frozenset[str] = frozenset()  # kinds of memory asked about: belief, promise, rule, thread
+    kinds: frozenset[str] = frozenset()  # kinds of memory asked about: belief, promise, rule, time, thread
 
 
 def _valid(year: int | None, month: int, day: int) -> DayRef | None:
@@ -220,7 +223,7 @@ def read_cues(text: str, today: DayRef | None = None) -> Cues:
 
 def asked_kinds(text: str) -> frozenset[str]:
     """The kinds of memory ``text`` asks about ("what does she think…" → belief, "did I keep my
-    promise" → promise, 规矩 → rule, "the quest" → thread)."""
+    promise" → promise, 规矩 → rule, "when…"/什么时候 → time, "the quest" → thread)."""
     return frozenset(kind for kind, pattern in _KIND_CUES if pattern.search(text))
 
 

@@ -104,7 +104,15 @@ def memory_kind(node: Node) -> str | None:
 
 
 def kind_weight(node: Node, cues: Cues) -> float:
-    return KIND_MATCH if cues.kinds and memory_kind(node) in cues.kinds else 1.0
+    """``KIND_MATCH`` for a memory of the kind the input asks about; for "when…", a memory that
+    carries a story time (a date, a time of day, a skip)."""
+    if not cues.kinds:
+        return 1.0
+    if memory_kind(node) in cues.kinds:
+        return KIND_MATCH
+    if "time" in cues.kinds and str((node.story_time or {}).get("label") or "").strip():
+        return KIND_MATCH
+    return 1.0
 
 
 def story_time_weight(node: Node, cues: Cues) -> float:
