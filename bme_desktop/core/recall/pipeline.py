@@ -167,6 +167,7 @@ class HybridRecaller:
         archived = archive_hits(state, query.text, cues, max(1, request.top_k // 2), covered,
                                 before=request.index)
         recalled = _merge(chosen, archived)[: request.top_k]
+        recalled += _riders(recalled, scored[: request.top_k * POOL_FACTOR], cited, request.top_k)
         return self._finish(request, state, started, core, recalled, context, skipped, held)
 
     # stages ----------------------------------------------------------------------------
@@ -431,6 +432,28 @@ def _chinese(state: ChatState) -> bool | None:
     """Whether the chat is in Chinese (its last messages), None when it has none."""
     texts = [m.text for i in range(state.message_end - 4, state.message_end) if (m := state.messages.get(i))]
     return any(has_han(t) for t in texts) if texts else None
+
+
+def _riders(recalled: list[RecalledNode], pool: list[RecalledNode], cited: set[int], most: int) -> list[RecalledNode]:
+    """The memories that share a slot with the recalled ones: they cite only messages already
+    cited (by a recalled memory or ``cited``, the core's) and ranked at least as high as the last
+    recalled memory, so they had a place by score (a plot thread beside the event it was read
+    from: the thread's words, the event's detail). They come after the slots, at most ``most``."""
+    slots = [r for r in recalled if r.bucket != "archive"]
+    if not slots:
+        return []
+    floor = min(r.score for r in slots)
+    have = {r.node.id for r in recalled}
+    sources = cited | {i for r in recalled for i in r.node.source_indices}
+    out: list[RecalledNode] = []
+    for item in pool:
+        if len(out) >= most:
+            break
+        if (item.node.id not in have and item.score >= floor and item.node.source_indices
+                and set(item.node.source_indices) <= sources):
+            item.components["shares_slot"] = 1.0
+            out.append(item)
+    return out
 
 
 def _merge(chosen: list[RecalledNode], archived: list[RecalledNode]) -> list[RecalledNode]:

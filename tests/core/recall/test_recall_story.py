@@ -164,3 +164,14 @@ def test_a_belief_shown_wrong_is_marked_as_mistaken() -> None:
                  Scope("pov", "Mother Ilse"))
     text, _, _ = render_buckets([], [item(belief, 0.5)], [], 1500)
     assert "(Mother Ilse's view) (known to be mistaken):" in text
+
+
+def test_a_memory_sharing_a_slot_rides_along_after_the_slots() -> None:
+    from bme_desktop.core.recall.pipeline import _riders
+
+    event = item(mem("e", "event", {"summary": "Sera: the Baron threw him into the cells…"}, [29, 30]), 0.9)
+    other = item(mem("o", "event", {"summary": "the chapel"}, [31, 32]), 0.5)
+    thread = item(mem("t", "thread", {"summary": "the Baron threw him into the cells for refusing"}, [29]), 0.8)
+    weak = item(mem("w", "fact", {"statement": "cells"}, [30]), 0.1)  # had no place by score
+    assert [r.node.id for r in _riders([event, other], [event, thread, other, weak], set(), 5)] == ["t"]
+    assert _riders([event, other], [event, thread, other], set(), 0) == []
