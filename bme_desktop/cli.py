@@ -1,5 +1,5 @@
-"""Command line: ``bme-desktop [gui|serve|mcp|sillytavern|token|doctor|export|import|backup|restore|maintain]
-[--data-dir DIR]``."""
+"""Command line: ``bme-desktop [gui|serve|mcp|sillytavern|token|doctor|export|import|backup|restore|purge|
+maintain] [--data-dir DIR]``."""
 
 from __future__ import annotations
 
@@ -72,7 +72,7 @@ def build_parser() -> argparse.ArgumentParser:
     from .sillytavern.cli import add_commands as add_sillytavern_commands
     add_sillytavern_commands(sub, _add_common)
 
-    # export / import / backup / restore (bme_desktop.core.backup)
+    # export / import / backup / restore / purge (bme_desktop.core.backup)
     from .core.backup.cli_commands import add_commands as add_backup_commands
     add_backup_commands(sub, _add_common)
 
@@ -104,7 +104,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if command == "sillytavern":
             from .sillytavern.cli import run as run_sillytavern_command
             return run_sillytavern_command(args, data_dir)
-        if command in ("export", "import", "backup", "restore"):
+        from .core.backup.cli_commands import COMMANDS as BACKUP_COMMANDS
+        if command in BACKUP_COMMANDS:
             from .core.backup.cli_commands import run as run_backup_command
             return run_backup_command(command, args, data_dir)
         if command == "maintain":

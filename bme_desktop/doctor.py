@@ -137,6 +137,32 @@ def _permissions_line(data_dir: Path) -> str:
             f"(fix: chmod 700 {data_dir} && chmod 600 {data_dir / DB_FILENAME}*)")
 
 
+def _backup_line(data_dir: Path) -> str:
+    """The last backup, the next scheduled one and the last attempt's outcome."""
+    import time
+    from datetime import datetime
+
+    from .core.backup.schedule import backup_status
+    from .core.settings import SettingsError, load_settings
+
+    try:
+        settings = load_settings(data_dir).backup
+    except SettingsError:
+        return "backups:         unknown (settings.json cannot be read)"
+
+    def when(ts: float | None) -> str:
+        return "none yet" if ts is None else datetime.fromtimestamp(ts).strftime("%Y-%m-%d %H:%M")
+    status = backup_status(data_dir, settings, time.time())
+    line = f"backups:         last {when(status.last)} in {status.folder}; "
+    if status.scheduled:
+        line += f"next {when(status.next)} (every {settings.interval_hours:g} h, keeping {settings.keep})"
+    else:
+        line += "scheduled backups off (settings: backup.scheduled)"
+    if status.outcome in ("skipped", "failed"):
+        line += f"; PROBLEM: {status.message}"
+    return line
+
+
 def _opengl_line() -> str:
     env = dict(os.environ)
     if not env.get("DISPLAY") and not env.get("WAYLAND_DISPLAY") and sys.platform.startswith("linux"):
@@ -164,6 +190,7 @@ def run_doctor(data_dir: Path, database_url: str | None) -> int:
         *_database_line(data_dir, database_url),
         _embedder_line(data_dir),
         _keyring_line(),
+        _backup_line(data_dir),
         f"Qt / PySide6:    Qt {QtCore.qVersion()} / PySide6 {PySide6.__version__}",
         _opengl_line(),
     ]

@@ -31,3 +31,19 @@ def test_a_chosen_embedder_without_engines_and_an_unknown_one(tmp_path: Path) ->
     assert _embedder_line(tmp_path) == "embedder:        hashed-ngram-512"
     save_settings(tmp_path, Settings(embedding=EmbeddingSettings(local_model="no-such-model")))
     assert _embedder_line(tmp_path).startswith("embedder:        PROBLEM: unknown local embedder 'no-such-model'")
+
+
+def test_the_doctor_shows_the_last_and_next_backup_and_a_skipped_one(tmp_path: Path) -> None:
+    from bme_desktop.core.backup.schedule import write_status
+    from bme_desktop.core.settings import BackupSettings
+    from bme_desktop.doctor import _backup_line
+
+    assert _backup_line(tmp_path).endswith("; scheduled backups off (settings: backup.scheduled)")
+    assert "last none yet" in _backup_line(tmp_path)
+    save_settings(tmp_path, Settings(backup=BackupSettings(scheduled=True, interval_hours=12.0, keep=3)))
+    (tmp_path / "backups").mkdir()
+    (tmp_path / "backups" / "bme-backup-20260101-030000.bmebak").write_bytes(b"x")
+    write_status(tmp_path, "skipped", "scheduled backup skipped: no passphrase", 0.0)
+    line = _backup_line(tmp_path)
+    assert "next " in line and "(every 12 h, keeping 3)" in line and "none yet" not in line
+    assert line.endswith("PROBLEM: scheduled backup skipped: no passphrase")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 # The Settings panel's tabs, in order: one per settings section (``core/settings.py``).
 SETTINGS_TABS: tuple[str, ...] = ("llm", "embedding", "extraction", "recall", "lifecycle", "bridge", "proxy",
-                                  "appearance")
+                                  "backup", "appearance")
 PANEL_TABS: dict[str, tuple[str, ...]] = {"settings": SETTINGS_TABS}
 
 

@@ -208,57 +208,97 @@
         <translation>运行中…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="28"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="30"/>
         <source>Export chat…</source>
         <translation>导出聊天…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="28"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="30"/>
         <source>Save the open chat as JSON, GraphML or GEXF.</source>
         <translation>将当前聊天导出为数据文件或图谱文件（三种开放格式）。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="29"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="31"/>
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="29"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="31"/>
         <source>Add the chats of a JSON export; nothing is overwritten.</source>
         <translation>添加导出文件中的聊天；不会覆盖任何内容。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="30"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="32"/>
         <source>Back up all…</source>
         <translation>全部备份…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="30"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="32"/>
         <source>Save every chat in one file, encrypted if you give a passphrase.</source>
         <translation>将所有聊天保存到一个文件中；提供口令即加密。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="31"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="33"/>
         <source>Restore…</source>
         <translation>恢复…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="31"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="33"/>
         <source>Bring back the chats of a backup; chats you have are kept.</source>
         <translation>恢复备份中的聊天；已有的聊天保持不变。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="37"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="34"/>
+        <source>Purge everything…</source>
+        <translation>彻底清除全部…</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="34"/>
+        <source>Delete every chat and memory for good, then compact the database.</source>
+        <translation>永久删除所有聊天与记忆，然后压缩数据库。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="41"/>
+        <source>none yet</source>
+        <translation>尚无</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="49"/>
+        <source>Last backup: {0} · scheduled backups are off (Settings → Backup).</source>
+        <translation>上次备份：{0} · 定时备份已关闭（设置 → 备份）。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="51"/>
+        <source>Last backup: {0} · next: {1}.</source>
+        <translation>上次备份：{0} · 下次：{1}。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="53"/>
+        <source>The last scheduled backup was skipped: {0}</source>
+        <translation>上次定时备份已跳过：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="55"/>
+        <source>The last scheduled backup failed: {0}</source>
+        <translation>上次定时备份失败：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="60"/>
+        <source>Purged {0} chats ({1} rows); the database went from {2} KB to {3} KB.</source>
+        <translation>已清除 {0} 个聊天（{1} 行）；数据库从 {2} KB 缩小到 {3} KB。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="67"/>
         <source>Nothing imported.</source>
         <translation>未导入任何内容。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="39"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="69"/>
         <source>Imported {0}: {1} memories, {2} links, {3} messages.</source>
         <translation>已导入 {0}：{1} 条记忆、{2} 条关联、{3} 条消息。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="43"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="73"/>
         <source>Kept the chats you already had: {0}.</source>
         <translation>保留了已有的聊天：{0}。</translation>
     </message>
@@ -796,102 +836,121 @@ First seen: {3}</source>
 <context>
     <name>FileActions</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="68"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="114"/>
         <source>Open a chat first.</source>
         <translation>请先打开一个聊天。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="80"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="126"/>
         <source>JSON export (*.json)</source>
         <translation>JSON 导出文件 (*.json)</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="80"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="126"/>
         <source>GraphML (*.graphml)</source>
         <translation>GraphML 文件 (*.graphml)</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="80"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="126"/>
         <source>GEXF (*.gexf)</source>
         <translation>GEXF 文件 (*.gexf)</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="81"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="127"/>
         <source>Export chat</source>
         <translation>导出聊天</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="92"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="138"/>
         <source>Import a JSON export</source>
         <translation>导入 JSON 导出文件</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="93"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="139"/>
         <source>JSON export (*.json);;All files (*)</source>
         <translation>JSON 导出文件 (*.json);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="99"/>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="103"/>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="107"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="145"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="149"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="153"/>
         <source>Back up all chats</source>
         <translation>备份所有聊天</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="100"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="146"/>
         <source>Backups (*.bmebak *.json.gz);;All files (*)</source>
         <translation>备份文件 (*.bmebak *.json.gz);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="104"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="150"/>
         <source>Passphrase (leave empty for an unencrypted backup):</source>
         <translation>口令（留空则不加密）：</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="107"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="153"/>
         <source>The passphrase again:</source>
         <translation>再次输入口令：</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="108"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="154"/>
         <source>The passphrases differ; nothing was written.</source>
         <translation>两次输入的口令不一致；未写入任何文件。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="116"/>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="127"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="162"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="173"/>
         <source>Restore a backup</source>
         <translation>恢复备份</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="117"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="163"/>
         <source>Backups and exports (*.bmebak *.gz *.json);;All files (*)</source>
         <translation>备份与导出文件 (*.bmebak *.gz *.json);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="127"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="173"/>
         <source>This backup is encrypted. Passphrase:</source>
         <translation>此备份已加密。口令：</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="123"/>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="129"/>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="146"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="169"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="175"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="209"/>
         <source>Cancelled; nothing was changed.</source>
         <translation>已取消；未做任何更改。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="60"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="90"/>
         <source>Stop before anything is written; nothing changes.</source>
         <translation>在写入任何内容之前停止；不做任何更改。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="148"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="183"/>
+        <source>Purge everything</source>
+        <translation>彻底清除全部</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="184"/>
+        <source>Every chat and memory is deleted for good: no recycle bin, no undo. Make a backup first if you may want them back.
+
+Type {0} to confirm:</source>
+        <translation>所有聊天与记忆都将被永久删除：不进回收站，无法撤销。若之后可能还需要，请先备份。
+
+输入 {0} 以确认：</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="189"/>
+        <source>Not confirmed; nothing was deleted.</source>
+        <translation>未确认；没有删除任何内容。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="211"/>
         <source>Failed: {0}</source>
         <translation>失败：{0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="159"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="222"/>
         <source>Wrote {0} ({1} KB).</source>
         <translation>已写入 {0}（{1} KB）。</translation>
     </message>
@@ -2753,32 +2812,32 @@ First seen: {3}</source>
 <context>
     <name>SettingsLabels</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="18"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="19"/>
         <source>Use this endpoint (wins over borrowed models)</source>
         <translation>使用此端点（优先于借用的模型）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="20"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="21"/>
         <source>Borrow SillyTavern&apos;s model when its extension offers it</source>
         <translation>SillyTavern 扩展提供时借用它的模型</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="21"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="22"/>
         <source>Borrow the proxy&apos;s upstream model (spends the proxy key)</source>
         <translation>借用代理上游的模型（消耗代理密钥的额度）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="22"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="23"/>
         <source>Borrowed model: timeout per job</source>
         <translation>借用模型：每个任务的超时</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="23"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="24"/>
         <source>Borrowed model: reply tokens per job</source>
         <translation>借用模型：每个任务的回复词元数</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="24"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="25"/>
         <source>Borrowed model: jobs per minute</source>
         <translation>借用模型：每分钟任务数</translation>
     </message>
@@ -2819,395 +2878,430 @@ First seen: {3}</source>
     </message>
     <message>
         <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="12"/>
+        <source>Backup</source>
+        <translation>备份</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="13"/>
         <source>Appearance</source>
         <translation>外观</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="18"/>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="26"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="19"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="27"/>
         <source>Endpoint URL</source>
         <translation>端点地址</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="18"/>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="26"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="19"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="27"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="19"/>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="27"/>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="35"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="20"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="28"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="36"/>
         <source>Timeout</source>
         <translation>超时</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="19"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="20"/>
         <source>Temperature</source>
         <translation>温度</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="19"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="20"/>
         <source>Retries</source>
         <translation>重试次数</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="25"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="26"/>
         <source>Provider</source>
         <translation>提供方</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="25"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="26"/>
         <source>Local model</source>
         <translation>本地模型</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="27"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="28"/>
         <source>Batch size</source>
         <translation>批大小</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="28"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="29"/>
         <source>Extract every N replies</source>
         <translation>每 N 条回复提取一次</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="29"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="30"/>
         <source>Context messages</source>
         <translation>上下文消息数</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="30"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="31"/>
         <source>Cleaning patterns (one per line)</source>
         <translation>清理规则（每行一条）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="31"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="32"/>
         <source>Memories per recall</source>
         <translation>每次召回的记忆数</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="31"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="32"/>
         <source>Token budget</source>
         <translation>令牌预算</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="32"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="33"/>
         <source>Weight of the current input</source>
         <translation>当前输入的权重</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="33"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="34"/>
         <source>Weight of the last reply</source>
         <translation>上一条回复的权重</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="34"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="35"/>
         <source>Weight of the previous input</source>
         <translation>上一条输入的权重</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="35"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="36"/>
         <source>Rerank with the language model</source>
         <translation>用语言模型重排</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="36"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="37"/>
         <source>Weight of memories in the current region</source>
         <translation>当前区域记忆的权重</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="37"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="38"/>
         <source>Weight of memories in an adjacent region</source>
         <translation>相邻区域记忆的权重</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="38"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="39"/>
         <source>Weight of memories in other regions</source>
         <translation>其他区域记忆的权重</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="39"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="40"/>
         <source>Short-term memory lasts</source>
         <translation>短期记忆保留时长</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="40"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="41"/>
         <source>Dormant below retrievability</source>
         <translation>可提取度低于此值即休眠</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="41"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="42"/>
         <source>Send to review</source>
         <translation>送审范围</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="42"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="43"/>
         <source>Recall only approved memories (strict review)</source>
         <translation>只注入已批准的记忆（严格审核）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="43"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="44"/>
         <source>Consolidation similarity</source>
         <translation>合并相似度阈值</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="44"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="45"/>
         <source>Promote at importance</source>
         <translation>晋升所需重要度</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="45"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="46"/>
         <source>Half-life, slow pool</source>
         <translation>半衰期（慢速池）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="46"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="47"/>
         <source>Half-life, medium pool</source>
         <translation>半衰期（中速池）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="47"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="48"/>
         <source>Half-life, fast pool</source>
         <translation>半衰期（快速池）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="48"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="49"/>
         <source>Stability soft cap</source>
         <translation>稳定度软上限</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="49"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="50"/>
         <source>Repeat window</source>
         <translation>重复窗口</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="49"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="50"/>
         <source>Echo window</source>
         <translation>回声窗口</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="50"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="51"/>
         <source>Echo discount</source>
         <translation>回声折扣</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="50"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="51"/>
         <source>Retrievability step</source>
         <translation>可提取度步长</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="51"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="52"/>
         <source>Upkeep every (0: never)</source>
         <translation>维护间隔（0：从不）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="52"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="53"/>
         <source>Summary every N events</source>
         <translation>每 N 个事件写一次摘要</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="52"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="53"/>
         <source>Fold above N summaries</source>
         <translation>摘要超过 N 条时折叠</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="53"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="54"/>
         <source>Reflect every N events</source>
         <translation>每 N 个事件反思一次</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="53"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="54"/>
         <source>Reflect automatically</source>
         <translation>自动反思</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="54"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="55"/>
         <source>Compress automatically</source>
         <translation>自动压缩</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="55"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="56"/>
         <source>Events a reflection looks at</source>
         <translation>反思参考的事件数</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="56"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="57"/>
         <source>Update the persona automatically</source>
         <translation>自动更新用户画像</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="57"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="58"/>
         <source>Persona update at most every</source>
         <translation>用户画像最短更新间隔</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="58"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="59"/>
         <source>Working memory size</source>
         <translation>工作记忆容量</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="59"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="60"/>
         <source>Working memory expires after</source>
         <translation>工作记忆过期时间</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="60"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="61"/>
         <source>Patrol: unused for</source>
         <translation>巡查：未使用时长</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="61"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="62"/>
         <source>Patrol: forgetting margin</source>
         <translation>巡查：遗忘余量</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="62"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="63"/>
         <source>Host</source>
         <translation>主机</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="62"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="63"/>
         <source>Port</source>
         <translation>端口</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="62"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="63"/>
         <source>Allowed origins (one per line)</source>
         <translation>允许的来源（每行一个）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="63"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="64"/>
         <source>Request size limit</source>
         <translation>请求大小上限</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="63"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="64"/>
         <source>Requests per second</source>
         <translation>每秒请求数</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="64"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="65"/>
         <source>Request burst</source>
         <translation>请求突发量</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="65"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="66"/>
         <source>Memory proxy on /v1</source>
         <translation>在 /v1 上提供记忆代理</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="67"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="68"/>
         <source>Model map (alias=model, one per line)</source>
         <translation>模型映射（别名=上游模型，每行一条）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="68"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="69"/>
         <source>Memory depth (messages back)</source>
         <translation>记忆插入深度（往前数的消息数）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="66"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="67"/>
         <source>Upstream URL</source>
         <translation>上游地址</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="69"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="70"/>
         <source>Memory goes into</source>
         <translation>记忆放入</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="70"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="71"/>
         <source>Upstream timeout</source>
         <translation>上游超时</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="71"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="72"/>
+        <source>Back up on a schedule</source>
+        <translation>定时备份</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="73"/>
+        <source>Back up every</source>
+        <translation>备份间隔</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="74"/>
+        <source>Scheduled backups kept</source>
+        <translation>保留的定时备份数</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="75"/>
+        <source>Encrypt (skipped when no passphrase is set)</source>
+        <translation>加密（未设置口令时跳过备份）</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="76"/>
+        <source>Passphrase environment variable (else the keyring)</source>
+        <translation>口令所在的环境变量（否则取系统密钥环）</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="77"/>
+        <source>Folder inside the data folder</source>
+        <translation>数据文件夹内的备份文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="78"/>
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="71"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="78"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="77"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="84"/>
         <source>On this computer</source>
         <translation>在本机运行</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="77"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="84"/>
         <source>Remote endpoint</source>
         <translation>远程端点</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="77"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="84"/>
         <source>Every new memory</source>
         <translation>所有新记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="78"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="85"/>
         <source>Long-term memories</source>
         <translation>长期记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="78"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="85"/>
         <source>Nothing</source>
         <translation>不送审</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="78"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="85"/>
         <source>Automatic</source>
         <translation>自动</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="79"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="86"/>
         <source>Its own system message</source>
         <translation>单独的系统消息</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="80"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="87"/>
         <source>The first system message</source>
         <translation>第一条系统消息</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="81"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="88"/>
         <source>The last user message</source>
         <translation>最后一条用户消息</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="88"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="95"/>
         <source> s</source>
         <translation> 秒</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="88"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="95"/>
         <source> h</source>
         <translation> 小时</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="88"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="95"/>
         <source> days</source>
         <translation> 天</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="88"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="95"/>
         <source> min</source>
         <translation> 分钟</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="88"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="95"/>
         <source> /s</source>
         <translation> 次/秒</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="89"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="96"/>
         <source> MB</source>
         <translation> MB</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="89"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="96"/>
         <source> tokens</source>
         <translation> 令牌</translation>
     </message>

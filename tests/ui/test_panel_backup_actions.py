@@ -114,3 +114,25 @@ def test_a_wrong_passphrase_restores_nothing(panel: ActionsPanel, service: Memor
     settled()
     assert not service.has_chat(CHAT)
     assert panel.files.rows["restore"].result.text().startswith("Failed:")
+
+
+def test_purge_needs_the_typed_word_then_deletes_every_chat(panel: ActionsPanel, service: MemoryService,
+                                                            monkeypatch: pytest.MonkeyPatch,
+                                                            settled: Callable[[], None]) -> None:
+    monkeypatch.setattr(QInputDialog, "getText", lambda *_a, **_k: ("purge", True))
+    panel.files.rows["purge"].button.click()
+    settled()
+    assert [c.chat_id for c in service.list_chats()] == [CHAT]
+    assert "nothing was deleted" in panel.files.rows["purge"].result.text()
+    monkeypatch.setattr(QInputDialog, "getText", lambda *_a, **_k: ("PURGE", True))
+    panel.files.rows["purge"].button.click()
+    settled()
+    assert service.list_chats() == []
+    assert "Purged 1 chats" in panel.files.rows["purge"].result.text()
+
+
+def test_the_panel_shows_the_last_backup_and_that_the_schedule_is_off(panel: ActionsPanel,
+                                                                      settled: Callable[[], None]) -> None:
+    settled()
+    text = panel.files.schedule_line.text()
+    assert "Last backup: none yet" in text and "scheduled backups are off" in text

@@ -1,4 +1,4 @@
-"""The ``export``, ``import``, ``backup`` and ``restore`` commands of ``bme-desktop``.
+"""The ``export``, ``import``, ``backup``, ``restore`` and ``purge`` commands of ``bme-desktop``.
 
 Bad input gives one clear line on stderr and exit status 2, with nothing changed:
 documents are validated in full before the one import transaction starts.
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from ..service import MemoryService
     from .importer import ImportResult
 
-COMMANDS = ("export", "import", "backup", "restore")
+COMMANDS = ("export", "import", "backup", "restore", "purge")
 
 
 class UsageProblem(Exception):
@@ -59,6 +59,12 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser],
                       help="a backup; for a chain, the full backup first, then its increments in order")
     rest.add_argument("--passphrase-env", metavar="VAR", help="the passphrase is in this environment variable")
     rest.add_argument("--replace", action="store_true", help="replace chats that already exist")
+
+    purge = sub.add_parser("purge", help="delete every chat and memory for good, then compact the database")
+    add_common(purge)
+    purge.add_argument("--all", action="store_true", required=True, help="every chat (the only scope so far)")
+    purge.add_argument("--yes-purge", action="store_true",
+                       help="confirm: nothing goes to the recycle bin and nothing can be undone")
 
 
 def _passphrase(var: str | None) -> str | None:
@@ -106,6 +112,8 @@ def _run(command: str, args: argparse.Namespace, data_dir: Path) -> int:
     from .files import read_backup, read_file
     from .graph_formats import graph_of, to_gexf, to_graphml
     from .importer import import_chats
+    if command == "purge":
+        return _purge(args, data_dir)
     passphrase = _passphrase(getattr(args, "passphrase_env", None))
     chain = None
     if command == "import":  # read, decrypt and validate before opening the store
@@ -175,4 +183,31 @@ def _backup(service: MemoryService, args: argparse.Namespace, data_dir: Path, pa
     if passphrase is None:
         print("bme-desktop backup: not encrypted (no --passphrase-env given)", file=sys.stderr)
     print(f"{path}{detail}")
+    return 0
+
+
+def _size(n: int) -> str:
+    return f"{n / (1024 * 1024):.1f} MB" if n >= 1024 * 1024 else f"{n / 1024:.1f} KB"
+
+
+def _purge(args: argparse.Namespace, data_dir: Path) -> int:
+    from ..service import MemoryService
+    from ..store.database import DB_FILENAME
+    from .purge import folder_size, purge_all
+    if not args.yes_purge:
+        raise UsageProblem("purge deletes every chat and memory for good (no recycle bin, no undo); "
+                           "add --yes-purge to confirm (make a backup first if you may want them back)")
+    if args.database_url is None and not (data_dir / DB_FILENAME).exists():
+        raise UsageProblem(f"there is no memory database in {data_dir}")
+    before = folder_size(data_dir)
+    service = MemoryService.open(data_dir, database_url=args.database_url, attach=False)
+    try:
+        result = purge_all(service)
+    finally:
+        service.close()
+    after = folder_size(data_dir)
+    print(f"purged {len(result.chats)} chats ({result.rows} rows)")
+    print(f"data folder {data_dir}: {_size(before)} before, {_size(after)} after")
+    if service.store.backend != "sqlite":
+        print(f"database: {_size(result.database_before)} before, {_size(result.database_after)} after")
     return 0

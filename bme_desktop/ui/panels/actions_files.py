@@ -10,12 +10,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication
-from PySide6.QtWidgets import QFileDialog, QGridLayout, QInputDialog, QLineEdit, QWidget
+from PySide6.QtCore import QCoreApplication, QTimer
+from PySide6.QtWidgets import QFileDialog, QGridLayout, QInputDialog, QLabel, QLineEdit, QWidget
 
 from ...core.backup.files import backup_dir
 from ...core.backup.importer import ImportResult
+from ...core.backup.purge import PurgeResult, purge_all
 from ...core.backup.retention import backup_name
+from ...core.backup.schedule import BackupStatus, backup_status
 from ...core.cancel import Cancelled, CancelToken
 from ...core.service import MemoryService
 from ..context import AppContext
@@ -29,7 +31,35 @@ FILE_ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("import", lambda: QCoreApplication.translate("Actions", "Import…"), lambda: QCoreApplication.translate("Actions", "Add the chats of a JSON export; nothing is overwritten.")),
     ActionSpec("backup", lambda: QCoreApplication.translate("Actions", "Back up all…"), lambda: QCoreApplication.translate("Actions", "Save every chat in one file, encrypted if you give a passphrase.")),
     ActionSpec("restore", lambda: QCoreApplication.translate("Actions", "Restore…"), lambda: QCoreApplication.translate("Actions", "Bring back the chats of a backup; chats you have are kept.")),
+    ActionSpec("purge", lambda: QCoreApplication.translate("Actions", "Purge everything…"), lambda: QCoreApplication.translate("Actions", "Delete every chat and memory for good, then compact the database.")),
 )
+PURGE_WORD = "PURGE"  # typed to confirm a purge, in every language
+
+
+def when_text(ts: float | None) -> str:
+    if ts is None:
+        return QCoreApplication.translate("Actions", "none yet")
+    return datetime.fromtimestamp(ts).strftime("%Y-%m-%d %H:%M")
+
+
+def schedule_text(status: BackupStatus) -> str:
+    """The Actions panel's line about scheduled backups: the last one and the next one."""
+    last = when_text(status.last)
+    if not status.scheduled:
+        text = QCoreApplication.translate("Actions", "Last backup: {0} · scheduled backups are off (Settings → Backup).").format(last)
+    else:
+        text = QCoreApplication.translate("Actions", "Last backup: {0} · next: {1}.").format(last, when_text(status.next))
+    if status.outcome == "skipped":
+        text += " " + QCoreApplication.translate("Actions", "The last scheduled backup was skipped: {0}").format(status.message)
+    elif status.outcome == "failed":
+        text += " " + QCoreApplication.translate("Actions", "The last scheduled backup failed: {0}").format(status.message)
+    return text
+
+
+def purge_text(result: PurgeResult) -> str:
+    return QCoreApplication.translate("Actions", "Purged {0} chats ({1} rows); the database went from {2} KB to {3} KB.").format(
+        format_count(len(result.chats)), format_count(result.rows), format_count(result.database_before // 1024),
+        format_count(result.database_after // 1024))
 
 
 def import_text(result: ImportResult) -> str:
@@ -53,14 +83,30 @@ class FileActions(QWidget):
         grid.setColumnStretch(1, 1)
         grid.setVerticalSpacing(10)
         runs: dict[str, Callable[[], None]] = {"export": self.export, "import": self.import_file,
-                                               "backup": self.backup, "restore": self.restore}
+                                               "backup": self.backup, "restore": self.restore, "purge": self.purge}
         self.rows = {spec.key: ActionRow(spec, grid, i, lambda key: runs[key]()) for i, spec in enumerate(FILE_ACTIONS)}
         self._tokens: dict[str, CancelToken] = {}
         for key, row in self.rows.items():
             row.set_cancel_hint(self.tr("Stop before anything is written; nothing changes."))
             row.cancel.clicked.connect(lambda _checked=False, key=key: self.cancel(key))
+        self.rows["purge"].set_cancel_hint("")
+        self.schedule_line = QLabel()
+        self.schedule_line.setProperty("role", "muted")
+        self.schedule_line.setWordWrap(True)
+        grid.addWidget(self.schedule_line, len(FILE_ACTIONS), 0, 1, 3)
+        self._schedule_timer = QTimer(self)
+        self._schedule_timer.setInterval(60_000)
+        self._schedule_timer.timeout.connect(self.refresh_schedule)
+        self._schedule_timer.start()
         subscribe(self, context.sigChatChanged, lambda _c: self.update_availability())
         self.update_availability()
+        self.refresh_schedule()
+
+    def refresh_schedule(self) -> None:
+        """The last and next scheduled backup, read on a worker."""
+        data_dir, settings = self._context.data_dir, self._context.settings.backup
+        self._context.call(lambda s: backup_status(data_dir, settings, s.now()),
+                           lambda status: self.schedule_line.setText(schedule_text(status)), owner=self)
 
     def update_availability(self) -> None:
         row = self.rows["export"]
@@ -132,6 +178,23 @@ class FileActions(QWidget):
                       lambda r: self._imported("restore", r))
         self._run("restore", lambda _s, _c: io.needs_passphrase(Path(path)), checked)
 
+    def purge(self) -> None:
+        text, ok = QInputDialog.getText(
+            self, self.tr("Purge everything"),
+            self.tr("Every chat and memory is deleted for good: no recycle bin, no undo. Make a backup first if "
+                    "you may want them back.\n\nType {0} to confirm:").format(PURGE_WORD))
+        if not ok:
+            return
+        if text.strip() != PURGE_WORD:
+            self.rows["purge"].show_result(self.tr("Not confirmed; nothing was deleted."), False)
+            return
+        self._run("purge", lambda s, _c: purge_all(s), self._purged)
+
+    def _purged(self, result: PurgeResult) -> None:
+        self._finish("purge", purge_text(result), True)
+        for chat_id in result.chats:
+            self._context.events.sigChatsChanged.emit(chat_id)
+
     # running -------------------------------------------------------------------------------
     def _run(self, key: str, work: Callable[[MemoryService, CancelToken], Any], done: Callable[[Any], None]) -> None:
         token = self._tokens[key] = CancelToken()
@@ -157,6 +220,7 @@ class FileActions(QWidget):
     def _written(self, key: str, written: io.Written) -> None:
         size = f"{written.size / 1024:.1f}"
         self._finish(key, self.tr("Wrote {0} ({1} KB).").format(written.path, size), True)
+        self.refresh_schedule()
 
     def _imported(self, key: str, result: ImportResult) -> None:
         self._finish(key, import_text(result), True)

@@ -9,6 +9,7 @@ def section_label(section: str) -> str:
     labels = {"llm": QCoreApplication.translate("SettingsLabels", "Language model"), "embedding": QCoreApplication.translate("SettingsLabels", "Embeddings"), "extraction": QCoreApplication.translate("SettingsLabels", "Extraction"),
               "recall": QCoreApplication.translate("SettingsLabels", "Recall"), "lifecycle": QCoreApplication.translate("SettingsLabels", "Life cycle"), "bridge": QCoreApplication.translate("SettingsLabels", "Bridge"),
               "proxy": QCoreApplication.translate("SettingsLabels", "Proxy"),
+              "backup": QCoreApplication.translate("SettingsLabels", "Backup"),
               "appearance": QCoreApplication.translate("SettingsLabels", "Appearance")}
     return labels.get(section, section)
 
@@ -68,6 +69,12 @@ def field_label(key: str) -> str:
         "proxy.injection_depth": QCoreApplication.translate("SettingsLabels", "Memory depth (messages back)"),
         "proxy.injection_mode": QCoreApplication.translate("SettingsLabels", "Memory goes into"),
         "proxy.timeout_s": QCoreApplication.translate("SettingsLabels", "Upstream timeout"),
+        "backup.scheduled": QCoreApplication.translate("SettingsLabels", "Back up on a schedule"),
+        "backup.interval_hours": QCoreApplication.translate("SettingsLabels", "Back up every"),
+        "backup.keep": QCoreApplication.translate("SettingsLabels", "Scheduled backups kept"),
+        "backup.encrypt": QCoreApplication.translate("SettingsLabels", "Encrypt (skipped when no passphrase is set)"),
+        "backup.passphrase_env": QCoreApplication.translate("SettingsLabels", "Passphrase environment variable (else the keyring)"),
+        "backup.folder": QCoreApplication.translate("SettingsLabels", "Folder inside the data folder"),
         "appearance.theme": QCoreApplication.translate("SettingsLabels", "Theme"), "appearance.language": QCoreApplication.translate("SettingsLabels", "Language"),
     }
     return labels.get(key, key)

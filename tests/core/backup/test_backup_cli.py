@@ -117,3 +117,13 @@ def test_incremental_backups_on_the_command_line_restore_as_a_chain(data_dir: Pa
     out = cli("restore", *files, "--data-dir", str(fresh))
     assert out.returncode == 0, out.stderr
     assert chat_ids(fresh) == ["story-2"]
+
+
+def test_purge_needs_its_confirmation_then_prints_the_sizes(data_dir: Path) -> None:
+    out = cli("purge", "--all", "--data-dir", str(data_dir))
+    assert out.returncode == 2 and "--yes-purge" in out.stderr
+    assert chat_ids(data_dir) == ["story-1"]
+    out = cli("purge", "--all", "--yes-purge", "--data-dir", str(data_dir))
+    assert out.returncode == 0, out.stderr
+    assert "purged 1 chats" in out.stdout and "before," in out.stdout and "after" in out.stdout
+    assert chat_ids(data_dir) == []
