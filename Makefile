@@ -6,7 +6,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 SYSDEPS := .venv/.sysdeps
 
-.PHONY: run serve test lint typecheck pytest setup clean dist dist-check
+.PHONY: run serve test lint typecheck pytest setup clean dist dist-check bundle bundle-check
 
 setup: $(STAMP)
 
@@ -51,5 +51,23 @@ dist: setup
 dist-check: dist
 	bash packaging/check-wheel.sh dist
 
+# A self-contained app folder (PyInstaller, one folder): dist-bundle/bme-desktop/ holds Python, the
+# Qt modules the app uses, the e5 embedder's weights, themes, translations and licences; run
+# dist-bundle/bme-desktop/bme-desktop. bundle-check runs it from an empty environment: --version,
+# doctor, a demo screenshot, serve answering /v1/health (packaging/smoke-bundle.sh). CI runs
+# `make test bundle-check`. See packaging/README.md (Windows and macOS specs, untested here).
+BUNDLE_DIR := dist-bundle
+PYINSTALLER := pyinstaller>=6.10,<7
+
+bundle: setup
+	$(PY) -m pip install -q '$(PYINSTALLER)'
+	rm -rf $(BUNDLE_DIR) build/bundle
+	$(PY) -m PyInstaller --noconfirm --log-level WARN --distpath $(BUNDLE_DIR) --workpath build/bundle \
+		packaging/pyinstaller/bme-desktop.spec
+	@du -sh $(BUNDLE_DIR)/bme-desktop
+
+bundle-check: bundle
+	bash packaging/smoke-bundle.sh $(BUNDLE_DIR)/bme-desktop
+
 clean:
-	rm -rf $(VENV) build dist *.egg-info .mypy_cache .pytest_cache .ruff_cache
+	rm -rf $(VENV) build dist $(BUNDLE_DIR) *.egg-info .mypy_cache .pytest_cache .ruff_cache

@@ -68,6 +68,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     doctor = sub.add_parser("doctor", help="print what this installation uses and whether it works")
     _add_common(doctor)
+    doctor.add_argument("--gl-probe", action="store_true", help=argparse.SUPPRESS)  # doctor's own subprocess
 
     from .sillytavern.cli import add_commands as add_sillytavern_commands
     add_sillytavern_commands(sub, _add_common)
@@ -87,6 +88,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     data_dir: Path = resolve_data_dir(args.data_dir)
     command = args.command or "gui"
     try:
+        if command == "doctor" and args.gl_probe:
+            from .doctor import gl_probe
+            return gl_probe()
         if command == "doctor":
             from .doctor import run_doctor
             return int(run_doctor(data_dir, args.database_url))

@@ -10,20 +10,34 @@ from pathlib import Path
 
 from . import PROTOCOL_VERSION, __version__
 
-_GL_PROBE = """
-import sys
-from PySide6.QtGui import QGuiApplication, QOffscreenSurface, QOpenGLContext
-app = QGuiApplication(sys.argv[:1])
-ctx = QOpenGLContext()
-if not ctx.create():
-    print("no OpenGL context could be created"); sys.exit(1)
-surface = QOffscreenSurface(); surface.create()
-if not ctx.makeCurrent(surface):
-    print("an OpenGL context was created but could not be made current"); sys.exit(1)
-f = ctx.functions()
-GL_RENDERER, GL_VERSION = 0x1F01, 0x1F02
-print(f"{f.glGetString(GL_RENDERER)}; OpenGL {f.glGetString(GL_VERSION)} on {app.platformName()}")
-"""
+
+def gl_probe() -> int:
+    """Create an OpenGL context and print its renderer and version (run in a process of its own:
+    ``bme-desktop doctor`` starts it, so a driver that crashes takes only the probe down)."""
+    from PySide6.QtGui import QGuiApplication, QOffscreenSurface, QOpenGLContext
+
+    app = QGuiApplication(sys.argv[:1])
+    ctx = QOpenGLContext()
+    if not ctx.create():
+        print("no OpenGL context could be created")
+        return 1
+    surface = QOffscreenSurface()
+    surface.create()
+    if not ctx.makeCurrent(surface):
+        print("an OpenGL context was created but could not be made current")
+        return 1
+    f = ctx.functions()
+    gl_renderer, gl_version = 0x1F01, 0x1F02
+    print(f"{f.glGetString(gl_renderer)}; OpenGL {f.glGetString(gl_version)} on {app.platformName()}")
+    return 0
+
+
+def _gl_probe_command() -> list[str]:
+    """This interpreter running :func:`gl_probe`; in a bundle (PyInstaller sets ``sys.frozen``), whose
+    program runs no ``-c``, the bundled program's hidden ``doctor --gl-probe``."""
+    if getattr(sys, "frozen", False):
+        return [sys.executable, "doctor", "--gl-probe"]
+    return [sys.executable, "-c", "from bme_desktop.doctor import gl_probe; raise SystemExit(gl_probe())"]
 
 
 def _database_line(data_dir: Path, database_url: str | None) -> list[str]:
@@ -169,7 +183,7 @@ def _opengl_line() -> str:
         return "OpenGL:          unavailable (no display; run under a desktop session or xvfb-run)"
     env.pop("QT_QPA_PLATFORM", None)
     try:
-        probe = subprocess.run([sys.executable, "-c", _GL_PROBE], capture_output=True, text=True, timeout=30,
+        probe = subprocess.run(_gl_probe_command(), capture_output=True, text=True, timeout=30,
                                env=env)
     except subprocess.TimeoutExpired:
         return "OpenGL:          unknown (the probe did not answer within 30 s)"
