@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from ..service import MemoryService
     from .importer import ImportResult
+    from .validate import ChatDoc
 
 COMMANDS = ("export", "import", "backup", "restore", "purge")
 
@@ -40,7 +41,13 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser],
     imp.add_argument("file", metavar="FILE")
     how = imp.add_mutually_exclusive_group()
     how.add_argument("--as", dest="as_chat", metavar="CHAT_ID", help="import the one chat under this new id")
-    how.add_argument("--replace", action="store_true", help="replace chats that already exist")
+    how.add_argument("--mode", choices=("skip", "merge", "new", "replace"),
+                     help="for chats that exist here: skip memories already here (default; importing twice "
+                          "changes nothing), merge them into the ones here, add every memory as new, or replace "
+                          "the chat (needs --yes-replace)")
+    how.add_argument("--replace", action="store_true", help="the same as --mode replace")
+    imp.add_argument("--dry-run", action="store_true", help="print what the import would do and write nothing")
+    imp.add_argument("--yes-replace", action="store_true", help="confirm --mode replace")
 
     backup = sub.add_parser("backup", help="back up every chat (encrypted with a passphrase)")
     add_common(backup)
@@ -148,10 +155,11 @@ def _run(command: str, args: argparse.Namespace, data_dir: Path) -> int:
                 _emit((to_graphml if args.format == "graphml" else to_gexf)(nodes, edges), args.output)
             return 0
         if command == "import":
-            result = import_chats(service, chats_in, mode="replace" if args.replace else "new",
-                                  as_chat=args.as_chat)
-            print(_summary(result))
-            return 0
+            if args.as_chat is not None:
+                print(_summary(import_chats(service, chats_in, mode="new", as_chat=args.as_chat)))
+                return 0
+            return _import_memories(service, chats_in, "replace" if args.replace else (args.mode or "skip"),
+                                    dry_run=args.dry_run, confirmed=args.yes_replace)
         if command == "restore":
             assert chain is not None
             result = import_chats(service, chats_in, mode="replace" if args.replace else "merge",
@@ -183,6 +191,23 @@ def _backup(service: MemoryService, args: argparse.Namespace, data_dir: Path, pa
     if passphrase is None:
         print("bme-desktop backup: not encrypted (no --passphrase-env given)", file=sys.stderr)
     print(f"{path}{detail}")
+    return 0
+
+
+def _import_memories(service: MemoryService, chats: list[ChatDoc], mode: str, *, dry_run: bool,
+                     confirmed: bool) -> int:
+    from .memory_import import MODES, import_memories, preview_import
+    memory_mode = next(m for m in MODES if m == mode)
+    plan = preview_import(service, chats, memory_mode)
+    print(f"preview ({mode}): " + "\n".join(plan.lines()))
+    if dry_run:
+        print("dry run: nothing was written")
+        return 0
+    if memory_mode == "replace" and not confirmed:
+        raise UsageProblem("--mode replace replaces the chats of the file that exist here (memories not in the "
+                           "file are deleted); add --yes-replace to confirm")
+    done = import_memories(service, chats, memory_mode)
+    print(f"imported ({mode}): " + done.lines()[0] if done.changes else "nothing to import: everything is here already")
     return 0
 
 

@@ -127,3 +127,19 @@ def test_purge_needs_its_confirmation_then_prints_the_sizes(data_dir: Path) -> N
     assert out.returncode == 0, out.stderr
     assert "purged 1 chats" in out.stdout and "before," in out.stdout and "after" in out.stdout
     assert chat_ids(data_dir) == []
+
+
+def test_import_previews_then_writes_and_replace_needs_its_confirmation(data_dir: Path, tmp_path: Path) -> None:
+    out = cli("export", "--data-dir", str(data_dir), "-o", str(tmp_path / "e.json"))
+    assert out.returncode == 0, out.stderr
+    out = cli("import", str(tmp_path / "e.json"), "--data-dir", str(data_dir), "--mode", "new", "--dry-run")
+    assert out.returncode == 0, out.stderr
+    assert "preview (new): 5 new, 0 updated" in out.stdout and "nothing was written" in out.stdout
+    out = cli("import", str(tmp_path / "e.json"), "--data-dir", str(data_dir))  # skip: all here already
+    assert out.returncode == 0, out.stderr
+    assert "0 new, 0 updated, 5 skipped" in out.stdout and "nothing to import" in out.stdout
+    out = cli("import", str(tmp_path / "e.json"), "--data-dir", str(data_dir), "--mode", "replace")
+    assert out.returncode == 2 and "--yes-replace" in out.stderr
+    out = cli("import", str(tmp_path / "e.json"), "--data-dir", str(data_dir), "--mode", "replace", "--yes-replace")
+    assert out.returncode == 0, out.stderr
+    assert chat_ids(data_dir) == ["story-1"]
