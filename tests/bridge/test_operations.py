@@ -163,6 +163,12 @@ def test_evolve_with_a_model_takes_its_revisions(live: tuple[MemoryService, http
     assert "revised by the model" in node.fields.values()
 
 
+def _quiet(service: MemoryService) -> None:
+    """Background bookkeeping done: the vectors of new memories, writes queued for later."""
+    service.recaller.vectors.wait_idle()  # type: ignore[union-attr]
+    service.flush_later_writes()
+
+
 BAD = [
     ({"task": "reextract", "from": 9, "to": 3}, 400, "must not be after"),
     ({"task": "reextract", "from": 40}, 400, "last message is 11"),
@@ -178,11 +184,12 @@ BAD = [
 def test_bad_input_is_a_clear_error_and_changes_nothing(live: tuple[MemoryService, httpx.Client]) -> None:
     service, api = live
     _extracted(api)  # one extracted chat for every case (extracting is the slow part)
-    service.flush_later_writes()
+    _quiet(service)
     digest = snapshot(service)
     for body, status, words in BAD:
         r = api.post("/v1/chats/c/maintenance", json=body)
         assert r.status_code == status and words in r.json()["error"]["message"], (body, r.text)
+        _quiet(service)
         assert snapshot(service) == digest, body
     r = api.post("/v1/chats/c/maintenance", json={"task": "reextract", "from": 40, "wait": False})
     assert r.status_code == 400 and snapshot(service) == digest  # wait=false checks before it answers
