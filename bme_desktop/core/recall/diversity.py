@@ -30,8 +30,10 @@ def source_overlap(a: Sequence[int], b: Sequence[int]) -> float:
 
 def mmr(scores: Sequence[float], vectors: npt.NDArray[np.float32] | None, has_vector: Sequence[bool],
         sources: Sequence[Sequence[int]], k: int, lam: float = LAMBDA,
-        covered: Collection[int] = ()) -> list[int]:
-    """Positions (into the inputs, best first) of up to ``k`` diverse, relevant items."""
+        covered: Collection[int] = (), covers: Sequence[bool] | None = None) -> list[int]:
+    """Positions (into the inputs, best first) of up to ``k`` diverse, relevant items.
+    ``covers[i]``: whether item i, once picked, cites its messages for the rule above (a
+    character or place citing every scene it appears in does not: it tells none of them)."""
     n = len(scores)
     if n == 0 or k <= 0:
         return []
@@ -56,7 +58,8 @@ def mmr(scores: Sequence[float], vectors: npt.NDArray[np.float32] | None, has_ve
         best = int(np.argmax(gain))  # ties: the earlier (better-ranked) item
         chosen.append(best)
         available[best] = False
-        cited.update(sources[best])
+        if covers is None or covers[best]:
+            cited.update(sources[best])
         overlap = np.array([source_overlap(sources[best], s) for s in sources], dtype=np.float64)
         redundancy = np.maximum(redundancy, np.maximum(sims[best], overlap))
     return chosen

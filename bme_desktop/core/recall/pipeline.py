@@ -50,7 +50,7 @@ from .validity import apply_validity, current_text, replaced_statements
 
 if TYPE_CHECKING:
     from ..index.maintainer import VectorMaintainer
-    from ..model import Summary
+    from ..model import Node, Summary
     from ..service import MemoryService
     from ..store.reader import Reader
 
@@ -110,7 +110,7 @@ class HybridRecaller:
             table = state.name_table()
         aliased = named_entities(table, query.text)
         if aliased and (more := expanded(table, query.text, aliased)):  # the other names of who is named
-            query = Query(query.text, (*query.parts, QueryPart(more, query.current[0].weight, "intent")))
+            query = Query(query.text, (*query.parts, QueryPart(more, query.current[0].weight, "alias")))
         embedding = self._start_embedding(request.chat_id, query, skipped)
         context = self._context(request.chat_id, stale)
         lexical = lexical_candidates(state, query)
@@ -151,7 +151,7 @@ class HybridRecaller:
         scored = apply_validity(scored, state.nodes, cues.past, query.text, core)
         self._suppress_repeats(request, state, scored)
         scored.sort(key=lambda r: (-r.score, r.node.id))
-        cited = {i for r in core if r.bucket != "summary" for i in r.node.source_indices}
+        cited = {i for r in core if tells(r.node) for i in r.node.source_indices}
         chosen = self._diversify(request.chat_id, scored, request.top_k, deadline, skipped, cited)
         floor = chosen[-1].score if len(chosen) >= request.top_k else 0.0
         held += sum(1 for score in held_scores if score > floor)
@@ -317,7 +317,8 @@ class HybridRecaller:
         has = [False] * len(pool)
         if time.perf_counter() > deadline:  # by shared messages only (no vectors to read)
             skipped.append("diversity (no time left: by source messages only)")
-            return [pool[i] for i in mmr([r.score for r in pool], None, has, sources, k, covered=cited)]
+            return [pool[i] for i in mmr([r.score for r in pool], None, has, sources, k, covered=cited,
+                                         covers=[tells(r.node) for r in pool])]
         index = self.vectors.index(chat_id) if self.vectors is not None else None
         vectors = None
         if index is not None and len(index):
@@ -329,7 +330,8 @@ class HybridRecaller:
                 if node_id in at:
                     vectors[i] = rows[at[node_id]]
                     has[i] = True
-        order = mmr([r.score for r in pool], vectors, has, sources, k, covered=cited)
+        order = mmr([r.score for r in pool], vectors, has, sources, k, covered=cited,
+                    covers=[tells(r.node) for r in pool])
         return [pool[i] for i in order]
 
     def _today(self, state: ChatState) -> DayRef:
@@ -434,6 +436,16 @@ def _chinese(state: ChatState) -> bool | None:
     return any(has_han(t) for t in texts) if texts else None
 
 
+TELLS_MAX = 4  # a memory citing more messages (a summary, a character's every scene) tells none of them
+
+
+def tells(node: Node) -> bool:
+    """Whether ``node`` tells what its source messages say (an event, a fact, a thread, a rule of a
+    few messages), rather than naming who or where appears in them (a character, a place) or
+    summing up many (a synopsis)."""
+    return node.type not in ("character", "location", "synopsis") and 0 < len(node.source_indices) <= TELLS_MAX
+
+
 def _riders(recalled: list[RecalledNode], pool: list[RecalledNode], cited: set[int], most: int) -> list[RecalledNode]:
     """The memories that share a slot with the recalled ones: they cite only messages already
     cited (by a recalled memory or ``cited``, the core's) and ranked at least as high as the last
@@ -444,7 +456,7 @@ def _riders(recalled: list[RecalledNode], pool: list[RecalledNode], cited: set[i
         return []
     floor = min(r.score for r in slots)
     have = {r.node.id for r in recalled}
-    sources = cited | {i for r in recalled for i in r.node.source_indices}
+    sources = cited | {i for r in recalled if tells(r.node) for i in r.node.source_indices}
     out: list[RecalledNode] = []
     for item in pool:
         if len(out) >= most:

@@ -44,6 +44,13 @@ def test_a_memory_of_messages_already_cited_waits_until_nothing_else_is_left() -
     assert mmr([1.0, 0.95], None, [False] * 2, [[11, 12], [12]], k=2) == [0, 1]  # nothing else left
 
 
+def test_a_character_citing_every_scene_it_is_in_does_not_take_the_place_of_an_event() -> None:
+    # the character Biscuit cites [31, 49, 50]; the event [49, 50] is where the landlord says he can stay
+    order = mmr([1.0, 0.9, 0.5], None, [False] * 3, [[31, 49, 50], [49, 50], [60, 61]], k=2,
+                covers=[False, True, True])
+    assert order == [0, 1]
+
+
 def test_messages_every_injection_cites_count_as_cited() -> None:
     order = mmr([1.0, 0.2], None, [False] * 2, [[8], [20, 21]], k=1, covered={8})  # [8]: a rule in force
     assert order == [1]
