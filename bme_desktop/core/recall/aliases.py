@@ -2,9 +2,10 @@
 
 Entity resolution keeps a character's or place's other names in its ``aliases`` field ("Kestrel"
 with "Kestrel Marrow; Grey Fox", 林掌柜 with 林福; 林老板). An input that names an entity by
-any of them anchors the entity, and one extra query part carries the input with every other
-name of the entities it names appended (classic synonym expansion), so memories that call
-them otherwise ("the Grey Fox fled north" for a question about Kestrel) are found too.
+any of them anchors the entity (its neighbours in the graph come with it) and counts as
+naming its owner for a point of view. Appending the other names to the query (synonym
+expansion) was tried and left out: on roleplay-dev it found nothing more and pulled memories
+that only share a name ("Mercer" for the Baron) over the ones asked about.
 """
 
 from __future__ import annotations
@@ -66,11 +67,3 @@ def named_entities(table: NameTable, text: str) -> set[str]:
     """The entities (with other names) that ``text`` names by any of their names."""
     norm = normalise_name(text)
     return {node_id for name, ids in table.names.items() if _occurs(name, norm) for node_id in ids}
-
-
-def expanded(table: NameTable, text: str, entity_ids: set[str]) -> str | None:
-    """``text`` with the other names of the entities it names appended (None: nothing to add)."""
-    norm = normalise_name(text)
-    extra = [name for node_id in sorted(entity_ids) for name in table.all_names.get(node_id, ())
-             if not _occurs(normalise_name(name), norm)]
-    return f"{text} {' '.join(extra)}" if extra else None

@@ -21,7 +21,6 @@ from .part_cache import PartCache
 from .query import Query, QueryPart
 
 POOL = 60  # candidates taken from each retriever
-ALIAS_SHARE = 0.6  # the input with the other names of who it names counts this much of the input
 ANCHOR_MIN_CHARS = 2
 NAMED_TYPES = frozenset({"character", "location"})  # memories whose title is a name
 
@@ -37,17 +36,15 @@ class Candidates:
 
 
 def _blend(per_part: Sequence[tuple[QueryPart, dict[str, float]]]) -> dict[str, float]:
-    """Weighted sum over context kinds; within the current input, the best of text, intents and
-    (at ``ALIAS_SHARE``) the input with the other names of who it names."""
+    """Weighted sum over context kinds; within the current input, the best of text and intents."""
     current: dict[str, float] = {}
     out: dict[str, float] = {}
     current_weight = 0.0
     for part, scores in per_part:
-        if part.kind in ("current", "intent", "alias"):
+        if part.kind in ("current", "intent"):
             current_weight = part.weight
-            share = ALIAS_SHARE if part.kind == "alias" else 1.0
             for node_id, s in scores.items():
-                current[node_id] = max(current.get(node_id, 0.0), share * s)
+                current[node_id] = max(current.get(node_id, 0.0), s)
         else:
             for node_id, s in scores.items():
                 out[node_id] = out.get(node_id, 0.0) + part.weight * s

@@ -31,7 +31,7 @@ from ..lifecycle.tiers import is_held, is_sleeping
 from ..lifecycle.working_memory import todo_lines
 from ..providers.tokens import estimate_tokens
 from ..secrets import EMBEDDING_KEY, api_key
-from .aliases import expanded, named_entities
+from .aliases import named_entities
 from .api import RecalledNode, RecallRequest, RecallResult
 from .archive import archive_hits
 from .buckets import bucket_of
@@ -43,7 +43,7 @@ from .diversity import mmr
 from .embedding import RecallEmbedder, make_embedder
 from .injection import render_buckets
 from .prefetch import RecallWarmer
-from .query import Query, QueryPart, build_query, context_from_messages
+from .query import Query, build_query, context_from_messages
 from .rerank import rerank
 from .scoring import W_LEXICAL, W_VECTOR, ScoreContext, asked_for, score_node
 from .validity import apply_validity, current_text, replaced_statements
@@ -108,9 +108,7 @@ class HybridRecaller:
         # lexical stage, the name anchors and the database reads run here.
         with self._lock:
             table = state.name_table()
-        aliased = named_entities(table, query.text)
-        if aliased and (more := expanded(table, query.text, aliased)):  # the other names of who is named
-            query = Query(query.text, (*query.parts, QueryPart(more, query.current[0].weight, "alias")))
+        aliased = named_entities(table, query.text)  # named by another of their names
         embedding = self._start_embedding(request.chat_id, query, skipped)
         context = self._context(request.chat_id, stale)
         lexical = lexical_candidates(state, query)

@@ -27,7 +27,7 @@ _SPLIT = re.compile(
 class QueryPart:
     text: str
     weight: float
-    kind: str  # "current" | "intent" | "alias" | "last_reply" | "previous_input"
+    kind: str  # "current" | "intent" | "last_reply" | "previous_input"
 
 
 @dataclass(frozen=True)
@@ -37,11 +37,11 @@ class Query:
 
     @property
     def current(self) -> list[QueryPart]:
-        return [p for p in self.parts if p.kind in ("current", "intent", "alias")]
+        return [p for p in self.parts if p.kind in ("current", "intent")]
 
     @property
     def context(self) -> list[QueryPart]:
-        return [p for p in self.parts if p.kind not in ("current", "intent", "alias")]
+        return [p for p in self.parts if p.kind not in ("current", "intent")]
 
 
 def split_intents(text: str) -> list[str]:
