@@ -15,6 +15,16 @@ Seeds N memories straight through the store in one transaction (once per data fo
   switch made are counted (a switch should ask for the rows on screen, not every loaded row).
   Floor: the same QSS and palette set on a bare QTableView window over a QStandardItemModel of
   as many rows.
+* the scripted flow (``--flow``, on by default) — the app as a user drives it, through the real
+  DesktopApp (menus, the Memories panel, the editor, the Actions panel): open a chat, filter,
+  select, edit + save, four theme switches, a language switch there and back, the 2D graph with
+  its layout running, Rebuild graph (confirmed) and its undo. A 5 ms timer on the GUI thread
+  records every gap between its ticks: ``max_gui_stall_ms`` is the longest gap less the interval,
+  i.e. the longest time the event loop did not run, with the step it happened in
+  (``stall_by_step_ms``); ``max_gui_stall_cpu_ms`` is the GUI thread's own CPU time in its busiest
+  gap (``time.thread_time``), which machine load does not inflate (a wait for the GIL is not in it).
+  ``language_switch_ms`` is the language switch until the new window has
+  painted (no floor: nothing simpler does the same).
 Offscreen (QT_QPA_PLATFORM=offscreen unless set). ``--json FILE`` writes the medians (ms) and
 the data() counts.
 """
@@ -32,9 +42,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-from PySide6.QtCore import QCoreApplication, QEvent
+from PySide6.QtCore import QCoreApplication, QEvent, QEventLoop, Qt, QTimer
 from PySide6.QtGui import QStandardItem, QStandardItemModel
-from PySide6.QtWidgets import QApplication, QTableView
+from PySide6.QtWidgets import QApplication, QPlainTextEdit, QTableView
 
 from bme_desktop.core.editing import new_id
 from bme_desktop.core.model import MessageIn, Node, NodeQuery
@@ -205,6 +215,168 @@ def floor_theme(rows: list[Node], themes: ThemeManager) -> float:
     return statistics.median(times)
 
 
+class StallMeter:
+    """The longest gaps between ticks of a 5 ms timer on the GUI thread, by flow step: time the event
+    loop did not run (a slot, a paint or a synchronous call in the GUI thread took that long)."""
+
+    INTERVAL_MS = 5
+
+    def __init__(self) -> None:
+        self.timer = QTimer()
+        self.timer.setTimerType(Qt.TimerType.PreciseTimer)
+        self.timer.setInterval(self.INTERVAL_MS)
+        self.timer.timeout.connect(self._tick)
+        self.step = ""
+        self.worst: dict[str, float] = {}
+        self.worst_cpu: dict[str, float] = {}  # the GUI thread's own CPU time in a gap (load-independent)
+        self._last = self._last_cpu = 0.0
+
+    def start(self, step: str) -> None:
+        self.step = step
+        self.worst.setdefault(step, 0.0)
+        self.worst_cpu.setdefault(step, 0.0)
+        self._last, self._last_cpu = time.perf_counter(), time.thread_time()
+        if not self.timer.isActive():
+            self.timer.start()
+
+    def _tick(self) -> None:
+        now, cpu = time.perf_counter(), time.thread_time()
+        stall = (now - self._last) * 1000 - self.INTERVAL_MS
+        busy = (cpu - self._last_cpu) * 1000
+        self._last, self._last_cpu = now, cpu
+        self.worst[self.step] = max(self.worst.get(self.step, 0.0), stall)
+        self.worst_cpu[self.step] = max(self.worst_cpu.get(self.step, 0.0), busy)
+
+    def stop(self) -> None:
+        self._tick()
+        self.timer.stop()
+
+
+def wait_for(done: Callable[[], bool], timeout_s: float = 600.0) -> bool:
+    """Run the event loop (never blocking it for long) until ``done()``."""
+    end = time.perf_counter() + timeout_s
+    while not done():
+        if time.perf_counter() > end:
+            return False
+        QCoreApplication.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 5)
+        time.sleep(0.002)
+    return True
+
+
+def run_for(seconds: float) -> None:
+    wait_for(lambda: False, seconds)
+
+
+def scripted_flow(data_dir: Path, layout_s: float) -> dict[str, object]:
+    """The flow of the module docstring through the real app; what each step measured."""
+    from argparse import Namespace
+
+    from PySide6.QtTest import QTest
+
+    from bme_desktop.runtime_tuning import tune_interpreter
+    from bme_desktop.ui.app import DesktopApp
+    from bme_desktop.ui.panels.actions import ActionsPanel
+    from bme_desktop.ui.views.graph_source import GraphSource
+    tune_interpreter()  # as the app's entry point does
+    settings = Settings()
+    themes = ThemeManager(themes_dir())
+    themes.apply(THEMES[-1], app)
+    service = MemoryService.open(data_dir, settings=settings)  # attached: Rebuild graph is available
+    desktop = DesktopApp(app, data_dir, Namespace(lang="en", demo=False, panel=None), settings, service, themes)
+    desktop.window.resize(1440, 900)
+    desktop.window.show()
+    drain()
+    meter = StallMeter()
+    result: dict[str, object] = {}
+
+    def memories() -> MemoriesPanel:
+        panel = desktop.window.panel("memories")
+        assert isinstance(panel, MemoriesPanel)
+        return panel
+
+    meter.start("open")
+    desktop.context.set_chat(CHAT)
+    source = GraphSource.for_context(desktop.context)
+    wait_for(lambda: memories().model.rowCount() > 0 and source.data.n > 0)
+    wait_for(lambda: not desktop.context.runner.busy)
+
+    meter.start("filter")
+    start = time.perf_counter()
+    seen: list[int] = []
+    memories().model.sigLoaded.connect(seen.append)
+    QTest.keyClicks(memories().search, "raven")
+    wait_for(lambda: bool(seen))
+    result["flow_filter_ms"] = round((time.perf_counter() - start) * 1000, 1)
+    wait_for(lambda: not desktop.context.runner.busy)
+
+    meter.start("select")
+    editor = memories().editor
+    memories().table.selectRow(3)
+    wait_for(lambda: editor.node is not None)
+    wait_for(lambda: not desktop.context.runner.busy)
+
+    meter.start("edit+save")
+    saved: list[object] = []
+    editor.sigSaved.connect(saved.append)
+    edit = editor.field_edit("statement")
+    if isinstance(edit, QPlainTextEdit):
+        edit.setPlainText(edit.toPlainText() + " (edited)")
+    else:
+        edit.setText(edit.text() + " (edited)")
+    editor.save_button.click()
+    wait_for(lambda: bool(saved))
+    wait_for(lambda: not desktop.context.runner.busy)
+
+    meter.start("theme switch")
+    for action in desktop.window.menus.themes.actions():
+        action.trigger()
+        drain()
+    wait_for(lambda: not desktop.context.runner.busy)
+
+    meter.start("language switch")
+    switches = []
+    for language in ("zh", "en"):
+        start = time.perf_counter()
+        desktop.set_language(language)
+        wait_for(lambda: memories().model.rowCount() > 0)
+        desktop.window.repaint()
+        switches.append(time.perf_counter() - start)
+    result["language_switch_ms"] = round(statistics.median(switches) * 1000, 1)
+    wait_for(lambda: not desktop.context.runner.busy)
+
+    meter.start("start layout")
+    desktop.window.show_panel("graph2d")
+    run_for(layout_s)
+
+    meter.start("rebuild")
+    actions = desktop.window.panel("actions")
+    assert isinstance(actions, ActionsPanel)
+    if actions.available("rebuild")[0]:
+        actions.run("rebuild")
+        wait_for(lambda: actions.confirm_box is not None and actions.confirm_box.isVisible())
+        box = actions.confirm_box
+        assert box is not None
+        go = next(b for b in box.buttons() if box.buttonRole(b) == box.ButtonRole.DestructiveRole)
+        go.click()
+        wait_for(lambda: "rebuild" not in actions._running)
+        wait_for(lambda: not desktop.context.runner.busy)
+        meter.start("undo rebuild")
+        desktop.window.menus.undo.trigger()
+        wait_for(lambda: not desktop.context.runner.busy)
+        run_for(1.0)
+    else:
+        result["rebuild"] = "not available: " + actions.available("rebuild")[1]
+    meter.stop()
+    result["stall_by_step_ms"] = {k: round(v, 1) for k, v in meter.worst.items()}
+    result["max_gui_stall_ms"] = round(max(meter.worst.values()), 1)
+    result["stall_cpu_by_step_ms"] = {k: round(v, 1) for k, v in meter.worst_cpu.items()}
+    result["max_gui_stall_cpu_ms"] = round(max(meter.worst_cpu.values()), 1)
+    desktop.window.close()
+    desktop.close()
+    service.close()
+    return result
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--nodes", type=int, default=100_000)
@@ -214,6 +386,9 @@ def main() -> int:
                         help="rows loaded into the Memories table (scrolled down) before the theme switches")
     parser.add_argument("--only-theme", action="store_true", help="skip the open and filter floors")
     parser.add_argument("--json", type=Path, help="write the medians here")
+    parser.add_argument("--no-flow", dest="flow", action="store_false", help="skip the scripted flow")
+    parser.add_argument("--layout-seconds", type=float, default=8.0,
+                        help="how long the flow lets the 2D graph's layout run")
     args = parser.parse_args()
     args.data_dir.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
@@ -255,7 +430,7 @@ def main() -> int:
         switch_floors.append(floor_theme(floor_rows, context.themes))  # the main window gone
         context.close()
         service.close()
-    report: dict[str, float | int] = {"nodes": args.nodes}
+    report: dict[str, object] = {"nodes": args.nodes}
     for name, key, times, floors in (("open to first painted page", "open_ms", opens, open_floors),
                                      ("filter (search → rows)", "filter_ms", filters, filter_floors),
                                      ("theme switch", "theme_switch_ms", switches, switch_floors)):
@@ -272,6 +447,13 @@ def main() -> int:
           f"{statistics.median(switch_cpu) * 1000:.1f} ms; MemoryTableModel.data calls per switch "
           f"median {int(statistics.median(switch_calls)):,} (max {max(switch_calls):,}) with {loaded_rows:,} rows "
           f"loaded in the Memories table")
+    if args.flow:
+        flow = scripted_flow(args.data_dir, args.layout_seconds)
+        print(f"language switch (there and back, median) {flow['language_switch_ms']} ms")
+        print(f"max GUI stall {flow['max_gui_stall_ms']} ms; by step: {flow['stall_by_step_ms']}")
+        print(f"max GUI-thread CPU in one stall {flow['max_gui_stall_cpu_ms']} ms; by step: "
+              f"{flow['stall_cpu_by_step_ms']}")
+        report.update(flow)  # type: ignore[arg-type]
     if args.json:
         args.json.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
     return 0

@@ -76,8 +76,11 @@ class MainWindow(QMainWindow):
         self.chats = ChatSwitcher(context)
         self._dock("chats", self.tr("Chats"), self.chats, Qt.DockWidgetArea.LeftDockWidgetArea)
         self.panel_specs: tuple[PanelSpec, ...] = panel_specs()
+        self._unbuilt: dict[str, PanelSpec] = {}  # panels not on screen yet: built when first shown
         for panel in self.panel_specs:
-            dock = self._dock(panel.key, panel.title(), panel.factory(context), panel.area)
+            dock = self._dock(panel.key, panel.title(), QWidget(), panel.area)
+            self._unbuilt[panel.key] = panel
+            dock.visibilityChanged.connect(lambda visible, key=panel.key: self._build_panel(key) if visible else None)
             dock.setVisible(panel.visible)
         self.splitDockWidget(self.docks["chats"], self.docks["overview"], Qt.Orientation.Vertical)
         for key in ("review", "patrol", "injection", "actions", "persona", "settings"):
@@ -147,7 +150,23 @@ class MainWindow(QMainWindow):
     # public --------------------------------------------------------------------------------
     def panel(self, key: str) -> QWidget | None:
         dock = self.docks.get(key)
-        return dock.widget() if dock is not None else None
+        if dock is None:
+            return None
+        self._build_panel(key)
+        return dock.widget()
+
+    def _build_panel(self, key: str) -> None:
+        """Make a dock's panel the first time it is shown (or asked for): a panel tabbed behind
+        another costs nothing at start-up or when a language switch builds the window again
+        (issue 19: building every panel stalled the event loop for seconds at 10k memories)."""
+        spec = self._unbuilt.pop(key, None)
+        if spec is None:
+            return
+        dock = self.docks[key]
+        placeholder = dock.widget()
+        dock.setWidget(spec.factory(self.context))
+        if placeholder is not None:
+            placeholder.deleteLater()
 
     def show_panel(self, key: str) -> bool:
         """Raise a dock panel or a central view by key (``settings:bridge``: also bring that tab of
@@ -158,7 +177,7 @@ class MainWindow(QMainWindow):
             self.docks[key].raise_()
             if not tab:
                 return True
-            show_tab = getattr(self.docks[key].widget(), "show_tab", None)
+            show_tab = getattr(self.panel(key), "show_tab", None)
             if callable(show_tab) and show_tab(tab):
                 return True
             self.show_status(self.tr("The “{0}” panel has no tab called “{1}”.").format(key, tab), 0)

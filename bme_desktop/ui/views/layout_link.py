@@ -100,7 +100,10 @@ class LayoutLink(QObject):
         """Stop stepping while the view is hidden; changes still apply."""
         self._paused = paused
         if paused:
-            self._stop()
+            # No join: the step under way (≈0.1–1 s at 10k nodes on a loaded machine) would block
+            # the GUI thread that is hiding the view. ``_done`` catches up once the runner ends.
+            if self.runner is not None:
+                self.runner.cancel()
         elif not self.settled:
             self._start()
 
@@ -195,6 +198,8 @@ class LayoutLink(QObject):
         elif reason in (CONVERGED, MAX_ITERATIONS, ERROR):
             self.settled = True
             self.sigSettled.emit()
+        elif not self.settled:  # cancelled by a pause that has ended since: go on (no-op while paused)
+            self._start()
 
     def _publish(self, positions: FloatArray) -> None:  # worker thread
         with self._lock:

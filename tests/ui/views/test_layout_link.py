@@ -81,3 +81,17 @@ def test_forces_reach_the_layout_and_set_it_moving(link: LayoutLink) -> None:
     link._stop()  # applies what the (never started) runner was handed
     assert (link.layout.settings.scaling, link.layout.settings.gravity) == (6.0, 1.5)
     assert not link.layout.converged
+
+
+def test_hiding_the_view_cancels_the_runner_without_waiting_and_showing_it_again_resumes(
+        link: LayoutLink) -> None:
+    runner = link.runner
+    assert runner is not None
+    link.set_paused(True)  # the runner is mid-step (never started here): a join would block
+    assert runner.cancelled and not runner.finished
+    link.set_paused(False)  # shown again before the runner ended: it ends, then a new one starts
+    assert link.runner is runner
+    finish_without_applying(runner)
+    QApplication.processEvents()  # its done (cancelled) arrives
+    assert link.runner is not runner and not link.runner.cancelled
+    finish_without_applying(link.runner)

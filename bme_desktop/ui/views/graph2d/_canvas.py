@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QRectF, QTimer
-from PySide6.QtGui import QCloseEvent
+from PySide6.QtGui import QCloseEvent, QShowEvent
 from PySide6.QtWidgets import QWidget
 
 from ...theming import Theme
@@ -58,7 +58,13 @@ class GraphCanvas(pg.GraphicsView):  # type: ignore[misc]
         self._label_timer = QTimer(self, singleShot=True, interval=80)
         self._label_timer.timeout.connect(self._update_labels)
         self.vb.sigRangeChanged.connect(lambda *_: self._label_timer.start())
+        self._stale = True  # points not drawn since the last change (the view was hidden)
         self.restyle(theme)
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if self._stale:
+            self.refresh()
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self._label_timer.stop()
@@ -82,7 +88,13 @@ class GraphCanvas(pg.GraphicsView):  # type: ignore[misc]
         self.refresh()
 
     def refresh(self) -> None:
-        """Restyle every point from the masks (after filters, highlight, selection, fades)."""
+        """Restyle every point from the masks (after filters, highlight, selection, fades). While
+        the view is hidden (another central view is on screen) this waits for ``showEvent``: a
+        theme switch or a burst of changes does not restyle 10k points nobody sees."""
+        if not self.isVisible():
+            self._stale = True
+            return
+        self._stale = False
         data, st = self.data, self.state
         if data.n == 0 or self.pos.shape[0] != data.n:
             self.scatter.setData(x=np.zeros(0), y=np.zeros(0))
@@ -147,6 +159,9 @@ class GraphCanvas(pg.GraphicsView):  # type: ignore[misc]
         self._label_timer.start()
 
     def _update_labels(self) -> None:
+        if not self.isVisible():
+            self._stale = True  # placed by the refresh when shown
+            return
         st, data = self.state, self.data
         if self.pos.shape[0] != data.n or data.n == 0:
             self.labels.update([], np.zeros((0, 2)), np.zeros(0, bool), np.zeros(0), np.zeros(0, np.int64),
