@@ -86,6 +86,8 @@ class MainWindow(QMainWindow):
         for key in ("review", "patrol", "injection", "actions", "persona", "settings"):
             self.tabifyDockWidget(self.docks["memories"], self.docks[key])
         self.docks["memories"].raise_()
+        for key in ("overview", "memories"):  # in front from the start: built now, loading with the window
+            self._build_panel(key)
         self.resizeDocks([self.docks["chats"], self.docks["memories"]], [330, 700], Qt.Orientation.Horizontal)
         self.resizeDocks([self.docks["chats"], self.docks["overview"]], [260, 520], Qt.Orientation.Vertical)
         self._status_labels()
