@@ -15,6 +15,7 @@ from ..core.paths import ensure_private_dir
 from ..core.service import MemoryService
 from ..core.settings import Settings, SettingsError, load_settings
 from ..core.store.database import StoreError
+from .companion import CompanionWindow
 from .context import AppContext
 from .i18n import install_translator, resolve_language
 from .main_window import APP_NAME, MainWindow
@@ -40,6 +41,36 @@ class DesktopApp:
         self.window = self._make_window()
         from .tray import make_tray
         self.tray_status, self.tray = make_tray(self.context, lambda: self.window, app.windowIcon(), app)
+        self.companion: CompanionWindow | None = None  # made when first asked for
+        if self.tray is not None:
+            self.tray.companion_action.toggled.connect(self.show_companion)
+
+    def show_companion(self, shown: bool = True) -> None:
+        """Show or hide the companion window (View menu, tray); both toggles follow it."""
+        if shown and self.companion is None:
+            self.companion = CompanionWindow(self.context, self.tray_status.bridge)
+            self.companion.setWindowIcon(self.app.windowIcon())
+            self.tray_status.sigChanged.connect(self._bridge_changed)
+            self.companion.sigVisibilityChanged.connect(self._companion_shown)
+        if self.companion is not None and self.companion.isVisible() != shown:
+            self.companion.setVisible(shown)
+            if shown:
+                self.companion.raise_()
+        self._companion_shown(shown)
+
+    def _bridge_changed(self) -> None:
+        if self.companion is not None:
+            self.companion.set_bridge_status(self.tray_status.bridge)
+
+    def _companion_shown(self, shown: bool) -> None:
+        toggles = [self.window.menus.companion]
+        if self.tray is not None:
+            toggles.append(self.tray.companion_action)
+        for action in toggles:
+            if action.isChecked() != shown:
+                action.blockSignals(True)
+                action.setChecked(shown)
+                action.blockSignals(False)
 
     def _make_window(self) -> MainWindow:
         window = MainWindow(self.context)
@@ -47,6 +78,9 @@ class DesktopApp:
         window.sigLanguageRequested.connect(self._language_requested)
         window.sigDataDirRequested.connect(self._data_dir_requested)
         window.sigClosed.connect(self.save_state)
+        window.sigCompanionToggled.connect(self.show_companion)
+        companion = getattr(self, "companion", None)
+        window.menus.companion.setChecked(companion is not None and companion.isVisible())
         return window
 
     def set_language(self, language: str, *, rebuild: bool = True) -> None:
@@ -115,6 +149,9 @@ class DesktopApp:
         return 0
 
     def close(self) -> None:
+        if self.companion is not None:
+            self.companion.close()
+            self.companion.deleteLater()
         if self.tray is not None:
             self.tray.close()
         self.context.close()

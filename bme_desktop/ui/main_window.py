@@ -46,6 +46,7 @@ class MainWindow(QMainWindow):
     sigClosed = Signal()
     sigLanguageRequested = Signal(str)
     sigDataDirRequested = Signal(str)
+    sigCompanionToggled = Signal(bool)  # View → Companion window
 
     def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)

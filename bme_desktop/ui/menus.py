@@ -24,6 +24,7 @@ class Menus:
     themes: QActionGroup
     languages: QActionGroup
     panels: QMenu
+    companion: QAction
 
 
 def build_menus(window: MainWindow) -> Menus:
@@ -109,6 +110,13 @@ def build_menus(window: MainWindow) -> Menus:
         languages.addAction(action)
     languages.triggered.connect(lambda action: window.sigLanguageRequested.emit(action.data()))
 
+    companion = view_menu.addAction(QCoreApplication.translate("Menus", "Companion window"))
+    companion.setCheckable(True)
+    companion.setShortcut(QKeySequence("Ctrl+Shift+K"))
+    companion.setToolTip(QCoreApplication.translate(
+        "Menus", "A small always-on-top window with the last recall, to keep beside SillyTavern"))
+    companion.toggled.connect(window.sigCompanionToggled.emit)
+
     panels = view_menu.addMenu(QCoreApplication.translate("Menus", "Panels"))
     for dock in window.docks.values():
         panels.addAction(dock.toggleViewAction())
@@ -122,4 +130,4 @@ def build_menus(window: MainWindow) -> Menus:
     about.triggered.connect(lambda: QMessageBox.about(window, QCoreApplication.translate("Menus", "About BME Desktop"), QCoreApplication.translate(
         "Menus", "<b>BME Desktop {0}</b><p>Watch, audit and edit what the AI remembers of your chats.</p>"
         "<p>Data folder: {1}</p>").format(__version__, context.data_dir)))
-    return Menus(undo=undo, redo=redo, themes=themes, languages=languages, panels=panels)
+    return Menus(undo=undo, redo=redo, themes=themes, languages=languages, panels=panels, companion=companion)

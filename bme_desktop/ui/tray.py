@@ -73,9 +73,11 @@ class Tray(QObject):
         self.show_action.triggered.connect(self.show_window)
         self.review_action = QAction(self)
         self.review_action.triggered.connect(self.open_review)
+        self.companion_action = QAction(QCoreApplication.translate("Tray", "Companion window"), self)
+        self.companion_action.setCheckable(True)
         self.quit_action = QAction(QCoreApplication.translate("Tray", "Quit"), self)
         self.quit_action.triggered.connect(lambda: self._window().close())
-        for action in (self.show_action, self.review_action, self.quit_action):
+        for action in (self.show_action, self.review_action, self.companion_action, self.quit_action):
             self.menu.addAction(action)
         self.icon = QSystemTrayIcon(icon, self)
         self.icon.setContextMenu(self.menu)

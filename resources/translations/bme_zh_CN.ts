@@ -765,6 +765,74 @@ First seen: {3}</source>
     </message>
 </context>
 <context>
+    <name>Companion</name>
+    <message>
+        <location filename="../../bme_desktop/ui/companion.py" line="44"/>
+        <source>Model: {0}</source>
+        <translation>模型：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/companion.py" line="45"/>
+        <source>Model: none (offline extraction)</source>
+        <translation>模型：无（离线抽取）</translation>
+    </message>
+</context>
+<context>
+    <name>CompanionWindow</name>
+    <message>
+        <location filename="../../bme_desktop/ui/companion.py" line="55"/>
+        <source>BME Companion</source>
+        <translation>BME 伴侣窗口</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/companion.py" line="61"/>
+        <source>Bridge: off</source>
+        <translation>桥接：关闭</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/companion.py" line="72"/>
+        <source>Search this chat&apos;s memories…</source>
+        <translation>搜索本对话的记忆…</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/companion.py" line="77"/>
+        <source>Forget (F)</source>
+        <translation>遗忘 (F)</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/companion.py" line="80"/>
+        <source>Pin (P)</source>
+        <translation>固定 (P)</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/companion.py" line="113"/>
+        <source>No chat yet</source>
+        <translation>还没有对话</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/companion.py" line="155"/>
+        <source>No recall yet for this chat.</source>
+        <translation>本对话还没有召回。</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../bme_desktop/ui/companion.py" line="159"/>
+        <source>Last recall · message {0} · %n memories</source>
+        <translation>
+            <numerusform>最近一次召回 · 第 {0} 条消息 · %n 条记忆</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/companion.py" line="206"/>
+        <source>Forgotten (Ctrl+Z in the main window brings it back).</source>
+        <translation>已遗忘（在主窗口按 Ctrl+Z 可恢复）。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/companion.py" line="215"/>
+        <source>Pinned: always kept.</source>
+        <translation>已固定：始终保留。</translation>
+    </message>
+</context>
+<context>
     <name>EndpointBox</name>
     <message>
         <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="38"/>
@@ -1704,91 +1772,91 @@ Type {0} to confirm:</source>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="77"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="78"/>
         <source>Chats</source>
         <translation>聊天</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="125"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="131"/>
         <source>Details…</source>
         <translation>详情…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="133"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="139"/>
         <source>Data: {0}</source>
         <translation>数据：{0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="135"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="141"/>
         <source>Bridge: off</source>
         <translation>桥接：关闭</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="144"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="150"/>
         <source>Database: SQLite</source>
         <translation>数据库：SQLite</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="145"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="151"/>
         <source>Database: {0}</source>
         <translation>数据库：{0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="164"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="186"/>
         <source>The “{0}” panel has no tab called “{1}”.</source>
         <translation>“{0}”面板没有名为“{1}”的标签页。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="170"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="192"/>
         <source>The “{0}” panel is not in this version yet.</source>
         <translation>此版本还没有“{0}”面板。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="172"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="194"/>
         <source>There is no panel called “{0}”.</source>
         <translation>没有名为“{0}”的面板。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="176"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="198"/>
         <source>Open a data folder</source>
         <translation>打开数据文件夹</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="200"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="222"/>
         <source>Error: {0}</source>
         <translation>错误：{0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="210"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="232"/>
         <source>Error details</source>
         <translation>错误详情</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="210"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="232"/>
         <source>Something went wrong.</source>
         <translation>出错了。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bme_desktop/ui/main_window.py" line="236"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="258"/>
         <source>Review: %n held back until approved</source>
         <translation>
             <numerusform>待审：%n 条记忆获批前不注入</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bme_desktop/ui/main_window.py" line="238"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="260"/>
         <source>Review: %n to look over</source>
         <translation>
             <numerusform>待审：%n 条记忆待查看</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="242"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="264"/>
         <source>Working…</source>
         <translation>处理中…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="247"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="269"/>
         <source>{0} memories removed.</source>
         <translation>已移除 {0} 条记忆。</translation>
     </message>
@@ -2004,113 +2072,123 @@ Type {0} to confirm:</source>
 <context>
     <name>Menus</name>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="33"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="34"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="34"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="35"/>
         <source>Show data folder</source>
         <translation>显示数据文件夹</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="36"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="37"/>
         <source>Open another data folder…</source>
         <translation>打开其他数据文件夹…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="40"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="41"/>
         <source>Quit</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="44"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="45"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="45"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="46"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="47"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="48"/>
         <source>Redo</source>
         <translation>重做</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="59"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="60"/>
         <source>Nothing to undo.</source>
         <translation>没有可撤销的操作。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="59"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="60"/>
         <source>Undone.</source>
         <translation>已撤销。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="59"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="60"/>
         <source>Nothing to redo.</source>
         <translation>没有可重做的操作。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="59"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="60"/>
         <source>Redone.</source>
         <translation>已重做。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="64"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="65"/>
         <source>A maintenance task is changing this chat: undo once it has finished.</source>
         <translation>维护任务正在修改这个聊天：请等它完成后再撤销。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="67"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="68"/>
         <source>This step cannot be undone or redone: memories were extracted from new messages since, and putting the old ones back would mix the two.</source>
         <translation>这一步无法撤销或重做：此后已从新消息中提取了记忆，恢复旧记忆会把两者混在一起。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="76"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="77"/>
         <source>New memory</source>
         <translation>新建记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="86"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="87"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="87"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="88"/>
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="102"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="103"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="112"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="113"/>
+        <source>Companion window</source>
+        <translation>伴侣窗口</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/menus.py" line="116"/>
+        <source>A small always-on-top window with the last recall, to keep beside SillyTavern</source>
+        <translation>一个置顶的小窗口，显示最近一次召回，可放在 SillyTavern 旁边</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/menus.py" line="120"/>
         <source>Panels</source>
         <translation>面板</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="115"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="123"/>
         <source>Central view</source>
         <translation>中央视图</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="120"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="128"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="121"/>
-        <location filename="../../bme_desktop/ui/menus.py" line="122"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="129"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="130"/>
         <source>About BME Desktop</source>
         <translation>关于 BME Desktop</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="122"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="130"/>
         <source>&lt;b&gt;BME Desktop {0}&lt;/b&gt;&lt;p&gt;Watch, audit and edit what the AI remembers of your chats.&lt;/p&gt;&lt;p&gt;Data folder: {1}&lt;/p&gt;</source>
         <translation>&lt;b&gt;BME Desktop {0}&lt;/b&gt;&lt;p&gt;查看、审核和编辑 AI 对你的聊天所记住的内容。&lt;/p&gt;&lt;p&gt;数据文件夹：{1}&lt;/p&gt;</translation>
     </message>
@@ -3403,11 +3481,16 @@ Type {0} to confirm:</source>
     </message>
     <message>
         <location filename="../../bme_desktop/ui/tray.py" line="76"/>
+        <source>Companion window</source>
+        <translation>伴侣窗口</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/tray.py" line="78"/>
         <source>Quit</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/tray.py" line="90"/>
+        <location filename="../../bme_desktop/ui/tray.py" line="92"/>
         <source>Pending reviews ({0})</source>
         <translation>待审核（{0}）</translation>
     </message>

@@ -1,0 +1,225 @@
+"""Companion mode: a compact, always-on-top window to keep beside SillyTavern.
+
+It shows the last recall of the chat SillyTavern has open (what was injected and the memories it
+came from), the bridge and model status, and a quick search; on a recalled (or found) memory,
+**F** forgets it (deleted, one Ctrl+Z in the main window brings it back) and **P** pins it.
+
+It follows the chat the bridge last heard of: every ``chat.synced`` and ``recall.finished``
+event names a chat (the core's event bus, re-emitted on the GUI thread by ``ServiceEvents``), so
+nothing polls. Reads and writes run on the context's workers.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication, Qt, QTimer, Signal
+from PySide6.QtGui import QCloseEvent, QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QPlainTextEdit,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ..core.events import Event
+from ..core.model import Node, NodeQuery, RecallRecord
+from ..core.service import MemoryService
+from .context import AppContext
+from .labels import node_type_label
+from .lifetime import subscribe
+
+ID_ROLE = Qt.ItemDataRole.UserRole
+SEARCH_LIMIT = 20
+
+
+def model_status(context: AppContext) -> str:
+    llm = context.settings.llm
+    if llm.model:
+        return QCoreApplication.translate("Companion", "Model: {0}").format(llm.model)
+    return QCoreApplication.translate("Companion", "Model: none (offline extraction)")
+
+
+class CompanionWindow(QWidget):
+    sigVisibilityChanged = Signal(bool)
+
+    def __init__(self, context: AppContext, bridge_status: str = "", parent: QWidget | None = None) -> None:
+        super().__init__(parent, Qt.WindowType.Tool | Qt.WindowType.WindowStaysOnTopHint)
+        self._context = context
+        self.setObjectName("companion")
+        self.setWindowTitle(self.tr("BME Companion"))
+        self.resize(360, 560)
+        self.chat_id = context.chat_id
+        self.record: RecallRecord | None = None
+        self.chat_label = QLabel()
+        self.chat_label.setProperty("role", "heading")
+        self.bridge_label = QLabel(bridge_status or self.tr("Bridge: off"))
+        self.model_label = QLabel(model_status(context))
+        for label in (self.bridge_label, self.model_label):
+            label.setProperty("role", "muted")
+        self.recall_label = QLabel()
+        self.injection = QPlainTextEdit()
+        self.injection.setReadOnly(True)
+        self.injection.setMaximumBlockCount(400)
+        self.memories = QListWidget()
+        self.memories.setObjectName("companion-memories")
+        self.search = QLineEdit()
+        self.search.setPlaceholderText(self.tr("Search this chat's memories…"))
+        self.search.setClearButtonEnabled(True)
+        self._debounce = QTimer(self, singleShot=True, interval=250)
+        self._debounce.timeout.connect(self.run_search)
+        self.search.textChanged.connect(lambda _t: self._debounce.start())
+        self.forget_button = QPushButton(self.tr("Forget (F)"))
+        self.forget_button.setProperty("role", "danger")
+        self.forget_button.clicked.connect(self.forget)
+        self.pin_button = QPushButton(self.tr("Pin (P)"))
+        self.pin_button.clicked.connect(self.pin)
+        self.note = QLabel()
+        self.note.setProperty("role", "muted")
+        self.note.setWordWrap(True)
+        for key, slot in (("F", self.forget), ("Delete", self.forget), ("P", self.pin)):
+            QShortcut(QKeySequence(key), self.memories, slot, context=Qt.ShortcutContext.WidgetShortcut)
+        self.memories.currentItemChanged.connect(lambda *_a: self._update_buttons())
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.forget_button)
+        buttons.addWidget(self.pin_button)
+        buttons.addStretch(1)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(8, 8, 8, 8)
+        layout.addWidget(self.chat_label)
+        layout.addWidget(self.bridge_label)
+        layout.addWidget(self.model_label)
+        layout.addWidget(self.recall_label)
+        layout.addWidget(self.injection, 2)
+        layout.addWidget(self.search)
+        layout.addWidget(self.memories, 3)
+        layout.addLayout(buttons)
+        layout.addWidget(self.note)
+        subscribe(self, context.events.sigEvent, self._on_event)
+        subscribe(self, context.sigChatChanged, self._main_chat_changed)
+        self.follow(self.chat_id)
+        if not self.chat_id:
+            self._follow_latest()
+
+    # following the chat ------------------------------------------------------------------
+    def follow(self, chat_id: str) -> None:
+        """Show ``chat_id``'s last recall (and search within it)."""
+        self.chat_id = chat_id
+        self.chat_label.setText(chat_id or self.tr("No chat yet"))
+        self.chat_label.setToolTip(chat_id)
+        self.refresh()
+
+    def _follow_latest(self) -> None:
+        """Until the bridge names a chat: the one that was active last (SillyTavern's, most likely)."""
+        def latest(service: MemoryService) -> str:
+            chats = service.list_chats()
+            return max(chats, key=lambda c: c.last_activity or 0).chat_id if chats else ""
+        self._context.call(latest, lambda chat_id: self.follow(chat_id) if chat_id and not self.chat_id else None,
+                           owner=self)
+
+    def _main_chat_changed(self, chat_id: str) -> None:
+        if not self.chat_id and chat_id:
+            self.follow(chat_id)
+
+    def _on_event(self, event: Event) -> None:
+        if event.type not in ("chat.synced", "recall.finished") or not event.chat_id:
+            return
+        if event.chat_id != self.chat_id:
+            self.follow(event.chat_id)  # SillyTavern opened another chat
+        elif event.type == "recall.finished":
+            self.refresh()
+
+    def set_bridge_status(self, text: str) -> None:
+        self.bridge_label.setText(text)
+
+    def refresh(self) -> None:
+        chat_id = self.chat_id
+        if not chat_id:
+            self._show_record(None)
+            return
+
+        def last(service: MemoryService) -> RecallRecord | None:
+            records = service.recall_records(chat_id) if service.has_chat(chat_id) else []
+            return max(records, key=lambda r: (r.updated_at, r.index)) if records else None  # the newest
+        self._context.call(last, self._show_record, key=f"companion-{id(self)}", owner=self,
+                           on_error=lambda exc: self.note.setText(str(exc)))
+
+    def _show_record(self, record: RecallRecord | None) -> None:
+        self.record = record
+        if record is None:
+            self.recall_label.setText(self.tr("No recall yet for this chat."))
+            self.injection.clear()
+            self._fill([])
+            return
+        self.recall_label.setText(self.tr("Last recall · message {0} · %n memories", "", len(record.nodes))
+                                  .format(record.index))
+        self.injection.setPlainText(record.injection)
+        if not self.search.text().strip():
+            self._fill(record.nodes)
+
+    def _fill(self, rows: list[dict[str, Any]]) -> None:
+        self.memories.clear()
+        for row in rows:
+            item = QListWidgetItem(f"{node_type_label(str(row.get('type', '')))} · {row.get('title', '')}")
+            item.setData(ID_ROLE, row.get("id", ""))
+            self.memories.addItem(item)
+        if self.memories.count():
+            self.memories.setCurrentRow(0)
+        self._update_buttons()
+
+    # search ------------------------------------------------------------------------------
+    def run_search(self) -> None:
+        text, chat_id = self.search.text().strip(), self.chat_id
+        if not text or not chat_id:
+            self._fill(self.record.nodes if self.record is not None else [])
+            return
+
+        def find(service: MemoryService) -> list[Node]:
+            return service.search_nodes(chat_id, NodeQuery(q=text, limit=SEARCH_LIMIT))[0]
+        self._context.call(find, lambda nodes: self._fill([{"id": n.id, "type": n.type, "title": n.title}
+                                                          for n in nodes]),
+                           key=f"companion-search-{id(self)}", owner=self)
+
+    # one-key actions ---------------------------------------------------------------------
+    def _current_id(self) -> str:
+        item = self.memories.currentItem()
+        return str(item.data(ID_ROLE)) if item is not None else ""
+
+    def _update_buttons(self) -> None:
+        has = bool(self._current_id())
+        self.forget_button.setEnabled(has)
+        self.pin_button.setEnabled(has)
+
+    def forget(self) -> None:
+        node_id, chat_id, row = self._current_id(), self.chat_id, self.memories.currentRow()
+        if not node_id:
+            return
+
+        def done(_result: object) -> None:
+            self.memories.takeItem(row)
+            self._update_buttons()
+            self.note.setText(self.tr("Forgotten (Ctrl+Z in the main window brings it back)."))
+        self._context.call(lambda s: s.delete_node(chat_id, node_id), done, owner=self,
+                           on_error=lambda exc: self.note.setText(str(exc)))
+
+    def pin(self) -> None:
+        node_id, chat_id = self._current_id(), self.chat_id
+        if not node_id:
+            return
+        self._context.call(lambda s: s.update_node(chat_id, node_id, {"pinned": True}),
+                           lambda _n: self.note.setText(self.tr("Pinned: always kept.")), owner=self,
+                           on_error=lambda exc: self.note.setText(str(exc)))
+
+    # lifetime ----------------------------------------------------------------------------
+    def showEvent(self, event: Any) -> None:
+        super().showEvent(event)
+        self.sigVisibilityChanged.emit(True)
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        super().closeEvent(event)
+        self.sigVisibilityChanged.emit(False)
