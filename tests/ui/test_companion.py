@@ -13,7 +13,6 @@ from bme_desktop.core.service import MemoryService
 from bme_desktop.ui.app import DesktopApp
 from bme_desktop.ui.companion import CompanionWindow
 from bme_desktop.ui.context import AppContext
-from bme_desktop.ui.settle import settle
 
 CHAT = "chat-1"
 
