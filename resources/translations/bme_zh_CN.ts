@@ -208,97 +208,107 @@
         <translation>运行中…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="30"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="33"/>
         <source>Export chat…</source>
         <translation>导出聊天…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="30"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="33"/>
         <source>Save the open chat as JSON, GraphML or GEXF.</source>
         <translation>将当前聊天导出为数据文件或图谱文件（三种开放格式）。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="31"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="34"/>
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="31"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="34"/>
         <source>Add the chats of a JSON export; nothing is overwritten.</source>
         <translation>添加导出文件中的聊天；不会覆盖任何内容。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="32"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="35"/>
+        <source>Import memories…</source>
+        <translation>导入记忆…</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="35"/>
+        <source>See what a file would bring (new, updated, skipped, merged), then import it memory by memory.</source>
+        <translation>先预览文件会带来什么（新增、更新、跳过、合并），再逐条导入记忆。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="36"/>
         <source>Back up all…</source>
         <translation>全部备份…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="32"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="36"/>
         <source>Save every chat in one file, encrypted if you give a passphrase.</source>
         <translation>将所有聊天保存到一个文件中；提供口令即加密。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="33"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="37"/>
         <source>Restore…</source>
         <translation>恢复…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="33"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="37"/>
         <source>Bring back the chats of a backup; chats you have are kept.</source>
         <translation>恢复备份中的聊天；已有的聊天保持不变。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="34"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="38"/>
         <source>Purge everything…</source>
         <translation>彻底清除全部…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="34"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="38"/>
         <source>Delete every chat and memory for good, then compact the database.</source>
         <translation>永久删除所有聊天与记忆，然后压缩数据库。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="41"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="45"/>
         <source>none yet</source>
         <translation>尚无</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="49"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="53"/>
         <source>Last backup: {0} · scheduled backups are off (Settings → Backup).</source>
         <translation>上次备份：{0} · 定时备份已关闭（设置 → 备份）。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="51"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="55"/>
         <source>Last backup: {0} · next: {1}.</source>
         <translation>上次备份：{0} · 下次：{1}。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="53"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="57"/>
         <source>The last scheduled backup was skipped: {0}</source>
         <translation>上次定时备份已跳过：{0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="55"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="59"/>
         <source>The last scheduled backup failed: {0}</source>
         <translation>上次定时备份失败：{0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="60"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="64"/>
         <source>Purged {0} chats ({1} rows); the database went from {2} KB to {3} KB.</source>
         <translation>已清除 {0} 个聊天（{1} 行）；数据库从 {2} KB 缩小到 {3} KB。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="67"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="71"/>
         <source>Nothing imported.</source>
         <translation>未导入任何内容。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="69"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="73"/>
         <source>Imported {0}: {1} memories, {2} links, {3} messages.</source>
         <translation>已导入 {0}：{1} 条记忆、{2} 条关联、{3} 条消息。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="73"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="77"/>
         <source>Kept the chats you already had: {0}.</source>
         <translation>保留了已有的聊天：{0}。</translation>
     </message>
@@ -904,102 +914,113 @@ First seen: {3}</source>
 <context>
     <name>FileActions</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="114"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="120"/>
         <source>Open a chat first.</source>
         <translation>请先打开一个聊天。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="126"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="132"/>
         <source>JSON export (*.json)</source>
         <translation>JSON 导出文件 (*.json)</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="126"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="132"/>
         <source>GraphML (*.graphml)</source>
         <translation>GraphML 文件 (*.graphml)</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="126"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="132"/>
         <source>GEXF (*.gexf)</source>
         <translation>GEXF 文件 (*.gexf)</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="127"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="133"/>
         <source>Export chat</source>
         <translation>导出聊天</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="138"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="144"/>
         <source>Import a JSON export</source>
         <translation>导入 JSON 导出文件</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="139"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="145"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="189"/>
         <source>JSON export (*.json);;All files (*)</source>
         <translation>JSON 导出文件 (*.json);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="145"/>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="149"/>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="153"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="151"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="155"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="159"/>
         <source>Back up all chats</source>
         <translation>备份所有聊天</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="146"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="152"/>
         <source>Backups (*.bmebak *.json.gz);;All files (*)</source>
         <translation>备份文件 (*.bmebak *.json.gz);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="150"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="156"/>
         <source>Passphrase (leave empty for an unencrypted backup):</source>
         <translation>口令（留空则不加密）：</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="153"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="159"/>
         <source>The passphrase again:</source>
         <translation>再次输入口令：</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="154"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="160"/>
         <source>The passphrases differ; nothing was written.</source>
         <translation>两次输入的口令不一致；未写入任何文件。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="162"/>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="173"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="168"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="179"/>
         <source>Restore a backup</source>
         <translation>恢复备份</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="163"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="169"/>
         <source>Backups and exports (*.bmebak *.gz *.json);;All files (*)</source>
         <translation>备份与导出文件 (*.bmebak *.gz *.json);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="173"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="179"/>
         <source>This backup is encrypted. Passphrase:</source>
         <translation>此备份已加密。口令：</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="169"/>
         <location filename="../../bme_desktop/ui/panels/actions_files.py" line="175"/>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="209"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="181"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="233"/>
         <source>Cancelled; nothing was changed.</source>
         <translation>已取消；未做任何更改。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="90"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="96"/>
         <source>Stop before anything is written; nothing changes.</source>
         <translation>在写入任何内容之前停止；不做任何更改。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="183"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="188"/>
+        <source>Import memories</source>
+        <translation>导入记忆</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="201"/>
+        <source>Imported: {0}</source>
+        <translation>已导入：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="207"/>
         <source>Purge everything</source>
         <translation>彻底清除全部</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="184"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="208"/>
         <source>Every chat and memory is deleted for good: no recycle bin, no undo. Make a backup first if you may want them back.
 
 Type {0} to confirm:</source>
@@ -1008,17 +1029,17 @@ Type {0} to confirm:</source>
 输入 {0} 以确认：</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="189"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="213"/>
         <source>Not confirmed; nothing was deleted.</source>
         <translation>未确认；没有删除任何内容。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="211"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="235"/>
         <source>Failed: {0}</source>
         <translation>失败：{0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="222"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="246"/>
         <source>Wrote {0} ({1} KB).</source>
         <translation>已写入 {0}（{1} KB）。</translation>
     </message>
@@ -1193,6 +1214,109 @@ Type {0} to confirm:</source>
         <location filename="../../bme_desktop/ui/views/gl_probe.py" line="58"/>
         <source>{0} needs OpenGL, which is not available here ({1}).</source>
         <translation>{0}需要 OpenGL，但此处不可用（{1}）。</translation>
+    </message>
+</context>
+<context>
+    <name>ImportPreview</name>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/import_preview.py" line="40"/>
+        <source>Skip memories already here (safe to repeat)</source>
+        <translation>跳过已有的记忆（可放心重复导入）</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/import_preview.py" line="41"/>
+        <source>Merge into the memories here</source>
+        <translation>合并到已有的记忆</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/import_preview.py" line="42"/>
+        <source>Add every memory as new</source>
+        <translation>全部作为新记忆添加</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/import_preview.py" line="43"/>
+        <source>Replace the chats of the file</source>
+        <translation>替换文件中的聊天</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/import_preview.py" line="48"/>
+        <source>New</source>
+        <translation>新增</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/import_preview.py" line="49"/>
+        <source>Updated</source>
+        <translation>更新</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/import_preview.py" line="50"/>
+        <source>Skipped</source>
+        <translation>跳过</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/import_preview.py" line="51"/>
+        <source>Merged</source>
+        <translation>合并</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/import_preview.py" line="52"/>
+        <source>Deleted</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/import_preview.py" line="58"/>
+        <source>{0} new, {1} updated, {2} skipped, {3} merged, {4} deleted memories; {5} links and {6} messages added.</source>
+        <translation>记忆：新增 {0}、更新 {1}、跳过 {2}、合并 {3}、删除 {4}；新增关联 {5} 条、消息 {6} 条。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/import_preview.py" line="63"/>
+        <source>New chats: {0}</source>
+        <translation>新聊天：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/import_preview.py" line="68"/>
+        <source>Nothing would change: everything is here already.</source>
+        <translation>不会有任何变化：所有内容都已存在。</translation>
+    </message>
+</context>
+<context>
+    <name>ImportPreviewDialog</name>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/import_preview.py" line="78"/>
+        <source>Import memories</source>
+        <translation>导入记忆</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/import_preview.py" line="86"/>
+        <location filename="../../bme_desktop/ui/panels/import_preview.py" line="116"/>
+        <source>Computing the preview…</source>
+        <translation>正在计算预览…</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/import_preview.py" line="90"/>
+        <source>Type {0} to replace:</source>
+        <translation>输入 {0} 以确认替换：</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/import_preview.py" line="92"/>
+        <source>Import</source>
+        <translation>导入</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/import_preview.py" line="97"/>
+        <source>Mode</source>
+        <translation>模式</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/import_preview.py" line="126"/>
+        <location filename="../../bme_desktop/ui/panels/import_preview.py" line="143"/>
+        <source>Failed: {0}</source>
+        <translation>失败：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/import_preview.py" line="137"/>
+        <source>Importing…</source>
+        <translation>正在导入…</translation>
     </message>
 </context>
 <context>

@@ -136,3 +136,31 @@ def test_the_panel_shows_the_last_backup_and_that_the_schedule_is_off(panel: Act
     settled()
     text = panel.files.schedule_line.text()
     assert "Last backup: none yet" in text and "scheduled backups are off" in text
+
+
+def test_import_memories_previews_each_mode_and_replace_needs_the_typed_word(
+        panel: ActionsPanel, service: MemoryService, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        settled: Callable[[], None]) -> None:
+    answer_dialogs(monkeypatch, tmp_path / "story.json")
+    panel.files.rows["export"].button.click()
+    settled()
+    panel.files.rows["import_memories"].button.click()
+    settled()
+    dialog = panel.files.import_dialog
+    assert dialog is not None
+    assert "0 new, 0 updated, 1 skipped" in dialog.preview.text()  # skip: all here already
+    dialog.mode.setCurrentIndex(dialog.mode.findData("new"))
+    settled()
+    assert "1 new, 0 updated, 0 skipped" in dialog.preview.text() and "chat-1:" in dialog.preview.text()
+    assert service.chat_stats(CHAT).node_count == 1  # a preview writes nothing
+    dialog.mode.setCurrentIndex(dialog.mode.findData("replace"))
+    settled()
+    assert not dialog.import_button.isEnabled()
+    dialog.confirm.setText("REPLACE")
+    assert dialog.import_button.isEnabled()
+    dialog.mode.setCurrentIndex(dialog.mode.findData("new"))
+    settled()
+    dialog.import_button.click()
+    settled()
+    assert service.chat_stats(CHAT).node_count == 2
+    assert "Imported: 1 new" in panel.files.rows["import_memories"].result.text()

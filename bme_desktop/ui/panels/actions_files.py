@@ -13,11 +13,13 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication, QTimer
 from PySide6.QtWidgets import QFileDialog, QGridLayout, QInputDialog, QLabel, QLineEdit, QWidget
 
-from ...core.backup.files import backup_dir
+from ...core.backup.files import backup_dir, read_backup, read_file
 from ...core.backup.importer import ImportResult
+from ...core.backup.memory_import import ImportPlan
 from ...core.backup.purge import PurgeResult, purge_all
 from ...core.backup.retention import backup_name
 from ...core.backup.schedule import BackupStatus, backup_status
+from ...core.backup.validate import ChatDoc
 from ...core.cancel import Cancelled, CancelToken
 from ...core.service import MemoryService
 from ..context import AppContext
@@ -25,10 +27,12 @@ from ..format import format_count
 from ..lifetime import subscribe
 from . import actions_io as io
 from .actions import ActionRow, ActionSpec
+from .import_preview import ImportPreviewDialog, plan_text
 
 FILE_ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("export", lambda: QCoreApplication.translate("Actions", "Export chat…"), lambda: QCoreApplication.translate("Actions", "Save the open chat as JSON, GraphML or GEXF.")),
     ActionSpec("import", lambda: QCoreApplication.translate("Actions", "Import…"), lambda: QCoreApplication.translate("Actions", "Add the chats of a JSON export; nothing is overwritten.")),
+    ActionSpec("import_memories", lambda: QCoreApplication.translate("Actions", "Import memories…"), lambda: QCoreApplication.translate("Actions", "See what a file would bring (new, updated, skipped, merged), then import it memory by memory.")),
     ActionSpec("backup", lambda: QCoreApplication.translate("Actions", "Back up all…"), lambda: QCoreApplication.translate("Actions", "Save every chat in one file, encrypted if you give a passphrase.")),
     ActionSpec("restore", lambda: QCoreApplication.translate("Actions", "Restore…"), lambda: QCoreApplication.translate("Actions", "Bring back the chats of a backup; chats you have are kept.")),
     ActionSpec("purge", lambda: QCoreApplication.translate("Actions", "Purge everything…"), lambda: QCoreApplication.translate("Actions", "Delete every chat and memory for good, then compact the database.")),
@@ -83,9 +87,11 @@ class FileActions(QWidget):
         grid.setColumnStretch(1, 1)
         grid.setVerticalSpacing(10)
         runs: dict[str, Callable[[], None]] = {"export": self.export, "import": self.import_file,
-                                               "backup": self.backup, "restore": self.restore, "purge": self.purge}
+                                               "backup": self.backup, "restore": self.restore, "purge": self.purge,
+                                               "import_memories": self.import_memories}
         self.rows = {spec.key: ActionRow(spec, grid, i, lambda key: runs[key]()) for i, spec in enumerate(FILE_ACTIONS)}
         self._tokens: dict[str, CancelToken] = {}
+        self.import_dialog: ImportPreviewDialog | None = None
         for key, row in self.rows.items():
             row.set_cancel_hint(self.tr("Stop before anything is written; nothing changes."))
             row.cancel.clicked.connect(lambda _checked=False, key=key: self.cancel(key))
@@ -177,6 +183,24 @@ class FileActions(QWidget):
             self._run("restore", lambda s, c: io.restore_from(s, Path(path), passphrase, c),
                       lambda r: self._imported("restore", r))
         self._run("restore", lambda _s, _c: io.needs_passphrase(Path(path)), checked)
+
+    def import_memories(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, self.tr("Import memories"), "",
+                                              self.tr("JSON export (*.json);;All files (*)"))
+        if path:
+            self._run("import_memories", lambda _s, _c: read_backup(read_file(Path(path)), None), self._preview)
+
+    def _preview(self, chats: list[ChatDoc]) -> None:
+        row = self.rows["import_memories"]
+        row.set_running(False)
+        row.set_available(True, "")
+        self.import_dialog = ImportPreviewDialog(self._context, chats, self._memories_imported, self)
+        self.import_dialog.open()
+
+    def _memories_imported(self, plan: ImportPlan) -> None:
+        self._finish("import_memories", self.tr("Imported: {0}").format(plan_text(plan).splitlines()[0]), True)
+        for chat_id in {e.split(": ", 1)[0] for o in plan.examples.values() for e in o} | set(plan.new_chats):
+            self._context.events.sigChatsChanged.emit(chat_id)
 
     def purge(self) -> None:
         text, ok = QInputDialog.getText(
