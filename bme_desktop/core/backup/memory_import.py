@@ -26,17 +26,19 @@ from __future__ import annotations
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from sqlalchemy import select
 
 from ..model import Edge, Node
 from ..schema import RELATIONS
 from ..store import tables as t
+from ..store.rows import edge_to_row, node_to_row
 from ..store.unit_of_work import UnitOfWork
 from .export import node_to_json
 from .importer import (
     ImportResult,
+    _bulk_insert,
     _import_chat,
     _insert_messages,
     _insert_recall_records,
@@ -151,11 +153,20 @@ def _into_existing(uow: UnitOfWork, chat: ChatDoc, target: str, mode: MemoryMode
         plan.note(outcome, target, match.title)
         writes.append((result, False))
     if write:
+        pk = uow.read.require_chat_pk(target)
+        record = uow.change(target)
+        fresh: list[dict[str, Any]] = []  # new ids are free: inserted 500 rows a statement
         for node, new in writes:
-            parent = node.parent_id if not new or node.parent_id is None else ids.get(node.parent_id)
-            uow.put_node(replace(node, parent_id=parent, flags=remap_json(node.flags, ids) if new else node.flags))
+            if not new:
+                uow.put_node(node)
+                continue
+            parent = None if node.parent_id is None else ids.get(node.parent_id)
+            fresh.append(node_to_row(replace(node, parent_id=parent, flags=remap_json(node.flags, ids)), pk))
+            record.node_added(node.id)
+        _bulk_insert(uow, t.nodes, fresh)
     taken_edges = _taken(uow, "edges", [e.id for e in chat.edges])
     edges_here = _chat_edge_ids(uow, target) if chat.edges else set()
+    edge_rows: list[dict[str, Any]] = []
     for edge in chat.edges:
         a, b = ids[edge.from_id], ids[edge.to_id]
         if mode != "new" and (edge.id in edges_here or _says_already(uow, target, a, b, edge)):
@@ -163,7 +174,11 @@ def _into_existing(uow: UnitOfWork, chat: ChatDoc, target: str, mode: MemoryMode
         plan.links_added += 1
         if write:
             new_id = uuid.uuid4().hex if mode == "new" or edge.id in taken_edges else edge.id
-            uow.put_edge(replace(edge, id=new_id, chat_id=target, from_id=a, to_id=b, batch_id=None))
+            edge_rows.append(edge_to_row(replace(edge, id=new_id, chat_id=target, from_id=a, to_id=b,
+                                                 batch_id=None), uow.read.require_chat_pk(target)))
+            uow.change(target).edge_added(new_id)
+    if write:
+        _bulk_insert(uow, t.edges, edge_rows)
     _fill_free(uow, chat, target, ids, plan, write)
 
 
