@@ -46,7 +46,10 @@ def graph_context(reader: Reader, chat_id: str, prepared: list[PreparedMessage],
         for row in _first(reader, [*live, t.nodes.c.type.in_(("character", "location")), t.nodes.c.title.in_(names)],
                           MAX_MEMORIES):
             picked.setdefault(row["id"], row)
-    probes = sorted(set(_PROBE.findall(text)), key=lambda w: (-len(w), w))[:8]
+    # a plural probes by its singular ("mushrooms" finds "mushroom stew"): the memory a new
+    # statement revises or replaces is often worded in the other number
+    probes = sorted({w[:-1] if len(w) > 5 and w.endswith("s") and not w.endswith("ss") else w
+                     for w in _PROBE.findall(text)}, key=lambda w: (-len(w), w))[:8]
     if probes and len(picked) < MAX_MEMORIES:
         for row in _first(reader, [*live, or_(*(t.nodes.c.search_text.like(f"%{p}%") for p in probes))],
                           MAX_MEMORIES - len(picked)):

@@ -89,6 +89,23 @@ def test_prompt_quotes_the_chat_as_json_data_with_labels_for_existing_memories(
         assert '"context_only": true' in user["content"]
 
 
+def test_the_prompt_shows_the_fact_a_plural_names_so_the_model_can_replace_it(
+        tmp_path: Path, server: FakeOpenAIServer) -> None:
+    server.enqueue(Reply.json({"operations": [
+        {"action": "create", "type": "fact", "ref": "n1", "source": [1],
+         "fields": {"statement": "Tom loves mushroom stew", "subject": "Tom", "category": "preference"}}]}),
+        Reply.json({"operations": []}))
+    turns = chat(("user", "Mushroom stew is my favourite."), ("assistant", "Then eat up."))
+    settings = llm_settings(server)
+    settings.extraction.context_messages = 0  # the second batch reads only "I hate mushrooms now."
+    with open_service(tmp_path, settings) as svc:
+        svc.sync("c", turns, complete=True, wait=True)
+        more = [*turns, MessageIn(2, "user", "I hate mushrooms now."), MessageIn(3, "assistant", "Noted.")]
+        svc.sync("c", more, complete=True, wait=True)
+        _system, user = chat_requests(server)[-1].json["messages"]
+        assert "Tom loves mushroom stew" in user["content"]  # "mushrooms" probed as "mushroom"
+
+
 @pytest.mark.parametrize("replies", [
     pytest.param([Reply.empty(), Reply.empty()], id="empty"),
     pytest.param([Reply.garbage()], id="not-json-body"),
