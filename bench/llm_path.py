@@ -224,8 +224,9 @@ def extract(excerpt: list[dict[str, Any]], memories: list[dict[str, Any]]) -> di
                                                           "summary": sentence[:300], "status": "promised"}})
             like = (ZH_LIKE if zh else EN_LIKE).search(sentence)
             if like and speaker:
-                # "It's my favourite": the sentence before says what "it" is
-                told = f"{said[n - 1]} {sentence}" if n and re.match(r"(?i)(?:it|this|that)\b", sentence) else sentence
+                # "It's my favourite": the sentences before say what "it" is
+                told = " ".join([*said[max(0, n - 2):n], sentence]) \
+                    if n and re.match(r"(?i)(?:it|this|that)\b", sentence) else sentence
                 op: dict[str, Any] = {"action": "create", "type": "fact", "importance": 7, "source": [index],
                                       "fields": {"statement": f"{speaker}: {told}"[:300], "subject": speaker,
                                                  "category": "preference"}}

@@ -17,6 +17,7 @@ from fakes.openai_server import FakeOpenAIServer, Reply
 from bme_desktop.bridge.config import BridgeConfig
 from bme_desktop.bridge.server import BridgeServer
 from bme_desktop.core.service import MemoryService
+from bme_desktop.core.settings import Settings
 
 from .helpers import AUTH, TOKEN, snapshot
 
@@ -42,7 +43,9 @@ def _messages() -> list[dict[str, Any]]:
 
 @pytest.fixture
 def live(tmp_path: Path) -> Iterator[tuple[MemoryService, httpx.Client]]:
-    service = MemoryService.open(tmp_path / "data")  # extraction, recall and the life cycle attached
+    settings = Settings()
+    settings.embedding.local_model = "hashed-ngram"  # a real index without loading a model: quick
+    service = MemoryService.open(tmp_path / "data", settings=settings)  # extraction, recall, life cycle attached
     server = BridgeServer(service, TOKEN, BridgeConfig(port=0))
     server.start()
     try:
