@@ -59,6 +59,9 @@ class LayoutSettings:
     #: RMS radius, stays below this for ``convergence_patience`` steps.
     convergence_tol: float = 2e-3
     convergence_patience: int = 5
+    #: Pull of each node toward the centre of its group (``set_groups``: e.g. its community),
+    #: times its mass, like ``gravity``; 0 turns it off. Groups then lay out as separate clusters.
+    group_gravity: float = 0.0
 
     def __post_init__(self) -> None:
         if self.dim not in (2, 3):
@@ -145,6 +148,7 @@ class ForceLayout:
         self._converged = False
         self._check_overlap = True
         self.iteration = 0
+        self._groups: IntArray = np.full(n_nodes, -1, dtype=np.int64)  # -1: in no group
         self.set_edges(edges, weights)
 
     # ------------------------------------------------------------------ state
@@ -239,6 +243,7 @@ class ForceLayout:
         self._pinned = np.concatenate((self._pinned, np.zeros(count, dtype=bool)))
         self._prev_force = np.concatenate((self._prev_force, np.zeros((count, dim))))
         self._mass = np.concatenate((self._mass, np.ones(count)))
+        self._groups = np.concatenate((self._groups, np.full(count, -1, dtype=np.int64)))
         if new_edges.shape[0]:
             self.add_edges(new_edges, new_weights)
         if positions is None and count:
@@ -263,6 +268,7 @@ class ForceLayout:
         self._pos = self._pos[keep]
         self._pinned = self._pinned[keep]
         self._prev_force = self._prev_force[keep]
+        self._groups = self._groups[keep]
         e = remap[self._edges] if self._edges.size else self._edges
         ok = (e >= 0).all(axis=1) if e.size else np.zeros(0, dtype=bool)
         self._mass = self._mass[keep]
@@ -311,7 +317,33 @@ class ForceLayout:
                 mass=self._mass if s.dissuade_hubs else None,
             )
         total += gravity(pos, self._mass, s.gravity, strong=s.strong_gravity)
+        if s.group_gravity and (self._groups >= 0).any():
+            total += self._group_pull(pos, s.group_gravity)
         return total
+
+    def set_groups(self, groups: npt.ArrayLike) -> None:
+        """The group of every node (-1: none), e.g. its community: with ``group_gravity`` each
+        node is pulled toward the mass centre of its group."""
+        g = np.asarray(groups, dtype=np.int64).reshape(-1)
+        if g.shape[0] != self.n_nodes:
+            raise ValueError(f"groups must have one entry per node ({self.n_nodes})")
+        self._groups = g.copy()
+        self.reset_convergence()
+
+    @property
+    def groups(self) -> IntArray:
+        return self._groups
+
+    def _group_pull(self, pos: FloatArray, strength: float) -> FloatArray:
+        member = self._groups >= 0
+        g, m = self._groups[member], self._mass[member]
+        count = int(g.max()) + 1
+        weight = np.bincount(g, weights=m, minlength=count)
+        centre = np.stack([np.bincount(g, weights=m * pos[member, d], minlength=count) for d in range(self.dim)],
+                          axis=1) / np.maximum(weight, 1e-12)[:, None]
+        pull = np.zeros_like(pos)
+        pull[member] = gravity(pos[member], m, strength, center=centre[g])
+        return pull
 
     def step(self) -> StepInfo:
         """Move every free node once; returns what happened."""

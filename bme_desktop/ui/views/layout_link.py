@@ -25,11 +25,13 @@ import numpy.typing as npt
 from PySide6.QtCore import QObject, Signal
 
 from ...layout import CONVERGED, ERROR, MAX_ITERATIONS, ForceLayout, LayoutRunner, LayoutSettings
+from .placement import arrange_groups
 
 FloatArray = npt.NDArray[np.float64]
 Change = Callable[[ForceLayout], object]
 DEFAULT_SPREAD = 2.0  # repulsion (ForceAtlas2's scaling)
 DEFAULT_GRAVITY = 5.0
+GROUP_GRAVITY = 4.0  # the pull toward one's community centre (2D): clusters, not one disc
 
 
 class _Posted:
@@ -52,7 +54,8 @@ class LayoutLink(QObject):
     def __init__(self, dim: int = 2, *, max_rate: float = 30.0, max_iterations: int = 800,
                  parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self.settings = LayoutSettings(dim=dim, scaling=DEFAULT_SPREAD, gravity=DEFAULT_GRAVITY)
+        self.settings = LayoutSettings(dim=dim, scaling=DEFAULT_SPREAD, gravity=DEFAULT_GRAVITY,
+                                       group_gravity=GROUP_GRAVITY)
         self.layout = ForceLayout(0, settings=self.settings)
         self.max_rate, self.max_iterations = max_rate, max_iterations
         self.runner: LayoutRunner | None = None
@@ -91,6 +94,21 @@ class LayoutLink(QObject):
     def move(self, rows: npt.ArrayLike, positions: npt.ArrayLike, *, pin: bool = True) -> None:
         idx, pos = np.array(rows, dtype=np.int64), np.array(positions, dtype=np.float64)
         self._change(lambda lay: lay.set_positions(idx, pos, pin=pin))
+
+    def set_groups(self, groups: npt.ArrayLike, *, arrange: bool = False) -> None:
+        """Communities of the current rows: each node is pulled toward its community's centre
+        (``GROUP_GRAVITY``); with ``arrange`` the communities are first moved apart, as wholes, to
+        their own spots (``placement.arrange_groups``; pinned nodes stay). Runs between steps."""
+        g = np.array(groups, dtype=np.int64).reshape(-1)
+
+        def change(lay: ForceLayout) -> None:
+            if g.shape[0] != lay.n_nodes:
+                return  # rows changed since: the next detection brings matching groups
+            if arrange:
+                lay.set_positions(np.arange(lay.n_nodes), arrange_groups(lay.positions, g, lay.pinned), pin=False)
+            lay.set_groups(g)
+        self.settled = False
+        self._change(change)
 
     def unpin(self, rows: npt.ArrayLike) -> None:
         idx = np.array(rows, dtype=np.int64)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .graph_data import FloatArray, GraphData, IntArray
+from .graph_data import BoolArray, FloatArray, GraphData, IntArray
 
 
 def initial_positions(n: int, dim: int = 2, seed: int = 7) -> FloatArray:
@@ -37,4 +37,42 @@ def place_new(base: FloatArray, data: GraphData, rows: IntArray, seed: int = 11)
         has = count > 0
         jitter = rng.normal(scale=max(spread * 0.1, 1e-3), size=(int(has.sum()), dim))
         out[has] = sums[has] / count[has, None] + jitter
+    return out
+
+
+GOLDEN_ANGLE = np.pi * (3.0 - np.sqrt(5.0))
+
+
+def arrange_groups(pos: FloatArray, groups: IntArray, keep: BoolArray | None = None) -> FloatArray:
+    """Communities placed as super-nodes first: each group (``groups[i] >= 0``) is moved, as a
+    whole, to its own spot on a sunflower spiral (biggest in the middle, each taking an area in
+    proportion to its size within the graph's current RMS radius) and shrunk around its centre
+    to that area; the layout then works inside and between them. Rows in no group and ``keep``
+    rows (pinned) stay where they are."""
+    out = np.array(pos, dtype=np.float64, copy=True)
+    member = groups >= 0
+    if keep is not None:
+        member &= ~keep
+    if not member.any():
+        return out
+    n, dim = out.shape[0], out.shape[1]
+    centre = out.mean(axis=0)
+    radius = max(1.0, float(np.sqrt(np.mean(np.sum((out - centre) ** 2, axis=1)))))
+    g = groups[member]
+    count = int(g.max()) + 1
+    sizes = np.bincount(g, minlength=count).astype(np.float64)
+    sums = np.stack([np.bincount(g, weights=out[member, d], minlength=count) for d in range(dim)], axis=1)
+    own_centre = sums / np.maximum(sizes, 1.0)[:, None]
+    order = np.argsort(-sizes, kind="stable")
+    before = np.concatenate(([0.0], np.cumsum(sizes[order])[:-1]))
+    anchor = np.zeros((count, dim))
+    reach = radius * np.sqrt((before + sizes[order] / 2.0) / max(float(n), 1.0))
+    angle = np.arange(count) * GOLDEN_ANGLE
+    anchor[order, 0] = centre[0] + reach * np.cos(angle) * 1.6
+    anchor[order, 1] = centre[1] + reach * np.sin(angle) * 1.6
+    if dim == 3:
+        anchor[order, 2] = centre[2]
+    shrink = np.sqrt(sizes / max(float(n), 1.0))
+    rows = np.flatnonzero(member)
+    out[rows] = anchor[g] + (out[rows] - own_centre[g]) * shrink[g, None]
     return out

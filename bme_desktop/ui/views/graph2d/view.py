@@ -61,6 +61,7 @@ class Graph2DView(QWidget):
         st.sigStyleChanged.connect(self.canvas.refresh)
         st.sigStyleChanged.connect(self._update_legend)
         st.sigSelected.connect(self._selected_by_user)
+        st.sigCommunities.connect(self._communities)
         vb = self.canvas.vb
         vb.sigNodeClicked.connect(st.select_row)
         vb.sigNodeDragged.connect(self._dragged)
@@ -135,10 +136,20 @@ class Graph2DView(QWidget):
     def _reset(self) -> None:
         data = self.state.data
         self.base = initial_positions(data.n)
+        self._arranged = False  # communities not placed yet for this load
         self.follow = True
         self.link.reset(data.edge_pairs(), self.base)
         self._show_positions()
         self.fit()
+
+    def _communities(self) -> None:
+        """Lay communities out as clusters: moved apart once per load (super-nodes first), then
+        each node pulled toward its community's centre while the layout runs."""
+        groups = self.state.group
+        if groups.shape[0] != self.state.data.n or self.state.communities.count < 2:
+            return
+        self.link.set_groups(groups, arrange=not self._arranged)
+        self._arranged = True
 
     def _added(self, rows: IntArray) -> None:
         data = self.state.data
