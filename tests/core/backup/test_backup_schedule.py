@@ -100,3 +100,23 @@ def test_a_folder_that_links_outside_the_data_folder_is_refused(tmp_path: Path, 
 def test_a_folder_setting_outside_the_data_folder_is_refused(folder: str) -> None:
     with pytest.raises(SettingsError, match="inside the data folder"):
         BackupSettings(folder=folder)
+
+
+def test_the_life_cycle_worker_of_the_app_and_serve_runs_the_scheduled_backup(
+        tmp_path: Path, clock: ManualClock, monkeypatch: pytest.MonkeyPatch) -> None:
+    from bme_desktop.core.lifecycle.worker import FIRST_UPKEEP_DELAY_S, LifecycleWorker
+    monkeypatch.setenv("BME_BACKUP_PASSPHRASE", "env passphrase")
+    service = open_service(tmp_path, clock, scheduled=True)
+    service.settings.lifecycle.upkeep_interval_minutes = 0.0  # only the backup is under test
+    now = [0.0]
+    worker = LifecycleWorker(service, monotonic=lambda: now[0])  # not started: ticks by hand
+    try:
+        worker.run_scheduled()
+        assert not (tmp_path / "data" / "backups").exists()  # not before the first delay
+        now[0] = FIRST_UPKEEP_DELAY_S + 1
+        worker.run_scheduled()
+        (written,) = (tmp_path / "data" / "backups").iterdir()
+        assert written.suffix == ".bmebak"
+    finally:
+        worker.stop(wait=False)
+        service.close()
