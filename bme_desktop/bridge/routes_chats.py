@@ -73,6 +73,11 @@ async def chat_stats(request: web.Request) -> web.Response:
     c = ctx(request)
     chat_id = chat_id_of(request)
     body = stats_json(await c.call(c.service.chat_stats, chat_id))
+    progress = getattr(c.service.extraction, "progress", None)
+    if callable(progress):  # how far extraction is: counts, pace and the time left
+        found = await c.call(progress, chat_id)
+        if found is not None:
+            body["extraction"] = found.to_json()
     vectors = getattr(c.service.recaller, "vectors", None)
     if vectors is not None:  # extra: how far the vector index is
         model, embedded, pending = vectors.status(chat_id)

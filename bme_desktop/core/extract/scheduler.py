@@ -22,6 +22,7 @@ from ..background import lower_thread_priority
 from ..cancel import CancellableTask, CancelToken, checkpoint
 from ..events import Event
 from .api import ExtractionTicket
+from .progress import ExtractionProgress, Pace, read_progress
 from .runner import ModelExtractor, Runner
 
 if TYPE_CHECKING:
@@ -44,6 +45,7 @@ class ExtractionWorker:
         self._stopping = False
         self._cancel = threading.Event()
         self._thread: threading.Thread | None = None
+        self.pace = Pace()
 
     # the ExtractionScheduler contract ------------------------------------------------------
     def schedule(self, chat_id: str, *, force: bool = False) -> ExtractionTicket:
@@ -86,6 +88,16 @@ class ExtractionWorker:
                 self._paused -= 1
                 self._cond.notify_all()
 
+    def progress(self, chat_id: str) -> ExtractionProgress | None:
+        """How far the chat's extraction is, with its pace and the time left (None: no chat)."""
+        found = self.service.read(lambda r: read_progress(r, chat_id))
+        return None if found is None else self.pace.estimate(chat_id, found)
+
+    def busy(self, chat_id: str) -> bool:
+        """Whether the chat is being extracted or waits for it (not counting a pause)."""
+        with self._cond:
+            return self._running == chat_id or (chat_id in self._queue and not self._paused)
+
     @property
     def paused(self) -> bool:
         return self._paused > 0
@@ -105,6 +117,7 @@ class ExtractionWorker:
                     checkpoint(cancel)
                     if step is None:
                         return count
+                    self.pace.note(chat_id, step[0].end - step[0].after)
                     count += 1
         finally:
             self.note_applied(chat_id, count)
@@ -169,6 +182,7 @@ class ExtractionWorker:
                 return True
             if step is None:
                 return True
+            self.pace.note(chat_id, step[0].end - step[0].after)
             self.note_applied(chat_id, 1)
 
 

@@ -15,6 +15,12 @@ A memory another instance wrote waits for its vector at most ``REMOTE_GRACE_S``;
 ``store.resync`` (notifications may have been missed) every loaded index is dropped: the next
 use loads it again from the table and checks it against the memories.
 
+While a chat is being extracted (a long chat's first import), a memory whose text changed
+after it was embedded (a character's description grows with every mention) keeps its old
+vector for now: it is embedded again once that chat's extraction is idle, or after
+``REFRESH_DEFER_S`` at most, so a memory mentioned a thousand times is embedded a few times,
+not a thousand. New memories are embedded at once.
+
 The indexes of the ``MAX_INDEXES`` chats used last are kept in memory; an older one (with no
 work queued) is dropped and loaded again from the table when its chat is recalled.
 """
@@ -48,6 +54,7 @@ EMBED_BATCH = 16  # small batches keep a query's wait for the (shared) model sho
 RETRY_AFTER_S = 20.0
 REMOTE_GRACE_S = 30.0  # how long a memory another instance wrote waits for that instance's vector
 MAX_INDEXES = 32  # chat indexes kept in memory (the chats used last)
+REFRESH_DEFER_S = 120.0  # longest a changed memory keeps its old vector while its chat is extracted
 
 
 class VectorMaintainer:
@@ -65,6 +72,10 @@ class VectorMaintainer:
         self._busy = False
         self._busy_chat: str | None = None
         self._stale: set[str] = set()  # chats whose embedding failed part-way
+        # Changed memories whose new text waits for the chat's extraction to be idle: chat →
+        # memory ids, and when the first of them was put off.
+        self._deferred: dict[str, set[str]] = {}
+        self._deferred_at: dict[str, float] = {}
         self._rebuilding: set[str] = set()  # chats that ``rebuild`` embeds itself
         # Memories another instance wrote, whose vector that instance stores: chat → memory →
         # when to embed it here after all. Looked up in the table before anything is embedded.
@@ -159,7 +170,7 @@ class VectorMaintainer:
         """Whether memories of this chat are waiting to be embedded (or for the vectors
         another instance stores for them)."""
         with self._cond:
-            return (chat_id in self._pending or self._busy_chat == chat_id
+            return (chat_id in self._pending or self._busy_chat == chat_id or chat_id in self._deferred
                     or (bool(self._awaiting.get(chat_id)) and chat_id in self._indexes))
 
     def schedule(self, chat_id: str, ids: set[str] | None) -> None:
@@ -187,7 +198,7 @@ class VectorMaintainer:
         """Block until nothing is queued or being embedded (tests, benchmarks, rebuilds)."""
         end = None if timeout is None else time.monotonic() + timeout
         with self._cond:
-            while self._pending or self._busy or self._awaited():
+            while self._pending or self._busy or self._awaited() or self._deferred:
                 if self._embedder is None and self.last_error and not self._busy:
                     return False
                 left = None if end is None else end - time.monotonic()
@@ -269,6 +280,8 @@ class VectorMaintainer:
                 self._indexes.pop(event.chat_id, None)
                 self._pending.pop(event.chat_id, None)
                 self._awaiting.pop(event.chat_id, None)
+                self._deferred.pop(event.chat_id, None)
+                self._deferred_at.pop(event.chat_id, None)
             return
         if event.type == "vectors.saved":
             if event.remote:
@@ -315,6 +328,12 @@ class VectorMaintainer:
         memories are queued to be embedded here (an index not loaded checks the table when it
         loads). Holding ``_cond``; returns the seconds until the next one is due (at most 1)."""
         now, wait = self._clock(), 1.0
+        for chat_id in list(self._deferred):
+            if not self._extracting(chat_id) or now - self._deferred_at[chat_id] >= REFRESH_DEFER_S:
+                ids = self._deferred.pop(chat_id)
+                del self._deferred_at[chat_id]
+                if self._pending.get(chat_id, set()) is not None:
+                    self._pending.setdefault(chat_id, set()).update(ids)  # type: ignore[union-attr]
         for chat_id in list(self._awaiting):
             waiting = self._awaiting[chat_id]
             due = [node_id for node_id, at in waiting.items() if at <= now]
@@ -326,6 +345,11 @@ class VectorMaintainer:
             if not waiting:
                 del self._awaiting[chat_id]
         return max(0.01, wait)
+
+    def _extracting(self, chat_id: str) -> bool:
+        """Whether the chat's extraction is running or queued (not paused)."""
+        busy = getattr(self.service.extraction, "busy", None)
+        return bool(busy(chat_id)) if callable(busy) else False
 
     def _run(self) -> None:
         lower_thread_priority()  # embedding memories yields to recalls
@@ -381,13 +405,24 @@ class VectorMaintainer:
             nodes = self.service.read(lambda r: r.nodes_by_ids(chat_id, sorted(ids)))
             index.remove([n.id for n in nodes if n.deleted_at is not None])
         todo: list[tuple[str, str, str]] = []
+        later: set[str] = set()
+        extracting = self._extracting(chat_id)
         for node in nodes:
             if node.deleted_at is not None:
                 continue
             text = embed_text(node)
             hashed = vector_store.text_hash(text)
-            if index.text_hash(node.id) != hashed:
+            held = index.text_hash(node.id)
+            if held == hashed:
+                continue
+            if held is not None and extracting:
+                later.add(node.id)  # changed while the chat is extracted: refreshed when it is idle
+            else:
                 todo.append((node.id, text, hashed))
+        if later:
+            with self._cond:
+                self._deferred.setdefault(chat_id, set()).update(later)
+                self._deferred_at.setdefault(chat_id, self._clock())
         todo = self._from_other_instances(chat_id, index, ids, todo)
         for start in range(0, len(todo), EMBED_BATCH):
             if self._stopped:
