@@ -16,7 +16,7 @@ from .cleaning import PreparedMessage, prepare_window
 from .context import open_story_items
 from .heuristic import HeuristicExtractor
 from .operations import Plan, validate_plan
-from .vector_match import vector_scores
+from .vector_match import TermCache, vector_scores
 from .window import Committed, Window, commit, next_window
 
 if TYPE_CHECKING:
@@ -52,6 +52,7 @@ class Runner:
         self.service = service
         self.heuristic = heuristic or HeuristicExtractor()
         self.model = model or (lambda: None)
+        self.terms = TermCache()  # term sets of the memories near-duplicate checks compare
 
     def plan(self, window: Window, cancel: threading.Event | None = None) -> tuple[Plan, dict[str, str]]:
         settings = self.service.settings.extraction
@@ -110,7 +111,7 @@ class Runner:
         return None
 
     def _commit(self, window: Window, plan: Plan, labels: dict[str, str]) -> Committed | None:
-        vectors = vector_scores(self.service, window.chat_id, plan)  # embedding happens here, not on the writer
+        vectors = vector_scores(self.service, window.chat_id, plan, terms=self.terms)  # embedding happens here, not on the writer
         try:
             return self.service.write(lambda uow: commit(uow, window, plan, labels, vectors))
         except Exception as exc:  # a bad plan must not stop extraction: fall back, then skip visibly

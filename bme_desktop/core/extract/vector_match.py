@@ -11,6 +11,13 @@ the index had got: the same messages give the same merges. Cosines are taken in 
 one memory at a time, so no BLAS blocking can move one across the threshold. Without an
 embedder (or if embedding fails) nothing is returned and matching stays lexical. Never
 called on the writer thread.
+
+An embedder may say that two texts sharing too few words never reach its duplicate cosine
+(``lexical_gate``, a Jaccard overlap of ``textutil.term_set``; e5 at 0.975 says 0.3, measured
+in docs/embedders.md). Then only the memories sharing at least that much with the proposed
+one are compared by cosine (the rest count as compared and far), and a proposed memory with
+no such memory is not embedded here at all: the vector index embeds it in the background.
+The gate depends only on the texts, so the decision stays the same whatever the timing.
 """
 
 from __future__ import annotations
@@ -26,10 +33,11 @@ from ..index.vector_index import normalise_rows
 from ..index.vector_store import text_hash
 from ..model import Node
 from ..recall.documents import embed_text
-from ..schema import NODE_TYPES, node_title
+from ..schema import NODE_TYPES, node_text, node_title
 from ..store import tables as t
 from ..store.rows import row_to_node
 from .operations import NodeOp, Plan
+from .textutil import overlap, term_set
 
 if TYPE_CHECKING:
     from ..service import MemoryService
@@ -39,6 +47,24 @@ log = logging.getLogger(__name__)
 VECTOR_DUPLICATE_THRESHOLD = 0.92
 EVENT_DUPLICATE_WINDOW = 40  # events repeat only nearby (a re-sent reply); other types anywhere in the chat
 EMBED_CHUNK = 64
+TERMS_CACHE = 20000  # term sets kept by ``TermCache`` (texts of the chat's comparable memories)
+
+
+class TermCache:
+    """``term_set`` of texts seen before (the same memories are compared batch after batch).
+    One per runner; cleared when full."""
+
+    def __init__(self, size: int = TERMS_CACHE) -> None:
+        self.size = size
+        self._terms: dict[str, frozenset[str]] = {}
+
+    def __call__(self, text: str) -> frozenset[str]:
+        found = self._terms.get(text)
+        if found is None:
+            if len(self._terms) >= self.size:
+                self._terms.clear()
+            found = self._terms[text] = term_set(text)
+        return found
 
 
 @dataclass(frozen=True)
@@ -64,8 +90,8 @@ def similarity_since(op: NodeOp) -> int | None:
     return None
 
 
-def vector_scores(service: MemoryService, chat_id: str, plan: Plan,
-                  threshold: float | None = None) -> dict[int, VectorScores]:
+def vector_scores(service: MemoryService, chat_id: str, plan: Plan, threshold: float | None = None,
+                  terms: TermCache | None = None) -> dict[int, VectorScores]:
     """Scores by position in ``plan.ops``; empty without an embedder."""
     wanted = [(n, op) for n, op in enumerate(plan.ops) if matched_by_similarity(op)]
     vectors: Any = getattr(service.recaller, "vectors", None)
@@ -77,23 +103,45 @@ def vector_scores(service: MemoryService, chat_id: str, plan: Plan,
             return {}
         if threshold is None:  # each model has its own scale: e5 puts distinct events at 0.85–0.97
             threshold = getattr(embedder, "duplicate_threshold", None) or VECTOR_DUPLICATE_THRESHOLD
-        texts = [embed_text(Node(id="", chat_id=chat_id, type=op.type, title=node_title(op.type, op.fields),
-                                 fields=dict(op.fields))) for _, op in wanted]
-        proposed = _embed(embedder, texts)
+        gate = getattr(embedder, "lexical_gate", None)
+        terms = terms or TermCache()
         nodes = service.read(lambda r: _comparable(r, chat_id, [op for _, op in wanted]))
-        known = _unit_vectors(vectors.index(chat_id), embedder, nodes, proposed.shape[1])
-        out: dict[int, VectorScores] = {}
-        for (n, op), row in zip(wanted, proposed, strict=True):
+        pools: list[list[Node]] = []
+        close: list[list[Node]] = []
+        for _, op in wanted:
             since = similarity_since(op)
-            pool = [node.id for node in nodes if node.type == op.type
+            pool = [node for node in nodes if node.type == op.type
                     and (since is None or (node.source_indices and min(node.source_indices) >= since))]
-            query = row.astype(np.float64)
+            pools.append(pool)
+            if gate is None:
+                close.append(pool)
+                continue
+            mine = terms(node_text(op.type, op.fields))
+            close.append([node for node in pool if overlap(mine, terms(node_text(node.type, node.fields))) >= gate])
+        asked = [k for k, near in enumerate(close) if near]
+        texts = [embed_text(Node(id="", chat_id=chat_id, type=wanted[k][1].type,
+                                 title=node_title(wanted[k][1].type, wanted[k][1].fields),
+                                 fields=dict(wanted[k][1].fields))) for k in asked]
+        compared = list({node.id: node for k in asked for node in close[k]}.values())
+        known, missing = _indexed_vectors(vectors.index(chat_id), embedder, compared)
+        # one encode call for the proposed memories and the compared ones the index lacks
+        rows = _embed(embedder, texts + [embed_text(node) for node in missing]) if texts else None
+        proposed = {k: rows[i] for i, k in enumerate(asked)} if rows is not None else {}
+        if rows is not None:
+            if known and rows.shape[1] != next(iter(known.values())).shape[0]:
+                raise ValueError(f"embedder returned dimension {rows.shape[1]}, the index holds another")
+            known.update((node.id, row.astype(np.float64)) for node, row in zip(missing, rows[len(texts):],
+                                                                                  strict=True))
+        out: dict[int, VectorScores] = {}
+        for k, (n, _) in enumerate(wanted):
             above: dict[str, float] = {}
-            for node_id in pool:
-                cosine = float(np.dot(known[node_id], query))
-                if cosine >= threshold:
-                    above[node_id] = cosine
-            out[n] = VectorScores(frozenset(pool), above, threshold)
+            if k in proposed:
+                query = proposed[k].astype(np.float64)
+                for node in close[k]:
+                    cosine = float(np.dot(known[node.id], query))
+                    if cosine >= threshold:
+                        above[node.id] = cosine
+            out[n] = VectorScores(frozenset(node.id for node in pools[k]), above, threshold)
         return out
     except Exception as exc:  # an endpoint down or a bad reply: lexical matching still works
         log.warning("near-duplicate vectors unavailable for %s: %s", chat_id, exc)
@@ -124,20 +172,13 @@ def _comparable(r: Reader, chat_id: str, ops: list[NodeOp]) -> list[Node]:
     return found
 
 
-def _unit_vectors(index: Any, embedder: Any, nodes: list[Node], dim: int) -> dict[str, Any]:
-    """A float64 unit vector for each of ``nodes``: the index's where it holds one for the
-    memory's current text (the same embedder gives the same vector for the same text), else
-    embedded now."""
-    texts = {node.id: embed_text(node) for node in nodes}
+def _indexed_vectors(index: Any, embedder: Any, nodes: list[Node]) -> tuple[dict[str, Any], list[Node]]:
+    """Float64 unit vectors of ``nodes`` from the index where it holds one for the memory's
+    current text (the same embedder gives the same vector for the same text), and the nodes
+    it holds none for (to be embedded now)."""
     out: dict[str, Any] = {}
-    if index is not None and index.model == embedder.name and index.dim == dim:
-        current = [i for i, text in texts.items() if index.text_hash(i) == text_hash(text)]
+    if index is not None and index.model == embedder.name and (embedder.dim is None or index.dim == embedder.dim):
+        current = [node.id for node in nodes if index.text_hash(node.id) == text_hash(embed_text(node))]
         ids, rows = index.vectors_of(current)
         out.update(zip(ids, rows.astype(np.float64), strict=True))
-    missing = [i for i in texts if i not in out]
-    if missing:
-        rows = _embed(embedder, [texts[i] for i in missing])
-        if rows.shape[1] != dim:
-            raise ValueError(f"embedder returned dimension {rows.shape[1]} for memories, {dim} for the new ones")
-        out.update(zip(missing, rows.astype(np.float64), strict=True))
-    return out
+    return out, [node for node in nodes if node.id not in out]

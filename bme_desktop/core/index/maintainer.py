@@ -19,7 +19,7 @@ While a chat is being extracted (a long chat's first import), a memory whose tex
 after it was embedded (a character's description grows with every mention) keeps its old
 vector for now: it is embedded again once that chat's extraction is idle, or after
 ``REFRESH_DEFER_S`` at most, so a memory mentioned a thousand times is embedded a few times,
-not a thousand. New memories are embedded at once.
+not a thousand. New memories are embedded at once, those of the newest messages first.
 
 The indexes of the ``MAX_INDEXES`` chats used last are kept in memory; an older one (with no
 work queued) is dropped and loaded again from the table when its chat is recalled.
@@ -407,7 +407,8 @@ class VectorMaintainer:
         todo: list[tuple[str, str, str]] = []
         later: set[str] = set()
         extracting = self._extracting(chat_id)
-        for node in nodes:
+        # newest messages first: during a long import, recall has the current scene's vectors first
+        for node in sorted(nodes, key=lambda n: (-max(n.source_indices, default=-1), n.id)):
             if node.deleted_at is not None:
                 continue
             text = embed_text(node)

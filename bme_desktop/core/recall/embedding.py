@@ -94,6 +94,12 @@ class QueryCache:
         value = getattr(self.inner, "duplicate_threshold", None)
         return float(value) if value is not None else None
 
+    @property
+    def lexical_gate(self) -> float | None:
+        """The inner model's word overlap below which texts never reach that cosine (None: no gate)."""
+        value = getattr(self.inner, "lexical_gate", None)
+        return float(value) if value is not None else None
+
     def embed(self, texts: Sequence[str]) -> Matrix:
         """Memory (passage) vectors. The last few thousand are kept too: extraction embeds a
         new memory to look for near-duplicates, and the vector index then needs the same text."""
