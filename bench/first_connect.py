@@ -166,9 +166,10 @@ def import_chat(client: BridgeClient, name: str, messages: list[MessageIn], user
     client.sync(name, messages, complete=True, wait=False, character=character, user=user)
     extracted = threading.Event()
 
-    def wait_extracted() -> None:
-        while not client.sync(name, [], wait=True).get("extraction", {}).get("done"):
-            pass
+    def wait_extracted() -> None:  # the server answers a waiting sync after 600 s at most
+        with BridgeClient(client.url, client.token, timeout=900.0) as waiting:
+            while not waiting.sync(name, [], wait=True).get("extraction", {}).get("done"):
+                pass
         out.extracted_s = time.monotonic() - start
         extracted.set()
 

@@ -110,6 +110,10 @@ class BridgeServer:
                 raise BridgeError(f"cannot listen on {where}: the port is already in use (another bridge?); "
                                   "choose another with --port, or --port 0 for any free one") from exc
             raise BridgeError(f"cannot listen on {where}: {getattr(exc, 'strerror', None) or exc}") from exc
+        resume = getattr(self.service, "extraction", None)
+        resume_due = getattr(resume, "resume_due", None)
+        if callable(resume_due):  # an import a restart cut short goes on from its last batch
+            resume_due()
 
     def _run(self, ready: threading.Event, failure: list[BaseException]) -> None:
         loop = asyncio.new_event_loop()

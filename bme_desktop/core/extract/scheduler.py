@@ -88,6 +88,18 @@ class ExtractionWorker:
                 self._paused -= 1
                 self._cond.notify_all()
 
+    def resume_due(self) -> list[str]:
+        """Queue every chat with messages a batch will still read (an import cut short by a
+        restart resumes where its last committed batch ended); the chats queued."""
+        due = [chat.chat_id for chat in self.service.list_chats() if self._due(chat.chat_id)]
+        for chat_id in due:
+            self.schedule(chat_id)
+        return due
+
+    def _due(self, chat_id: str) -> int:
+        found = self.service.read(lambda r: read_progress(r, chat_id))
+        return found.due if found is not None else 0
+
     def progress(self, chat_id: str) -> ExtractionProgress | None:
         """How far the chat's extraction is, with its pace and the time left (None: no chat)."""
         found = self.service.read(lambda r: read_progress(r, chat_id))
