@@ -166,11 +166,15 @@ def import_chat(client: BridgeClient, name: str, messages: list[MessageIn], user
     client.sync(name, messages, complete=True, wait=False, character=character, user=user)
     extracted = threading.Event()
 
-    def wait_extracted() -> None:  # the server answers a waiting sync after 600 s at most
+    def wait_extracted() -> None:
+        # A waiting sync answers when a pass over the chat that began after it has finished, or
+        # after 600 s (``done``: the batches extracted meanwhile). A pass that extracted
+        # nothing means nothing was left.
         with BridgeClient(client.url, client.token, timeout=900.0) as waiting:
-            while not waiting.sync(name, [], wait=True).get("extraction", {}).get("done"):
-                pass
-        out.extracted_s = time.monotonic() - start
+            while waiting.sync(name, [], wait=True).get("extraction", {}).get("done"):
+                out.extracted_s = time.monotonic() - start
+        if out.extracted_s != out.extracted_s:  # nan: everything was extracted during the first wait
+            out.extracted_s = time.monotonic() - start
         extracted.set()
 
     waiter = threading.Thread(target=wait_extracted, daemon=True)
@@ -293,7 +297,8 @@ def main(argv: list[str] | None = None) -> int:
     print("|---|---|---|---|---|---|---|---|")
     for r in results:
         print(f"| {r.name} | {r.messages} | {r.memories} | {r.messages / r.extracted_s:.1f} | "
-              f"{r.messages / r.embedded_s:.1f} | {pct(r.during_ms, 50):.0f}/{pct(r.during_ms, 95):.0f} | "
+              f"{r.messages / r.embedded_s:.1f} | {r.cpu_s:.0f} ({r.messages / r.cpu_s:.1f}) | "
+              f"{pct(r.during_ms, 50):.0f}/{pct(r.during_ms, 95):.0f} | "
               f"{r.skipped_during}/{len(r.during_ms)} | {pct(r.after_ms, 50):.0f}/{pct(r.after_ms, 95):.0f} |")
     extracted = sum(r.extracted_s for r in results)
     embedded = sum(r.embedded_s for r in results)
