@@ -64,15 +64,31 @@ def validate_messages(chat_id: str, messages: Sequence[MessageIn], *, complete: 
 
 
 def batches_to_roll_back(uow: UnitOfWork, chat_pk: int, changed_from: int) -> list[int]:
-    """Extraction batches that read a message at or after ``changed_from``, and every later
-    automatic batch (they may have built on them); newest first. Manual edits are kept."""
+    """Automatic batches that read a message at or after ``changed_from``, and every later
+    automatic batch that may have built on one of them; newest first. Manual edits are kept.
+
+    A batch of a kind in ``journal.INDEPENDENT_STATE`` (the working-memory scan) writes only
+    its own chat-state key and only later batches of its kind build on it: it is rolled back
+    when it read a changed message, and it does not drag the batches after it along. Without
+    that, the scan that read a whole first-connect history in one go made any later edit roll
+    back, and re-extract, the whole chat."""
     rows = uow.conn.execute(select(t.batches.c.id, t.batches.c.kind, t.batches.c.read_to).where(
         t.batches.c.chat_pk == chat_pk, t.batches.c.status == "applied").order_by(t.batches.c.id)).all()
-    stale = [bid for bid, kind, read_to in rows if read_to is not None and read_to >= changed_from]
-    if not stale:
-        return []
-    first = min(stale)
-    return sorted((bid for bid, kind, _ in rows if bid >= first and kind != "manual"), reverse=True)
+    chosen: list[tuple[int, str]] = []
+    for bid, kind, read_to in rows:
+        if kind == "manual":
+            continue
+        stale = read_to is not None and read_to >= changed_from
+        if stale or any(_builds_on(kind, earlier) for _, earlier in chosen):
+            chosen.append((bid, kind))
+    return sorted((bid for bid, _ in chosen), reverse=True)
+
+
+def _builds_on(kind: str, earlier: str) -> bool:
+    """Whether a batch of ``kind`` may use what an earlier batch of kind ``earlier`` wrote."""
+    if kind in journal.INDEPENDENT_STATE or earlier in journal.INDEPENDENT_STATE:
+        return kind == earlier
+    return True
 
 
 def apply_sync(uow: UnitOfWork, chat_id: str, messages: Sequence[MessageIn], *, complete: bool,

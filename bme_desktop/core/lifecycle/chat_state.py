@@ -15,10 +15,11 @@ from sqlalchemy import select
 
 from ..errors import Conflict
 from ..store import tables as t
+from ..store.journal import INDEPENDENT_STATE
 from ..store.reader import Reader
 from ..store.unit_of_work import UnitOfWork
 
-STATE_KEYS = {"persona": "persona", "working": "working_memory"}  # batch kind -> chat-state key
+STATE_KEYS = {"persona": "persona", **INDEPENDENT_STATE}  # batch kind -> chat-state key
 
 
 def get_key(uow: UnitOfWork, chat_id: str, key: str) -> Any:

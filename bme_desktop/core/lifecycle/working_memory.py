@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..settings import LifecycleSettings
+from ..store.journal import INDEPENDENT_STATE
 from ..store.reader import Reader
 from ..store.unit_of_work import UnitOfWork
 from .chat_state import get_key, read_key, set_key
@@ -25,7 +26,7 @@ from .chat_state import get_key, read_key, set_key
 if TYPE_CHECKING:
     from ..service import MemoryService
 
-KEY = "working_memory"
+KEY = INDEPENDENT_STATE["working"]
 ACTOR = "lifecycle"
 _TODO = re.compile(
     r"(?:\b(?:I['’]ll|I will|I['’]m going to|I am going to|remind me to|I promise(?: to)?|promise to|"

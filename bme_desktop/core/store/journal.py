@@ -14,6 +14,10 @@ from sqlalchemy import select
 from . import tables as t
 from .unit_of_work import UnitOfWork
 
+# Batch kinds that write only their own chat-state key and that no other kind builds on
+# (kind -> key): the working-memory scan of user messages.
+INDEPENDENT_STATE = {"working": "working_memory"}
+
 
 class JournalConflict(Exception):
     """The rows changed since the batch; undoing it would overwrite later work."""
@@ -104,8 +108,30 @@ def rollback_history(uow: UnitOfWork, batch_id: int) -> int:
         undone += 1
     uow.conn.execute(t.batches.update().where(t.batches.c.id == batch_id).values(status="rolled_back"))
     if batch["state_before"] is not None:
-        uow.set_chat_state(batch["chat_pk"], batch["state_before"])
+        uow.set_chat_state(batch["chat_pk"], _state_without(uow.chat_state(batch["chat_pk"]), batch["kind"],
+                                                            dict(batch["state_before"])))
     return undone
+
+
+def _state_without(current: dict[str, Any], kind: str, before: dict[str, Any]) -> dict[str, Any]:
+    """The chat state once a ``kind`` batch is rolled back: a batch of an independent kind
+    gives back only its own key; any other batch the state from before it, except the keys of
+    independent kinds, which follow their own batches (see ``ingest.history``)."""
+    own = INDEPENDENT_STATE.get(kind)
+    if own is not None:
+        restored = dict(current)
+        keys = [own]
+        source = before
+    else:
+        restored = dict(before)
+        keys = list(INDEPENDENT_STATE.values())
+        source = current
+    for key in keys:
+        if key in source:
+            restored[key] = source[key]
+        else:
+            restored.pop(key, None)
+    return restored
 
 
 def undo_batch(uow: UnitOfWork, batch_id: int) -> None:

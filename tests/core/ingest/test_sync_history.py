@@ -193,3 +193,37 @@ def test_replayed_changes_are_idempotent(service: MemoryService) -> None:
     service.write(lambda uow: uow.put_node(replace(node, importance=6.0)))
     service.write(lambda uow: uow.put_node(replace(node, importance=6.0)))
     assert service.get_node(CHAT, node_id).importance == 6.0
+
+
+def side_batch(service: MemoryService, kind: str, read_to: int, key: str, value: object) -> int:
+    """A batch that writes only its chat-state key, as the working-memory scan does."""
+    def op(uow: UnitOfWork) -> int:
+        batch_id = uow.begin_batch(CHAT, kind, actor="test", read_from=0, read_to=read_to)
+        pk = uow.read.require_chat_pk(CHAT)
+        uow.set_chat_state(pk, {**uow.chat_state(pk), key: value})
+        uow.end_batch()
+        return batch_id
+    return service.write(op)
+
+
+def test_a_scan_of_the_whole_history_does_not_drag_later_batches_into_a_rollback(service: MemoryService) -> None:
+    """First connect: the working-memory scan reads all 30 messages before extraction has
+    got far. Swiping the last reply then re-extracts only what read it, not the whole chat."""
+    service.sync(CHAT, msgs(*(f"line {i}" for i in range(30))), complete=True)
+    side_batch(service, "working", 29, "working_memory", {"scanned_to": 29, "items": []})
+    kept = [fake_extraction(service, start, start + 9, f"part {start}") for start in (0, 10)]
+    fake_extraction(service, 20, 29, "part 20")
+    result = service.sync(CHAT, [MessageIn(29, "assistant", "line 29, swiped", swipe_id=1)])
+    assert result.rolled_back_batches == 2  # the scan and the last extraction batch
+    assert {n.id for n in service.all_nodes(CHAT)} == set(kept)
+    state = service.read(lambda r: r.chat_row(CHAT))["state"]
+    assert state.get("extracted_to") == 19 and "working_memory" not in state
+
+
+def test_a_rolled_back_extraction_keeps_the_working_memory_of_later_scans(service: MemoryService) -> None:
+    service.sync(CHAT, msgs(*(f"line {i}" for i in range(20))), complete=True)
+    fake_extraction(service, 10, 19, "late part")
+    side_batch(service, "working", 9, "working_memory", {"scanned_to": 9, "items": ["pay the ferryman"]})
+    service.sync(CHAT, [MessageIn(15, "assistant", "line 15, edited")])
+    state = service.read(lambda r: r.chat_row(CHAT))["state"]
+    assert state["working_memory"] == {"scanned_to": 9, "items": ["pay the ferryman"]}
