@@ -23,6 +23,9 @@ LINES = ("Marcus went to the Silver Tavern.", "I love green tea.", "You must alw
          "Alice smiles at Marcus.", "My birthday is in May.", "小明去了北京。", "Marcus wakes up angry.")
 
 
+KILL_AFTER = 3  # extraction batches applied before the SIGKILL
+
+
 def messages() -> list[MessageIn]:
     return [MessageIn(i, "user" if i % 2 == 0 else "assistant", f"{LINES[i % 7]} {LINES[(i * 3) % 7]} ({i})")
             for i in range(500)]
@@ -50,8 +53,10 @@ def test_sigkill_during_extraction_loses_nothing_and_leaves_no_half_batch(tmp_pa
     try:
         assert child.stdout is not None and child.stdout.readline().strip() == b"accepted"
         probe = MemoryService.open(data, attach=False)
-        deadline = time.monotonic() + 120
-        while len(probe.read(lambda r: r.batches("c", kind="extract"))) < 20 and time.monotonic() < deadline:
+        # Kill once a few batches are in: how long that takes depends on the machine's load,
+        # so the bound is generous and the assertions below do not depend on how many.
+        deadline = time.monotonic() + 200
+        while len(probe.read(lambda r: r.batches("c", kind="extract"))) < KILL_AFTER and time.monotonic() < deadline:
             time.sleep(0.05)
         probe.close()
     finally:
@@ -61,7 +66,7 @@ def test_sigkill_during_extraction_loses_nothing_and_leaves_no_half_batch(tmp_pa
     with open_service(data) as svc:
         assert len(svc.messages("c")) == 500
         applied = svc.read(lambda r: r.batches("c", kind="extract", status="applied"))
-        assert 20 <= len(applied) < 250
+        assert 1 <= len(applied) < 250
         state = svc.read(lambda r: r.chat_row("c"))["state"]  # type: ignore[index]
         assert state["extracted_to"] == applied[-1].read_to
         assert state["extraction_count"] == len(applied)
