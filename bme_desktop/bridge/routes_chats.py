@@ -56,7 +56,11 @@ async def sync(request: web.Request) -> web.Response:
                           character=f.text("character", max_len=256), user=f.text("user", max_len=256))
     done = result.done
     if wait and result.ticket is not None:  # the write is done: wait without holding a worker
+        deadline = time.monotonic() + c.config.sync_wait_timeout_s
         done = await c.wait(result.ticket.wait, c.config.sync_wait_timeout_s)
+        vectors = getattr(c.service.recaller, "vectors", None)
+        if vectors is not None:  # ... and until its memories can be found by meaning too
+            await c.wait(vectors.wait_chat, chat_id, max(0.0, deadline - time.monotonic()))
     return web.json_response({
         "chat_id": result.chat_id, "stored": result.stored, "changed_from": result.changed_from,
         "rolled_back": {"batches": result.rolled_back_batches, "nodes": result.rolled_back_nodes},

@@ -181,3 +181,51 @@ def test_chat_stats_say_how_far_the_vector_index_is(tmp_path: Any) -> None:
     finally:
         server.stop()
         service.close()
+
+
+def test_a_sync_with_wait_answers_once_its_memories_are_embedded_too(tmp_path: Any) -> None:
+    """``wait: true`` is for a client that asks right after: its memories must be findable by
+    meaning then, not only by words (the maintainer embeds them in the background)."""
+    import threading
+
+    from bme_desktop.bridge.server import BridgeServer
+    from bme_desktop.core.extract.scheduler import attach as attach_extraction
+    from bme_desktop.core.providers.local_embedder_hashed import HashedNgramEmbedder
+    from bme_desktop.core.recall.embedding import QueryCache
+    from bme_desktop.core.recall.pipeline import attach
+
+    entered, release = threading.Event(), threading.Event()
+
+    class HeldEmbedder(HashedNgramEmbedder):
+        """Holds the vector maintainer's embedding until released (extraction's passes)."""
+
+        def embed(self, texts: Any) -> Any:
+            if threading.current_thread().name == "bme-vectors":
+                entered.set()
+                release.wait(60)
+            return super().embed(texts)
+
+    service = MemoryService.open(tmp_path / "data", attach=False)
+    attach(service, lambda: QueryCache(HeldEmbedder(dim=32)))
+    attach_extraction(service)
+    server = BridgeServer(service, "t" * 40)
+    server.start()
+    answered: list[dict[str, Any]] = []
+    try:
+        with httpx.Client(base_url=server.url, headers={"Authorization": "Bearer " + "t" * 40},
+                          timeout=120) as api:
+            story = [{"index": 0, "role": "user", "text": "Where did Lena hide the key?"},
+                     {"index": 1, "role": "assistant", "text": "Lena hid the silver key under the mill's third step."}]
+            pusher = threading.Thread(target=lambda: answered.append(sync(api, {"messages": story, "wait": True})))
+            pusher.start()
+            assert entered.wait(60), "the maintainer never embedded the new memories"
+            pusher.join(2)
+            assert pusher.is_alive() and not answered  # still waiting for the vectors
+            release.set()
+            pusher.join(60)
+            vectors = api.get("/v1/chats/c").json()["vectors"]
+            assert answered and vectors["pending"] is False and vectors["embedded"]
+    finally:
+        release.set()
+        server.stop()
+        service.close()

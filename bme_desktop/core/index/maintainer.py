@@ -170,8 +170,11 @@ class VectorMaintainer:
         """Whether memories of this chat are waiting to be embedded (or for the vectors
         another instance stores for them)."""
         with self._cond:
-            return (chat_id in self._pending or self._busy_chat == chat_id or chat_id in self._deferred
-                    or (bool(self._awaiting.get(chat_id)) and chat_id in self._indexes))
+            return self._waiting(chat_id)
+
+    def _waiting(self, chat_id: str) -> bool:
+        return (chat_id in self._pending or self._busy_chat == chat_id or chat_id in self._deferred
+                or (bool(self._awaiting.get(chat_id)) and chat_id in self._indexes))
 
     def schedule(self, chat_id: str, ids: set[str] | None) -> None:
         with self._cond:
@@ -199,6 +202,21 @@ class VectorMaintainer:
         end = None if timeout is None else time.monotonic() + timeout
         with self._cond:
             while self._pending or self._busy or self._awaited() or self._deferred:
+                if self._embedder is None and self.last_error and not self._busy:
+                    return False
+                left = None if end is None else end - time.monotonic()
+                if left is not None and left <= 0:
+                    return False
+                self._cond.wait(0.05 if left is None else min(left, 0.05))
+        return True
+
+    def wait_chat(self, chat_id: str, timeout: float | None = None) -> bool:
+        """Block until no memory of ``chat_id`` waits to be embedded (a sync with ``wait: true``
+        answers once its memories can be found by meaning too); False on timeout, or at once
+        when the embedder cannot be loaded."""
+        end = None if timeout is None else time.monotonic() + timeout
+        with self._cond:
+            while self._waiting(chat_id):
                 if self._embedder is None and self.last_error and not self._busy:
                     return False
                 left = None if end is None else end - time.monotonic()
