@@ -691,6 +691,11 @@ class Generator:
         return self._node_tmpl("POST /v1/chats/{c}/nodes/{id}/restore", "POST", c,
                                self.pick(c.deleted, self.fake_id()), ["restore"], writes=True, kind="restore_node")
 
+    def t_move_scope(self, c: ChatModel) -> Tmpl:
+        kind = self.rng.choice(["chat", "character", "persona", "world"])
+        return self._node_tmpl("POST /v1/chats/{c}/nodes/{id}/scope", "POST", c, self.pick(c.nodes, self.fake_id()),
+                               ["scope"], body={"kind": kind}, writes=True, kind="move_scope")
+
     def t_get_node(self, c: ChatModel) -> Tmpl:
         return self._node_tmpl("GET /v1/chats/{c}/nodes/{id}", "GET", c, self.pick(c.nodes, self.fake_id()), [],
                                kind="get_node")
@@ -813,7 +818,7 @@ class Generator:
     WRITES: tuple[tuple[str, float], ...] = (
         ("t_sync", 10), ("t_create_node", 20), ("t_recall", 12), ("t_patch_node", 8), ("t_create_edge", 8),
         ("t_delete_node", 4), ("t_restore_node", 3), ("t_put_kept", 3), ("t_delete_kept", 2), ("t_delete_edge", 2),
-        ("t_maintenance", 4), ("t_prepare", 2), ("t_delete_chat", 0.7))
+        ("t_move_scope", 2), ("t_maintenance", 4), ("t_prepare", 2), ("t_delete_chat", 0.7))
     READS: tuple[tuple[str, float], ...] = (
         ("t_list_nodes", 10), ("t_get_node", 8), ("t_chat_stats", 5), ("t_list_chats", 3), ("t_list_edges", 5),
         ("t_get_kept", 5), ("t_patrol", 2), ("t_about", 3), ("t_health", 2), ("t_clients", 2), ("t_events", 3),

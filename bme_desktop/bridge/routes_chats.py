@@ -13,6 +13,7 @@ from ..core.errors import ServiceError
 from ..core.model import MessageIn
 from ..core.rewrites import run_recorded
 from ..core.schema import ROLES
+from ..core.scopes import MAX_ID, ChatIdentity
 from ..core.service import MAINTENANCE_TASKS
 from .context import BridgeContext, ctx
 from .errors import ApiError, bad_request
@@ -37,11 +38,19 @@ def parse_message(f: Fields) -> MessageIn:
                      swipe_id=f.whole("swipe_id", low=0, high=2**31 - 1), time=f.iso_time("time"))
 
 
+def _stable_id(f: Fields, key: str) -> str | None:
+    value = f.text(key, max_len=MAX_ID)
+    if value is not None and not value.strip():
+        raise bad_request(key, "must not be blank (leave it out when the frontend has no id)")
+    return value
+
+
 async def sync(request: web.Request) -> web.Response:
     c = ctx(request)
     chat_id = chat_id_of(request)
-    f = Fields(await read_json_object(request, c.config.sync_body_limit))
-    f.only("character", "user", "messages", "complete", "wait")
+    body = await read_json_object(request, c.config.sync_body_limit)
+    f = Fields(body)
+    f.only("character", "user", "character_id", "persona_id", "world", "isolated", "messages", "complete", "wait")
     raw = f.array("messages", required=True, max_len=MAX_MESSAGES) or []
     messages = each(raw, "messages", parse_message)
     seen: dict[int, int] = {}
@@ -52,8 +61,11 @@ async def sync(request: web.Request) -> web.Response:
         seen[m.index] = pos
     complete = f.flag("complete", default=False)
     wait = f.flag("wait", default=False)
-    result = await c.call(c.service.sync, chat_id, messages, complete=complete,
-                          character=f.text("character", max_len=256), user=f.text("user", max_len=256))
+    identity = ChatIdentity(character=f.text("character", max_len=256), user=f.text("user", max_len=256),
+                            character_id=_stable_id(f, "character_id"), persona_id=_stable_id(f, "persona_id"),
+                            world=f.text("world", max_len=256),
+                            isolated=f.flag("isolated", default=False) if body.get("isolated") is not None else None)
+    result = await c.call(c.service.sync, chat_id, messages, complete=complete, identity=identity)
     done = result.done
     if wait and result.ticket is not None:  # the write is done: wait without holding a worker
         deadline = time.monotonic() + c.config.sync_wait_timeout_s

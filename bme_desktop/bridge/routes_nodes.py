@@ -10,6 +10,7 @@ from ..core.editing import PATCHABLE, NodeDraft
 from ..core.lifecycle import review
 from ..core.model import Edge, NodeQuery, Scope
 from ..core.schema import NODE_TYPES, RELATIONS, REVIEW_STATUSES, SCOPE_LAYERS, TIERS
+from ..core.scopes import SCOPE_KINDS
 from .context import ctx
 from .errors import bad_request
 from .path_params import MAX_INDEX, chat_id_of, id_of
@@ -44,13 +45,18 @@ def parse_fields(value: dict[str, Any], *, allow_null: bool) -> dict[str, Any]:
 
 def parse_scope(value: dict[str, Any], *, base: Scope | None = None) -> dict[str, Any]:
     f = Fields(value, "scope")
-    f.only("layer", "owner", "region")
+    f.only("layer", "owner", "region", "kind")
     layer = f.text("layer", max_len=16)
     if layer is not None and layer not in SCOPE_LAYERS:
         raise bad_request("scope.layer", f"must be one of {', '.join(SCOPE_LAYERS)}")
+    kind = f.text("kind", max_len=16)
+    if kind is not None and kind not in SCOPE_KINDS:
+        raise bad_request("scope.kind", f"must be one of {', '.join(SCOPE_KINDS)}")
     out: dict[str, Any] = {}
     if layer is not None:
         out["layer"] = layer
+    if kind is not None:
+        out["kind"] = kind
     for key in ("owner", "region"):
         if key in value:
             out[key] = f.text(key, max_len=256)
@@ -126,7 +132,8 @@ async def list_nodes(request: web.Request) -> web.Response:
         tier=choice_param(request, "tier", TIERS),
         review_status=choice_param(request, "review_status", REVIEW_STATUSES),
         pinned=bool_param(request, "pinned"), owner=text_param(request, "owner", max_len=256),
-        region=text_param(request, "region", max_len=256), include_deleted=deleted == "include",
+        region=text_param(request, "region", max_len=256), kind=choice_param(request, "scope", SCOPE_KINDS),
+        include_deleted=deleted == "include",
         only_deleted=deleted == "only", limit=whole_param(request, "limit", default=50, low=1, high=500),
         offset=whole_param(request, "offset", default=0, low=0, high=10**9),
         order_by=choice_param(request, "order_by", ORDERS) or "updated_at",
@@ -161,6 +168,20 @@ async def patch_node(request: web.Request) -> web.Response:
                              actor="bridge"))[0]
     else:
         node = await c.call(c.service.update_node, chat_id, node_id, patch, actor="bridge")
+    return web.json_response(node_json(node))
+
+
+async def move_scope(request: web.Request) -> web.Response:
+    """Share a memory with the chat's character, persona or world, or keep it to the chat."""
+    c = ctx(request)
+    chat_id = chat_id_of(request)
+    node_id = id_of(request, "node_id", "memory")
+    f = Fields(await read_json_object(request, c.config.body_limit))
+    f.only("kind")
+    kind = _choice(f, "kind", SCOPE_KINDS, None)
+    if kind is None:
+        raise bad_request("kind", f"is required: one of {', '.join(SCOPE_KINDS)}")
+    node = await c.call(c.service.move_scope, chat_id, node_id, kind, actor="bridge")
     return web.json_response(node_json(node))
 
 
@@ -219,6 +240,7 @@ def register(router: web.UrlDispatcher) -> None:
     router.add_patch("/v1/chats/{chat_id}/nodes/{node_id}", patch_node)
     router.add_delete("/v1/chats/{chat_id}/nodes/{node_id}", delete_node)
     router.add_post("/v1/chats/{chat_id}/nodes/{node_id}/restore", restore_node)
+    router.add_post("/v1/chats/{chat_id}/nodes/{node_id}/scope", move_scope)
     router.add_get("/v1/chats/{chat_id}/edges", list_edges)
     router.add_post("/v1/chats/{chat_id}/edges", create_edge)
     router.add_delete("/v1/chats/{chat_id}/edges/{edge_id}", delete_edge)

@@ -7,7 +7,7 @@ from aiohttp import web
 from ..core.model import Node, RecallRecord
 from ..core.recall.api import RecallRequest
 from .context import BridgeContext, ctx
-from .errors import ApiError
+from .errors import ApiError, bad_request
 from .path_params import MAX_INDEX, chat_id_of, index_of
 from .render import recall_json, record_json
 from .validation import Fields, read_json_object
@@ -16,11 +16,18 @@ MAX_INPUT = 100_000
 MAX_INJECTION = 200_000
 
 
+def _name(f: Fields, key: str) -> str | None:
+    value = f.text(key, max_len=256)
+    if value is not None and not value.strip():
+        raise bad_request(key, "must name a character (leave it out outside group chats)")
+    return value
+
+
 async def recall(request: web.Request) -> web.Response:
     c = ctx(request)
     chat_id = chat_id_of(request)
     f = Fields(await read_json_object(request, c.config.body_limit))
-    f.only("user_input", "index", "top_k", "budget_tokens", "last_reply", "previous_input")
+    f.only("user_input", "index", "top_k", "budget_tokens", "last_reply", "previous_input", "for_character")
     defaults = c.service.settings.recall
     user_input = f.text("user_input", required=True, max_len=MAX_INPUT)
     assert user_input is not None
@@ -30,7 +37,8 @@ async def recall(request: web.Request) -> web.Response:
                         budget_tokens=f.whole("budget_tokens", low=50, high=32000,
                                               default=defaults.budget_tokens) or defaults.budget_tokens,
                         last_reply=f.text("last_reply", max_len=MAX_INPUT),
-                        previous_input=f.text("previous_input", max_len=MAX_INPUT))
+                        previous_input=f.text("previous_input", max_len=MAX_INPUT),
+                        for_character=_name(f, "for_character"))
     result = await c.call_recall(c.service.recall, req)
     return web.json_response(recall_json(result, index=index))
 

@@ -20,6 +20,7 @@ from .schema import (
     node_title,
     validate_node_fields,
 )
+from .scopes import check_kind
 from .store import tables as t
 from .store.rows import row_to_edge
 from .store.unit_of_work import UnitOfWork
@@ -49,9 +50,37 @@ def check_scope(scope: Scope, where: str = "scope") -> None:
         raise ValidationError(f"{where}.layer", f"must be one of {', '.join(SCOPE_LAYERS)}")
     if scope.layer == "pov" and not scope.owner:
         raise ValidationError(f"{where}.owner", "a point-of-view memory needs an owner")
+    check_kind(scope.kind, f"{where}.kind")
     for name, value in (("owner", scope.owner), ("region", scope.region)):
         if value is not None and (not isinstance(value, str) or len(value) > 256):
             raise ValidationError(f"{where}.{name}", "must be text of at most 256 characters")
+
+
+def check_move(uow: UnitOfWork, chat_id: str, kind: str) -> None:
+    """A memory can be shared only along what the chat names: its character, its persona, its
+    world; an isolated chat shares nothing."""
+    chat = uow.read.chat_scope(chat_id)
+    if kind == "chat":
+        return
+    if chat.isolated:
+        raise ValidationError("scope.kind", "the chat is isolated: it shares nothing (mark it not isolated first)")
+    if chat.key_of(kind) is None:
+        what = {"character": "no character", "persona": "no user persona", "world": "no world"}[kind]
+        raise ValidationError("scope.kind", f"the chat names {what}, so there is nothing to share the memory with")
+
+
+def move_scope(uow: UnitOfWork, chat_id: str, node_id: str, kind: str) -> Node:
+    """Move a memory to another scope (shared with the chat's character, persona or world, or
+    back to the chat alone). Not a content edit: the memory stays derived from its messages, so
+    a rollback of those messages still takes it back, whatever its scope."""
+    check_kind(kind, "kind")
+    node = require_node(uow, chat_id, node_id)
+    if node.scope.kind == kind:
+        return node
+    check_move(uow, chat_id, kind)
+    moved = replace(node, scope=replace(node.scope, kind=kind), updated_at=uow.now)
+    uow.put_node(moved)
+    return moved
 
 
 def check_node_values(*, type_id: str, fields: dict[str, Any], importance: float, tier: str,
@@ -111,12 +140,14 @@ def patch_node(uow: UnitOfWork, chat_id: str, node_id: str, patch: dict[str, Any
         raw = patch["scope"]
         if isinstance(raw, Scope):
             scope = raw
-        elif isinstance(raw, dict) and set(raw) <= {"layer", "owner", "region"}:
+        elif isinstance(raw, dict) and set(raw) <= {"layer", "owner", "region", "kind"}:
             scope = Scope(layer=raw.get("layer", scope.layer), owner=raw.get("owner", scope.owner),
-                          region=raw.get("region", scope.region))
+                          region=raw.get("region", scope.region), kind=raw.get("kind", scope.kind))
         else:
-            raise ValidationError("scope", "must be an object with layer, owner and region")
+            raise ValidationError("scope", "must be an object with layer, owner, region and kind")
         check_scope(scope)
+        if scope.kind != node.scope.kind:
+            check_move(uow, chat_id, scope.kind)
     updated = replace(node, fields=fields, scope=scope,
                       importance=patch.get("importance", node.importance),
                       tier=patch.get("tier", node.tier),

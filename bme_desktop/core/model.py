@@ -13,9 +13,10 @@ class Scope:
     layer: str = "objective"  # "objective" | "pov"
     owner: str | None = None
     region: str | None = None
+    kind: str = "chat"  # "chat" | "character" | "persona" | "world": who else remembers it (core/scopes.py)
 
     def to_json(self) -> dict[str, str | None]:
-        return {"layer": self.layer, "owner": self.owner, "region": self.region}
+        return {"layer": self.layer, "owner": self.owner, "region": self.region, "kind": self.kind}
 
 
 @dataclass
@@ -26,6 +27,12 @@ class Chat:
     created_at: float
     last_activity: float
     revision: int
+    character_id: str | None = None
+    persona_id: str | None = None
+    world: str | None = None
+    isolated: bool = False
+    # memories this chat shares with other chats, by scope kind ("character", "persona", "world")
+    shared_by_kind: dict[str, int] = field(default_factory=dict)
     message_count: int = 0
     node_count: int = 0
 
@@ -158,6 +165,7 @@ class NodeQuery:
     pinned: bool | None = None
     owner: str | None = None
     region: str | None = None
+    kind: str | None = None  # scope kind: chat, character, persona, world
     include_deleted: bool = False
     only_deleted: bool = False
     limit: int = 50
@@ -180,3 +188,9 @@ class ChatStats:
     deleted_nodes: int
     last_activity: float
     revision: int
+    character_id: str | None = None
+    persona_id: str | None = None
+    world: str | None = None
+    isolated: bool = False
+    # memories this chat shares with other chats, by scope kind ("character", "persona", "world")
+    shared_by_kind: dict[str, int] = field(default_factory=dict)

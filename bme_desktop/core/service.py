@@ -26,6 +26,7 @@ from .ingest.history import SyncOutcome, apply_sync, validate_messages
 from .model import ChatStats, Edge, Message, MessageIn, Node, NodeQuery, RecallRecord
 from .providers.chat_model import ModelLenders
 from .recall.api import Recaller, RecallRequest, RecallResult
+from .scopes import ChatIdentity
 from .settings import Settings, load_settings
 from .store import journal
 from .store import tables as t
@@ -234,14 +235,17 @@ class MemoryService:
     # messages ------------------------------------------------------------------------------
     def sync(self, chat_id: str, messages: Sequence[MessageIn], *, complete: bool = False,
              character: str | None = None, user: str | None = None, wait: bool = False,
-             wait_timeout: float | None = None) -> SyncResult:
+             wait_timeout: float | None = None, identity: ChatIdentity | None = None) -> SyncResult:
         """Store pushed messages; roll back memories derived from changed or deleted ones;
         queue extraction. With ``wait`` the call returns when that extraction has finished."""
         validate_messages(chat_id, messages, complete=complete)
         self.flush_later_writes()  # a kept recall lands before a rollback that may drop it
         def op(uow: UnitOfWork) -> tuple[SyncOutcome, dict[str, Any]]:
-            outcome = apply_sync(uow, chat_id, messages, complete=complete, character=character, user=user)
+            outcome = apply_sync(uow, chat_id, messages, complete=complete, character=character, user=user,
+                                 identity=identity)
             synced = {"stored": outcome.stored, "changed_from": outcome.changed_from, "revision": outcome.revision}
+            if uow.rescoped:
+                synced["rescoped"] = True
             uow.synced.append((chat_id, synced))  # told to other instances on the same database
             return outcome, synced
         outcome, synced = self.write(op)
@@ -294,6 +298,11 @@ class MemoryService:
     def update_node(self, chat_id: str, node_id: str, patch: dict[str, Any], *, actor: str = "user") -> Node:
         return self._manual(chat_id, actor, "update_node",
                             lambda uow: editing.patch_node(uow, chat_id, node_id, patch))
+
+    def move_scope(self, chat_id: str, node_id: str, kind: str, *, actor: str = "user") -> Node:
+        """Share a memory with the chat's character, persona or world, or keep it to the chat
+        (one undoable edit; see ``editing.move_scope``)."""
+        return self._manual(chat_id, actor, "move_scope", lambda uow: editing.move_scope(uow, chat_id, node_id, kind))
 
     def delete_node(self, chat_id: str, node_id: str, *, actor: str = "user") -> Node:
         return self._manual(chat_id, actor, "delete_node", lambda uow: editing.delete_node(uow, chat_id, node_id))

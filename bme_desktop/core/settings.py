@@ -82,6 +82,10 @@ class RecallSettings:
     region_current: float = _bounded(1.15, min=0.1, max=3.0)
     region_adjacent: float = _bounded(0.9, min=0.1, max=3.0)
     region_global: float = _bounded(0.75, min=0.1, max=3.0)
+    # memories other chats share with this one (core/scopes.py), weighed by kind; 0: not drawn in
+    weight_scope_character: float = _bounded(0.9, min=0.0, max=1.0)
+    weight_scope_persona: float = _bounded(0.9, min=0.0, max=1.0)
+    weight_scope_world: float = _bounded(0.8, min=0.0, max=1.0)
 
 
 @dataclass

@@ -82,6 +82,8 @@ def export_chat(reader: Reader, chat_id: str) -> dict[str, Any]:
     summaries = sorted(reader.summaries(chat_id), key=lambda s: (s.level, s.created_at, s.id))
     return {
         "chat_id": chat_id, "character": row["character"], "user": row["user_name"],
+        "character_id": row["character_id"], "persona_id": row["persona_id"], "world": row["world"],
+        "isolated": bool(row["isolated"]),
         "created_at": row["created_at"], "last_activity": row["last_activity"], "revision": row["revision"],
         "state": row["state"],
         "messages": [{"index": m.index, "role": m.role, "name": m.name, "text": m.text,

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from sqlalchemy import select
 
+from ..scopes import identity_key
 from ..store import tables as t
 from ..store.rows import edge_to_row, node_to_row, summary_to_row
 from ..store.unit_of_work import UnitOfWork
@@ -127,6 +128,10 @@ def _import_chat(uow: UnitOfWork, chat: ChatDoc, target: str, *, force_remap: bo
         result.remapped.append(target)
     pk = int(uow.conn.execute(t.chats.insert().values(
         chat_id=target, character=chat.character, user_name=chat.user, created_at=chat.created_at,
+        character_id=chat.identity.character_id, persona_id=chat.identity.persona_id, world=chat.identity.world,
+        isolated=bool(chat.identity.isolated),
+        character_key=identity_key(chat.identity.character_id, chat.character),
+        persona_key=identity_key(chat.identity.persona_id, chat.user),
         last_activity=chat.last_activity, revision=chat.revision,
         state=remap_json(chat.state, ids))).inserted_primary_key[0])  # type: ignore[index]
     batches = _insert_batches(uow, pk, chat)

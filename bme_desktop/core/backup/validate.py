@@ -13,6 +13,7 @@ from ..errors import ValidationError
 from ..ingest.fingerprint import fingerprint
 from ..model import Edge, Message, MessageIn, Node, RecallRecord, Scope, Summary
 from ..schema import RELATIONS, REVIEW_STATUSES, ROLES, TIERS, validate_node_fields
+from ..scopes import ChatIdentity
 from .checks import Obj, check_json_size, check_text, parse_json
 from .format import (
     FORMAT_NAME,
@@ -25,7 +26,7 @@ from .format import (
 )
 
 ID_LEN = 36
-_CHAT_KEYS = ("chat_id", "character", "user", "created_at", "last_activity", "revision", "state", "messages",
+_CHAT_KEYS = ("chat_id", "character", "user", "character_id", "persona_id", "world", "isolated", "created_at", "last_activity", "revision", "state", "messages",
               "batches", "nodes", "edges", "summaries", "recall_records")
 _NODE_KEYS = ("id", "type", "title", "fields", "importance", "tier", "review_status", "pinned", "scope",
               "story_time", "level", "parent_id", "srs", "retrievability", "recall_count", "last_recalled_at",
@@ -46,6 +47,7 @@ class ChatDoc:
     last_activity: float
     revision: int
     state: dict[str, Any]
+    identity: ChatIdentity = field(default_factory=ChatIdentity)  # who is who (older files: names only)
     messages: list[Message] = field(default_factory=list)
     batches: list[dict[str, Any]] = field(default_factory=list)
     nodes: list[Node] = field(default_factory=list)
@@ -106,7 +108,11 @@ def _chat(raw: object, path: str, seen_ids: dict[str, set[str]]) -> ChatDoc:
     chat = ChatDoc(chat_id=o.text("chat_id", MAX_SHORT_TEXT, nonempty=True),
                    character=o.opt_text("character", MAX_SHORT_TEXT), user=o.opt_text("user", MAX_SHORT_TEXT),
                    created_at=o.number("created_at"), last_activity=o.number("last_activity"),
-                   revision=o.whole("revision"), state=o.json_object("state", nullable=False) or {})
+                   revision=o.whole("revision"), state=o.json_object("state", nullable=False) or {},
+                   identity=ChatIdentity(character_id=o.opt_text("character_id", MAX_SHORT_TEXT),
+                                         persona_id=o.opt_text("persona_id", MAX_SHORT_TEXT),
+                                         world=o.opt_text("world", MAX_SHORT_TEXT),
+                                         isolated=o.flag("isolated") if o.value.get("isolated") is not None else False))
     indices: set[int] = set()
     for i, m in enumerate(o.items("messages")):
         chat.messages.append(_message(Obj(m, f"{o.at('messages')}[{i}]", (
@@ -172,9 +178,9 @@ def _node(o: Obj, chat_id: str, seen: set[str], batches: set[int]) -> Node:
         raise BackupError(o.at("tier"), f"must be one of {', '.join(TIERS)}")
     if review not in REVIEW_STATUSES:
         raise BackupError(o.at("review_status"), f"must be one of {', '.join(REVIEW_STATUSES)}")
-    s = Obj(o.value.get("scope"), o.at("scope"), ("layer", "owner", "region"))
+    s = Obj(o.value.get("scope"), o.at("scope"), ("layer", "owner", "region", "kind"))
     scope = Scope(layer=s.text("layer", 16), owner=s.opt_text("owner", MAX_SHORT_TEXT),
-                  region=s.opt_text("region", MAX_SHORT_TEXT))
+                  region=s.opt_text("region", MAX_SHORT_TEXT), kind=s.opt_text("kind", 16) or "chat")
     try:
         check_scope(scope, o.at("scope"))
     except ValidationError as exc:

@@ -26,6 +26,7 @@ from .. import editing, merging
 from ..errors import NotFound, ValidationError
 from ..model import Edge, Node, Scope
 from ..schema import NODE_TYPES, RELATIONS, node_title
+from ..scopes import ChatScope, assign_kind
 from ..store import tables as t
 from ..store.rows import row_to_edge
 from ..store.unit_of_work import UnitOfWork
@@ -69,6 +70,7 @@ class _Applier:
         self.merged: dict[str, str] = {}  # memory merged away by entity resolution -> the one it joined
         self.changed_at: set[int] = set()  # messages whose change already replaced an older statement
         self.entities: dict[str, Node] | None = None  # the chat's characters and places, read once per batch
+        self.chat: ChatScope | None = None  # who is who, read on the first new memory
         regions = state.get("regions") or {}
         self.region: str | None = plan.regions.active or regions.get("active")
 
@@ -210,12 +212,19 @@ class _Applier:
             else:
                 fields.pop(entities.ALIASES_FIELD, None)
         draft = editing.NodeDraft(type=op.type, fields=fields, importance=op.importance or 5.0,
-                                  tier="long_term" if stable else "short_term", scope=scope,
+                                  tier="long_term" if stable else "short_term",
+                                  scope=self._kind(op.type, fields, scope),
                                   story_time=op.story_time or self.plan.story_time,
                                   source_indices=list(op.source_indices))
         node = editing.create_node(self.uow, self.chat_id, draft, manual=False)
         self.report.created.append(node.id)
         return node
+
+    def _kind(self, node_type: str, fields: dict[str, str], scope: Scope) -> Scope:
+        """The new memory's scope kind, from its type and subject (``scopes.assign_kind``)."""
+        if self.chat is None:
+            self.chat = self.uow.read.chat_scope(self.chat_id)
+        return replace(scope, kind=assign_kind(node_type, fields, scope.layer, self.chat))
 
     def _merge(self, node: Node, op: NodeOp) -> Node:
         if node.manually_edited or node.pinned:
@@ -266,7 +275,7 @@ class _Applier:
         if found.speaker:
             fields["subject"] = found.speaker
         draft = editing.NodeDraft(type="fact", fields=fields, importance=6.0, tier="long_term",
-                                  source_indices=[found.index])
+                                  scope=self._kind("fact", fields, Scope()), source_indices=[found.index])
         node = editing.create_node(self.uow, self.chat_id, draft, manual=False)
         self.report.created.append(node.id)
         return node

@@ -19,7 +19,8 @@ FACT_CUES: tuple[tuple[str, float, re.Pattern[str]], ...] = (
         r"\b(?:likes?|loves?|hates?|dislikes?|favou?rite|prefers?|can'?t stand|never (?:eats?|drinks?)|"
         r"(?:doesn'?t|don'?t|won'?t) (?:eat|drink))\b|喜欢|爱吃|爱喝|讨厌|不吃|不喝|最爱|偏爱|受不了", re.I)),
     ("trait", 7.0, re.compile(
-        r"\b(?:allergic|afraid of|scared of|habit|usually|personality|tends? to)\b|过敏|害怕|习惯|性格|总是|向来",
+        r"\b(?:allergic|afraid of|scared of|fears?|feared|frightened of|terrified of|habit|usually|personality|"
+        r"tends? to)\b|过敏|害怕|恐惧|(?<!恐)怕|习惯|性格|总是|向来",
         re.I)),
     ("goal", 6.5, re.compile(
         r"\b(?:wants? to|plans? to|dreams? of|my goal|hopes? to|determined to)\b|想要|目标|梦想|打算|希望|决心", re.I)),

@@ -17,6 +17,7 @@ class RecallRequest:
     budget_tokens: int = 1500
     last_reply: str | None = None
     previous_input: str | None = None
+    for_character: str | None = None  # a group chat: the character about to speak (recall/scopes.py)
 
 
 @dataclass

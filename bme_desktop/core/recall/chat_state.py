@@ -15,9 +15,10 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..events import Event
+from ..events import ChangeRecord, Event
 from ..lifecycle.tiers import is_visible
 from ..model import Edge, Message, Node
+from ..scopes import ChatScope
 from .aliases import NameTable, name_table
 from .buckets import is_core
 from .cues import DayRef, day_of_time
@@ -28,6 +29,7 @@ from .rwlock import ReadWriteLock
 
 if TYPE_CHECKING:
     from ..service import MemoryService
+    from ..store.reader import Reader
     from .diffusion import Graph
 
 MAX_CHATS = 32  # recall states kept (the chats recalled last)
@@ -68,6 +70,10 @@ class ChatState:
     character: str | None = None
     user: str | None = None
     nodes: dict[str, Node] = field(default_factory=dict)  # recallable memories only (awake or sleeping)
+    # who is who (core/scopes.py); the nodes above include what other chats share with this one
+    scope: ChatScope | None = None
+    sources: set[str] = field(default_factory=set)  # other chats whose memories were drawn in
+    shared_dirty: set[str] = field(default_factory=set)  # memories other chats changed: read again
     lexical: BM25Index = field(default_factory=BM25Index)
     lexical_version: int = 0  # bumped whenever ``lexical`` changes
     # first-stage results per query part: BM25 hits, and (cosine candidates, scale)
@@ -103,9 +109,15 @@ class ChatState:
     def needs_refresh(self) -> bool:
         with self.flags:
             return (not self.loaded or bool(self.dirty_nodes) or self.edges_dirty
-                    or self.messages_from is not None)
+                    or self.messages_from is not None or bool(self.shared_dirty))
+
+    def draws(self) -> bool:
+        """Whether other chats' memories can come into this chat (it is not isolated)."""
+        return self.scope is None or not self.scope.isolated
 
     def put_node(self, node: Node) -> None:
+        if node.chat_id != self.chat_id:
+            self.sources.add(node.chat_id)
         if recallable(node):
             old = self.nodes.get(node.id)
             self.nodes[node.id] = node
@@ -182,7 +194,14 @@ class RecallCache:
         with self._lock:
             if event.type == "chat.deleted":
                 self._states.pop(event.chat_id, None)
+                for chat_id in [c for c, s in self._states.items() if event.chat_id in s.sources]:
+                    del self._states[chat_id]  # it held memories of the deleted chat: load again
                 return
+            if event.type == "chat.synced" and event.data.get("rescoped"):
+                self._states.clear()  # who shares with whom changed: every state loads again
+                return
+            if event.type == "graph.changed" and event.change is not None:
+                self._mark_shared(event.chat_id, event.change)
             state = self._states.get(event.chat_id)
         if state is None:
             return
@@ -196,6 +215,17 @@ class RecallCache:
                 changed = event.data.get("changed_from")
                 first = state.message_end if changed is None else int(changed)
                 state.messages_from = first if state.messages_from is None else min(first, state.messages_from)
+
+    def _mark_shared(self, chat_id: str, change: ChangeRecord) -> None:
+        """Memories another chat changed may be (or have been) shared with the kept states:
+        they are read again, with the sharing rule, on each state's next refresh (holding ``_lock``)."""
+        ids = change.nodes_added | change.nodes_changed | change.nodes_removed
+        if not ids:
+            return
+        for other, state in self._states.items():
+            if other != chat_id and state.draws():
+                with state.flags:
+                    state.shared_dirty |= ids
 
     def loaded(self, chat_id: str) -> bool:
         """Whether this chat's state has been loaded (by a recall, a prepare or a warm-up)."""
@@ -230,13 +260,20 @@ class RecallCache:
             state.dirty_nodes.clear()
             edges_dirty, state.edges_dirty = state.edges_dirty, False
             messages_from, state.messages_from = state.messages_from, None
+            shared = sorted(state.shared_dirty) if not load else []
+            state.shared_dirty.clear()
         try:
             fresh = self._read(state.chat_id, load, dirty, edges_dirty, messages_from)
+            if shared and state.scope is not None:
+                scope = state.scope
+                fresh.shared_ids = shared
+                fresh.shared = self.service.read(lambda r: r.shared_nodes(scope, shared))
             with state.rw.writing():
                 self._apply(state, fresh)
         except BaseException:  # nothing was lost: what was not applied is marked again
             with state.flags:
                 state.dirty_nodes.update(dirty)
+                state.shared_dirty.update(shared)
                 state.edges_dirty = state.edges_dirty or edges_dirty
                 if messages_from is not None:
                     state.messages_from = (messages_from if state.messages_from is None
@@ -247,8 +284,11 @@ class RecallCache:
               messages_from: int | None) -> _Fresh:
         fresh = _Fresh(load=load, dirty=dirty, messages_from=messages_from)
         if load:
-            fresh.row, fresh.nodes = self.service.read(
-                lambda r: (r.chat_row(chat_id, state=True), r.all_nodes(chat_id)))
+            def load_all(r: Reader) -> tuple[dict[str, Any] | None, ChatScope, list[Node]]:
+                scope = r.chat_scope(chat_id)
+                return r.chat_row(chat_id, state=True), scope, r.all_nodes(chat_id) + r.shared_nodes(scope)
+
+            fresh.row, fresh.scope, fresh.nodes = self.service.read(load_all)
         elif dirty:  # a batch changed memories: where and when the story is may have moved too
             fresh.row, found = self.service.read(
                 lambda r: (r.chat_row(chat_id, state=True), r.nodes_by_ids(chat_id, dirty)))
@@ -267,6 +307,7 @@ class RecallCache:
         if fresh.load:
             if fresh.row is not None:
                 state.character, state.user = fresh.row.get("character"), fresh.row.get("user_name")
+            state.scope = fresh.scope
             for node in fresh.nodes:
                 state.put_node(node)
             state.loaded = True
@@ -281,6 +322,15 @@ class RecallCache:
                     state.put_node(row)
             if before != [_graph_key(state.nodes.get(node_id)) for node_id in fresh.dirty]:
                 state.graph_version += 1  # not for edits the graph does not see (recall hits, cards)
+        if fresh.shared_ids:
+            found = {n.id: n for n in fresh.shared}
+            for node_id in fresh.shared_ids:
+                shared = found.get(node_id)
+                if shared is not None:
+                    state.put_node(shared)
+                elif node_id in state.nodes and state.nodes[node_id].chat_id != state.chat_id:
+                    state.drop_node(node_id)  # no longer shared with this chat (moved, deleted)
+            state.graph_version += 1
         if fresh.edges is not None:
             state.edges = fresh.edges
             state.graph_version += 1
@@ -300,6 +350,9 @@ class _Fresh:
     found: dict[str, Node] = field(default_factory=dict)
     edges: list[Edge] | None = None
     messages: list[Message] = field(default_factory=list)
+    scope: ChatScope | None = None
+    shared_ids: list[str] = field(default_factory=list)  # other chats' memories read again
+    shared: list[Node] = field(default_factory=list)  # those of them shared with this chat
 
 
 def _graph_key(node: Node | None) -> tuple[str, int | None] | None:

@@ -65,7 +65,7 @@ def node_line(item: RecalledNode) -> str:
         text = node_text(node.type, node.fields)
     else:
         text = " ".join(v for v in node.fields.values() if v)
-    note = replaced_note(item, text) + mistaken_note(node, text)
+    note = scope_note(node.scope.kind, text) + replaced_note(item, text) + mistaken_note(node, text)
     return f"- {frame_safe(label, NAME_CHARS)}{owner}{note}: {frame_safe(text)}"
 
 
@@ -74,6 +74,19 @@ def mistaken_note(node: Node, text: str) -> str:
     if node.scope.layer != "pov" or node.fields.get("certainty", "").strip().lower() != "mistaken":
         return ""
     return "（已知有误）" if has_han(text) else " (known to be mistaken)"
+
+
+_SCOPE_NOTES = {"character": (" (character)", "（角色）"), "persona": (" (persona)", "（用户）"),
+                "world": (" (world)", "（世界）")}
+
+
+def scope_note(kind: str, text: str) -> str:
+    """Where a memory shared beyond this chat belongs (character, persona, world), in the
+    language of its text; nothing for the chat's own story."""
+    notes = _SCOPE_NOTES.get(kind)
+    if notes is None:
+        return ""
+    return notes[1] if has_han(text) else notes[0]
 
 
 def replaced_note(item: RecalledNode, text: str) -> str:

@@ -30,6 +30,7 @@ from ..lifecycle.hits import record_hits_in
 from ..lifecycle.tiers import is_held, is_sleeping
 from ..lifecycle.working_memory import todo_lines
 from ..providers.tokens import estimate_tokens
+from ..scopes import fold
 from ..secrets import EMBEDDING_KEY, api_key
 from .aliases import named_entities
 from .api import RecalledNode, RecallRequest, RecallResult
@@ -45,6 +46,7 @@ from .injection import render_buckets
 from .prefetch import RecallWarmer
 from .query import Query, build_query, context_from_messages
 from .rerank import rerank
+from .scopes import Witnesses, for_character, knows_span, weigh_scopes, witnesses
 from .scoring import W_LEXICAL, W_VECTOR, ScoreContext, asked_for, score_node
 from .validity import apply_validity, current_text, replaced_statements
 
@@ -90,8 +92,11 @@ class HybridRecaller:
         gate = self.service.settings.lifecycle.review_gate
         core_nodes = sorted((state.nodes[i] for i in state.core_ids), key=lambda n: (-n.importance, n.id))
         held = sum(1 for n in core_nodes if is_held(n, gate))
-        core = [RecalledNode(n, n.importance / 10.0, bucket_of(n), {"core": 1.0})
-                for n in core_nodes if not is_held(n, gate)]
+        seen = witnesses(state.messages.values()) if request.for_character else None
+        core = weigh_scopes([RecalledNode(n, n.importance / 10.0, bucket_of(n), {"core": 1.0})
+                             for n in core_nodes if not is_held(n, gate)], request.chat_id, settings)
+        if seen is not None:
+            core = for_character(core, request.for_character, seen)
         last_reply, previous = request.last_reply, request.previous_input
         if last_reply is None and previous is None:
             last_reply, previous = context_from_messages(list(state.messages.values()), request.index)
@@ -101,7 +106,8 @@ class HybridRecaller:
         stale = [] if cues.past else replaced_statements(state.replaced_ids, state.nodes)
         if binary or cues.noise:
             skipped.append("recall (binary input)" if binary else "recall (greeting or empty input)")
-            return self._finish(request, state, started, core, [], self._context(request.chat_id, stale), skipped,
+            context = self._context(request.chat_id, stale, request.for_character, seen)
+            return self._finish(request, state, started, core, [], context, skipped,
                                 held)
 
         # The query is embedded on another thread (the engine releases the GIL) while the
@@ -110,7 +116,7 @@ class HybridRecaller:
             table = state.name_table()
         aliased = named_entities(table, query.text)  # named by another of their names
         embedding = self._start_embedding(request.chat_id, query, skipped)
-        context = self._context(request.chat_id, stale)
+        context = self._context(request.chat_id, stale, request.for_character, seen)
         lexical = lexical_candidates(state, query)
         titled = named(state, query.text) | aliased
         anchored = anchors(state, titled)
@@ -146,6 +152,9 @@ class HybridRecaller:
                 (sleeping if is_sleeping(node) else scored).append(RecalledNode(node, score, bucket_of(node),
                                                                                 components))
         scored += asked_for(sleeping, scored, ctx, titled)
+        scored = weigh_scopes(scored, request.chat_id, settings)  # other chats' memories: by scope kind
+        if seen is not None:  # a group chat: what the character about to speak knows
+            scored = for_character(scored, request.for_character, seen)
         scored = apply_validity(scored, state.nodes, cues.past, query.text, core)
         self._suppress_repeats(request, state, scored)
         scored.sort(key=lambda r: (-r.score, r.node.id))
@@ -164,6 +173,8 @@ class HybridRecaller:
         covered = {i for r in chosen for i in r.node.source_indices}
         archived = archive_hits(state, query.text, cues, max(1, request.top_k // 2), covered,
                                 before=request.index)
+        if seen is not None:
+            archived = for_character(archived, request.for_character, seen)
         recalled = _merge(chosen, archived)[: request.top_k]
         recalled += _riders(recalled, scored[: request.top_k * POOL_FACTOR], cited, request.top_k)
         return self._finish(request, state, started, core, recalled, context, skipped, held)
@@ -372,9 +383,11 @@ class HybridRecaller:
                 item.score *= REPEAT_PENALTY
                 item.components["w_repeat"] = REPEAT_PENALTY
 
-    def _context(self, chat_id: str, stale: list[frozenset[str]]) -> _Context:
+    def _context(self, chat_id: str, stale: list[frozenset[str]], who: str | None = None,
+                 seen: Witnesses | None = None) -> _Context:
         """What recall injects besides memories: active summaries (without the sentences that
-        state a replaced memory, ``stale``) and open to-dos."""
+        state a replaced memory, ``stale``; for a group generation, only those of scenes the
+        character ``who`` was in) and open to-dos."""
         now, lifecycle = self.service.now(), self.service.settings.lifecycle
 
         def read(r: Reader) -> tuple[list[Summary], list[str]]:  # one transaction for both
@@ -383,6 +396,8 @@ class HybridRecaller:
             return r.summaries(chat_id, status="active"), todo_lines(r, chat_id, now, lifecycle)
 
         found, todos = self.service.read(read)
+        if who is not None and seen is not None:
+            found = [s for s in found if knows_span(s.start_index, s.end_index, fold(who), seen)]
         summaries = [text for s in sorted(found, key=lambda s: (-s.level, s.start_index or 0, s.id))[:3]
                      if (text := current_text(s.text, stale))]
         return _Context(summaries, todos)
@@ -395,7 +410,8 @@ class HybridRecaller:
             ids = {r.node.id for r in shown if r.bucket != "archive" and "core" not in r.components}
             with self._lock:
                 state.last_shown = (request.index, ids)
-            hits = self._new_hits(state, request.index, [r.node.id for r in shown if r.bucket != "archive"])
+            hits = self._new_hits(state, request.index, [r.node.id for r in shown if r.bucket != "archive"
+                                                         and r.node.chat_id == request.chat_id])
             if hits:  # a recall on a real turn counts as a review (life cycle), written after the answer
                 settings, now, chat_id = self.service.settings.lifecycle, self.service.now(), request.chat_id
                 self.service.write_later(lambda uow: record_hits_in(uow, chat_id, hits, now, settings))

@@ -5,14 +5,16 @@ database written by a newer version of the app is refused, never downgraded."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
-from sqlalchemy import Connection, Engine, inspect, select
+from sqlalchemy import Column, Connection, Engine, inspect, select, text
 
+from ..scopes import identity_key
 from . import tables
 from .database import StoreError
 from .locks import SCHEMA_KEY, lock_in_transaction
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 APP_ID = "bme-desktop"
 
 
@@ -21,9 +23,39 @@ def _v2_audit_log(conn: Connection) -> None:
     tables.audit_log.create(conn)
 
 
+def _v3_scopes(conn: Connection) -> None:
+    """v3: memory beyond one chat. Each memory has a scope kind (every existing one stays
+    ``chat``: nothing is shared that was not before); each chat says who is who."""
+    for column in (tables.chats.c.character_id, tables.chats.c.persona_id, tables.chats.c.character_key,
+                   tables.chats.c.persona_key, tables.chats.c.world, tables.chats.c.isolated):
+        _add_column(conn, "chats", column)
+    _add_column(conn, "nodes", tables.nodes.c.scope_kind)
+    for index in tables.chats.indexes | tables.nodes.indexes:
+        if index.name in ("ix_chats_character_key", "ix_chats_persona_key", "ix_nodes_scope_kind"):
+            index.create(conn)
+    # Names only so far: the folded name is the key (the same rule as ``scopes.identity_key``).
+    rows = conn.execute(select(tables.chats.c.pk, tables.chats.c.character, tables.chats.c.user_name)).all()
+    for pk, character, user in rows:
+        conn.execute(tables.chats.update().where(tables.chats.c.pk == pk).values(
+            character_key=identity_key(None, character), persona_key=identity_key(None, user)))
+
+
+def _add_column(conn: Connection, table: str, column: Column[Any]) -> None:
+    kind = column.type.compile(dialect=conn.dialect)
+    default = column.server_default
+    clause = ""
+    if default is not None:
+        arg = default.arg  # type: ignore[attr-defined]
+        value = arg if isinstance(arg, str) else str(arg.compile(dialect=conn.dialect))
+        clause = f" DEFAULT {value if not isinstance(arg, str) else repr(arg)}"
+    null = "" if column.nullable else " NOT NULL"
+    conn.execute(text(f"ALTER TABLE {table} ADD COLUMN {column.name} {kind}{clause}{null}"))
+
+
 # Step N takes a database from version N-1 to N. Never edit a step once released.
 STEPS: dict[int, Callable[[Connection], None]] = {
     2: _v2_audit_log,
+    3: _v3_scopes,
 }
 
 

@@ -8,6 +8,7 @@ from typing import Any
 from sqlalchemy import Connection, and_, func, or_, select
 
 from ..model import Batch, ChatStats, Edge, Message, Node, NodeQuery, RecallRecord, Summary
+from ..scopes import ChatScope
 from . import tables as t
 from .rows import row_to_edge, row_to_message, row_to_node, row_to_recall, row_to_summary
 
@@ -47,9 +48,46 @@ class Reader:
             self._on_chat(chat_id)
         c = t.chats.c
         columns = [t.chats] if state else [c.pk, c.chat_id, c.character, c.user_name, c.created_at,
-                                           c.last_activity, c.revision]
+                                           c.last_activity, c.revision, c.character_id, c.persona_id,
+                                           c.character_key, c.persona_key, c.world, c.isolated]
         row = self.conn.execute(select(*columns).where(c.chat_id == chat_id)).mappings().first()
         return dict(row) if row else None
+
+    def chat_scope(self, chat_id: str) -> ChatScope:
+        """Who is who in the chat: what its memories are shared with and drawn from."""
+        row = self.chat_row(chat_id, state=False)
+        if row is None:
+            raise ChatNotFound(chat_id)
+        return ChatScope(chat_id=chat_id, character=row["character"], user=row["user_name"],
+                         character_key=row["character_key"], persona_key=row["persona_key"], world=row["world"],
+                         isolated=bool(row["isolated"]))
+
+    def shared_nodes(self, scope: ChatScope, ids: Iterable[str] | None = None) -> list[Node]:
+        """Live memories of other chats that this chat draws in: their character's memories
+        when the character is the same, persona memories when the persona is, world ones when
+        the world is. Isolated chats give and take nothing. ``ids``: only these."""
+        if scope.isolated:
+            return []
+        n, c = t.nodes.c, t.chats.c
+        kinds = []
+        if scope.character_key:
+            kinds.append(and_(n.scope_kind == "character", c.character_key == scope.character_key))
+        if scope.persona_key:
+            kinds.append(and_(n.scope_kind == "persona", c.persona_key == scope.persona_key))
+        if scope.world:
+            kinds.append(and_(n.scope_kind == "world", c.world == scope.world))
+        if not kinds:
+            return []
+        query = (select(t.nodes, c.chat_id.label("origin_chat")).join(t.chats, c.pk == n.chat_pk)
+                 .where(n.scope_kind != "chat", n.deleted_at.is_(None), c.chat_id != scope.chat_id,
+                        c.isolated.is_(False), or_(*kinds)))
+        if ids is None:
+            rows = list(self.conn.execute(query.order_by(n.created_at, n.id)).mappings())
+        else:
+            wanted, rows = list(ids), []
+            for start in range(0, len(wanted), 500):
+                rows += self.conn.execute(query.where(n.id.in_(wanted[start:start + 500]))).mappings()
+        return [row_to_node(r, r["origin_chat"]) for r in rows]
 
     def chat_ids(self) -> list[str]:
         return list(self.conn.execute(select(t.chats.c.chat_id).order_by(t.chats.c.pk)).scalars())
@@ -71,7 +109,12 @@ class Reader:
         edges = self.conn.execute(select(func.count()).where(
             t.edges.c.chat_pk == pk, t.edges.c.deleted_at.is_(None))).scalar_one()
         messages = self.conn.execute(select(func.count()).where(t.messages.c.chat_pk == pk)).scalar_one()
-        return ChatStats(chat_id=chat_id, character=row["character"], user=row["user_name"],
+        shared: dict[str, int] = dict(self.conn.execute(
+            select(t.nodes.c.scope_kind, func.count()).where(live, t.nodes.c.scope_kind != "chat")
+            .group_by(t.nodes.c.scope_kind)).all())
+        return ChatStats(character_id=row["character_id"], persona_id=row["persona_id"], world=row["world"],
+                         isolated=bool(row["isolated"]), shared_by_kind=shared,
+                         chat_id=chat_id, character=row["character"], user=row["user_name"],
                          message_count=messages, node_count=sum(by_type.values()), edge_count=edges,
                          nodes_by_type=by_type, nodes_by_tier=by_tier, pending_reviews=pending,
                          deleted_nodes=deleted, last_activity=row["last_activity"], revision=row["revision"])
@@ -146,6 +189,8 @@ class Reader:
             cond.append(t.nodes.c.scope_owner == query.owner)
         if query.region is not None:
             cond.append(t.nodes.c.region == query.region)
+        if query.kind is not None:
+            cond.append(t.nodes.c.scope_kind == query.kind)
         if query.q:
             for word in query.q.lower().split():
                 escaped = word.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")

@@ -16,6 +16,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    false,
 )
 
 metadata = MetaData()
@@ -39,6 +40,15 @@ chats = Table(
     Column("chat_id", String(256), nullable=False, unique=True),
     Column("character", String(256)),
     Column("user_name", String(256)),
+    # Who is who (schema v3): stable ids from the frontend (SillyTavern's avatar file, persona
+    # key), the keys shared memories are drawn by (the id, else the folded name), the world
+    # the chat plays in, and whether it is isolated (shares nothing, draws nothing).
+    Column("character_id", String(256)),
+    Column("persona_id", String(256)),
+    Column("character_key", String(300)),
+    Column("persona_key", String(300)),
+    Column("world", String(256)),
+    Column("isolated", Boolean, nullable=False, server_default=false()),
     Column("created_at", Float, nullable=False),
     Column("last_activity", Float, nullable=False),
     Column("revision", Integer, nullable=False, default=0),
@@ -72,6 +82,8 @@ nodes = Table(
     Column("scope_layer", String(16), nullable=False),
     Column("scope_owner", String(256)),
     Column("region", String(256)),
+    # chat | character | persona | world (schema v3): who else remembers it (recall/scopes.py)
+    Column("scope_kind", String(16), nullable=False, server_default="chat"),
     Column("story_time", JSON),
     Column("level", Integer, nullable=False),
     Column("parent_id", String(36)),
@@ -92,6 +104,7 @@ nodes = Table(
 Index("ix_nodes_chat_type", nodes.c.chat_pk, nodes.c.type)
 Index("ix_nodes_chat_tier", nodes.c.chat_pk, nodes.c.tier)
 Index("ix_nodes_chat_updated", nodes.c.chat_pk, nodes.c.updated_at)
+Index("ix_nodes_scope_kind", nodes.c.scope_kind, nodes.c.chat_pk)
 
 edges = Table(
     "edges", metadata,
@@ -128,6 +141,8 @@ batches = Table(
     Column("journal", JSON, nullable=False),  # [{"table", "id", "before", "after"}, ...]
     Column("state_before", JSON),  # per-chat state to restore on rollback
 )
+Index("ix_chats_character_key", chats.c.character_key)
+Index("ix_chats_persona_key", chats.c.persona_key)
 Index("ix_batches_chat", batches.c.chat_pk, batches.c.status)
 
 recall_records = Table(

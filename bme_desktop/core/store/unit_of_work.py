@@ -16,8 +16,10 @@ from typing import Any
 from sqlalchemy import Connection, Table, select
 from sqlalchemy.dialects import postgresql, sqlite
 
+from ..errors import Conflict
 from ..events import ChangeRecord
 from ..model import Edge, Node, Summary
+from ..scopes import ChatIdentity, identity_key
 from . import tables as t
 from .locks import chat_key, is_postgres, lock_in_transaction
 from .reader import Reader
@@ -53,6 +55,7 @@ class UnitOfWork:
         # What other instances on the same database are told after the commit (``notify.py``).
         self.synced: list[tuple[str, dict[str, Any]]] = []
         self.deleted: list[str] = []
+        self.rescoped: list[str] = []  # chats whose character, persona, world or isolation changed
         self.vectors_saved: list[tuple[str, list[str]]] = []  # (chat, memory ids) whose vectors were stored
         self._batch: OpenBatch | None = None
         self._chat_ids: dict[int, str] = {}
@@ -76,12 +79,21 @@ class UnitOfWork:
             record = self.changes[chat_id] = ChangeRecord(chat_id)
         return record
 
-    def ensure_chat(self, chat_id: str, character: str | None = None, user: str | None = None) -> int:
+    def ensure_chat(self, chat_id: str, character: str | None = None, user: str | None = None,
+                    identity: ChatIdentity | None = None) -> int:
+        """The chat's key, creating it if new. ``identity`` (a sync's who-is-who) updates the
+        stable ids, world and isolation; a chat id already bound to another character id is a
+        conflict (two characters' chats whose ids collide stay apart)."""
         row = self.read.chat_row(chat_id, state=False)
+        if identity is not None:
+            character = identity.character if identity.character is not None else character
+            user = identity.user if identity.user is not None else user
         if row is None:  # ON CONFLICT: a writer that did not take the chat lock may be creating it too
             self.conn.execute(self._insert(t.chats).values(
                 chat_id=chat_id, character=character, user_name=user, created_at=self.now,
-                last_activity=self.now, revision=0, state={}).on_conflict_do_nothing(index_elements=["chat_id"]))
+                last_activity=self.now, revision=0, state={}, isolated=False,
+                character_key=identity_key(None, character),
+                persona_key=identity_key(None, user)).on_conflict_do_nothing(index_elements=["chat_id"]))
             row = self.read.chat_row(chat_id, state=False)
             if row is None:
                 raise RuntimeError(f"chat {chat_id!r} was neither created nor found")
@@ -91,8 +103,19 @@ class UnitOfWork:
             updates["character"] = character
         if user is not None and user != row["user_name"]:
             updates["user_name"] = user
+        if identity is not None:
+            updates.update(_identity_updates(chat_id, row, identity))
+        if "character" in updates or "character_id" in updates:
+            updates["character_key"] = identity_key(updates.get("character_id", row["character_id"]),
+                                                    updates.get("character", row["character"]))
+        if "user_name" in updates or "persona_id" in updates:
+            updates["persona_key"] = identity_key(updates.get("persona_id", row["persona_id"]),
+                                                  updates.get("user_name", row["user_name"]))
+        updates = {k: v for k, v in updates.items() if v != row.get(k)}
         if updates:
             self.conn.execute(t.chats.update().where(t.chats.c.pk == pk).values(**updates))
+            if set(updates) & {"character_key", "persona_key", "world", "isolated"}:
+                self.rescoped.append(chat_id)  # what it shares and draws changed (recall reloads)
         self._chat_ids[pk] = chat_id
         return pk
 
@@ -230,3 +253,22 @@ class UnitOfWork:
         pk = self.read.chat_pk(chat_id) if chat_id is not None else None
         self.conn.execute(t.audit_log.insert().values(chat_pk=pk, at=self.now, actor=actor, action=action,
                                                       target=target, detail=detail))
+
+
+def _identity_updates(chat_id: str, row: dict[str, Any], identity: ChatIdentity) -> dict[str, Any]:
+    updates: dict[str, Any] = {}
+    stored = row["character_id"]
+    if identity.character_id is not None:
+        if stored is not None and stored != identity.character_id:
+            raise Conflict(
+                f"chat {chat_id!r} belongs to the character with id {stored!r}, not {identity.character_id!r}: "
+                "two characters' chats are never merged; send a chat id unique to the character")
+        updates["character_id"] = identity.character_id
+    if identity.persona_id is not None:
+        updates["persona_id"] = identity.persona_id
+    if identity.world is not None:
+        updates["world"] = identity.world.strip() or None
+    if identity.isolated is not None:
+        updates["isolated"] = identity.isolated
+    return updates
+

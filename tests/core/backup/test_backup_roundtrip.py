@@ -85,3 +85,19 @@ def test_imported_extraction_batch_still_rolls_back_when_its_message_changes(fil
     filled.sync("copy", messages, complete=True)
     titles = {n.title for n in filled.all_nodes("copy")}
     assert "Ann" not in titles and "No magic" in titles
+
+
+def test_round_trip_keeps_scopes_and_who_is_who(filled: MemoryService) -> None:
+    from bme_desktop.core.scopes import ChatIdentity
+
+    filled.sync(CHAT, [], identity=ChatIdentity(
+        character="Ann", user="Bo", character_id="ann.png", persona_id="bo", world="Northlands"))
+    ann = next(n for n in filled.all_nodes(CHAT) if n.title == "Ann")
+    filled.move_scope(CHAT, ann.id, "world")
+    import_chats(filled, load_document(dumps(filled.read(lambda r: export_document(r, now=0.0))).encode()),
+                 as_chat="copy")
+    copy = export(filled, "copy")
+    assert (copy["character_id"], copy["persona_id"], copy["world"], copy["isolated"]) == (
+        "ann.png", "bo", "Northlands", False)
+    assert {n["title"]: n["scope"]["kind"] for n in copy["nodes"]}["Ann"] == "world"
+    assert filled.read(lambda r: r.chat_scope("copy")).character_key == "id:ann.png"
