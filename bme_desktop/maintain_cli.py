@@ -15,7 +15,10 @@ import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .bridge.client import BridgeClient
 
 
 def add_command(sub: argparse._SubParsersAction[argparse.ArgumentParser],
@@ -39,28 +42,32 @@ def _progress(done: int, total: int) -> None:
 
 
 def run(args: argparse.Namespace, data_dir: Path) -> int:
+    return run_here_or_through_bridge(
+        data_dir, lambda client: client.maintenance(args.chat, args.task, start=args.start, end=args.end),
+        lambda: _in_process(args, data_dir))
+
+
+def run_here_or_through_bridge(data_dir: Path, through_bridge: Callable[[BridgeClient], dict[str, Any]],
+                               in_process: Callable[[], dict[str, Any]]) -> int:
+    """Send a command to the bridge serving ``data_dir`` (so the running instance sees it), or
+    run it here when none does; print the result as JSON, or a core error on stderr (exit 2)."""
+    from .bridge.client import BridgeClient, BridgeError
     from .bridge.serve import running_bridge
     from .core.errors import ServiceError
     try:
         if running_bridge(data_dir) is not None:
-            body = _through_bridge(args, data_dir)
+            try:
+                with BridgeClient.from_data_dir(data_dir, timeout=3600.0) as client:
+                    body = through_bridge(client)
+            except BridgeError as exc:
+                raise ServiceError(exc.message) from exc
         else:
-            body = _in_process(args, data_dir)
+            body = in_process()
     except ServiceError as exc:
         print(f"bme-desktop: {exc}", file=sys.stderr)
         return 2
     print(json.dumps(body, ensure_ascii=False, indent=1))
     return 0
-
-
-def _through_bridge(args: argparse.Namespace, data_dir: Path) -> dict[str, Any]:
-    from .bridge.client import BridgeClient, BridgeError
-    from .core.errors import ServiceError
-    try:
-        with BridgeClient.from_data_dir(data_dir, timeout=3600.0) as client:
-            return client.maintenance(args.chat, args.task, start=args.start, end=args.end)
-    except BridgeError as exc:
-        raise ServiceError(exc.message) from exc
 
 
 def _in_process(args: argparse.Namespace, data_dir: Path) -> dict[str, Any]:

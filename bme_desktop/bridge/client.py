@@ -158,6 +158,9 @@ class BridgeClient:
     def patch_node(self, chat_id: str, node_id: str, patch: Mapping[str, Any]) -> dict[str, Any]:
         return dict(self.request("PATCH", chat_path(chat_id, "nodes", node_id), body=dict(patch)))
 
+    def move_scope(self, chat_id: str, node_id: str, kind: str) -> dict[str, Any]:
+        return dict(self.request("POST", chat_path(chat_id, "nodes", node_id, "scope"), body={"kind": kind}))
+
     def delete_node(self, chat_id: str, node_id: str) -> dict[str, Any]:
         return dict(self.request("DELETE", chat_path(chat_id, "nodes", node_id)))
 

@@ -34,6 +34,24 @@ async function findGenerateRaw(sillyTavern) {
     return () => null;
 }
 
+/**
+ * The selected persona's id (its avatar key, SillyTavern's `user_avatar`): a live export of
+ * personas.js in current versions, of script.js in 1.12.x; the context's when it has one.
+ */
+async function findPersonaId(sillyTavern) {
+    const modules = [];
+    for (const path of ['../../../personas.js', '../../../../script.js']) {
+        try { modules.push(await import(path)); } catch { /* not in this version */ }
+    }
+    return () => {
+        const ctx = sillyTavern.getContext();
+        const fromContext = ctx.userAvatar ?? ctx.user_avatar;
+        if (typeof fromContext === 'string' && fromContext) return fromContext;
+        const found = modules.map((m) => m.user_avatar).find((v) => typeof v === 'string' && v);
+        return found;
+    };
+}
+
 export async function start(sillyTavern = globalThis.SillyTavern) {
     if (typeof sillyTavern?.getContext !== 'function') {
         console.error(`${LOG_PREFIX} SillyTavern.getContext() is missing: this SillyTavern is too old for BME Desktop Memory.`);
@@ -42,8 +60,10 @@ export async function start(sillyTavern = globalThis.SillyTavern) {
     setLocale(detectLocale(globalThis)); // SillyTavern's language: English or Simplified Chinese
     // getContext() returns a new snapshot each call: never cache it.
     const generateRaw = await findGenerateRaw(sillyTavern);
+    const getPersonaId = await findPersonaId(sillyTavern);
     const bme = createBme({
         getContext: () => sillyTavern.getContext(), readPendingInput, generateRaw, isGenerating: stopButtonShown,
+        getPersonaId,
     });
     try { // `bme-desktop sillytavern install` left the bridge's address and token beside us
         if (await adoptInstallerConnection({ settings: bme.settings(), save: bme.saveSettings,

@@ -7,7 +7,7 @@ import {
     LOG_PREFIX, PROMPT_KEY, PROMPT_POSITIONS, ROLE_SYSTEM, SETTINGS_KEY, applyDefaults,
 } from './constants.js';
 import { BridgeClient } from './client.js';
-import { chooseRecallInput, isSlashCommand, skipReason } from './messages.js';
+import { chooseRecallInput, isSlashCommand, skipReason, speakerOf } from './messages.js';
 import { createStatus, statusForError } from './status.js';
 import { createSyncScheduler } from './sync.js';
 import { createEventStream } from './events.js';
@@ -33,6 +33,7 @@ const FALLBACK_KINDS = new Set(['offline', 'timeout', 'http', 'bad_response']);
  * @param {() => Function|null} [deps.generateRaw]  SillyTavern's generateRaw, for the memory jobs
  *   BME Desktop sends (default: the context's, where it has one)
  * @param {() => boolean} [deps.isGenerating]  whether SillyTavern is generating now (its stop button shows)
+ * @param {() => string|undefined} [deps.getPersonaId]  the user persona's id (SillyTavern's `user_avatar`)
  */
 export function createBme(deps) {
     const {
@@ -46,6 +47,7 @@ export function createBme(deps) {
         toastr = globalThis.toastr ?? null,
         generateRaw = () => { const fn = getContext().generateRaw; return typeof fn === 'function' ? fn : null; },
         isGenerating = () => false,
+        getPersonaId = () => { const ctx = getContext(); return ctx.userAvatar ?? ctx.user_avatar; },
     } = deps;
 
     const status = createStatus();
@@ -133,6 +135,7 @@ export function createBme(deps) {
     const sync = createSyncScheduler({
         client,
         getContext,
+        getPersonaId,
         currentChatId,
         settings,
         logger,
@@ -244,6 +247,8 @@ export function createBme(deps) {
             timeoutMs = Math.max(timeoutMs / 2, timeoutMs - (Date.now() - started));
         }
         const body = { user_input: choice.user_input, index: choice.index, top_k: s.topK, budget_tokens: s.budgetTokens };
+        const speaker = speakerOf(ctx, options); // a group chat: only what this character witnessed
+        if (speaker) body.for_character = speaker;
         const stillCurrent = () => myGeneration === generation && currentChatId() === chatId;
         let result;
         try {

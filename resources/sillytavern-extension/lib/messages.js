@@ -88,3 +88,41 @@ export function skipReason(type, options, dryRun) {
     if (options && typeof options === 'object' && options.quiet_prompt) return 'quiet generation';
     return '';
 }
+
+/** A text id, or undefined for anything else (empty, not a string, too long for the bridge). */
+function stableId(value) {
+    return typeof value === 'string' && value.trim() && value.length <= 256 ? value : undefined;
+}
+
+function inGroup(ctx) {
+    return ctx?.groupId !== undefined && ctx?.groupId !== null && ctx?.groupId !== '';
+}
+
+/**
+ * Who is who, for the sync body: the character's avatar file as its stable id (a renamed card
+ * keeps its memories; two cards of one name stay apart), a group chat's group id, and the
+ * user's persona (its avatar key, from SillyTavern's `user_avatar`).
+ * @returns {{character_id?: string, persona_id?: string}}
+ */
+export function identityOf(ctx, personaId) {
+    const out = {};
+    let character;
+    if (inGroup(ctx)) character = `group:${ctx.groupId}`;
+    else if (Array.isArray(ctx?.characters) && ctx.characterId !== undefined && ctx.characterId !== null) {
+        character = stableId(ctx.characters[Number(ctx.characterId)]?.avatar);
+    }
+    if (stableId(character)) out.character_id = character;
+    const persona = stableId(personaId);
+    if (persona) out.persona_id = persona;
+    return out;
+}
+
+/**
+ * In a group chat, the character SillyTavern is about to make speak (the generation's
+ * `force_chid`), so the recall brings only what that character witnessed; else undefined.
+ */
+export function speakerOf(ctx, options) {
+    if (!inGroup(ctx) || !options || options.force_chid === undefined || options.force_chid === null) return undefined;
+    const name = Array.isArray(ctx.characters) ? ctx.characters[Number(options.force_chid)]?.name : undefined;
+    return typeof name === 'string' && name.trim() && name.length <= 256 ? name : undefined;
+}

@@ -7,10 +7,12 @@
 // failed sync, or before the first successful one, a partial request is
 // upgraded to a complete one, so the bridge never misses messages.
 
-import { toBridgeMessages } from './messages.js';
+import { identityOf, toBridgeMessages } from './messages.js';
 import { LOG_PREFIX } from './constants.js';
 
-export function createSyncScheduler({ client, getContext, currentChatId, settings, onResult, onError, logger, timers }) {
+export function createSyncScheduler({
+    client, getContext, currentChatId, settings, onResult, onError, logger, timers, getPersonaId = () => undefined,
+}) {
     const { setTimeout: setT, clearTimeout: clearT } = timers;
     /** @type {{chatId: string, complete: boolean, from: number}|null} */
     let pending = null;
@@ -60,6 +62,7 @@ export function createSyncScheduler({ client, getContext, currentChatId, setting
         const payload = {
             character: characterName(ctx),
             user: typeof ctx.name1 === 'string' ? ctx.name1 : undefined,
+            ...identityOf(ctx, personaIdOf(getPersonaId, logger)),
             messages,
             complete,
         };
@@ -106,4 +109,12 @@ export function characterName(ctx) {
     }
     if (typeof ctx.name2 === 'string' && ctx.name2 && ctx.name2 !== 'SillyTavern System') return ctx.name2;
     return undefined;
+}
+
+/** The persona's id from SillyTavern (never throws: a sync goes out without it). */
+function personaIdOf(getPersonaId, logger) {
+    try { return getPersonaId(); } catch (err) {
+        logger.warn?.(`${LOG_PREFIX} the persona id cannot be read:`, err?.message ?? err);
+        return undefined;
+    }
 }

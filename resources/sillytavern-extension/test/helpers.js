@@ -67,6 +67,7 @@ export function createFakeSillyTavern({ chatId = 'Seraphina - 2023-5-8 @13h56m 0
         saveCount: 0,
         pendingInput: '',
         onlineStatus: 'no_connection', // SillyTavern's connected model name, once connected
+        extraContext: {}, // more context keys a test needs (characters, groupId, userAvatar…)
     };
     if (settings) st.extensionSettings.bme_desktop = { ...settings };
     st.getContext = () => ({
@@ -87,6 +88,7 @@ export function createFakeSillyTavern({ chatId = 'Seraphina - 2023-5-8 @13h56m 0
             st.extensionPrompts[key] = { value, position, depth, scan, role };
         },
         saveSettingsDebounced() { st.saveCount++; },
+        ...st.extraContext,
     });
     st.emit = (key, ...args) => st.eventSource.emit(EVENT_TYPES[key], ...args);
     st.promptValue = () => st.extensionPrompts.bme_desktop?.value;

@@ -2,7 +2,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { roleOf, toBridgeMessages, chooseRecallInput, skipReason, isoTime } from '../lib/messages.js';
+import { roleOf, toBridgeMessages, chooseRecallInput, skipReason, isoTime, identityOf, speakerOf } from '../lib/messages.js';
 import { applyDefaults, DEFAULT_SETTINGS } from '../lib/constants.js';
 import { chatPath } from '../lib/client.js';
 import { eventsUrl } from '../lib/events.js';
@@ -71,4 +71,21 @@ test('chat paths percent-encode every segment; events URL switches to ws', () =>
     assert.equal(eventsUrl('http://127.0.0.1:7317/'), 'ws://127.0.0.1:7317/v1/events');
     assert.equal(eventsUrl('https://localhost:1'), 'wss://localhost:1/v1/events');
     assert.equal(eventsUrl('nonsense'), null);
+});
+
+test('identityOf: avatar file, group id, persona key; blank or oversized ids are left out', () => {
+    const characters = [{ name: 'Mira', avatar: 'mira.png' }, { name: 'Odd', avatar: '' }];
+    assert.deepEqual(identityOf({ characters, characterId: '0' }, 'me.png'), { character_id: 'mira.png', persona_id: 'me.png' });
+    assert.deepEqual(identityOf({ characters, characterId: '1' }, ' '), {});
+    assert.deepEqual(identityOf({ characters, characterId: '0', groupId: 12 }, undefined), { character_id: 'group:12' });
+    assert.deepEqual(identityOf({ characters, characterId: '0' }, 'x'.repeat(300)), { character_id: 'mira.png' });
+    assert.deepEqual(identityOf({}, undefined), {});
+});
+
+test('speakerOf: the forced speaker of a group generation only', () => {
+    const characters = [{ name: 'Mira' }, { name: 'Garrick' }];
+    assert.equal(speakerOf({ groupId: '1', characters }, { force_chid: 1 }), 'Garrick');
+    assert.equal(speakerOf({ characters }, { force_chid: 1 }), undefined);
+    assert.equal(speakerOf({ groupId: '1', characters }, {}), undefined);
+    assert.equal(speakerOf({ groupId: '1', characters }, { force_chid: 9 }), undefined);
 });

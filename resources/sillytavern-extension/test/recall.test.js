@@ -370,3 +370,19 @@ for (const [timeoutMs, waitsAtMost] of [[120, 120], [5000, KEPT_RECALL_TIMEOUT_M
         assert.equal(bme.status.get().state, 'error');
     });
 }
+
+test('in a group chat the recall names the character SillyTavern is about to make speak', async () => {
+    const { st } = connect();
+    st.extraContext = { groupId: '1700', characters: [{ name: 'Mira', avatar: 'mira.png' }, { name: 'Garrick', avatar: 'garrick.png' }] };
+    st.pendingInput = 'Where is the map?';
+    await generate(st, undefined, { force_chid: 1 });
+    assert.equal(bridge.recalls().at(-1).body.for_character, 'Garrick');
+});
+
+test('outside a group chat the recall names no character', async () => {
+    const { st } = connect();
+    st.extraContext = { characters: [{ name: 'Seraphina', avatar: 'seraphina.png' }] };
+    st.pendingInput = 'Where is the map?';
+    await generate(st, undefined, { force_chid: 0 });
+    assert.equal(bridge.recalls().at(-1).body.for_character, undefined);
+});

@@ -178,3 +178,28 @@ test('a rate-limited sync is retried as a complete sync after Retry-After', asyn
     assert.equal(syncs[1].body.messages.length, st.chat.length);
     assert.equal(bme.status.get().state, 'connected');
 });
+
+test('a sync names the character by its avatar file and the persona by its key', async () => {
+    const { st, bme } = connect({ coreOptions: { getPersonaId: () => 'alex-persona.png' } });
+    st.extraContext = { characters: [{ name: 'Seraphina', avatar: 'seraphina.png' }] };
+    await st.emit('CHAT_CHANGED', st.chatId);
+    await bme.syncIdle();
+    const { body } = bridge.syncs()[0];
+    assert.equal(body.character_id, 'seraphina.png');
+    assert.equal(body.persona_id, 'alex-persona.png');
+});
+
+test('a group chat is named by its group id; no ids at all leaves them out', async () => {
+    const { st, bme } = connect();
+    st.extraContext = { groupId: '1700', characters: [{ name: 'Seraphina', avatar: 'seraphina.png' }] };
+    await st.emit('CHAT_CHANGED', st.chatId);
+    await bme.syncIdle();
+    assert.equal(bridge.syncs()[0].body.character_id, 'group:1700');
+    bridge.requests.length = 0;
+    st.extraContext = {};
+    await st.emit('CHAT_CHANGED', st.chatId);
+    await bme.syncIdle();
+    const { body } = bridge.syncs()[0];
+    assert.equal('character_id' in body, false);
+    assert.equal('persona_id' in body, false);
+});
