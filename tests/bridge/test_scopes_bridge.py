@@ -28,7 +28,7 @@ def api(tmp_path: Path) -> Iterator[httpx.Client]:
     server = BridgeServer(service, TOKEN)
     server.start()
     try:
-        with httpx.Client(base_url=server.url, headers=AUTH, timeout=120) as client:
+        with httpx.Client(base_url=server.url, headers=AUTH, timeout=600) as client:  # under load
             yield client
     finally:
         server.stop()

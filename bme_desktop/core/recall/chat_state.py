@@ -324,13 +324,15 @@ class RecallCache:
                 state.graph_version += 1  # not for edits the graph does not see (recall hits, cards)
         if fresh.shared_ids:
             found = {n.id: n for n in fresh.shared}
+            before = [_graph_key(state.nodes.get(node_id)) for node_id in fresh.shared_ids]
             for node_id in fresh.shared_ids:
                 shared = found.get(node_id)
                 if shared is not None:
                     state.put_node(shared)
                 elif node_id in state.nodes and state.nodes[node_id].chat_id != state.chat_id:
                     state.drop_node(node_id)  # no longer shared with this chat (moved, deleted)
-            state.graph_version += 1
+            if before != [_graph_key(state.nodes.get(node_id)) for node_id in fresh.shared_ids]:
+                state.graph_version += 1  # another chat's change that this chat's graph sees
         if fresh.edges is not None:
             state.edges = fresh.edges
             state.graph_version += 1
