@@ -241,8 +241,9 @@ class MemoryService:
         validate_messages(chat_id, messages, complete=complete)
         self.flush_later_writes()  # a kept recall lands before a rollback that may drop it
         def op(uow: UnitOfWork) -> tuple[SyncOutcome, dict[str, Any]]:
-            outcome = apply_sync(uow, chat_id, messages, complete=complete, character=character, user=user,
-                                 identity=identity)
+            if identity is not None:  # who is who first: a chat id bound to another character is refused
+                uow.ensure_chat(chat_id, identity=identity)
+            outcome = apply_sync(uow, chat_id, messages, complete=complete, character=character, user=user)
             synced = {"stored": outcome.stored, "changed_from": outcome.changed_from, "revision": outcome.revision}
             if uow.rescoped:
                 synced["rescoped"] = True

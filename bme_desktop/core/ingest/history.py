@@ -10,7 +10,6 @@ from sqlalchemy import delete, select
 from ..errors import ValidationError
 from ..model import MessageIn
 from ..schema import ROLES
-from ..scopes import ChatIdentity
 from ..store import journal
 from ..store import tables as t
 from ..store.unit_of_work import UnitOfWork
@@ -93,8 +92,8 @@ def _builds_on(kind: str, earlier: str) -> bool:
 
 
 def apply_sync(uow: UnitOfWork, chat_id: str, messages: Sequence[MessageIn], *, complete: bool,
-               character: str | None, user: str | None, identity: ChatIdentity | None = None) -> SyncOutcome:
-    pk = uow.ensure_chat(chat_id, character, user, identity)
+               character: str | None, user: str | None) -> SyncOutcome:
+    pk = uow.ensure_chat(chat_id, character, user)
     stored = uow.read.fingerprints(pk)
     pushed = {m.index: fingerprint(m) for m in messages}
     changed_from = earliest_change(stored, pushed, complete=complete)
