@@ -140,7 +140,7 @@ class _Applier:
         if op.action == "update":
             node = editing.require_node(self.uow, self.chat_id, op.target_id or "")
             return self._merge(node, op)
-        scope = self._scope(op)
+        scope = self._kind(op.type, op.fields, self._scope(op))  # matching compares whole scopes
         if op.supersedes_id:
             old = editing.require_node(self.uow, self.chat_id, op.supersedes_id)
             return self._supersede(old, op, scope)
