@@ -67,6 +67,7 @@ class VectorMaintainer:
         self.last_error: str | None = None
         self._failed_at = 0.0
         self._cond = threading.Condition()
+        self._build_lock = threading.Lock()  # one embedder build at a time, outside _cond
         self._indexes: OrderedDict[str, VectorIndex] = OrderedDict()  # least recently used first
         self._pending: dict[str, set[str] | None] = {}  # None: check every memory of the chat
         self._busy = False
@@ -88,14 +89,28 @@ class VectorMaintainer:
 
     # embedder --------------------------------------------------------------------------
     def embedder(self) -> RecallEmbedder | None:
-        """The embedder, built on first use; None while it cannot be built or keeps failing."""
+        """The embedder, built on first use; None while it cannot be built or keeps failing.
+
+        The model is loaded outside ``_cond`` (one load at a time): loading takes seconds, and
+        everything else that takes the lock — a chat's stats, ``pending``, a sync waiting for
+        its vectors, the queue — must not wait for it."""
         with self._cond:
-            if self._embedder is None and time.monotonic() - self._failed_at > RETRY_AFTER_S:
-                try:
-                    self._embedder = self._factory()
-                except Exception as exc:  # a missing package or bad settings: recall goes on without vectors
+            if self._embedder is not None or time.monotonic() - self._failed_at <= RETRY_AFTER_S:
+                return self._embedder
+        with self._build_lock:
+            with self._cond:  # built by another caller while this one waited for the build lock
+                if self._embedder is not None or time.monotonic() - self._failed_at <= RETRY_AFTER_S:
+                    return self._embedder
+            try:
+                built = self._factory()
+            except Exception as exc:  # a missing package or bad settings: recall goes on without vectors
+                with self._cond:
                     self._failed(f"embedder unavailable: {exc}")
-            return self._embedder
+                return None
+            with self._cond:
+                self._embedder = built
+                self._cond.notify_all()
+                return built
 
     def _failed(self, message: str) -> None:
         self.last_error = message
