@@ -31,7 +31,7 @@ def test_a_created_node_carries_every_protocol_field(chat: httpx.Client) -> None
                   story_time={"label": "day 3"})
     assert set(node) >= NODE_FIELDS
     assert node["title"] == "Sera" and "calm" in node["text"]
-    assert node["scope"] == {"layer": "pov", "owner": "Alex", "region": "forest"}
+    assert node["scope"] == {"layer": "pov", "owner": "Alex", "region": "forest", "kind": "chat"}
     assert node["source_indices"] == [1, 2] and node["manually_edited"] is True
     assert node["tier"] in ("short_term", "long_term", "dormant", "archived")
     assert node["review_status"] in ("pending", "approved", "rejected")
