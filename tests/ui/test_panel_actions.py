@@ -31,12 +31,14 @@ def test_running_upkeep_promotes_an_important_draft_and_shows_the_count(
 
 
 def test_a_task_this_version_has_not_registered_is_disabled_with_a_reason(
-        qtbot, context: AppContext, service: MemoryService, seed: Callable[..., Node]) -> None:
+        qtbot, context: AppContext, service: MemoryService, seed: Callable[..., Node],
+        settled: Callable[[], None]) -> None:
     seed()
     service.maintenance_tasks.pop("reflect", None)
     panel = ActionsPanel(context)
     qtbot.addWidget(panel)
     context.set_chat(CHAT)
+    settled()  # the panel's own loading (backup status, the chat's facts) is done
     row = panel.rows["reflect"]
     assert not row.button.isEnabled()
     assert "cannot run" in row.button.toolTip()
