@@ -214,24 +214,20 @@ class VectorMaintainer:
 
     def wait_idle(self, timeout: float | None = None) -> bool:
         """Block until nothing is queued or being embedded (tests, benchmarks, rebuilds)."""
-        end = None if timeout is None else time.monotonic() + timeout
-        with self._cond:
-            while self._pending or self._busy or self._awaited() or self._deferred:
-                if self._embedder is None and self.last_error and not self._busy:
-                    return False
-                left = None if end is None else end - time.monotonic()
-                if left is not None and left <= 0:
-                    return False
-                self._cond.wait(0.05 if left is None else min(left, 0.05))
-        return True
+        return self._wait_while(lambda: bool(self._pending or self._busy or self._awaited() or self._deferred),
+                                timeout)
 
     def wait_chat(self, chat_id: str, timeout: float | None = None) -> bool:
         """Block until no memory of ``chat_id`` waits to be embedded (a sync with ``wait: true``
         answers once its memories can be found by meaning too); False on timeout, or at once
         when the embedder cannot be loaded."""
+        return self._wait_while(lambda: self._waiting(chat_id), timeout)
+
+    def _wait_while(self, busy: Callable[[], bool], timeout: float | None) -> bool:
+        """Block while ``busy()`` (checked holding ``_cond``); False on timeout or a failed embedder."""
         end = None if timeout is None else time.monotonic() + timeout
         with self._cond:
-            while self._waiting(chat_id):
+            while busy():
                 if self._embedder is None and self.last_error and not self._busy:
                     return False
                 left = None if end is None else end - time.monotonic()
