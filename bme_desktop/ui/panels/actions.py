@@ -198,6 +198,7 @@ class ActionRow:
         self.progress.setVisible(running)
         if not running:
             self.progress.reset()
+            self.progress.setRange(0, 0)  # indeterminate again until a task reports counts
         self.button.setEnabled(not running)
         self.cancel.setEnabled(running and bool(self.cancel_hint))
         if running:
@@ -217,7 +218,34 @@ class ActionRow:
         self._show(text, "muted" if ok else "warning")
 
 
-class ActionsPanel(QWidget):
+class RowRunner:
+    """What a set of action rows shares (the panel's maintenance rows, the story operations):
+    cancelling the running one, and showing how it ended."""
+
+    _context: AppContext
+    _running: dict[str, CancelToken]
+    rows: dict[str, ActionRow]
+
+    def available(self, key: str) -> tuple[bool, str]:
+        raise NotImplementedError
+
+    def cancel(self, key: str) -> None:
+        """Ask the running ``key`` to stop at its next checkpoint (the worker reports back)."""
+        token = self._running.get(key)
+        if token is not None and not token.cancelled:
+            token.cancel()
+            self.rows[key].set_cancelling()
+
+    def _finish(self, key: str, text: str, ok: bool) -> None:
+        self._running.pop(key, None)
+        row = self.rows[key]
+        row.set_running(False)
+        row.show_result(text, ok)
+        row.set_available(*self.available(key))
+        self._context.sigStatus.emit(f"{row.spec.title()}: {text}")
+
+
+class ActionsPanel(RowRunner, QWidget):
     def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._context = context
@@ -340,17 +368,3 @@ class ActionsPanel(QWidget):
         self._context.call(lambda s: run_action(s, chat_id, key, token, plan), done,
                            on_error=failed, owner=self)
 
-    def cancel(self, key: str) -> None:
-        """Ask the running ``key`` to stop at its next checkpoint (the worker reports back)."""
-        token = self._running.get(key)
-        if token is not None and not token.cancelled:
-            token.cancel()
-            self.rows[key].set_cancelling()
-
-    def _finish(self, key: str, text: str, ok: bool) -> None:
-        self._running.pop(key, None)
-        row = self.rows[key]
-        row.set_running(False)
-        row.show_result(text, ok)
-        row.set_available(*self.available(key))
-        self._context.sigStatus.emit(f"{row.spec.title()}: {text}")

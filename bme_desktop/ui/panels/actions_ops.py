@@ -19,7 +19,7 @@ from ...core.extract.scheduler import ExtractionWorker
 from ..context import AppContext
 from ..format import format_count
 from ..lifetime import subscribe
-from .actions import ActionRow, ActionSpec
+from .actions import ActionRow, ActionSpec, RowRunner
 
 OPERATION_ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("extract_pending", lambda: QCoreApplication.translate("Actions", "Extract pending"), lambda: QCoreApplication.translate("Actions", "Extract only the messages not extracted yet, as one undo step.")),
@@ -49,7 +49,7 @@ def operation_text(result: OperationResult, seconds: float) -> str:
     return text
 
 
-class StoryOperations(QWidget):
+class StoryOperations(RowRunner, QWidget):
     """The range picker and one row per operation."""
 
     def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
@@ -142,18 +142,3 @@ class StoryOperations(QWidget):
         if total > 0:
             row.progress.setRange(0, total)
             row.progress.setValue(min(done, total))
-
-    def cancel(self, key: str) -> None:
-        token = self._running.get(key)
-        if token is not None and not token.cancelled:
-            token.cancel()
-            self.rows[key].set_cancelling()
-
-    def _finish(self, key: str, text: str, ok: bool) -> None:
-        self._running.pop(key, None)
-        row = self.rows[key]
-        row.set_running(False)
-        row.progress.setRange(0, 0)
-        row.show_result(text, ok)
-        row.set_available(*self.available(key))
-        self._context.sigStatus.emit(f"{row.spec.title()}: {text}")
