@@ -239,21 +239,13 @@ def _extract_until(service: MemoryService, worker: Any, chat_id: str, task: str,
     count = 0
     span = max(1, target - after)
     report(0, span)
-    try:
-        while True:
-            checkpoint(cancel)
-            step = worker.runner.step(chat_id, cancel.event if cancel is not None else None)
-            checkpoint(cancel)
-            if step is None:
-                break
-            window, committed = step
+    with contextlib.closing(worker.extract_batches(chat_id, cancel)) as batches:
+        for window, committed in batches:
             total.merge(committed.change)
             count += 1
             report(min(span, window.end - after), span)
             if window.end >= target:
                 break
-    finally:
-        worker.note_applied(chat_id, count)
     if count == 0 and task == "extract_pending":
         raise NothingToDo("no batch is due: the last messages wait for an assistant reply")
     return OperationResult(task, total, count, rng, {"batches": count})

@@ -40,16 +40,6 @@ def rebuild(service: MemoryService, worker: ExtractionWorker, chat_id: str,
     with worker.pause():
         checkpoint(cancel)
         total = service.write(lambda uow: drop_extraction(uow, chat_id))
-        count = 0
-        try:
-            while True:
-                checkpoint(cancel)
-                step = worker.runner.step(chat_id, cancel.event if cancel is not None else None)
-                checkpoint(cancel)
-                if step is None:
-                    break
-                total.merge(step[1].change)
-                count += 1
-        finally:
-            worker.note_applied(chat_id, count)
+        for _window, committed in worker.extract_batches(chat_id, cancel):
+            total.merge(committed.change)
     return total

@@ -24,6 +24,7 @@ from ..events import Event
 from .api import ExtractionTicket
 from .progress import ExtractionProgress, Pace, read_progress
 from .runner import ModelExtractor, Runner
+from .window import Committed, Window
 
 if TYPE_CHECKING:
     from ..service import MemoryService
@@ -120,17 +121,24 @@ class ExtractionWorker:
         next batch (the batch being asked of the model is abandoned, its model call stopped)
         and raises ``Cancelled``: the batches committed before it are kept, and the chat
         resumes from there on its next extraction."""
+        with self.pause():
+            return sum(1 for _ in self.extract_batches(chat_id, cancel))
+
+    def extract_batches(self, chat_id: str, cancel: CancelToken | None = None) -> Iterator[tuple[Window, Committed]]:
+        """Extract batch after batch on the calling thread (the caller holds ``pause()``),
+        yielding each committed one until none is due. A cancel stops before the next batch
+        (raising ``Cancelled``). However the loop ends, the batches yielded count as applied
+        for the tickets waiting on this chat (close the iterator when leaving it early)."""
         count = 0
         try:
-            with self.pause():
-                while True:
-                    checkpoint(cancel)
-                    step = self.runner.step(chat_id, cancel.event if cancel is not None else None)
-                    checkpoint(cancel)
-                    if step is None:
-                        return count
-                    self.pace.note(chat_id, step[0].end - step[0].after)
-                    count += 1
+            while True:
+                checkpoint(cancel)
+                step = self.runner.step(chat_id, cancel.event if cancel is not None else None)
+                checkpoint(cancel)
+                if step is None:
+                    return
+                count += 1
+                yield step
         finally:
             self.note_applied(chat_id, count)
 
