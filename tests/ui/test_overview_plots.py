@@ -82,3 +82,31 @@ def test_no_chat_shows_empty_charts(qtbot, context: AppContext) -> None:
     qtbot.addWidget(panel)
     assert panel.charts.series == overview_data.OverviewSeries()
     assert panel.charts.picker.count() == 4
+
+
+def test_an_empty_memories_by_type_chart_says_so_and_shows_no_axis_values(qtbot, context: AppContext) -> None:
+    panel = OverviewPanel(context)
+    qtbot.addWidget(panel)
+    item = panel.plot.getPlotItem()
+    texts = [i.toPlainText() for i in item.items if hasattr(i, "toPlainText")]
+    assert texts == ["No memories yet"]
+    assert not item.getAxis("left").style["showValues"]
+    assert not item.getAxis("bottom").style["showValues"]
+
+
+def test_a_theme_switch_redraws_the_chart_on_screen_and_a_hidden_one_when_it_is_picked(
+        qtbot, context: AppContext, seed: Callable[..., Node], settled: Callable[[], None]) -> None:
+    seed()
+    panel = OverviewPanel(context)
+    qtbot.addWidget(panel)
+    context.set_chat(CHAT)
+    settled()
+    panel.charts.picker.setCurrentIndex(1)  # memories over time
+    name = next(n for n in context.themes.themes if n != context.themes.current.name)
+    theme = context.themes.apply(name)
+    growth = panel.charts.growth.getPlotItem().listDataItems()[0]
+    assert growth.opts["pen"].color().name() == theme.color("primary")
+    assert panel.charts.growth.backgroundBrush().color().name() == theme.color("surface")
+    assert panel.charts.latency.backgroundBrush().color().name() != theme.color("surface")  # not drawn yet
+    panel.charts.picker.setCurrentIndex(2)
+    assert panel.charts.latency.backgroundBrush().color().name() == theme.color("surface")

@@ -21,7 +21,7 @@ from ..lifetime import subscribe
 from ..overview_data import OverviewSeries, overview_series
 from ..theming import Theme
 from ..theming.plot import node_brush, pen, style_plot
-from .overview_plots import OverviewPlots
+from .overview_plots import OverviewPlots, prepare, show_empty
 
 
 @dataclass(frozen=True)
@@ -189,10 +189,12 @@ class OverviewPanel(QWidget):
 
     def _draw(self) -> None:
         theme = self._context.themes.current
-        item = self.plot.getPlotItem()
-        item.clear()
+        item = prepare(self.plot)
         types = list(NODE_TYPES)
         counts = [(self._stats.nodes_by_type.get(t, 0) if self._stats else 0) for t in types]
+        if not any(counts):
+            show_empty(self.plot, theme, self.tr("No memories yet"))
+            return
         ys = list(range(len(types)))
         bars = pg.BarGraphItem(x0=[0] * len(types), y=ys, height=0.62, width=counts,
                                brushes=[node_brush(theme, t) for t in types], pens=[pen(theme, "surface")] * len(types))

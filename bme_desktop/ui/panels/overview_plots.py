@@ -46,6 +46,30 @@ def brush(theme: Theme, token: str, alpha: float = 1.0) -> QBrush:
     return QBrush(pen(theme, token, alpha=alpha).color())
 
 
+def show_empty(widget: pg.PlotWidget, theme: Theme, text: str) -> None:
+    """A chart with nothing to show: ``text`` in its middle and no axis values (an empty
+    chart's 0–1 ticks mean nothing)."""
+    item = widget.getPlotItem()
+    label = pg.TextItem(text, color=pen(theme, "text_muted").color(), anchor=(0.5, 0.5))
+    label.setPos(0.5, 0.5)
+    item.addItem(label)
+    item.invertY(False)
+    item.setXRange(0, 1, padding=0)
+    item.setYRange(0, 1, padding=0)
+    for name in ("left", "bottom"):
+        item.getAxis(name).setStyle(showValues=False)
+        item.getAxis(name).setTicks(None)
+
+
+def prepare(widget: pg.PlotWidget) -> pg.PlotItem:
+    """Clear a chart for new data, its axis values shown again."""
+    item = widget.getPlotItem()
+    item.clear()
+    for name in ("left", "bottom"):
+        item.getAxis(name).setStyle(showValues=True)
+    return item
+
+
 class OverviewPlots(QWidget):
     """A chart picker over a stack of charts (a combo box fits a narrow dock where tabs do not).
     Chart 0 is the caller's "by type" chart; the other three are drawn by :meth:`show_series`."""
@@ -66,50 +90,63 @@ class OverviewPlots(QWidget):
             self.stack.addWidget(widget)
             self.picker.addItem(title)
             self.picker.setItemData(self.picker.count() - 1, hint, Qt.ItemDataRole.ToolTipRole)
-        self.picker.currentIndexChanged.connect(self.stack.setCurrentIndex)
+        self.picker.currentIndexChanged.connect(self._pick)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.picker)
         layout.addWidget(self.stack, 1)
         self.series = OverviewSeries()
+        self.theme: Theme | None = None
+        self._stale: set[int] = set()  # charts behind the picker, drawn when picked
 
     def restyle(self, theme: Theme) -> None:
-        for widget, left, bottom in ((self.growth, self.tr("memories"), ""),
-                                     (self.latency, self.tr("ms"), self.tr("recall")),
-                                     (self.retrievability, self.tr("memories"), self.tr("retrievability"))):
-            style_plot(widget, theme)
-            item = widget.getPlotItem()
-            item.setLabel("left", left, color=theme.color("text_muted"))
-            item.setLabel("bottom", bottom, color=theme.color("text_muted"))
-            item.showLabel("bottom", bool(bottom))
-        self.draw(theme)
+        self.theme = theme
+        self._stale = {1, 2, 3}
+        self._draw_current()
 
     def show_series(self, series: OverviewSeries, theme: Theme) -> None:
-        self.series = series
-        self.draw(theme)
+        self.series, self.theme = series, theme
+        self._stale |= {1, 2, 3}
+        self._draw_current()
 
     def draw(self, theme: Theme) -> None:
-        s = self.series
-        self._draw_growth(theme, s)
-        self._draw_latency(theme, s)
-        self._draw_retrievability(theme, s)
+        """Draw every chart now (the one on screen is otherwise the only one kept current)."""
+        self.theme = theme
+        self._stale = {1, 2, 3}
+        for index in (1, 2, 3):
+            self._draw_chart(index)
+
+    def _pick(self, index: int) -> None:
+        self.stack.setCurrentIndex(index)
+        self._draw_current()
+
+    def _draw_current(self) -> None:
+        """Only the chart on screen is drawn (a theme switch or new data used to redraw all three,
+        ~25 ms of every switch); the others when they are picked."""
+        self._draw_chart(self.stack.currentIndex())
+
+    def _draw_chart(self, index: int) -> None:
+        theme = self.theme
+        if theme is None or index not in self._stale:
+            return
+        self._stale.discard(index)
+        widget, left, bottom, draw = (
+            (self.growth, self.tr("memories"), "", self._draw_growth),
+            (self.latency, self.tr("ms"), self.tr("recall"), self._draw_latency),
+            (self.retrievability, self.tr("memories"), self.tr("retrievability"), self._draw_retrievability),
+        )[index - 1]
+        style_plot(widget, theme)
+        item = widget.getPlotItem()
+        item.setLabel("left", left, color=theme.color("text_muted"))
+        item.setLabel("bottom", bottom, color=theme.color("text_muted"))
+        item.showLabel("bottom", bool(bottom))
+        draw(theme, self.series)
 
     def _empty(self, widget: pg.PlotWidget, theme: Theme, text: str) -> None:
-        item = widget.getPlotItem()
-        label = pg.TextItem(text, color=pen(theme, "text_muted").color(), anchor=(0.5, 0.5))
-        label.setPos(0.5, 0.5)
-        item.addItem(label)
-        item.setXRange(0, 1, padding=0)
-        item.setYRange(0, 1, padding=0)
-        for name in ("left", "bottom"):
-            item.getAxis(name).setStyle(showValues=False)
+        show_empty(widget, theme, text)
 
     def _prepare(self, widget: pg.PlotWidget) -> pg.PlotItem:
-        item = widget.getPlotItem()
-        item.clear()
-        for name in ("left", "bottom"):
-            item.getAxis(name).setStyle(showValues=True)
-        return item
+        return prepare(widget)
 
     def _draw_growth(self, theme: Theme, s: OverviewSeries) -> None:
         item = self._prepare(self.growth)
