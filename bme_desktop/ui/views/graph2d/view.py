@@ -1,48 +1,40 @@
 """Graph2DView: the 2D memory graph page — wires the source, the layout worker and the canvas.
 
-Public API (all by node id): ``set_filter``, ``set_search``, ``focus_on``, ``set_highlight``,
-``select``, ``set_lanes``; signals ``sigNodeSelected(str)`` and ``sigSelectionChanged(list)``.
+Public API: the one the nebula shares (:class:`GraphPage`), plus ``set_lanes``,
+``set_local_depth`` and ``fit``; signal ``sigSelectionChanged(list)``.
 Positions stream from a :class:`LayoutLink` (≤ 30 updates/s, stops when settled); a dragged node
 is moved and pinned in the layout; point-of-view lanes shift each owner's nodes into a column.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Signal
-from PySide6.QtGui import QCloseEvent, QHideEvent, QShowEvent
-from PySide6.QtWidgets import QApplication, QToolTip, QVBoxLayout, QWidget
+from PySide6.QtGui import QCloseEvent
+from PySide6.QtWidgets import QToolTip, QVBoxLayout, QWidget
 
 from ...context import AppContext
-from ...lifetime import on_release, subscribe
+from ...lifetime import subscribe
 from ...theming import Theme
 from ..gl_probe import opengl_available
 from ..graph_data import FloatArray, IntArray
-from ..graph_query import GraphFilter, lane_shift
+from ..graph_page import GraphPage
+from ..graph_query import lane_shift
 from ..graph_source import GraphSource
-from ..graph_state import GraphState
-from ..layout_link import LayoutLink
 from ..legend import GraphLegend
 from ..placement import initial_positions, place_new
 from ._canvas import GraphCanvas
 
 
-class Graph2DView(QWidget):
-    sigNodeSelected = Signal(str)  # a click on a node ("" on the background)
+class Graph2DView(GraphPage):
     sigSelectionChanged = Signal(list)  # ids inside a Shift+drag rubber band
 
     def __init__(self, context: AppContext, parent: QWidget | None = None, *,
                  use_opengl: bool = False, source: GraphSource | None = None) -> None:
-        super().__init__(parent)
-        self.context = context
-        self.source = source or GraphSource.for_context(context)
-        self.state = GraphState(self.source, self)
+        super().__init__(context, source, 2, parent)
         # Raster by default: on Mesa llvmpipe the GL paint engine measured ~3× slower (bench/render.py).
         self.opengl = bool(use_opengl) and opengl_available()
         self.canvas = GraphCanvas(self.state, context.themes.current, use_opengl=self.opengl)
-        self.link = LayoutLink(dim=2, parent=self)
         self.base: FloatArray = np.zeros((0, 2))  # layout positions; display = base + lane shift
         self.shift: FloatArray = np.zeros((0, 2))
         self.lanes = False
@@ -60,7 +52,6 @@ class Graph2DView(QWidget):
         st.sigEdgesChanged.connect(self._edges_changed)
         st.sigStyleChanged.connect(self.canvas.refresh)
         st.sigStyleChanged.connect(self._update_legend)
-        st.sigSelected.connect(self._selected_by_user)
         st.sigCommunities.connect(self._communities)
         vb = self.canvas.vb
         vb.sigNodeClicked.connect(st.select_row)
@@ -70,53 +61,18 @@ class Graph2DView(QWidget):
         vb.sigRangeChangedManually.connect(self._stop_following)
         self.link.sigPositions.connect(self._positions)
         self.link.sigSettled.connect(self._settled)
-        subscribe(self, context.sigNodeSelected, st.select)
         subscribe(self, context.themes.sigThemeChanged, self._restyle)
-        app = QApplication.instance()
-        if app is not None:
-            subscribe(self, app.aboutToQuit, self.link.close)
-        on_release(self, self.link.close)  # no layout thread outlives the window
+        self.wire()
         self._reset()
 
-    # public --------------------------------------------------------------------------------
-    def set_filter(self, f: GraphFilter) -> None:
-        self.state.set_filter(f)
-
-    def set_search(self, text: str) -> None:
-        self.state.set_search(text)
-
-    def focus_on(self, node_id: str, k: int = 1) -> None:
-        self.state.focus_on(node_id, k)
+    # public (besides GraphPage's) ------------------------------------------------------------
+    def _focused(self) -> None:
         self.fit()
-
-    def set_highlight(self, ids: Iterable[str] | None) -> None:
-        self.state.set_highlight(ids)
-
-    def select(self, node_id: str) -> None:
-        self.state.select(node_id)
-
-    def set_color_by(self, mode: str) -> None:
-        """Colour nodes by ``"type"`` or ``"community"`` (the legend follows)."""
-        self.state.set_color_by(mode)
 
     def set_local_depth(self, k: int) -> None:
         """The local graph: the selection and what lies within ``k`` steps of it (0: the whole graph)."""
         self.state.set_local_depth(k)
         self.fit()
-
-    def highlight_group(self, group: int) -> None:
-        """Light up one community (a click on its line in the legend; again to clear)."""
-        data, st = self.state.data, self.state
-        ids = [data.ids[r] for r in np.flatnonzero(st.group == group).tolist()] if group >= 0 else []
-        same = st.highlight_ids is not None and st.highlight_ids == frozenset(ids)
-        self.state.set_highlight(None if same or not ids else ids)
-
-    def set_layout_running(self, on: bool) -> None:
-        """Run or stop the layout (stopped: nodes stay where they are; dragged ones stay pinned)."""
-        self.link.set_running(on)
-
-    def set_forces(self, spread: float, gravity: float) -> None:
-        self.link.set_forces(spread, gravity)
 
     def set_lanes(self, on: bool) -> None:
         """Point-of-view lanes: objective memories in the middle, each owner's in a column beside."""
@@ -231,19 +187,7 @@ class Graph2DView(QWidget):
             self.canvas.reserved = reserved
             self.canvas.refresh_labels()
 
-    def _selected_by_user(self, node_id: str) -> None:
-        self.sigNodeSelected.emit(node_id)
-        self.context.sigNodeSelected.emit(node_id)
-
     # lifetime ------------------------------------------------------------------------------
-    def showEvent(self, event: QShowEvent) -> None:
-        self.link.set_paused(False)
-        super().showEvent(event)
-
-    def hideEvent(self, event: QHideEvent) -> None:
-        self.link.set_paused(True)
-        super().hideEvent(event)
-
     def closeEvent(self, event: QCloseEvent) -> None:
         self.link.close()
         super().closeEvent(event)

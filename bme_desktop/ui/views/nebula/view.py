@@ -1,7 +1,6 @@
 """NebulaView: memories as glowing sprites, one cloud per type on a sphere, slowly turning.
 
-Same API as the 2D view (``set_filter``, ``set_search``, ``focus_on``, ``set_highlight``,
-``select``; ``sigNodeSelected``). Short-term memories glow dimmer, dormant and archived ones
+Same API as the 2D view (:class:`GraphPage`), plus ``set_rotating``. Short-term memories glow dimmer, dormant and archived ones
 are hidden; size follows importance. Left-drag rotates (auto-rotation pauses while the mouse
 is down), wheel zooms, a click picks the nearest sprite on screen. Without OpenGL the page
 shows a placeholder message instead.
@@ -9,27 +8,24 @@ shows a placeholder message instead.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
 import pyqtgraph.opengl as gl
 from PySide6.QtCore import QPoint, QPointF, QRect, Qt, QTimer, Signal
 from PySide6.QtGui import QHideEvent, QMouseEvent, QShowEvent
-from PySide6.QtWidgets import QApplication, QLabel, QToolTip, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QToolTip, QVBoxLayout, QWidget
 
 from ...context import AppContext
-from ...lifetime import on_release, subscribe
+from ...lifetime import subscribe
 from ...theming import Theme
 from ...theming.colors import mix, rgba, to_rgb
 from ...theming.qt import gl_clear_color
 from ..gl_probe import opengl_problem, placeholder
 from ..graph_colors import BY_COMMUNITY, COMMUNITY_COLOURS, community_palette, type_palette
 from ..graph_data import TYPE_NAMES, FloatArray, IntArray
-from ..graph_query import GraphFilter
+from ..graph_page import GraphPage
 from ..graph_source import GraphSource
-from ..graph_state import GraphState
-from ..layout_link import LayoutLink
 from ..legend import GraphLegend
 from ..placement import initial_positions, place_new
 from ._geometry import clustered, pick, project
@@ -73,15 +69,12 @@ class _GLView(gl.GLViewWidget):  # type: ignore[misc]
         super().mouseReleaseEvent(ev)
 
 
-class NebulaView(QWidget):
-    sigNodeSelected = Signal(str)
-
+class NebulaView(GraphPage):
     def __init__(self, context: AppContext, parent: QWidget | None = None, *,
                  source: GraphSource | None = None, rotate: bool = True) -> None:
-        super().__init__(parent)
-        self.context = context
-        self.state = GraphState(source or GraphSource.for_context(context), self)
+        super().__init__(context, source, 3, parent)
         self.problem = opengl_problem()
+        self.live = not self.problem
         box = QVBoxLayout(self)
         box.setContentsMargins(0, 0, 0, 0)
         self.base: FloatArray = np.zeros((0, 3))
@@ -111,7 +104,6 @@ class NebulaView(QWidget):
         self._hover_at = (-1.0, -1.0)
         self._hover_timer = QTimer(self, singleShot=True, interval=HOVER_MS)
         self._hover_timer.timeout.connect(self._hover_now)
-        self.link = LayoutLink(dim=3, parent=self)
         self.rotating = rotate
         self._dragging = False
         self._timer = QTimer(self, interval=33)
@@ -123,55 +115,19 @@ class NebulaView(QWidget):
         st.sigEdgesChanged.connect(lambda: self.link.set_edges(st.data.edge_pairs()))
         st.sigStyleChanged.connect(self._restyle)
         st.sigCommunities.connect(self._place)
-        st.sigSelected.connect(self._selected_by_user)
         self.glview.sigClicked.connect(self._clicked)
         self.glview.sigDragging.connect(self._set_dragging)
         self.glview.sigHover.connect(self._hovered)
         self.link.sigPositions.connect(self._positions)
-        subscribe(self, context.sigNodeSelected, st.select)
         subscribe(self, context.themes.sigThemeChanged, self.set_theme)
-        app = QApplication.instance()
-        if app is not None:
-            subscribe(self, app.aboutToQuit, self.link.close)
-        on_release(self, self.link.close)  # no layout thread outlives the window
+        self.wire()
         self.set_theme(context.themes.current)
         self._reset()
 
-    # public --------------------------------------------------------------------------------
-    def set_filter(self, f: GraphFilter) -> None:
-        self.state.set_filter(f)
-
-    def set_search(self, text: str) -> None:
-        self.state.set_search(text)
-
-    def focus_on(self, node_id: str, k: int = 1) -> None:
-        self.state.focus_on(node_id, k)
-
-    def set_highlight(self, ids: Iterable[str] | None) -> None:
-        self.state.set_highlight(ids)
-
-    def select(self, node_id: str) -> None:
-        self.state.select(node_id)
-
-    def set_layout_running(self, on: bool) -> None:
-        if self.glview is not None:
-            self.link.set_running(on)
-
-    def set_forces(self, spread: float, gravity: float) -> None:
-        if self.glview is not None:
-            self.link.set_forces(spread, gravity)
-
-    def set_color_by(self, mode: str) -> None:
-        self.state.set_color_by(mode)
+    # public (besides GraphPage's) ------------------------------------------------------------
+    def _colouring_changed(self) -> None:
         if self.glview is not None:
             self._place()
-
-    def highlight_group(self, group: int) -> None:
-        """Light up one community (a click on its legend line; again to clear)."""
-        st = self.state
-        ids = [st.data.ids[r] for r in np.flatnonzero(st.group == group).tolist()] if group >= 0 else []
-        same = st.highlight_ids is not None and st.highlight_ids == frozenset(ids)
-        st.set_highlight(None if same or not ids else ids)
 
     def set_rotating(self, on: bool) -> None:
         self.rotating = on
@@ -403,18 +359,12 @@ class NebulaView(QWidget):
             self.glview.orbit(ROTATE_DEG, 0.0)
             self._place_tags()
 
-    def _selected_by_user(self, node_id: str) -> None:
-        self.sigNodeSelected.emit(node_id)
-        self.context.sigNodeSelected.emit(node_id)
-
     def showEvent(self, event: QShowEvent) -> None:
         if self.glview is not None:
-            self.link.set_paused(False)
             self._timer.start()
         super().showEvent(event)
 
     def hideEvent(self, event: QHideEvent) -> None:
         if self.glview is not None:
-            self.link.set_paused(True)
             self._timer.stop()
         super().hideEvent(event)
