@@ -188,7 +188,7 @@
     </message>
     <message>
         <location filename="../../bme_desktop/ui/panels/actions.py" line="175"/>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="316"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="344"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -198,12 +198,12 @@
         <translation>此任务一旦开始便无法停止。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="208"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="209"/>
         <source>Cancelling…</source>
         <translation>正在取消…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="204"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="205"/>
         <source>Running…</source>
         <translation>运行中…</translation>
     </message>
@@ -431,53 +431,53 @@
 <context>
     <name>ActionsPanel</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="226"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="254"/>
         <source>Maintenance</source>
         <translation>维护任务</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="240"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="268"/>
         <source>Story operations</source>
         <translation>故事操作</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="243"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="271"/>
         <source>Export and backup</source>
         <translation>导出与备份</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="274"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="302"/>
         <source>Open a chat first.</source>
         <translation>请先打开一个聊天。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="277"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="305"/>
         <source>No extractor is attached to this data folder.</source>
         <translation>此数据文件夹未配置提取器。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="280"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="308"/>
         <source>This version of BME Desktop cannot run this task yet.</source>
         <translation>此版本的 BME Desktop 尚不能运行该任务。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="285"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="313"/>
         <source>No chat open</source>
         <translation>未打开聊天</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="285"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="313"/>
         <source>Runs on the chat that is open.</source>
         <translation>作用于当前打开的聊天。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="337"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="365"/>
         <source>Cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="303"/>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="339"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="331"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="367"/>
         <source>Failed: {0}</source>
         <translation>失败：{0}</translation>
     </message>
@@ -2336,7 +2336,7 @@ Type {0} to confirm:</source>
 <context>
     <name>NebulaView</name>
     <message>
-        <location filename="../../bme_desktop/ui/views/nebula/view.py" line="91"/>
+        <location filename="../../bme_desktop/ui/views/nebula/view.py" line="84"/>
         <source>The memory nebula</source>
         <translation>记忆星云</translation>
     </message>
@@ -2438,32 +2438,32 @@ Type {0} to confirm:</source>
 <context>
     <name>OverviewPanel</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="212"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="214"/>
         <source>SillyTavern&apos;s model</source>
         <translation>SillyTavern 的模型</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="213"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="215"/>
         <source>the proxy&apos;s upstream</source>
         <translation>代理的上游</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="223"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="225"/>
         <source>Last extraction: none yet</source>
         <translation>上次提取：尚无</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="225"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="227"/>
         <source>Last extraction: {0}</source>
         <translation>上次提取：{0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="227"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="229"/>
         <source>Last extraction: rules — the model failed, the batch says why</source>
         <translation>上次提取：规则——模型失败了，批次中写明了原因</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="228"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="230"/>
         <source>Last extraction: rules (offline)</source>
         <translation>上次提取：规则（离线）</translation>
     </message>
@@ -2503,27 +2503,32 @@ Type {0} to confirm:</source>
         <translation>最近活动 {0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="235"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="196"/>
+        <source>No memories yet</source>
+        <translation>还没有记忆</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="237"/>
         <source>Recall by meaning: off (no embedder)</source>
         <translation>语义召回：关闭（没有嵌入模型）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="237"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="239"/>
         <source>Recall by meaning: the vectors load with the chat&apos;s first recall</source>
         <translation>语义召回：向量将在本聊天第一次召回时载入</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="240"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="242"/>
         <source>{0} on {1}</source>
         <translation>{0}（{1} 运行）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="242"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="244"/>
         <source>Recall by meaning: {0} of {1} memories embedded, more on the way · {2}</source>
         <translation>语义召回：{1} 条记忆中已嵌入 {0} 条，其余正在处理 · {2}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="244"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="246"/>
         <source>Recall by meaning: {0} memories embedded · {1}</source>
         <translation>语义召回：已嵌入 {0} 条记忆 · {1}</translation>
     </message>
@@ -2531,79 +2536,79 @@ Type {0} to confirm:</source>
 <context>
     <name>OverviewPlots</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="61"/>
+        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="85"/>
         <source>Memories by type</source>
         <translation>各类型记忆数</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="61"/>
+        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="85"/>
         <source>Live memories of each type</source>
         <translation>每种类型的现存记忆数</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="62"/>
+        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="86"/>
         <source>Memories over time</source>
         <translation>记忆随时间增长</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="62"/>
+        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="86"/>
         <source>Live memories, counted by when each was made</source>
         <translation>按创建时间累计的现存记忆数</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="63"/>
+        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="87"/>
         <source>Recall time</source>
         <translation>召回耗时</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="63"/>
+        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="87"/>
         <source>How long each kept recall took, oldest first</source>
         <translation>每次保留的召回所用时间，从最早开始</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="64"/>
+        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="88"/>
         <source>Retrievability</source>
         <translation>可提取度</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="65"/>
+        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="89"/>
         <source>How easily each live memory comes back (1 = at once)</source>
         <translation>每条现存记忆被想起的难易程度（1 = 立即想起）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="77"/>
-        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="79"/>
+        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="134"/>
+        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="136"/>
         <source>memories</source>
         <translation>记忆数</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="78"/>
+        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="135"/>
         <source>ms</source>
         <translation>毫秒</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="78"/>
+        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="135"/>
         <source>recall</source>
         <translation>召回次序</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="79"/>
+        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="136"/>
         <source>retrievability</source>
         <translation>可提取度</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="117"/>
-        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="148"/>
+        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="154"/>
+        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="185"/>
         <source>No memories yet</source>
         <translation>还没有记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="131"/>
+        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="168"/>
         <source>No recalls kept yet</source>
         <translation>还没有保留的召回记录</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="140"/>
+        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="177"/>
         <source>mean {0} ms</source>
         <translation>平均 {0} 毫秒</translation>
     </message>
