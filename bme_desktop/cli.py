@@ -114,7 +114,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         from .core.backup.cli_commands import COMMANDS as BACKUP_COMMANDS
         if command in BACKUP_COMMANDS:
             from .core.backup.cli_commands import run as run_backup_command
-            return run_backup_command(command, args, data_dir)
+            from .maintain_cli import run_here_or_through_bridge
+            return run_backup_command(command, args, data_dir, run_here_or_through_bridge)
         if command == "maintain":
             from .maintain_cli import run as run_maintain
             return run_maintain(args, data_dir)

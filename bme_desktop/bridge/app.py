@@ -16,6 +16,7 @@ from . import (
     routes_clients,
     routes_events,
     routes_lifecycle,
+    routes_lorebook,
     routes_nodes,
     routes_recall,
 )
@@ -133,6 +134,7 @@ def build_app(context: BridgeContext) -> web.Application:
     routes_lifecycle.register(app.router)
     routes_events.register(app.router)
     routes_clients.register(app.router)
+    routes_lorebook.register(app.router)
     proxy.register(app)
     app[routes_events.SOCKETS] = set()
     app[routes_events.WAITING] = set()

@@ -161,6 +161,17 @@ class BridgeClient:
     def move_scope(self, chat_id: str, node_id: str, kind: str) -> dict[str, Any]:
         return dict(self.request("POST", chat_path(chat_id, "nodes", node_id, "scope"), body={"kind": kind}))
 
+    def put_lorebook(self, chat_id: str, entries: list[dict[str, Any]]) -> dict[str, Any]:
+        return dict(self.request("PUT", chat_path(chat_id, "lorebook"), body={"entries": entries}))
+
+    def export_worldinfo(self, chat_id: str, ids: list[str]) -> dict[str, Any]:
+        return dict(self.request("POST", chat_path(chat_id, "worldinfo", "export"), body={"ids": ids}))
+
+    def import_worldinfo(self, chat_id: str, document: dict[str, Any], book: str, scope: str = "world"
+                         ) -> dict[str, Any]:
+        return dict(self.request("POST", chat_path(chat_id, "worldinfo", "import"),
+                                 body={"file": document, "book": book, "scope": scope}))
+
     def delete_node(self, chat_id: str, node_id: str) -> dict[str, Any]:
         return dict(self.request("DELETE", chat_path(chat_id, "nodes", node_id)))
 

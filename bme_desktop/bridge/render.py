@@ -6,6 +6,7 @@ from typing import Any
 
 from ..core.clock import iso
 from ..core.events import ChangeRecord
+from ..core.lorebook import is_read_only, lore_of
 from ..core.model import ChatStats, Edge, Node, RecallRecord
 from ..core.recall.api import RecalledNode, RecallResult
 from ..core.schema import NODE_TYPES, node_text
@@ -45,7 +46,18 @@ def node_json(node: Node) -> dict[str, Any]:
         "manually_edited": node.manually_edited,
         "deleted_at": iso(node.deleted_at),
         "flags": {k: node.flags[k] for k in PUBLIC_FLAGS if k in node.flags},
+        "lorebook": lore_json(node),
     }
+
+
+def lore_json(node: Node) -> dict[str, Any] | None:
+    """Where a memory from a lorebook came from (core/lorebook.py): the book, the entry's uid,
+    ``sillytavern`` (read-only: kept in step with SillyTavern) or ``file`` (imported, editable)."""
+    lore = lore_of(node)
+    if lore is None:
+        return None
+    return {"book": lore.get("book"), "uid": lore.get("uid"), "source": lore.get("source"),
+            "read_only": is_read_only(node)}
 
 
 def edge_json(edge: Edge) -> dict[str, Any]:

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from . import editing
 from .errors import ValidationError
 from .extract.entities import ALIASES_FIELD, aliases_of, with_aliases
+from .lorebook import check_writable
 from .model import Edge, Node
 from .schema import NODE_TYPES, RELATIONS, node_title
 from .store.unit_of_work import UnitOfWork
@@ -73,6 +74,8 @@ def merge_in(uow: UnitOfWork, chat_id: str, keep_id: str, other_id: str, *, manu
         raise ValidationError("other", "a memory cannot be merged with itself")
     keep = editing.require_node(uow, chat_id, keep_id)
     other = editing.require_node(uow, chat_id, other_id)
+    check_writable(keep)  # SillyTavern's lorebook owns its memories (core/lorebook.py)
+    check_writable(other)
     merged = _merged_node(uow, keep, other, manual)
     _repoint_edges(uow, chat_id, keep_id, other_id)
     uow.put_node(merged)

@@ -93,7 +93,7 @@ NODE_TYPES: Final = MappingProxyType({t.id: t for t in _NODE_TYPES})
 FACT_CATEGORY_POOLS: Final = MappingProxyType({
     "trait": "never", "preference": "never", "goal": "never",
     "decision": "slow", "lesson": "slow", "fact": "slow",
-    "knowledge": "medium", "event": "fast",
+    "knowledge": "medium", "event": "fast", "lore": "never",
 })
 
 _RELATIONS: tuple[RelationType, ...] = (

@@ -23,6 +23,7 @@ from .errors import Conflict, NotFound, ValidationError
 from .events import ChangeRecord, Event, EventBus
 from .extract.api import ExtractionScheduler, ExtractionTicket, NoExtraction
 from .ingest.history import SyncOutcome, apply_sync, validate_messages
+from .lorebook import LoreReport, check_writable
 from .model import ChatStats, Edge, Message, MessageIn, Node, NodeQuery, RecallRecord
 from .providers.chat_model import ModelLenders
 from .recall.api import Recaller, RecallRequest, RecallResult
@@ -35,6 +36,7 @@ from .store.notify import ChangeListener
 from .store.reader import ChatNotFound, Reader
 from .store.store import Store
 from .store.unit_of_work import UnitOfWork
+from .worldinfo import LoreEntry
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -56,6 +58,14 @@ class SyncResult:
     # The extraction this sync queued: ``ticket.wait()`` waits for it (a caller that must not
     # hold a worker thread meanwhile syncs without ``wait`` and waits on a thread of its own).
     ticket: ExtractionTicket | None = field(default=None, repr=False, compare=False)
+
+
+def _writable(chat_id: str, node_id: str, fn: Callable[[UnitOfWork], T]) -> Callable[[UnitOfWork], T]:
+    """``fn``, refused (409) for a memory SillyTavern's lorebook owns (core/lorebook.py)."""
+    def op(uow: UnitOfWork) -> T:
+        check_writable(editing.require_node(uow, chat_id, node_id))
+        return fn(uow)
+    return op
 
 
 class MemoryService:
@@ -297,16 +307,47 @@ class MemoryService:
         return self._manual(chat_id, actor, "create_node", lambda uow: editing.create_node(uow, chat_id, draft))
 
     def update_node(self, chat_id: str, node_id: str, patch: dict[str, Any], *, actor: str = "user") -> Node:
-        return self._manual(chat_id, actor, "update_node",
-                            lambda uow: editing.patch_node(uow, chat_id, node_id, patch))
+        return self._manual(chat_id, actor, "update_node", _writable(
+            chat_id, node_id, lambda uow: editing.patch_node(uow, chat_id, node_id, patch)))
 
     def move_scope(self, chat_id: str, node_id: str, kind: str, *, actor: str = "user") -> Node:
         """Share a memory with the chat's character, persona or world, or keep it to the chat
         (one undoable edit; see ``editing.move_scope``)."""
-        return self._manual(chat_id, actor, "move_scope", lambda uow: editing.move_scope(uow, chat_id, node_id, kind))
+        return self._manual(chat_id, actor, "move_scope", _writable(
+            chat_id, node_id, lambda uow: editing.move_scope(uow, chat_id, node_id, kind)))
+
+    def sync_lorebook(self, chat_id: str, entries: list[LoreEntry]) -> LoreReport:
+        """Make the chat's lorebook memories what SillyTavern resolves for it now (not undoable:
+        SillyTavern owns them; see ``lorebook.sync_lorebook``)."""
+        from .lorebook import sync_lorebook
+        return self._write_checked(lambda uow: sync_lorebook(uow, chat_id, entries))
+
+    def import_worldinfo(self, chat_id: str, entries: list[LoreEntry], kind: str, *, actor: str = "user"
+                         ) -> LoreReport:
+        """A World Info file's entries as memories of scope ``kind`` in the chat (one undo step;
+        none when every entry is here already)."""
+        from .lorebook import import_entries, imported_here
+        here = self.read(lambda r: imported_here(r, chat_id, entries))
+        if len(here) == len(entries):
+            return LoreReport(skipped=len(here))
+        return self._manual(chat_id, actor, "import_worldinfo", lambda uow: import_entries(uow, chat_id, entries, kind))
+
+    def worldinfo_entries(self, chat_id: str, node_ids: Sequence[str]) -> list[LoreEntry]:
+        """The chosen memories as World Info entries, in the order asked (an unknown id is a 404)."""
+        from .lorebook import node_entry
+        def entries(r: Reader) -> list[LoreEntry]:
+            out = []
+            for node_id in node_ids:
+                node = r.node(chat_id, node_id)
+                if node is None:
+                    raise NotFound(f"no memory {node_id!r} in chat {chat_id!r}")
+                out.append(node_entry(node))
+            return out
+        return self.read(entries)
 
     def delete_node(self, chat_id: str, node_id: str, *, actor: str = "user") -> Node:
-        return self._manual(chat_id, actor, "delete_node", lambda uow: editing.delete_node(uow, chat_id, node_id))
+        return self._manual(chat_id, actor, "delete_node", _writable(
+            chat_id, node_id, lambda uow: editing.delete_node(uow, chat_id, node_id)))
 
     def restore_node(self, chat_id: str, node_id: str, *, actor: str = "user") -> Node:
         return self._manual(chat_id, actor, "restore_node",

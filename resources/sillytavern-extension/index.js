@@ -52,6 +52,21 @@ async function findPersonaId(sillyTavern) {
     };
 }
 
+/**
+ * The open chat's World Info entries as SillyTavern resolves them for a generation: global
+ * books, the character's books and the chat's book (world-info.js getSortedEntries, an export
+ * since 1.12). Null when this SillyTavern has no such function.
+ */
+async function findLorebookEntries() {
+    try {
+        const worldInfo = await import('../../../world-info.js');
+        if (typeof worldInfo.getSortedEntries === 'function') return () => worldInfo.getSortedEntries();
+    } catch (err) {
+        console.warn(`${LOG_PREFIX} SillyTavern's world-info.js cannot be loaded; lorebooks are not sent:`, err?.message ?? err);
+    }
+    return async () => null;
+}
+
 export async function start(sillyTavern = globalThis.SillyTavern) {
     if (typeof sillyTavern?.getContext !== 'function') {
         console.error(`${LOG_PREFIX} SillyTavern.getContext() is missing: this SillyTavern is too old for BME Desktop Memory.`);
@@ -61,9 +76,10 @@ export async function start(sillyTavern = globalThis.SillyTavern) {
     // getContext() returns a new snapshot each call: never cache it.
     const generateRaw = await findGenerateRaw(sillyTavern);
     const getPersonaId = await findPersonaId(sillyTavern);
+    const getLorebookEntries = await findLorebookEntries();
     const bme = createBme({
         getContext: () => sillyTavern.getContext(), readPendingInput, generateRaw, isGenerating: stopButtonShown,
-        getPersonaId,
+        getPersonaId, getLorebookEntries,
     });
     try { // `bme-desktop sillytavern install` left the bridge's address and token beside us
         if (await adoptInstallerConnection({ settings: bme.settings(), save: bme.saveSettings,

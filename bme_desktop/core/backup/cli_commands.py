@@ -12,7 +12,7 @@ import sys
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from ..service import MemoryService
@@ -31,14 +31,24 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser],
     export = sub.add_parser("export", help="export chats as open JSON, GraphML, GEXF or a Markdown vault")
     add_common(export)
     export.add_argument("--chat", metavar="ID", help="only this chat (default: all chats)")
-    export.add_argument("--format", choices=("json", "graphml", "gexf", "markdown"), default="json",
-                        help="markdown: a folder of notes with wikilinks that Obsidian opens as a vault")
+    export.add_argument("--format", choices=("json", "graphml", "gexf", "markdown", "st-worldinfo"), default="json",
+                        help="markdown: a folder of notes with wikilinks that Obsidian opens as a vault; "
+                             "st-worldinfo: a SillyTavern World Info file of one chat's memories (--chat)")
+    export.add_argument("--memory", metavar="ID", action="append",
+                        help="st-worldinfo: only this memory (repeat for more; default: every memory of the chat)")
+    export.add_argument("--scope", metavar="KIND", choices=("chat", "character", "persona", "world"),
+                        help="st-worldinfo: only memories of this scope")
     export.add_argument("-o", "--output", metavar="FILE",
                         help="write here (default: standard output; a folder, required, for markdown)")
 
-    imp = sub.add_parser("import", help="import a bme-desktop-export JSON file")
+    imp = sub.add_parser("import", help="import a bme-desktop-export JSON file, or a SillyTavern World Info "
+                                        "file (or a character card's book) into a chat")
     add_common(imp)
     imp.add_argument("file", metavar="FILE")
+    imp.add_argument("--chat", metavar="CHAT_ID", help="World Info: the chat whose memories the entries become")
+    imp.add_argument("--scope", metavar="KIND", choices=("chat", "character", "persona", "world"), default="world",
+                     help="World Info: the scope of the new memories (default: world)")
+    imp.add_argument("--book", metavar="NAME", help="World Info: the lorebook's name (default: the file's name)")
     how = imp.add_mutually_exclusive_group()
     how.add_argument("--as", dest="as_chat", metavar="CHAT_ID", help="import the one chat under this new id")
     how.add_argument("--mode", choices=("skip", "merge", "new", "replace"),
@@ -102,18 +112,24 @@ def _summary(result: ImportResult) -> str:
     return "; ".join(parts)
 
 
-def run(command: str, args: argparse.Namespace, data_dir: Path) -> int:
+# Sends a command to the bridge serving the data folder when one runs, else runs it here, and
+# prints the result (maintain_cli.run_here_or_through_bridge, passed in by cli.py: the core
+# knows no bridge).
+Forward = Callable[[Path, Callable[[Any], dict[str, Any]], Callable[[], dict[str, Any]]], int]
+
+
+def run(command: str, args: argparse.Namespace, data_dir: Path, forward: Forward | None = None) -> int:
     from ..errors import ServiceError
     from ..store.reader import ChatNotFound
     from .format import BackupError
     try:
-        return _run(command, args, data_dir)
+        return _run(command, args, data_dir, forward)
     except (BackupError, UsageProblem, ServiceError, ChatNotFound) as exc:
         print(f"bme-desktop {command}: {exc}", file=sys.stderr)
         return 2
 
 
-def _run(command: str, args: argparse.Namespace, data_dir: Path) -> int:
+def _run(command: str, args: argparse.Namespace, data_dir: Path, forward: Forward | None) -> int:
     from ..service import MemoryService
     from ..store.database import DB_FILENAME
     from .files import read_backup, read_file
@@ -124,7 +140,11 @@ def _run(command: str, args: argparse.Namespace, data_dir: Path) -> int:
     passphrase = _passphrase(getattr(args, "passphrase_env", None))
     chain = None
     if command == "import":  # read, decrypt and validate before opening the store
-        chats_in = read_backup(read_file(Path(args.file)), passphrase)
+        raw = read_file(Path(args.file))
+        worldinfo = _worldinfo_document(raw)
+        if worldinfo is not None:
+            return _import_worldinfo(args, data_dir, worldinfo, forward)
+        chats_in = read_backup(raw, passphrase)
     elif command == "restore":
         from .incremental import resolve_chain
         from .validate import validate_document
@@ -146,6 +166,8 @@ def _run(command: str, args: argparse.Namespace, data_dir: Path) -> int:
                 except VaultError as exc:
                     raise UsageProblem(str(exc)) from exc
                 print(f"{folder}: {len(notes)} notes")
+            elif args.format == "st-worldinfo":
+                _emit(_worldinfo_export(service, args), args.output)
             elif args.format == "json":
                 from .export import dumps, export_document
                 text = dumps(service.read(lambda r: export_document(r, chats, now=service.now())))
@@ -169,6 +191,62 @@ def _run(command: str, args: argparse.Namespace, data_dir: Path) -> int:
         return _backup(service, args, data_dir, passphrase)
     finally:
         service.close()
+
+
+def _worldinfo_document(raw: bytes) -> object | None:
+    from ..errors import ValidationError
+    from ..worldinfo import load_document
+    try:
+        return load_document(raw)
+    except ValidationError as exc:
+        raise UsageProblem(f"not a SillyTavern World Info file or BME Desktop export: {exc}") from exc
+
+
+def _import_worldinfo(args: argparse.Namespace, data_dir: Path, doc: object, forward: Forward | None) -> int:
+    """A World Info file into one chat's memories: through the bridge serving the data folder
+    when one runs (the running app sees them at once), else here. Validated whole first."""
+    from ..errors import ValidationError
+    from ..worldinfo import read_worldinfo
+    if args.chat is None:
+        raise UsageProblem("this is a SillyTavern World Info file: name the chat whose memories its entries "
+                           "become with --chat CHAT_ID (and --scope, world by default)")
+    book = args.book or Path(args.file).stem
+    try:
+        parsed = read_worldinfo(doc, book)
+    except ValidationError as exc:
+        raise UsageProblem(f"{args.file}: {exc}; nothing was imported") from exc
+    if args.dry_run:
+        print(f"would import {len(parsed.entries)} entries of {book!r} into chat {args.chat!r} as {args.scope} "
+              f"memories ({parsed.disabled} switched off, left out)")
+        print("dry run: nothing was written")
+        return 0
+
+    def here() -> dict[str, Any]:
+        from ..service import MemoryService
+        service = MemoryService.open(data_dir, database_url=args.database_url, attach=False)
+        try:
+            report = service.import_worldinfo(args.chat, parsed.entries, args.scope, actor="cli")
+        finally:
+            service.close()
+        return {"chat_id": args.chat, **report.to_json(), "disabled": parsed.disabled}
+    assert isinstance(doc, dict)
+    if forward is None:
+        import json
+        print(json.dumps(here(), ensure_ascii=False, indent=1))
+        return 0
+    return forward(data_dir, lambda client: client.import_worldinfo(args.chat, doc, book, args.scope), here)
+
+
+def _worldinfo_export(service: MemoryService, args: argparse.Namespace) -> bytes:
+    import json
+
+    from ..worldinfo import write_worldinfo
+    if args.chat is None:
+        raise UsageProblem("--format st-worldinfo writes one chat's memories: name it with --chat")
+    ids = args.memory or [n.id for n in service.all_nodes(args.chat)
+                          if args.scope is None or n.scope.kind == args.scope]
+    doc = write_worldinfo(service.worldinfo_entries(args.chat, ids))
+    return (json.dumps(doc, ensure_ascii=False, indent=4) + "\n").encode("utf-8")
 
 
 def _backup(service: MemoryService, args: argparse.Namespace, data_dir: Path, passphrase: str | None) -> int:

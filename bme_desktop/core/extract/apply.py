@@ -24,6 +24,7 @@ from sqlalchemy import select
 
 from .. import editing, merging
 from ..errors import NotFound, ValidationError
+from ..lorebook import is_read_only
 from ..model import Edge, Node, Scope
 from ..schema import NODE_TYPES, RELATIONS, node_title
 from ..scopes import ChatScope, assign_kind
@@ -227,8 +228,8 @@ class _Applier:
         return replace(scope, kind=assign_kind(node_type, fields, scope.layer, self.chat))
 
     def _merge(self, node: Node, op: NodeOp) -> Node:
-        if node.manually_edited or node.pinned:
-            return node  # a user's version wins; the memory is still linked to
+        if node.manually_edited or node.pinned or is_read_only(node):
+            return node  # a user's (or the lorebook's) version wins; the memory is still linked to
         title_field = NODE_TYPES[node.type].title_field
         fields = dict(node.fields)
         previous: dict[str, str] = {}
@@ -284,7 +285,8 @@ class _Applier:
         """Create the new memory and mark ``old`` as replaced by it (Graphiti-style: the old
         one stays, valid from its first message until the new one's, invalidated now)."""
         new = self._create(op, scope)
-        if old.pinned or old.manually_edited or old.flags.get("superseded_by") or old.id == new.id:
+        if old.pinned or old.manually_edited or is_read_only(old) or old.flags.get("superseded_by") \
+                or old.id == new.id:
             return new  # the user's version stands; a memory is replaced once
         for edge in self.uow.read.edges(self.chat_id, node_id=old.id, include_invalid=False):
             if edge.relation not in ("contradicts", "temporal_update"):
@@ -306,8 +308,9 @@ class _Applier:
 
     def _archive(self, op: NodeOp) -> Node | None:
         node = editing.require_node(self.uow, self.chat_id, op.target_id or "")
-        if node.pinned or node.manually_edited:
-            self.report.dropped.append(f"archive of {op.target!r} refused: the user pinned or edited it")
+        if node.pinned or node.manually_edited or is_read_only(node):
+            self.report.dropped.append(f"archive of {op.target!r} refused: the user pinned or edited it, "
+                                       "or it comes from the lorebook")
             return None
         if node.tier != "archived":
             node = replace(node, tier="archived", flags={**node.flags, "archived_by_batch": self.uow.batch_id},

@@ -25,6 +25,7 @@ import numpy as np
 from sqlalchemy import select
 
 from ..cancel import CancelToken, checkpoint
+from ..lorebook import is_read_only
 from ..model import Node
 from ..schema import NODE_TYPES, node_text
 from ..settings import LifecycleSettings
@@ -108,8 +109,10 @@ def _merge(uow: UnitOfWork, keep: Node, drop: Node, sim: float, text: str | None
 
 
 def groups_of(read: Reader, chat_id: str) -> tuple[list[list[Node]], Vectors]:
-    """Long-term memories by (type, point of view), each oldest first, and their vectors."""
-    nodes = [n for n in read.all_nodes(chat_id) if n.tier == "long_term" and n.review_status != "rejected"]
+    """Long-term memories by (type, point of view), each oldest first, and their vectors (not
+    those SillyTavern's lorebook owns: they change only there)."""
+    nodes = [n for n in read.all_nodes(chat_id)
+             if n.tier == "long_term" and n.review_status != "rejected" and not is_read_only(n)]
     groups: dict[tuple[str, str, str | None], list[Node]] = {}
     for n in nodes:
         groups.setdefault((n.type, n.scope.layer, n.scope.owner), []).append(n)

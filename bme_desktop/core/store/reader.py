@@ -87,7 +87,9 @@ class Reader:
             wanted, rows = list(ids), []
             for start in range(0, len(wanted), 500):
                 rows += self.conn.execute(query.where(n.id.in_(wanted[start:start + 500]))).mappings()
-        return [row_to_node(r, r["origin_chat"]) for r in rows]
+        # Lore SillyTavern gives each chat stays that chat's (core/lorebook.py): never drawn in twice.
+        return [node for node in (row_to_node(r, r["origin_chat"]) for r in rows)
+                if (node.flags.get("lorebook") or {}).get("source") != "sillytavern"]
 
     def chat_ids(self) -> list[str]:
         return list(self.conn.execute(select(t.chats.c.chat_id).order_by(t.chats.c.pk)).scalars())

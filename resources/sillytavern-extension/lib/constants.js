@@ -36,6 +36,8 @@ export const DEFAULT_SETTINGS = Object.freeze({
     debounceMs: 400,
     syncTimeoutMs: 30000,
     showRecallUnderMessages: true,
+    // send the chat's lorebook (World Info) entries to BME Desktop (lib/lorebook.js)
+    sendLorebook: true,
     // lend SillyTavern's connection to BME Desktop's memory jobs (lib/modeljobs.js)
     lendModel: true,
     lendJobsPerMinute: 4,

@@ -13,6 +13,7 @@ import { createSyncScheduler } from './sync.js';
 import { createEventStream } from './events.js';
 import { createNotices } from './notices.js';
 import { createModelJobs } from './modeljobs.js';
+import { createLorebookSync } from './lorebook.js';
 import { t, tn } from './i18n.js';
 
 /** At most this long (and never longer than the recall timeout) for the kept-recall fallback. */
@@ -34,6 +35,8 @@ const FALLBACK_KINDS = new Set(['offline', 'timeout', 'http', 'bad_response']);
  *   BME Desktop sends (default: the context's, where it has one)
  * @param {() => boolean} [deps.isGenerating]  whether SillyTavern is generating now (its stop button shows)
  * @param {() => string|undefined} [deps.getPersonaId]  the user persona's id (SillyTavern's `user_avatar`)
+ * @param {() => Promise<object[]|null>} [deps.getLorebookEntries]  the chat's World Info entries as
+ *   SillyTavern resolves them (world-info.js getSortedEntries; null where there is none)
  */
 export function createBme(deps) {
     const {
@@ -48,6 +51,7 @@ export function createBme(deps) {
         generateRaw = () => { const fn = getContext().generateRaw; return typeof fn === 'function' ? fn : null; },
         isGenerating = () => false,
         getPersonaId = () => { const ctx = getContext(); return ctx.userAvatar ?? ctx.user_avatar; },
+        getLorebookEntries = async () => null,
     } = deps;
 
     const status = createStatus();
@@ -132,6 +136,23 @@ export function createBme(deps) {
         if (err?.kind === 'offline' || err?.kind === 'timeout') startReconnect();
     }
 
+    const lorebook = createLorebookSync({
+        client,
+        getEntries: getLorebookEntries,
+        currentChatId: () => currentChatId(),
+        settings,
+        logger,
+        timers,
+        onResult(result) {
+            const refused = Array.isArray(result?.refused) ? result.refused : [];
+            for (const r of refused) logger.warn?.(`${LOG_PREFIX} lorebook entry ${r?.book} #${r?.uid} not kept: ${r?.reason}`);
+            if (refused.length) {
+                status.set({ message: tn(refused.length, '{n} lorebook entry not kept (see the console)',
+                    '{n} lorebook entries not kept (see the console)') });
+            }
+        },
+    });
+
     const sync = createSyncScheduler({
         client,
         getContext,
@@ -140,7 +161,8 @@ export function createBme(deps) {
         settings,
         logger,
         timers,
-        onResult(result) {
+        onResult(result, { complete }) {
+            if (complete) lorebook.schedule(); // the chat exists now: its lorebook can follow
             const queued = Number(result?.extraction?.queued ?? 0);
             const done = Number(result?.extraction?.done ?? 0);
             const stored = Number(result?.stored ?? 0);
@@ -197,6 +219,7 @@ export function createBme(deps) {
         events.watch(chatId);
         if (chatId) {
             sync.forget(chatId); // a freshly loaded chat is always sent whole
+            lorebook.forget(chatId); // ... and so is its lorebook, after it
             sync.schedule({ complete: true });
         }
     }
@@ -455,6 +478,11 @@ export function createBme(deps) {
         on('GENERATION_STARTED', jobs.onGenerationStarted);
         on('GENERATION_ENDED', jobs.onGenerationEnded);
         on('GENERATION_STOPPED', jobs.onGenerationEnded);
+        // a lorebook edited, or books switched on or off: send the chat's entries again
+        const lorebookChanged = () => { if (settings().enabled) lorebook.schedule(); };
+        for (const key of ['WORLDINFO_UPDATED', 'WORLDINFO_SETTINGS_UPDATED']) {
+            if (types[key]) on(key, lorebookChanged);
+        }
         if (!settings().enabled) status.set({ state: 'disabled', message: t('memory is switched off') });
     }
 
@@ -465,6 +493,7 @@ export function createBme(deps) {
             try { ctx.eventSource?.removeListener?.(name, handler); } catch { /* ignore */ }
         }
         sync.cancel();
+        lorebook.cancel();
         if (typingTimer !== null) { timers.clearTimeout(typingTimer); typingTimer = null; }
         stopReconnect();
         events.close();
@@ -520,7 +549,7 @@ export function createBme(deps) {
         testConnection,
         currentChatId,
         /** Resolves when no sync is pending or running. */
-        syncIdle: () => sync.idle(),
+        syncIdle: async () => { await sync.idle(); await lorebook.idle(); },
         syncNow: () => { sync.schedule({ complete: true }); return sync.flush(); },
         onRecall(fn) { recallListeners.add(fn); return () => recallListeners.delete(fn); },
         /** Lending SillyTavern's model: `state()` now, `onChange(fn)` on every change. */

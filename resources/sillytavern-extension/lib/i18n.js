@@ -32,6 +32,8 @@ const ZH = Object.freeze({
     'extracting {n} batches': '正在提取 {n} 批消息',
     'synced {n} message': '已同步 {n} 条消息',
     'synced {n} messages': '已同步 {n} 条消息',
+    '{n} lorebook entry not kept (see the console)': '{n} 条世界书条目未保存（详见控制台）',
+    '{n} lorebook entries not kept (see the console)': '{n} 条世界书条目未保存（详见控制台）',
     'bridge is back': '桥接服务已恢复',
     'the bridge speaks protocol {protocol}; this extension needs protocol 1': '桥接服务使用协议 {protocol}；本扩展需要协议 1',
     'BME Desktop {version} · {n} chat in memory': 'BME Desktop {version} · 记忆中有 {n} 个聊天',
@@ -81,6 +83,7 @@ const ZH = Object.freeze({
     'Budget (tokens)': '预算（token）',
     'Recall timeout (ms)': '召回超时（毫秒）',
     'Show the recalled memories under each user message': '在每条用户消息下显示召回的记忆',
+    "Send this chat's lorebooks (World Info) to BME Desktop": '将此聊天的世界书（World Info）发送给 BME Desktop',
     'testing…': '正在测试…',
     'Memory model': '记忆模型',
     'Jobs run as quiet raw generations: not in the chat, never while SillyTavern is generating':

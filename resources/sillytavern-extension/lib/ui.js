@@ -17,6 +17,7 @@ const FIELDS = [
     ['bme_budget', 'budgetTokens', 'number', false],
     ['bme_timeout', 'timeoutMs', 'number', false],
     ['bme_show_recall', 'showRecallUnderMessages', 'checkbox', false],
+    ['bme_send_lorebook', 'sendLorebook', 'checkbox', false],
     ['bme_lend_model', 'lendModel', 'checkbox', false],
     ['bme_lend_jobs', 'lendJobsPerMinute', 'number', false],
     ['bme_lend_reply', 'lendMaxTokens', 'number', false],

@@ -15,8 +15,9 @@ const chatId = `bme-e2e/ü 你好 ${Date.now()}`;
 const client = bridgeClient(e2e);
 const memoryChatId = `bme-e2e memory ${Date.now()}`;
 const fallbackChatId = `bme-e2e kept recall ${Date.now()}`;
+const loreChatId = `bme-e2e lorebook ${Date.now()}`;
 
-after(() => deleteChats(client, [chatId, memoryChatId, fallbackChatId]));
+after(() => deleteChats(client, [chatId, memoryChatId, fallbackChatId, loreChatId]));
 
 function connect() {
     return setup({ bridgeUrl: e2e.url, token: e2e.token, settings: { timeoutMs: 10000 }, stOptions: { chatId } });
@@ -143,3 +144,32 @@ test('e2e: when a recall fails, the recall the bridge kept for that message is i
     assert.equal(status.lastRecall.index, asked);
     bme.dispose();
 });
+
+test('e2e: the chat\'s lorebook becomes read-only world memories that follow its edits and are recalled',
+    { skip: e2e.skip }, async () => {
+        const book = { entries: [{
+            uid: 3, world: 'Eldoria', key: ['Glass Tower'], keysecondary: [], comment: 'Glass Tower',
+            content: 'The Glass Tower stands on the northern cliffs; its keepers trade in storm-glass.',
+            constant: false, order: 100, position: 0, disable: false,
+        }] };
+        const { st, bme } = setup({
+            bridgeUrl: e2e.url, token: e2e.token, settings: { timeoutMs: 10000 }, stOptions: { chatId: loreChatId },
+            coreOptions: { getLorebookEntries: async () => book.entries },
+        });
+        await st.emit('CHAT_CHANGED', loreChatId);
+        await bme.syncIdle();
+        const path = `/v1/chats/${encodeURIComponent(loreChatId)}/nodes?limit=500`;
+        const lore = async () => (await client.request('GET', path, { timeoutMs: 10000 })).items.filter((n) => n.lorebook);
+        let [tower] = await lore();
+        assert.deepEqual([tower.title, tower.scope.kind, tower.lorebook.read_only], ['Glass Tower', 'world', true]);
+
+        book.entries = [{ ...book.entries[0], content: 'The Glass Tower fell in the war of ash.' }];
+        await st.emit('WORLDINFO_UPDATED', 'Eldoria', {});
+        await bme.syncIdle();
+        [tower] = await lore();
+        assert.equal(tower.fields.statement, 'The Glass Tower fell in the war of ash.');
+
+        st.pendingInput = 'What happened to the Glass Tower?';
+        await st.emit('GENERATION_AFTER_COMMANDS', undefined, {}, false);
+        assert.match(st.promptValue() ?? '', /war of ash/);
+    });

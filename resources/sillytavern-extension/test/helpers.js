@@ -38,6 +38,8 @@ export const EVENT_TYPES = Object.freeze({
     MESSAGE_SWIPED: 'message_swiped',
     GENERATION_ENDED: 'generation_ended',
     GENERATION_STOPPED: 'generation_stopped',
+    WORLDINFO_UPDATED: 'worldinfo_updated',
+    WORLDINFO_SETTINGS_UPDATED: 'worldinfo_settings_updated',
 });
 
 export function stMessage(name, text, { user = false, system = false, swipe = undefined } = {}) {

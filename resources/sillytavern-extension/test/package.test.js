@@ -25,8 +25,9 @@ test('every relative import resolves inside the folder (self-contained)', async 
     for (const file of files) {
         const text = await readFile(path.join(root, file), 'utf8');
         for (const [, spec] of text.matchAll(/(?:from|import\()\s*['"]([^'"]+)['"]/g)) {
-            // the one host module: SillyTavern's own script.js (generateRaw in 1.12.x), loaded in a try
-            if (file === 'index.js' && spec === '../../../../script.js') continue;
+            // host modules, each loaded in a try: SillyTavern's own script.js (generateRaw in 1.12.x)
+            // and world-info.js (getSortedEntries: the chat's lorebook entries)
+            if (file === 'index.js' && ['../../../../script.js', '../../../world-info.js'].includes(spec)) continue;
             assert.ok(spec.startsWith('./') || spec.startsWith('../'), `${file} imports a package: ${spec}`);
             const target = path.resolve(path.dirname(path.join(root, file)), spec);
             assert.ok(target.startsWith(root + path.sep), `${file} reaches outside the folder: ${spec}`);
