@@ -76,3 +76,77 @@ def arrange_groups(pos: FloatArray, groups: IntArray, keep: BoolArray | None = N
     rows = np.flatnonzero(member)
     out[rows] = anchor[g] + (out[rows] - own_centre[g]) * shrink[g, None]
     return out
+
+
+def pack_circles(radii: FloatArray, gap: float, candidates: int = 4000) -> FloatArray:
+    """Centres for circles of ``radii`` packed around the origin, biggest first, each at the spot
+    nearest the origin (of a sunflower spiral of candidate spots) where it keeps ``gap`` from every
+    circle placed before it. Deterministic: the same radii give the same centres."""
+    k = radii.size
+    out = np.zeros((k, 2))
+    if k <= 1:
+        return out
+    order = np.argsort(-radii, kind="stable")
+    reach = 2.0 * float(np.sqrt(np.sum((radii + gap) ** 2))) + float(radii.max())
+    i = np.arange(candidates) + 0.5
+    dist = reach * np.sqrt(i / candidates)
+    spots = np.stack((dist * np.cos(i * GOLDEN_ANGLE), dist * np.sin(i * GOLDEN_ANGLE)), axis=1)
+    # room[s]: how far spot s is from the rim of the nearest circle placed so far
+    first = int(order[0])
+    room = np.hypot(spots[:, 0] - out[first, 0], spots[:, 1] - out[first, 1]) - radii[first]
+    for j in order[1:].tolist():
+        free = room >= radii[j] + gap
+        spot = int(np.argmax(free)) if free.any() else candidates - 1
+        out[j] = spots[spot]
+        room = np.minimum(room, np.hypot(spots[:, 0] - out[j, 0], spots[:, 1] - out[j, 1]) - radii[j])
+    return out
+
+
+class GroupPacking:
+    """Display positions in which each community is its own disc, apart from the others.
+
+    The layout pulls communities together (links between them, gravity), so on its own a big
+    graph ends as one disc of sectors. Here each group keeps the shape the layout gave it (its
+    members' offsets from their centre), scaled to a disc whose area is in proportion to its size
+    (the same density everywhere; outliers are brought in to its rim), and the discs are packed
+    with a gap between them (``pack_circles``, recomputed only when the group sizes change). Rows
+    in no group (-1) form one more disc. :meth:`to_layout` maps a display point back, for a drag.
+    """
+
+    GAP = 0.4  # between two discs, in units of the median disc radius
+    FILL = float(np.sqrt(2.0))  # a uniform disc's radius over its RMS radius
+
+    def __init__(self, groups: IntArray) -> None:
+        g = np.asarray(groups, dtype=np.int64)
+        self.groups = np.where(g >= 0, g, int(g.max(initial=-1)) + 1)
+        self.count = np.bincount(self.groups).astype(np.float64)
+        self.radius = np.sqrt(self.count)
+        used = self.radius[self.count > 0]
+        gap = self.GAP * float(np.median(used)) if used.size else 1.0
+        self.centre = pack_circles(self.radius, gap)
+        self.mean = np.zeros((self.count.size, 2))
+        self.scale = np.ones(self.count.size)
+
+    def fits(self, n: int) -> bool:
+        return self.groups.size == n
+
+    def apply(self, pos: FloatArray) -> FloatArray:
+        g, k = self.groups, self.count.size
+        safe = np.maximum(self.count, 1.0)
+        self.mean = np.stack([np.bincount(g, weights=pos[:, d], minlength=k) for d in range(2)], axis=1) / safe[:, None]
+        local = pos[:, :2] - self.mean[g]
+        sq = np.einsum("ij,ij->i", local, local)
+        rms = np.sqrt(np.bincount(g, weights=sq, minlength=k) / safe)
+        self.scale = self.radius / (self.FILL * np.where(rms > 0, rms, 1.0))
+        local = local * self.scale[g, None]
+        norm = np.sqrt(sq) * self.scale[g]
+        rim = self.radius[g]
+        over = norm > rim
+        local[over] *= (rim[over] / norm[over])[:, None]
+        return self.centre[g] + local
+
+    def to_layout(self, row: int, x: float, y: float) -> tuple[float, float]:
+        """The layout position that :meth:`apply` shows at (x, y) for ``row``."""
+        g = int(self.groups[row])
+        return (float(self.mean[g, 0] + (x - self.centre[g, 0]) / self.scale[g]),
+                float(self.mean[g, 1] + (y - self.centre[g, 1]) / self.scale[g]))

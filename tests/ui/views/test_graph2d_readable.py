@@ -45,8 +45,9 @@ def label_rects(v: Graph2DView) -> list[QRectF]:
     return out
 
 
-def overlaps(rects: list[QRectF]) -> int:
-    return sum(1 for a, b in itertools.combinations(rects, 2) if a.adjusted(1, 1, -1, -1).intersects(b))
+def overlaps(rects: list[QRectF], gap: float = 2.0) -> int:
+    """Pairs of labels that overlap or come closer than ``gap`` px (touching boxes read as one)."""
+    return sum(1 for a, b in itertools.combinations(rects, 2) if a.adjusted(-gap, -gap, gap, gap).intersects(b))
 
 
 def test_labels_never_overlap_nor_leave_the_view_at_any_zoom(qtbot, view: Graph2DView) -> None:
@@ -141,3 +142,29 @@ def test_the_toolbar_toggles_look_different_when_checked(qtbot, context: AppCont
     centre = (before.width() // 2, 3)
     assert before.pixelColor(*centre) != after.pixelColor(*centre)
     assert button.isCheckable() and bar.recall.isCheckable()  # assistive tools read the state too
+
+
+def test_communities_are_drawn_as_separate_clusters(view: Graph2DView) -> None:
+    """No node lies nearer to another community's disc than to its own: between any two
+    communities there is a gap, so each reads as a blob of its own."""
+    pos, group = view.canvas.pos, view.state.group
+    packing = view.packing
+    assert packing is not None and packing.fits(pos.shape[0])
+    own = packing.groups
+    centre, radius = packing.centre, packing.radius
+    inside = np.hypot(*(pos - centre[own]).T) <= radius[own] + 1e-6
+    assert inside.all()
+    used = np.flatnonzero(packing.count > 0)
+    for a, b in itertools.combinations(used.tolist(), 2):
+        assert np.hypot(*(centre[a] - centre[b])) > radius[a] + radius[b]
+    assert len(np.unique(group)) >= 3
+
+
+def test_the_legend_covers_no_node(view: Graph2DView) -> None:
+    legend = QRectF(view.legend.geometry())
+    assert view.legend.isVisible()
+    shown = np.flatnonzero(view.state.shown())
+    view.canvas.vb.updateMatrix()
+    covered = [r for r in shown.tolist()
+               if legend.contains(view.canvas.mapFromScene(view.canvas.scene_pos_of(r)).toPointF())]
+    assert covered == []

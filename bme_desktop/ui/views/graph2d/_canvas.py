@@ -55,6 +55,7 @@ class GraphCanvas(pg.GraphicsView):  # type: ignore[misc]
         self.pos: FloatArray = np.zeros((0, 2))
         self.sizes: FloatArray = np.zeros(0)
         self.reserved: list[QRectF] = []  # boxes labels keep clear (the legend), in viewport pixels
+        self.clustered = False  # communities drawn apart: links between two of them draw muted
         self._label_timer = QTimer(self, singleShot=True, interval=80)
         self._label_timer.timeout.connect(self._update_labels)
         self.vb.sigRangeChanged.connect(lambda *_: self._label_timer.start())
@@ -152,6 +153,9 @@ class GraphCanvas(pg.GraphicsView):  # type: ignore[misc]
         hover = self.state.hover
         if self.state.near is not None and data.m:  # only the hovered node's own links stand out
             strong = (data.src == hover) | (data.dst == hover)
+        group = self.state.group
+        if strong is None and self.clustered and data.m and group.size == data.n:
+            strong = group[data.src] == group[data.dst]  # the web between clusters stays in the back
         self.edges.update(data, self.pos, edge_shown, strong)
 
     def refresh_labels(self) -> None:
@@ -182,8 +186,10 @@ class GraphCanvas(pg.GraphicsView):  # type: ignore[misc]
         self.labels.update(data.titles, self.pos, shown, self.sizes, np.array(always, np.int64), self.sizes,
                            self._clusters(shown), self.reserved)
 
-    def _clusters(self, shown: BoolArray) -> list[tuple[int, str, str, float, float]]:
-        """(community, name, colour, x, y) of the coloured communities on screen, biggest first."""
+    def _clusters(self, shown: BoolArray) -> list[tuple[int, str, str, float, float, float]]:
+        """(community, name, colour, x, top, bottom) of the coloured communities on screen, biggest
+        first: x is the middle of the community's shown members, top and bottom their extent (its
+        name goes above them, else below)."""
         st = self.state
         comm = st.communities
         if st.color_by != BY_COMMUNITY or comm.count == 0 or st.group.size != shown.size:
@@ -195,13 +201,15 @@ class GraphCanvas(pg.GraphicsView):  # type: ignore[misc]
         g, pts = g[ok], pts[ok]
         count = np.bincount(g, minlength=comm.count)
         sx = np.bincount(g, weights=pts[:, 0], minlength=comm.count)
-        sy = np.bincount(g, weights=pts[:, 1], minlength=comm.count)
+        top, low = np.full(comm.count, -np.inf), np.full(comm.count, np.inf)
+        np.maximum.at(top, g, pts[:, 1])
+        np.minimum.at(low, g, pts[:, 1])
         out = []
         for c in np.argsort(-count, kind="stable").tolist():
             if count[c] < 3 or comm.loose_type[c] >= 0:
                 continue
             colour = palette[c] if c < COMMUNITY_COLOURS else palette[-1]
-            out.append((c, comm.names[c], colour, float(sx[c] / count[c]), float(sy[c] / count[c])))
+            out.append((c, comm.names[c], colour, float(sx[c] / count[c]), float(top[c]), float(low[c])))
         return out
 
     # geometry ------------------------------------------------------------------------------

@@ -33,16 +33,18 @@ NODE_LABELS_BELOW = 600  # more nodes in view than this: cluster names, and only
 MAX_CHARS = 28
 PAD = 3.0  # px around a label's text, and its gap to the node
 EDGE_MARGIN = 2.0  # px a label keeps from the view's border
+LABEL_GAP = 3.0  # px kept free between two labels (boxes that merely touch read as one label)
 
 
 @dataclass(frozen=True)
 class Candidate:
     text: str
-    x: float  # anchor in view coordinates
+    x: float  # anchor in view coordinates (a cluster name: the top middle of its cluster)
     y: float
     radius: float  # px: the node's radius (0 for a cluster centroid)
     cluster: int = -1  # community index for a cluster name, -1 for a node title
     row: int = -1
+    low: float = 0.0  # a cluster name: the bottom of its cluster (view y)
 
 
 def shorten(text: str, limit: int = MAX_CHARS) -> str:
@@ -71,11 +73,17 @@ def place(candidates: list[Candidate], sizes: list[tuple[float, float]], to_scre
             continue
         px, py = (c.x - x0) / sx, (y0 - c.y) / sy
         gap = c.radius + PAD
-        spots = ((px - w / 2, py - h / 2),) if c.cluster >= 0 and c.row < 0 else (
-            (px - w / 2, py + gap), (px - w / 2, py - gap - h), (px + gap, py - h / 2), (px - gap - w, py - h / 2))
+        if c.cluster >= 0 and c.row < 0:  # above its cluster, else below it, else over its middle
+            bottom = (y0 - c.low) / sy
+            spots: tuple[tuple[float, float], ...] = (
+                (px - w / 2, py - h - PAD), (px - w / 2, bottom + PAD), (px - w / 2, (py + bottom - h) / 2))
+        else:
+            spots = ((px - w / 2, py + gap), (px - w / 2, py - gap - h), (px + gap, py - h / 2),
+                     (px - gap - w, py - h / 2))
         for left, top in spots:
             box = QRectF(left, top, w, h)
-            if bounds.contains(box) and not any(box.intersects(b) for _j, b in kept) \
+            spaced = box.adjusted(-LABEL_GAP, -LABEL_GAP, LABEL_GAP, LABEL_GAP)
+            if bounds.contains(box) and not any(spaced.intersects(b) for _j, b in kept) \
                     and not any(box.intersects(b) for b in blocked):
                 kept.append((i, box))
                 texts.add(c.text.casefold())
@@ -112,9 +120,10 @@ class LabelLayer:
             item.fill = self._fill
 
     def update(self, titles: list[str], pos: FloatArray, shown: BoolArray, prominence: FloatArray,
-               always: IntArray, sizes: FloatArray, clusters: list[tuple[int, str, str, float, float]],
+               always: IntArray, sizes: FloatArray, clusters: list[tuple[int, str, str, float, float, float]],
                reserved: list[QRectF] | None = None) -> None:
-        """``clusters``: (community, name, colour, x, y) of the communities worth naming, biggest first."""
+        """``clusters``: (community, name, colour, x, top, bottom) of the communities worth naming,
+        biggest first."""
         rect = self.view.viewRect()
         width, height = self.view.width(), self.view.height()
         if width <= 1 or height <= 1 or rect.width() <= 0 or rect.height() <= 0 or pos.shape[0] != shown.size:
@@ -130,9 +139,9 @@ class LabelLayer:
         must = len(candidates)
         crowded = count > NODE_LABELS_BELOW
         if crowded:
-            for g, name, _colour, x, y in clusters[:MAX_CLUSTER_LABELS]:
-                if rect.contains(x, y):
-                    candidates.append(Candidate(shorten(name, 36), x, y, 0.0, cluster=g))
+            for g, name, _colour, x, y, low in clusters[:MAX_CLUSTER_LABELS]:
+                if rect.contains(x, y) or rect.contains(x, low):
+                    candidates.append(Candidate(shorten(name, 36), x, y, 0.0, cluster=g, low=low))
             budget = max(4, int(MAX_LABELS * NODE_LABELS_BELOW / max(count, 1)) // 2)
         else:
             budget = MAX_LABELS * 3
@@ -153,7 +162,7 @@ class LabelLayer:
         must = len({c.row for c in candidates[:must]})
         kept = place(unique, sizes_px, (rect.left(), sx, rect.bottom(), sy), width, height,
                      MAX_LABELS + MAX_CLUSTER_LABELS, reserved, must)
-        colours = {g: colour for g, _n, colour, _x, _y in clusters}
+        colours = {g: colour for g, _n, colour, _x, _y, _low in clusters}
         shown_labels = [(unique[i], box) for i, box in kept]
         self._show(shown_labels, [colours.get(c.cluster, self._text) for c, _b in shown_labels],
                    [(rect.left(), sx, rect.bottom(), sy)])

@@ -22,7 +22,7 @@ from ..graph_page import GraphPage
 from ..graph_query import lane_shift
 from ..graph_source import GraphSource
 from ..legend import GraphLegend
-from ..placement import initial_positions, place_new
+from ..placement import GroupPacking, initial_positions, place_new
 from ._canvas import GraphCanvas
 
 
@@ -38,6 +38,7 @@ class Graph2DView(GraphPage):
         self.base: FloatArray = np.zeros((0, 2))  # layout positions; display = base + lane shift
         self.shift: FloatArray = np.zeros((0, 2))
         self.lanes = False
+        self.packing: GroupPacking | None = None  # communities drawn as separate discs, once known
         self.follow = True  # fit the view to the graph until the user pans or zooms
         box = QVBoxLayout(self)
         box.setContentsMargins(0, 0, 0, 0)
@@ -81,18 +82,48 @@ class Graph2DView(GraphPage):
         self.fit()
 
     def fit(self) -> None:
+        """Show every shown node, in the part of the view the legend leaves free (beside it or
+        below it, whichever shows the graph bigger), so the legend covers nothing."""
         shown = self.state.shown()
-        if self.canvas.pos.shape[0] == shown.size and shown.any():
-            pts = self.canvas.pos[shown]
-            lo, hi = pts.min(axis=0), pts.max(axis=0)
-            pad = np.maximum((hi - lo) * 0.06, 1.0)
-            self.canvas.vb.setRange(QRectF(QPointF(*(lo - pad)), QPointF(*(hi + pad))), padding=0)
+        if self.canvas.pos.shape[0] != shown.size or not shown.any():
+            return
+        pts = self.canvas.pos[shown]
+        lo, hi = pts.min(axis=0), pts.max(axis=0)
+        pad = np.maximum((hi - lo) * 0.06, 1.0)
+        lo, hi = lo - pad, hi + pad
+        vb = self.canvas.vb
+        width, height = float(vb.width()), float(vb.height())
+        if width < 2 or height < 2:
+            vb.setRange(QRectF(QPointF(*lo), QPointF(*hi)), padding=0)
+            return
+        span = hi - lo
+        free = self.free_area(width, height, (float(span[0]), float(span[1])))
+        per_px = max(span[0] / free.width(), span[1] / free.height())  # view units per pixel
+        cx, cy = (lo + hi) / 2
+        left = cx - free.center().x() * per_px
+        top = cy + free.center().y() * per_px  # view y grows upwards
+        vb.setRange(QRectF(left, top - height * per_px, width * per_px, height * per_px), padding=0)
+
+    def free_area(self, width: float, height: float, span: tuple[float, float] = (1.0, 1.0)) -> QRectF:
+        """The part of the view (pixels) beside or below the legend that shows a graph of this
+        ``span`` (view units) bigger."""
+        whole = QRectF(0, 0, width, height)
+        if not self.legend.isVisible():
+            return whole
+        box = QRectF(self.legend.geometry()).adjusted(-6, -6, 6, 6)
+        beside = QRectF(box.right(), 0, width - box.right(), height)
+        below = QRectF(0, box.bottom(), width, height - box.bottom())
+        usable = [r for r in (beside, below) if r.width() > 40 and r.height() > 40]
+        if not usable:
+            return whole
+        return max(usable, key=lambda r: min(r.width() / max(span[0], 1e-9), r.height() / max(span[1], 1e-9)))
 
     # structure -----------------------------------------------------------------------------
     def _reset(self) -> None:
         data = self.state.data
         self.base = initial_positions(data.n)
         self._arranged = False  # communities not placed yet for this load
+        self.packing = None
         self.follow = True
         self.link.reset(data.edge_pairs(), self.base)
         self._show_positions()
@@ -103,21 +134,35 @@ class Graph2DView(GraphPage):
         each node pulled toward its community's centre while the layout runs."""
         groups = self.state.group
         if groups.shape[0] != self.state.data.n or self.state.communities.count < 2:
+            self.packing = None
             return
         self.link.set_groups(groups, arrange=not self._arranged)
         self._arranged = True
+        self.packing = GroupPacking(groups)
+        self._show_positions()
+        if self.follow:
+            self.fit()
 
     def _added(self, rows: IntArray) -> None:
         data = self.state.data
         new = place_new(self.base, data, rows)
         self.base = np.concatenate((self.base, new))
         self.link.add_nodes(new, np.zeros((0, 2), np.int64))
+        self._repack()
         self._show_positions()
 
     def _removed(self, remap: IntArray) -> None:
         self.link.remove_nodes(np.flatnonzero(remap < 0))
         self.base = self.base[remap >= 0]
+        self._repack()
         self._show_positions()
+
+    def _repack(self) -> None:
+        """Rows came or went: the discs follow (new rows wait in the ungrouped one until the
+        communities are found again), so the picture does not fall back to one disc meanwhile."""
+        if self.packing is not None:
+            group = self.state.group
+            self.packing = GroupPacking(group) if group.shape[0] == self.state.data.n else None
 
     def _edges_changed(self) -> None:
         self.link.set_edges(self.state.data.edge_pairs())
@@ -136,8 +181,14 @@ class Graph2DView(GraphPage):
         data = self.state.data
         if self.lanes:
             self.shift = lane_shift(self.base, data.owner_idx, len(data.owners.names))
+        elif self.packing is not None and self.packing.fits(data.n):
+            self.shift = self.packing.apply(self.base) - self.base
         else:
             self.shift = np.zeros_like(self.base)
+        clustered = self.packing is not None and not self.lanes
+        if clustered != self.canvas.clustered:
+            self.canvas.clustered = clustered
+            move_only = False  # the links' muting changes
         if move_only:
             self.canvas.move(self.base + self.shift)
         else:
@@ -157,7 +208,11 @@ class Graph2DView(GraphPage):
             return
         self.follow = False
         self.base = self.base.copy()
-        self.base[row] = (where.x() - self.shift[row, 0], where.y() - self.shift[row, 1])
+        if self.packing is not None and not self.lanes and self.packing.fits(self.base.shape[0]):
+            self.base[row] = self.packing.to_layout(row, where.x(), where.y())
+            self.shift[row] = (where.x() - self.base[row, 0], where.y() - self.base[row, 1])
+        else:
+            self.base[row] = (where.x() - self.shift[row, 0], where.y() - self.shift[row, 1])
         self.canvas.move(self.base + self.shift)
         self.link.move([row], self.base[row:row + 1], pin=True)
 
@@ -186,6 +241,8 @@ class Graph2DView(GraphPage):
         if reserved != self.canvas.reserved:
             self.canvas.reserved = reserved
             self.canvas.refresh_labels()
+            if self.follow:
+                self.fit()
 
     # lifetime ------------------------------------------------------------------------------
     def closeEvent(self, event: QCloseEvent) -> None:
