@@ -4,9 +4,10 @@ by a pull toward their own centre, so a big graph reads as clusters, not one dis
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from bme_desktop.layout import ForceLayout, LayoutSettings
-from bme_desktop.ui.views.placement import arrange_groups
+from bme_desktop.ui.views.placement import GroupPacking, arrange_groups
 
 
 def _spread(pos: np.ndarray, groups: np.ndarray) -> tuple[float, float]:
@@ -55,3 +56,15 @@ def test_groups_follow_added_and_removed_nodes() -> None:
     lay.remove_nodes([1])
     assert lay.groups.tolist() == [0, 1, 1, -1, -1]
     lay.run(5)  # no error with nodes in no group
+
+
+def test_a_point_dragged_in_a_packed_cluster_maps_back_to_where_the_layout_has_it() -> None:
+    rng = np.random.default_rng(9)
+    groups = np.repeat(np.arange(3), 50)
+    pos = rng.normal(size=(150, 2)) * 10
+    packing = GroupPacking(groups)
+    shown = packing.apply(pos)
+    # a point well inside its disc (one on the rim was pulled in, and maps back to the rim)
+    row = int(np.argmin(np.hypot(*(shown - packing.centre[groups]).T)))
+    x, y = packing.to_layout(row, float(shown[row, 0]), float(shown[row, 1]))
+    assert (x, y) == pytest.approx(tuple(pos[row]))
