@@ -66,10 +66,10 @@ def compose(candidates: list[tuple[float, int, str]], limit: int) -> str:
 
 
 def _uncovered(read: Reader, chat_id: str) -> list[Batch]:
-    covered = max((s.end_index for s in read.summaries(chat_id) if s.level == 0 and s.end_index is not None),
-                  default=-1)
-    return [b for b in read.batches(chat_id, status="applied", kind="extract")
-            if b.read_to is not None and b.read_to > covered]
+    """The extraction batches past the last small summary (read in SQL: this runs after every
+    extraction batch, and reading the whole chat's batches each time grew with the chat)."""
+    covered = read.summaries_end(chat_id, 0)
+    return read.batches(chat_id, status="applied", kind="extract", read_to_above=-1 if covered is None else covered)
 
 
 def pending_groups(read: Reader, chat_id: str, settings: LifecycleSettings) -> list[list[Batch]]:

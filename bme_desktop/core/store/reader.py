@@ -234,13 +234,18 @@ class Reader:
         return [row_to_edge(r, chat_id) for r in self.conn.execute(stmt).mappings()]
 
     # batches, recall records, summaries ----------------------------------------------------
-    def batches(self, chat_id: str, *, status: str | None = None, kind: str | None = None) -> list[Batch]:
+    def batches(self, chat_id: str, *, status: str | None = None, kind: str | None = None,
+                read_to_above: int | None = None) -> list[Batch]:
+        """The chat's batches in order (``read_to_above``: only those that read past that message;
+        a check after every extraction needs the few newest, not the whole chat's history)."""
         pk = self.require_chat_pk(chat_id)
         cond: list[Any] = [t.batches.c.chat_pk == pk]
         if status:
             cond.append(t.batches.c.status == status)
         if kind:
             cond.append(t.batches.c.kind == kind)
+        if read_to_above is not None:
+            cond.append(t.batches.c.read_to > read_to_above)
         b = t.batches.c
         # The journal itself is not read (it can be large): SQLite and PostgreSQL both count it.
         columns = [b.id, b.kind, b.status, b.read_from, b.read_to, b.created_at, b.actor, b.description,
@@ -261,6 +266,13 @@ class Reader:
         rows = self.conn.execute(select(t.recall_records).where(t.recall_records.c.chat_pk == pk)
                                  .order_by(t.recall_records.c.idx)).mappings()
         return [row_to_recall(r, chat_id) for r in rows]
+
+    def summaries_end(self, chat_id: str, level: int) -> int | None:
+        """The last message a summary of ``level`` covers (None: no such summary)."""
+        pk = self.require_chat_pk(chat_id)
+        s = t.summaries.c
+        found = self.conn.execute(select(func.max(s.end_index)).where(s.chat_pk == pk, s.level == level)).scalar()
+        return None if found is None else int(found)
 
     def summaries(self, chat_id: str, *, status: str | None = None) -> list[Summary]:
         pk = self.require_chat_pk(chat_id)
