@@ -47,3 +47,17 @@ def relation_label(relation: str) -> str:
         "evolves": QCoreApplication.translate("Labels", "evolves into"), "temporal_update": QCoreApplication.translate("Labels", "is a later state of"),
     }
     return labels.get(relation, relation)
+
+
+def scope_label(kind: str) -> str:
+    """Who else remembers a memory (core/scopes.py): this chat, its character, the user's persona, its world."""
+    labels = {"chat": QCoreApplication.translate("Labels", "This chat"),
+              "character": QCoreApplication.translate("Labels", "Character"),
+              "persona": QCoreApplication.translate("Labels", "Persona"),
+              "world": QCoreApplication.translate("Labels", "World")}
+    return labels.get(kind, kind)
+
+
+def lorebook_badge() -> str:
+    """Beside the scope of a memory a SillyTavern lorebook gave (core/lorebook.py)."""
+    return QCoreApplication.translate("Labels", "Lorebook")

@@ -26,18 +26,19 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QColor
 
 from ..core.events import ChangeRecord
+from ..core.lorebook import is_read_only, lore_of
 from ..core.model import Node, NodeQuery
 from ..core.service import MemoryService
 from .context import AppContext
 from .format import format_time
-from .labels import node_type_label, review_label, tier_label
+from .labels import lorebook_badge, node_type_label, review_label, scope_label, tier_label
 from .lifetime import subscribe
 from .theming.qt import qcolor
 
 Index = QModelIndex | QPersistentModelIndex
 # (column id, sort key in the store or None when the store cannot sort by it)
 COLUMNS: tuple[tuple[str, str | None], ...] = (
-    ("type", "type"), ("title", "title"), ("tier", "tier"), ("importance", "importance"),
+    ("type", "type"), ("title", "title"), ("scope", None), ("tier", "tier"), ("importance", "importance"),
     ("review", None), ("recalls", "recall_count"), ("updated", "updated_at"),
 )
 NODE_ID_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -46,12 +47,33 @@ NODE_ID_ROLE = Qt.ItemDataRole.UserRole + 1
 _TITLES: dict[str, Callable[[], str]] = {
     "type": lambda: QCoreApplication.translate("MemoryTable", "Type"),
     "title": lambda: QCoreApplication.translate("MemoryTable", "Title"),
+    "scope": lambda: QCoreApplication.translate("MemoryTable", "Scope"),
     "tier": lambda: QCoreApplication.translate("MemoryTable", "Tier"),
     "importance": lambda: QCoreApplication.translate("MemoryTable", "Importance"),
     "review": lambda: QCoreApplication.translate("MemoryTable", "Review"),
     "recalls": lambda: QCoreApplication.translate("MemoryTable", "Recalls"),
     "updated": lambda: QCoreApplication.translate("MemoryTable", "Updated"),
 }
+
+
+def scope_badge(node: Node) -> str:
+    """The scope a memory is in, or "Lorebook" for one a SillyTavern lorebook gives (a world
+    memory, read-only here: the tooltip says so)."""
+    return lorebook_badge() if is_read_only(node) else scope_label(node.scope.kind)
+
+
+def scope_tooltip(node: Node) -> str:
+    lore = lore_of(node)
+    if lore is None:
+        return {"chat": QCoreApplication.translate("MemoryTable", "Only this chat remembers it"),
+                "character": QCoreApplication.translate("MemoryTable", "Every chat with this character remembers it"),
+                "persona": QCoreApplication.translate("MemoryTable", "Every chat of your persona remembers it"),
+                "world": QCoreApplication.translate("MemoryTable", "Every chat in this world remembers it")
+                }.get(node.scope.kind, node.scope.kind)
+    if lore.get("source") == "sillytavern":
+        return QCoreApplication.translate("MemoryTable", "From the SillyTavern lorebook “{0}” (read-only here)").format(
+            lore.get("book"))
+    return QCoreApplication.translate("MemoryTable", "Imported from the World Info file “{0}”").format(lore.get("book"))
 
 
 def column_title(column: str) -> str:
@@ -171,7 +193,8 @@ class MemoryTableModel(QAbstractTableModel):
 
     def _filtered(self) -> bool:
         q = self._query
-        return any(v is not None for v in (q.q, q.type, q.tier, q.review_status, q.pinned, q.owner, q.region))
+        return any(v is not None for v in (q.q, q.type, q.tier, q.review_status, q.pinned, q.owner, q.region,
+                                           q.kind))
 
     def _ids(self) -> dict[str, int]:
         return {n.id: i for i, n in enumerate(self._rows)}
@@ -219,6 +242,7 @@ class MemoryTableModel(QAbstractTableModel):
     def _matches(self, node: Node) -> bool:
         q = self._query
         return ((q.type is None or node.type == q.type) and (q.tier is None or node.tier == q.tier)
+                and (q.kind is None or node.scope.kind == q.kind)
                 and (q.review_status is None or node.review_status == q.review_status)
                 and (node.deleted_at is None or q.include_deleted or q.only_deleted))
 
@@ -293,6 +317,10 @@ class MemoryTableModel(QAbstractTableModel):
             return self._color("warning" if node.review_status == "pending" else "error")
         if role == Qt.ItemDataRole.ToolTipRole and column == "title":
             return "\n".join(f"{k}: {v}" for k, v in node.fields.items())
+        if role == Qt.ItemDataRole.ToolTipRole and column == "scope":
+            return scope_tooltip(node)
+        if role == Qt.ItemDataRole.ForegroundRole and column == "scope" and node.scope.kind != "chat":
+            return self._color("accent")
         if role == Qt.ItemDataRole.TextAlignmentRole and column in ("importance", "recalls"):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
@@ -303,6 +331,8 @@ class MemoryTableModel(QAbstractTableModel):
             return node_type_label(node.type)
         if column == "title":
             return ("★ " if node.pinned else "") + node.title
+        if column == "scope":
+            return scope_badge(node)
         if column == "tier":
             return tier_label(node.tier)
         if column == "importance":

@@ -22,8 +22,9 @@ from PySide6.QtWidgets import (
 )
 
 from ..core.schema import NODE_TYPES, REVIEW_STATUSES, TIERS
+from ..core.scopes import SCOPE_KINDS
 from .format import format_time
-from .labels import node_type_label, review_label, tier_label
+from .labels import lorebook_badge, node_type_label, review_label, scope_label, tier_label
 from .memory_model import COLUMNS, MemoryTableModel
 
 ROW_HEIGHT = 26
@@ -33,6 +34,8 @@ def column_samples(column: str) -> tuple[list[str], bool]:
     """The widest texts column ``column`` can show, and whether its cells carry a decoration."""
     if column == "type":
         return [node_type_label(t) for t in NODE_TYPES], True
+    if column == "scope":
+        return [scope_label(k) for k in SCOPE_KINDS] + [lorebook_badge()], False
     if column == "tier":
         return [tier_label(t) for t in TIERS], False
     if column == "review":

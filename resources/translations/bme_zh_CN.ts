@@ -208,107 +208,117 @@
         <translation>运行中…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="33"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="35"/>
         <source>Export chat…</source>
         <translation>导出聊天…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="33"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="35"/>
         <source>Save the open chat as JSON, GraphML or GEXF.</source>
         <translation>将当前聊天导出为数据文件或图谱文件（三种开放格式）。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="34"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="36"/>
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="34"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="36"/>
         <source>Add the chats of a JSON export; nothing is overwritten.</source>
         <translation>添加导出文件中的聊天；不会覆盖任何内容。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="35"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="37"/>
         <source>Import memories…</source>
         <translation>导入记忆…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="35"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="37"/>
         <source>See what a file would bring (new, updated, skipped, merged), then import it memory by memory.</source>
         <translation>先预览文件会带来什么（新增、更新、跳过、合并），再逐条导入记忆。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="36"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="38"/>
+        <source>Import SillyTavern World Info…</source>
+        <translation>导入 SillyTavern 世界书…</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="38"/>
+        <source>Add a lorebook&apos;s entries (or a character card&apos;s book) to the open chat&apos;s memories, in the scope you choose.</source>
+        <translation>把世界书的条目（或角色卡内嵌的世界书）加入当前聊天的记忆，范围由你选择。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="39"/>
         <source>Back up all…</source>
         <translation>全部备份…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="36"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="39"/>
         <source>Save every chat in one file, encrypted if you give a passphrase.</source>
         <translation>将所有聊天保存到一个文件中；提供口令即加密。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="37"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="40"/>
         <source>Restore…</source>
         <translation>恢复…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="37"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="40"/>
         <source>Bring back the chats of a backup; chats you have are kept.</source>
         <translation>恢复备份中的聊天；已有的聊天保持不变。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="38"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="41"/>
         <source>Purge everything…</source>
         <translation>彻底清除全部…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="38"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="41"/>
         <source>Delete every chat and memory for good, then compact the database.</source>
         <translation>永久删除所有聊天与记忆，然后压缩数据库。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="45"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="48"/>
         <source>none yet</source>
         <translation>尚无</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="53"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="56"/>
         <source>Last backup: {0} · scheduled backups are off (Settings → Backup).</source>
         <translation>上次备份：{0} · 定时备份已关闭（设置 → 备份）。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="55"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="58"/>
         <source>Last backup: {0} · next: {1}.</source>
         <translation>上次备份：{0} · 下次：{1}。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="57"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="60"/>
         <source>The last scheduled backup was skipped: {0}</source>
         <translation>上次定时备份已跳过：{0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="59"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="62"/>
         <source>The last scheduled backup failed: {0}</source>
         <translation>上次定时备份失败：{0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="64"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="67"/>
         <source>Purged {0} chats ({1} rows); the database went from {2} KB to {3} KB.</source>
         <translation>已清除 {0} 个聊天（{1} 行）；数据库从 {2} KB 缩小到 {3} KB。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="71"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="74"/>
         <source>Nothing imported.</source>
         <translation>未导入任何内容。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="73"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="76"/>
         <source>Imported {0}: {1} memories, {2} links, {3} messages.</source>
         <translation>已导入 {0}：{1} 条记忆、{2} 条关联、{3} 条消息。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="77"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="80"/>
         <source>Kept the chats you already had: {0}.</source>
         <translation>保留了已有的聊天：{0}。</translation>
     </message>
@@ -700,14 +710,64 @@
 <context>
     <name>ChatSwitcher</name>
     <message>
-        <location filename="../../bme_desktop/ui/chat_switcher.py" line="28"/>
+        <location filename="../../bme_desktop/ui/chat_switcher.py" line="53"/>
         <source>Find a chat…</source>
         <translation>查找聊天…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/chat_switcher.py" line="74"/>
+        <location filename="../../bme_desktop/ui/chat_switcher.py" line="57"/>
+        <source>By character</source>
+        <translation>按角色</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/chat_switcher.py" line="57"/>
+        <source>By persona</source>
+        <translation>按用户身份</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/chat_switcher.py" line="58"/>
+        <source>Not grouped</source>
+        <translation>不分组</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/chat_switcher.py" line="60"/>
+        <source>Group the chats by their character or by your persona: the chats that share its memories</source>
+        <translation>按角色或按你的用户身份给聊天分组：同组的聊天共享其记忆</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/chat_switcher.py" line="157"/>
+        <source>No character</source>
+        <translation>无角色</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/chat_switcher.py" line="157"/>
+        <source>No persona</source>
+        <translation>无用户身份</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/chat_switcher.py" line="159"/>
+        <source>{0} · {1} chats</source>
+        <translation>{0} · {1} 个聊天</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/chat_switcher.py" line="159"/>
+        <source>{0} · 1 chat</source>
+        <translation>{0} · 1 个聊天</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/chat_switcher.py" line="174"/>
         <source>{0} memories · {1}</source>
         <translation>{0} 条记忆 · {1}</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/chat_switcher.py" line="176"/>
+        <source>as {0}</source>
+        <translation>身份：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/chat_switcher.py" line="178"/>
+        <source>isolated</source>
+        <translation>已隔离</translation>
     </message>
 </context>
 <context>
@@ -914,113 +974,144 @@ First seen: {3}</source>
 <context>
     <name>FileActions</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="120"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="125"/>
         <source>Open a chat first.</source>
         <translation>请先打开一个聊天。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="132"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="137"/>
         <source>JSON export (*.json)</source>
         <translation>JSON 导出文件 (*.json)</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="132"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="137"/>
         <source>GraphML (*.graphml)</source>
         <translation>GraphML 文件 (*.graphml)</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="132"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="137"/>
         <source>GEXF (*.gexf)</source>
         <translation>GEXF 文件 (*.gexf)</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="133"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="138"/>
         <source>Export chat</source>
         <translation>导出聊天</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="144"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="149"/>
         <source>Import a JSON export</source>
         <translation>导入 JSON 导出文件</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="145"/>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="189"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="150"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="194"/>
         <source>JSON export (*.json);;All files (*)</source>
         <translation>JSON 导出文件 (*.json);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="151"/>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="155"/>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="159"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="156"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="160"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="164"/>
         <source>Back up all chats</source>
         <translation>备份所有聊天</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="152"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="157"/>
         <source>Backups (*.bmebak *.json.gz);;All files (*)</source>
         <translation>备份文件 (*.bmebak *.json.gz);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="156"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="161"/>
         <source>Passphrase (leave empty for an unencrypted backup):</source>
         <translation>口令（留空则不加密）：</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="159"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="164"/>
         <source>The passphrase again:</source>
         <translation>再次输入口令：</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="160"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="165"/>
         <source>The passphrases differ; nothing was written.</source>
         <translation>两次输入的口令不一致；未写入任何文件。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="168"/>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="179"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="173"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="184"/>
         <source>Restore a backup</source>
         <translation>恢复备份</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="169"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="174"/>
         <source>Backups and exports (*.bmebak *.gz *.json);;All files (*)</source>
         <translation>备份与导出文件 (*.bmebak *.gz *.json);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="179"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="184"/>
         <source>This backup is encrypted. Passphrase:</source>
         <translation>此备份已加密。口令：</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="175"/>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="181"/>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="233"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="180"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="186"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="270"/>
         <source>Cancelled; nothing was changed.</source>
         <translation>已取消；未做任何更改。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="96"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="100"/>
         <source>Stop before anything is written; nothing changes.</source>
         <translation>在写入任何内容之前停止；不做任何更改。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="188"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="193"/>
         <source>Import memories</source>
         <translation>导入记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="201"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="205"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="211"/>
+        <source>Import SillyTavern World Info</source>
+        <translation>导入 SillyTavern 世界书</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="206"/>
+        <source>World Info and character cards (*.json *.png);;All files (*)</source>
+        <translation>世界书和角色卡 (*.json *.png);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="212"/>
+        <source>Who remembers the entries:</source>
+        <translation>由谁记住这些条目：</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="222"/>
+        <source>Added {0} memories from “{1}”.</source>
+        <translation>已从“{1}”添加 {0} 条记忆。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="224"/>
+        <source>{0} were here already.</source>
+        <translation>{0} 条已存在。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="226"/>
+        <source>{0} switched off in the file were left out.</source>
+        <translation>文件中已关闭的 {0} 条未导入。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="238"/>
         <source>Imported: {0}</source>
         <translation>已导入：{0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="207"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="244"/>
         <source>Purge everything</source>
         <translation>彻底清除全部</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="208"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="245"/>
         <source>Every chat and memory is deleted for good: no recycle bin, no undo. Make a backup first if you may want them back.
 
 Type {0} to confirm:</source>
@@ -1029,17 +1120,17 @@ Type {0} to confirm:</source>
 输入 {0} 以确认：</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="213"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="250"/>
         <source>Not confirmed; nothing was deleted.</source>
         <translation>未确认；没有删除任何内容。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="235"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="272"/>
         <source>Failed: {0}</source>
         <translation>失败：{0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="246"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="283"/>
         <source>Wrote {0} ({1} KB).</source>
         <translation>已写入 {0}（{1} KB）。</translation>
     </message>
@@ -1630,6 +1721,7 @@ Type {0} to confirm:</source>
     </message>
     <message>
         <location filename="../../bme_desktop/ui/labels.py" line="10"/>
+        <location filename="../../bme_desktop/ui/labels.py" line="55"/>
         <source>Character</source>
         <translation>角色</translation>
     </message>
@@ -1753,6 +1845,26 @@ Type {0} to confirm:</source>
         <location filename="../../bme_desktop/ui/labels.py" line="38"/>
         <source>Aliases</source>
         <translation>别名</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/labels.py" line="54"/>
+        <source>This chat</source>
+        <translation>本聊天</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/labels.py" line="56"/>
+        <source>Persona</source>
+        <translation>用户身份</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/labels.py" line="57"/>
+        <source>World</source>
+        <translation>世界</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/labels.py" line="63"/>
+        <source>Lorebook</source>
+        <translation>世界书</translation>
     </message>
     <message>
         <location filename="../../bme_desktop/ui/labels.py" line="33"/>
@@ -1988,42 +2100,52 @@ Type {0} to confirm:</source>
 <context>
     <name>MemoriesPanel</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/memories.py" line="36"/>
+        <location filename="../../bme_desktop/ui/panels/memories.py" line="37"/>
         <source>Search memories…</source>
         <translation>搜索记忆…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/memories.py" line="41"/>
+        <location filename="../../bme_desktop/ui/panels/memories.py" line="42"/>
         <source>All types</source>
         <translation>全部类型</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/memories.py" line="42"/>
+        <location filename="../../bme_desktop/ui/panels/memories.py" line="43"/>
         <source>All tiers</source>
         <translation>全部层级</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/memories.py" line="43"/>
+        <location filename="../../bme_desktop/ui/panels/memories.py" line="44"/>
         <source>Any review</source>
         <translation>全部审核状态</translation>
     </message>
     <message>
+        <location filename="../../bme_desktop/ui/panels/memories.py" line="45"/>
+        <source>All scopes</source>
+        <translation>全部范围</translation>
+    </message>
+    <message>
         <location filename="../../bme_desktop/ui/panels/memories.py" line="46"/>
+        <source>Who else remembers it: this chat only, every chat with the character, every chat of your persona, every chat in the world</source>
+        <translation>还有谁记得它：仅本聊天、与该角色的所有聊天、你这个用户身份的所有聊天、同一世界的所有聊天</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/memories.py" line="50"/>
         <source>New memory</source>
         <translation>新建记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/memories.py" line="112"/>
+        <location filename="../../bme_desktop/ui/panels/memories.py" line="118"/>
         <source>{0} of {1} memories</source>
         <translation>{1} 条记忆中的 {0} 条</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/memories.py" line="115"/>
+        <location filename="../../bme_desktop/ui/panels/memories.py" line="121"/>
         <source>1 memory</source>
         <translation>1 条记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/memories.py" line="117"/>
+        <location filename="../../bme_desktop/ui/panels/memories.py" line="123"/>
         <source>{0} memories</source>
         <translation>{0} 条记忆</translation>
     </message>
@@ -2119,38 +2241,68 @@ Type {0} to confirm:</source>
 <context>
     <name>MemoryOps</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/memories_ops.py" line="22"/>
+        <location filename="../../bme_desktop/ui/panels/memories_ops.py" line="24"/>
         <source>Merge</source>
         <translation>合并</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/memories_ops.py" line="23"/>
+        <location filename="../../bme_desktop/ui/panels/memories_ops.py" line="25"/>
         <source>Merge the second selected memory into the first</source>
         <translation>将选中的第二条记忆并入第一条</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/memories_ops.py" line="25"/>
-        <location filename="../../bme_desktop/ui/panels/memories_ops.py" line="46"/>
+        <location filename="../../bme_desktop/ui/panels/memories_ops.py" line="27"/>
+        <location filename="../../bme_desktop/ui/panels/memories_ops.py" line="54"/>
         <source>Pin</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/memories_ops.py" line="28"/>
+        <location filename="../../bme_desktop/ui/panels/memories_ops.py" line="30"/>
         <source>Move to tier…</source>
         <translation>移到层级…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/memories_ops.py" line="46"/>
+        <location filename="../../bme_desktop/ui/panels/memories_ops.py" line="34"/>
+        <source>Export as World Info…</source>
+        <translation>导出为世界书…</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/memories_ops.py" line="35"/>
+        <source>Save the selected memories as a SillyTavern World Info file (its World Info editor imports it)</source>
+        <translation>把选中的记忆保存为 SillyTavern 世界书文件（可在其世界书编辑器中导入）</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/memories_ops.py" line="54"/>
         <source>Unpin</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/memories_ops.py" line="75"/>
+        <location filename="../../bme_desktop/ui/panels/memories_ops.py" line="83"/>
         <source>Changed “{0}”.</source>
         <translation>已更改“{0}”。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/memories_ops.py" line="80"/>
+        <location filename="../../bme_desktop/ui/panels/memories_ops.py" line="91"/>
+        <source>Export as SillyTavern World Info</source>
+        <translation>导出为 SillyTavern 世界书</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/memories_ops.py" line="92"/>
+        <source>World Info (*.json)</source>
+        <translation>世界书 (*.json)</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/memories_ops.py" line="99"/>
+        <source>Wrote {0} memories to {1}.</source>
+        <translation>已把 {0} 条记忆写入 {1}。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/memories_ops.py" line="100"/>
+        <source>Export failed: {0}</source>
+        <translation>导出失败：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/memories_ops.py" line="104"/>
         <source>Merged into “{0}” (Ctrl+Z undoes it).</source>
         <translation>已并入“{0}”（Ctrl+Z 可撤销）。</translation>
     </message>
@@ -2158,39 +2310,74 @@ Type {0} to confirm:</source>
 <context>
     <name>MemoryTable</name>
     <message>
-        <location filename="../../bme_desktop/ui/memory_model.py" line="47"/>
+        <location filename="../../bme_desktop/ui/memory_model.py" line="48"/>
         <source>Type</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/memory_model.py" line="48"/>
+        <location filename="../../bme_desktop/ui/memory_model.py" line="49"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/memory_model.py" line="49"/>
+        <location filename="../../bme_desktop/ui/memory_model.py" line="50"/>
+        <source>Scope</source>
+        <translation>范围</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/memory_model.py" line="51"/>
         <source>Tier</source>
         <translation>层级</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/memory_model.py" line="50"/>
+        <location filename="../../bme_desktop/ui/memory_model.py" line="52"/>
         <source>Importance</source>
         <translation>重要度</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/memory_model.py" line="51"/>
+        <location filename="../../bme_desktop/ui/memory_model.py" line="53"/>
         <source>Review</source>
         <translation>审核</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/memory_model.py" line="52"/>
+        <location filename="../../bme_desktop/ui/memory_model.py" line="54"/>
         <source>Recalls</source>
         <translation>召回</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/memory_model.py" line="53"/>
+        <location filename="../../bme_desktop/ui/memory_model.py" line="55"/>
         <source>Updated</source>
         <translation>更新时间</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/memory_model.py" line="67"/>
+        <source>Only this chat remembers it</source>
+        <translation>只有本聊天记得它</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/memory_model.py" line="68"/>
+        <source>Every chat with this character remembers it</source>
+        <translation>与该角色的所有聊天都记得它</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/memory_model.py" line="69"/>
+        <source>Every chat of your persona remembers it</source>
+        <translation>你这个用户身份的所有聊天都记得它</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/memory_model.py" line="70"/>
+        <source>Every chat in this world remembers it</source>
+        <translation>同一世界的所有聊天都记得它</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/memory_model.py" line="73"/>
+        <source>From the SillyTavern lorebook “{0}” (read-only here)</source>
+        <translation>来自 SillyTavern 世界书“{0}”（此处只读）</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/memory_model.py" line="75"/>
+        <source>Imported from the World Info file “{0}”</source>
+        <translation>从世界书文件“{0}”导入</translation>
     </message>
 </context>
 <context>
@@ -2344,93 +2531,113 @@ Type {0} to confirm:</source>
 <context>
     <name>NodeEditor</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="49"/>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="192"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="51"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="210"/>
         <source>No memory selected</source>
         <translation>未选择记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="63"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="65"/>
         <source>Pinned (always kept)</source>
         <translation>置顶（始终保留）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="65"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="67"/>
+        <source>Who else remembers it: this chat only, every chat with the character, every chat of your persona, every chat in the world (saving a change is one undo step)</source>
+        <translation>还有谁记得它：仅本聊天、与该角色的所有聊天、你这个用户身份的所有聊天、同一世界的所有聊天（保存更改为一步撤销）</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="75"/>
         <source>message numbers, e.g. 3, 4, 9</source>
         <translation>消息序号，例如 3, 4, 9</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="69"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="79"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="72"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="82"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="77"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="87"/>
         <source>Type</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="78"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="88"/>
         <source>Importance</source>
         <translation>重要度</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="79"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="89"/>
         <source>Tier</source>
         <translation>层级</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="80"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="90"/>
         <source>Review</source>
         <translation>审核</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="82"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="91"/>
+        <source>Scope</source>
+        <translation>范围</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="93"/>
         <source>Source messages</source>
         <translation>来源消息</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="117"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="129"/>
         <source>New memory</source>
         <translation>新建记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="118"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="130"/>
         <source>Fill in the fields and save.</source>
         <translation>填写字段后保存。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="135"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="149"/>
         <source>Source messages must be whole numbers.</source>
         <translation>来源消息必须是整数。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="193"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="211"/>
         <source>Pick a memory in the list to see and edit it.</source>
         <translation>在列表中选择一条记忆以查看和编辑。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="198"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="217"/>
         <source>Created {0} · updated {1} · recalled {2}×</source>
         <translation>创建于 {0} · 更新于 {1} · 召回 {2} 次</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="212"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="231"/>
+        <source>From the SillyTavern lorebook “{0}” (entry {1}): change it in SillyTavern&apos;s World Info editor and it follows here.</source>
+        <translation>来自 SillyTavern 世界书“{0}”（条目 {1}）：请在 SillyTavern 的世界书编辑器中修改，这里会随之更新。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="234"/>
+        <source>Imported from the World Info file “{0}” (entry {1}).</source>
+        <translation>从世界书文件“{0}”导入（条目 {1}）。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="242"/>
         <source>Saved “{0}”.</source>
         <translation>已保存“{0}”。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="217"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="247"/>
         <source>Created “{0}”.</source>
         <translation>已创建“{0}”。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="221"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="251"/>
         <source>Moved to the recycle bin (Ctrl+Z undoes it).</source>
         <translation>已移入回收站（Ctrl+Z 可撤销）。</translation>
     </message>

@@ -103,7 +103,7 @@ def test_every_count_on_screen_agrees_during_a_stream_of_new_memories(
     assert isinstance(memories, MemoriesPanel) and isinstance(overview, OverviewPanel)
 
     def shown() -> tuple[str, str, str]:
-        chat_line = window.chats.model.item(0).text().splitlines()[1].split(" ")[0]
+        chat_line = window.chats.chat_items()[CHAT].text().splitlines()[1].split(" ")[0]
         return chat_line, overview.cards["nodes"].value.text(), memories.count.text().split(" ")[0]
     for batch in range(3):  # memories arriving as a sync extracts them
         for i in range(4):

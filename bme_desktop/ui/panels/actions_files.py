@@ -21,9 +21,11 @@ from ...core.backup.retention import backup_name
 from ...core.backup.schedule import BackupStatus, backup_status
 from ...core.backup.validate import ChatDoc
 from ...core.cancel import Cancelled, CancelToken
+from ...core.scopes import SCOPE_KINDS
 from ...core.service import MemoryService
 from ..context import AppContext
 from ..format import format_count
+from ..labels import scope_label
 from ..lifetime import subscribe
 from . import actions_io as io
 from .actions import ActionRow, ActionSpec
@@ -33,6 +35,7 @@ FILE_ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("export", lambda: QCoreApplication.translate("Actions", "Export chat…"), lambda: QCoreApplication.translate("Actions", "Save the open chat as JSON, GraphML or GEXF.")),
     ActionSpec("import", lambda: QCoreApplication.translate("Actions", "Import…"), lambda: QCoreApplication.translate("Actions", "Add the chats of a JSON export; nothing is overwritten.")),
     ActionSpec("import_memories", lambda: QCoreApplication.translate("Actions", "Import memories…"), lambda: QCoreApplication.translate("Actions", "See what a file would bring (new, updated, skipped, merged), then import it memory by memory.")),
+    ActionSpec("import_worldinfo", lambda: QCoreApplication.translate("Actions", "Import SillyTavern World Info…"), lambda: QCoreApplication.translate("Actions", "Add a lorebook's entries (or a character card's book) to the open chat's memories, in the scope you choose.")),
     ActionSpec("backup", lambda: QCoreApplication.translate("Actions", "Back up all…"), lambda: QCoreApplication.translate("Actions", "Save every chat in one file, encrypted if you give a passphrase.")),
     ActionSpec("restore", lambda: QCoreApplication.translate("Actions", "Restore…"), lambda: QCoreApplication.translate("Actions", "Bring back the chats of a backup; chats you have are kept.")),
     ActionSpec("purge", lambda: QCoreApplication.translate("Actions", "Purge everything…"), lambda: QCoreApplication.translate("Actions", "Delete every chat and memory for good, then compact the database.")),
@@ -88,7 +91,8 @@ class FileActions(QWidget):
         grid.setVerticalSpacing(10)
         runs: dict[str, Callable[[], None]] = {"export": self.export, "import": self.import_file,
                                                "backup": self.backup, "restore": self.restore, "purge": self.purge,
-                                               "import_memories": self.import_memories}
+                                               "import_memories": self.import_memories,
+                                               "import_worldinfo": self.import_worldinfo}
         self.rows = {spec.key: ActionRow(spec, grid, i, lambda key: runs[key]()) for i, spec in enumerate(FILE_ACTIONS)}
         self._tokens: dict[str, CancelToken] = {}
         self.import_dialog: ImportPreviewDialog | None = None
@@ -115,9 +119,10 @@ class FileActions(QWidget):
                            lambda status: self.schedule_line.setText(schedule_text(status)), owner=self)
 
     def update_availability(self) -> None:
-        row = self.rows["export"]
-        if not row.progress.isVisible():
-            row.set_available(bool(self._context.chat_id), self.tr("Open a chat first."))
+        for key in ("export", "import_worldinfo"):
+            row = self.rows[key]
+            if not row.progress.isVisible():
+                row.set_available(bool(self._context.chat_id), self.tr("Open a chat first."))
 
     # dialogs -------------------------------------------------------------------------------
     def _passphrase(self, title: str, label: str) -> str | None:
@@ -189,6 +194,38 @@ class FileActions(QWidget):
                                               self.tr("JSON export (*.json);;All files (*)"))
         if path:
             self._run("import_memories", lambda _s, _c: read_backup(read_file(Path(path)), None), self._preview)
+
+    def import_worldinfo(self, path: str | None = None, kind: str | None = None) -> None:
+        """A World Info file (or a character card) into the open chat, in a scope asked for."""
+        chat_id = self._context.chat_id
+        if not chat_id:
+            return
+        if path is None:
+            path, _ = QFileDialog.getOpenFileName(
+                self, self.tr("Import SillyTavern World Info"), "",
+                self.tr("World Info and character cards (*.json *.png);;All files (*)"))
+        if not path:
+            return
+        if kind is None:
+            labels = [scope_label(k) for k in SCOPE_KINDS]
+            label, ok = QInputDialog.getItem(self, self.tr("Import SillyTavern World Info"),
+                                             self.tr("Who remembers the entries:"), labels, labels.index(
+                                                 scope_label("world")), False)
+            if not ok:
+                return
+            kind = SCOPE_KINDS[labels.index(label)]
+        chosen = kind
+        self._run("import_worldinfo", lambda s, c: io.import_worldinfo(s, chat_id, Path(path), chosen, c),
+                  lambda r: self._worldinfo_imported(chat_id, r))
+
+    def _worldinfo_imported(self, chat_id: str, result: io.WorldInfoImported) -> None:
+        text = self.tr("Added {0} memories from “{1}”.").format(format_count(result.added), result.book)
+        if result.skipped:
+            text += " " + self.tr("{0} were here already.").format(format_count(result.skipped))
+        if result.disabled:
+            text += " " + self.tr("{0} switched off in the file were left out.").format(format_count(result.disabled))
+        self._finish("import_worldinfo", text, True)
+        self._context.events.sigChatsChanged.emit(chat_id)
 
     def _preview(self, chats: list[ChatDoc]) -> None:
         row = self.rows["import_memories"]

@@ -96,3 +96,37 @@ def restore_from(service: MemoryService, path: Path, passphrase: str | None,
     chats = read_backup(read_file(path), passphrase)
     checkpoint(cancel)
     return import_chats(service, chats, mode="merge")
+
+
+@dataclass(frozen=True)
+class WorldInfoImported:
+    book: str
+    added: int
+    skipped: int  # entries imported before, unchanged
+    disabled: int  # entries switched off in the file
+
+
+def import_worldinfo(service: MemoryService, chat_id: str, path: Path, kind: str,
+                     cancel: CancelToken | None = None) -> WorldInfoImported:
+    """A SillyTavern World Info file (or a character card's book, JSON or PNG) into the chat's
+    memories of scope ``kind``: validated whole first, so a malformed file writes nothing."""
+    from ...core.errors import ValidationError
+    from ...core.worldinfo import load_document, read_worldinfo
+    doc = load_document(read_file(path))
+    if doc is None:
+        raise ValidationError("file", "is not a SillyTavern World Info file or character card")
+    parsed = read_worldinfo(doc, path.stem)
+    checkpoint(cancel)
+    report = service.import_worldinfo(chat_id, parsed.entries, kind)
+    return WorldInfoImported(parsed.book, len(report.added), report.skipped, parsed.disabled)
+
+
+def export_worldinfo(service: MemoryService, chat_id: str, node_ids: list[str], path: Path) -> Written:
+    """The memories as a SillyTavern World Info file (its editor imports it unchanged)."""
+    import json
+
+    from ...core.worldinfo import write_worldinfo
+    data = (json.dumps(write_worldinfo(service.worldinfo_entries(chat_id, node_ids)), ensure_ascii=False, indent=4)
+            + "\n").encode("utf-8")
+    write_atomically(path, data)
+    return Written(path, len(data))

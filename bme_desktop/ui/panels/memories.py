@@ -16,9 +16,10 @@ from PySide6.QtWidgets import (
 
 from ...core.model import Node
 from ...core.schema import NODE_TYPES, REVIEW_STATUSES, TIERS
+from ...core.scopes import SCOPE_KINDS
 from ..context import AppContext
 from ..format import format_count
-from ..labels import node_type_label, review_label, tier_label
+from ..labels import node_type_label, review_label, scope_label, tier_label
 from ..lifetime import subscribe
 from ..memory_detail import MemoryDetails
 from ..memory_model import COLUMNS, NODE_ID_ROLE, MemoryTableModel
@@ -41,6 +42,9 @@ class MemoriesPanel(QWidget):
         self.type_filter = self._filter_box(self.tr("All types"), [(t, node_type_label(t)) for t in NODE_TYPES])
         self.tier_filter = self._filter_box(self.tr("All tiers"), [(t, tier_label(t)) for t in TIERS])
         self.review_filter = self._filter_box(self.tr("Any review"), [(s, review_label(s)) for s in REVIEW_STATUSES])
+        self.scope_filter = self._filter_box(self.tr("All scopes"), [(k, scope_label(k)) for k in SCOPE_KINDS])
+        self.scope_filter.setToolTip(self.tr("Who else remembers it: this chat only, every chat with the character, "
+                                             "every chat of your persona, every chat in the world"))
         self.count = QLabel()
         self.count.setProperty("role", "muted")
         new_button = QPushButton(self.tr("New memory"))
@@ -58,6 +62,7 @@ class MemoriesPanel(QWidget):
         filters.addWidget(self.type_filter)
         filters.addWidget(self.tier_filter)
         filters.addWidget(self.review_filter)
+        filters.addWidget(self.scope_filter)
         filters.addStretch(1)
         filters.addWidget(self.count)
         top = QHBoxLayout()
@@ -100,7 +105,8 @@ class MemoriesPanel(QWidget):
 
     def _apply_filters(self) -> None:
         self.model.set_filter(q=self.search.text().strip() or None, type=self.type_filter.currentData(),
-                              tier=self.tier_filter.currentData(), review_status=self.review_filter.currentData())
+                              tier=self.tier_filter.currentData(), review_status=self.review_filter.currentData(),
+                              kind=self.scope_filter.currentData())
 
     def _show_count(self, _total: int = 0) -> None:
         """How many memories: the chat's count from ``context.counts`` (the same number the chat
@@ -108,7 +114,7 @@ class MemoriesPanel(QWidget):
         stats = self._context.counts.get(self._context.chat_id)
         total = stats.node_count if stats is not None else self.model.total
         query = self.model.query
-        if any(v is not None for v in (query.q, query.type, query.tier, query.review_status)):
+        if any(v is not None for v in (query.q, query.type, query.tier, query.review_status, query.kind)):
             self.count.setText(self.tr("{0} of {1} memories").format(format_count(self.model.total),
                                                                       format_count(total)))
         elif total == 1:

@@ -4,13 +4,15 @@ tier. Each is one service call (one manual batch), so Ctrl+Z undoes it."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QPushButton, QWidget
+from PySide6.QtWidgets import QComboBox, QFileDialog, QHBoxLayout, QPushButton, QWidget
 
 from ...core.model import Node
 from ...core.schema import TIERS
 from ..context import AppContext
 from ..labels import tier_label
+from .actions_io import export_worldinfo
 
 
 class MemoryOps(QWidget):
@@ -29,12 +31,17 @@ class MemoryOps(QWidget):
         for tier in TIERS:
             self.tier_box.addItem(tier_label(tier), tier)
         self.tier_box.activated.connect(self._tier_chosen)
+        self.worldinfo_button = QPushButton(self.tr("Export as World Info…"))
+        self.worldinfo_button.setToolTip(self.tr("Save the selected memories as a SillyTavern World Info file "
+                                                 "(its World Info editor imports it)"))
+        self.worldinfo_button.clicked.connect(lambda: self.export_worldinfo())
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.merge_button)
         layout.addWidget(self.pin_button)
         layout.addWidget(self.tier_box)
         layout.addStretch(1)
+        layout.addWidget(self.worldinfo_button)
         self.refresh()
 
     def refresh(self) -> None:
@@ -42,6 +49,7 @@ class MemoryOps(QWidget):
         self.merge_button.setEnabled(len(nodes) == 2)
         self.pin_button.setEnabled(len(nodes) == 1)
         self.tier_box.setEnabled(len(nodes) == 1)
+        self.worldinfo_button.setEnabled(bool(nodes))
         pinned = len(nodes) == 1 and nodes[0].pinned
         self.pin_button.setText(self.tr("Unpin") if pinned else self.tr("Pin"))
 
@@ -74,6 +82,22 @@ class MemoryOps(QWidget):
         self._context.call(lambda s: s.update_node(chat_id, node.id, patch),
                            lambda n: self._context.sigStatus.emit(self.tr("Changed “{0}”.").format(n.title)),
                            owner=self)
+
+    def export_worldinfo(self, path: str | None = None) -> None:
+        nodes = self._selected()
+        if not nodes:
+            return
+        if path is None:
+            path, _ = QFileDialog.getSaveFileName(self, self.tr("Export as SillyTavern World Info"),
+                                                  "memories.json", self.tr("World Info (*.json)"))
+        if not path:
+            return
+        target = Path(path if path.lower().endswith(".json") else path + ".json")
+        chat_id, ids = self._context.chat_id, [n.id for n in nodes]
+        self._context.call(
+            lambda s: export_worldinfo(s, chat_id, ids, target),
+            lambda w: self._context.sigStatus.emit(self.tr("Wrote {0} memories to {1}.").format(len(ids), w.path)),
+            on_error=lambda e: self._context.sigStatus.emit(self.tr("Export failed: {0}").format(e)), owner=self)
 
     def _merged(self, node: Node) -> None:
         self._context.sigNodeSelected.emit(node.id)

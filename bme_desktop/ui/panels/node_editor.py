@@ -20,11 +20,13 @@ from PySide6.QtWidgets import (
 )
 
 from ...core.editing import NodeDraft
-from ...core.model import Node
+from ...core.lorebook import is_read_only, lore_of
+from ...core.model import Node, Scope
 from ...core.schema import NODE_TYPES, REVIEW_STATUSES, TIERS
+from ...core.scopes import SCOPE_KINDS
 from ..context import AppContext
 from ..format import format_time
-from ..labels import field_label, node_type_label, review_label, tier_label
+from ..labels import field_label, node_type_label, review_label, scope_label, tier_label
 from ..lifetime import subscribe
 
 FieldEdit = QLineEdit | QPlainTextEdit
@@ -61,6 +63,14 @@ class NodeEditor(QWidget):
         self.tier = _combo(tuple((t, tier_label(t)) for t in TIERS))
         self.review = _combo(tuple((s, review_label(s)) for s in REVIEW_STATUSES))
         self.pinned = QCheckBox(self.tr("Pinned (always kept)"))
+        self.scope = _combo(tuple((k, scope_label(k)) for k in SCOPE_KINDS))
+        self.scope.setToolTip(self.tr("Who else remembers it: this chat only, every chat with the character, every "
+                                      "chat of your persona, every chat in the world (saving a change is one undo "
+                                      "step)"))
+        self.lore = QLabel()  # where a lorebook memory came from; SillyTavern's own are read-only here
+        self.lore.setProperty("role", "muted")
+        self.lore.setWordWrap(True)
+        self.lore.hide()
         self.sources = QLineEdit()
         self.sources.setPlaceholderText(self.tr("message numbers, e.g. 3, 4, 9"))
         self.error = QLabel()
@@ -78,6 +88,7 @@ class NodeEditor(QWidget):
         common.addRow(self.tr("Importance"), self.importance)
         common.addRow(self.tr("Tier"), self.tier)
         common.addRow(self.tr("Review"), self.review)
+        common.addRow(self.tr("Scope"), self.scope)
         common.addRow("", self.pinned)
         common.addRow(self.tr("Source messages"), self.sources)
         buttons = QHBoxLayout()
@@ -87,6 +98,7 @@ class NodeEditor(QWidget):
         layout = QVBoxLayout(self)
         layout.addWidget(self.heading)
         layout.addWidget(self.meta)
+        layout.addWidget(self.lore)
         layout.addLayout(self._fields_form)
         layout.addLayout(common)
         layout.addWidget(self.error)
@@ -123,6 +135,8 @@ class NodeEditor(QWidget):
         self.tier.setCurrentIndex(self.tier.findData("long_term"))
         self.review.setCurrentIndex(self.review.findData("approved"))
         self.pinned.setChecked(False)
+        self.scope.setCurrentIndex(self.scope.findData("chat"))
+        self.lore.hide()
         self.sources.clear()
         self._set_enabled(True)
         self.delete_button.setEnabled(False)
@@ -140,12 +154,14 @@ class NodeEditor(QWidget):
                   "source_indices": sources}
         if self._creating:
             draft = NodeDraft(type=self.type_box.currentData(), fields={k: v for k, v in values.items() if v},
-                              **common)
+                              scope=Scope(kind=self.scope.currentData()), **common)
             self._context.call(lambda s: s.create_node(chat_id, draft), self._created, on_error=self._failed,
                                owner=self)
         elif self._node is not None:
             node_id, old = self._node.id, self._node.fields
             patch = dict(common, fields={k: (v or None) for k, v in values.items() if v != old.get(k, "")})
+            if self.scope.currentData() != self._node.scope.kind:  # shared or kept back in the same undo step
+                patch["scope"] = {"kind": self.scope.currentData()}
             self._context.call(lambda s: s.update_node(chat_id, node_id, patch), self._saved,
                                on_error=self._failed, owner=self)
 
@@ -162,9 +178,11 @@ class NodeEditor(QWidget):
         return (edit.toPlainText() if isinstance(edit, QPlainTextEdit) else edit.text()).strip()
 
     def _set_enabled(self, enabled: bool) -> None:
-        for widget in (self.importance, self.tier, self.review, self.pinned, self.sources, self.save_button,
-                       self.delete_button):
+        for widget in (self.importance, self.tier, self.review, self.pinned, self.scope, self.sources,
+                       self.save_button, self.delete_button):
             widget.setEnabled(enabled)
+        for edit in self._edits.values():
+            edit.setReadOnly(not enabled)
         self.type_box.setEnabled(enabled and self._creating)
 
     def _build_fields(self, type_id: str, values: dict[str, str]) -> None:
@@ -192,6 +210,7 @@ class NodeEditor(QWidget):
             self.heading.setText(self.tr("No memory selected"))
             self.meta.setText(self.tr("Pick a memory in the list to see and edit it."))
             self._build_fields("", {})
+            self.lore.hide()
             self._set_enabled(False)
             return
         self.heading.setText(node.title or node_type_label(node.type))
@@ -203,8 +222,19 @@ class NodeEditor(QWidget):
         self.tier.setCurrentIndex(self.tier.findData(node.tier))
         self.review.setCurrentIndex(self.review.findData(node.review_status))
         self.pinned.setChecked(node.pinned)
+        self.scope.setCurrentIndex(self.scope.findData(node.scope.kind))
         self.sources.setText(", ".join(str(i) for i in node.source_indices))
-        self._set_enabled(True)
+        lore = lore_of(node)
+        if lore is None:
+            self.lore.hide()
+        else:
+            self.lore.setText(self.tr("From the SillyTavern lorebook “{0}” (entry {1}): change it in SillyTavern's "
+                                      "World Info editor and it follows here.").format(lore.get("book"), lore.get("uid"))
+                              if is_read_only(node) else
+                              self.tr("Imported from the World Info file “{0}” (entry {1}).").format(
+                                  lore.get("book"), lore.get("uid")))
+            self.lore.show()
+        self._set_enabled(not is_read_only(node))
 
     def _saved(self, node: Node) -> None:
         self._show(node)
