@@ -109,7 +109,7 @@ def create_node(uow: UnitOfWork, chat_id: str, draft: NodeDraft, *, manual: bool
                 tier=draft.tier, review_status=draft.review_status, pinned=draft.pinned, scope=draft.scope,
                 story_time=draft.story_time, created_at=uow.now, updated_at=uow.now,
                 source_indices=sorted(set(draft.source_indices)), manually_edited=manual)
-    uow.put_node(node)
+    uow.put_node(node, new=True)
     return node
 
 
@@ -218,7 +218,7 @@ def link(uow: UnitOfWork, chat_id: str, from_id: str, to_id: str, relation: str,
     edge = Edge(id=new_id(), chat_id=chat_id, from_id=from_id, to_id=to_id, relation=relation,
                 strength=float(strength), valid_from=uow.now, source_indices=list(source_indices or []),
                 manually_edited=manual, created_at=uow.now, updated_at=uow.now)
-    uow.put_edge(edge)
+    uow.put_edge(edge, new=True)
     return edge
 
 

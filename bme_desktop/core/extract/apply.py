@@ -127,7 +127,7 @@ class _Applier:
             return
         self.uow.put_edge(Edge(id=editing.new_id(), chat_id=self.chat_id, from_id=a, to_id=b, relation=relation,
                                strength=value, valid_from=self.uow.now, source_indices=list(sources),
-                               created_at=self.uow.now, updated_at=self.uow.now))
+                               created_at=self.uow.now, updated_at=self.uow.now), new=True)
         self.report.edges += 1
 
     def _scope(self, op: NodeOp) -> Scope:

@@ -28,11 +28,20 @@ class Reader:
         takes the chat's lock there, see ``store/locks.py``)."""
         self.conn = conn
         self._on_chat = on_chat
+        self._pinned: tuple[str, int] | None = None
 
     # chats -------------------------------------------------------------------------------
+    def pin_chat(self, chat_id: str | None = None, pk: int | None = None) -> None:
+        """Answer ``chat_pk(chat_id)`` with ``pk`` until unpinned (``pin_chat()``): a unit of
+        work pins the chat of its open batch, which cannot go away meanwhile, instead of
+        looking it up again for every row the batch writes."""
+        self._pinned = (chat_id, pk) if chat_id is not None and pk is not None else None
+
     def chat_pk(self, chat_id: str) -> int | None:
         if self._on_chat is not None:
             self._on_chat(chat_id)
+        if self._pinned is not None and self._pinned[0] == chat_id:
+            return self._pinned[1]
         return self.conn.execute(select(t.chats.c.pk).where(t.chats.c.chat_id == chat_id)).scalar()
 
     def require_chat_pk(self, chat_id: str) -> int:

@@ -84,6 +84,9 @@ class UnitOfWork:
         """The chat's key, creating it if new. ``identity`` (a sync's who-is-who) updates the
         stable ids, world and isolation; a chat id already bound to another character id is a
         conflict (two characters' chats whose ids collide stay apart)."""
+        batch = self._batch
+        if batch is not None and batch.chat_id == chat_id and character is None and user is None and identity is None:
+            return batch.chat_pk  # every row an open batch writes: the chat it began with
         row = self.read.chat_row(chat_id, state=False)
         if identity is not None:
             character = identity.character if identity.character is not None else character
@@ -156,6 +159,7 @@ class UnitOfWork:
             created_at=self.now, actor=actor, description=description, journal=[],
             state_before=self.chat_state(pk))).inserted_primary_key[0])  # type: ignore[index]
         self._batch = OpenBatch(batch_id, pk, chat_id)
+        self.read.pin_chat(chat_id, pk)
         self.change(chat_id).batch_id = batch_id
         return batch_id
 
@@ -164,6 +168,7 @@ class UnitOfWork:
         if batch is None:
             raise RuntimeError("no batch is open")
         self._batch = None
+        self.read.pin_chat()
         self.conn.execute(t.batches.update().where(t.batches.c.id == batch.id).values(journal=batch.journal))
         return batch.id
 
@@ -186,9 +191,10 @@ class UnitOfWork:
         row = self.conn.execute(select(table).where(table.c.id == row_id)).mappings().first()
         return dict(row) if row else None
 
-    def put_row(self, table: Table, row: dict[str, Any]) -> dict[str, Any] | None:
-        """Insert or replace a row by id; returns the before-image."""
-        before = self.current_row(table, row["id"])
+    def put_row(self, table: Table, row: dict[str, Any], *, new: bool = False) -> dict[str, Any] | None:
+        """Insert or replace a row by id; returns the before-image. ``new``: the id was just
+        made (a fresh uuid), so there is no row to read first."""
+        before = None if new else self.current_row(table, row["id"])
         if before is None:
             self.conn.execute(table.insert().values(**row))
         else:
@@ -204,11 +210,12 @@ class UnitOfWork:
         return before
 
     # nodes, edges, summaries ---------------------------------------------------------------
-    def put_node(self, node: Node) -> None:
+    def put_node(self, node: Node, *, new: bool = False) -> None:
+        """Write ``node`` (``new``: its id was just made, see ``put_row``)."""
         pk = self.ensure_chat(node.chat_id)
         if self._batch is not None and node.batch_id is None:
             node.batch_id = self._batch.id
-        before = self.put_row(t.nodes, node_to_row(node, pk))
+        before = self.put_row(t.nodes, node_to_row(node, pk), new=new)
         record = self.change(node.chat_id)
         if before is None:
             record.node_added(node.id)
@@ -219,11 +226,12 @@ class UnitOfWork:
         else:
             record.node_changed(node.id)
 
-    def put_edge(self, edge: Edge) -> None:
+    def put_edge(self, edge: Edge, *, new: bool = False) -> None:
+        """Write ``edge`` (``new``: its id was just made, see ``put_row``)."""
         pk = self.ensure_chat(edge.chat_id)
         if self._batch is not None and edge.batch_id is None:
             edge.batch_id = self._batch.id
-        before = self.put_row(t.edges, edge_to_row(edge, pk))
+        before = self.put_row(t.edges, edge_to_row(edge, pk), new=new)
         record = self.change(edge.chat_id)
         if before is None or (edge.deleted_at is None and before["deleted_at"] is not None):
             record.edge_added(edge.id)
