@@ -21,6 +21,13 @@ vector for now: it is embedded again once that chat's extraction is idle, or aft
 ``REFRESH_DEFER_S`` at most, so a memory mentioned a thousand times is embedded a few times,
 not a thousand. New memories are embedded at once, those of the newest messages first.
 
+A chat's index also holds the vectors of the memories other chats share with it (their
+character, persona and world memories, ``Reader.shared_nodes``), so recall finds those by
+meaning too. They are taken from the table where the chat that owns them stored them (for the
+same text), else embedded here and kept in memory only (a vector is stored once, by its own
+chat). A change in one chat is checked against the other loaded indexes: a memory newly shared
+with one of them is added, one no longer shared (moved, deleted) leaves it.
+
 The indexes of the ``MAX_INDEXES`` chats used last are kept in memory; an older one (with no
 work queued) is dropped and loaded again from the table when its chat is recalled.
 """
@@ -40,6 +47,7 @@ import numpy.typing as npt
 from ..background import lower_thread_priority
 from ..cancel import CancelToken, checkpoint
 from ..events import ChangeRecord, Event
+from ..model import Node
 from ..recall.documents import embed_text
 from ..recall.embedding import RecallEmbedder, embedder_engine
 from . import vector_store
@@ -338,6 +346,18 @@ class VectorMaintainer:
             return
         if touched:  # an index not loaded yet is loaded (and fully checked) by the worker
             self.schedule(event.chat_id, set(touched) if index is not None else None)
+        self._share_change(event.chat_id, change, touched)
+
+    def _share_change(self, chat_id: str, change: ChangeRecord, touched: set[str]) -> None:
+        """The other loaded indexes hold the memories ``chat_id`` shares with them: a removed
+        one leaves them now, a touched one is checked (may be shared now, or no longer)."""
+        with self._cond:
+            others = [(c, index) for c, index in self._indexes.items() if c != chat_id]
+        for other, index in others:
+            if change.nodes_removed:
+                index.remove(change.nodes_removed)
+            if touched:
+                self.schedule(other, set(touched))
 
     def _remote_vectors(self, chat_id: str, ids: set[str]) -> None:
         """Another instance stored vectors of these memories: a loaded index takes them from
@@ -428,16 +448,20 @@ class VectorMaintainer:
             return
         if ids is None:
             nodes = self.service.all_nodes(chat_id)
-            live = {n.id for n in nodes}
+            shared = self._shared(chat_id, None)
+            live = {n.id for n in nodes} | {n.id for n in shared}
             index.remove([i for i in index.ids() if i not in live])
         else:
             nodes = self.service.read(lambda r: r.nodes_by_ids(chat_id, sorted(ids)))
-            index.remove([n.id for n in nodes if n.deleted_at is not None])
+            shared = self._shared(chat_id, sorted(ids))
+            known = {n.id for n in nodes} | {n.id for n in shared}
+            index.remove([n.id for n in nodes if n.deleted_at is not None] + [i for i in ids if i not in known])
+        shared_ids = {n.id for n in shared}
         todo: list[tuple[str, str, str]] = []
         later: set[str] = set()
         extracting = self._extracting(chat_id)
         # newest messages first: during a long import, recall has the current scene's vectors first
-        for node in sorted(nodes, key=lambda n: (-max(n.source_indices, default=-1), n.id)):
+        for node in sorted(nodes, key=lambda n: (-max(n.source_indices, default=-1), n.id)) + shared:
             if node.deleted_at is not None:
                 continue
             text = embed_text(node)
@@ -445,7 +469,7 @@ class VectorMaintainer:
             held = index.text_hash(node.id)
             if held == hashed:
                 continue
-            if held is not None and extracting:
+            if held is not None and extracting and node.id not in shared_ids:
                 later.add(node.id)  # changed while the chat is extracted: refreshed when it is idle
             else:
                 todo.append((node.id, text, hashed))
@@ -454,6 +478,7 @@ class VectorMaintainer:
                 self._deferred.setdefault(chat_id, set()).update(later)
                 self._deferred_at.setdefault(chat_id, self._clock())
         todo = self._from_other_instances(chat_id, index, ids, todo)
+        todo = self._stored_elsewhere(index, shared_ids, todo)
         for start in range(0, len(todo), EMBED_BATCH):
             if self._stopped:
                 return
@@ -464,11 +489,31 @@ class VectorMaintainer:
             ids_ = [b[0] for b in batch]
             hashes = [b[2] for b in batch]
             saved = self.service.write(_saver(chat_id, index.model, ids_, hashes, vectors))
-            stored = set(saved)
+            stored = set(saved) | shared_ids  # another chat's memory: in memory here, stored by its chat
             keep = [k for k, node_id in enumerate(ids_) if node_id in stored]
             if keep:
                 index.upsert([ids_[k] for k in keep], vectors[keep], [hashes[k] for k in keep])
 
+
+    def _shared(self, chat_id: str, ids: list[str] | None) -> list[Node]:
+        """The live memories other chats share with this one (only those of ``ids`` when given)."""
+        return self.service.read(lambda r: r.shared_nodes(r.chat_scope(chat_id), ids))
+
+    def _stored_elsewhere(self, index: VectorIndex, shared_ids: set[str],
+                          todo: list[tuple[str, str, str]]) -> list[tuple[str, str, str]]:
+        """Of ``todo``, the shared memories whose own chat stored a vector for the same text take
+        it from the table; the rest are left to embed."""
+        look = [node_id for node_id, _, _ in todo if node_id in shared_ids]
+        if not look:
+            return todo
+        wanted = {node_id: hashed for node_id, _, hashed in todo}
+        stored = [v for v in self.service.read(lambda r: vector_store.load_vectors_by_ids(r, look, index.model))
+                  if v.dim == index.dim and wanted.get(v.node_id) == v.text_hash]
+        if stored:
+            index.upsert([v.node_id for v in stored], np.stack([v.vector for v in stored]),
+                         [v.text_hash for v in stored])
+        taken = {v.node_id for v in stored}
+        return [item for item in todo if item[0] not in taken]
 
     def _from_other_instances(self, chat_id: str, index: VectorIndex, examined: set[str] | None,
                               todo: list[tuple[str, str, str]]) -> list[tuple[str, str, str]]:

@@ -49,6 +49,22 @@ def load_vectors(reader: Reader, chat_id: str, model: str, ids: Sequence[str] | 
     return out
 
 
+def load_vectors_by_ids(reader: Reader, ids: Sequence[str], model: str) -> list[StoredVector]:
+    """Stored vectors of ``model`` of these memories, whichever chat holds them (a chat's index
+    takes the vectors of the memories other chats share with it from there)."""
+    v = t.vectors
+    out: list[StoredVector] = []
+    wanted = list(ids)
+    for start in range(0, len(wanted), 500):
+        rows = reader.conn.execute(select(v.c.node_id, v.c.model, v.c.dim, v.c.text_hash, v.c.data).where(
+            v.c.model == model, v.c.node_id.in_(wanted[start:start + 500])))
+        for node_id, row_model, dim, hashed, data in rows:
+            vector = np.frombuffer(bytes(data), dtype=np.float32)
+            if vector.size == dim:
+                out.append(StoredVector(node_id, row_model, int(dim), hashed, vector))
+    return out
+
+
 def save_vectors(uow: UnitOfWork, chat_id: str, model: str, ids: Sequence[str], hashes: Sequence[str],
                  vectors: npt.NDArray[np.float32]) -> list[str]:
     """Replace the rows of ``ids``; skips nodes that no longer exist. Returns the ids saved."""
