@@ -9,6 +9,10 @@ right after extraction). Passes timed, each on the same database in simulated ti
   +1 hour   — a routine scheduled pass
   +1 day    — retrievability updates, short-term expiry
   +6 months — a database opened after months: most memories fall dormant (every row changes)
+These four run without the capacity cap (``max_memories_per_chat`` 0), so they time upkeep's own
+steps at every size; then, with the default settings again (the cap of 20,000 per chat):
+  cap       — retention: at 100k, 80k memories go to the recycle bin in one journaled batch
+  cap again — the same instant again: nothing left to retire
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ import argparse
 import random
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
 
 from bme_desktop.core.clock import ManualClock
@@ -63,6 +68,7 @@ def timed(label: str, service: MemoryService, chat_id: str) -> float:
     report = run_upkeep(service, chat_id)
     elapsed = time.perf_counter() - start
     counts = {k: v for k, v in report.counts().items() if v}
+    counts.update({f"retired by {k}": v for k, v in report.retired.items()})
     print(f"  {label:<10} {elapsed:7.3f} s  {counts}")
     return elapsed
 
@@ -71,6 +77,8 @@ def bench(n: int) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         clock = ManualClock()
         service = MemoryService.open(Path(tmp), clock=clock, attach=False)
+        default = service.settings.lifecycle
+        service.settings.lifecycle = replace(default, max_memories_per_chat=0)
         try:
             populate(service, "bench", n, clock.now())
             print(f"{n} memories:")
@@ -81,6 +89,9 @@ def bench(n: int) -> None:
             timed("+1 day", service, "bench")
             clock.advance(180 * DAY)
             timed("+6 months", service, "bench")
+            service.settings.lifecycle = default
+            timed("cap", service, "bench")
+            timed("cap again", service, "bench")
         finally:
             service.close()
 

@@ -148,6 +148,12 @@ def validate_node_fields(type_id: str, fields: dict[str, object]) -> NodeValidat
     return result
 
 
+def is_core_type(type_id: str) -> bool:
+    """Core memory types (characters, rules, summaries) never fade and are never retired."""
+    node_type = NODE_TYPES.get(type_id)
+    return node_type is not None and node_type.decay_pool == "never"
+
+
 def decay_pool_for(type_id: str, fields: dict[str, str]) -> DecayPool:
     node_type = NODE_TYPES[type_id]
     if type_id == "fact":

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from .ingest.text import loads_json
+from .schema import NODE_TYPES, is_core_type
 
 SETTINGS_VERSION = 1
 SETTINGS_FILENAME = "settings.json"
@@ -119,6 +120,24 @@ class LifecycleSettings:
     working_expiry_days: float = _bounded(3.0, min=0.1, max=365.0)
     patrol_unused_days: float = _bounded(30.0, min=1.0, max=3650.0)
     patrol_forget_margin: float = _bounded(0.1, min=0.0, max=1.0)  # "about to be forgotten": R < dormant_below + margin
+    # retention and capacity (docs/lifecycle.md "Retention"): upkeep moves what they retire to the
+    # recycle bin, the patrol says beforehand how many. Per memory type, per chat; a type left out
+    # has no limit, and core types (characters, rules, summaries) take none.
+    retention_max_age_days: dict[str, float] = field(  # never-recalled memories only
+        default_factory=dict, metadata={"item_min": 1.0, "item_max": 36500.0})
+    retention_max_count: dict[str, int] = field(default_factory=dict, metadata={"item_min": 1, "item_max": 10_000_000})
+    max_memories_per_chat: int = _bounded(20000, min=0, max=10_000_000)  # 0: no cap
+    recycle_bin_days: float = _bounded(30.0, min=0.0, max=36500.0)  # the bin deletes for good after; 0: never
+
+    def __post_init__(self) -> None:
+        for name in ("retention_max_age_days", "retention_max_count"):
+            for type_id in getattr(self, name):
+                key = f"lifecycle.{name}.{type_id}"
+                if type_id not in NODE_TYPES:
+                    raise SettingsError(f"{key} is not a memory type (known: {', '.join(NODE_TYPES)})")
+                if is_core_type(type_id):
+                    raise SettingsError(f"{key} cannot be set: {type_id} memories are core memories, never "
+                                        "retired (no limit)")
 
 
 @dataclass
@@ -236,6 +255,12 @@ def _check_scalar(key: str, value: Any, kind: Any, meta: typing.Mapping[str, Any
             return None
         kind = next(a for a in args if a is not type(None))
         origin = typing.get_origin(kind)
+    if origin is dict:
+        _, item = typing.get_args(kind)
+        if not isinstance(value, dict) or not all(isinstance(k, str) for k in value):
+            raise SettingsError(f"{key} must be an object")
+        bounds = {k[len("item_"):]: v for k, v in meta.items() if k.startswith("item_")}
+        return {k: _check_scalar(f"{key}.{k}", v, item, bounds) for k, v in value.items()}
     if origin is list:
         (item,) = typing.get_args(kind)
         if not isinstance(value, list) or not all(isinstance(v, item) for v in value):

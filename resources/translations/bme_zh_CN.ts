@@ -2350,32 +2350,32 @@ Type {0} to confirm:</source>
         <translation>更新时间</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/memory_model.py" line="67"/>
+        <location filename="../../bme_desktop/ui/memory_model.py" line="68"/>
         <source>Only this chat remembers it</source>
         <translation>只有本聊天记得它</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/memory_model.py" line="68"/>
+        <location filename="../../bme_desktop/ui/memory_model.py" line="69"/>
         <source>Every chat with this character remembers it</source>
         <translation>与该角色的所有聊天都记得它</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/memory_model.py" line="69"/>
+        <location filename="../../bme_desktop/ui/memory_model.py" line="70"/>
         <source>Every chat of your persona remembers it</source>
         <translation>你这个用户身份的所有聊天都记得它</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/memory_model.py" line="70"/>
+        <location filename="../../bme_desktop/ui/memory_model.py" line="71"/>
         <source>Every chat in this world remembers it</source>
         <translation>同一世界的所有聊天都记得它</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/memory_model.py" line="73"/>
+        <location filename="../../bme_desktop/ui/memory_model.py" line="74"/>
         <source>From the SillyTavern lorebook “{0}” (read-only here)</source>
         <translation>来自 SillyTavern 世界书“{0}”（此处只读）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/memory_model.py" line="75"/>
+        <location filename="../../bme_desktop/ui/memory_model.py" line="76"/>
         <source>Imported from the World Info file “{0}”</source>
         <translation>从世界书文件“{0}”导入</translation>
     </message>
@@ -2866,102 +2866,122 @@ Type {0} to confirm:</source>
 <context>
     <name>PatrolPanel</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/patrol.py" line="37"/>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="38"/>
         <source>Patrol</source>
         <translation>巡查</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/patrol.py" line="42"/>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="43"/>
         <source>Run patrol now</source>
         <translation>立即巡查</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/patrol.py" line="50"/>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="51"/>
         <source>What do I know about…?</source>
         <translation>我对……知道些什么？</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/patrol.py" line="52"/>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="53"/>
         <source>Ask</source>
         <translation>询问</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/patrol.py" line="56"/>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="57"/>
         <source>The memories about it, and how sure they are, appear here.</source>
         <translation>与之相关的记忆及其可信程度会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/patrol.py" line="75"/>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="76"/>
         <source>Long unused</source>
         <translation>长期未用</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/patrol.py" line="75"/>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="76"/>
         <source>Suspected duplicates</source>
         <translation>疑似重复</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/patrol.py" line="76"/>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="77"/>
         <source>Contradiction candidates</source>
         <translation>可能矛盾</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/patrol.py" line="77"/>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="78"/>
         <source>About to be forgotten</source>
         <translation>即将遗忘</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/patrol.py" line="77"/>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="78"/>
         <source>Unclassified</source>
         <translation>未分类</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/patrol.py" line="78"/>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="79"/>
         <source>Stale to-dos</source>
         <translation>久置的待办</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/patrol.py" line="97"/>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="80"/>
+        <source>Will be retired at the next upkeep</source>
+        <translation>下次维护时将被淘汰</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="99"/>
         <source>Patrolling…</source>
         <translation>正在巡查…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/patrol.py" line="108"/>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="110"/>
         <source>The patrol failed: {0}</source>
         <translation>巡查失败：{0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/patrol.py" line="114"/>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="116"/>
         <source>No patrol yet; it runs once a day.</source>
         <translation>尚未巡查；每天自动运行一次。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/patrol.py" line="117"/>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="119"/>
         <source>Last patrol {0} · lists only, changes nothing</source>
         <translation>上次巡查 {0} · 只列出，不做任何更改</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/patrol.py" line="123"/>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="125"/>
         <source>{0} ({1})</source>
         <translation>{0}（{1}）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/patrol.py" line="128"/>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="130"/>
         <source>{0} more not listed</source>
         <translation>另有 {0} 条未列出</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/patrol.py" line="165"/>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="145"/>
+        <source>Refused: the maximum age of {0} ({1} days) would retire all {2} of them; nothing is retired. Raise the limit or remove the rule in Settings → Life cycle.</source>
+        <translation>已拒绝：{0}的最长保留期（{1} 天）会淘汰全部 {2} 条；未淘汰任何记忆。请在 设置 → 生命周期 中放宽限制或删除该规则。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="150"/>
+        <source>Refused: the rules would retire all {0} memories of this chat; nothing is retired.</source>
+        <translation>已拒绝：这些规则会淘汰本对话全部 {0} 条记忆；未淘汰任何记忆。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="154"/>
+        <source>{0} memories in the recycle bin will be deleted for good</source>
+        <translation>回收站中的 {0} 条记忆将被永久删除</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="192"/>
         <source>Nothing is known about “{0}”.</source>
         <translation>对“{0}”一无所知。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/patrol.py" line="167"/>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="194"/>
         <source>{0} memories about “{1}” · strongest {2}% · confirmed {3} times</source>
         <translation>关于“{1}”的记忆 {0} 条 · 最强 {2}% · 被确认 {3} 次</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/patrol.py" line="171"/>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="198"/>
         <source>• {0} — strength {1}%, confirmed {2} times, {3} days old, {4} links</source>
         <translation>• {0} — 强度 {1}%，被确认 {2} 次，已有 {3} 天，{4} 个关联</translation>
     </message>
@@ -3051,6 +3071,44 @@ Type {0} to confirm:</source>
         <location filename="../../bme_desktop/ui/panels/persona.py" line="176"/>
         <source>Rejected “{0}”.</source>
         <translation>已驳回“{0}”。</translation>
+    </message>
+</context>
+<context>
+    <name>RetentionBox</name>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_retention.py" line="30"/>
+        <source>Memory type</source>
+        <translation>记忆类型</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_retention.py" line="31"/>
+        <source>Maximum age (never recalled)</source>
+        <translation>最长保留期（从未被召回）</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_retention.py" line="32"/>
+        <source>Maximum count per chat</source>
+        <translation>每个对话最多条数</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_retention.py" line="36"/>
+        <source> days</source>
+        <translation> 天</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_retention.py" line="40"/>
+        <source>What a rule retires goes to the recycle bin at the next upkeep; the Patrol report says beforehand how many. Core memories (characters, rules, summaries, lasting traits), pinned memories and those written or edited by hand are never retired.</source>
+        <translation>规则淘汰的记忆会在下次维护时移入回收站；巡检报告会事先列出数量。核心记忆（角色、规则、摘要、持久特质）、已置顶的记忆以及手写或手动编辑过的记忆永不淘汰。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_retention.py" line="56"/>
+        <source>no limit</source>
+        <translation>无期限</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_retention.py" line="60"/>
+        <source>Core memories are never retired.</source>
+        <translation>核心记忆永不淘汰。</translation>
     </message>
 </context>
 <context>
@@ -3541,181 +3599,191 @@ Type {0} to confirm:</source>
     </message>
     <message>
         <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="63"/>
+        <source>Capacity: memories kept per chat (0: no cap)</source>
+        <translation>容量上限：每个对话保留的记忆数（0：不限）</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="64"/>
+        <source>Recycle bin deletes for good after (0: never)</source>
+        <translation>回收站永久删除期限（0：永不）</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="65"/>
         <source>Host</source>
         <translation>主机</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="63"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="65"/>
         <source>Port</source>
         <translation>端口</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="63"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="65"/>
         <source>Allowed origins (one per line)</source>
         <translation>允许的来源（每行一个）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="64"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="66"/>
         <source>Request size limit</source>
         <translation>请求大小上限</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="64"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="66"/>
         <source>Requests per second</source>
         <translation>每秒请求数</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="65"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="67"/>
         <source>Request burst</source>
         <translation>请求突发量</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="66"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="68"/>
         <source>Memory proxy on /v1</source>
         <translation>在 /v1 上提供记忆代理</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="68"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="70"/>
         <source>Model map (alias=model, one per line)</source>
         <translation>模型映射（别名=上游模型，每行一条）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="69"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="71"/>
         <source>Memory depth (messages back)</source>
         <translation>记忆插入深度（往前数的消息数）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="67"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="69"/>
         <source>Upstream URL</source>
         <translation>上游地址</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="70"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="72"/>
         <source>Memory goes into</source>
         <translation>记忆放入</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="71"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="73"/>
         <source>Upstream timeout</source>
         <translation>上游超时</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="72"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="74"/>
         <source>Back up on a schedule</source>
         <translation>定时备份</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="73"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="75"/>
         <source>Back up every</source>
         <translation>备份间隔</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="74"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="76"/>
         <source>Scheduled backups kept</source>
         <translation>保留的定时备份数</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="75"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="77"/>
         <source>Encrypt (skipped when no passphrase is set)</source>
         <translation>加密（未设置口令时跳过备份）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="76"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="78"/>
         <source>Passphrase environment variable (else the keyring)</source>
         <translation>口令所在的环境变量（否则取系统密钥环）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="77"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="79"/>
         <source>Folder inside the data folder</source>
         <translation>数据文件夹内的备份文件夹</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="78"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="80"/>
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="78"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="80"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="84"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="86"/>
         <source>On this computer</source>
         <translation>在本机运行</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="84"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="86"/>
         <source>Remote endpoint</source>
         <translation>远程端点</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="84"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="86"/>
         <source>Every new memory</source>
         <translation>所有新记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="85"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="87"/>
         <source>Long-term memories</source>
         <translation>长期记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="85"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="87"/>
         <source>Nothing</source>
         <translation>不送审</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="85"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="87"/>
         <source>Automatic</source>
         <translation>自动</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="86"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="88"/>
         <source>Its own system message</source>
         <translation>单独的系统消息</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="87"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="89"/>
         <source>The first system message</source>
         <translation>第一条系统消息</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="88"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="90"/>
         <source>The last user message</source>
         <translation>最后一条用户消息</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="95"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="97"/>
         <source> s</source>
         <translation> 秒</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="95"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="97"/>
         <source> h</source>
         <translation> 小时</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="95"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="97"/>
         <source> days</source>
         <translation> 天</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="95"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="97"/>
         <source> min</source>
         <translation> 分钟</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="95"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="97"/>
         <source> /s</source>
         <translation> 次/秒</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="96"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="98"/>
         <source> MB</source>
         <translation> MB</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="96"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="98"/>
         <source> tokens</source>
         <translation> 令牌</translation>
     </message>
@@ -3723,72 +3791,82 @@ Type {0} to confirm:</source>
 <context>
     <name>SettingsPanel</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="50"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="51"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="53"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="54"/>
         <source>Revert</source>
         <translation>还原</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="54"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="55"/>
         <source>Show the saved settings again</source>
         <translation>重新显示已保存的设置</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="83"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="85"/>
         <source>API key</source>
         <translation>接口密钥</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="83"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="84"/>
         <source>Token</source>
         <translation>令牌</translation>
     </message>
     <message>
         <location filename="../../bme_desktop/ui/panels/settings.py" line="84"/>
+        <source>Retention</source>
+        <translation>保留策略</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="86"/>
         <source>Reset this section</source>
         <translation>重置本节</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="85"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="87"/>
         <source>Put the defaults back in the form (saved only with Save)</source>
         <translation>将默认值填回表单（点“保存”后才生效）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="103"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="105"/>
         <source>Upstream API key (kept in the system keyring)</source>
         <translation>上游接口密钥（保存在系统钥匙串中）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="110"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="115"/>
         <source>Host and port changes apply at the next start.</source>
         <translation>主机和端口的更改在下次启动时生效。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="172"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="184"/>
         <source>Saved.</source>
         <translation>已保存。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="184"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="198"/>
+        <source>Not saved: a retention rule needs a different value.</source>
+        <translation>未保存：某条保留规则的值需要修改。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="201"/>
         <source>Not saved: {0}</source>
         <translation>未保存：{0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="187"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="204"/>
         <source>Must be between {0} and {1}.</source>
         <translation>必须介于 {0} 和 {1} 之间。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="191"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="208"/>
         <source>Not saved: “{0}” needs a different value.</source>
         <translation>未保存：“{0}”的值需要修改。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="205"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="222"/>
         <source>Settings saved, but the API key was not: {0}</source>
         <translation>设置已保存，但接口密钥未保存：{0}</translation>
     </message>

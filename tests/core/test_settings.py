@@ -26,6 +26,8 @@ def test_saved_settings_load_back_equal(tmp_path: Path) -> None:
     settings.recall.top_k = 12
     settings.bridge.allowed_origins = ["https://my.frontend"]
     settings.extraction.cleaning_patterns = []
+    settings.lifecycle.retention_max_age_days = {"event": 90.0}
+    settings.lifecycle.retention_max_count = {"fact": 500}
     save_settings(tmp_path, settings)
     assert load_settings(tmp_path) == settings
 
@@ -43,6 +45,13 @@ def test_an_explicitly_empty_cleaning_list_stays_empty(tmp_path: Path) -> None:
     ({"llm": {"enabled": "yes"}}, "llm.enabled must be true or false"),
     ({"nonsense": 1}, "unknown setting nonsense"),
     ({"llm": []}, "llm. must be an object"),
+    ({"lifecycle": {"retention_max_age_days": {"character": 30}}},
+     "lifecycle.retention_max_age_days.character cannot be set: character memories are core"),
+    ({"lifecycle": {"retention_max_count": {"dragon": 5}}}, "lifecycle.retention_max_count.dragon is not a memory type"),
+    ({"lifecycle": {"retention_max_count": {"event": 0}}}, "lifecycle.retention_max_count.event must be at least 1"),
+    ({"lifecycle": {"retention_max_count": {"event": 2.5}}}, "lifecycle.retention_max_count.event must be a whole"),
+    ({"lifecycle": {"retention_max_age_days": ["event"]}}, "lifecycle.retention_max_age_days must be an object"),
+    ({"lifecycle": {"max_memories_per_chat": -1}}, "lifecycle.max_memories_per_chat must be at least 0"),
 ])
 def test_invalid_values_are_named(data: dict[str, object], message: str) -> None:
     with pytest.raises(SettingsError, match=message.replace(".", r"\.")):

@@ -82,3 +82,35 @@ def test_rates_read_per_second_and_durations_in_seconds(qtbot, context: AppConte
     rate = panel.editors["bridge.rate_limit_per_s"].input
     timeout = panel.editors["recall.timeout_s"].input
     assert rate.suffix() == " /s" and timeout.suffix() == " s"  # type: ignore[attr-defined]
+
+
+def test_retention_rules_round_trip_and_core_types_show_no_limit(qtbot, context: AppContext, data_dir: Path,
+                                                                 settled: Callable[[], None]) -> None:
+    panel = make_panel(qtbot, context, settled)
+    box = panel.retention_box
+    assert not box.age["character"].isEnabled() and box.age["character"].text() == "no limit"
+    assert box.count["event"].isEnabled() and box.count["event"].text() == "no limit"
+    box.age["event"].setValue(90)
+    box.count["fact"].setValue(500)
+    panel.editors["lifecycle.max_memories_per_chat"].set_value(15000)
+    panel.editors["lifecycle.recycle_bin_days"].set_value(7)
+    assert panel.save()
+    saved = load_settings(data_dir)
+    assert saved.lifecycle.retention_max_age_days == {"event": 90.0}
+    assert saved.lifecycle.retention_max_count == {"fact": 500}
+    assert (saved.lifecycle.max_memories_per_chat, saved.lifecycle.recycle_bin_days) == (15000, 7.0)
+    again = make_panel(qtbot, context, settled)
+    assert again.retention_box.age["event"].value() == 90 and again.retention_box.count["fact"].value() == 500
+
+
+def test_a_bad_retention_rule_is_refused_in_the_box_and_nothing_is_written(
+        qtbot, context: AppContext, data_dir: Path, settled: Callable[[], None]) -> None:
+    panel = make_panel(qtbot, context, settled)
+    spin = panel.retention_box.count["event"]
+    spin.setMaximum(100_000_000)  # a value past the widget's range, as a future bound would be
+    spin.setValue(50_000_000)
+    assert not panel.save()
+    assert not (data_dir / SETTINGS_FILENAME).exists()
+    assert not panel.retention_box.error.isHidden()
+    assert "lifecycle.retention_max_count.event must be at most" in panel.retention_box.error.text()
+    assert context.settings.lifecycle.retention_max_count == {}

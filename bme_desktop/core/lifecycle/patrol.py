@@ -20,6 +20,7 @@ from ..settings import LifecycleSettings
 from ..store.reader import Reader
 from .consolidate import NEAR_MISS_BAND, decide_pairs
 from .hits import current_retrievability
+from .retention import Retirement, plan_retention
 from .tiers import is_visible
 from .working_memory import open_items
 
@@ -47,6 +48,10 @@ class PatrolReport:
     fading: list[PatrolItem] = field(default_factory=list)
     unclassified: list[PatrolItem] = field(default_factory=list)
     stale_todos: list[str] = field(default_factory=list)
+    # what the next upkeep retires (retention.py): every memory, capped like the lists above;
+    # ``retention`` holds the totals: {"total", "by_rule", "refused", "bin_expiring"}
+    retiring: list[PatrolItem] = field(default_factory=list)
+    retention: dict[str, Any] = field(default_factory=dict)
     omitted: dict[str, int] = field(default_factory=dict)  # list → entries past MAX_ITEMS, not listed
 
     def to_json(self) -> dict[str, Any]:
@@ -55,7 +60,8 @@ class PatrolReport:
     def cap(self, limit: int) -> None:
         """Keep each list's first ``limit`` entries (the report is kept in the chat's state and
         read by people: a chat of thousands of alike memories must not list them all)."""
-        for key in ("long_unused", "duplicates", "contradictions", "fading", "unclassified", "stale_todos"):
+        for key in ("long_unused", "duplicates", "contradictions", "fading", "unclassified", "stale_todos",
+                    "retiring"):
             entries: list[Any] = getattr(self, key)
             if len(entries) > limit:
                 self.omitted[key] = len(entries) - limit
@@ -107,8 +113,20 @@ def build_report(read: Reader, chat_id: str, now: float, settings: LifecycleSett
     for todo in open_items(read, chat_id, now, settings):
         if now - todo.last_mentioned > settings.working_expiry_days * DAY / 2:
             report.stale_todos.append(todo.text)
+    plan = plan_retention(read, chat_id, now, settings)
+    report.retiring = [PatrolItem([r.id], [r.title], _retire_note(r)) for r in plan.retire]
+    report.retention = {"total": len(plan.retire), "by_rule": plan.by_rule, "refused": plan.refused,
+                        "bin_expiring": plan.bin_expiring}
     report.cap(MAX_ITEMS)
     return report
+
+
+def _retire_note(r: Retirement) -> str:
+    if r.rule == "max_age":
+        return f"never recalled, {r.age_days:.0f} days old (limit {r.limit:g} days)"
+    if r.rule == "max_count":
+        return f"more than {r.limit:g} {r.type} memories; recalled {r.recall_count} times"
+    return f"more than {r.limit:g} memories in this chat; recalled {r.recall_count} times"
 
 
 def patrol_report(service: MemoryService, chat_id: str) -> PatrolReport:

@@ -31,6 +31,7 @@ from ..store import tables as t
 from ..store.unit_of_work import UnitOfWork
 from . import tiers
 from .bulk import bulk_update_nodes, write_retrievability
+from .retention import retention_in
 from .schedule import CARD_VERSION, half_life_days, new_card, retrievability_array
 
 ACTOR = "lifecycle"
@@ -49,6 +50,11 @@ class UpkeepReport:
     dormant: int = 0
     retrievability_updated: int = 0
     changed_ids: list[str] = field(default_factory=list)
+    # retention (retention.py): its own batch, after the pass
+    retention_batch_id: int | None = None
+    retired: dict[str, int] = field(default_factory=dict)  # rule -> memories moved to the recycle bin
+    retention_refused: str = ""
+    bin_emptied: int = 0  # memories the recycle bin deleted for good
 
     def counts(self) -> dict[str, int]:
         return {"scanned": self.scanned, "cards_created": self.cards_created, "pending": self.pending,
@@ -139,19 +145,28 @@ def plan_upkeep(uow: UnitOfWork, chat_id: str, now: float, settings: LifecycleSe
 
 def upkeep_in(uow: UnitOfWork, chat_id: str, now: float, settings: LifecycleSettings, *,
               cancel: CancelToken | None = None) -> UpkeepReport:
-    """Run one upkeep pass inside ``uow``; one journaled batch when anything changes."""
+    """Run one upkeep pass inside ``uow``; one journaled batch when anything changes, then
+    retention (a batch of its own when it retires anything) and the recycle bin's expiry."""
     report, updates, flags = plan_upkeep(uow, chat_id, now, settings)
     checkpoint(cancel)
     estimates = {k: u["retrievability"] for k, u in updates.items() if set(u) == {"retrievability"}}
     journaled = {k: u for k, u in updates.items() if k not in estimates}
     report.changed_ids = write_retrievability(uow, chat_id, estimates)
-    if not journaled:
-        return report
+    if journaled:
+        _write_pass(uow, chat_id, report, journaled, flags, cancel)
+    checkpoint(cancel)
+    retention = retention_in(uow, chat_id, now, settings)
+    report.retention_batch_id, report.retired = retention.batch_id, retention.retired
+    report.retention_refused, report.bin_emptied = retention.refused, retention.bin_emptied
+    return report
+
+
+def _write_pass(uow: UnitOfWork, chat_id: str, report: UpkeepReport, journaled: dict[str, dict[str, Any]],
+                flags: dict[str, dict[str, Any]], cancel: CancelToken | None) -> None:
     report.batch_id = uow.begin_batch(chat_id, "upkeep", actor=ACTOR, description=_describe(report))
     report.changed_ids += bulk_update_nodes(uow, chat_id, journaled, merge_flags=flags, cancel=cancel)
     uow.end_batch()
     uow.audit(chat_id, ACTOR, "upkeep", str(report.batch_id), **report.counts())
-    return report
 
 
 def _describe(report: UpkeepReport) -> str:

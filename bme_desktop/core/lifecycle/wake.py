@@ -15,7 +15,7 @@ from .schedule import relearn, retrievability
 if TYPE_CHECKING:
     from ..service import MemoryService
 
-LIFECYCLE_KINDS = ("upkeep", "review", "consolidate", "summarize", "fold", "compress", "reflect", "persona",
+LIFECYCLE_KINDS = ("upkeep", "retention", "review", "consolidate", "summarize", "fold", "compress", "reflect", "persona",
                    "working")
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import Connection, and_, func, or_, select
@@ -14,6 +15,22 @@ from .rows import row_to_edge, row_to_message, row_to_node, row_to_recall, row_t
 
 _NODE_ORDER = {"updated_at", "created_at", "importance", "title", "type", "tier", "retrievability",
                "recall_count"}
+
+
+@dataclass(frozen=True)
+class RetentionRow:
+    """A live memory as retention weighs it (``Reader.retention_rows``)."""
+
+    id: str
+    type: str
+    category: str | None
+    title: str
+    pinned: bool
+    manually_edited: bool
+    recall_count: int
+    retrievability: float
+    created_at: float
+    updated_at: float
 
 
 class ChatNotFound(LookupError):
@@ -129,6 +146,29 @@ class Reader:
                          message_count=messages, node_count=sum(by_type.values()), edge_count=edges,
                          nodes_by_type=by_type, nodes_by_tier=by_tier, pending_reviews=pending,
                          deleted_nodes=deleted, last_activity=row["last_activity"], revision=row["revision"])
+
+    # retention and the recycle bin (core/lifecycle/retention.py) ---------------------------
+    def live_node_count(self, chat_id: str) -> int:
+        pk = self.require_chat_pk(chat_id)
+        return int(self.conn.execute(select(func.count()).where(
+            t.nodes.c.chat_pk == pk, t.nodes.c.deleted_at.is_(None))).scalar_one())
+
+    def retention_rows(self, chat_id: str) -> list[RetentionRow]:
+        """The chat's live memories with what retention decides on, ordered by id."""
+        c = t.nodes.c
+        pk = self.require_chat_pk(chat_id)
+        rows = self.conn.execute(select(
+            c.id, c.type, c.fields["category"].as_string(), c.title, c.pinned, c.manually_edited, c.recall_count,
+            c.retrievability, c.created_at, c.updated_at,
+        ).where(c.chat_pk == pk, c.deleted_at.is_(None)).order_by(c.id)).all()
+        return [RetentionRow(str(r[0]), str(r[1]), r[2], str(r[3]), bool(r[4]), bool(r[5]), int(r[6]),
+                             float(r[7]), float(r[8]), float(r[9])) for r in rows]
+
+    def bin_count(self, chat_id: str, deleted_before: float) -> int:
+        """Memories in the chat's recycle bin since before ``deleted_before``."""
+        pk = self.require_chat_pk(chat_id)
+        return int(self.conn.execute(select(func.count()).where(
+            t.nodes.c.chat_pk == pk, t.nodes.c.deleted_at <= deleted_before)).scalar_one())
 
     # messages ----------------------------------------------------------------------------
     def fingerprints(self, chat_pk: int) -> dict[int, str]:

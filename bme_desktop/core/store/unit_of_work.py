@@ -10,10 +10,11 @@ writes that chat, so instances sharing the database write each chat one after th
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import Connection, Table, select
+from sqlalchemy import Connection, Table, or_, select
 from sqlalchemy.dialects import postgresql, sqlite
 
 from ..errors import Conflict
@@ -254,6 +255,56 @@ class UnitOfWork:
     def drop_edge(self, chat_id: str, edge_id: str) -> None:
         if self.drop_row(t.edges, edge_id) is not None:
             self.change(chat_id).edge_removed(edge_id)
+
+    # the recycle bin, in bulk (retention, core/lifecycle/retention.py) -----------------------
+    def retire_nodes(self, chat_id: str, node_ids: Sequence[str], *, chunk: int = 500) -> list[str]:
+        """Move live memories and their live links to the recycle bin (``deleted_at`` now), as
+        ``delete_node`` does one at a time, journaled in the open batch; the ids moved."""
+        pk = self.read.require_chat_pk(chat_id)
+        record = self.change(chat_id)
+        moved: list[str] = []
+        stamp = {"deleted_at": self.now, "updated_at": self.now}
+        for start in range(0, len(node_ids), chunk):
+            ids = list(node_ids[start:start + chunk])
+            for table, cond in ((t.nodes, t.nodes.c.id.in_(ids)),
+                                (t.edges, or_(t.edges.c.from_id.in_(ids), t.edges.c.to_id.in_(ids)))):
+                rows = [dict(r) for r in self.conn.execute(select(table).where(
+                    table.c.chat_pk == pk, table.c.deleted_at.is_(None), cond)).mappings()]
+                for before in rows:
+                    self._journal(table.name, before["id"], before, {**before, **stamp})
+                    if table is t.nodes:
+                        moved.append(before["id"])
+                        record.node_removed(before["id"])
+                    else:
+                        record.edge_removed(before["id"])
+                if rows:
+                    self.conn.execute(table.update().where(table.c.id.in_([r["id"] for r in rows])).values(**stamp))
+        return moved
+
+    def empty_bin(self, chat_id: str, deleted_before: float) -> tuple[int, int]:
+        """Delete for good (not journaled: the bin's end) the chat's memories and links in the
+        recycle bin since before ``deleted_before``, with the links and vectors of those
+        memories; (memories, links) deleted."""
+        pk = self.read.require_chat_pk(chat_id)
+        n, e = t.nodes.c, t.edges.c
+        ids = list(self.conn.execute(select(n.id).where(n.chat_pk == pk, n.deleted_at <= deleted_before)).scalars())
+        edge_ids: set[str] = set(self.conn.execute(select(e.id).where(
+            e.chat_pk == pk, e.deleted_at <= deleted_before)).scalars())
+        for start in range(0, len(ids), 500):
+            part = ids[start:start + 500]
+            edge_ids.update(self.conn.execute(select(e.id).where(
+                e.chat_pk == pk, or_(e.from_id.in_(part), e.to_id.in_(part)))).scalars())
+            self.conn.execute(t.vectors.delete().where(t.vectors.c.node_id.in_(part)))
+            self.conn.execute(t.nodes.delete().where(n.id.in_(part)))
+        gone = sorted(edge_ids)
+        for start in range(0, len(gone), 500):
+            self.conn.execute(t.edges.delete().where(e.id.in_(gone[start:start + 500])))
+        record = self.change(chat_id)
+        for node_id in ids:
+            record.node_removed(node_id)
+        for edge_id in gone:
+            record.edge_removed(edge_id)
+        return len(ids), len(gone)
 
     # audit --------------------------------------------------------------------------------
     def audit(self, chat_id: str | None, actor: str, action: str, target: str | None = None,

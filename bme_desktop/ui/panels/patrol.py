@@ -22,10 +22,11 @@ from ...core.lifecycle.meta import Knowledge, what_do_i_know
 from ...core.lifecycle.patrol_daily import latest_patrol, run_patrol
 from ..context import AppContext
 from ..format import format_count, format_time
+from ..labels import node_type_label
 from ..lifetime import subscribe
 
 IDS_ROLE = Qt.ItemDataRole.UserRole + 1
-LIST_KEYS = ("long_unused", "duplicates", "contradictions", "fading", "unclassified", "stale_todos")
+LIST_KEYS = ("long_unused", "duplicates", "contradictions", "fading", "unclassified", "stale_todos", "retiring")
 MAX_ABOUT = 200
 
 
@@ -75,7 +76,8 @@ class PatrolPanel(QWidget):
         return {"long_unused": self.tr("Long unused"), "duplicates": self.tr("Suspected duplicates"),
                 "contradictions": self.tr("Contradiction candidates"),
                 "fading": self.tr("About to be forgotten"), "unclassified": self.tr("Unclassified"),
-                "stale_todos": self.tr("Stale to-dos")}
+                "stale_todos": self.tr("Stale to-dos"),
+                "retiring": self.tr("Will be retired at the next upkeep")}
 
     # loading -------------------------------------------------------------------------------
     def refresh(self, _chat_id: str = "") -> None:
@@ -128,8 +130,33 @@ class PatrolPanel(QWidget):
                 rest = QTreeWidgetItem([self.tr("{0} more not listed").format(format_count(more))])
                 rest.setData(0, IDS_ROLE, [])
                 top.addChild(rest)
+            if key == "retiring":
+                self._add_retention_notes(top, dict(report.get("retention") or {}))
             self.tree.addTopLevelItem(top)
-            top.setExpanded(bool(entries))
+            top.setExpanded(bool(entries) or top.childCount() > 0)
+
+    def _add_retention_notes(self, top: QTreeWidgetItem, retention: dict[str, Any]) -> None:
+        """Under "Will be retired": a refused rule, and what the recycle bin deletes for good."""
+        notes = []
+        refused = retention.get("refused")
+        if isinstance(refused, dict):
+            count = format_count(int(refused.get("count", 0)))
+            if refused.get("rule") == "max_age":
+                notes.append(self.tr("Refused: the maximum age of {0} ({1} days) would retire all {2} of them; "
+                                     "nothing is retired. Raise the limit or remove the rule in Settings → "
+                                     "Life cycle.").format(node_type_label(str(refused.get("type", ""))),
+                                                           f"{float(refused.get('limit', 0)):g}", count))
+            else:
+                notes.append(self.tr("Refused: the rules would retire all {0} memories of this chat; nothing "
+                                     "is retired.").format(count))
+        expiring = int(retention.get("bin_expiring", 0) or 0)
+        if expiring:
+            notes.append(self.tr("{0} memories in the recycle bin will be deleted for good").format(
+                format_count(expiring)))
+        for text in notes:
+            item = QTreeWidgetItem([text])
+            item.setData(0, IDS_ROLE, [])
+            top.addChild(item)
 
     def _entry_item(self, entry: Any) -> QTreeWidgetItem:
         if isinstance(entry, str):  # a stale to-do: text only, no memory behind it

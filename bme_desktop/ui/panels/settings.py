@@ -30,6 +30,7 @@ from .settings_bridge import BridgeBox
 from .settings_endpoint import EndpointBox
 from .settings_fields import FieldEditor, section_editors
 from .settings_labels import field_label, section_label
+from .settings_retention import AGE_KEY, COUNT_KEY, RetentionBox
 
 SECTIONS = SETTINGS_TABS  # one tab per section; ``--panel settings:bridge`` opens one by its key
 
@@ -80,7 +81,8 @@ class SettingsPanel(QWidget):
             form.addRow(field_label(editor.key), editor)
         extra = self._extra(section)
         if extra is not None:
-            form.addRow(self.tr("Token") if section == "bridge" else self.tr("API key"), extra)
+            labels = {"bridge": self.tr("Token"), "lifecycle": self.tr("Retention")}
+            form.addRow(labels.get(section, self.tr("API key")), extra)
         reset = QPushButton(self.tr("Reset this section"))
         reset.setToolTip(self.tr("Put the defaults back in the form (saved only with Save)"))
         reset.clicked.connect(lambda: self.reset_section(section))
@@ -102,6 +104,9 @@ class SettingsPanel(QWidget):
             self.proxy_endpoint = EndpointBox(self._context, "proxy", self._proxy_values, key_name=PROXY_UPSTREAM_KEY)
             self.proxy_endpoint.key_edit.setPlaceholderText(self.tr("Upstream API key (kept in the system keyring)"))
             return self.proxy_endpoint
+        if section == "lifecycle":
+            self.retention_box = RetentionBox()
+            return self.retention_box
         if section == "bridge":
             self.bridge_box = BridgeBox(self._context)
             holder = QWidget()
@@ -141,24 +146,31 @@ class SettingsPanel(QWidget):
             section, name = key.split(".", 1)
             editor.set_value(data[section][name])
             editor.show_error("")
+        self.retention_box.set_values(settings.lifecycle.retention_max_age_days, settings.lifecycle.retention_max_count)
+        self.retention_box.show_error("")
 
     def reset_section(self, section: str) -> None:
         for key, editor in self.editors.items():
             if key.startswith(section + "."):
                 editor.set_value(editor.default)
                 editor.show_error("")
+        if section == "lifecycle":
+            self.retention_box.set_values({}, {})
+            self.retention_box.show_error("")
 
     def form_data(self) -> dict[str, Any]:
         data = self._context.settings.to_json()
         for key, editor in self.editors.items():
             section, name = key.split(".", 1)
             data[section][name] = editor.value()
+        self.retention_box.fill(data["lifecycle"])
         return data
 
     def save(self) -> bool:
         """Validate the whole form; write settings.json and the typed API keys only if all is valid."""
         for editor in self.editors.values():
             editor.show_error("")
+        self.retention_box.show_error("")
         try:
             new = settings_from_json(self.form_data())
         except SettingsError as exc:
@@ -180,6 +192,11 @@ class SettingsPanel(QWidget):
     def _refuse(self, message: str) -> None:
         key = message.split(" ", 1)[0]
         editor = self.editors.get(key)
+        if key.startswith((AGE_KEY + ".", COUNT_KEY + ".")):
+            self.retention_box.show_error(message)
+            self.tabs.setCurrentIndex(self._tab_of["lifecycle"])
+            self.status.setText(self.tr("Not saved: a retention rule needs a different value."))
+            return
         if editor is None:
             self.status.setText(self.tr("Not saved: {0}").format(message))
             return
@@ -220,3 +237,4 @@ class SettingsPanel(QWidget):
     embedding_endpoint: EndpointBox
     proxy_endpoint: EndpointBox
     bridge_box: BridgeBox
+    retention_box: RetentionBox

@@ -39,6 +39,15 @@ def _decimals(meta: typing.Mapping[str, Any]) -> int:
     return 4 if 0 < low < 0.01 else 2
 
 
+def error_label() -> QLabel:
+    """The hidden warning line under a setting, shown after a refused Save."""
+    label = QLabel()
+    label.setProperty("role", "warning")
+    label.setWordWrap(True)
+    label.hide()
+    return label
+
+
 class FieldEditor(QWidget):
     """One setting: the input widget and, under it, the error shown after a refused Save."""
 
@@ -50,10 +59,7 @@ class FieldEditor(QWidget):
         self.default: Any = (field.default_factory() if field.default_factory is not dataclasses.MISSING
                              else field.default)
         self.input = self._make_input(key.rsplit(".", 1)[-1])
-        self.error = QLabel()
-        self.error.setProperty("role", "warning")
-        self.error.setWordWrap(True)
-        self.error.hide()
+        self.error = error_label()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(2)
@@ -124,6 +130,8 @@ class FieldEditor(QWidget):
 
 
 def section_editors(prefix: str, cls: type[Any]) -> list[FieldEditor]:
-    """One editor per field of the settings section ``cls`` (keys ``prefix.field``)."""
+    """One editor per field of the settings section ``cls`` (keys ``prefix.field``); mappings
+    (the retention rules) have a box of their own."""
     hints = typing.get_type_hints(cls)
-    return [FieldEditor(f"{prefix}.{f.name}", f, hints[f.name]) for f in dataclasses.fields(cls)]
+    return [FieldEditor(f"{prefix}.{f.name}", f, hints[f.name]) for f in dataclasses.fields(cls)
+            if typing.get_origin(hints[f.name]) is not dict]

@@ -60,6 +60,8 @@ def field_label(key: str) -> str:
         "lifecycle.working_expiry_days": QCoreApplication.translate("SettingsLabels", "Working memory expires after"),
         "lifecycle.patrol_unused_days": QCoreApplication.translate("SettingsLabels", "Patrol: unused for"),
         "lifecycle.patrol_forget_margin": QCoreApplication.translate("SettingsLabels", "Patrol: forgetting margin"),
+        "lifecycle.max_memories_per_chat": QCoreApplication.translate("SettingsLabels", "Capacity: memories kept per chat (0: no cap)"),
+        "lifecycle.recycle_bin_days": QCoreApplication.translate("SettingsLabels", "Recycle bin deletes for good after (0: never)"),
         "bridge.host": QCoreApplication.translate("SettingsLabels", "Host"), "bridge.port": QCoreApplication.translate("SettingsLabels", "Port"), "bridge.allowed_origins": QCoreApplication.translate("SettingsLabels", "Allowed origins (one per line)"),
         "bridge.body_limit_mb": QCoreApplication.translate("SettingsLabels", "Request size limit"), "bridge.rate_limit_per_s": QCoreApplication.translate("SettingsLabels", "Requests per second"),
         "bridge.rate_burst": QCoreApplication.translate("SettingsLabels", "Request burst"),
