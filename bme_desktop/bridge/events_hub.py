@@ -14,10 +14,12 @@ from ..core.events import Event, EventBus
 
 log = logging.getLogger(__name__)
 
-# The protocol's event types, plus the extras the protocol allows: ``chat.deleted`` and
-# ``maintenance.progress`` (an operation's progress, ``core.chat_ops``).
+# The protocol's event types, plus the extras the protocol allows: ``chat.deleted``,
+# ``maintenance.progress`` (an operation's progress, ``core.chat_ops``) and
+# ``extraction.progress`` (how far a chat's extraction is, ``core.extract.scheduler``).
 FORWARDED = frozenset({"chat.synced", "extraction.started", "extraction.finished", "graph.changed",
-                       "recall.finished", "error", "chat.deleted", "maintenance.progress"})
+                       "recall.finished", "error", "chat.deleted", "maintenance.progress",
+                       "extraction.progress"})
 
 
 OVERFLOW = "\x00overflow"  # queued in place of events a slow client missed; it is then closed

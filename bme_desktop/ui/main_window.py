@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..core.events import ChangeRecord
+from ..core.events import ChangeRecord, Event
 from ..core.paths import default_data_dir
 from .chat_switcher import ChatSwitcher
 from .context import AppContext
@@ -102,8 +102,10 @@ class MainWindow(QMainWindow):
         subscribe(self, context.runner.sigError, self._error_details)
         subscribe(self, context.runner.sigBusyChanged, self._busy_changed)
         subscribe(self, context.events.sigGraphChanged, self._graph_changed)
+        subscribe(self, context.events.sigEvent, self._extraction_progress)
         subscribe(self, context.counts.sigChanged, self.refresh_review_status)
         subscribe(self, context.sigChatChanged, lambda _chat: self.refresh_review_status())
+        subscribe(self, context.sigChatChanged, lambda _chat: self.import_label.setText(""))
         self.refresh_review_status()
 
     # building ------------------------------------------------------------------------------
@@ -141,7 +143,9 @@ class MainWindow(QMainWindow):
         self.bridge_label = QLabel(self.tr("Bridge: off"))
         self.review_label = QLabel()
         self.review_label.setObjectName("review-status")
-        for label in (self.busy_label, self.review_label, self.data_label, self.database_label, self.bridge_label):
+        self.import_label = QLabel()  # a long chat's extraction: "2,140 of 10,000 messages · about 3 min"
+        self.import_label.setObjectName("import-status")
+        for label in (self.busy_label, self.import_label, self.review_label, self.data_label, self.database_label, self.bridge_label):
             bar.addPermanentWidget(label)
 
     def _database_text(self) -> str:
@@ -262,6 +266,21 @@ class MainWindow(QMainWindow):
     # events --------------------------------------------------------------------------------
     def _busy_changed(self, busy: bool) -> None:
         self.busy_label.setText(self.tr("Working…") if busy else "")
+
+    def _extraction_progress(self, event: Event) -> None:
+        """The open chat's extraction progress while messages are due (a first connect's import)."""
+        if event.type != "extraction.progress" or event.chat_id != self.context.chat_id:
+            return
+        if not event.data.get("due"):
+            self.import_label.setText("")
+            return
+        text = self.tr("Remembering: {0} of {1} messages").format(
+            f"{int(event.data.get('extracted') or 0):,}", f"{int(event.data.get('total') or 0):,}")
+        eta = event.data.get("eta_s")
+        if isinstance(eta, int | float) and eta > 0:
+            text += self.tr(" · about %n min", "", round(eta / 60)) if eta >= 90 else \
+                self.tr(" · about %n s", "", round(eta))
+        self.import_label.setText(text)
 
     def _graph_changed(self, change: ChangeRecord) -> None:
         if change.chat_id == self.context.chat_id and change.nodes_removed and not change.nodes_added:

@@ -2013,86 +2013,105 @@ Type {0} to confirm:</source>
         <translation>聊天</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="131"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="133"/>
         <source>Details…</source>
         <translation>详情…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="139"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="141"/>
         <source>Data: {0}</source>
         <translation>数据：{0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="141"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="143"/>
         <source>Bridge: off</source>
         <translation>桥接：关闭</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="150"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="154"/>
         <source>Database: SQLite</source>
         <translation>数据库：SQLite</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="151"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="155"/>
         <source>Database: {0}</source>
         <translation>数据库：{0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="186"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="190"/>
         <source>The “{0}” panel has no tab called “{1}”.</source>
         <translation>“{0}”面板没有名为“{1}”的标签页。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="192"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="196"/>
         <source>The “{0}” panel is not in this version yet.</source>
         <translation>此版本还没有“{0}”面板。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="194"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="198"/>
         <source>There is no panel called “{0}”.</source>
         <translation>没有名为“{0}”的面板。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="198"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="202"/>
         <source>Open a data folder</source>
         <translation>打开数据文件夹</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="222"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="226"/>
         <source>Error: {0}</source>
         <translation>错误：{0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="232"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="236"/>
         <source>Error details</source>
         <translation>错误详情</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="232"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="236"/>
         <source>Something went wrong.</source>
         <translation>出错了。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bme_desktop/ui/main_window.py" line="258"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="262"/>
         <source>Review: %n held back until approved</source>
         <translation>
             <numerusform>待审：%n 条记忆获批前不注入</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bme_desktop/ui/main_window.py" line="260"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="264"/>
         <source>Review: %n to look over</source>
         <translation>
             <numerusform>待审：%n 条记忆待查看</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="264"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="268"/>
         <source>Working…</source>
         <translation>处理中…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="269"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="277"/>
+        <source>Remembering: {0} of {1} messages</source>
+        <translation>正在记忆：{1} 条消息中已完成 {0} 条</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../bme_desktop/ui/main_window.py" line="281"/>
+        <source> · about %n min</source>
+        <translation>
+            <numerusform> · 约 %n 分钟</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../bme_desktop/ui/main_window.py" line="282"/>
+        <source> · about %n s</source>
+        <translation>
+            <numerusform> · 约 %n 秒</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/main_window.py" line="288"/>
         <source>{0} memories removed.</source>
         <translation>已移除 {0} 条记忆。</translation>
     </message>

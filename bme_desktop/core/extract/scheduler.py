@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from ..service import MemoryService
 
 log = logging.getLogger(__name__)
+PROGRESS_EVERY_S = 1.0  # extraction.progress at most this often per chat while a pass runs
 
 
 class ExtractionWorker:
@@ -187,6 +188,7 @@ class ExtractionWorker:
 
     def _drain(self, chat_id: str) -> bool:
         """Extract every due batch of the chat; False when a pause or shutdown cut it short."""
+        told = 0.0  # when the last extraction.progress went out (0: none yet in this pass)
         while True:
             with self._cond:
                 if self._stopping:
@@ -201,9 +203,24 @@ class ExtractionWorker:
                     "stage": "extraction", "message": f"{type(exc).__name__}: {exc}"}))
                 return True
             if step is None:
+                if told:
+                    self._tell_progress(chat_id)  # the last word: nothing due
                 return True
             self.pace.note(chat_id, step[0].end - step[0].after)
             self.note_applied(chat_id, 1)
+            if time.monotonic() - told >= PROGRESS_EVERY_S:
+                told = time.monotonic()
+                self._tell_progress(chat_id)
+
+    def _tell_progress(self, chat_id: str) -> None:
+        """Publish ``extraction.progress`` (counts, pace, time left) for the chat."""
+        try:
+            found = self.progress(chat_id)
+        except Exception:  # the chat was deleted meanwhile
+            log.debug("no progress for chat %s", chat_id, exc_info=True)
+            return
+        if found is not None:
+            self.service.events.publish(Event("extraction.progress", chat_id, found.to_json()))
 
 
 def attach(service: MemoryService) -> ExtractionWorker:

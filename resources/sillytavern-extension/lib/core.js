@@ -8,7 +8,7 @@ import {
 } from './constants.js';
 import { BridgeClient } from './client.js';
 import { chooseRecallInput, isSlashCommand, skipReason, speakerOf } from './messages.js';
-import { createStatus, statusForError } from './status.js';
+import { createStatus, progressText, statusForError } from './status.js';
 import { createSyncScheduler } from './sync.js';
 import { createEventStream } from './events.js';
 import { createNotices } from './notices.js';
@@ -106,6 +106,8 @@ export function createBme(deps) {
         },
     });
 
+    let importing = false; // the last extraction.progress said messages are still due
+
     const events = createEventStream({
         WebSocket: WebSocketImpl,
         config: settings,
@@ -116,9 +118,15 @@ export function createBme(deps) {
         onOpen: () => { jobs.offer(); },
         onClose: () => { jobs.onSocketClosed(); },
         onEvent(event) {
-            if (event.type === 'extraction.started') status.set({ state: 'extracting', message: t('extracting memories') });
-            else if (event.type === 'extraction.finished' && status.get().state === 'extracting') {
-                status.set({ state: 'connected', message: t('memories up to date') });
+            if (event.type === 'extraction.progress') {
+                importing = event.due > 0;
+                if (importing) status.set({ state: 'extracting', message: progressText(event) });
+                else if (status.get().state === 'extracting') status.set({ state: 'connected', message: t('memories up to date') });
+            } else if (event.type === 'extraction.started') {
+                if (!importing) status.set({ state: 'extracting', message: t('extracting memories') });
+            } else if (event.type === 'extraction.finished' && status.get().state === 'extracting') {
+                // during a long import the progress events say when it is done, not each batch
+                if (!importing) status.set({ state: 'connected', message: t('memories up to date') });
             } else if (event.type === 'error') status.set({ message: t('bridge: {message}', { message: event.message ?? t('error') }) });
         },
     });

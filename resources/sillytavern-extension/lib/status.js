@@ -61,3 +61,15 @@ export function badgeText(status) {
     }
     return text;
 }
+
+/** "extracting memories: 2,140 of 10,000 messages · about 3 min" from an extraction.progress event. */
+export function progressText(progress) {
+    const count = (n) => Number(n ?? 0).toLocaleString('en-US');
+    let text = t('extracting memories: {done} of {total} messages',
+        { done: count(progress?.extracted), total: count(progress?.total) });
+    const eta = Number(progress?.eta_s);
+    if (Number.isFinite(eta) && eta > 0) {
+        text += eta >= 90 ? t(' · about {n} min', { n: Math.round(eta / 60) }) : t(' · about {n} s', { n: Math.round(eta) });
+    }
+    return text;
+}

@@ -118,6 +118,24 @@ test('live events: the token is sent first, extraction events drive the badge', 
     assert.equal(socket.closed, true);
 });
 
+test('live events: a long import shows its progress until nothing is due', async () => {
+    FakeSocket.all.length = 0;
+    const { st, bme } = setup({ bridgeUrl: bridge.url, token: bridge.token, coreOptions: { WebSocket: FakeSocket } });
+    await st.emit('CHAT_CHANGED', st.chatId);
+    await bme.syncIdle();
+    const [socket] = FakeSocket.all;
+    socket.open();
+    socket.push({ type: 'extraction.progress', chat_id: st.chatId, extracted: 2140, total: 10000, due: 7860, eta_s: 180 });
+    assert.equal(bme.status.get().message, 'extracting memories: 2,140 of 10,000 messages · about 3 min');
+    socket.push({ type: 'extraction.finished', chat_id: st.chatId });
+    socket.push({ type: 'extraction.started', chat_id: st.chatId });
+    assert.equal(bme.status.get().state, 'extracting'); // a batch ending is not the import ending
+    assert.match(bme.status.get().message, /2,140 of 10,000/);
+    socket.push({ type: 'extraction.progress', chat_id: st.chatId, extracted: 10000, total: 10000, due: 0, eta_s: null });
+    assert.equal(bme.status.get().state, 'connected');
+    bme.dispose();
+});
+
 test('after going offline, the extension probes the bridge and re-syncs the chat when it is back', async () => {
     const { st, bme } = setup({ bridgeUrl: bridge.url, token: bridge.token, coreOptions: { reconnectMs: 20 } });
     bridge.handler = () => ({ destroy: true }); // the connection drops: looks like a dead bridge

@@ -54,6 +54,16 @@ def test_progress_events_name_the_range_and_extractor(tmp_path: Path) -> None:
         assert any(e.type == "graph.changed" for e in events)
 
 
+def test_a_pass_tells_its_progress_and_ends_with_nothing_due(tmp_path: Path) -> None:
+    with open_service(tmp_path) as svc:
+        events = record_events(svc)
+        svc.sync("c", chat(*TURNS), complete=True, wait=True)
+        progress = [e.data for e in events if e.type == "extraction.progress"]
+        assert progress and progress[-1]["total"] == len(TURNS)
+        assert progress[-1]["extracted"] == len(TURNS) - 1  # the last user message waits for a reply
+        assert progress[-1]["due"] == 0 and progress[-1]["eta_s"] is None
+
+
 def test_extraction_runs_off_the_writer_thread(tmp_path: Path) -> None:
     with open_service(tmp_path) as svc:
         threads: set[str] = set()
