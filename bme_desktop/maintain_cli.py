@@ -42,9 +42,23 @@ def _progress(done: int, total: int) -> None:
 
 
 def run(args: argparse.Namespace, data_dir: Path) -> int:
-    return run_here_or_through_bridge(
-        data_dir, lambda client: client.maintenance(args.chat, args.task, start=args.start, end=args.end),
-        lambda: _in_process(args, data_dir))
+    def through_bridge(client: BridgeClient) -> dict[str, Any]:
+        body = client.maintenance(args.chat, args.task, start=args.start, end=args.end)
+        if isinstance(body.get("retention"), dict):
+            _say_retention(body["retention"])
+        return body
+    return run_here_or_through_bridge(data_dir, through_bridge, lambda: _in_process(args, data_dir))
+
+
+def _say_retention(retention: dict[str, Any]) -> None:
+    """Upkeep's retention in a line on stderr (the JSON on stdout carries it too)."""
+    if retention.get("refused_text"):
+        print(f"bme-desktop: {retention['refused_text']}", file=sys.stderr)
+    total, expiring = int(retention.get("total", 0)), int(retention.get("bin_expiring", 0))
+    if total or expiring:
+        rules = ", ".join(f"{n} by {rule.replace('_', ' ')}" for rule, n in dict(retention.get("by_rule", {})).items())
+        print(f"retention: {total} memories to the recycle bin{f' ({rules})' if rules else ''}; "
+              f"{expiring} deleted for good from the bin", file=sys.stderr)
 
 
 def run_here_or_through_bridge(data_dir: Path, through_bridge: Callable[[BridgeClient], dict[str, Any]],
@@ -89,6 +103,9 @@ def _in_process(args: argparse.Namespace, data_dir: Path) -> dict[str, Any]:
             if ranged:
                 from .core.errors import ValidationError
                 raise ValidationError("from", f"{args.task} takes no message range")
+            if args.task == "upkeep":  # what retention retires, said before it acts
+                body["retention"] = service.retention_preview(args.chat)
+                _say_retention(body["retention"])
             body["changes"] = changes_json(run_recorded(service, args.chat, args.task))
         body["elapsed_ms"] = round((time.perf_counter() - started) * 1000, 3)
         return body

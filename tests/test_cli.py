@@ -88,3 +88,21 @@ def test_maintain_runs_an_operation_in_process_and_refuses_bad_input_with_the_re
     assert nothing.returncode == 2 and "every message is extracted" in nothing.stderr
     unknown = run_cli("maintain", "nope", "evolve", env=env)
     assert unknown.returncode == 2 and "no chat named 'nope'" in unknown.stderr
+
+
+def test_maintain_upkeep_says_what_retention_retires_and_retires_it(tmp_path: Path) -> None:
+    from bme_desktop.core import editing
+    from bme_desktop.core.settings import Settings, save_settings
+    settings = Settings()
+    settings.lifecycle.retention_max_count = {"event": 1}
+    save_settings(tmp_path, settings)
+    service = MemoryService.open(tmp_path, attach=False)
+    for i in range(3):  # events as extraction writes them: retention never retires what was written by hand
+        service.write(lambda uow, i=i: editing.create_node(uow, "c", editing.NodeDraft(
+            type="event", fields={"summary": f"The tide rose {i} times"}), manual=False))
+    service.close()
+    done = run_cli("maintain", "c", "upkeep", env={**os.environ, "BME_DATA_DIR": str(tmp_path)})
+    assert done.returncode == 0, done.stderr
+    assert "retention: 2 memories to the recycle bin (2 by max count)" in done.stderr
+    out = json.loads(done.stdout)
+    assert out["retention"]["by_rule"] == {"max_count": 2} and out["changes"]["nodes_removed"] == 2

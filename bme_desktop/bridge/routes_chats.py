@@ -112,15 +112,20 @@ def _run_task(c: BridgeContext, chat_id: str, task: str, start: int | None = Non
               end: int | None = None) -> dict[str, Any]:
     started = time.perf_counter()
     result: dict[str, Any] | None = None
+    retention: dict[str, Any] | None = None
     if _is_operation(task, start, end):
         op = run_operation(c.service, chat_id, task, start=start, end=end)
         change, result = op.change, op.to_json()
     else:
+        # upkeep says what retention will retire before it does (docs/lifecycle.md "Retention")
+        retention = c.service.retention_preview(chat_id) if task == "upkeep" else None
         change = run_recorded(c.service, chat_id, task)  # a memory task is one step of the chat's undo history
-    body = {"task": task, "changes": changes_json(change),
-            "elapsed_ms": round((time.perf_counter() - started) * 1000, 3)}
+    body: dict[str, Any] = {"task": task, "changes": changes_json(change),
+                            "elapsed_ms": round((time.perf_counter() - started) * 1000, 3)}
     if result is not None:
         body["result"] = result
+    elif retention is not None:
+        body["retention"] = retention
     return body
 
 

@@ -457,6 +457,18 @@ class MemoryService:
         self.flush_later_writes()
         return self._write_checked(lambda uow: delete_recall(uow, chat_id, index))
 
+    # retention (core/lifecycle/retention.py) ---------------------------------------------------
+    def retention_preview(self, chat_id: str) -> dict[str, Any]:
+        """What the next upkeep would retire to the recycle bin and delete from it for good, as
+        of now: ``{"total", "by_rule", "refused", "refused_text", "bin_expiring"}``; reads only."""
+        from .lifecycle.retention import plan_retention
+        if not self.has_chat(chat_id):
+            raise NotFound(f"no chat named {chat_id!r}")
+        now, settings = self.now(), self.settings.lifecycle
+        plan = self.read(lambda r: plan_retention(r, chat_id, now, settings))
+        return {"total": len(plan.retire), "by_rule": plan.by_rule, "refused": plan.refused,
+                "refused_text": plan.refusal_text(), "bin_expiring": plan.bin_expiring}
+
     # maintenance ---------------------------------------------------------------------------
     def run_maintenance(self, chat_id: str, task: str, *, cancel: CancelToken | None = None) -> ChangeRecord:
         """Run a maintenance task. With ``cancel``, a task that honours it (``CancellableTask``)
