@@ -268,8 +268,9 @@ class UnitOfWork:
             ids = list(node_ids[start:start + chunk])
             for table, cond in ((t.nodes, t.nodes.c.id.in_(ids)),
                                 (t.edges, or_(t.edges.c.from_id.in_(ids), t.edges.c.to_id.in_(ids)))):
-                rows = [dict(r) for r in self.conn.execute(select(table).where(
-                    table.c.chat_pk == pk, table.c.deleted_at.is_(None), cond)).mappings()]
+                # an update's journal image holds the changed and the always-journaled columns only
+                rows = [dict(r) for r in self.conn.execute(select(*(table.c[k] for k in ALWAYS_JOURNALED)).where(
+                    table.c.chat_pk == pk, table.c.deleted_at.is_(None), cond)).mappings().all()]
                 for before in rows:
                     self._journal(table.name, before["id"], before, {**before, **stamp})
                     if table is t.nodes:
