@@ -168,3 +168,18 @@ def test_chosen_memories_export_as_entries(service: MemoryService) -> None:
     assert [(e.keys, e.content, e.comment, e.constant) for e in entries] == [
         (("Mira", "the diver"), "afraid of the sea", "Mira", True),
         (TOWER.keys, TOWER.content, "Glass Tower", False)]
+
+
+def test_extraction_joins_what_the_lorebook_says_instead_of_writing_it_again(service: MemoryService) -> None:
+    from bme_desktop.core.extract.apply import apply_plan
+    from bme_desktop.core.extract.operations import NodeOp, Plan
+    service.sync_lorebook(chat(service), [TOWER])
+    (tower,) = lore_nodes(service, "a")
+    plan = Plan(extractor="heuristic", ops=[
+        NodeOp("create", "location", {"name": "Glass Tower", "state": "on the northern cliffs"}, source_indices=[3]),
+        NodeOp("create", "fact", {"statement": "The Glass Tower stands on the northern cliffs; its keepers trade in "
+                                                "storm-glass.", "subject": "the tower"}, source_indices=[4]),
+        NodeOp("create", "fact", {"statement": "Alex lost a silver key", "subject": "Alex"}, source_indices=[5])])
+    service.write(lambda uow: apply_plan(uow, "a", plan, state={}))
+    assert sorted(n.title for n in service.all_nodes("a")) == ["Alex", "Glass Tower"]
+    assert service.get_node("a", tower.id) == tower  # joined, never rewritten

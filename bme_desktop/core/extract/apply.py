@@ -72,6 +72,7 @@ class _Applier:
         self.changed_at: set[int] = set()  # messages whose change already replaced an older statement
         self.entities: dict[str, Node] | None = None  # the chat's characters and places, read once per batch
         self.chat: ChatScope | None = None  # who is who, read on the first new memory
+        self.lore: bool | None = None  # whether SillyTavern's lorebook gave the chat memories, read once
         regions = state.get("regions") or {}
         self.region: str | None = plan.regions.active or regions.get("active")
 
@@ -142,6 +143,11 @@ class _Applier:
             node = editing.require_node(self.uow, self.chat_id, op.target_id or "")
             return self._merge(node, op)
         scope = self._kind(op.type, op.fields, self._scope(op))  # matching compares whole scopes
+        if self.lore is None:
+            self.lore = matching.has_lore(self.uow, self.chat_id)
+        lore = matching.lore_match(self.uow, self.chat_id, op.type, op.fields) if self.lore else None
+        if lore is not None:  # the lorebook says it already: linked to, never written twice
+            return self._merge(lore, op)
         if op.supersedes_id:
             old = editing.require_node(self.uow, self.chat_id, op.supersedes_id)
             return self._supersede(old, op, scope)

@@ -8,13 +8,16 @@ import json
 import re
 from dataclasses import dataclass
 
-from sqlalchemy import or_, select
+from sqlalchemy import String, cast, or_, select
 
+from ..lorebook import is_read_only, lore_of
 from ..model import Node, Scope
-from ..schema import node_text
+from ..schema import NODE_TYPES, node_text
+from ..scopes import fold
 from ..store import tables as t
 from ..store.rows import row_to_node
 from ..store.unit_of_work import UnitOfWork
+from ..worldinfo import is_regex_key
 from . import entities
 from .textutil import negated, overlap, term_set
 from .vector_match import VectorScores
@@ -121,6 +124,44 @@ def nearest(uow: UnitOfWork, chat_id: str, type_id: str, fields: dict[str, str],
             key = _order_key(score, node)
             if best is None or key < best[0]:
                 best = (key, Match(node, score))
+    return best[1] if best else None
+
+
+LORE_TYPES = ("fact", "rule", "character", "location")
+
+
+def has_lore(uow: UnitOfWork, chat_id: str) -> bool:
+    """Whether SillyTavern's lorebook gave this chat any memory (one query; an extraction batch
+    asks once, so a chat without a lorebook pays nothing more per proposal)."""
+    pk = uow.read.chat_pk(chat_id)
+    n = t.nodes.c
+    return pk is not None and uow.conn.execute(select(n.id).where(
+        n.chat_pk == pk, n.deleted_at.is_(None), n.type == "fact",
+        cast(n.flags, String).like('%"lorebook"%sillytavern%')).limit(1)).first() is not None
+
+
+def lore_match(uow: UnitOfWork, chat_id: str, type_id: str, fields: dict[str, str]) -> Node | None:
+    """The memory SillyTavern's lorebook gives this chat (core/lorebook.py) that a proposed fact,
+    rule, character or place repeats: one named the same (its comment or a plain key), or whose
+    text the proposal repeats (≥ ``FACT_DUPLICATE_THRESHOLD`` of its words). Extraction joins it
+    instead of writing the lorebook's knowledge a second time."""
+    if type_id not in LORE_TYPES:
+        return None
+    spec = NODE_TYPES[type_id]
+    name = fold(fields.get(spec.title_field, "") or "")
+    text = node_text(type_id, fields)
+    terms = term_set(text)
+    best: tuple[tuple[float, int, str, str], Node] | None = None
+    for node in candidates(uow, chat_id, ("fact",), f"{name} {text}"):
+        lore = lore_of(node)
+        if lore is None or not is_read_only(node):
+            continue
+        titles = {fold(node.title)} | {fold(k) for k in lore.get("key", ()) if isinstance(k, str) and not is_regex_key(k)}
+        score = 1.0 if name and name in titles else overlap(terms, term_set(node.fields.get("statement", "")))
+        if score >= FACT_DUPLICATE_THRESHOLD:
+            key = _order_key(score, node)
+            if best is None or key < best[0]:
+                best = (key, node)
     return best[1] if best else None
 
 
