@@ -8,7 +8,7 @@ Starts ``python -m bme_desktop serve`` on loopback (port 0) over its own tempora
 (rate limits lifted, scheduled upkeep off, by default the ``hashed-ngram`` embedder so that
 start-up is quick) and sends, over raw sockets, a seeded sequence of requests against every
 route of ``bme_desktop/bridge``: chats, sync, recall, prepare, kept recalls, nodes, edges,
-maintenance, patrol/about, the events WebSocket handshake, clients, health and the
+maintenance, lorebooks and World Info files, patrol/about, the events WebSocket handshake, clients, health and the
 OpenAI-compatible proxy routes (no upstream configured: their documented 503 is expected).
 
 Phases alternate: a few valid writes (syncs of chats with messages that extraction finds
@@ -696,6 +696,37 @@ class Generator:
         return self._node_tmpl("POST /v1/chats/{c}/nodes/{id}/scope", "POST", c, self.pick(c.nodes, self.fake_id()),
                                ["scope"], body={"kind": kind}, writes=True, kind="move_scope")
 
+    def _lore_entries(self) -> list[dict[str, Any]]:
+        entries = []
+        for uid in sorted(self.rng.sample(range(6), self.rng.randint(0, 3))):
+            entry: dict[str, Any] = {"book": self.rng.choice(["Eldoria", "森之书"]), "uid": uid,
+                                     "key": [self.rng.choice(NAMES + PLACES)], "content": self.text()}
+            if self.rng.random() < 0.3:
+                entry.update(comment=self.rng.choice(PLACES), constant=self.rng.random() < 0.5,
+                             order=self.rng.randint(0, 200), position=self.rng.randint(0, 6))
+            if self.rng.random() < 0.1:
+                entry["key"].append("/riv(er|ers)/i")  # a regex key: kept, never compiled
+            if self.rng.random() < 0.1:
+                entry["disable"] = True
+            entries.append(entry)
+        return entries
+
+    def t_put_lorebook(self, c: ChatModel) -> Tmpl:
+        return Tmpl("PUT /v1/chats/{c}/lorebook", "PUT", ["v1", "chats", c.seg, "lorebook"], {"chat": 2},
+                    body={"entries": self._lore_entries()}, writes=True, kind="put_lorebook", chat=c.chat_id)
+
+    def t_export_worldinfo(self, c: ChatModel) -> Tmpl:
+        ids = [self.pick(c.nodes, self.fake_id()) for _ in range(self.rng.randint(1, 3))]
+        return Tmpl("POST /v1/chats/{c}/worldinfo/export", "POST", ["v1", "chats", c.seg, "worldinfo", "export"],
+                    {"chat": 2}, body={"ids": ids}, kind="export_worldinfo", chat=c.chat_id)
+
+    def t_import_worldinfo(self, c: ChatModel) -> Tmpl:
+        file = {"entries": {str(e["uid"]): {k: v for k, v in e.items() if k != "book"} for e in self._lore_entries()}}
+        body = {"file": file, "book": self.rng.choice(["Eldoria", "森之书"]),
+                "scope": self.rng.choice(["chat", "chat", "character", "persona", "world"])}
+        return Tmpl("POST /v1/chats/{c}/worldinfo/import", "POST", ["v1", "chats", c.seg, "worldinfo", "import"],
+                    {"chat": 2}, body=body, writes=True, kind="import_worldinfo", chat=c.chat_id)
+
     def t_get_node(self, c: ChatModel) -> Tmpl:
         return self._node_tmpl("GET /v1/chats/{c}/nodes/{id}", "GET", c, self.pick(c.nodes, self.fake_id()), [],
                                kind="get_node")
@@ -818,11 +849,12 @@ class Generator:
     WRITES: tuple[tuple[str, float], ...] = (
         ("t_sync", 10), ("t_create_node", 20), ("t_recall", 12), ("t_patch_node", 8), ("t_create_edge", 8),
         ("t_delete_node", 4), ("t_restore_node", 3), ("t_put_kept", 3), ("t_delete_kept", 2), ("t_delete_edge", 2),
-        ("t_move_scope", 2), ("t_maintenance", 4), ("t_prepare", 2), ("t_delete_chat", 0.7))
+        ("t_move_scope", 2), ("t_maintenance", 4), ("t_prepare", 2), ("t_delete_chat", 0.7), ("t_put_lorebook", 1.5),
+        ("t_import_worldinfo", 1))
     READS: tuple[tuple[str, float], ...] = (
         ("t_list_nodes", 10), ("t_get_node", 8), ("t_chat_stats", 5), ("t_list_chats", 3), ("t_list_edges", 5),
         ("t_get_kept", 5), ("t_patrol", 2), ("t_about", 3), ("t_health", 2), ("t_clients", 2), ("t_events", 3),
-        ("t_models", 1), ("t_completions", 1))
+        ("t_models", 1), ("t_completions", 1), ("t_export_worldinfo", 1.5))
 
     PROBES: tuple[tuple[str, float], ...] = tuple(
         (name.replace("t_sync", "t_sync_probe").replace("t_maintenance", "t_maintenance_probe"), weight)
