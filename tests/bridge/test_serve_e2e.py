@@ -188,3 +188,32 @@ def test_the_server_itself_refuses_a_remote_host_without_allow_remote(service: A
     from bme_desktop.bridge.server import BridgeServer
     with pytest.raises(StartError, match="allow_remote"):
         BridgeServer(service, TOKEN, BridgeConfig(host="0.0.0.0", port=0)).start()
+
+
+def test_a_real_serve_previews_retention_in_the_patrol_and_its_upkeep_retires_that(tmp_path: Path) -> None:
+    from bme_desktop.core import editing
+    from bme_desktop.core.service import MemoryService
+    from bme_desktop.core.settings import Settings, save_settings
+    data_dir = tmp_path / "data"
+    service = MemoryService.open(data_dir, attach=False)
+    settings = Settings()
+    settings.lifecycle.retention_max_count = {"event": 1}
+    settings.lifecycle.upkeep_interval_minutes = 0  # only the upkeep asked for below
+    save_settings(data_dir, settings)
+    for i in range(3):  # events as extraction writes them (what is written by hand is never retired)
+        service.write(lambda uow, i=i: editing.create_node(uow, "c", editing.NodeDraft(
+            type="event", fields={"summary": f"The tide rose {i} times"}), manual=False))
+    service.close()
+    proc = start(data_dir, serve_env(tmp_path), "--port", "0")
+    try:
+        assert proc.stdout is not None
+        url = json.loads(proc.stdout.readline())["url"]
+        with httpx.Client(base_url=url, headers={"Authorization": f"Bearer {TOKEN}"}, timeout=60) as api:
+            patrol = api.get("/v1/chats/c/patrol").json()
+            assert patrol["retention"]["total"] == 2 and len(patrol["retiring"]) == 2
+            out = api.post("/v1/chats/c/maintenance", json={"task": "upkeep", "wait": True}).json()
+            assert out["retention"]["by_rule"] == {"max_count": 2} and out["changes"]["nodes_removed"] == 2
+            assert api.get("/v1/chats/c/patrol").json()["retention"]["total"] == 0
+    finally:
+        proc.terminate()
+        proc.wait(timeout=60)

@@ -102,10 +102,10 @@ def has_rules(settings: LifecycleSettings) -> bool:
 def plan_retention(read: Reader, chat_id: str, now: float, settings: LifecycleSettings) -> RetentionPlan:
     """What the next upkeep retires (one read, no write)."""
     plan = RetentionPlan(chat_id, now)
-    if settings.recycle_bin_days > 0:
-        plan.bin_expiring = read.bin_count(chat_id, now - settings.recycle_bin_days * DAY)
+    cutoff = now - settings.recycle_bin_days * DAY if settings.recycle_bin_days > 0 else None
+    live, plan.bin_expiring = read.node_counts(chat_id, cutoff)
     cap = settings.max_memories_per_chat
-    if not has_rules(settings) and (cap == 0 or read.live_node_count(chat_id) <= cap):
+    if not has_rules(settings) and (cap == 0 or live <= cap):
         return plan  # the usual case: one count, no scan
     rows = read.retention_rows(chat_id)
     going: dict[str, Retirement] = {}
@@ -166,7 +166,8 @@ def retention_in(uow: UnitOfWork, chat_id: str, now: float, settings: LifecycleS
         uow.end_batch()
         uow.audit(chat_id, ACTOR, "retention", str(report.batch_id), **report.retired)
     if settings.recycle_bin_days > 0:
-        report.bin_emptied, report.bin_links_emptied = uow.empty_bin(chat_id, now - settings.recycle_bin_days * DAY)
+        report.bin_emptied, report.bin_links_emptied = uow.empty_bin(
+            chat_id, now - settings.recycle_bin_days * DAY, nodes=plan.bin_expiring > 0)
     if report.bin_emptied or report.bin_links_emptied:
         uow.audit(chat_id, ACTOR, "bin.expire", None, memories=report.bin_emptied, links=report.bin_links_emptied,
                   days=settings.recycle_bin_days)

@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, and_, func, or_, select
+from sqlalchemy import Connection, and_, case, func, literal, or_, select
 
 from ..model import Batch, ChatStats, Edge, Message, Node, NodeQuery, RecallRecord, Summary
 from ..scopes import ChatScope
@@ -148,10 +148,16 @@ class Reader:
                          deleted_nodes=deleted, last_activity=row["last_activity"], revision=row["revision"])
 
     # retention and the recycle bin (core/lifecycle/retention.py) ---------------------------
-    def live_node_count(self, chat_id: str) -> int:
+    def node_counts(self, chat_id: str, deleted_before: float | None) -> tuple[int, int]:
+        """(live memories, memories in the recycle bin since before ``deleted_before``) of the
+        chat, in one pass over its rows (0 for the second when ``deleted_before`` is None)."""
         pk = self.require_chat_pk(chat_id)
-        return int(self.conn.execute(select(func.count()).where(
-            t.nodes.c.chat_pk == pk, t.nodes.c.deleted_at.is_(None))).scalar_one())
+        n = t.nodes.c
+        binned = (func.sum(case((n.deleted_at <= deleted_before, 1), else_=0)) if deleted_before is not None
+                  else literal(0))
+        live, expiring = self.conn.execute(select(
+            func.sum(case((n.deleted_at.is_(None), 1), else_=0)), binned).where(n.chat_pk == pk)).one()
+        return int(live or 0), int(expiring or 0)
 
     def retention_rows(self, chat_id: str) -> list[RetentionRow]:
         """The chat's live memories with what retention decides on, ordered by id."""
@@ -163,12 +169,6 @@ class Reader:
         ).where(c.chat_pk == pk, c.deleted_at.is_(None)).order_by(c.id)).all()
         return [RetentionRow(str(r[0]), str(r[1]), r[2], str(r[3]), bool(r[4]), bool(r[5]), int(r[6]),
                              float(r[7]), float(r[8]), float(r[9])) for r in rows]
-
-    def bin_count(self, chat_id: str, deleted_before: float) -> int:
-        """Memories in the chat's recycle bin since before ``deleted_before``."""
-        pk = self.require_chat_pk(chat_id)
-        return int(self.conn.execute(select(func.count()).where(
-            t.nodes.c.chat_pk == pk, t.nodes.c.deleted_at <= deleted_before)).scalar_one())
 
     # messages ----------------------------------------------------------------------------
     def fingerprints(self, chat_pk: int) -> dict[int, str]:

@@ -282,13 +282,15 @@ class UnitOfWork:
                     self.conn.execute(table.update().where(table.c.id.in_([r["id"] for r in rows])).values(**stamp))
         return moved
 
-    def empty_bin(self, chat_id: str, deleted_before: float) -> tuple[int, int]:
+    def empty_bin(self, chat_id: str, deleted_before: float, *, nodes: bool = True) -> tuple[int, int]:
         """Delete for good (not journaled: the bin's end) the chat's memories and links in the
         recycle bin since before ``deleted_before``, with the links and vectors of those
-        memories; (memories, links) deleted."""
+        memories; (memories, links) deleted. ``nodes=False``: the caller counted no memory to
+        delete (``Reader.node_counts``), only links are looked for."""
         pk = self.read.require_chat_pk(chat_id)
         n, e = t.nodes.c, t.edges.c
-        ids = list(self.conn.execute(select(n.id).where(n.chat_pk == pk, n.deleted_at <= deleted_before)).scalars())
+        ids = list(self.conn.execute(select(n.id).where(
+            n.chat_pk == pk, n.deleted_at <= deleted_before)).scalars()) if nodes else []
         edge_ids: set[str] = set(self.conn.execute(select(e.id).where(
             e.chat_pk == pk, e.deleted_at <= deleted_before)).scalars())
         for start in range(0, len(ids), 500):
