@@ -268,9 +268,12 @@ class UnitOfWork:
             ids = list(node_ids[start:start + chunk])
             for table, cond in ((t.nodes, t.nodes.c.id.in_(ids)),
                                 (t.edges, or_(t.edges.c.from_id.in_(ids), t.edges.c.to_id.in_(ids)))):
-                # an update's journal image holds the changed and the always-journaled columns only
-                rows = [dict(r) for r in self.conn.execute(select(*(table.c[k] for k in ALWAYS_JOURNALED)).where(
-                    table.c.chat_pk == pk, table.c.deleted_at.is_(None), cond)).mappings().all()]
+                # An update's journal image holds the changed and the always-journaled columns only.
+                # The chat is checked here, not in SQL: with it there, SQLite walks the chat's
+                # index (every row of the chat, per chunk) instead of the ids' keys.
+                found = self.conn.execute(select(table.c.chat_pk, *(table.c[k] for k in ALWAYS_JOURNALED)).where(
+                    table.c.deleted_at.is_(None), cond)).mappings().all()
+                rows = [{k: r[k] for k in ALWAYS_JOURNALED} for r in found if r["chat_pk"] == pk]
                 for before in rows:
                     self._journal(table.name, before["id"], before, {**before, **stamp})
                     if table is t.nodes:
