@@ -57,11 +57,13 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
 @pytest.fixture
 def hashed_recaller(service: object) -> Iterator[object]:
     """The hybrid recaller attached to the test's ``service``, embedding with the
-    dependency-free hashed n-gram embedder (64 dimensions); its vector worker stops after."""
-    from bme_desktop.core.providers.local_embedder_hashed import HashedNgramEmbedder
+    dependency-free hashed n-gram embedder (64 dimensions) as the app makes it (queries are
+    embedded too: the bare ``HashedNgramEmbedder`` has no ``embed_query``, so every recall
+    skipped its vector stage); its vector worker stops after."""
+    from bme_desktop.core.providers.local_embedder import make_local_embedder
     from bme_desktop.core.recall.pipeline import attach
 
-    attached = attach(service, lambda: HashedNgramEmbedder(dim=64))  # type: ignore[arg-type]
+    attached = attach(service, lambda: make_local_embedder("hashed-ngram-64"))  # type: ignore[arg-type]
     yield attached
     assert attached.vectors is not None
     attached.vectors.stop()

@@ -3,16 +3,12 @@ kept current as those chats change — weighed by kind, and an isolated chat dra
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import replace
-
-import pytest
 
 from bme_desktop.core.editing import NodeDraft
 from bme_desktop.core.model import Scope
-from bme_desktop.core.providers.local_embedder import make_local_embedder
 from bme_desktop.core.recall.api import RecallRequest
-from bme_desktop.core.recall.pipeline import HybridRecaller, attach
+from bme_desktop.core.recall.pipeline import HybridRecaller
 from bme_desktop.core.scopes import ChatIdentity
 from bme_desktop.core.service import MemoryService
 
@@ -50,19 +46,9 @@ def test_a_kind_weighed_zero_is_not_drawn(service: MemoryService, hashed_recalle
     assert ids(service, "a") == {fact.id}  # the chat's own memory, whatever its kind
 
 
-@pytest.fixture
-def hybrid(service: MemoryService) -> Iterator[HybridRecaller]:
-    """The hybrid recaller with the hashed n-gram embedder as the app makes it (queries embedded
-    like documents), so vectors take part in recall."""
-    attached = attach(service, lambda: make_local_embedder("hashed-ngram-64"))
-    yield attached
-    assert attached.vectors is not None
-    attached.vectors.stop()
-
-
 def test_a_memory_another_chat_shares_is_found_by_meaning_too(service: MemoryService,
-                                                              hybrid: HybridRecaller) -> None:
-    vectors = hybrid.vectors
+                                                              hashed_recaller: HybridRecaller) -> None:
+    vectors = hashed_recaller.vectors
     assert vectors is not None
     for chat in ("a", "b"):
         service.sync(chat, [], identity=ChatIdentity(character="Mira", user="Alex"))
