@@ -10,11 +10,14 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 
+from bench.story_graph import story
 from bme_desktop.core.model import Node
 from bme_desktop.core.service import MemoryService
 from bme_desktop.ui.context import AppContext
 from bme_desktop.ui.views.graph2d import Graph2DView
+from bme_desktop.ui.views.graph_data import GraphData
 from bme_desktop.ui.views.graph_query import GraphFilter
+from bme_desktop.ui.views.graph_source import GraphSource
 
 CHAT = "chat-1"
 
@@ -123,3 +126,20 @@ def test_edge_pens_are_opaque_blends_of_the_edge_colour_over_the_background(view
         colour = view.canvas.edges.curves[name].opts["pen"].color()
         assert colour.alpha() == 255
         assert colour.name() == QColor(mix(theme.color("background"), theme.edges[name], EDGE_ALPHA)).name()
+
+
+def test_points_are_keyed_in_the_symbol_atlas_as_pyqtgraph_itself_keys_them(qtbot, context: AppContext) -> None:
+    """The canvas writes the points' styles in place and asks the atlas once per distinct style;
+    every point must still show the sprite pyqtgraph would pick for its size, pen and brush."""
+    source = GraphSource(context)
+    view = Graph2DView(context, source=source)
+    qtbot.addWidget(view)
+    view.resize(600, 400)
+    view.show()
+    source.set_data(GraphData.from_records(*story(120)))
+    qtbot.waitUntil(lambda: view.canvas.scatter.data.size == 120, timeout=30000)
+    view.state.set_hover(3)  # rings, dimmed alphas and sizes all differ
+    scatter = view.canvas.scatter
+    expected = scatter.fragmentAtlas[list(zip(*scatter._style(["symbol", "size", "pen", "brush"]), strict=True))]
+    assert [tuple(r) for r in scatter.data["sourceRect"].tolist()] == [tuple(c) for c in expected]
+    assert len({tuple(r) for r in scatter.data["sourceRect"].tolist()}) > 2
