@@ -36,6 +36,10 @@ class GraphPage(QWidget):
         self.source = source or GraphSource.for_context(context)
         self.state = GraphState(self.source, self)
         self.link = LayoutLink(dim=dim, parent=self)
+        # Paused until the page is first shown: a page built behind another (the main window
+        # builds every central view) ran a 10k layout on a thread nobody watched, contending
+        # for the GIL with the GUI thread from the window's start (and after every language switch).
+        self.link.set_paused(True)
         self.live = True
 
     def wire(self) -> None:

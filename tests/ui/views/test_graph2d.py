@@ -143,3 +143,15 @@ def test_points_are_keyed_in_the_symbol_atlas_as_pyqtgraph_itself_keys_them(qtbo
     expected = scatter.fragmentAtlas[list(zip(*scatter._style(["symbol", "size", "pen", "brush"]), strict=True))]
     assert [tuple(r) for r in scatter.data["sourceRect"].tolist()] == [tuple(c) for c in expected]
     assert len({tuple(r) for r in scatter.data["sourceRect"].tolist()}) > 2
+
+
+def test_a_graph_view_built_behind_another_runs_no_layout_until_it_is_shown(qtbot, context: AppContext) -> None:
+    source = GraphSource(context)
+    view = Graph2DView(context, source=source)
+    qtbot.addWidget(view)
+    source.set_data(GraphData.from_records(*story(120)))
+    qtbot.waitUntil(lambda: view.state.data.n == 120, timeout=30000)
+    qtbot.wait(50)
+    assert view.link.runner is None
+    view.show()
+    qtbot.waitUntil(lambda: view.link.runner is not None, timeout=30000)
