@@ -110,3 +110,13 @@ def test_a_theme_switch_redraws_the_chart_on_screen_and_a_hidden_one_when_it_is_
     assert panel.charts.latency.backgroundBrush().color().name() != theme.color("surface")  # not drawn yet
     panel.charts.picker.setCurrentIndex(2)
     assert panel.charts.latency.backgroundBrush().color().name() == theme.color("surface")
+
+
+def test_the_charts_behind_the_picker_are_built_when_first_picked(qtbot, context: AppContext) -> None:
+    import pyqtgraph as pg
+    panel = OverviewPanel(context)
+    qtbot.addWidget(panel)
+    assert [isinstance(panel.charts.stack.widget(i), pg.PlotWidget) for i in range(4)] == [True, False, False, False]
+    panel.charts.picker.setCurrentIndex(3)
+    assert isinstance(panel.charts.stack.widget(3), pg.PlotWidget)
+    assert panel.charts.stack.currentWidget() is panel.charts.retrievability

@@ -76,18 +76,15 @@ class OverviewPlots(QWidget):
 
     def __init__(self, by_type: pg.PlotWidget, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.growth = make_plot(DateAxis(orientation="bottom"))
-        self.latency = make_plot()
-        self.retrievability = make_plot()
         self.picker = QComboBox()
         self.stack = QStackedWidget()
-        for widget, title, hint in (
-                (by_type, self.tr("Memories by type"), self.tr("Live memories of each type")),
-                (self.growth, self.tr("Memories over time"), self.tr("Live memories, counted by when each was made")),
-                (self.latency, self.tr("Recall time"), self.tr("How long each kept recall took, oldest first")),
-                (self.retrievability, self.tr("Retrievability"),
-                 self.tr("How easily each live memory comes back (1 = at once)"))):
-            self.stack.addWidget(widget)
+        self._plots: dict[int, pg.PlotWidget] = {}  # charts 1-3, made when first shown
+        for index, (title, hint) in enumerate((
+                (self.tr("Memories by type"), self.tr("Live memories of each type")),
+                (self.tr("Memories over time"), self.tr("Live memories, counted by when each was made")),
+                (self.tr("Recall time"), self.tr("How long each kept recall took, oldest first")),
+                (self.tr("Retrievability"), self.tr("How easily each live memory comes back (1 = at once)")))):
+            self.stack.addWidget(by_type if index == 0 else QWidget())
             self.picker.addItem(title)
             self.picker.setItemData(self.picker.count() - 1, hint, Qt.ItemDataRole.ToolTipRole)
         self.picker.currentIndexChanged.connect(self._pick)
@@ -98,6 +95,33 @@ class OverviewPlots(QWidget):
         self.series = OverviewSeries()
         self.theme: Theme | None = None
         self._stale: set[int] = set()  # charts behind the picker, drawn when picked
+
+    @property
+    def growth(self) -> pg.PlotWidget:
+        return self._plot(1)
+
+    @property
+    def latency(self) -> pg.PlotWidget:
+        return self._plot(2)
+
+    @property
+    def retrievability(self) -> pg.PlotWidget:
+        return self._plot(3)
+
+    def _plot(self, index: int) -> pg.PlotWidget:
+        """Chart ``index``, made the first time it is needed: a pyqtgraph plot costs ~10 ms of GUI
+        time to build, and the main window is built again on every language switch."""
+        plot = self._plots.get(index)
+        if plot is None:
+            plot = make_plot(DateAxis(orientation="bottom")) if index == 1 else make_plot()
+            self._plots[index] = plot
+            current, placeholder = self.stack.currentIndex(), self.stack.widget(index)
+            self.stack.insertWidget(index, plot)
+            if placeholder is not None:
+                self.stack.removeWidget(placeholder)
+                placeholder.deleteLater()
+            self.stack.setCurrentIndex(current)
+        return plot
 
     def restyle(self, theme: Theme) -> None:
         self.theme = theme
