@@ -36,12 +36,19 @@ def test_the_hidden_graph_restyles_its_points_only_once_shown(qtbot, desktop: De
     window.show()
     desktop.context.counts.refresh()
     settle(desktop.context.runner, quiet_ms=100)
-    window.show_panel("timeline")
     view = window.views["graph2d"]
     assert isinstance(view, Graph2DView) and view.state.data.n > 0
-    set_data = []
-    view.canvas.scatter.setData = lambda *a, **k: set_data.append(1)  # type: ignore[method-assign]
-    desktop.context.themes.apply("neon-cyan")
-    assert not set_data  # hidden: nothing restyled
     window.show_panel("graph2d")
-    assert set_data  # shown: restyled once, with the new theme
+    view.set_color_by("type")  # three unlinked facts: by community they share the muted colour
+    window.show_panel("timeline")
+
+    def colours() -> list[str]:
+        return [b.color().name() for b in view.canvas.scatter.data["brush"]]
+    before = colours()
+    assert before
+    desktop.context.themes.apply("neon-cyan")
+    assert colours() == before  # hidden: nothing restyled
+    window.show_panel("graph2d")
+    fact = desktop.context.themes.current.node_color("fact")
+    assert fact not in before
+    assert colours() == [fact] * 3  # shown: restyled, with the new theme
