@@ -145,10 +145,9 @@ class GraphCanvas(pg.GraphicsView):  # type: ignore[misc]
         rects = np.empty(len(coords), dtype=data.dtype["sourceRect"])
         rects[:] = coords
         data["sourceRect"] = rects[inverse.reshape(-1)]
-        scatter._maybeRebuildAtlas()  # a long-lived view collects sprites of old themes
+        scatter.updateSpots(data)  # every point keyed: only the atlas's upkeep and the spot sizes
         if (data["sourceRect"]["w"] == 0).any():
-            scatter.updateSpots(data)  # the atlas was rebuilt: key the points again
-        scatter._updateMaxSpotSizes(data=data)
+            scatter.updateSpots(data)  # the atlas was rebuilt (sprites of old themes): key them again
         scatter.prepareGeometryChange()
         scatter.informViewBoundsChanged()
         scatter.bounds = [None, None]
