@@ -83,3 +83,24 @@ def desktop(qapp: object, data_dir: Path) -> Iterator[DesktopApp]:
         app.set_language("en", rebuild=False)  # leave no Chinese translator installed for later tests
         app.close()
         service.close()
+
+
+@pytest.fixture
+def story_view(qtbot: object, context: AppContext) -> Callable[..., object]:
+    """``story_view(n, shown=True, size=(700, 500))``: a Graph2DView over its own GraphSource
+    holding the ``n``-memory synthetic story (bench/story_graph.py)."""
+    from bench.story_graph import story
+    from bme_desktop.ui.views.graph2d import Graph2DView
+    from bme_desktop.ui.views.graph_data import GraphData
+    from bme_desktop.ui.views.graph_source import GraphSource
+
+    def make(n: int, shown: bool = True, size: tuple[int, int] = (700, 500)) -> Graph2DView:
+        source = GraphSource(context)
+        view = Graph2DView(context, source=source)
+        qtbot.addWidget(view)  # type: ignore[attr-defined]
+        view.resize(*size)
+        if shown:
+            view.show()
+        source.set_data(GraphData.from_records(*story(n)))
+        return view
+    return make

@@ -10,14 +10,11 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 
-from bench.story_graph import story
 from bme_desktop.core.model import Node
 from bme_desktop.core.service import MemoryService
 from bme_desktop.ui.context import AppContext
 from bme_desktop.ui.views.graph2d import Graph2DView
-from bme_desktop.ui.views.graph_data import GraphData
 from bme_desktop.ui.views.graph_query import GraphFilter
-from bme_desktop.ui.views.graph_source import GraphSource
 
 CHAT = "chat-1"
 
@@ -128,15 +125,11 @@ def test_edge_pens_are_opaque_blends_of_the_edge_colour_over_the_background(view
         assert colour.name() == QColor(mix(theme.color("background"), theme.edges[name], EDGE_ALPHA)).name()
 
 
-def test_points_are_keyed_in_the_symbol_atlas_as_pyqtgraph_itself_keys_them(qtbot, context: AppContext) -> None:
+def test_points_are_keyed_in_the_symbol_atlas_as_pyqtgraph_itself_keys_them(
+        qtbot, story_view: Callable[..., Graph2DView]) -> None:
     """The canvas writes the points' styles in place and asks the atlas once per distinct style;
     every point must still show the sprite pyqtgraph would pick for its size, pen and brush."""
-    source = GraphSource(context)
-    view = Graph2DView(context, source=source)
-    qtbot.addWidget(view)
-    view.resize(600, 400)
-    view.show()
-    source.set_data(GraphData.from_records(*story(120)))
+    view = story_view(120)
     qtbot.waitUntil(lambda: view.canvas.scatter.data.size == 120, timeout=30000)
     view.state.set_hover(3)  # rings, dimmed alphas and sizes all differ
     scatter = view.canvas.scatter
@@ -145,11 +138,9 @@ def test_points_are_keyed_in_the_symbol_atlas_as_pyqtgraph_itself_keys_them(qtbo
     assert len({tuple(r) for r in scatter.data["sourceRect"].tolist()}) > 2
 
 
-def test_a_graph_view_built_behind_another_runs_no_layout_until_it_is_shown(qtbot, context: AppContext) -> None:
-    source = GraphSource(context)
-    view = Graph2DView(context, source=source)
-    qtbot.addWidget(view)
-    source.set_data(GraphData.from_records(*story(120)))
+def test_a_graph_view_built_behind_another_runs_no_layout_until_it_is_shown(
+        qtbot, story_view: Callable[..., Graph2DView]) -> None:
+    view = story_view(120, shown=False)
     qtbot.waitUntil(lambda: view.state.data.n == 120, timeout=30000)
     qtbot.wait(50)
     assert view.link.runner is None

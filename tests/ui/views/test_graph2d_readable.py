@@ -11,22 +11,15 @@ import numpy as np
 import pytest
 from PySide6.QtCore import QPointF, QRectF
 
-from bench.story_graph import story
 from bme_desktop.ui.context import AppContext
 from bme_desktop.ui.views.graph2d import Graph2DView
 from bme_desktop.ui.views.graph_colors import BY_TYPE
-from bme_desktop.ui.views.graph_data import GraphData, node_size
-from bme_desktop.ui.views.graph_source import GraphSource
+from bme_desktop.ui.views.graph_data import node_size
 
 
 @pytest.fixture
-def view(qtbot, context: AppContext, settled: Callable[[], None]) -> Iterator[Graph2DView]:
-    source = GraphSource(context)
-    v = Graph2DView(context, source=source)
-    qtbot.addWidget(v)
-    v.resize(700, 500)
-    v.show()
-    source.set_data(GraphData.from_records(*story(300)))
+def view(qtbot, story_view: Callable[..., Graph2DView], settled: Callable[[], None]) -> Iterator[Graph2DView]:
+    v = story_view(300)
     settled()
     qtbot.waitUntil(lambda: v.state.communities.count > 0 and v.link.settled, timeout=120000)
     v.fit()
