@@ -2762,79 +2762,79 @@ Type {0} to confirm:</source>
 <context>
     <name>OverviewPlots</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="85"/>
+        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="83"/>
         <source>Memories by type</source>
         <translation>各类型记忆数</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="85"/>
+        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="83"/>
         <source>Live memories of each type</source>
         <translation>每种类型的现存记忆数</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="86"/>
+        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="84"/>
         <source>Memories over time</source>
         <translation>记忆随时间增长</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="86"/>
+        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="84"/>
         <source>Live memories, counted by when each was made</source>
         <translation>按创建时间累计的现存记忆数</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="87"/>
+        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="85"/>
         <source>Recall time</source>
         <translation>召回耗时</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="87"/>
+        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="85"/>
         <source>How long each kept recall took, oldest first</source>
         <translation>每次保留的召回所用时间，从最早开始</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="88"/>
+        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="86"/>
         <source>Retrievability</source>
         <translation>可提取度</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="89"/>
+        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="86"/>
         <source>How easily each live memory comes back (1 = at once)</source>
         <translation>每条现存记忆被想起的难易程度（1 = 立即想起）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="134"/>
-        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="136"/>
+        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="158"/>
+        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="160"/>
         <source>memories</source>
         <translation>记忆数</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="135"/>
+        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="159"/>
         <source>ms</source>
         <translation>毫秒</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="135"/>
+        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="159"/>
         <source>recall</source>
         <translation>召回次序</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="136"/>
+        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="160"/>
         <source>retrievability</source>
         <translation>可提取度</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="154"/>
-        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="185"/>
+        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="178"/>
+        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="209"/>
         <source>No memories yet</source>
         <translation>还没有记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="168"/>
+        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="192"/>
         <source>No recalls kept yet</source>
         <translation>还没有保留的召回记录</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="177"/>
+        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="201"/>
         <source>mean {0} ms</source>
         <translation>平均 {0} 毫秒</translation>
     </message>
@@ -3810,82 +3810,92 @@ Type {0} to confirm:</source>
 <context>
     <name>SettingsPanel</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="51"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="57"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="54"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="60"/>
         <source>Revert</source>
         <translation>还原</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="55"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="61"/>
         <source>Show the saved settings again</source>
         <translation>重新显示已保存的设置</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="85"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="91"/>
         <source>API key</source>
         <translation>接口密钥</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="84"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="90"/>
         <source>Token</source>
         <translation>令牌</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="84"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="90"/>
         <source>Retention</source>
         <translation>保留策略</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="86"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="92"/>
         <source>Reset this section</source>
         <translation>重置本节</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="87"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="93"/>
         <source>Put the defaults back in the form (saved only with Save)</source>
         <translation>将默认值填回表单（点“保存”后才生效）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="105"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="111"/>
         <source>Upstream API key (kept in the system keyring)</source>
         <translation>上游接口密钥（保存在系统钥匙串中）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="115"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="121"/>
         <source>Host and port changes apply at the next start.</source>
         <translation>主机和端口的更改在下次启动时生效。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="184"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="191"/>
         <source>Saved.</source>
         <translation>已保存。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="198"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="205"/>
+        <source>Saved. In this chat the retention rules are refused: they would retire every memory of a type (see Patrol); nothing will be retired.</source>
+        <translation>已保存。在本对话中保留规则被拒绝：它们会淘汰某一类型的全部记忆（见巡检）；不会淘汰任何记忆。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="208"/>
+        <source>Saved. The next upkeep retires {0} memories of this chat to the recycle bin (listed in Patrol).</source>
+        <translation>已保存。下次维护会将本对话的 {0} 条记忆移入回收站（巡检中列出）。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="219"/>
         <source>Not saved: a retention rule needs a different value.</source>
         <translation>未保存：某条保留规则的值需要修改。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="201"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="222"/>
         <source>Not saved: {0}</source>
         <translation>未保存：{0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="204"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="225"/>
         <source>Must be between {0} and {1}.</source>
         <translation>必须介于 {0} 和 {1} 之间。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="208"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="229"/>
         <source>Not saved: “{0}” needs a different value.</source>
         <translation>未保存：“{0}”的值需要修改。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="222"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="243"/>
         <source>Settings saved, but the API key was not: {0}</source>
         <translation>设置已保存，但接口密钥未保存：{0}</translation>
     </message>

@@ -114,3 +114,21 @@ def test_a_bad_retention_rule_is_refused_in_the_box_and_nothing_is_written(
     assert not panel.retention_box.error.isHidden()
     assert "lifecycle.retention_max_count.event must be at most" in panel.retention_box.error.text()
     assert context.settings.lifecycle.retention_max_count == {}
+
+
+def test_saving_changed_retention_rules_says_what_the_next_upkeep_retires_in_the_open_chat(
+        qtbot, context: AppContext, service, seed, settled: Callable[[], None]) -> None:
+    from bme_desktop.core import editing
+    seed("fact", {"statement": "Snow in June"})  # the chat, and a memory written by hand (never retired)
+    for i in range(3):  # events as extraction writes them
+        service.write(lambda uow, i=i: editing.create_node(uow, "chat-1", editing.NodeDraft(
+            type="event", fields={"summary": f"The tide rose {i} times"}), manual=False))
+    service.settings = context.settings  # one object, as the app holds it
+    context.set_chat("chat-1")
+    panel = make_panel(qtbot, context, settled)
+    panel.retention_box.count["event"].setValue(1)
+    assert panel.save()
+    settled()
+    assert panel.status.text() == ("Saved. The next upkeep retires 2 memories of this chat to the recycle bin "
+                                   "(listed in Patrol).")
+    assert len(service.all_nodes("chat-1")) == 4  # said, not done

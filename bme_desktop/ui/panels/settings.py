@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 from ...core.secrets import PROXY_UPSTREAM_KEY
 from ...core.settings import Settings, SettingsError, save_settings, settings_from_json
 from ..context import AppContext
+from ..format import format_count
 from ..lifetime import subscribe
 from ..panel_tabs import SETTINGS_TABS
 from .settings_bridge import BridgeBox
@@ -33,6 +34,11 @@ from .settings_labels import field_label, section_label
 from .settings_retention import AGE_KEY, COUNT_KEY, RetentionBox
 
 SECTIONS = SETTINGS_TABS  # one tab per section; ``--panel settings:bridge`` opens one by its key
+
+
+def _retention(settings: Settings) -> tuple[Any, ...]:
+    life = settings.lifecycle
+    return life.retention_max_age_days, life.retention_max_count, life.max_memories_per_chat
 
 
 class SettingsPanel(QWidget):
@@ -178,16 +184,31 @@ class SettingsPanel(QWidget):
             return False
         context = self._context
         old_language = context.settings.appearance.language
+        old_retention = _retention(context.settings)
         save_settings(context.data_dir, new)
         for section in SECTIONS:  # in place: the service holds the same Settings object
             setattr(context.settings, section, getattr(new, section))
         self.status.setText(self.tr("Saved."))
+        if _retention(new) != old_retention and context.chat_id:
+            self._preview_retention(context.chat_id)
         self._save_keys()
         language = new.appearance.language
         window = self.window()
         if language != old_language and language != "auto" and hasattr(window, "sigLanguageRequested"):
             QTimer.singleShot(0, lambda: window.sigLanguageRequested.emit(language))
         return True
+
+    def _preview_retention(self, chat_id: str) -> None:
+        """Changed retention rules say at once what the next upkeep will retire in the open chat."""
+        def show(preview: dict[str, Any]) -> None:
+            if preview.get("refused"):
+                self.status.setText(self.tr("Saved. In this chat the retention rules are refused: they would "
+                                            "retire every memory of a type (see Patrol); nothing will be retired."))
+            else:
+                self.status.setText(self.tr("Saved. The next upkeep retires {0} memories of this chat to the "
+                                            "recycle bin (listed in Patrol).").format(
+                    format_count(int(preview.get("total", 0)))))
+        self._context.call(lambda s: s.retention_preview(chat_id), show, key=f"retention-{id(self)}", owner=self)
 
     def _refuse(self, message: str) -> None:
         key = message.split(" ", 1)[0]
