@@ -168,7 +168,8 @@ class ChatSwitcher(QWidget):
         if grouping == "character":
             name = chat.chat_id
         elif grouping == "persona":
-            name = f"{chat.character} — {chat.chat_id}" if chat.character else chat.chat_id
+            named = not chat.character or chat.chat_id.casefold().startswith(chat.character.casefold())
+            name = chat.chat_id if named else f"{chat.character} — {chat.chat_id}"  # SillyTavern's ids name her
         else:
             name = chat.character or chat.chat_id
         line = self.tr("{0} memories · {1}").format(format_count(chat.node_count), format_time(chat.last_activity))
