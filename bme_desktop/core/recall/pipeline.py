@@ -43,12 +43,14 @@ from .diffusion import Graph, build_graph, diffuse
 from .diversity import mmr
 from .embedding import RecallEmbedder, make_embedder
 from .injection import render_buckets
+from .lexical import normalise_name
 from .prefetch import RecallWarmer
 from .query import Query, build_query, context_from_messages
 from .rerank import rerank
 from .scopes import Witnesses, for_character, knows_span, weigh_scopes, witnesses
 from .scoring import W_LEXICAL, W_VECTOR, ScoreContext, asked_for, score_node
 from .validity import apply_validity, current_text, replaced_statements
+from .vocative import Addressed, addressee
 
 if TYPE_CHECKING:
     from ..index.maintainer import VectorMaintainer
@@ -101,7 +103,8 @@ class HybridRecaller:
         if last_reply is None and previous is None:
             last_reply, previous = context_from_messages(list(state.messages.values()), request.index)
         binary = looks_binary(request.user_input)
-        query = build_query("" if binary else request.user_input, last_reply, previous, settings)
+        said = Addressed("", None) if binary else self._addressed(state, request.user_input)
+        query = build_query(said.text, last_reply, previous, settings)
         cues = read_cues(query.text, self._today(state))
         stale = [] if cues.past else replaced_statements(state.replaced_ids, state.nodes)
         if binary or cues.noise:
@@ -132,7 +135,7 @@ class HybridRecaller:
                            character=state.character, active_region=(region := self._active_region(state, found.anchors, cues)),
                            adjacent_regions=state.regions.adjacency.get((region or "").lower(), frozenset()),
                            region_weights=(settings.region_current, settings.region_adjacent, settings.region_global),
-                           owners=self._owners(state, titled),
+                           owners=self._owners(state, titled | self._addressee_ids(state, said)),
                            vectors_available=scorer is not None, message_days=state.message_days,
                            now=self.service.now(), lifecycle=self.service.settings.lifecycle)
         core_ids = state.core_ids
@@ -235,7 +238,8 @@ class HybridRecaller:
                 last_reply, previous = context_from_messages(list(state.messages.values()), index)
             else:
                 previous = previous_input
-            query = build_query(user_input, last_reply, previous, self.service.settings.recall)
+            said = self._addressed(state, user_input)
+            query = build_query(said.text, last_reply, previous, self.service.settings.recall)
             for part in query.parts:  # BM25 per part now; the recall finds it ready
                 lexical_part(state, part.text)
         return self._prefetch(query)
@@ -358,6 +362,24 @@ class HybridRecaller:
         if named:
             return named[0]
         return None if cues.question or cues.remember or cues.days else state.regions.active
+
+    def _addressed(self, state: ChatState, text: str) -> Addressed:
+        """``text`` without the character it calls out to (recall/vocative.py)."""
+        return addressee(text, lambda name: bool(self._characters_named(state, name)))
+
+    def _characters_named(self, state: ChatState, name: str) -> set[str]:
+        """The characters whose title or one of whose aliases is exactly ``name``."""
+        key = normalise_name(name)
+        with self._lock:
+            table = state.name_table()
+        found = {i for i in state.lexical.exact_name_hits(name)
+                 if i in state.nodes and normalise_name(state.nodes[i].title) == key}
+        found |= table.names.get(key, frozenset())
+        return {i for i in found if i in state.nodes and state.nodes[i].type == "character"}
+
+    def _addressee_ids(self, state: ChatState, said: Addressed) -> set[str]:
+        """The character spoken to, when the input asks about them ("Sera, what do you think…")."""
+        return self._characters_named(state, said.name) if said.name and said.about_addressee else set()
 
     @staticmethod
     def _owners(state: ChatState, titled: set[str]) -> frozenset[str]:

@@ -241,3 +241,15 @@ def test_naming_a_person_anchors_the_person_not_every_fact_about_her(service: Me
     components = {r.node.id: r.components for r in result.nodes}
     assert components[lena.id]["anchor"] == 1.0
     assert components.get(about.id, {}).get("anchor", 0.0) == 0.0
+
+
+def test_the_character_spoken_to_does_not_outrank_what_is_asked(service: MemoryService, chat: str,
+                                                                 recaller: HybridRecaller) -> None:
+    service.create_node(chat, NodeDraft("character", {"name": "Lena", "state": "keeper"}))
+    for i, text in enumerate(["Lena laughs at Lena's own joke, Lena says.", "Lena, Lena and Lena sing."]):
+        fact(service, chat, text, [i])
+    lantern = fact(service, chat, "The lantern hangs in the mill.", [3])
+    settle(recaller)
+    result = service.recall(RecallRequest(chat, "Lena, where is the lantern?", top_k=1, last_reply="",
+                                          previous_input=""))
+    assert ids(result)[0] == lantern.id
