@@ -9,12 +9,16 @@ from dataclasses import dataclass
 
 from ..model import Message
 from ..settings import RecallSettings
-from .cues import clean_input
+from .cues import clean_input, is_question
 
 PART_CHARS = 400  # each context part is cut to this many characters
 INPUT_CHARS = 2000
 MAX_INTENTS = 4
 MIN_INTENT_CHARS = 3
+# A question names what it asks about: the last reply and the previous input count this much of
+# their weight (they still resolve "what did she mean?", but no longer rank the latest scene
+# above the one asked about).
+QUESTION_CONTEXT = 0.5
 
 _SPLIT = re.compile(
     r"[。！？!?；;\n]+|(?:，|,)?\s*(?:顺便|另外|还有|然后|此外|以及|并且|而且|再说|对了)\s*|"
@@ -75,13 +79,14 @@ def build_query(user_input: str, last_reply: str | None, previous_input: str | N
                 settings: RecallSettings) -> Query:
     text = clean_input(user_input, INPUT_CHARS)
     weighted: list[tuple[str, float, str]] = []
+    context_share = QUESTION_CONTEXT if text and is_question(text) else 1.0
     if text:
         weighted.append((text, settings.weight_current, "current"))
     for extra, weight, kind in ((last_reply, settings.weight_last_reply, "last_reply"),
                                 (previous_input, settings.weight_previous_input, "previous_input")):
         cleaned = clean_input(extra or "", PART_CHARS)
         if cleaned and weight > 0:
-            weighted.append((cleaned, weight, kind))
+            weighted.append((cleaned, weight * context_share, kind))
     total = sum(w for _, w, _ in weighted) or 1.0
     parts = [QueryPart(t, w / total, k) for t, w, k in weighted]
     if text:

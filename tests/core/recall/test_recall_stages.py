@@ -10,7 +10,7 @@ from bme_desktop.core.recall.cues import DayRef, find_days, read_cues
 from bme_desktop.core.recall.diffusion import build_graph, diffuse
 from bme_desktop.core.recall.diversity import mmr
 from bme_desktop.core.recall.injection import HEADER, render_buckets
-from bme_desktop.core.recall.query import build_query, split_intents
+from bme_desktop.core.recall.query import QUESTION_CONTEXT, build_query, split_intents
 from bme_desktop.core.recall.rerank import parse_selection
 from bme_desktop.core.settings import RecallSettings
 
@@ -88,10 +88,17 @@ def test_intents_split_on_connectives_in_both_languages() -> None:
 
 
 def test_query_blend_renormalises_over_the_parts_present() -> None:
-    query = build_query("Where is the sword?", None, "I left it by the well.", RecallSettings())
+    query = build_query("I need the sword.", None, "I left it by the well.", RecallSettings())
     weights = {p.kind: p.weight for p in query.parts}
     assert set(weights) == {"current", "previous_input"}
     assert abs(weights["current"] - 0.7 / 0.8) < 1e-9
+
+
+def test_a_question_takes_half_of_its_context() -> None:
+    query = build_query("Where is the sword?", "It glints.", "I left it by the well.", RecallSettings())
+    weights = {p.kind: p.weight for p in query.parts}
+    assert abs(weights["current"] - 0.7 / (0.7 + QUESTION_CONTEXT * 0.3)) < 1e-9
+    assert abs(weights["last_reply"] - QUESTION_CONTEXT * 0.2 / (0.7 + QUESTION_CONTEXT * 0.3)) < 1e-9
 
 
 def recalled(i: int, text: str, score: float = 1.0, bucket: str = "fact") -> RecalledNode:
