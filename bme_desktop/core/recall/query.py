@@ -23,7 +23,9 @@ QUESTION_CONTEXT = 0.5
 _SPLIT = re.compile(
     r"[。！？!?；;\n]+|(?:，|,)?\s*(?:顺便|另外|还有|然后|此外|以及|并且|而且|再说|对了)\s*|"
     r"(?:,\s*|\s+)(?:and also|also|besides|by the way|btw|and then|plus|additionally|as well as)\s+|"
-    r"\?\s+|\.\s+",
+    r"\?\s+|\.\s+|"
+    r",\s*and\s+(?=(?:(?:from|to|in|at|with|for|by|since|until)\s+)?(?:what|when|where|who|whom|whose|which|why|how|"
+    r"did|do|does|is|are|was|were|has|have|had)\b)",
     re.IGNORECASE)
 
 

@@ -87,6 +87,14 @@ def test_intents_split_on_connectives_in_both_languages() -> None:
     assert split_intents("Where is the sword?") == []
 
 
+def test_a_second_question_after_and_is_an_intent_of_its_own() -> None:
+    assert split_intents("Where is Roderick held, and who put him there?") == ["Where is Roderick held",
+                                                                              "who put him there"]
+    assert split_intents("How old is Ada turning, and from which city is he flying in?") == [
+        "How old is Ada turning", "from which city is he flying in"]
+    assert split_intents("I bought bread, and cheese too.") == []
+
+
 def test_query_blend_renormalises_over_the_parts_present() -> None:
     query = build_query("I need the sword.", None, "I left it by the well.", RecallSettings())
     weights = {p.kind: p.weight for p in query.parts}
