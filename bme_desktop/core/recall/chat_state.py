@@ -26,6 +26,7 @@ from .documents import lexical_fields, recallable
 from .lexical import BM25Index
 from .part_cache import PartCache
 from .rwlock import ReadWriteLock
+from .scopes import Knowledge
 
 if TYPE_CHECKING:
     from ..service import MemoryService
@@ -102,6 +103,7 @@ class ChatState:
     # from the chat's runtime state (extraction keeps it): where and when the story is now
     regions: StoryPlace = field(default_factory=lambda: StoryPlace(None, {}))
     story_time: str | None = None  # the story's current time label ("the 14th of Harvestmoon")
+    knowledge: Knowledge = field(default_factory=Knowledge)  # who knows what (``state["knowledge"]``)
     names: tuple[int, NameTable] | None = None  # the entities' names and the lexical_version they are for
     last_shown: tuple[int, set[str]] | None = None  # the last message index recalled and what it showed
     counted: tuple[int, set[str]] | None = None  # the last message index and the hits counted for it
@@ -304,6 +306,7 @@ class RecallCache:
         if fresh.row is not None:
             runtime = fresh.row.get("state")
             state.regions, state.story_time = StoryPlace.of(runtime), story_time_label(runtime)
+            state.knowledge = Knowledge.of(runtime)
         if fresh.load:
             if fresh.row is not None:
                 state.character, state.user = fresh.row.get("character"), fresh.row.get("user_name")

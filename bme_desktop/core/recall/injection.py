@@ -13,7 +13,6 @@ import re
 from collections.abc import Sequence
 
 from ..extract.textutil import has_han
-from ..model import Node
 from ..providers.tokens import estimate_tokens
 from ..schema import NODE_TYPES, node_text
 from .api import RecalledNode
@@ -65,13 +64,16 @@ def node_line(item: RecalledNode) -> str:
         text = node_text(node.type, node.fields)
     else:
         text = " ".join(v for v in node.fields.values() if v)
-    note = scope_note(node.scope.kind, text) + replaced_note(item, text) + mistaken_note(node, text)
+    note = scope_note(node.scope.kind, text) + replaced_note(item, text) + mistaken_note(item, text)
     return f"- {frame_safe(label, NAME_CHARS)}{owner}{note}: {frame_safe(text)}"
 
 
-def mistaken_note(node: Node, text: str) -> str:
-    """" (mistaken)" for a point of view the story has shown wrong (its owner still believes it)."""
-    if node.scope.layer != "pov" or node.fields.get("certainty", "").strip().lower() != "mistaken":
+def mistaken_note(item: RecalledNode, text: str) -> str:
+    """" (known to be mistaken)" for a point of view the story has shown wrong (its owner still
+    believes it): its certainty says so, or the knowledge state (``components["mistaken"]``)."""
+    node = item.node
+    mistaken = node.fields.get("certainty", "").strip().lower() == "mistaken" or item.components.get("mistaken")
+    if node.scope.layer != "pov" or not mistaken:
         return ""
     return "（已知有误）" if has_han(text) else " (known to be mistaken)"
 

@@ -47,7 +47,7 @@ from .lexical import normalise_name
 from .prefetch import RecallWarmer
 from .query import Query, build_query, context_from_messages
 from .rerank import rerank
-from .scopes import Witnesses, for_character, knows_span, weigh_scopes, witnesses
+from .scopes import Witnesses, for_character, knows_span, mark_mistaken, weigh_scopes, witnesses
 from .scoring import W_LEXICAL, W_VECTOR, ScoreContext, asked_for, score_node
 from .validity import apply_validity, current_text, replaced_statements
 from .vocative import Addressed, addressee
@@ -98,7 +98,7 @@ class HybridRecaller:
         core = weigh_scopes([RecalledNode(n, n.importance / 10.0, bucket_of(n), {"core": 1.0})
                              for n in core_nodes if not is_held(n, gate)], request.chat_id, settings)
         if seen is not None:
-            core = for_character(core, request.for_character, seen)
+            core = for_character(core, request.for_character, seen, state.knowledge)
         last_reply, previous = request.last_reply, request.previous_input
         if last_reply is None and previous is None:
             last_reply, previous = context_from_messages(list(state.messages.values()), request.index)
@@ -157,7 +157,7 @@ class HybridRecaller:
         scored += asked_for(sleeping, scored, ctx, titled)
         scored = weigh_scopes(scored, request.chat_id, settings)  # other chats' memories: by scope kind
         if seen is not None:  # a group chat: what the character about to speak knows
-            scored = for_character(scored, request.for_character, seen)
+            scored = for_character(scored, request.for_character, seen, state.knowledge)
         scored = apply_validity(scored, state.nodes, cues.past, query.text, core)
         self._suppress_repeats(request, state, scored)
         scored.sort(key=lambda r: (-r.score, r.node.id))
@@ -177,7 +177,7 @@ class HybridRecaller:
         archived = archive_hits(state, query.text, cues, max(1, request.top_k // 2), covered,
                                 before=request.index)
         if seen is not None:
-            archived = for_character(archived, request.for_character, seen)
+            archived = for_character(archived, request.for_character, seen, state.knowledge)
         recalled = _merge(chosen, archived)[: request.top_k]
         recalled += _riders(recalled, scored[: request.top_k * POOL_FACTOR], cited, request.top_k)
         return self._finish(request, state, started, core, recalled, context, skipped, held)
@@ -426,6 +426,7 @@ class HybridRecaller:
 
     def _finish(self, request: RecallRequest, state: ChatState, started: float, core: list[RecalledNode],
                 recalled: list[RecalledNode], context: _Context, skipped: list[str], held: int) -> RecallResult:
+        mark_mistaken([*core, *recalled], state.knowledge)  # a belief the story showed wrong says so
         text, shown, more = render_buckets(core, recalled, context.summaries, request.budget_tokens,
                                            context.todos, state.story_time, _chinese(state))
         if request.index is not None:

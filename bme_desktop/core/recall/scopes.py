@@ -11,14 +11,20 @@ chat's own memories keep their score whatever their kind: they are this story's.
 
 In a group chat a recall can name the character about to speak (``for_character``): then only
 what that character knows is injected (``knows``): what happened in a scene where it spoke,
-its own point of view, facts about itself, the world's rules, world and persona memories.
+its own point of view, facts about itself, the world's rules, world and persona memories;
+never a memory extraction's knowledge state (``Knowledge``) says it has wrong.
+
+The knowledge state (``state["knowledge"]``, kept by extraction) also decides which points of
+view are mistaken: one in its owner's ``mistaken`` list is marked so in every recall, whatever
+its ``certainty`` field says, so a belief the story showed wrong is never injected as fact.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 from ..model import Message, Node
 from ..scopes import fold
@@ -101,11 +107,56 @@ def witnesses(messages: Iterable[Message]) -> Witnesses:
     return Witnesses(scene_of, {k: frozenset(v) for k, v in present.items()})
 
 
-def knows(node: Node, who: str, seen: Witnesses) -> bool:
-    """Whether the character ``who`` (folded) knows the memory: world and persona memories and
-    the world's rules everyone knows; a point of view is its owner's; a fact about a character
-    is known to that character; anything else only to the characters present in the scene of
-    one of its messages (those who witnessed it or were told)."""
+@dataclass(frozen=True)
+class Knowledge:
+    """What each owner (folded name) believes wrongly, from extraction's
+    ``state["knowledge"][owner]["mistaken"]`` (memory ids)."""
+
+    mistaken: dict[str, frozenset[str]] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, runtime: Any) -> Knowledge:
+        table = runtime.get("knowledge") if isinstance(runtime, dict) else None
+        if not isinstance(table, dict):
+            return cls()
+        mistaken: dict[str, frozenset[str]] = {}
+        for owner, entry in table.items():
+            ids = entry.get("mistaken") if isinstance(entry, dict) else None
+            if isinstance(ids, list) and fold(str(owner)):
+                mistaken[fold(str(owner))] = mistaken.get(fold(str(owner)), frozenset()) | {str(i) for i in ids}
+        return cls(mistaken)
+
+    def is_mistaken(self, node: Node) -> bool:
+        """Whether ``node`` is a point of view its owner is known to hold wrongly (its certainty
+        field, or the owner's ``mistaken`` list)."""
+        if node.scope.layer != "pov" and node.type != "pov_memory":
+            return False
+        if node.fields.get("certainty", "").strip().lower() == "mistaken":
+            return True
+        owner = fold((node.scope.owner or "").split(":", 1)[-1])
+        return bool(owner) and node.id in self.mistaken.get(owner, frozenset())
+
+
+def mark_mistaken(items: Iterable[RecalledNode], knowledge: Knowledge) -> None:
+    """``components["mistaken"]`` on the points of view the knowledge state says are wrong (the
+    injection says so beside them)."""
+    for item in items:
+        if knowledge.is_mistaken(item.node):
+            item.components["mistaken"] = 1.0
+
+
+def knows(node: Node, who: str, seen: Witnesses, knowledge: Knowledge | None = None) -> bool:
+    """Whether the character ``who`` (folded) knows the memory: never one the knowledge state
+    says ``who`` has wrong (unless it is ``who``'s own point of view: that is what ``who``
+    believes); world and persona memories and the world's rules everyone knows; a point of view
+    is its owner's; a fact about a character is known to that character; anything else only to
+    the characters present in the scene of one of its messages (those who witnessed it or were
+    told). The knowledge state's ``known`` lists do not widen this: offline extraction lists
+    there every character a turn names, present or not ("don't tell Mira" names Mira)."""
+    knowledge = knowledge or Knowledge()
+    own_view = (node.scope.layer == "pov" or node.type == "pov_memory") and fold(node.scope.owner or "") == who
+    if node.id in knowledge.mistaken.get(who, frozenset()) and not own_view:
+        return False
     if node.scope.kind in ("world", "persona") or node.type in ALWAYS_KNOWN:
         return True
     if node.scope.layer == "pov" or node.type == "pov_memory":
@@ -130,10 +181,11 @@ def knows_span(start: int | None, end: int | None, who: str, seen: Witnesses) ->
     return all(who in seen.present[scene] for scene in scenes)
 
 
-def for_character(items: list[RecalledNode], who: str | None, seen: Witnesses) -> list[RecalledNode]:
+def for_character(items: list[RecalledNode], who: str | None, seen: Witnesses,
+                  knowledge: Knowledge | None = None) -> list[RecalledNode]:
     """A group generation: only what the character about to speak knows."""
     if who is None:
         return items
     folded = fold(who)
     return [item for item in items if (item.bucket == "archive" and folded in seen.at(item.node.source_indices))
-            or (item.bucket != "archive" and knows(item.node, folded, seen))]
+            or (item.bucket != "archive" and knows(item.node, folded, seen, knowledge))]

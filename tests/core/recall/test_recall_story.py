@@ -4,7 +4,7 @@ among the sources, the story-time line."""
 
 from __future__ import annotations
 
-from bme_desktop.core.model import Node, Scope
+from bme_desktop.core.model import Message, Node, Scope
 from bme_desktop.core.recall.aliases import name_table, named_entities
 from bme_desktop.core.recall.api import RecalledNode
 from bme_desktop.core.recall.buckets import bucket_of
@@ -12,6 +12,7 @@ from bme_desktop.core.recall.chat_state import StoryPlace
 from bme_desktop.core.recall.cues import asked_kinds, read_cues
 from bme_desktop.core.recall.diversity import mmr
 from bme_desktop.core.recall.injection import FOOTER, HEADER, render_buckets
+from bme_desktop.core.recall.scopes import Knowledge, knows, mark_mistaken, witnesses
 from bme_desktop.core.recall.scoring import (
     KIND_MATCH,
     POV_CHARACTER,
@@ -117,6 +118,33 @@ def test_a_point_of_view_counts_fully_for_the_owner_the_input_names() -> None:
     belief = mem("p", "pov_memory", {"belief": "you are rich"}, [30], Scope("pov", "林掌柜"))
     assert pov_weight(belief, "苏青衣") == POV_OTHER
     assert pov_weight(belief, "苏青衣", owners={"林掌柜", "林老板", "林福"}) == POV_CHARACTER
+
+
+def knowledge() -> Knowledge:
+    return Knowledge.of({"knowledge": {"Mother Ilse": {"known": ["e9"], "mistaken": ["p"]},
+                                       "Pim": {"known": [], "mistaken": ["f"]}}})
+
+
+def test_a_belief_its_owner_holds_wrongly_by_the_knowledge_state_is_marked_as_mistaken() -> None:
+    belief = mem("p", "pov_memory", {"belief": "you are the Baron's tax collector"}, [6], Scope("pov", "Mother Ilse"))
+    other = mem("q", "pov_memory", {"belief": "the marsh is safe"}, [9], Scope("pov", "Mother Ilse"))
+    items = [item(belief, 0.5), item(other, 0.4)]
+    mark_mistaken(items, knowledge())
+    text, _, _ = render_buckets([], items, [], 1500)
+    lines = text.split("\n")
+    assert any("(Mother Ilse's view) (known to be mistaken):" in line and "tax collector" in line for line in lines)
+    assert any("(Mother Ilse's view):" in line and "the marsh is safe" in line for line in lines)
+
+
+def test_a_character_does_not_know_what_the_knowledge_state_says_it_has_wrong() -> None:
+    seen = witnesses([Message("c", i, "assistant", name, text, None, None, "") for i, name, text in
+                      ((8, "Sera", "Sera draws."), (9, "Pim", "Pim runs."))])
+    told = mem("e9", "event", {"summary": "Pim runs."}, [9])  # Ilse was not there: being named is not knowing
+    wrong = mem("f", "fact", {"statement": "the pass is open"}, [9])  # Pim was there, but has it wrong
+    own = mem("p", "pov_memory", {"belief": "you are a tax collector"}, [6], Scope("pov", "Mother Ilse"))
+    assert not knows(told, "mother ilse", seen, knowledge())
+    assert knows(wrong, "pim", seen) and not knows(wrong, "pim", seen, knowledge())
+    assert knows(own, "mother ilse", seen, knowledge())  # what Ilse believes, wrongly
 
 
 # replaced values among the sources ------------------------------------------------------------
