@@ -95,7 +95,7 @@ def build_menus(window: MainWindow) -> Menus:
         themes.addAction(action)
 
     def pick_theme(action: QAction) -> None:
-        context.themes.apply(action.data())
+        context.themes.apply(action.data(), views_later=True)
         context.settings.appearance.theme = action.data()
         context.save_settings()
     themes.triggered.connect(pick_theme)

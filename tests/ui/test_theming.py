@@ -86,3 +86,16 @@ def test_switching_theme_changes_the_application_palette_live(qapp: QApplication
         assert QApplication.palette().color(QPalette.ColorRole.Highlight).name() == expected.color("selection")
         assert expected.color("background") in qapp.styleSheet()
     assert seen == ["neon-cyan", "amber-console"]
+
+
+def test_a_theme_picked_from_the_menu_restyles_the_views_in_the_next_turn_with_painting_held(
+        qtbot, desktop) -> None:
+    window = desktop.window
+    window.show()
+    seen: list[str] = []
+    desktop.context.themes.sigThemeChanged.connect(lambda theme: seen.append(theme.name))
+    action = next(a for a in window.menus.themes.actions() if a.data() != desktop.context.themes.current.name)
+    action.trigger()
+    assert desktop.context.themes.current.name == action.data()  # the style sheet is the new one
+    assert seen == [] and not window.updatesEnabled()  # the views wait; nothing half-styled paints
+    qtbot.waitUntil(lambda: seen == [action.data()] and window.updatesEnabled(), timeout=10000)

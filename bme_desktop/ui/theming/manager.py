@@ -5,9 +5,10 @@ from __future__ import annotations
 import gc
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QPalette
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QWidget
+from shiboken6 import isValid
 
 from .icons import ColoredIcons
 from .model import Theme, ThemeError, load_themes
@@ -16,7 +17,7 @@ from .qt import palette_for, stylesheet_for
 DEFAULT_THEME = "crimson-synth"
 
 
-def restyle(app: QApplication, palette: QPalette, sheet: str) -> None:
+def restyle(app: QApplication, palette: QPalette, sheet: str, *, thaw: bool = True) -> list[QWidget]:
     """Give ``app`` a new palette and style sheet in one pass over its widgets.
 
     Replacing one application style sheet with another makes Qt's style sheet style repolish
@@ -25,6 +26,8 @@ def restyle(app: QApplication, palette: QPalette, sheet: str) -> None:
     and ≈ 400 ms of CPU (issue 19). Dropping the old sheet, then setting the new one, is two
     rounds per widget (2,328, ≈ 100 ms) and ends as the first sheet set at start-up does. The
     windows do not paint in between (updates off; nothing here runs the event loop either).
+    With ``thaw=False`` they stay that way: the caller turns their updates back on (``thaw``)
+    and gets the windows it froze.
     """
     windows = [w for w in app.topLevelWidgets() if w.isVisible() and w.updatesEnabled()]
     for window in windows:
@@ -40,7 +43,14 @@ def restyle(app: QApplication, palette: QPalette, sheet: str) -> None:
     finally:
         if collecting:
             gc.enable()
-        for window in windows:
+        if thaw:
+            _thaw(windows)
+    return windows
+
+
+def _thaw(windows: list[QWidget]) -> None:
+    for window in windows:
+        if isValid(window):
             window.setUpdatesEnabled(True)
 
 
@@ -62,12 +72,29 @@ class ThemeManager(QObject):
     def current(self) -> Theme:
         return self._current
 
-    def apply(self, name: str, app: QApplication | None = None) -> Theme:
-        """Switch to theme ``name`` (unknown names fall back to the default) and restyle the app."""
+    def apply(self, name: str, app: QApplication | None = None, *, views_later: bool = False) -> Theme:
+        """Switch to theme ``name`` (unknown names fall back to the default) and restyle the app.
+
+        ``views_later`` (a switch the user picks in the running app): what draws by hand
+        (``sigThemeChanged``: the graph, the charts) restyles in the next turn of the event loop,
+        the windows' painting held until then, so the switch is two shorter stalls of the GUI
+        thread instead of one (the style sheet's repolish, then the views) and no frame shows
+        half of each theme."""
         theme = self.themes.get(name) or self.themes.get(DEFAULT_THEME) or self._current
         app = app or QApplication.instance()  # type: ignore[assignment]
+        frozen: list[QWidget] = []
         if app is not None:
-            restyle(app, palette_for(theme), stylesheet_for(theme, self._template, self._icons))
+            frozen = restyle(app, palette_for(theme), stylesheet_for(theme, self._template, self._icons),
+                             thaw=not views_later)
         self._current = theme
-        self.sigThemeChanged.emit(theme)
+        if views_later:
+            QTimer.singleShot(0, self, lambda: self._announce(frozen))
+        else:
+            self.sigThemeChanged.emit(theme)
         return theme
+
+    def _announce(self, frozen: list[QWidget]) -> None:
+        try:
+            self.sigThemeChanged.emit(self._current)
+        finally:
+            _thaw(frozen)
