@@ -4,8 +4,9 @@
 
 Builds a SQLite data folder with N memories (plus N/2 edges and N/5 messages) spread over
 several chats, then measures, each step in its own forked child (so peak memory is that
-step's): the floor (SELECT the same rows and ``json.dump`` them), a full backup (gzip, and
-encrypted: scrypt + AES-256-GCM), an incremental backup after 1 % of the memories changed
+step's): the floor (SELECT the same rows and ``json.dump`` them), the export written chat by
+chat, a full backup (gzip, and encrypted: scrypt + AES-256-GCM), the encrypted one restored into
+an empty store (read as a stream, twice: validated, then imported), an incremental backup after 1 % of the memories changed
 and 0.5 % were deleted for good (plain and encrypted), the chain restored into an empty
 store, and an import of the full export in each mode into a copy of the source (skip and
 merge: everything is already there; new: every memory again; replace). Prints seconds,
@@ -34,16 +35,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from sqlalchemy import select
 
-from bme_desktop.core.backup.export import dumps
+from bme_desktop.core.backup.export import write_document
 from bme_desktop.core.backup.files import (
-    current_document,
-    read_backup,
-    read_file,
+    restore,
     restore_chain,
     write_full_backup,
     write_incremental_backup,
 )
 from bme_desktop.core.backup.memory_import import import_memories
+from bme_desktop.core.backup.stream import open_backup
 from bme_desktop.core.model import Edge, MessageIn, Node
 from bme_desktop.core.service import MemoryService
 from bme_desktop.core.store import tables as t
@@ -168,7 +168,11 @@ def main() -> int:
             return step
 
         run("floor: SELECT + json.dump", lambda: floor(src, root / "floor.json"))
-        run("export document (dumps, no file)", opened(src, lambda s: len(dumps(current_document(s)))))
+        def export_only(service: MemoryService) -> int:
+            sizes: list[int] = []
+            service.read(lambda r: write_document(r, lambda b: sizes.append(len(b)), now=service.now()))
+            return sum(sizes)
+        run("export document (streamed, no file)", opened(src, export_only))
         run("full backup, gzip", opened(src, lambda s: write_full_backup(
             s, root / "full.json.gz", None, data_dir=src).stat().st_size))
         shutil.copy(src / "backup-watermark.json", root / "watermark-plain.json")
@@ -180,6 +184,8 @@ def main() -> int:
         shutil.copy(root / "watermark-plain.json", src / "backup-watermark.json")
         run("incremental (1% changed), gzip", opened(src, lambda s: write_incremental_backup(
             s, None, data_dir=src, path=root / "inc.json.gz").path.stat().st_size))
+        run("restore full backup (encrypted) into empty", opened(root / "restored", lambda s: restore(
+            s, root / "full.bmebak", PASS, mode="replace").nodes))
         run("restore chain (gzip) into empty", opened(root / "chain", lambda s: restore_chain(
             s, [root / "full.json.gz", root / "inc.json.gz"], None, mode="replace").nodes))
         export = root / "export.json"
@@ -190,7 +196,7 @@ def main() -> int:
             shutil.copytree(src, target)
 
             def imp(service: MemoryService, mode: str = mode) -> int:
-                plan = import_memories(service, read_backup(read_file(export), None), mode)  # type: ignore[arg-type]
+                plan = import_memories(service, open_backup(export, None), mode)  # type: ignore[arg-type]
                 return plan.changes
             run(f"import --mode {mode}", opened(target, imp))
         print("\n| step | seconds | peak RSS above idle | output |\n|---|---:|---:|---:|")

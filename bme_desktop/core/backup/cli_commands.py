@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -93,6 +94,19 @@ def _passphrase(var: str | None) -> str | None:
     return value
 
 
+def _export_json(service: MemoryService, chats: list[str] | None, output: str | None) -> None:
+    """The export document written chat by chat (to a file renamed into place, or stdout)."""
+    from .export import write_document
+    now = service.now()
+    if output is None:
+        service.read(lambda r: write_document(r, sys.stdout.buffer.write, chats, now=now))
+        sys.stdout.flush()
+        return
+    from .files import atomic_output
+    with atomic_output(Path(output)) as out:
+        service.read(lambda r: write_document(r, out.write, chats, now=now))
+
+
 def _emit(data: bytes, output: str | None) -> None:
     if output is None:
         sys.stdout.buffer.write(data)
@@ -132,24 +146,27 @@ def run(command: str, args: argparse.Namespace, data_dir: Path, forward: Forward
 def _run(command: str, args: argparse.Namespace, data_dir: Path, forward: Forward | None) -> int:
     from ..service import MemoryService
     from ..store.database import DB_FILENAME
-    from .files import read_backup, read_file
+    from .files import read_file
     from .graph_formats import graph_of, to_gexf, to_graphml
     from .importer import import_chats
+    from .stream import open_backup
     if command == "purge":
         return _purge(args, data_dir)
     passphrase = _passphrase(getattr(args, "passphrase_env", None))
-    chain = None
+    chats_in: Collection[ChatDoc] = []
+    deleted: list[str] = []
     if command == "import":  # read, decrypt and validate before opening the store
-        raw = read_file(Path(args.file))
-        worldinfo = _worldinfo_document(raw)
+        worldinfo = _worldinfo_document(Path(args.file))
         if worldinfo is not None:
             return _import_worldinfo(args, data_dir, worldinfo, forward)
-        chats_in = read_backup(raw, passphrase)
+        chats_in = open_backup(Path(args.file), passphrase)
+    elif command == "restore" and len(args.file) == 1:  # one file: streamed, any size
+        chats_in = open_backup(Path(args.file[0]), passphrase, name=args.file[0])
     elif command == "restore":
         from .incremental import resolve_chain
         from .validate import validate_document
         chain = resolve_chain([(f, read_file(Path(f))) for f in args.file], passphrase)
-        chats_in = validate_document(chain.document)
+        chats_in, deleted = validate_document(chain.document), chain.deleted_chats
     if command in ("export", "backup") and args.database_url is None and not (data_dir / DB_FILENAME).exists():
         raise UsageProblem(f"there is no memory database in {data_dir}")
     service = MemoryService.open(data_dir, database_url=args.database_url, attach=False)
@@ -169,9 +186,7 @@ def _run(command: str, args: argparse.Namespace, data_dir: Path, forward: Forwar
             elif args.format == "st-worldinfo":
                 _emit(_worldinfo_export(service, args), args.output)
             elif args.format == "json":
-                from .export import dumps, export_document
-                text = dumps(service.read(lambda r: export_document(r, chats, now=service.now())))
-                _emit(text.encode("utf-8"), args.output)
+                _export_json(service, chats, args.output)
             else:
                 nodes, edges = service.read(lambda r: graph_of(r, chats))
                 _emit((to_graphml if args.format == "graphml" else to_gexf)(nodes, edges), args.output)
@@ -183,9 +198,8 @@ def _run(command: str, args: argparse.Namespace, data_dir: Path, forward: Forwar
             return _import_memories(service, chats_in, "replace" if args.replace else (args.mode or "skip"),
                                     dry_run=args.dry_run, confirmed=args.yes_replace)
         if command == "restore":
-            assert chain is not None
             result = import_chats(service, chats_in, mode="replace" if args.replace else "merge",
-                                  delete=chain.deleted_chats if args.replace else ())
+                                  delete=deleted if args.replace else ())
             print(_summary(result))
             return 0
         return _backup(service, args, data_dir, passphrase)
@@ -193,11 +207,26 @@ def _run(command: str, args: argparse.Namespace, data_dir: Path, forward: Forwar
         service.close()
 
 
-def _worldinfo_document(raw: bytes) -> object | None:
+_EXPORT_KEYS = re.compile(rb'\s*\{\s*"(app_version|chats|exported_at|format|format_version)"')
+
+
+def _worldinfo_document(path: Path) -> object | None:
+    """The World Info file (or character card) at ``path``, read whole; None for an export or
+    a backup, which are streamed (an export starts with one of its own keys)."""
     from ..errors import ValidationError
     from ..worldinfo import load_document
+    from .crypto import GZIP_MAGIC, MAGIC
+    from .format import BackupError
     try:
-        return load_document(raw)
+        with path.open("rb") as f:
+            head = f.read(4096)
+    except OSError as exc:
+        raise BackupError("", f"cannot read {path}: {exc.strerror or exc}") from None
+    if head.startswith((MAGIC, GZIP_MAGIC)) or _EXPORT_KEYS.match(head.removeprefix(b"\xef\xbb\xbf")):
+        return None
+    from .files import read_file
+    try:
+        return load_document(read_file(path))
     except ValidationError as exc:
         raise UsageProblem(f"not a SillyTavern World Info file or BME Desktop export: {exc}") from exc
 
@@ -272,7 +301,7 @@ def _backup(service: MemoryService, args: argparse.Namespace, data_dir: Path, pa
     return 0
 
 
-def _import_memories(service: MemoryService, chats: list[ChatDoc], mode: str, *, dry_run: bool,
+def _import_memories(service: MemoryService, chats: Collection[ChatDoc], mode: str, *, dry_run: bool,
                      confirmed: bool) -> int:
     from .memory_import import MODES, import_memories, preview_import
     memory_mode = next(m for m in MODES if m == mode)

@@ -10,7 +10,7 @@ deterministic, so the same memory exports to the same bytes (given the same ``no
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from sqlalchemy import select
@@ -106,3 +106,20 @@ def export_document(reader: Reader, chat_ids: Sequence[str] | None = None, *, no
 def dumps(document: dict[str, Any]) -> str:
     """Stable text: sorted keys, UTF-8 kept readable (Chinese stays Chinese)."""
     return json.dumps(document, ensure_ascii=False, sort_keys=True, indent=1) + "\n"
+
+
+def write_document(reader: Reader, write: Callable[[bytes], object], chat_ids: Sequence[str] | None = None, *,
+                   now: float, each: Callable[[dict[str, Any]], None] | None = None) -> None:
+    """``dumps(export_document(...))``, byte for byte, written chat by chat: only one chat is
+    in memory at a time. ``each`` sees every chat's document before it is dropped."""
+    ids = sorted(reader.chat_ids() if chat_ids is None else chat_ids)
+    head, tail = dumps({"format": FORMAT_NAME, "format_version": FORMAT_VERSION, "app_version": __version__,
+                        "exported_at": now, "chats": []}).split('"chats": []')
+    write(f'{head}"chats": ['.encode())
+    for pos, chat_id in enumerate(ids):
+        chat = export_chat(reader, chat_id)
+        if each is not None:
+            each(chat)
+        text = json.dumps(chat, ensure_ascii=False, sort_keys=True, indent=1).replace("\n", "\n  ")
+        write(f'{"," if pos else ""}\n  {text}'.encode())
+    write(f'{chr(10) + " " if ids else ""}]{tail}'.encode())

@@ -4,20 +4,27 @@ into ``<data_dir>/backups/`` with retention."""
 from __future__ import annotations
 
 import gzip
+import hashlib
 import json
 import os
-from collections.abc import Sequence
+import zlib
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, BinaryIO
 
-from .crypto import KdfParams, decrypt, encrypt, gunzip_bounded, is_encrypted
-from .export import dumps, export_document
+from cryptography.hazmat.primitives.ciphers import AEADEncryptionContext
+
+from ..cancel import CancelToken, checkpoint
+from .crypto import GZIP_MAGIC, KdfParams, decrypt, encrypt, encryptor, gunzip_bounded, is_encrypted
+from .export import export_document, write_document
 from .format import MAX_FILE_BYTES, BackupError
 from .importer import ImportMode, ImportResult, import_chats
 from .incremental import (
     Watermark,
+    chat_digests,
     diff_document,
     digests_of,
     file_id,
@@ -26,17 +33,11 @@ from .incremental import (
     save_watermark,
 )
 from .retention import RetentionPolicy, backup_name, backup_time, files_to_delete, incremental_name
+from .stream import open_backup
 from .validate import ChatDoc, load_document, validate_document
 
 if TYPE_CHECKING:
     from ..service import MemoryService
-
-GZIP_MAGIC = b"\x1f\x8b"
-
-
-def backup_bytes(service: MemoryService, passphrase: str | None, *, params: KdfParams | None = None) -> bytes:
-    """All chats as one export document: encrypted with the passphrase, else plain gzip."""
-    return seal(dumps(current_document(service)).encode("utf-8"), passphrase, params)
 
 
 def current_document(service: MemoryService) -> dict[str, Any]:
@@ -50,15 +51,71 @@ def seal(text: bytes, passphrase: str | None, params: KdfParams | None = None) -
     return encrypt(text, passphrase, params)
 
 
+class _Sealer:
+    """A backup file's bytes written as a stream: gzip, then (with a passphrase) AES-256-GCM;
+    the SHA-256 of the bytes written is the file's id in a chain."""
+
+    def __init__(self, out: BinaryIO, passphrase: str | None, params: KdfParams | None) -> None:
+        self.out = out
+        self.deflate = zlib.compressobj(9, zlib.DEFLATED, 31)
+        self.sha = hashlib.sha256()
+        self.size = 0
+        self.cipher: AEADEncryptionContext | None = None
+        if passphrase is not None:
+            header, self.cipher = encryptor(passphrase, params)
+            self._out(header)
+
+    def _out(self, data: bytes) -> None:
+        self.sha.update(data)
+        self.size += len(data)
+        self.out.write(data)
+
+    def _sealed(self, data: bytes) -> None:
+        self._out(data if self.cipher is None else self.cipher.update(data))
+
+    def write(self, text: bytes) -> None:
+        self._sealed(self.deflate.compress(text))
+
+    def close(self) -> str:
+        self._sealed(self.deflate.flush())
+        if self.cipher is not None:
+            self._out(self.cipher.finalize())
+            self._out(self.cipher.tag)
+        return self.sha.hexdigest()
+
+
+@dataclass
+class BackupWritten:
+    path: Path
+    size: int  # bytes of the file
+    ident: str  # SHA-256 of the file
+    at: float  # the export's time
+    digests: dict[str, dict[str, dict[str, str]]]  # chat id → the digests of its records
+
+
+def write_backup_file(service: MemoryService, path: Path, passphrase: str | None, *,
+                      params: KdfParams | None = None, cancel: CancelToken | None = None) -> BackupWritten:
+    """Every chat as one export document, encrypted with the passphrase (else plain gzip),
+    written chat by chat (one chat in memory at a time) to a private temporary file renamed
+    into place."""
+    now = service.now()
+    digests: dict[str, dict[str, dict[str, str]]] = {}
+
+    def keep(chat: dict[str, Any]) -> None:
+        checkpoint(cancel)  # a cancelled backup leaves no file
+        digests[chat["chat_id"]] = chat_digests(chat)
+    with atomic_output(path) as out:
+        sealer = _Sealer(out, passphrase, params)
+        service.read(lambda r: write_document(r, sealer.write, now=now, each=keep))
+        ident = sealer.close()
+    return BackupWritten(path, sealer.size, ident, now, digests)
+
+
 def write_full_backup(service: MemoryService, path: Path, passphrase: str | None, *, data_dir: Path,
                       params: KdfParams | None = None) -> Path:
     """A full backup at ``path``; it starts a new chain of increments (the watermark)."""
-    document = current_document(service)
-    data = seal(dumps(document).encode("utf-8"), passphrase, params)
-    write_atomically(path, data)
-    ident = file_id(data)
-    save_watermark(data_dir, Watermark(chain=ident, last=ident, seq=0, at=float(document["exported_at"]),
-                                       digests=digests_of(document)))
+    done = write_backup_file(service, path, passphrase, params=params)
+    save_watermark(data_dir, Watermark(chain=done.ident, last=done.ident, seq=0, at=done.at, digests=done.digests))
     return path
 
 
@@ -103,12 +160,20 @@ def restore_chain(service: MemoryService, paths: Sequence[Path], passphrase: str
 
 def write_atomically(path: Path, data: bytes) -> None:
     """Write to a private temporary file next to ``path`` and rename it into place."""
+    with atomic_output(path) as out:
+        out.write(data)
+
+
+@contextmanager
+def atomic_output(path: Path) -> Iterator[BinaryIO]:
+    """A private temporary file next to ``path``, synced and renamed into place when the block
+    ends, removed when it raises (a reader never sees half a file)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     try:
         with os.fdopen(fd, "wb") as out:
-            out.write(data)
+            yield out
             out.flush()
             os.fsync(out.fileno())
         os.replace(tmp, path)
@@ -118,7 +183,8 @@ def write_atomically(path: Path, data: bytes) -> None:
 
 
 def read_backup(data: bytes, passphrase: str | None) -> list[ChatDoc]:
-    """Validated chats of an encrypted backup, a gzip backup or a plain export document."""
+    """Validated chats of an encrypted backup, a gzip backup or a plain export document held
+    whole in memory (up to ``MAX_FILE_BYTES``; files are read with ``stream.open_backup``)."""
     return load_document(decode_backup(data, passphrase))
 
 
@@ -146,8 +212,9 @@ def read_file(path: Path) -> bytes:
 
 def restore(service: MemoryService, path: Path, passphrase: str | None, *,
             mode: ImportMode = "merge") -> ImportResult:
-    """Decrypt (if needed), validate everything, then import in one transaction."""
-    return import_chats(service, read_backup(read_file(path), passphrase), mode=mode)
+    """Decrypt (if needed) and validate the whole file chat by chat, then import it in one
+    transaction, reading it again one chat at a time (memory: the largest chat)."""
+    return import_chats(service, open_backup(path, passphrase), mode=mode)
 
 
 @dataclass

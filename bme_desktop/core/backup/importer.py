@@ -13,7 +13,7 @@ travel: imported manual batches are marked ``discarded``.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal
@@ -50,7 +50,7 @@ def extraction_paused(service: MemoryService) -> AbstractContextManager[None]:
     return pause() if pause is not None else nullcontext()
 
 
-def import_chats(service: MemoryService, chats: Sequence[ChatDoc], *, mode: ImportMode = "new",
+def import_chats(service: MemoryService, chats: Collection[ChatDoc], *, mode: ImportMode = "new",
                  as_chat: str | None = None, delete: Sequence[str] = ()) -> ImportResult:
     """Import ``chats`` in one transaction; ``delete`` names chats to delete in the same
     transaction (a restored chain's deleted chats)."""
@@ -63,7 +63,7 @@ def import_chats(service: MemoryService, chats: Sequence[ChatDoc], *, mode: Impo
         return service.write(lambda uow: _import_all(uow, chats, mode, as_chat, delete))
 
 
-def _import_all(uow: UnitOfWork, chats: Sequence[ChatDoc], mode: ImportMode, as_chat: str | None,
+def _import_all(uow: UnitOfWork, chats: Collection[ChatDoc], mode: ImportMode, as_chat: str | None,
                 delete: Sequence[str] = ()) -> ImportResult:
     result = ImportResult()
     for chat_id in delete:

@@ -48,14 +48,16 @@ def _header(chat: dict[str, Any]) -> dict[str, Any]:
 Digests = dict[str, dict[str, dict[str, str]]]  # chat id → section → record key → digest
 
 
+def chat_digests(chat: dict[str, Any]) -> dict[str, dict[str, str]]:
+    """The digest of every record of one chat's export document (and of its own fields)."""
+    sections = {_HEADER: {"": _digest(_header(chat))}}
+    for section, key in SECTIONS.items():
+        sections[section] = {str(item[key]): _digest(item) for item in chat[section]}
+    return sections
+
+
 def digests_of(document: dict[str, Any]) -> Digests:
-    out: Digests = {}
-    for chat in document["chats"]:
-        sections = {_HEADER: {"": _digest(_header(chat))}}
-        for section, key in SECTIONS.items():
-            sections[section] = {str(item[key]): _digest(item) for item in chat[section]}
-        out[chat["chat_id"]] = sections
-    return out
+    return {chat["chat_id"]: chat_digests(chat) for chat in document["chats"]}
 
 
 def file_id(data: bytes) -> str:

@@ -24,7 +24,7 @@ said (unless the memory changed in between, in which case the new state is what 
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
+from collections.abc import Collection
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -219,7 +219,7 @@ def _fill_free(uow: UnitOfWork, chat: ChatDoc, target: str, ids: dict[str, str],
             uow.put_summary(replace(s, chat_id=target, batch_id=None, source_ids=remap_json(s.source_ids, ids)))
 
 
-def _run(uow: UnitOfWork, chats: Sequence[ChatDoc], mode: MemoryMode, write: bool) -> ImportPlan:
+def _run(uow: UnitOfWork, chats: Collection[ChatDoc], mode: MemoryMode, write: bool) -> ImportPlan:
     plan = ImportPlan(mode)
     result = ImportResult()
     for chat in chats:
@@ -258,12 +258,12 @@ def _run(uow: UnitOfWork, chats: Sequence[ChatDoc], mode: MemoryMode, write: boo
     return plan
 
 
-def preview_import(service: MemoryService, chats: Sequence[ChatDoc], mode: MemoryMode) -> ImportPlan:
+def preview_import(service: MemoryService, chats: Collection[ChatDoc], mode: MemoryMode) -> ImportPlan:
     """What ``import_memories`` would do, writing nothing."""
     return service.write(lambda uow: _run(uow, chats, mode, write=False))
 
 
-def import_memories(service: MemoryService, chats: Sequence[ChatDoc], mode: MemoryMode = "skip") -> ImportPlan:
+def import_memories(service: MemoryService, chats: Collection[ChatDoc], mode: MemoryMode = "skip") -> ImportPlan:
     """Import in one transaction under the extraction pause; returns what was done."""
     with extraction_paused(service):
         return service.write(lambda uow: _run(uow, chats, mode, write=True))

@@ -57,29 +57,86 @@ class ChatDoc:
 
 
 def load_document(raw: bytes) -> list[ChatDoc]:
+    """A whole document in memory (see ``stream.open_backup`` for files of any size)."""
     return validate_document(parse_json(raw, MAX_FILE_BYTES))
 
 
 def validate_document(doc: object) -> list[ChatDoc]:
-    top = Obj(doc, "", ("format", "format_version", "app_version", "exported_at", "chats"))
-    if top.value.get("format") != FORMAT_NAME:
-        raise BackupError("format", f"must be {FORMAT_NAME!r} (this is not a BME Desktop export)")
-    version = top.whole("format_version", 1)
-    if version > FORMAT_VERSION:
-        raise BackupError("format_version", f"{version} was written by a newer BME Desktop; "
-                                            f"this one reads up to {FORMAT_VERSION}")
-    top.opt_text("app_version", 64)
-    top.opt_number("exported_at")
-    chats: list[ChatDoc] = []
-    seen_chats: set[str] = set()
-    seen_ids: dict[str, set[str]] = {"nodes": set(), "edges": set(), "summaries": set()}
-    for i, raw in enumerate(top.items("chats", MAX_CHATS)):
-        chat = _chat(raw, f"chats[{i}]", seen_ids)
-        if chat.chat_id in seen_chats:
-            raise BackupError(f"chats[{i}].chat_id", f"chat {chat.chat_id!r} appears twice")
-        seen_chats.add(chat.chat_id)
-        chats.append(chat)
-    return chats
+    top = Obj(doc, "", _TOP_KEYS)
+    check = DocumentCheck()
+    for key in _TOP_KEYS:
+        if key != "chats" and key in top.value:
+            check.top_key(key, top.value[key])
+    check.finish()
+    return [chat for raw in top.items("chats", MAX_CHATS) if (chat := check.chat(raw)) is not None]
+
+
+_TOP_KEYS = ("format", "format_version", "app_version", "exported_at", "chats")
+
+
+class DocumentCheck:
+    """The checks of a whole document, fed member by member: ``top_key`` for the top-level
+    members other than ``chats``, ``chat`` for each chat in order, then ``finish``. Only ids
+    are kept between chats (they must be unique in the whole document).
+
+    ``streamed``: the members come in file order, where ``format`` follows ``chats`` (keys
+    are sorted); a chat's error is then held back until the end, so that a file that is no
+    export (or one of a newer version) says so rather than naming its first chat.
+    """
+
+    def __init__(self, *, streamed: bool = False, name: str = "") -> None:
+        self.streamed, self.name = streamed, name
+        self.top: dict[str, Any] = {}
+        self.count = 0
+        self.seen_chats: set[str] = set()
+        self.seen_ids: dict[str, set[str]] = {"nodes": set(), "edges": set(), "summaries": set()}
+        self.held: BackupError | None = None
+        self.saw_chats = False  # streamed: the chats list began
+
+    def top_key(self, key: str, value: object) -> None:
+        if key not in _TOP_KEYS or key == "chats":
+            raise BackupError(key, "is not a known key" if key != "chats" else "must be a list")
+        self.top[key] = value
+
+    def chat(self, raw: object) -> ChatDoc | None:
+        """The validated chat (None once a streamed document's error is held back)."""
+        i = self.count
+        self.count += 1
+        if self.count > MAX_CHATS:
+            raise BackupError("chats", f"has more than {MAX_CHATS} entries")
+        if self.held is not None:
+            return None
+        try:
+            chat = _chat(raw, f"chats[{i}]", self.seen_ids)
+            if chat.chat_id in self.seen_chats:
+                raise BackupError(f"chats[{i}].chat_id", f"chat {chat.chat_id!r} appears twice")
+        except BackupError as exc:
+            if not self.streamed or ("format" in self.top and "format_version" in self.top):
+                raise
+            self.held = exc
+            return None
+        self.seen_chats.add(chat.chat_id)
+        return chat
+
+    def header(self) -> None:
+        top = Obj(self.top, "", _TOP_KEYS)
+        if top.value.get("format") != FORMAT_NAME:
+            if self.name and top.value.get("format") == "bme-desktop-incremental":
+                raise BackupError("", f"{self.name}: a chain starts with a full backup (this is not one)")
+            raise BackupError("format", f"must be {FORMAT_NAME!r} (this is not a BME Desktop export)")
+        version = top.whole("format_version", 1)
+        if version > FORMAT_VERSION:
+            raise BackupError("format_version", f"{version} was written by a newer BME Desktop; "
+                                                f"this one reads up to {FORMAT_VERSION}")
+        top.opt_text("app_version", 64)
+        top.opt_number("exported_at")
+
+    def finish(self) -> None:
+        self.header()
+        if self.held is not None:
+            raise self.held
+        if self.streamed and not self.saw_chats:
+            raise BackupError("chats", "is required")
 
 
 def _unique(value: str, path: str, seen: set[str]) -> str:

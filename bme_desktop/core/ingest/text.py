@@ -42,5 +42,10 @@ def loads_json(text: str, **options: Any) -> Any:
     """``json.loads(text, **options)`` with every unpaired surrogate replaced by U+FFFD.
     Raises what ``json.loads`` raises (``ValueError`` and its ``JSONDecodeError``,
     ``RecursionError``), and ``ValueError`` when two keys of one object become the same."""
-    value = json.loads(text, **options)
+    return without_surrogates(json.loads(text, **options), text)
+
+
+def without_surrogates(value: Any, text: str) -> Any:
+    """``value``, decoded from the JSON ``text``, with every unpaired surrogate replaced by
+    U+FFFD (for JSON decoded piece by piece, as streamed backups are)."""
     return _clean(value) if _SURROGATE_ESCAPE.search(text) else value

@@ -5,7 +5,7 @@ switcher is told the chats changed."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -13,12 +13,13 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication, QTimer
 from PySide6.QtWidgets import QFileDialog, QGridLayout, QInputDialog, QLabel, QLineEdit, QWidget
 
-from ...core.backup.files import backup_dir, read_backup, read_file
+from ...core.backup.files import backup_dir
 from ...core.backup.importer import ImportResult
 from ...core.backup.memory_import import ImportPlan
 from ...core.backup.purge import PurgeResult, purge_all
 from ...core.backup.retention import backup_name
 from ...core.backup.schedule import BackupStatus, backup_status
+from ...core.backup.stream import open_backup
 from ...core.backup.validate import ChatDoc
 from ...core.cancel import Cancelled, CancelToken
 from ...core.scopes import SCOPE_KINDS
@@ -193,7 +194,7 @@ class FileActions(QWidget):
         path, _ = QFileDialog.getOpenFileName(self, self.tr("Import memories"), "",
                                               self.tr("JSON export (*.json);;All files (*)"))
         if path:
-            self._run("import_memories", lambda _s, _c: read_backup(read_file(Path(path)), None), self._preview)
+            self._run("import_memories", lambda _s, _c: open_backup(Path(path), None), self._preview)
 
     def import_worldinfo(self, path: str | None = None, kind: str | None = None) -> None:
         """A World Info file (or a character card) into the open chat, in a scope asked for."""
@@ -227,7 +228,7 @@ class FileActions(QWidget):
         self._finish("import_worldinfo", text, True)
         self._context.events.sigChatsChanged.emit(chat_id)
 
-    def _preview(self, chats: list[ChatDoc]) -> None:
+    def _preview(self, chats: Collection[ChatDoc]) -> None:
         row = self.rows["import_memories"]
         row.set_running(False)
         row.set_available(True, "")

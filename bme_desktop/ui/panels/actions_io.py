@@ -13,9 +13,10 @@ from typing import TYPE_CHECKING, Literal
 
 from ...core.backup.crypto import MAGIC, is_encrypted
 from ...core.backup.export import dumps, export_document
-from ...core.backup.files import backup_bytes, read_backup, read_file, write_atomically
+from ...core.backup.files import read_file, write_atomically, write_backup_file
 from ...core.backup.graph_formats import graph_of, to_gexf, to_graphml
 from ...core.backup.importer import ImportResult, import_chats
+from ...core.backup.stream import open_backup
 from ...core.cancel import CancelToken, checkpoint
 
 if TYPE_CHECKING:
@@ -65,22 +66,20 @@ def free_chat_id(taken: set[str], wanted: str) -> str:
 def import_as_new(service: MemoryService, path: Path, cancel: CancelToken | None = None) -> ImportResult:
     """Validate the whole file, then add its chats; a single chat whose id is already used
     comes in under a free id (``story (2)``), so an import never overwrites anything."""
-    chats = read_backup(read_file(path), None)
+    chats = open_backup(path, None)
     as_chat: str | None = None
     if len(chats) == 1:
         taken = set(service.read(lambda r: r.chat_ids()))
-        target = free_chat_id(taken, chats[0].chat_id)
-        as_chat = target if target != chats[0].chat_id else None
+        target = free_chat_id(taken, chats.chat_ids[0])
+        as_chat = target if target != chats.chat_ids[0] else None
     checkpoint(cancel)
     return import_chats(service, chats, mode="new", as_chat=as_chat)
 
 
 def backup_all(service: MemoryService, path: Path, passphrase: str | None,
                cancel: CancelToken | None = None) -> Written:
-    data = backup_bytes(service, passphrase)
     checkpoint(cancel)
-    write_atomically(path, data)
-    return Written(path, len(data))
+    return Written(path, write_backup_file(service, path, passphrase, cancel=cancel).size)
 
 
 def needs_passphrase(path: Path) -> bool:
@@ -93,7 +92,7 @@ def restore_from(service: MemoryService, path: Path, passphrase: str | None,
                  cancel: CancelToken | None = None) -> ImportResult:
     """Decrypt and validate everything, then merge in one transaction: chats already in the
     store are kept and reported as skipped."""
-    chats = read_backup(read_file(path), passphrase)
+    chats = open_backup(path, passphrase)
     checkpoint(cancel)
     return import_chats(service, chats, mode="merge")
 

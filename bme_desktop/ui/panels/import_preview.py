@@ -6,7 +6,7 @@ REPLACE."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import (
@@ -72,7 +72,7 @@ def plan_text(plan: ImportPlan) -> str:
 class ImportPreviewDialog(QDialog):
     """Choose a mode, read its preview, then import (or cancel: nothing was written)."""
 
-    def __init__(self, context: AppContext, chats: list[ChatDoc], done: Callable[[ImportPlan], None],
+    def __init__(self, context: AppContext, chats: Collection[ChatDoc], done: Callable[[ImportPlan], None],
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle(self.tr("Import memories"))

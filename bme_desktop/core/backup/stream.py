@@ -1,0 +1,298 @@
+"""Backups read as a stream, one chat at a time, so memory is bounded by the largest chat and
+not the whole file.
+
+A file (an encrypted backup, a gzip backup or a plain export) is turned into a stream of its
+JSON text (:class:`BackupSource`): decrypted with the streaming GCM decryptor, inflated with
+a streaming ``zlib`` object. :func:`iter_document` walks the top-level object and hands out
+each element of ``chats`` as soon as it is complete; no single value may exceed ``bound``
+characters (``MAX_RECORD_BYTES``: a chat, with all its memories, is the record). The
+standard library's JSON decoder parses each value, so the rules are those of
+``checks.parse_json``.
+
+:func:`open_backup` reads the file twice (an encrypted one first decrypted once more, only to
+check its GCM tag, so that any change is refused as such): the first pass validates every
+chat and keeps nothing but ids; only then can
+:meth:`StreamedBackup.__iter__` be used, which reads it again and yields validated chats one
+at a time — for the import transaction, which a failure at the end of the second pass (the
+file changed in between) rolls back whole.
+"""
+
+from __future__ import annotations
+
+import codecs
+import json
+import zlib
+from collections.abc import Callable, Collection, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, BinaryIO
+
+from cryptography.exceptions import InvalidTag
+
+from ..ingest.text import without_surrogates
+from .crypto import ALTERED, GZIP_MAGIC, HEADER_SIZE, MAGIC, TAG_SIZE, decryptor, open_header
+from .format import MAX_RECORD_BYTES, MAX_STREAM_BYTES, BackupError, size_text
+from .validate import ChatDoc, DocumentCheck
+
+CHUNK = 1 << 20
+_WS = " \t\r\n"
+
+
+class BackupSource:
+    """The JSON text of a backup file, as a stream of byte chunks (any number of times; an
+    encrypted file's key is derived once)."""
+
+    def __init__(self, path: Path, passphrase: str | None, *, chunk: int = CHUNK) -> None:
+        self.path, self.passphrase, self.chunk = path, passphrase, chunk
+        self._key: tuple[bytes, bytes] | None = None
+        with self._open() as f:
+            head = f.read(len(MAGIC))
+        self.encrypted = head.startswith(MAGIC)
+        self.gzipped = head.startswith(GZIP_MAGIC)
+        if self.encrypted and passphrase is None:
+            raise BackupError("", "this backup is encrypted; a passphrase is needed")
+        if self.encrypted:  # the tag first (decryption is cheap): a changed byte is "altered", not bad gzip
+            with self._open() as f:
+                for _ in self._decrypted(f):
+                    pass
+
+    def _open(self) -> BinaryIO:
+        try:
+            return self.path.open("rb")
+        except OSError as exc:
+            raise BackupError("", f"cannot read {self.path}: {exc.strerror or exc}") from None
+
+    def _raw(self, f: BinaryIO, end: int) -> Iterator[bytes]:
+        while (left := end - f.tell()) > 0:
+            block = f.read(min(self.chunk, left))
+            if not block:
+                raise BackupError("", f"{self.path} changed while it was read")
+            yield block
+
+    def _decrypted(self, f: BinaryIO) -> Iterator[bytes]:
+        size = f.seek(0, 2)
+        if size < HEADER_SIZE + TAG_SIZE:
+            raise BackupError("", "not an encrypted BME Desktop backup")
+        f.seek(0)
+        header = f.read(HEADER_SIZE)
+        if self._key is None:
+            assert self.passphrase is not None
+            self._key = open_header(header, self.passphrase)
+        f.seek(size - TAG_SIZE)
+        tag = f.read(TAG_SIZE)
+        f.seek(HEADER_SIZE)
+        ctx = decryptor(header, *self._key, tag)
+        for block in self._raw(f, size - TAG_SIZE):
+            yield ctx.update(block)
+        try:
+            ctx.finalize()
+        except InvalidTag:
+            raise BackupError("", ALTERED) from None
+
+    def chunks(self) -> Iterator[bytes]:
+        with self._open() as f:
+            packed: Iterator[bytes]
+            if self.encrypted:
+                packed = self._decrypted(f)
+            else:
+                packed = self._raw(f, f.seek(0, 2))
+                f.seek(0)
+            if self.encrypted or self.gzipped:
+                yield from _gunzip(packed, self.chunk)
+            else:
+                yield from packed
+
+
+def _gunzip(packed: Iterator[bytes], chunk: int) -> Iterator[bytes]:
+    inflater = zlib.decompressobj(wbits=31)
+    try:
+        for block in packed:
+            data = inflater.decompress(block, chunk)
+            while data:
+                yield data
+                data = inflater.decompress(inflater.unconsumed_tail, chunk)
+        if not inflater.eof:
+            raise BackupError("", "the backup content is cut short (the gzip stream does not end)")
+    except zlib.error as exc:
+        raise BackupError("", f"the backup content is not valid gzip ({exc})") from None
+
+
+def _no_constants(name: str) -> Any:
+    raise ValueError(f"{name} is not allowed")
+
+
+_DECODER = json.JSONDecoder(parse_constant=_no_constants)
+
+
+class _Text:
+    """A window on the decoded text with the position of its start in the whole document."""
+
+    def __init__(self, chunks: Iterator[bytes], bound: int) -> None:
+        self.chunks, self.bound = chunks, bound
+        self.utf8 = codecs.getincrementaldecoder("utf-8")()
+        self.buf, self.pos, self.eof = "", 0, False
+        self.line, self.col = 1, 1  # of buf[0]
+        self.read = 0  # bytes so far
+
+    def more(self) -> bool:
+        if self.eof:
+            return False
+        block = next(self.chunks, None)
+        try:
+            text = self.utf8.decode(block or b"", final=block is None)
+        except UnicodeDecodeError as exc:
+            raise BackupError("", f"not UTF-8 text (byte {self.read + exc.start})") from None
+        if block is None:
+            self.eof = True
+        else:
+            self.read += len(block)
+            if self.read > MAX_STREAM_BYTES:
+                raise BackupError("", f"the document is larger than {size_text(MAX_STREAM_BYTES)}")
+        self._drop()
+        self.buf += text
+        return True
+
+    def _drop(self) -> None:
+        done = self.buf[:self.pos]
+        newlines = done.count("\n")
+        if newlines:
+            self.line += newlines
+            self.col = len(done) - done.rfind("\n")
+        else:
+            self.col += len(done)
+        self.buf, self.pos = self.buf[self.pos:], 0
+
+    def peek(self) -> str | None:
+        while True:
+            while self.pos < len(self.buf) and self.buf[self.pos] in _WS:
+                self.pos += 1
+            if self.pos < len(self.buf):
+                return self.buf[self.pos]
+            if not self.more():
+                return None
+
+    def expect(self, chars: str) -> str:
+        found = self.peek()
+        if found is None or found not in chars:
+            self.fail(self.pos, f"Expecting {' or '.join(repr(c) for c in chars)}")
+        self.pos += 1
+        return found  # type: ignore[return-value]
+
+    def fail(self, at: int, message: str) -> None:
+        before = self.buf[:at]
+        newlines = before.count("\n")
+        line = self.line + newlines
+        col = at - before.rfind("\n") if newlines else self.col + at
+        raise BackupError("", f"not valid JSON: line {line} column {col}: {message}")
+
+    def too_large(self, what: str) -> None:
+        raise BackupError(what, f"is larger than {size_text(self.bound)} of JSON text (the most one chat may have)")
+
+    def value(self, what: str) -> Any:
+        """The next JSON value, once its whole text is here (at most ``bound`` characters)."""
+        if self.peek() is None:
+            self.fail(self.pos, "Expecting value")
+        while True:
+            try:
+                value, end = _DECODER.raw_decode(self.buf, self.pos)
+                if end < len(self.buf) or self.eof:  # a number could go on in the next chunk
+                    if end - self.pos > self.bound:
+                        self.too_large(what)
+                    start, self.pos = self.pos, end
+                    return without_surrogates(value, self.buf[start:end])
+            except json.JSONDecodeError as exc:
+                cut = exc.msg.startswith("Unterminated string") or exc.pos >= len(self.buf) - 8
+                if self.eof or not cut:
+                    self.fail(exc.pos, exc.msg)
+            except (ValueError, RecursionError) as exc:  # NaN, Infinity, too deep, a key twice
+                raise BackupError("", f"not valid JSON: {exc}") from None
+            if len(self.buf) - self.pos > self.bound:
+                self.too_large(what)
+            want = 2 * (len(self.buf) - self.pos) + 1
+            while len(self.buf) - self.pos < want and self.more():
+                pass
+
+
+Event = tuple[str, Any]  # ("chats[", None) then ("chat", raw chat) for each, or (top-level key, value)
+
+
+def iter_document(chunks: Iterator[bytes], bound: int = MAX_RECORD_BYTES) -> Iterator[Event]:
+    """The top-level object's members in file order; ``chats`` item by item."""
+    text = _Text(chunks, bound)
+    if text.peek() != "{":
+        text.value("")
+        raise BackupError("", "must be an object")
+    text.pos += 1
+    if text.peek() == "}":
+        text.pos += 1
+    else:
+        while True:
+            key = text.value("")
+            if not isinstance(key, str):
+                text.fail(text.pos, "Expecting property name enclosed in double quotes")
+            text.expect(":")
+            if key == "chats" and text.peek() == "[":
+                text.pos += 1
+                yield "chats[", None
+                if text.peek() == "]":
+                    text.pos += 1
+                else:
+                    n = 0
+                    while True:
+                        yield "chat", text.value(f"chats[{n}]")
+                        n += 1
+                        if text.expect(",]") == "]":
+                            break
+            else:
+                yield key, text.value(key)
+            if text.expect(",}") == "}":
+                break
+    if text.peek() is not None:
+        text.fail(text.pos, "Extra data")
+
+
+def _walk(source: BackupSource, bound: int, name: str) -> Iterator[ChatDoc]:
+    check = DocumentCheck(streamed=True, name=name)
+    for key, value in iter_document(source.chunks(), bound):
+        if key == "chats[":
+            check.saw_chats = True
+        elif key == "chat":
+            doc = check.chat(value)
+            if doc is not None:
+                yield doc
+        else:
+            check.top_key(key, value)
+    check.finish()
+
+
+@dataclass
+class StreamedBackup(Collection[ChatDoc]):
+    """A backup file whose every chat was validated; iterating reads and validates it again,
+    one chat at a time."""
+
+    source: BackupSource
+    bound: int
+    chat_ids: list[str]
+    name: str = ""  # named in "a chain starts with a full backup" (restore)
+
+    def __len__(self) -> int:
+        return len(self.chat_ids)
+
+    def __iter__(self) -> Iterator[ChatDoc]:
+        return _walk(self.source, self.bound, self.name)
+
+    def __contains__(self, item: object) -> bool:
+        return isinstance(item, ChatDoc) and item.chat_id in self.chat_ids
+
+
+def open_backup(path: Path, passphrase: str | None, *, bound: int = MAX_RECORD_BYTES, name: str = "",
+                each: Callable[[ChatDoc], None] | None = None) -> StreamedBackup:
+    """Validate the whole file (nothing kept but chat ids, and what ``each`` keeps of every
+    chat); a damaged, altered, malformed or oversized file raises :class:`BackupError`."""
+    source = BackupSource(path, passphrase)
+    ids = []
+    for chat in _walk(source, bound, name):
+        ids.append(chat.chat_id)
+        if each is not None:
+            each(chat)
+    return StreamedBackup(source, bound, ids, name)
