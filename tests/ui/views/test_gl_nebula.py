@@ -14,6 +14,7 @@ from bme_desktop.core.model import Node
 from bme_desktop.ui.context import AppContext
 from bme_desktop.ui.views.graph_data import GraphData
 from bme_desktop.ui.views.graph_source import GraphSource
+from bme_desktop.ui.views.nebula._geometry import project
 from tests.ui.views.test_gl import _needs_display  # noqa: F401  (the same skip rules)
 
 pytestmark = pytest.mark.gl
@@ -100,3 +101,14 @@ def test_the_legend_and_the_clouds_name_the_communities(nebula: object) -> None:
     st = view.state  # type: ignore[attr-defined]
     cloud = view.cloud  # type: ignore[attr-defined]
     assert np.array_equal(cloud, st.colours())  # one cloud per colour
+
+
+def test_the_nebula_turns_about_a_centre_in_the_middle_of_the_view_below_the_legend(nebula) -> None:
+    legend = nebula.legend.geometry()
+    assert nebula.legend.isVisible()
+    mvp = nebula._mvp()
+    gl_view = nebula.glview
+    centre, _front = project(np.array([[*gl_view.opts["center"]]]), mvp, gl_view.width(), gl_view.height())
+    free_middle = (legend.bottom() + 6 + gl_view.height()) / 2
+    assert abs(centre[0, 1] - free_middle) < 3
+    assert abs(centre[0, 0] - gl_view.width() / 2) < 3

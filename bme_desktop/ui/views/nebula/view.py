@@ -45,6 +45,19 @@ class _GLView(gl.GLViewWidget):  # type: ignore[misc]
     sigClicked = Signal(float, float)
     sigDragging = Signal(bool)
     sigHover = Signal(float, float)  # mouse position with no button down (-1, -1: left)
+    shift = (0.0, 0.0)  # px the picture is moved right and down (to clear the legend)
+
+    def shifted_region(self, w: float, h: float) -> tuple[float, float, float, float]:
+        """The frustum's region for a (w, h) viewport: an off-centre window, so the scene's centre
+        shows ``shift`` px right and down while it still turns about its own centre."""
+        dx, dy = self.shift
+        scale = w / max(self.width(), 1)  # device pixels per logical pixel
+        return (-dx * scale, dy * scale, w, h)
+
+    def paintGL(self) -> None:
+        x, y, w, h = self.getViewport()
+        rx, ry, _w, _h = self.shifted_region(w, h)
+        self.paint(region=(x + rx, y + ry, w, h), viewport=(x, y, w, h))
 
     def mouseMoveEvent(self, ev: QMouseEvent) -> None:
         if ev.buttons() == Qt.MouseButton.NoButton:
@@ -227,8 +240,18 @@ class NebulaView(GraphPage):
         self.sizes = size.astype(np.float32)
         self.scene.show(self.points, rgb, alpha.astype(np.float32), self.sizes, must)
         self.legend.follow(st, self.theme)
+        self._clear_legend()
         self._draw_links()
         self._place_tags()
+
+    def _clear_legend(self) -> None:
+        """Move the picture's centre to the middle of the part of the view below the legend, so
+        the legend covers as little of the clouds as it can (the nebula turns about that centre)."""
+        below = self.legend.geometry().bottom() + 6 if self.legend.isVisible() else 0
+        shift = (0.0, below / 2.0)
+        if shift != self.glview.shift:
+            self.glview.shift = shift
+            self.glview.update()
 
     def _focus_links(self) -> IntArray:
         st, data = self.state, self.state.data
@@ -336,7 +359,7 @@ class NebulaView(GraphPage):
     # mouse and motion ----------------------------------------------------------------------
     def _mvp(self) -> FloatArray:
         w, h = self.glview.width(), self.glview.height()
-        m = self.glview.projectionMatrix((0, 0, w, h), (0, 0, w, h)) * self.glview.viewMatrix()
+        m = self.glview.projectionMatrix(self.glview.shifted_region(w, h), (0, 0, w, h)) * self.glview.viewMatrix()
         return np.array(m.data(), dtype=np.float64).reshape(4, 4).T
 
     def node_at(self, x: float, y: float) -> int:
