@@ -13,7 +13,7 @@ from ..core.errors import ServiceError
 from ..core.model import MessageIn
 from ..core.rewrites import run_recorded
 from ..core.schema import ROLES
-from ..core.scopes import MAX_ID, ChatIdentity
+from ..core.scopes import MAX_ID, MAX_MEMBERS, ChatIdentity, fold
 from ..core.service import MAINTENANCE_TASKS
 from .context import BridgeContext, ctx
 from .errors import ApiError, bad_request
@@ -45,12 +45,28 @@ def _stable_id(f: Fields, key: str) -> str | None:
     return value
 
 
+def _members(f: Fields) -> tuple[str, ...] | None:
+    """A group chat's members: names only (the character about to speak is ``for_character``
+    in a recall), at most ``MAX_MEMBERS``; the same name twice counts once."""
+    raw = f.array("members", max_len=MAX_MEMBERS)
+    if raw is None:
+        return None
+    names: dict[str, str] = {}
+    for pos, value in enumerate(raw):
+        if not isinstance(value, str) or not value.strip() or len(value) > 256:
+            raise bad_request(f"members[{pos}]", "must be a character's name: a non-blank string of at most 256 "
+                                                 "characters")
+        names.setdefault(fold(value), value.strip())
+    return tuple(names.values())
+
+
 async def sync(request: web.Request) -> web.Response:
     c = ctx(request)
     chat_id = chat_id_of(request)
     body = await read_json_object(request, c.config.sync_body_limit)
     f = Fields(body)
-    f.only("character", "user", "character_id", "persona_id", "world", "isolated", "messages", "complete", "wait")
+    f.only("character", "user", "character_id", "persona_id", "world", "isolated", "members", "messages", "complete",
+           "wait")
     raw = f.array("messages", required=True, max_len=MAX_MESSAGES) or []
     messages = each(raw, "messages", parse_message)
     seen: dict[int, int] = {}
@@ -64,7 +80,8 @@ async def sync(request: web.Request) -> web.Response:
     identity = ChatIdentity(character=f.text("character", max_len=256), user=f.text("user", max_len=256),
                             character_id=_stable_id(f, "character_id"), persona_id=_stable_id(f, "persona_id"),
                             world=f.text("world", max_len=256),
-                            isolated=f.flag("isolated", default=False) if body.get("isolated") is not None else None)
+                            isolated=f.flag("isolated", default=False) if body.get("isolated") is not None else None,
+                            members=_members(f))
     result = await c.call(c.service.sync, chat_id, messages, complete=complete, identity=identity)
     done = result.done
     if wait and result.ticket is not None:  # the write is done: wait without holding a worker

@@ -238,7 +238,7 @@ def _step(uow: UnitOfWork, batch: dict[str, Any], image: str) -> None:
             status = (entry[image] or {}).get("status", "rolled_back")  # made by the step: closed on undo
             uow.conn.execute(t.batches.update().where(t.batches.c.id == entry["id"]).values(status=status))
         elif name == REWRITE_MARK:
-            uow.set_chat_state(pk, dict(entry[image]))
+            uow.set_chat_state(pk, store_journal.keep_sync_state(uow.chat_state(pk), dict(entry[image])))
 
 
 def _later_automatic(uow: UnitOfWork, batch: dict[str, Any]) -> list[tuple[int, str]]:

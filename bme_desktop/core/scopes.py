@@ -56,6 +56,32 @@ class ChatIdentity:
     persona_id: str | None = None
     world: str | None = None
     isolated: bool | None = None
+    members: tuple[str, ...] | None = None  # a group chat's members (names), as the frontend reports them
+
+
+MAX_MEMBERS = 30  # a group chat's members a sync may name
+
+
+def record_members(entries: Any, names: tuple[str, ...], last_index: int) -> list[dict[str, Any]]:
+    """A group's member record (``state["members"]``: name, ``since``, ``until``) once a sync
+    reports ``names`` with the chat's last message at ``last_index``. A member reported the
+    first time the chat has any record was there from the start (index 0); one who joins later
+    from the last message; one no longer reported left at the last message (``until``) and
+    still witnessed what happened while it was there."""
+    old = [dict(e) for e in entries if isinstance(e, dict)] if isinstance(entries, list) else []
+    wanted = {fold(n): n.strip() for n in names if fold(n)}
+    out: list[dict[str, Any]] = []
+    active: set[str] = set()
+    for entry in old:
+        key = fold(str(entry.get("name", "")))
+        if entry.get("until") is None and key not in wanted:
+            entry["until"] = max(int(entry.get("since", 0)), last_index)
+        elif entry.get("until") is None:
+            active.add(key)
+        out.append(entry)
+    start = max(last_index, 0) if old else 0
+    out.extend({"name": name, "since": start, "until": None} for key, name in wanted.items() if key not in active)
+    return out
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ from .clock import Clock, SystemClock
 from .errors import Conflict, NotFound, ValidationError
 from .events import ChangeRecord, Event, EventBus
 from .extract.api import ExtractionScheduler, ExtractionTicket, NoExtraction
-from .ingest.history import SyncOutcome, apply_sync, validate_messages
+from .ingest.history import SyncOutcome, apply_sync, store_members, validate_messages
 from .lorebook import LoreReport, check_writable
 from .model import ChatStats, Edge, Message, MessageIn, Node, NodeQuery, RecallRecord
 from .providers.chat_model import ModelLenders
@@ -254,7 +254,12 @@ class MemoryService:
             if identity is not None:  # who is who first: a chat id bound to another character is refused
                 uow.ensure_chat(chat_id, identity=identity)
             outcome = apply_sync(uow, chat_id, messages, complete=complete, character=character, user=user)
-            synced = {"stored": outcome.stored, "changed_from": outcome.changed_from, "revision": outcome.revision}
+            synced: dict[str, Any] = {"stored": outcome.stored, "changed_from": outcome.changed_from,
+                                      "revision": outcome.revision}
+            if identity is not None and identity.members is not None:
+                members = store_members(uow, chat_id, identity.members)
+                if members is not None:
+                    synced["members"] = members  # recall's kept state takes them from the event
             if uow.rescoped:
                 synced["rescoped"] = True
             uow.synced.append((chat_id, synced))  # told to other instances on the same database

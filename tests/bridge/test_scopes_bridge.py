@@ -167,3 +167,56 @@ def test_bad_identities_are_refused_and_change_nothing(api: httpx.Client) -> Non
         r = api.post("/v1/chats/Z/sync", json={"messages": messages, **body})
         assert r.status_code == 400 and field in r.json()["error"]["message"], r.text
     assert api.get("/v1/chats/Z").status_code == 404
+
+
+def sync_group(api: httpx.Client, chat_id: str, upto: int, members: list[Any] | None) -> httpx.Response:
+    messages = [{"index": i, "role": role, "text": text, **({"name": name} if name else {})}
+                for i, (role, name, text) in enumerate(GROUP[:upto])]
+    extra = {} if members is None else {"members": members}
+    return api.post(f"/v1/chats/{chat_id}/sync", json={"character": "Harbour crew", "user": "Alex",
+                                                       "messages": messages, "complete": True, "wait": True,
+                                                       **extra})
+
+
+def knows(api: httpx.Client, chat_id: str, who: str, question: str, expected: str) -> bool:
+    r = api.post(f"/v1/chats/{chat_id}/recall", json={"user_input": question, "for_character": who})
+    assert r.status_code == 200, r.text
+    return expected in r.json()["injection"]
+
+
+def test_a_group_member_who_never_spoke_witnessed_the_scene(api: httpx.Client) -> None:
+    assert sync_group(api, "members", len(GROUP), ["Mira", "Garrick", "Tomas", "Wren"]).status_code == 200
+    assert sync_group(api, "speakers", len(GROUP), None).status_code == 200
+    assert knows(api, "members", "Wren", "Where did Mira hide the map?", "loose floorboard")
+    assert not knows(api, "speakers", "Wren", "Where did Mira hide the map?", "loose floorboard")
+
+
+def test_a_member_who_joined_later_witnessed_only_from_then_on(api: httpx.Client) -> None:
+    assert sync_group(api, "later", 3, ["Mira", "Garrick"]).status_code == 200
+    assert sync_group(api, "later", len(GROUP), ["Mira", "Garrick", "wren "]).status_code == 200
+    assert knows(api, "later", "Wren", "When do the smugglers arrive?", "new moon")
+    assert not knows(api, "later", "Wren", "Where did Mira hide the map?", "loose floorboard")
+
+
+@pytest.mark.parametrize(("members", "where"), [([f"Member {i}" for i in range(31)], "at most 30"),
+                                                (["Mira", 7], "members[1]"), (["Mira", "  "], "members[1]"),
+                                                ("Mira, Garrick", "must be an array")])
+def test_a_bad_member_list_is_refused_and_nothing_is_written(api: httpx.Client, members: Any, where: str) -> None:
+    r = sync_group(api, "bad", 3, members)
+    assert r.status_code == 400 and where in r.json()["error"]["message"], r.text
+    assert api.get("/v1/chats/bad").status_code == 404
+
+
+def test_a_group_of_thirty_is_accepted(api: httpx.Client) -> None:
+    assert sync_group(api, "thirty", 3, [f"Member {i}" for i in range(30)]).status_code == 200
+
+
+def test_an_edit_that_rolls_extraction_back_keeps_the_members(api: httpx.Client) -> None:
+    assert sync_group(api, "edited", 3, ["Mira", "Garrick"]).status_code == 200  # extracted before Wren joined
+    assert sync_group(api, "edited", len(GROUP), ["Mira", "Garrick", "Wren"]).status_code == 200
+    messages = [{"index": i, "role": role, "text": text, **({"name": name} if name else {})}
+                for i, (role, name, text) in enumerate(GROUP)]
+    messages[0]["text"] = "Mira, Garrick, where is the map now?"
+    r = api.post("/v1/chats/edited/sync", json={"messages": messages, "complete": True, "wait": True})
+    assert r.status_code == 200 and r.json()["changed_from"] == 0 and r.json()["rolled_back"]["batches"] > 0
+    assert knows(api, "edited", "Wren", "When do the smugglers arrive?", "new moon")

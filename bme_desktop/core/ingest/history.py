@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, func, select
 
 from ..errors import ValidationError
 from ..model import MessageIn
 from ..schema import ROLES
+from ..scopes import record_members
 from ..store import journal
 from ..store import tables as t
 from ..store.unit_of_work import UnitOfWork
@@ -127,3 +128,18 @@ def apply_sync(uow: UnitOfWork, chat_id: str, messages: Sequence[MessageIn], *, 
     revision = uow.touch_chat(pk, bump_revision=bool(written or changed_from is not None))
     return SyncOutcome(stored=written, changed_from=changed_from, rolled_back_batches=rolled_batches,
                        rolled_back_nodes=rolled_nodes, revision=revision)
+
+
+def store_members(uow: UnitOfWork, chat_id: str, names: tuple[str, ...]) -> list[dict[str, object]] | None:
+    """Record the group's members a sync reports (``state["members"]``, see
+    ``scopes.record_members``; not journaled: the frontend owns them). The new record when it
+    changed, else None."""
+    pk = uow.read.require_chat_pk(chat_id)
+    last = uow.conn.execute(select(func.max(t.messages.c.idx)).where(t.messages.c.chat_pk == pk)).scalar()
+    state = uow.chat_state(pk)
+    members = record_members(state.get("members"), names, -1 if last is None else int(last))
+    if members == state.get("members") or (not members and "members" not in state):
+        return None
+    state["members"] = members
+    uow.set_chat_state(pk, state)
+    return members

@@ -26,7 +26,7 @@ from .documents import lexical_fields, recallable
 from .lexical import BM25Index
 from .part_cache import PartCache
 from .rwlock import ReadWriteLock
-from .scopes import Knowledge
+from .scopes import Knowledge, Members
 
 if TYPE_CHECKING:
     from ..service import MemoryService
@@ -104,6 +104,7 @@ class ChatState:
     regions: StoryPlace = field(default_factory=lambda: StoryPlace(None, {}))
     story_time: str | None = None  # the story's current time label ("the 14th of Harvestmoon")
     knowledge: Knowledge = field(default_factory=Knowledge)  # who knows what (``state["knowledge"]``)
+    members: Members = field(default_factory=Members)  # a group's members (``state["members"]``)
     names: tuple[int, NameTable] | None = None  # the entities' names and the lexical_version they are for
     last_shown: tuple[int, set[str]] | None = None  # the last message index recalled and what it showed
     counted: tuple[int, set[str]] | None = None  # the last message index and the hits counted for it
@@ -214,6 +215,8 @@ class RecallCache:
                 if c.edges_added or c.edges_changed or c.edges_removed:
                     state.edges_dirty = True
             elif event.type == "chat.synced":
+                if "members" in event.data:  # the group's members changed (a sync writes them)
+                    state.members = Members.of(event.data)
                 changed = event.data.get("changed_from")
                 first = state.message_end if changed is None else int(changed)
                 state.messages_from = first if state.messages_from is None else min(first, state.messages_from)
@@ -307,6 +310,7 @@ class RecallCache:
             runtime = fresh.row.get("state")
             state.regions, state.story_time = StoryPlace.of(runtime), story_time_label(runtime)
             state.knowledge = Knowledge.of(runtime)
+            state.members = Members.of(runtime)
         if fresh.load:
             if fresh.row is not None:
                 state.character, state.user = fresh.row.get("character"), fresh.row.get("user_name")

@@ -94,7 +94,7 @@ class HybridRecaller:
         gate = self.service.settings.lifecycle.review_gate
         core_nodes = sorted((state.nodes[i] for i in state.core_ids), key=lambda n: (-n.importance, n.id))
         held = sum(1 for n in core_nodes if is_held(n, gate))
-        seen = witnesses(state.messages.values()) if request.for_character else None
+        seen = witnesses(state.messages.values(), state.members) if request.for_character else None
         core = weigh_scopes([RecalledNode(n, n.importance / 10.0, bucket_of(n), {"core": 1.0})
                              for n in core_nodes if not is_held(n, gate)], request.chat_id, settings)
         if seen is not None:

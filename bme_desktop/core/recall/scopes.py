@@ -78,8 +78,32 @@ ALWAYS_KNOWN = ("rule", "synopsis")  # the world's rules and the story's summary
 
 
 @dataclass(frozen=True)
+class Members:
+    """A group chat's members as the frontend reported them (``state["members"]``, written by
+    ``scopes.record_members``): each folded name with the first and last message index it was
+    a member at (``None``: still is)."""
+
+    spans: tuple[tuple[str, int, int | None], ...] = ()
+
+    @classmethod
+    def of(cls, runtime: Any) -> Members:
+        table = runtime.get("members") if isinstance(runtime, dict) else None
+        spans: list[tuple[str, int, int | None]] = []
+        for entry in table if isinstance(table, list) else []:
+            name = fold(str(entry.get("name", ""))) if isinstance(entry, dict) else ""
+            since, until = (entry.get("since"), entry.get("until")) if isinstance(entry, dict) else (None, None)
+            if name and isinstance(since, int) and (until is None or isinstance(until, int)):
+                spans.append((name, since, until))
+        return cls(tuple(spans))
+
+    def at(self, index: int) -> set[str]:
+        return {name for name, since, until in self.spans if since <= index and (until is None or index <= until)}
+
+
+@dataclass(frozen=True)
 class Witnesses:
-    """Who was present at each message of a chat: the characters who speak in its scene."""
+    """Who was present at each message of a chat: the characters who speak in its scene, and
+    the group's members at any of its messages (those who never spoke there witnessed it too)."""
 
     scene_of: dict[int, int]  # message index -> scene number
     present: dict[int, frozenset[str]]  # scene number -> folded names of its speakers
@@ -93,7 +117,7 @@ class Witnesses:
         return frozenset(out)
 
 
-def witnesses(messages: Iterable[Message]) -> Witnesses:
+def witnesses(messages: Iterable[Message], members: Members | None = None) -> Witnesses:
     scene_of: dict[int, int] = {}
     present: dict[int, set[str]] = {0: set()}
     scene = 0
@@ -104,6 +128,8 @@ def witnesses(messages: Iterable[Message]) -> Witnesses:
         scene_of[m.index] = scene
         if m.role == "assistant" and m.name:
             present[scene].add(fold(m.name))
+        if members is not None and members.spans:
+            present[scene] |= members.at(m.index)
     return Witnesses(scene_of, {k: frozenset(v) for k, v in present.items()})
 
 

@@ -17,6 +17,9 @@ from .unit_of_work import UnitOfWork
 # Batch kinds that write only their own chat-state key and that no other kind builds on
 # (kind -> key): the working-memory scan of user messages.
 INDEPENDENT_STATE = {"working": "working_memory"}
+# Chat-state keys a sync writes, not a batch (a group's members as the frontend reports them):
+# rolling a batch back or undoing a rewrite leaves them as they are now.
+SYNC_STATE = ("members",)
 
 
 class JournalConflict(Exception):
@@ -127,11 +130,22 @@ def _state_without(current: dict[str, Any], kind: str, before: dict[str, Any]) -
         keys = list(INDEPENDENT_STATE.values())
         source = current
     for key in keys:
-        if key in source:
-            restored[key] = source[key]
-        else:
-            restored.pop(key, None)
+        _copy_key(source, restored, key)
+    return keep_sync_state(current, restored)
+
+
+def keep_sync_state(current: dict[str, Any], restored: dict[str, Any]) -> dict[str, Any]:
+    """``restored`` with the keys a sync writes (``SYNC_STATE``) as they are in ``current``."""
+    for key in SYNC_STATE:
+        _copy_key(current, restored, key)
     return restored
+
+
+def _copy_key(source: dict[str, Any], target: dict[str, Any], key: str) -> None:
+    if key in source:
+        target[key] = source[key]
+    else:
+        target.pop(key, None)
 
 
 def undo_batch(uow: UnitOfWork, batch_id: int) -> None:

@@ -117,6 +117,29 @@ export function identityOf(ctx, personaId) {
     return out;
 }
 
+/** The most members a sync names (the bridge refuses a longer list). */
+export const MAX_MEMBERS = 30;
+
+/**
+ * In a group chat, its members' names for the sync body (SillyTavern's `group.members` are
+ * avatar files, looked up in `characters`; a muted member is still in the scene), so one who
+ * never speaks still witnesses it. Outside a group, or when the group cannot be read, nothing
+ * (the bridge keeps what it has). Unknown avatars, blank or oversized names are left out, each
+ * name once, at most MAX_MEMBERS.
+ * @returns {{members?: string[]}}
+ */
+export function membersOf(ctx) {
+    if (!inGroup(ctx) || !Array.isArray(ctx.groups) || !Array.isArray(ctx.characters)) return {};
+    const group = ctx.groups.find((g) => String(g?.id) === String(ctx.groupId));
+    if (!group || !Array.isArray(group.members)) return {};
+    const names = [];
+    for (const avatar of group.members) {
+        const name = ctx.characters.find((c) => c?.avatar === avatar)?.name;
+        if (typeof name === 'string' && name.trim() && name.length <= 256 && !names.includes(name)) names.push(name);
+    }
+    return { members: names.slice(0, MAX_MEMBERS) };
+}
+
 /**
  * In a group chat, the character SillyTavern is about to make speak (the generation's
  * `force_chid`), so the recall brings only what that character witnessed; else undefined.

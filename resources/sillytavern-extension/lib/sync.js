@@ -7,7 +7,7 @@
 // failed sync, or before the first successful one, a partial request is
 // upgraded to a complete one, so the bridge never misses messages.
 
-import { identityOf, toBridgeMessages } from './messages.js';
+import { identityOf, membersOf, toBridgeMessages } from './messages.js';
 import { LOG_PREFIX } from './constants.js';
 
 export function createSyncScheduler({
@@ -63,6 +63,7 @@ export function createSyncScheduler({
             character: characterName(ctx),
             user: typeof ctx.name1 === 'string' ? ctx.name1 : undefined,
             ...identityOf(ctx, personaIdOf(getPersonaId, logger)),
+            ...membersOf(ctx),
             messages,
             complete,
         };

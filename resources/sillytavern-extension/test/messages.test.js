@@ -2,7 +2,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { roleOf, toBridgeMessages, chooseRecallInput, skipReason, isoTime, identityOf, speakerOf } from '../lib/messages.js';
+import { roleOf, toBridgeMessages, chooseRecallInput, skipReason, isoTime, identityOf, membersOf, MAX_MEMBERS, speakerOf } from '../lib/messages.js';
 import { applyDefaults, DEFAULT_SETTINGS } from '../lib/constants.js';
 import { chatPath } from '../lib/client.js';
 import { eventsUrl } from '../lib/events.js';
@@ -88,4 +88,23 @@ test('speakerOf: the forced speaker of a group generation only', () => {
     assert.equal(speakerOf({ characters }, { force_chid: 1 }), undefined);
     assert.equal(speakerOf({ groupId: '1', characters }, {}), undefined);
     assert.equal(speakerOf({ groupId: '1', characters }, { force_chid: 9 }), undefined);
+});
+
+test('membersOf: a group\'s members by name, muted ones too; unknown avatars and junk left out', () => {
+    const characters = [{ name: 'Mira', avatar: 'mira.png' }, { name: 'Garrick', avatar: 'garrick.png' },
+        { name: ' ', avatar: 'blank.png' }, { name: 'Tomas', avatar: 'tomas.png' }];
+    const groups = [{ id: 7, members: ['mira.png', 'gone.png', 'garrick.png', 'blank.png', 'tomas.png', 'mira.png'],
+        disabled_members: ['tomas.png'] }];
+    assert.deepEqual(membersOf({ characters, groups, groupId: '7' }), { members: ['Mira', 'Garrick', 'Tomas'] });
+    assert.deepEqual(membersOf({ characters, groups, characterId: '0' }), {});
+    assert.deepEqual(membersOf({ characters, groups, groupId: '8' }), {});
+    assert.deepEqual(membersOf({ characters, groups: [{ id: 7 }], groupId: 7 }), {});
+});
+
+test('membersOf: a group larger than the bridge takes sends its first MAX_MEMBERS members', () => {
+    const characters = Array.from({ length: 40 }, (_, i) => ({ name: `Member ${i}`, avatar: `m${i}.png` }));
+    const groups = [{ id: 1, members: characters.map((c) => c.avatar) }];
+    const { members } = membersOf({ characters, groups, groupId: 1 });
+    assert.equal(members.length, MAX_MEMBERS);
+    assert.equal(members[0], 'Member 0');
 });

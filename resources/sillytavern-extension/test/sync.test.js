@@ -189,6 +189,15 @@ test('a sync names the character by its avatar file and the persona by its key',
     assert.equal(body.persona_id, 'alex-persona.png');
 });
 
+test('a group chat\'s sync names its members', async () => {
+    const { st, bme } = connect();
+    st.extraContext = { groupId: '1700', groups: [{ id: '1700', name: 'Harbour crew', members: ['mira.png', 'wren.png'] }],
+        characters: [{ name: 'Mira', avatar: 'mira.png' }, { name: 'Wren', avatar: 'wren.png' }] };
+    await st.emit('CHAT_CHANGED', st.chatId);
+    await bme.syncIdle();
+    assert.deepEqual(bridge.syncs()[0].body.members, ['Mira', 'Wren']);
+});
+
 test('a group chat is named by its group id; no ids at all leaves them out', async () => {
     const { st, bme } = connect();
     st.extraContext = { groupId: '1700', characters: [{ name: 'Seraphina', avatar: 'seraphina.png' }] };
