@@ -29,6 +29,7 @@ import time
 import uuid
 from collections.abc import Callable
 from pathlib import Path
+from queue import Empty
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -132,9 +133,14 @@ def measure(step: Callable[[], int]) -> tuple[float, int, int]:
     queue = ctx.Queue()
     proc = ctx.Process(target=_child, args=(step, queue))
     proc.start()
-    result = queue.get()
-    proc.join()
-    return result  # type: ignore[no-any-return]
+    while proc.is_alive() or not queue.empty():
+        try:
+            result = queue.get(timeout=1)
+        except Empty:
+            continue
+        proc.join()
+        return result  # type: ignore[no-any-return]
+    return (float("nan"), 0, -1)  # the step failed (its traceback is above)
 
 
 def main() -> int:

@@ -320,7 +320,7 @@ def test_strongly_connected_finds_a_cycle_and_leaves_a_chain_apart() -> None:
 
 # Pinned at today's size: lower it as the cycle shrinks (the goal is no cycle larger than one
 # package's own modules). The test fails above it, and asks for the pin to follow below it.
-LARGEST_CORE_CYCLE = 45
+LARGEST_CORE_CYCLE = 44
 
 
 def test_the_largest_import_cycle_inside_core_does_not_grow() -> None:

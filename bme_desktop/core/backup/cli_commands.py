@@ -102,7 +102,7 @@ def _export_json(service: MemoryService, chats: list[str] | None, output: str | 
         service.read(lambda r: write_document(r, sys.stdout.buffer.write, chats, now=now))
         sys.stdout.flush()
         return
-    from .files import atomic_output
+    from .fileio import atomic_output
     with atomic_output(Path(output)) as out:
         service.read(lambda r: write_document(r, out.write, chats, now=now))
 
@@ -112,7 +112,7 @@ def _emit(data: bytes, output: str | None) -> None:
         sys.stdout.buffer.write(data)
         sys.stdout.flush()
     else:
-        from .files import write_atomically
+        from .fileio import write_atomically
         write_atomically(Path(output), data)
 
 
@@ -146,10 +146,9 @@ def run(command: str, args: argparse.Namespace, data_dir: Path, forward: Forward
 def _run(command: str, args: argparse.Namespace, data_dir: Path, forward: Forward | None) -> int:
     from ..service import MemoryService
     from ..store.database import DB_FILENAME
-    from .files import read_file
     from .graph_formats import graph_of, to_gexf, to_graphml
     from .importer import import_chats
-    from .stream import open_backup
+    from .stream import open_backup, open_chain
     if command == "purge":
         return _purge(args, data_dir)
     passphrase = _passphrase(getattr(args, "passphrase_env", None))
@@ -160,13 +159,9 @@ def _run(command: str, args: argparse.Namespace, data_dir: Path, forward: Forwar
         if worldinfo is not None:
             return _import_worldinfo(args, data_dir, worldinfo, forward)
         chats_in = open_backup(Path(args.file), passphrase)
-    elif command == "restore" and len(args.file) == 1:  # one file: streamed, any size
-        chats_in = open_backup(Path(args.file[0]), passphrase, name=args.file[0])
-    elif command == "restore":
-        from .incremental import resolve_chain
-        from .validate import validate_document
-        chain = resolve_chain([(f, read_file(Path(f))) for f in args.file], passphrase)
-        chats_in, deleted = validate_document(chain.document), chain.deleted_chats
+    elif command == "restore":  # the full backup streamed, one chat at a time
+        chain = open_chain([Path(f) for f in args.file], passphrase)
+        chats_in, deleted = chain, chain.deleted_chats
     if command in ("export", "backup") and args.database_url is None and not (data_dir / DB_FILENAME).exists():
         raise UsageProblem(f"there is no memory database in {data_dir}")
     service = MemoryService.open(data_dir, database_url=args.database_url, attach=False)
@@ -224,7 +219,7 @@ def _worldinfo_document(path: Path) -> object | None:
         raise BackupError("", f"cannot read {path}: {exc.strerror or exc}") from None
     if head.startswith((MAGIC, GZIP_MAGIC)) or _EXPORT_KEYS.match(head.removeprefix(b"\xef\xbb\xbf")):
         return None
-    from .files import read_file
+    from .fileio import read_file
     try:
         return load_document(read_file(path))
     except ValidationError as exc:

@@ -6,10 +6,8 @@ from __future__ import annotations
 import gzip
 import hashlib
 import json
-import os
 import zlib
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -18,31 +16,26 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 from cryptography.hazmat.primitives.ciphers import AEADEncryptionContext
 
 from ..cancel import CancelToken, checkpoint
-from .crypto import GZIP_MAGIC, KdfParams, decrypt, encrypt, encryptor, gunzip_bounded, is_encrypted
-from .export import export_document, write_document
-from .format import MAX_FILE_BYTES, BackupError
+from .crypto import KdfParams, encrypt, encryptor
+from .export import write_document
+from .fileio import atomic_output, decode_backup, write_atomically
+from .format import BackupError
 from .importer import ImportMode, ImportResult, import_chats
 from .incremental import (
     Watermark,
     chat_digests,
-    diff_document,
-    digests_of,
+    diff_chat,
     file_id,
+    increment_document,
     load_watermark,
-    resolve_chain,
     save_watermark,
 )
 from .retention import RetentionPolicy, backup_name, backup_time, files_to_delete, incremental_name
-from .stream import open_backup
-from .validate import ChatDoc, load_document, validate_document
+from .stream import open_backup, open_chain
+from .validate import ChatDoc, load_document
 
 if TYPE_CHECKING:
     from ..service import MemoryService
-
-
-def current_document(service: MemoryService) -> dict[str, Any]:
-    """The export document of every chat, read in one transaction."""
-    return service.read(lambda r: export_document(r, now=service.now()))
 
 
 def seal(text: bytes, passphrase: str | None, params: KdfParams | None = None) -> bytes:
@@ -134,15 +127,23 @@ def write_incremental_backup(service: MemoryService, passphrase: str | None, *, 
     mark = load_watermark(data_dir)
     if mark is None:
         raise BackupError("", "there is no full backup to build on: make one first (bme-desktop backup)")
-    document = current_document(service)
-    increment = diff_document(document, mark, parent=mark.last)
+    now = service.now()
+    entries: list[dict[str, Any]] = []
+    digests: dict[str, dict[str, dict[str, str]]] = {}
+
+    def diff(chat: dict[str, Any]) -> None:  # one chat in memory at a time
+        digests[chat["chat_id"]] = chat_digests(chat)
+        if (entry := diff_chat(chat, mark)) is not None:
+            entries.append(entry)
+    service.read(lambda r: write_document(r, lambda _text: None, now=now, each=diff))
+    increment = increment_document(entries, set(digests), mark, parent=mark.last, exported_at=now)
     data = seal(json.dumps(increment, ensure_ascii=False, sort_keys=True).encode("utf-8"), passphrase, params)
-    when = datetime.fromtimestamp(float(document["exported_at"]), tz=UTC)
+    when = datetime.fromtimestamp(now, tz=UTC)
     if path is None:
         path = backup_dir(data_dir) / incremental_name(when, increment["seq"], encrypted=passphrase is not None)
     write_atomically(path, data)
-    save_watermark(data_dir, Watermark(chain=mark.chain, last=file_id(data), seq=increment["seq"],
-                                       at=float(document["exported_at"]), digests=digests_of(document)))
+    save_watermark(data_dir, Watermark(chain=mark.chain, last=file_id(data), seq=increment["seq"], at=now,
+                                       digests=digests))
     changed = sum(len(v) for c in increment["chats"] for v in c["upsert"].values())
     deleted = sum(len(v) for c in increment["chats"] for v in c["delete"].values()) + len(increment["deleted_chats"])
     return IncrementalRun(path=path, seq=increment["seq"], changed=changed, deleted=deleted)
@@ -151,63 +152,16 @@ def write_incremental_backup(service: MemoryService, passphrase: str | None, *, 
 def restore_chain(service: MemoryService, paths: Sequence[Path], passphrase: str | None, *,
                   mode: ImportMode = "merge") -> ImportResult:
     """A full backup and its increments: every link checked, decrypted and the final state
-    validated before one import transaction. With ``replace``, chats the chain deleted are
+    validated (one chat at a time) before one import transaction. With ``replace``, chats the chain deleted are
     deleted here too, so the store ends as the source was."""
-    chain = resolve_chain([(str(p), read_file(p)) for p in paths], passphrase)
-    chats = validate_document(chain.document)
-    return import_chats(service, chats, mode=mode, delete=chain.deleted_chats if mode == "replace" else ())
-
-
-def write_atomically(path: Path, data: bytes) -> None:
-    """Write to a private temporary file next to ``path`` and rename it into place."""
-    with atomic_output(path) as out:
-        out.write(data)
-
-
-@contextmanager
-def atomic_output(path: Path) -> Iterator[BinaryIO]:
-    """A private temporary file next to ``path``, synced and renamed into place when the block
-    ends, removed when it raises (a reader never sees half a file)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    try:
-        with os.fdopen(fd, "wb") as out:
-            yield out
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
+    chain = open_chain(paths, passphrase)
+    return import_chats(service, chain, mode=mode, delete=chain.deleted_chats if mode == "replace" else ())
 
 
 def read_backup(data: bytes, passphrase: str | None) -> list[ChatDoc]:
     """Validated chats of an encrypted backup, a gzip backup or a plain export document held
     whole in memory (up to ``MAX_FILE_BYTES``; files are read with ``stream.open_backup``)."""
     return load_document(decode_backup(data, passphrase))
-
-
-def decode_backup(data: bytes, passphrase: str | None) -> bytes:
-    """The JSON text inside an encrypted backup, a gzip backup or a plain document."""
-    if len(data) > MAX_FILE_BYTES:
-        raise BackupError("", f"the file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB")
-    if is_encrypted(data):
-        if passphrase is None:
-            raise BackupError("", "this backup is encrypted; a passphrase is needed")
-        data = decrypt(data, passphrase)
-    elif data.startswith(GZIP_MAGIC):
-        data = gunzip_bounded(data, MAX_FILE_BYTES)
-    return data
-
-
-def read_file(path: Path) -> bytes:
-    try:
-        if path.stat().st_size > MAX_FILE_BYTES:
-            raise BackupError("", f"{path} is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB")
-        return path.read_bytes()
-    except OSError as exc:
-        raise BackupError("", f"cannot read {path}: {exc.strerror or exc}") from None
 
 
 def restore(service: MemoryService, path: Path, passphrase: str | None, *,

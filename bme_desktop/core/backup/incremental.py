@@ -11,6 +11,8 @@ exact: a chain restores the source state record for record, deletions included.
 Restoring a chain checks every link before anything is written: each increment names the
 chain (its full backup) and its parent (the file before it) by SHA-256, so a missing,
 repeated or reordered link, or a file of another chain, is refused with the link named.
+Increments are read whole (they are small); the full backup is streamed and each of its
+chats brought to its final state one at a time (``stream.open_chain``).
 """
 
 from __future__ import annotations
@@ -24,7 +26,8 @@ from typing import Any
 
 from ... import __version__
 from .checks import Obj, parse_json
-from .format import FORMAT_NAME, FORMAT_VERSION, MAX_CHATS, MAX_FILE_BYTES, BackupError
+from .fileio import decode_backup, write_atomically
+from .format import MAX_CHATS, MAX_FILE_BYTES, BackupError
 
 INCREMENTAL_FORMAT = "bme-desktop-incremental"
 INCREMENTAL_VERSION = 1
@@ -95,51 +98,47 @@ def load_watermark(data_dir: Path) -> Watermark | None:
 
 
 def save_watermark(data_dir: Path, mark: Watermark) -> None:
-    from .files import write_atomically
     write_atomically(watermark_path(data_dir), json.dumps(mark.to_json(), separators=(",", ":")).encode("utf-8"))
+
+
+def diff_chat(chat: dict[str, Any], mark: Watermark) -> dict[str, Any] | None:
+    """One chat's entry of the increment from the state ``mark`` saw (None: unchanged)."""
+    chat_id = chat["chat_id"]
+    before = mark.digests.get(chat_id, {})
+    entry: dict[str, Any] = {"chat_id": chat_id, "header": None, "upsert": {}, "delete": {}}
+    header = _header(chat)
+    if before.get(_HEADER, {}).get("") != _digest(header):
+        entry["header"] = header
+    for section, key in SECTIONS.items():
+        old = before.get(section, {})
+        changed = [item for item in chat[section] if old.get(str(item[key])) != _digest(item)]
+        keys = {str(item[key]) for item in chat[section]}
+        gone = sorted(k for k in old if k not in keys)
+        if changed:
+            entry["upsert"][section] = changed
+        if gone:
+            entry["delete"][section] = [int(k) for k in gone] if key == "index" else gone
+    return entry if entry["header"] is not None or entry["upsert"] or entry["delete"] else None
+
+
+def increment_document(entries: list[dict[str, Any]], seen: set[str], mark: Watermark, *, parent: str,
+                       exported_at: float) -> dict[str, Any]:
+    """The increment of ``entries`` (from :func:`diff_chat`, in chat order); the chats of
+    ``mark`` not ``seen`` now were deleted."""
+    return {"format": INCREMENTAL_FORMAT, "format_version": INCREMENTAL_VERSION, "app_version": __version__,
+            "exported_at": exported_at, "chain": mark.chain, "parent": parent, "seq": mark.seq + 1,
+            "chats": entries, "deleted_chats": sorted(c for c in mark.digests if c not in seen)}
 
 
 def diff_document(document: dict[str, Any], mark: Watermark, *, parent: str) -> dict[str, Any]:
     """The increment that turns the state ``mark`` saw into ``document``."""
-    chats: list[dict[str, Any]] = []
-    seen: set[str] = set()
-    for chat in document["chats"]:
-        chat_id = chat["chat_id"]
-        seen.add(chat_id)
-        before = mark.digests.get(chat_id, {})
-        entry: dict[str, Any] = {"chat_id": chat_id, "header": None, "upsert": {}, "delete": {}}
-        header = _header(chat)
-        if before.get(_HEADER, {}).get("") != _digest(header):
-            entry["header"] = header
-        for section, key in SECTIONS.items():
-            old = before.get(section, {})
-            changed = [item for item in chat[section] if old.get(str(item[key])) != _digest(item)]
-            keys = {str(item[key]) for item in chat[section]}
-            gone = sorted(k for k in old if k not in keys)
-            if changed:
-                entry["upsert"][section] = changed
-            if gone:
-                entry["delete"][section] = [int(k) for k in gone] if key == "index" else gone
-        if entry["header"] is not None or entry["upsert"] or entry["delete"]:
-            chats.append(entry)
-    return {"format": INCREMENTAL_FORMAT, "format_version": INCREMENTAL_VERSION, "app_version": __version__,
-            "exported_at": document["exported_at"], "chain": mark.chain, "parent": parent, "seq": mark.seq + 1,
-            "chats": chats, "deleted_chats": sorted(c for c in mark.digests if c not in seen)}
+    entries = [e for chat in document["chats"] if (e := diff_chat(chat, mark)) is not None]
+    return increment_document(entries, {c["chat_id"] for c in document["chats"]}, mark, parent=parent,
+                              exported_at=document["exported_at"])
 
 
 def is_incremental(doc: object) -> bool:
     return isinstance(doc, dict) and doc.get("format") == INCREMENTAL_FORMAT
-
-
-def _check_full(doc: object, name: str) -> dict[str, Any]:
-    if not isinstance(doc, dict) or doc.get("format") != FORMAT_NAME:
-        raise BackupError("", f"{name}: a chain starts with a full backup (this is not one)")
-    version = doc.get("format_version")
-    if isinstance(version, int) and version > FORMAT_VERSION:
-        raise BackupError("format_version", f"{name}: written by a newer BME Desktop (format {version}); "
-                                            f"this one reads up to {FORMAT_VERSION}")
-    Obj(doc, "", ("format", "format_version", "app_version", "exported_at", "chats")).items("chats", MAX_CHATS)
-    return doc
 
 
 def _check_link(doc: object, name: str, *, chain: str, parent: str, seq: int) -> dict[str, Any]:
@@ -183,57 +182,41 @@ def _sort(chat: dict[str, Any]) -> None:
     chat["recall_records"].sort(key=lambda r: r["index"])
 
 
-def apply_increment(document: dict[str, Any], increment: dict[str, Any]) -> None:
-    """Bring a full document (in place) to the state after ``increment``."""
-    chats = {c["chat_id"]: c for c in document["chats"]}
-    for chat_id in increment["deleted_chats"]:
-        chats.pop(chat_id, None)
-    for entry in increment["chats"]:
-        chat_id = entry["chat_id"]
-        chat = chats.get(chat_id)
-        if chat is None:
-            if entry.get("header") is None:
-                raise BackupError("chats", f"chat {chat_id!r} changes in the increment but is not in the chain")
-            chat = chats[chat_id] = {section: [] for section in SECTIONS}
-        if entry.get("header") is not None:
-            chat.update(entry["header"])
-            chat["chat_id"] = chat_id
-        for section, key in SECTIONS.items():
-            gone = {str(k) for k in entry.get("delete", {}).get(section, [])}
-            upserts = entry.get("upsert", {}).get(section, [])
-            try:
-                replaced = {str(item[key]) for item in upserts}
-            except (TypeError, KeyError):
-                raise BackupError(f"chats.{section}", f"records of chat {chat_id!r} lack their {key!r}") from None
-            chat[section] = [item for item in chat[section]
-                             if str(item[key]) not in gone and str(item[key]) not in replaced] + list(upserts)
-    document["chats"] = [chats[c] for c in sorted(chats)]
-    for chat in document["chats"]:
-        _sort(chat)
-    document["exported_at"] = increment["exported_at"]
+def apply_to_chat(chat: dict[str, Any] | None, chat_id: str, increment: dict[str, Any],
+                  entries: dict[str, dict[str, Any]]) -> dict[str, Any] | None:
+    """One chat (None: not there) after ``increment``, whose ``chats`` are ``entries`` by id."""
+    if chat_id in increment["deleted_chats"]:
+        chat = None
+    entry = entries.get(chat_id)
+    if entry is None:
+        return chat
+    if chat is None:
+        if entry.get("header") is None:
+            raise BackupError("chats", f"chat {chat_id!r} changes in the increment but is not in the chain")
+        chat = {section: [] for section in SECTIONS}
+    if entry.get("header") is not None:
+        chat.update(entry["header"])
+        chat["chat_id"] = chat_id
+    for section, key in SECTIONS.items():
+        gone = {str(k) for k in entry.get("delete", {}).get(section, [])}
+        upserts = entry.get("upsert", {}).get(section, [])
+        try:
+            replaced = {str(item[key]) for item in upserts}
+        except (TypeError, KeyError):
+            raise BackupError(f"chats.{section}", f"records of chat {chat_id!r} lack their {key!r}") from None
+        chat[section] = [item for item in chat[section]
+                         if str(item[key]) not in gone and str(item[key]) not in replaced] + list(upserts)
+    _sort(chat)
+    return chat
 
 
-@dataclass
-class ChainResult:
-    document: dict[str, Any]  # the final state as a full export document (not yet validated)
-    deleted_chats: list[str]  # chats of the chain that the final state no longer has
-
-
-def resolve_chain(files: Sequence[tuple[str, bytes]], passphrase: str | None) -> ChainResult:
-    """A full backup and its increments, in order, to the final export document. Every link is
-    checked (and every file decrypted) before anything is returned."""
-    from .files import decode_backup
-    if not files:
-        raise BackupError("", "no backup file given")
-    name, data = files[0]
-    document = _check_full(parse_json(decode_backup(data, passphrase), MAX_FILE_BYTES), name)
-    chain = parent = file_id(data)
-    ever: set[str] = {str(c.get("chat_id")) for c in document["chats"] if isinstance(c, dict)}
-    for seq, (name, data) in enumerate(files[1:], start=1):
-        doc = _check_link(parse_json(decode_backup(data, passphrase), MAX_FILE_BYTES), name,
-                          chain=chain, parent=parent, seq=seq)
-        apply_increment(document, doc)
-        ever.update(e["chat_id"] for e in doc["chats"])
+def read_links(chain: str, links: Sequence[tuple[str, bytes]], passphrase: str | None) -> list[dict[str, Any]]:
+    """The increments after the full backup whose id is ``chain``, in order, each decrypted
+    and checked to name that chain and the file before it (``stream.open_chain`` replays them
+    onto the full backup one chat at a time)."""
+    out, parent = [], chain
+    for seq, (name, data) in enumerate(links, start=1):
+        out.append(_check_link(parse_json(decode_backup(data, passphrase), MAX_FILE_BYTES), name,
+                               chain=chain, parent=parent, seq=seq))
         parent = file_id(data)
-    final = {c["chat_id"] for c in document["chats"]}
-    return ChainResult(document, sorted(c for c in ever if c not in final))
+    return out

@@ -22,7 +22,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..settings import BACKUP_PASSPHRASE_KEY, BackupSettings
-from .files import last_backup, scheduled_backup, write_atomically
+from .fileio import write_atomically
+from .files import last_backup, scheduled_backup
 from .format import BackupError
 from .retention import RetentionPolicy
 

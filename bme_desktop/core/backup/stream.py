@@ -20,10 +20,11 @@ file changed in between) rolls back whole.
 from __future__ import annotations
 
 import codecs
+import hashlib
 import json
 import zlib
-from collections.abc import Callable, Collection, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Collection, Iterator, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -31,7 +32,9 @@ from cryptography.exceptions import InvalidTag
 
 from ..ingest.text import without_surrogates
 from .crypto import ALTERED, GZIP_MAGIC, HEADER_SIZE, MAGIC, TAG_SIZE, decryptor, open_header
+from .fileio import read_file
 from .format import MAX_RECORD_BYTES, MAX_STREAM_BYTES, BackupError, size_text
+from .incremental import apply_to_chat, read_links
 from .validate import ChatDoc, DocumentCheck
 
 CHUNK = 1 << 20
@@ -89,14 +92,25 @@ class BackupSource:
         except InvalidTag:
             raise BackupError("", ALTERED) from None
 
+    def ident(self) -> str:
+        """The SHA-256 of the file's bytes (its id in a chain)."""
+        sha = hashlib.sha256()
+        with self._open() as f:
+            size = f.seek(0, 2)
+            f.seek(0)
+            for block in self._raw(f, size):
+                sha.update(block)
+        return sha.hexdigest()
+
     def chunks(self) -> Iterator[bytes]:
         with self._open() as f:
             packed: Iterator[bytes]
             if self.encrypted:
                 packed = self._decrypted(f)
             else:
-                packed = self._raw(f, f.seek(0, 2))
+                size = f.seek(0, 2)
                 f.seek(0)
+                packed = self._raw(f, size)
             if self.encrypted or self.gzipped:
                 yield from _gunzip(packed, self.chunk)
             else:
@@ -251,35 +265,62 @@ def iter_document(chunks: Iterator[bytes], bound: int = MAX_RECORD_BYTES) -> Ite
         text.fail(text.pos, "Extra data")
 
 
-def _walk(source: BackupSource, bound: int, name: str) -> Iterator[ChatDoc]:
+def _walk(source: BackupSource, bound: int, name: str, links: Sequence[dict[str, Any]] = (),
+          ever: set[str] | None = None) -> Iterator[ChatDoc]:
+    """The file's chats, validated one at a time; with ``links`` (checked increments), each
+    brought to its final state first (chats the increments add come last, by id). ``ever``
+    collects the id of every chat the chain had."""
     check = DocumentCheck(streamed=True, name=name)
+    entries = [{e["chat_id"]: e for e in link["chats"]} for link in links]
+    seen: set[str] = set()
+
+    def final(chat_id: str, raw: object) -> ChatDoc | None:
+        state = raw if isinstance(raw, dict) else None
+        for link, by_id in zip(links, entries, strict=True):
+            state = apply_to_chat(state, chat_id, link, by_id)
+        return None if state is None else check.chat(state)
+
     for key, value in iter_document(source.chunks(), bound):
         if key == "chats[":
             check.saw_chats = True
         elif key == "chat":
-            doc = check.chat(value)
+            chat_id = value.get("chat_id") if isinstance(value, dict) else None
+            if not links or not isinstance(chat_id, str):
+                doc = check.chat(value)
+            else:
+                seen.add(chat_id)
+                doc = final(chat_id, value)
+            if ever is not None and isinstance(chat_id, str):
+                ever.add(chat_id)
             if doc is not None:
                 yield doc
         else:
             check.top_key(key, value)
+    for chat_id in sorted({c for by_id in entries for c in by_id} - seen):  # chats the increments add
+        if ever is not None:
+            ever.add(chat_id)
+        if (doc := final(chat_id, None)) is not None:
+            yield doc
     check.finish()
 
 
 @dataclass
 class StreamedBackup(Collection[ChatDoc]):
-    """A backup file whose every chat was validated; iterating reads and validates it again,
-    one chat at a time."""
+    """A backup file (or a chain: a full backup and its increments) whose every chat was
+    validated; iterating reads and validates it again, one chat at a time."""
 
     source: BackupSource
     bound: int
     chat_ids: list[str]
     name: str = ""  # named in "a chain starts with a full backup" (restore)
+    links: list[dict[str, Any]] = field(default_factory=list)  # a chain's increments, checked
+    deleted_chats: list[str] = field(default_factory=list)  # a chain's chats its final state no longer has
 
     def __len__(self) -> int:
         return len(self.chat_ids)
 
     def __iter__(self) -> Iterator[ChatDoc]:
-        return _walk(self.source, self.bound, self.name)
+        return _walk(self.source, self.bound, self.name, self.links)
 
     def __contains__(self, item: object) -> bool:
         return isinstance(item, ChatDoc) and item.chat_id in self.chat_ids
@@ -296,3 +337,20 @@ def open_backup(path: Path, passphrase: str | None, *, bound: int = MAX_RECORD_B
         if each is not None:
             each(chat)
     return StreamedBackup(source, bound, ids, name)
+
+
+def open_chain(paths: Sequence[Path], passphrase: str | None, *, bound: int = MAX_RECORD_BYTES) -> StreamedBackup:
+    """A full backup and its increments, in order: every link checked (the increments are read
+    whole, the full backup streamed) and the final state of every chat validated."""
+    if not paths:
+        raise BackupError("", "no backup file given")
+    source, name = BackupSource(paths[0], passphrase), str(paths[0])
+    try:
+        links = read_links(source.ident(), [(str(p), read_file(p)) for p in paths[1:]], passphrase)
+    except BackupError:
+        for _ in _walk(source, bound, name):  # a first file that is no full backup says so first
+            pass
+        raise
+    ever: set[str] = set()
+    ids = [chat.chat_id for chat in _walk(source, bound, name, links, ever)]
+    return StreamedBackup(source, bound, ids, name, links, sorted(ever - set(ids)))

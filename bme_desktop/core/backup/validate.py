@@ -80,8 +80,9 @@ class DocumentCheck:
     are kept between chats (they must be unique in the whole document).
 
     ``streamed``: the members come in file order, where ``format`` follows ``chats`` (keys
-    are sorted); a chat's error is then held back until the end, so that a file that is no
-    export (or one of a newer version) says so rather than naming its first chat.
+    are sorted); the first error is then held back until the end (nothing more is validated,
+    only read), so that a file that is no export, an increment or a file of a newer version
+    says so rather than naming its first chat or an unknown key.
     """
 
     def __init__(self, *, streamed: bool = False, name: str = "") -> None:
@@ -95,8 +96,14 @@ class DocumentCheck:
 
     def top_key(self, key: str, value: object) -> None:
         if key not in _TOP_KEYS or key == "chats":
-            raise BackupError(key, "is not a known key" if key != "chats" else "must be a list")
-        self.top[key] = value
+            self._hold(BackupError(key, "is not a known key" if key != "chats" else "must be a list"))
+        else:
+            self.top[key] = value
+
+    def _hold(self, error: BackupError) -> None:
+        if not self.streamed:
+            raise error
+        self.held = self.held or error
 
     def chat(self, raw: object) -> ChatDoc | None:
         """The validated chat (None once a streamed document's error is held back)."""
@@ -111,9 +118,7 @@ class DocumentCheck:
             if chat.chat_id in self.seen_chats:
                 raise BackupError(f"chats[{i}].chat_id", f"chat {chat.chat_id!r} appears twice")
         except BackupError as exc:
-            if not self.streamed or ("format" in self.top and "format_version" in self.top):
-                raise
-            self.held = exc
+            self._hold(exc)
             return None
         self.seen_chats.add(chat.chat_id)
         return chat

@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Literal
 
 from ...core.backup.crypto import MAGIC, is_encrypted
 from ...core.backup.export import dumps, export_document
-from ...core.backup.files import read_file, write_atomically, write_backup_file
+from ...core.backup.fileio import read_file, write_atomically
+from ...core.backup.files import write_backup_file
 from ...core.backup.graph_formats import graph_of, to_gexf, to_graphml
 from ...core.backup.importer import ImportResult, import_chats
 from ...core.backup.stream import open_backup

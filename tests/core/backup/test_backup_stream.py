@@ -9,13 +9,21 @@ from pathlib import Path
 
 import pytest
 from backup_sample import fill_chat
+from chain_helpers import state
 
+from bme_desktop.core import editing
 from bme_desktop.core.backup.crypto import KdfParams
 from bme_desktop.core.backup.export import dumps, export_document, write_document
-from bme_desktop.core.backup.files import read_backup, seal, write_backup_file
+from bme_desktop.core.backup.files import (
+    read_backup,
+    seal,
+    write_backup_file,
+    write_full_backup,
+    write_incremental_backup,
+)
 from bme_desktop.core.backup.format import BackupError
 from bme_desktop.core.backup.importer import import_chats
-from bme_desktop.core.backup.stream import iter_document, open_backup
+from bme_desktop.core.backup.stream import iter_document, open_backup, open_chain
 from bme_desktop.core.clock import ManualClock
 from bme_desktop.core.service import MemoryService
 
@@ -161,3 +169,22 @@ def test_a_streamed_backup_reads_back_whole_too(three: MemoryService, tmp_path: 
     write_backup_file(three, path, None)
     assert [c.chat_id for c in read_backup(path.read_bytes(), None)] == ["story-1", "story-2", "story-3"]
     assert gzip.decompress(path.read_bytes()).decode().startswith('{\n "app_version"')
+
+
+def test_a_chain_whose_full_backup_is_larger_than_the_bound_restores_exactly(
+        three: MemoryService, empty: MemoryService, tmp_path: Path, clock: ManualClock) -> None:
+    data_dir = three.data_dir
+    assert data_dir is not None
+    files = [write_full_backup(three, tmp_path / "full.json.gz", None, data_dir=data_dir)]
+    clock.advance(60)
+    three.delete_chat("story-2")
+    fill_chat(three, "story-4")  # added by the increment, after the full backup's chats
+    three.create_node("story-3", editing.NodeDraft("location", {"name": "Harbour"}))
+    files.append(write_incremental_backup(three, None, data_dir=data_dir, path=tmp_path / "i1.json.gz").path)
+    fill_chat(empty, "story-2")
+    bound = largest_chat(three) + 16
+    assert len(gzip.decompress(files[0].read_bytes())) > 2 * bound
+    chain = open_chain(files, None, bound=bound)
+    assert chain.chat_ids == ["story-1", "story-3", "story-4"] and chain.deleted_chats == ["story-2"]
+    import_chats(empty, chain, mode="replace", delete=chain.deleted_chats)
+    assert state(empty) == state(three)
