@@ -41,6 +41,15 @@ from .worldinfo import LoreEntry
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
+
+@dataclass(frozen=True)
+class CharacterGraph:
+    """One character's memories across its chats (``MemoryService.character_graph``)."""
+
+    chat_ids: list[str]  # the character's chats, the asked one first
+    nodes: list[Node]  # each with the chat it belongs to (``Node.chat_id``)
+    edges: list[Edge]
+
 MAINTENANCE_TASKS = ("upkeep", "consolidate", "compress", "summarize", "fold", "reflect", "persona", "rebuild",
                      "rebuild_vectors")
 
@@ -288,6 +297,22 @@ class MemoryService:
 
     def all_nodes(self, chat_id: str) -> list[Node]:
         return self.read(lambda r: r.all_nodes(chat_id))
+
+    def character_graph(self, chat_id: str) -> CharacterGraph:
+        """The chat's character across all its chats: every chat's own memories and links,
+        and the persona and world memories those chats draw in from elsewhere (each memory
+        once, with the chat it belongs to)."""
+        def read(r: Reader) -> CharacterGraph:
+            chat_ids = r.character_chat_ids(r.chat_scope(chat_id))
+            nodes = [n for c in chat_ids for n in r.all_nodes(c)]
+            edges = [e for c in chat_ids for e in r.edges(c)]
+            seen = {n.id for n in nodes}
+            for c in chat_ids:
+                drawn = [n for n in r.shared_nodes(r.chat_scope(c)) if n.id not in seen]
+                seen |= {n.id for n in drawn}
+                nodes += drawn
+            return CharacterGraph(chat_ids, nodes, edges)
+        return self.read(read)
 
     def edges(self, chat_id: str, *, node_id: str | None = None, limit: int | None = None,
               offset: int = 0) -> list[Edge]:

@@ -208,117 +208,117 @@
         <translation>运行中…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="35"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="36"/>
         <source>Export chat…</source>
         <translation>导出聊天…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="35"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="36"/>
         <source>Save the open chat as JSON, GraphML or GEXF.</source>
         <translation>将当前聊天导出为数据文件或图谱文件（三种开放格式）。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="36"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="37"/>
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="36"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="37"/>
         <source>Add the chats of a JSON export; nothing is overwritten.</source>
         <translation>添加导出文件中的聊天；不会覆盖任何内容。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="37"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="38"/>
         <source>Import memories…</source>
         <translation>导入记忆…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="37"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="38"/>
         <source>See what a file would bring (new, updated, skipped, merged), then import it memory by memory.</source>
         <translation>先预览文件会带来什么（新增、更新、跳过、合并），再逐条导入记忆。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="38"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="39"/>
         <source>Import SillyTavern World Info…</source>
         <translation>导入 SillyTavern 世界书…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="38"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="39"/>
         <source>Add a lorebook&apos;s entries (or a character card&apos;s book) to the open chat&apos;s memories, in the scope you choose.</source>
         <translation>把世界书的条目（或角色卡内嵌的世界书）加入当前聊天的记忆，范围由你选择。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="39"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="40"/>
         <source>Back up all…</source>
         <translation>全部备份…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="39"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="40"/>
         <source>Save every chat in one file, encrypted if you give a passphrase.</source>
         <translation>将所有聊天保存到一个文件中；提供口令即加密。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="40"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="41"/>
         <source>Restore…</source>
         <translation>恢复…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="40"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="41"/>
         <source>Bring back the chats of a backup; chats you have are kept.</source>
         <translation>恢复备份中的聊天；已有的聊天保持不变。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="41"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="42"/>
         <source>Purge everything…</source>
         <translation>彻底清除全部…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="41"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="42"/>
         <source>Delete every chat and memory for good, then compact the database.</source>
         <translation>永久删除所有聊天与记忆，然后压缩数据库。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="48"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="49"/>
         <source>none yet</source>
         <translation>尚无</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="56"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="57"/>
         <source>Last backup: {0} · scheduled backups are off (Settings → Backup).</source>
         <translation>上次备份：{0} · 定时备份已关闭（设置 → 备份）。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="58"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="59"/>
         <source>Last backup: {0} · next: {1}.</source>
         <translation>上次备份：{0} · 下次：{1}。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="60"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="61"/>
         <source>The last scheduled backup was skipped: {0}</source>
         <translation>上次定时备份已跳过：{0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="62"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="63"/>
         <source>The last scheduled backup failed: {0}</source>
         <translation>上次定时备份失败：{0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="67"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="68"/>
         <source>Purged {0} chats ({1} rows); the database went from {2} KB to {3} KB.</source>
         <translation>已清除 {0} 个聊天（{1} 行）；数据库从 {2} KB 缩小到 {3} KB。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="74"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="75"/>
         <source>Nothing imported.</source>
         <translation>未导入任何内容。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="76"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="77"/>
         <source>Imported {0}: {1} memories, {2} links, {3} messages.</source>
         <translation>已导入 {0}：{1} 条记忆、{2} 条关联、{3} 条消息。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="80"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="81"/>
         <source>Kept the chats you already had: {0}.</source>
         <translation>保留了已有的聊天：{0}。</translation>
     </message>
@@ -755,17 +755,17 @@
         <translation>{0} · 1 个聊天</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/chat_switcher.py" line="174"/>
+        <location filename="../../bme_desktop/ui/chat_switcher.py" line="175"/>
         <source>{0} memories · {1}</source>
         <translation>{0} 条记忆 · {1}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/chat_switcher.py" line="176"/>
+        <location filename="../../bme_desktop/ui/chat_switcher.py" line="177"/>
         <source>as {0}</source>
         <translation>身份：{0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/chat_switcher.py" line="178"/>
+        <location filename="../../bme_desktop/ui/chat_switcher.py" line="179"/>
         <source>isolated</source>
         <translation>已隔离</translation>
     </message>
@@ -974,144 +974,144 @@ First seen: {3}</source>
 <context>
     <name>FileActions</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="125"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="126"/>
         <source>Open a chat first.</source>
         <translation>请先打开一个聊天。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="137"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="138"/>
         <source>JSON export (*.json)</source>
         <translation>JSON 导出文件 (*.json)</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="137"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="138"/>
         <source>GraphML (*.graphml)</source>
         <translation>GraphML 文件 (*.graphml)</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="137"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="138"/>
         <source>GEXF (*.gexf)</source>
         <translation>GEXF 文件 (*.gexf)</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="138"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="139"/>
         <source>Export chat</source>
         <translation>导出聊天</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="149"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="150"/>
         <source>Import a JSON export</source>
         <translation>导入 JSON 导出文件</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="150"/>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="194"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="151"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="195"/>
         <source>JSON export (*.json);;All files (*)</source>
         <translation>JSON 导出文件 (*.json);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="156"/>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="160"/>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="164"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="157"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="161"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="165"/>
         <source>Back up all chats</source>
         <translation>备份所有聊天</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="157"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="158"/>
         <source>Backups (*.bmebak *.json.gz);;All files (*)</source>
         <translation>备份文件 (*.bmebak *.json.gz);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="161"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="162"/>
         <source>Passphrase (leave empty for an unencrypted backup):</source>
         <translation>口令（留空则不加密）：</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="164"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="165"/>
         <source>The passphrase again:</source>
         <translation>再次输入口令：</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="165"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="166"/>
         <source>The passphrases differ; nothing was written.</source>
         <translation>两次输入的口令不一致；未写入任何文件。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="173"/>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="184"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="174"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="185"/>
         <source>Restore a backup</source>
         <translation>恢复备份</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="174"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="175"/>
         <source>Backups and exports (*.bmebak *.gz *.json);;All files (*)</source>
         <translation>备份与导出文件 (*.bmebak *.gz *.json);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="184"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="185"/>
         <source>This backup is encrypted. Passphrase:</source>
         <translation>此备份已加密。口令：</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="180"/>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="186"/>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="270"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="181"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="187"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="271"/>
         <source>Cancelled; nothing was changed.</source>
         <translation>已取消；未做任何更改。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="100"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="101"/>
         <source>Stop before anything is written; nothing changes.</source>
         <translation>在写入任何内容之前停止；不做任何更改。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="193"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="194"/>
         <source>Import memories</source>
         <translation>导入记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="205"/>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="211"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="206"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="212"/>
         <source>Import SillyTavern World Info</source>
         <translation>导入 SillyTavern 世界书</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="206"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="207"/>
         <source>World Info and character cards (*.json *.png);;All files (*)</source>
         <translation>世界书和角色卡 (*.json *.png);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="212"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="213"/>
         <source>Who remembers the entries:</source>
         <translation>由谁记住这些条目：</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="222"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="223"/>
         <source>Added {0} memories from “{1}”.</source>
         <translation>已从“{1}”添加 {0} 条记忆。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="224"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="225"/>
         <source>{0} were here already.</source>
         <translation>{0} 条已存在。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="226"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="227"/>
         <source>{0} switched off in the file were left out.</source>
         <translation>文件中已关闭的 {0} 条未导入。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="238"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="239"/>
         <source>Imported: {0}</source>
         <translation>已导入：{0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="244"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="245"/>
         <source>Purge everything</source>
         <translation>彻底清除全部</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="245"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="246"/>
         <source>Every chat and memory is deleted for good: no recycle bin, no undo. Make a backup first if you may want them back.
 
 Type {0} to confirm:</source>
@@ -1120,17 +1120,17 @@ Type {0} to confirm:</source>
 输入 {0} 以确认：</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="250"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="251"/>
         <source>Not confirmed; nothing was deleted.</source>
         <translation>未确认；没有删除任何内容。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="272"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="273"/>
         <source>Failed: {0}</source>
         <translation>失败：{0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="283"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="284"/>
         <source>Wrote {0} ({1} KB).</source>
         <translation>已写入 {0}（{1} KB）。</translation>
     </message>
@@ -1164,10 +1164,18 @@ Type {0} to confirm:</source>
     </message>
 </context>
 <context>
+    <name>GraphPage</name>
+    <message>
+        <location filename="../../bme_desktop/ui/views/graph_page.py" line="103"/>
+        <source>This memory belongs to chat “{0}”: open that chat to edit it.</source>
+        <translation>这条记忆属于聊天“{0}”：请打开那个聊天来编辑它。</translation>
+    </message>
+</context>
+<context>
     <name>GraphToolbar</name>
     <message>
         <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="55"/>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="72"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="77"/>
         <source>Types</source>
         <translation>类型</translation>
     </message>
@@ -1202,79 +1210,96 @@ Type {0} to confirm:</source>
         <translation>高亮最近一次召回放进提示词的记忆</translation>
     </message>
     <message>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="69"/>
+        <source>This character across chats</source>
+        <translation>该角色的所有聊天</translation>
+    </message>
+    <message>
         <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="70"/>
+        <source>Show the memories of this chat&apos;s character from all its chats, each chat a colour (with Communities); memories of other chats are read-only here</source>
+        <translation>显示本聊天角色在其所有聊天中的记忆，每个聊天一种颜色（按社区着色时）；其他聊天的记忆在这里只读</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="75"/>
         <source>What the node colours show; the legend on the graph says what each colour means</source>
         <translation>节点颜色表示什么；图上的图例说明每种颜色的含义</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="71"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="76"/>
         <source>Communities</source>
         <translation>社群</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="75"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="80"/>
         <source>Show only the selected memory and what lies a few links away from it</source>
         <translation>只显示选中的记忆及其几步之内相连的记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="76"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="81"/>
         <source>Whole graph</source>
         <translation>整个图</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="78"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="83"/>
         <source>%n step(s) around</source>
         <translation>
             <numerusform>周围 %n 步</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="81"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="86"/>
         <source>Layout</source>
         <translation>布局</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="81"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="86"/>
         <source>Run or stop the layout; dragged nodes stay pinned</source>
         <translation>运行或停止布局；拖动过的节点保持固定</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="85"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="90"/>
         <source>Forces</source>
         <translation>力度</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="86"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="91"/>
         <source>How far nodes push apart and how hard they are pulled to the centre</source>
         <translation>节点彼此推开多远，以及被拉向中心的力度</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="92"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="97"/>
         <source>Spread</source>
         <translation>分散</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="93"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="98"/>
         <source>Pull to centre</source>
         <translation>向心拉力</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="103"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="108"/>
         <source>The graph as of a message: drag left to see memory grow over the story</source>
         <translation>截至某条消息时的图：向左拖动，看记忆如何随故事增长</translation>
     </message>
+    <message numerus="yes">
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="154"/>
+        <source>Showing this character across %n chat(s), each chat a community; only this chat&apos;s memories can be edited here. Turn off “This character across chats” to go back.</source>
+        <translation>
+            <numerusform>正在显示该角色的 %n 个聊天，每个聊天一个社区；这里只能编辑本聊天的记忆。关闭“该角色的所有聊天”即可返回。</numerusform>
+        </translation>
+    </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="205"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="230"/>
         <source>All messages</source>
         <translation>全部消息</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="205"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="230"/>
         <source>As of message {0}</source>
         <translation>截至第 {0} 条消息</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="228"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="253"/>
         <source>No recall yet in this chat.</source>
         <translation>此聊天尚无召回。</translation>
     </message>
@@ -2542,7 +2567,7 @@ Type {0} to confirm:</source>
 <context>
     <name>NebulaView</name>
     <message>
-        <location filename="../../bme_desktop/ui/views/nebula/view.py" line="84"/>
+        <location filename="../../bme_desktop/ui/views/nebula/view.py" line="97"/>
         <source>The memory nebula</source>
         <translation>记忆星云</translation>
     </message>

@@ -117,6 +117,17 @@ class Reader:
         return [node for node in (row_to_node(r, r["origin_chat"]) for r in rows)
                 if (node.flags.get("lorebook") or {}).get("source") != "sillytavern"]
 
+    def character_chat_ids(self, scope: ChatScope) -> list[str]:
+        """The chats of ``scope``'s character (the same character key), this one first, then
+        the others oldest first; an isolated chat (this one or another) stands alone."""
+        others: list[str] = []
+        if scope.character_key and not scope.isolated:
+            c = t.chats.c
+            others = list(self.conn.execute(select(c.chat_id).where(
+                c.character_key == scope.character_key, c.isolated.is_(False), c.chat_id != scope.chat_id)
+                .order_by(c.created_at, c.pk)).scalars())
+        return [scope.chat_id, *others]
+
     def chat_ids(self) -> list[str]:
         return list(self.conn.execute(select(t.chats.c.chat_id).order_by(t.chats.c.pk)).scalars())
 

@@ -50,6 +50,19 @@ class Communities:
         return np.array([known.get(i, -1) for i in ids], dtype=np.int64)
 
 
+def by_label(ids: Sequence[str], labels: Sequence[str]) -> Communities:
+    """Groups given by a label per node (the chat a memory belongs to), named by it; the
+    biggest first."""
+    sizes: dict[str, int] = {}
+    for label in labels:
+        sizes[label] = sizes.get(label, 0) + 1
+    order = sorted(sizes, key=lambda k: (-sizes[k], k))
+    index = {name: g for g, name in enumerate(order)}
+    return Communities(ids=tuple(ids), label=np.array([index[x] for x in labels], dtype=np.int64),
+                       sizes=np.array([sizes[k] for k in order], dtype=np.int64), names=tuple(order),
+                       loose_type=np.full(len(order), -1, dtype=np.int64))
+
+
 def detect(ids: Sequence[str], titles: Sequence[str], importance: np.ndarray, type_idx: IntArray,
            src: IntArray, dst: IntArray, *, seed: int = SEED) -> Communities:
     """Louvain communities of the undirected graph (parallel edges add weight)."""

@@ -99,6 +99,10 @@ class GraphPage(QWidget):
 
     def _selected_by_user(self, node_id: str) -> None:
         self.sigNodeSelected.emit(node_id)
+        if node_id and not self.source.editable(node_id):  # another chat's, shown across chats
+            self.context.sigStatus.emit(self.tr("This memory belongs to chat “{0}”: open that chat to edit it.")
+                                        .format(self.source.chat_of(node_id)))
+            return
         self.context.sigNodeSelected.emit(node_id)
 
     # lifetime ------------------------------------------------------------------------------

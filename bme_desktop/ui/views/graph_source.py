@@ -18,7 +18,7 @@ from ...core.events import ChangeRecord
 from ...core.model import Edge, Node
 from ...core.service import MemoryService
 from ..context import AppContext
-from .communities import Communities, detect
+from .communities import Communities, by_label, detect
 from .graph_data import GraphData, IntArray
 
 FADE_MS = 350
@@ -56,6 +56,7 @@ class GraphSource(QObject):
     sigNodesRemoved = Signal(object)  # remap: old row -> new row or -1
     sigEdgesChanged = Signal()  # any edge added, changed or removed
     sigCommunities = Signal()  # ``communities`` has a new detection (run on a worker)
+    sigAcrossChanged = Signal(bool)  # the graph shows the character across its chats (or this chat again)
 
     @classmethod
     def for_context(cls, context: AppContext) -> GraphSource:
@@ -69,6 +70,13 @@ class GraphSource(QObject):
         self.context = context
         self.data = GraphData()
         self.chat_id = ""
+        # "This character across chats": every chat of the open chat's character, read-only
+        # (``editable``); communities are the chats. ``chats``: those shown, the open one first.
+        self.across = False
+        self.chats: list[str] = []
+        self._chat_of: dict[str, str] = {}  # node id -> the chat it belongs to (across chats)
+        self._reload_timer = QTimer(self, singleShot=True, interval=COMMUNITY_DELAY_MS)
+        self._reload_timer.timeout.connect(lambda: self.load(self.chat_id))
         self._doomed: set[str] = set()
         self._remove_timer = QTimer(self, singleShot=True, interval=FADE_MS)
         self._remove_timer.timeout.connect(self._remove_doomed)
@@ -80,20 +88,45 @@ class GraphSource(QObject):
         if context.chat_id:
             self.load(context.chat_id)
 
+    def set_across(self, on: bool) -> None:
+        """Show the open chat's character across all its chats (``on``), or the chat alone."""
+        if on != self.across:
+            self.across = on
+            self.sigAcrossChanged.emit(on)
+            self.load(self.chat_id)
+
+    def editable(self, node_id: str) -> bool:
+        """Whether a shown memory can be edited here: one of the open chat's (another chat's,
+        shown across chats, is edited in its own chat)."""
+        return not self.across or self._chat_of.get(node_id, self.chat_id) == self.chat_id
+
+    def chat_of(self, node_id: str) -> str:
+        return self._chat_of.get(node_id, self.chat_id)
+
     def load(self, chat_id: str) -> None:
         self.chat_id = chat_id
         self._doomed.clear()
+        self._reload_timer.stop()
         if not chat_id:
+            self.chats, self._chat_of = [], {}
             self.set_data(GraphData())
             return
+        across = self.across
 
-        def work(service: MemoryService) -> tuple[str, GraphData]:
-            return chat_id, GraphData.from_records(service.all_nodes(chat_id), service.edges(chat_id))
+        def work(service: MemoryService) -> tuple[str, bool, list[str], dict[str, str], GraphData]:
+            if not across:
+                return chat_id, across, [chat_id], {}, GraphData.from_records(service.all_nodes(chat_id),
+                                                                              service.edges(chat_id))
+            found = service.character_graph(chat_id)
+            return (chat_id, across, found.chat_ids, {n.id: n.chat_id for n in found.nodes},
+                    GraphData.from_records(found.nodes, found.edges))
         self.context.call(work, self._loaded, key=f"graph-load-{id(self)}")
 
-    def _loaded(self, result: tuple[str, GraphData]) -> None:
-        if result[0] == self.chat_id:
-            self.set_data(result[1])
+    def _loaded(self, result: tuple[str, bool, list[str], dict[str, str], GraphData]) -> None:
+        chat_id, across, chats, chat_of, data = result
+        if chat_id == self.chat_id and across == self.across:
+            self.chats, self._chat_of = chats, chat_of
+            self.set_data(data)
 
     def set_data(self, data: GraphData) -> None:
         self.data = data
@@ -109,6 +142,9 @@ class GraphSource(QObject):
         if data.n == 0:
             self._communities_found(Communities())
             return
+        if self.across:  # across chats: a community is a chat
+            self._communities_found(by_label(list(data.ids), [self._chat_of.get(i, self.chat_id) for i in data.ids]))
+            return
         snapshot = (list(data.ids), list(data.titles), data.importance.copy(), data.type_idx.copy(),
                     data.src.copy(), data.dst.copy())
         self.context.runner.run(lambda _control: detect(*snapshot), on_done=self._communities_found,
@@ -122,13 +158,16 @@ class GraphSource(QObject):
         self._community_timer.start()
 
     def apply(self, change: ChangeRecord) -> None:
+        if self.across and change.chat_id in self.chats and not change.empty:
+            self._reload_timer.start()  # a chat of the character changed: read them again after the burst
+            return
         if change.chat_id != self.chat_id or change.empty:
             return
         self.context.call(lambda s: _fetch(s, change), self.apply_fetched)
 
     def apply_fetched(self, fetched: _Fetched) -> None:
         """Upsert what a change record touched (GUI thread; public for tests)."""
-        if fetched.chat_id != self.chat_id:
+        if fetched.chat_id != self.chat_id or self.across:
             return
         change = fetched.change
         added, changed = self.data.upsert_nodes(fetched.nodes)

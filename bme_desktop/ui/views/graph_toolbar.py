@@ -66,6 +66,11 @@ class GraphToolbar(QWidget):
         self.recall = self._toggle(self.tr("Last recall"),
                                    self.tr("Light up the memories the newest recall put in the prompt"))
         self.recall.toggled.connect(self._recall_toggled)
+        self.across = self._toggle(self.tr("This character across chats"),
+                                   self.tr("Show the memories of this chat's character from all its chats, each chat "
+                                           "a colour (with Communities); memories of other chats are read-only here"))
+        self.across_note = QLabel()
+        self.across_note.setVisible(False)
         self.colour = QComboBox()
         self.colour.setToolTip(self.tr("What the node colours show; the legend on the graph says what each colour means"))
         self.colour.addItem(self.tr("Communities"), BY_COMMUNITY)
@@ -108,6 +113,10 @@ class GraphToolbar(QWidget):
         self._time_timer.timeout.connect(self.apply_filter)
         self.time.valueChanged.connect(self._time_moved)
         self._source = GraphSource.for_context(context)
+        self.across.setChecked(self._source.across)
+        self.across.toggled.connect(self._source.set_across)
+        subscribe(self, self._source.sigAcrossChanged, self._across_changed)
+        subscribe(self, self._source.sigReset, self._show_across)
         subscribe(self, self._source.sigReset, self._time_range)
         subscribe(self, self._source.sigNodesAdded, lambda _rows: self._time_range())
         self._time_range()
@@ -121,13 +130,29 @@ class GraphToolbar(QWidget):
         filters.addWidget(self.types)
         filters.addWidget(self.tiers)
         filters.addWidget(self.search, 1)
-        for shown in (self.colour, self.local, self.lanes, self.recall):
+        for shown in (self.colour, self.local, self.lanes, self.recall, self.across):
             display.addWidget(shown)
         display.addStretch(1)
+        layout.addWidget(self.across_note)
         for moving in (self.layout_run, self.forces, self.time_label):
             motion.addWidget(moving)
         motion.addWidget(self.time, 1)
         subscribe(self, context.sigChatChanged, lambda _c: self.recall.setChecked(False))
+
+    def _across_changed(self, on: bool) -> None:
+        self.across.blockSignals(True)
+        self.across.setChecked(on)
+        self.across.blockSignals(False)
+        self._show_across()
+
+    def _show_across(self) -> None:
+        """The indicator: what the graph shows while it shows the character across chats."""
+        source = self._source
+        self.across_note.setVisible(source.across)
+        if source.across:
+            self.across_note.setText(self.tr(
+                "Showing this character across %n chat(s), each chat a community; only this chat's memories "
+                "can be edited here. Turn off “This character across chats” to go back.", "", len(source.chats)))
 
     def _menu_button(self, text: str, items: list[tuple[str, str]]) -> QToolButton:
         button = QToolButton()

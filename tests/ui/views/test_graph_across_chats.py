@@ -1,0 +1,88 @@
+"""The 2D graph's "This character across chats" (issue 18.5): one character's memories from all
+its chats, each chat a community, other chats' memories read-only, and a way back."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+import pytest
+from PySide6.QtWidgets import QWidget
+
+from bme_desktop.core.editing import NodeDraft
+from bme_desktop.core.model import MessageIn, Node, Scope
+from bme_desktop.core.scopes import ChatIdentity
+from bme_desktop.core.service import MemoryService
+from bme_desktop.ui.context import AppContext
+from bme_desktop.ui.views.graph2d import Graph2DView
+from bme_desktop.ui.views.graph_toolbar import GraphToolbar
+
+
+def chat(service: MemoryService, chat_id: str, character: str) -> None:
+    service.sync(chat_id, [MessageIn(index=0, role="user", text="hello"), MessageIn(index=1, role="assistant",
+                                                                                    text="hi")],
+                 complete=True, identity=ChatIdentity(character=character, user="Alex"))
+
+
+def memory(service: MemoryService, chat_id: str, statement: str, kind: str = "chat") -> Node:
+    return service.create_node(chat_id, NodeDraft(type="fact", fields={"statement": statement},
+                                                  scope=Scope(kind=kind)), actor="test")
+
+
+@pytest.fixture
+def story(service: MemoryService) -> dict[str, Node]:
+    for chat_id, character in (("mira-a", "Mira"), ("mira-b", "Mira"), ("garrick-c", "Garrick")):
+        chat(service, chat_id, character)
+    return {"cave": memory(service, "mira-a", "They found a red stone in the cave"),
+            "fear": memory(service, "mira-a", "Mira fears the sea", "character"),
+            "storm": memory(service, "mira-b", "A storm broke over the harbour"),
+            "birthday": memory(service, "garrick-c", "Alex's birthday is the ninth of March", "persona"),
+            "forge": memory(service, "garrick-c", "Garrick mended the compass at the forge")}
+
+
+@pytest.fixture
+def graph(qtbot, context: AppContext, story: dict[str, Node], settled: Callable[[], None]
+          ) -> Iterator[tuple[Graph2DView, GraphToolbar]]:
+    context.set_chat("mira-a")
+    view = Graph2DView(context, use_opengl=False)
+    bar = GraphToolbar(context, [view])
+    host = QWidget()
+    qtbot.addWidget(host)
+    view.setParent(host)
+    bar.setParent(host)
+    view.resize(600, 400)
+    host.show()
+    settled()
+    qtbot.waitUntil(lambda: view.state.data.n == 2, timeout=60000)
+    yield view, bar
+    host.close()
+
+
+def shown(view: Graph2DView) -> set[str]:
+    return set(view.state.data.ids)
+
+
+def test_the_toggle_shows_the_character_s_memories_from_all_its_chats_by_chat_and_goes_back(
+        qtbot, graph: tuple[Graph2DView, GraphToolbar], story: dict[str, Node]) -> None:
+    view, bar = graph
+    bar.across.click()
+    want = {story[k].id for k in ("cave", "fear", "storm", "birthday")}  # not Garrick's own forge
+    qtbot.waitUntil(lambda: shown(view) == want and view.source.communities.count == 3, timeout=60000)
+    assert sorted(view.source.communities.names) == ["garrick-c", "mira-a", "mira-b"]  # a community a chat
+    assert bar.across_note.isVisibleTo(bar) and "across 2 chat" in bar.across_note.text()
+    bar.across.click()
+    qtbot.waitUntil(lambda: shown(view) == {story["cave"].id, story["fear"].id}, timeout=60000)
+    assert not bar.across_note.isVisibleTo(bar)
+
+
+def test_another_chat_s_memory_selected_across_chats_is_not_opened_for_editing(
+        qtbot, context: AppContext, graph: tuple[Graph2DView, GraphToolbar], story: dict[str, Node]) -> None:
+    view, bar = graph
+    bar.across.click()
+    qtbot.waitUntil(lambda: view.state.data.n == 4, timeout=60000)
+    opened: list[str] = []
+    context.sigNodeSelected.connect(opened.append)
+    with qtbot.waitSignal(context.sigStatus, timeout=5000) as status:
+        view.state.sigSelected.emit(story["storm"].id)
+    assert "mira-b" in status.args[0] and opened == []
+    view.state.sigSelected.emit(story["cave"].id)
+    assert opened == [story["cave"].id]
