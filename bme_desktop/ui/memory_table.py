@@ -1,4 +1,4 @@
-"""The table view shared by the memory panels: row selection, compact rows, the title stretching.
+"""The table view shared by the memory panels: row selection, compact rows, the title taking the rest.
 
 Column widths come from what a column can hold — the longest translated type, tier and review
 label, a date, the header text — measured with the table's own font and style sheet, never from
@@ -7,6 +7,10 @@ the view was polished, so a theme switch with a few thousand memories loaded mad
 ``data()`` calls (issue 19). The widths are measured again when the table's font or style
 changes (a theme switch, a font change); with rows of one fixed height, a repaint asks only for
 the rows on screen.
+
+The title takes what the other columns leave, but never less than ``MIN_TITLE_CHARS`` average
+characters: a narrow panel scrolls sideways rather than squeezing the title to nothing (with a
+Stretch title, the Scope column's arrival left it three letters wide in a docked panel).
 """
 
 from __future__ import annotations
@@ -28,6 +32,8 @@ from .labels import lorebook_badge, node_type_label, review_label, scope_label, 
 from .memory_model import COLUMNS, MemoryTableModel
 
 ROW_HEIGHT = 26
+MIN_TITLE_CHARS = 18
+TITLE_COLUMN = [name for name, _key in COLUMNS].index("title")
 
 
 def column_samples(column: str) -> tuple[list[str], bool]:
@@ -74,6 +80,18 @@ def fit_columns(table: QTableView) -> None:
         width = max([header.sectionSizeHint(column)] + [_cell_width(table, t, decorated) for t in texts])
         if header.sectionSize(column) != width:
             header.resizeSection(column, width)
+    fit_title(table)
+
+
+def fit_title(table: QTableView) -> None:
+    """Give the title what the visible columns leave of the viewport, at least ``MIN_TITLE_CHARS``."""
+    header = table.horizontalHeader()
+    others = sum(header.sectionSize(c) for c in range(len(COLUMNS))
+                 if c != TITLE_COLUMN and not table.isColumnHidden(c))
+    floor = table.fontMetrics().averageCharWidth() * MIN_TITLE_CHARS
+    width = max(floor, table.viewport().width() - others)
+    if header.sectionSize(TITLE_COLUMN) != width:
+        header.resizeSection(TITLE_COLUMN, width)
 
 
 class _ColumnFitter(QObject):
@@ -89,12 +107,23 @@ class _ColumnFitter(QObject):
         self._timer.setSingleShot(True)
         self._timer.setInterval(0)
         self._timer.timeout.connect(lambda: fit_columns(self._table))
+        self._title_timer = QTimer(self)  # a resize: the title takes the new width once the viewport has it
+        self._title_timer.setSingleShot(True)
+        self._title_timer.setInterval(0)
+        self._title_timer.timeout.connect(lambda: fit_title(self._table))
         table.installEventFilter(self)
         table.horizontalHeader().installEventFilter(self)
+        table.horizontalHeader().sectionResized.connect(self._section_resized)
+
+    def _section_resized(self, column: int, _old: int, _new: int) -> None:
+        if column != TITLE_COLUMN:  # a column dragged wider or narrower: the title takes up the rest
+            fit_title(self._table)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if event.type() in self._EVENTS and not self._timer.isActive():
             self._timer.start()
+        elif event.type() == QEvent.Type.Resize and watched is self._table and not self._title_timer.isActive():
+            self._title_timer.start()
         return False
 
 
@@ -160,8 +189,7 @@ def make_memory_table(model: MemoryTableModel, *, multi: bool = False, hidden: t
     header.setHighlightSections(False)
     header.setResizeContentsPrecision(50)  # a double-click on a divider measures 50 rows, not 1,000
     for column, (name, _key) in enumerate(COLUMNS):
-        mode = QHeaderView.ResizeMode.Stretch if name == "title" else QHeaderView.ResizeMode.Interactive
-        header.setSectionResizeMode(column, mode)
+        header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
         table.setColumnHidden(column, name in hidden)
     fit_columns(table)
     _ColumnFitter(table)

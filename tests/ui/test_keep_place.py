@@ -71,12 +71,13 @@ def test_new_rows_arrive_without_moving_the_selected_row(
         settled: Callable[[], None]) -> None:
     for i in range(40):
         seed("fact", {"statement": f"old fact {i}"})
-    panel = _open(qtbot, context, settled, 700)
+    panel = _open(qtbot, context, settled, 1100)  # tall enough for row 5 to show whatever the theme's font
     _select(panel, 5)
     settled()
     chosen = panel.model.node_at(5)
     assert chosen is not None
     y = panel.table.rowViewportPosition(5)
+    assert 0 <= y < panel.table.viewport().height()  # on screen: what this test is about
     for i in range(3):  # newest first in this sort: they belong above the selected row
         service.create_node(CHAT, NodeDraft(type="fact", fields={"statement": f"new fact {i}"}))
     settled()
