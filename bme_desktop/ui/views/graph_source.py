@@ -158,8 +158,9 @@ class GraphSource(QObject):
         self._community_timer.start()
 
     def apply(self, change: ChangeRecord) -> None:
-        if self.across and change.chat_id in self.chats and not change.empty:
-            self._reload_timer.start()  # a chat of the character changed: read them again after the burst
+        if self.across and not change.empty and (change.chat_id in self.chats
+                                                  or change.chat_id in self._chat_of.values()):
+            self._reload_timer.start()  # a chat shown changed: read them again after the burst
             return
         if change.chat_id != self.chat_id or change.empty:
             return

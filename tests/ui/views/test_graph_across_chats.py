@@ -86,3 +86,12 @@ def test_another_chat_s_memory_selected_across_chats_is_not_opened_for_editing(
     assert "mira-b" in status.args[0] and opened == []
     view.state.sigSelected.emit(story["cave"].id)
     assert opened == [story["cave"].id]
+
+
+def test_a_change_in_a_chat_that_lends_a_persona_memory_is_read_again(
+        qtbot, graph: tuple[Graph2DView, GraphToolbar], service: MemoryService, story: dict[str, Node]) -> None:
+    view, bar = graph
+    bar.across.click()
+    qtbot.waitUntil(lambda: view.state.data.n == 4, timeout=60000)
+    tastes = memory(service, "garrick-c", "Alex likes green tea", "persona")
+    qtbot.waitUntil(lambda: tastes.id in shown(view), timeout=60000)
