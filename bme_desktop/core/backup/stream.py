@@ -23,7 +23,7 @@ import codecs
 import hashlib
 import json
 import zlib
-from collections.abc import Callable, Collection, Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -38,6 +38,7 @@ from .incremental import apply_to_chat, read_links
 from .validate import ChatDoc, DocumentCheck
 
 CHUNK = 1 << 20
+KEEP_BYTES = 32 * 1024 * 1024  # a file with less JSON text than this is validated once and kept in memory
 _WS = " \t\r\n"
 
 
@@ -48,6 +49,7 @@ class BackupSource:
     def __init__(self, path: Path, passphrase: str | None, *, chunk: int = CHUNK) -> None:
         self.path, self.passphrase, self.chunk = path, passphrase, chunk
         self._key: tuple[bytes, bytes] | None = None
+        self.read = 0
         with self._open() as f:
             head = f.read(len(MAGIC))
         self.encrypted = head.startswith(MAGIC)
@@ -103,6 +105,13 @@ class BackupSource:
         return sha.hexdigest()
 
     def chunks(self) -> Iterator[bytes]:
+        """The JSON text; ``self.read`` counts its bytes as they go."""
+        self.read = 0
+        for block in self._text():
+            self.read += len(block)
+            yield block
+
+    def _text(self) -> Iterator[bytes]:
         with self._open() as f:
             packed: Iterator[bytes]
             if self.encrypted:
@@ -315,11 +324,14 @@ class StreamedBackup(Collection[ChatDoc]):
     name: str = ""  # named in "a chain starts with a full backup" (restore)
     links: list[dict[str, Any]] = field(default_factory=list)  # a chain's increments, checked
     deleted_chats: list[str] = field(default_factory=list)  # a chain's chats its final state no longer has
+    kept: list[ChatDoc] | None = None  # a small file's chats, validated (not read again)
 
     def __len__(self) -> int:
         return len(self.chat_ids)
 
     def __iter__(self) -> Iterator[ChatDoc]:
+        if self.kept is not None:
+            return iter(self.kept)
         return _walk(self.source, self.bound, self.name, self.links)
 
     def __contains__(self, item: object) -> bool:
@@ -327,16 +339,21 @@ class StreamedBackup(Collection[ChatDoc]):
 
 
 def open_backup(path: Path, passphrase: str | None, *, bound: int = MAX_RECORD_BYTES, name: str = "",
-                each: Callable[[ChatDoc], None] | None = None) -> StreamedBackup:
-    """Validate the whole file (nothing kept but chat ids, and what ``each`` keeps of every
-    chat); a damaged, altered, malformed or oversized file raises :class:`BackupError`."""
+                keep: int = KEEP_BYTES) -> StreamedBackup:
+    """Validate the whole file, keeping nothing but chat ids — unless its JSON text is at most
+    ``keep`` bytes: then the validated chats are kept and not read again (a second pass costs
+    as much as the first; for small files memory is no concern). A damaged, altered,
+    malformed or oversized file raises :class:`BackupError`."""
     source = BackupSource(path, passphrase)
     ids = []
+    kept: list[ChatDoc] | None = []
     for chat in _walk(source, bound, name):
         ids.append(chat.chat_id)
-        if each is not None:
-            each(chat)
-    return StreamedBackup(source, bound, ids, name)
+        if kept is not None and source.read <= keep:
+            kept.append(chat)
+        else:
+            kept = None
+    return StreamedBackup(source, bound, ids, name, kept=kept if kept is not None and source.read <= keep else None)
 
 
 def open_chain(paths: Sequence[Path], passphrase: str | None, *, bound: int = MAX_RECORD_BYTES) -> StreamedBackup:

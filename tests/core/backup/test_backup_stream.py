@@ -81,8 +81,8 @@ def test_a_backup_larger_than_the_bound_restores_exactly_chat_by_chat(
     bound = largest_chat(three) + 16
     unpacked = len(snapshot(three).encode())
     assert unpacked > 2 * bound  # the whole document is over the bound; no chat is
-    backup = open_backup(path, passphrase, bound=bound)
-    assert backup.chat_ids == ["story-1", "story-2", "story-3"] and written.size == path.stat().st_size
+    backup = open_backup(path, passphrase, bound=bound, keep=0)  # kept nothing: the import reads it again
+    assert backup.kept is None and backup.chat_ids == ["story-1", "story-2", "story-3"] and written.size == path.stat().st_size
     import_chats(empty, backup, mode="new")
     assert snapshot(empty) == restored(three)
 
@@ -124,7 +124,7 @@ def test_a_file_altered_after_validation_rolls_the_import_back(
     pass fails at the end and its one transaction leaves nothing."""
     path = tmp_path / "all.bmebak"
     write_backup_file(three, path, SECRET, params=FAST)
-    backup = open_backup(path, SECRET)
+    backup = open_backup(path, SECRET, keep=0)
     data = bytearray(path.read_bytes())
     data[-1] ^= 0x01  # the tag: every chat decrypts, the check at the end fails
     path.write_bytes(bytes(data))
@@ -160,7 +160,7 @@ def test_a_backup_written_whole_by_an_older_version_still_restores(
         three: MemoryService, empty: MemoryService, tmp_path: Path) -> None:
     path = tmp_path / "old.bmebak"
     path.write_bytes(seal(snapshot(three).encode(), SECRET, FAST))  # one AES-GCM call over the whole text
-    import_chats(empty, open_backup(path, SECRET), mode="new")
+    import_chats(empty, open_backup(path, SECRET, keep=0), mode="new")
     assert snapshot(empty) == restored(three)
 
 
@@ -188,3 +188,11 @@ def test_a_chain_whose_full_backup_is_larger_than_the_bound_restores_exactly(
     assert chain.chat_ids == ["story-1", "story-3", "story-4"] and chain.deleted_chats == ["story-2"]
     import_chats(empty, chain, mode="replace", delete=chain.deleted_chats)
     assert state(empty) == state(three)
+
+
+def test_a_small_backup_is_validated_once_and_kept(three: MemoryService, tmp_path: Path) -> None:
+    path = tmp_path / "all.json.gz"
+    write_backup_file(three, path, None)
+    backup = open_backup(path, None)
+    path.unlink()  # not read again
+    assert [c.chat_id for c in backup] == ["story-1", "story-2", "story-3"]
