@@ -4,13 +4,14 @@ chats whose memories a character's (or a persona's) shared memories follow (issu
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, QSortFilterProxyModel, Qt
+from PySide6.QtCore import QModelIndex, QPoint, QSortFilterProxyModel, Qt, Signal
 from PySide6.QtGui import QFont, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
     QHBoxLayout,
     QLineEdit,
+    QMenu,
     QTreeView,
     QVBoxLayout,
     QWidget,
@@ -39,6 +40,9 @@ def group_of(chat: ChatStats, grouping: str) -> tuple[str, str] | None:
 
 
 class ChatSwitcher(QWidget):
+    # a character group's "Show across chats in the graph": its newest chat, now open
+    sigAcrossChats = Signal(str)
+
     def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._context = context
@@ -67,6 +71,8 @@ class ChatSwitcher(QWidget):
         self.list.setWordWrap(True)  # a narrow dock wraps the date instead of scrolling sideways
         self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.list.selectionModel().currentChanged.connect(self._picked)
+        self.list.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.list.customContextMenuRequested.connect(self._menu_at)
         self.search.textChanged.connect(lambda _t: self.list.expandAll())
         top = QHBoxLayout()
         top.addWidget(self.search, 1)
@@ -205,6 +211,29 @@ class ChatSwitcher(QWidget):
             return
         if chat_id not in self.chat_items():
             self._context.set_chat("")
+
+    def group_menu(self, index: QModelIndex) -> QMenu | None:
+        """The context menu of a character group's row (None for a chat row or another grouping)."""
+        if self.grouping.currentData() != "character" or not index.isValid() or index.data(GROUP_ROLE) is None:
+            return None
+        menu = QMenu(self)
+        action = menu.addAction(self.tr("Show this character across chats in the graph"))
+        action.triggered.connect(lambda: self.show_across(index))
+        return menu
+
+    def show_across(self, group: QModelIndex) -> None:
+        """Open the group's newest chat and ask for the graph of its character across chats."""
+        newest = max((self.proxy.index(r, 0, group) for r in range(self.proxy.rowCount(group))),
+                     key=lambda i: i.data(ACTIVITY_ROLE) or 0.0, default=None)
+        if newest is None:
+            return
+        self.list.setCurrentIndex(newest)
+        self.sigAcrossChats.emit(newest.data(CHAT_ID_ROLE))
+
+    def _menu_at(self, pos: QPoint) -> None:
+        menu = self.group_menu(self.list.indexAt(pos))
+        if menu is not None:
+            menu.exec(self.list.viewport().mapToGlobal(pos))
 
     def _picked(self, current: QModelIndex, _previous: QModelIndex) -> None:
         if current.isValid() and current.data(CHAT_ID_ROLE) is not None:

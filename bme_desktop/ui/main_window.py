@@ -75,6 +75,7 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(central)
         self.docks: dict[str, QDockWidget] = {}
         self.chats = ChatSwitcher(context)
+        self.chats.sigAcrossChats.connect(self._show_across_chats)
         self._dock("chats", self.tr("Chats"), self.chats, Qt.DockWidgetArea.LeftDockWidgetArea)
         self.panel_specs: tuple[PanelSpec, ...] = panel_specs()
         self._unbuilt: dict[str, PanelSpec] = {}  # panels not on screen yet: built when first shown
@@ -174,6 +175,11 @@ class MainWindow(QMainWindow):
         dock.setWidget(spec.factory(self.context))
         if placeholder is not None:
             placeholder.deleteLater()
+
+    def _show_across_chats(self, _chat_id: str) -> None:
+        """The chat list's "Show this character across chats in the graph": the 2D graph, across chats."""
+        self.graph_toolbar.across.setChecked(True)
+        self.show_panel("graph2d")
 
     def show_panel(self, key: str) -> bool:
         """Raise a dock panel or a central view by key (``settings:bridge``: also bring that tab of

@@ -710,64 +710,69 @@
 <context>
     <name>ChatSwitcher</name>
     <message>
-        <location filename="../../bme_desktop/ui/chat_switcher.py" line="53"/>
+        <location filename="../../bme_desktop/ui/chat_switcher.py" line="57"/>
         <source>Find a chat…</source>
         <translation>查找聊天…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/chat_switcher.py" line="57"/>
+        <location filename="../../bme_desktop/ui/chat_switcher.py" line="61"/>
         <source>By character</source>
         <translation>按角色</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/chat_switcher.py" line="57"/>
+        <location filename="../../bme_desktop/ui/chat_switcher.py" line="61"/>
         <source>By persona</source>
         <translation>按用户身份</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/chat_switcher.py" line="58"/>
+        <location filename="../../bme_desktop/ui/chat_switcher.py" line="62"/>
         <source>Not grouped</source>
         <translation>不分组</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/chat_switcher.py" line="60"/>
+        <location filename="../../bme_desktop/ui/chat_switcher.py" line="64"/>
         <source>Group the chats by their character or by your persona: the chats that share its memories</source>
         <translation>按角色或按你的用户身份给聊天分组：同组的聊天共享其记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/chat_switcher.py" line="157"/>
+        <location filename="../../bme_desktop/ui/chat_switcher.py" line="163"/>
         <source>No character</source>
         <translation>无角色</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/chat_switcher.py" line="157"/>
+        <location filename="../../bme_desktop/ui/chat_switcher.py" line="163"/>
         <source>No persona</source>
         <translation>无用户身份</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/chat_switcher.py" line="159"/>
+        <location filename="../../bme_desktop/ui/chat_switcher.py" line="165"/>
         <source>{0} · {1} chats</source>
         <translation>{0} · {1} 个聊天</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/chat_switcher.py" line="159"/>
+        <location filename="../../bme_desktop/ui/chat_switcher.py" line="165"/>
         <source>{0} · 1 chat</source>
         <translation>{0} · 1 个聊天</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/chat_switcher.py" line="175"/>
+        <location filename="../../bme_desktop/ui/chat_switcher.py" line="181"/>
         <source>{0} memories · {1}</source>
         <translation>{0} 条记忆 · {1}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/chat_switcher.py" line="177"/>
+        <location filename="../../bme_desktop/ui/chat_switcher.py" line="183"/>
         <source>as {0}</source>
         <translation>身份：{0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/chat_switcher.py" line="179"/>
+        <location filename="../../bme_desktop/ui/chat_switcher.py" line="185"/>
         <source>isolated</source>
         <translation>已隔离</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/chat_switcher.py" line="220"/>
+        <source>Show this character across chats in the graph</source>
+        <translation>在图谱中显示该角色的所有聊天</translation>
     </message>
 </context>
 <context>
@@ -2033,110 +2038,110 @@ Type {0} to confirm:</source>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="78"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="79"/>
         <source>Chats</source>
         <translation>聊天</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="133"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="134"/>
         <source>Details…</source>
         <translation>详情…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="141"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="142"/>
         <source>Data: {0}</source>
         <translation>数据：{0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="143"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="144"/>
         <source>Bridge: off</source>
         <translation>桥接：关闭</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="154"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="155"/>
         <source>Database: SQLite</source>
         <translation>数据库：SQLite</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="155"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="156"/>
         <source>Database: {0}</source>
         <translation>数据库：{0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="190"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="196"/>
         <source>The “{0}” panel has no tab called “{1}”.</source>
         <translation>“{0}”面板没有名为“{1}”的标签页。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="196"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="202"/>
         <source>The “{0}” panel is not in this version yet.</source>
         <translation>此版本还没有“{0}”面板。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="198"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="204"/>
         <source>There is no panel called “{0}”.</source>
         <translation>没有名为“{0}”的面板。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="202"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="208"/>
         <source>Open a data folder</source>
         <translation>打开数据文件夹</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="226"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="232"/>
         <source>Error: {0}</source>
         <translation>错误：{0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="236"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="242"/>
         <source>Error details</source>
         <translation>错误详情</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="236"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="242"/>
         <source>Something went wrong.</source>
         <translation>出错了。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bme_desktop/ui/main_window.py" line="262"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="268"/>
         <source>Review: %n held back until approved</source>
         <translation>
             <numerusform>待审：%n 条记忆获批前不注入</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bme_desktop/ui/main_window.py" line="264"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="270"/>
         <source>Review: %n to look over</source>
         <translation>
             <numerusform>待审：%n 条记忆待查看</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="268"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="274"/>
         <source>Working…</source>
         <translation>处理中…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="277"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="283"/>
         <source>Remembering: {0} of {1} messages</source>
         <translation>正在记忆：{1} 条消息中已完成 {0} 条</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bme_desktop/ui/main_window.py" line="281"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="287"/>
         <source> · about %n min</source>
         <translation>
             <numerusform> · 约 %n 分钟</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bme_desktop/ui/main_window.py" line="282"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="288"/>
         <source> · about %n s</source>
         <translation>
             <numerusform> · 约 %n 秒</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="288"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="294"/>
         <source>{0} memories removed.</source>
         <translation>已移除 {0} 条记忆。</translation>
     </message>

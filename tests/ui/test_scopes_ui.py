@@ -146,3 +146,21 @@ def test_a_malformed_world_info_file_is_refused_and_nothing_written(
     settled()
     assert "100,000 characters long" in actions.rows["import_worldinfo"].result.text()
     assert service.all_nodes("a") == []
+
+
+def test_a_character_group_s_menu_shows_the_character_across_chats_in_the_graph(
+        qtbot, context: AppContext, service: MemoryService, settled: Callable[[], None]) -> None:
+    from bme_desktop.ui.main_window import MainWindow
+    identities(service)
+    window = MainWindow(context)
+    qtbot.addWidget(window)
+    settled()
+    chats = window.chats
+    mira = next(chats.proxy.index(r, 0) for r in range(chats.proxy.rowCount())
+                if str(chats.proxy.index(r, 0).data()).startswith("Mira"))
+    assert chats.group_menu(chats.list.model().index(0, 0, mira)) is None  # a chat row has no such menu
+    menu = chats.group_menu(mira)
+    assert menu is not None
+    menu.actions()[0].trigger()
+    assert context.chat_id == "b"  # the group's newest chat
+    assert window.graph_toolbar.across.isChecked() and window.stack.currentWidget() is window.views["graph2d"]
