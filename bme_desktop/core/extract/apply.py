@@ -173,8 +173,10 @@ class _Applier:
                     self.changed_at.update(op.source_indices)
                     return self._supersede(replaced.node or self._stated_fact(replaced), op, scope)
         else:
+            if self.entities is None:
+                self.entities = {n.id: n for n in matching.entity_nodes(self.uow, self.chat_id)}
             near = matching.nearest(self.uow, self.chat_id, op.type, op.fields, scope, since=similarity_since(op),
-                                    vectors=vectors)
+                                    vectors=vectors, names=matching.folded_names(self.entities.values()))
             if near is not None:
                 return self._merge(near.node, op)
         return self._create(op, scope)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from sqlalchemy import String, cast, or_, select
@@ -19,7 +20,7 @@ from ..store.rows import row_to_node
 from ..store.unit_of_work import UnitOfWork
 from ..worldinfo import is_regex_key
 from . import entities
-from .textutil import negated, overlap, term_set
+from .textutil import has_han, negated, overlap, term_set
 from .vector_match import VectorScores
 
 DUPLICATE_THRESHOLD = 0.85
@@ -102,13 +103,36 @@ def _by_ids(uow: UnitOfWork, chat_id: str, type_id: str, ids: list[str], since: 
     return [row_to_node(r, chat_id) for r in uow.conn.execute(select(t.nodes).where(*cond)).mappings()]
 
 
+def names_in(text: str, names: Sequence[str]) -> frozenset[str]:
+    """Which of ``names`` (the chat's characters and places, folded) ``text`` mentions: a
+    whole word for a name in Latin letters, anywhere for one in Han characters."""
+    folded = fold(text)
+    found = set()
+    for name in names:
+        if len(name) < 2 or name not in folded:
+            continue
+        if has_han(name) or re.search(rf"(?<!\w){re.escape(name)}(?!\w)", folded):
+            found.add(name)
+    return frozenset(found)
+
+
+def about_others(a: frozenset[str], b: frozenset[str]) -> bool:
+    """Two memories are about different people or places when each names one the other does not
+    ("一定帮苏婉找回玉佩" and "一定帮赵小桃找回玉佩" are two promises however close their words or
+    vectors); one naming more than the other may be the same memory told in more detail."""
+    return bool(a - b) and bool(b - a)
+
+
 def nearest(uow: UnitOfWork, chat_id: str, type_id: str, fields: dict[str, str], scope: Scope,
             threshold: float = DUPLICATE_THRESHOLD, since: int | None = None,
-            vectors: VectorScores | None = None) -> Match | None:
+            vectors: VectorScores | None = None, names: Sequence[str] = ()) -> Match | None:
     """The most similar live memory of the same type and scope, if above the threshold: the
-    cosine one (``vectors.threshold``) for memories with a vector, else ``threshold`` lexically."""
+    cosine one (``vectors.threshold``) for memories with a vector, else ``threshold`` lexically.
+    A memory about other people or places than the proposed one (``names``: the chat's folded
+    character and place names, see :func:`about_others`) is never its duplicate."""
     text = node_text(type_id, fields)
     terms = term_set(text)
+    mine = names_in(text, names)
     pool = {n.id: n for n in candidates(uow, chat_id, (type_id,), text, since)}
     if vectors is not None and vectors.above:
         pool.update((n.id, n) for n in _by_ids(uow, chat_id, type_id, sorted(vectors.above), since))
@@ -120,11 +144,16 @@ def nearest(uow: UnitOfWork, chat_id: str, type_id: str, fields: dict[str, str],
             score, bar = vectors.above.get(node.id, 0.0), vectors.threshold
         else:
             score, bar = overlap(terms, term_set(node_text(node.type, node.fields))), threshold
-        if score >= bar:
+        if score >= bar and not about_others(mine, names_in(node_text(node.type, node.fields), names)):
             key = _order_key(score, node)
             if best is None or key < best[0]:
                 best = (key, Match(node, score))
     return best[1] if best else None
+
+
+def folded_names(nodes: Iterable[Node]) -> list[str]:
+    """The folded names and aliases of the chat's characters and places, for :func:`nearest`."""
+    return sorted({fold(name) for node in nodes for name in _node_names(node) if name and name.strip()})
 
 
 LORE_TYPES = ("fact", "rule", "character", "location")
