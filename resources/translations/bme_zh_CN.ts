@@ -1153,17 +1153,22 @@ Type {0} to confirm:</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/legend.py" line="71"/>
+        <location filename="../../bme_desktop/ui/views/legend.py" line="72"/>
+        <source>Chats</source>
+        <translation>聊天</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/views/legend.py" line="73"/>
         <source>Other and unlinked</source>
         <translation>其他与未连接</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/legend.py" line="71"/>
+        <location filename="../../bme_desktop/ui/views/legend.py" line="73"/>
         <source>Other</source>
         <translation>其他</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/legend.py" line="73"/>
+        <location filename="../../bme_desktop/ui/views/legend.py" line="75"/>
         <source>Communities (finding…)</source>
         <translation>社群（计算中…）</translation>
     </message>

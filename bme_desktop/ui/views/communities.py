@@ -31,7 +31,9 @@ class Communities:
 
     ``loose_type[g]`` is -1 for a real community, else the type index of the pooled unlinked
     memories of group ``g``. ``hubs[g]`` are the rows (at detection time) of its best connected
-    members, most connected first; ``names[g]`` their distinct titles joined.
+    members, most connected first; ``names[g]`` their distinct titles joined. ``of_chats``: the
+    groups are the chats a memory belongs to (the graph of a character across its chats), not
+    communities found in the links.
     """
 
     ids: tuple[str, ...] = ()
@@ -39,6 +41,7 @@ class Communities:
     sizes: IntArray = field(default_factory=lambda: np.zeros(0, np.int64))
     names: tuple[str, ...] = ()
     loose_type: IntArray = field(default_factory=lambda: np.zeros(0, np.int64))
+    of_chats: bool = False
 
     @property
     def count(self) -> int:
@@ -50,9 +53,8 @@ class Communities:
         return np.array([known.get(i, -1) for i in ids], dtype=np.int64)
 
 
-def by_label(ids: Sequence[str], labels: Sequence[str]) -> Communities:
-    """Groups given by a label per node (the chat a memory belongs to), named by it; the
-    biggest first."""
+def by_chat(ids: Sequence[str], labels: Sequence[str]) -> Communities:
+    """Groups given by the chat each memory belongs to, named by it; the biggest first."""
     sizes: dict[str, int] = {}
     for label in labels:
         sizes[label] = sizes.get(label, 0) + 1
@@ -60,7 +62,7 @@ def by_label(ids: Sequence[str], labels: Sequence[str]) -> Communities:
     index = {name: g for g, name in enumerate(order)}
     return Communities(ids=tuple(ids), label=np.array([index[x] for x in labels], dtype=np.int64),
                        sizes=np.array([sizes[k] for k in order], dtype=np.int64), names=tuple(order),
-                       loose_type=np.full(len(order), -1, dtype=np.int64))
+                       loose_type=np.full(len(order), -1, dtype=np.int64), of_chats=True)
 
 
 def detect(ids: Sequence[str], titles: Sequence[str], importance: np.ndarray, type_idx: IntArray,

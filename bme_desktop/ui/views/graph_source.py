@@ -18,7 +18,7 @@ from ...core.events import ChangeRecord
 from ...core.model import Edge, Node
 from ...core.service import MemoryService
 from ..context import AppContext
-from .communities import Communities, by_label, detect
+from .communities import Communities, by_chat, detect
 from .graph_data import GraphData, IntArray
 
 FADE_MS = 350
@@ -143,7 +143,7 @@ class GraphSource(QObject):
             self._communities_found(Communities())
             return
         if self.across:  # across chats: a community is a chat
-            self._communities_found(by_label(list(data.ids), [self._chat_of.get(i, self.chat_id) for i in data.ids]))
+            self._communities_found(by_chat(list(data.ids), [self._chat_of.get(i, self.chat_id) for i in data.ids]))
             return
         snapshot = (list(data.ids), list(data.titles), data.importance.copy(), data.type_idx.copy(),
                     data.src.copy(), data.dst.copy())

@@ -68,6 +68,8 @@ class GraphLegend(QWidget):
         st: Any = state
         by_community = st.color_by == BY_COMMUNITY
         title = self.tr("Communities") if by_community else self.tr("Types")
+        if by_community and st.communities.of_chats:  # a character across its chats: a group is a chat
+            title = self.tr("Chats")
         other = self.tr("Other and unlinked") if by_community else self.tr("Other")
         if by_community and st.communities.count == 0 and st.data.n:
             title = self.tr("Communities (finding…)")

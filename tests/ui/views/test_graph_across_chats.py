@@ -95,3 +95,16 @@ def test_a_change_in_a_chat_that_lends_a_persona_memory_is_read_again(
     qtbot.waitUntil(lambda: view.state.data.n == 4, timeout=60000)
     tastes = memory(service, "garrick-c", "Alex likes green tea", "persona")
     qtbot.waitUntil(lambda: tastes.id in shown(view), timeout=60000)
+
+
+def test_the_legend_names_chats_not_communities_across_chats(
+        qtbot, graph: tuple[Graph2DView, GraphToolbar], story: dict[str, Node]) -> None:
+    view, bar = graph
+    view.set_color_by("community")
+    bar.across.click()
+    qtbot.waitUntil(lambda: view.source.communities.count == 3, timeout=60000)
+    qtbot.waitUntil(lambda: "Chats" in view.legend.title.text(), timeout=10000)
+    assert "mira-b" in view.legend.body.text()
+    bar.across.click()
+    qtbot.waitUntil(lambda: "Chats" not in view.legend.title.text(), timeout=60000)
+    assert "Communities" in view.legend.title.text()
