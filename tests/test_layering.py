@@ -76,17 +76,18 @@ def _resolve(module: str, is_package: bool, node: ast.ImportFrom) -> str:
 
 def _targets(module: str, path: Path, tree: ast.AST) -> Iterator[str]:
     """Every module of the package that ``module`` imports (a name imported from a package
-    counts as its submodule when it is one), and the first argument of ``import_module``."""
+    counts as its submodule when it is one, as import-linter counts it), and the first argument
+    of ``import_module``."""
     known = sources()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             yield from (alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
             base = _resolve(module, path.name == "__init__.py", node)
-            yield base
-            for alias in node.names:
-                if f"{base}.{alias.name}" in known:
-                    yield f"{base}.{alias.name}"
+            submodules = [f"{base}.{alias.name}" for alias in node.names if f"{base}.{alias.name}" in known]
+            yield from submodules
+            if len(submodules) < len(node.names):  # ``from pkg import sub`` alone does not count as pkg
+                yield base
         elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute | ast.Name)
               and (node.func.attr if isinstance(node.func, ast.Attribute) else node.func.id) == "import_module"
               and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
@@ -141,7 +142,6 @@ FRONT_END_ALLOWED: set[tuple[str, str]] = {
     ("bme_desktop.bridge.render", "bme_desktop.core.recall.api"),
     ("bme_desktop.bridge.routes_lifecycle", "bme_desktop.core.lifecycle.meta"),
     ("bme_desktop.bridge.routes_lifecycle", "bme_desktop.core.lifecycle.patrol"),
-    ("bme_desktop.bridge.routes_nodes", "bme_desktop.core.lifecycle"),
     ("bme_desktop.bridge.routes_nodes", "bme_desktop.core.lifecycle.review"),
     ("bme_desktop.bridge.routes_recall", "bme_desktop.core.recall.api"),
     ("bme_desktop.bridge.serve", "bme_desktop.core.store.database"),
@@ -150,7 +150,6 @@ FRONT_END_ALLOWED: set[tuple[str, str]] = {
     ("bme_desktop.ui.demo_story", "bme_desktop.core.lifecycle.schedule"),
     ("bme_desktop.ui.demo_story", "bme_desktop.core.recall.api"),
     ("bme_desktop.ui.demo_story", "bme_desktop.core.store.unit_of_work"),
-    ("bme_desktop.ui.overview_data", "bme_desktop.core.store"),
     ("bme_desktop.ui.overview_data", "bme_desktop.core.store.reader"),
     ("bme_desktop.ui.overview_data", "bme_desktop.core.store.tables"),
     ("bme_desktop.ui.panels.actions", "bme_desktop.core.extract.api"),
@@ -161,7 +160,6 @@ FRONT_END_ALLOWED: set[tuple[str, str]] = {
     ("bme_desktop.ui.panels.patrol", "bme_desktop.core.lifecycle.meta"),
     ("bme_desktop.ui.panels.patrol", "bme_desktop.core.lifecycle.patrol_daily"),
     ("bme_desktop.ui.panels.persona", "bme_desktop.core.lifecycle.persona"),
-    ("bme_desktop.ui.panels.review", "bme_desktop.core.lifecycle"),
     ("bme_desktop.ui.panels.review", "bme_desktop.core.lifecycle.review"),
     ("bme_desktop.ui.panels.review", "bme_desktop.core.lifecycle.review_queue"),
 }
@@ -178,45 +176,7 @@ SERVICE = "bme_desktop.core.service"
 # service that may name it. Current offenders: may only shrink.
 WIRING = "bme_desktop.core.pipelines"
 PIPELINES_IMPORTING_SERVICE: set[str] = {
-    "bme_desktop.core.backup.cli_commands",
-    "bme_desktop.core.backup.files",
-    "bme_desktop.core.backup.importer",
-    "bme_desktop.core.backup.memory_import",
-    "bme_desktop.core.backup.purge",
-    "bme_desktop.core.backup.schedule",
-    "bme_desktop.core.chat_ops",
-    "bme_desktop.core.evolve",
-    "bme_desktop.core.extract.llm_extractor",
-    "bme_desktop.core.extract.rebuild",
-    "bme_desktop.core.extract.runner",
-    "bme_desktop.core.extract.scheduler",
-    "bme_desktop.core.extract.vector_match",
-    "bme_desktop.core.index.maintainer",
-    "bme_desktop.core.lifecycle.compress_llm",
-    "bme_desktop.core.lifecycle.consolidate_llm",
-    "bme_desktop.core.lifecycle.fold_llm",
-    "bme_desktop.core.lifecycle.hits",
-    "bme_desktop.core.lifecycle.llm_step",
-    "bme_desktop.core.lifecycle.meta",
-    "bme_desktop.core.lifecycle.patrol",
-    "bme_desktop.core.lifecycle.patrol_daily",
-    "bme_desktop.core.lifecycle.persona",
-    "bme_desktop.core.lifecycle.persona_llm",
-    "bme_desktop.core.lifecycle.reflect",
-    "bme_desktop.core.lifecycle.reflect_llm",
-    "bme_desktop.core.lifecycle.review",
-    "bme_desktop.core.lifecycle.review_queue",
-    "bme_desktop.core.lifecycle.summaries_llm",
-    "bme_desktop.core.lifecycle.tasks",
-    "bme_desktop.core.lifecycle.wake",
-    "bme_desktop.core.lifecycle.worker",
-    "bme_desktop.core.lifecycle.working_memory",
-    "bme_desktop.core.merging",
-    "bme_desktop.core.recall.chat_state",
-    "bme_desktop.core.recall.keyword",
-    "bme_desktop.core.recall.pipeline",
-    "bme_desktop.core.recall.prefetch",
-    "bme_desktop.core.rewrites",
+    "bme_desktop.core.backup.cli_commands",  # a CLI command that opens the service: belongs beside cli.py
 }
 
 
@@ -320,7 +280,7 @@ def test_strongly_connected_finds_a_cycle_and_leaves_a_chain_apart() -> None:
 
 # Pinned at today's size: lower it as the cycle shrinks (the goal is no cycle larger than one
 # package's own modules). The test fails above it, and asks for the pin to follow below it.
-LARGEST_CORE_CYCLE = 44
+LARGEST_CORE_CYCLE = 2
 
 
 def test_the_largest_import_cycle_inside_core_does_not_grow() -> None:
@@ -390,11 +350,6 @@ PRIVATE_REACHES_ALLOWED: set[tuple[str, str]] = {
     ("bme_desktop.core.backup.memory_import", "_insert_messages"),
     ("bme_desktop.core.backup.memory_import", "_insert_recall_records"),
     ("bme_desktop.core.lifecycle.bulk", "_journal"),
-    ("bme_desktop.core.lifecycle.persona", "_manual"),
-    ("bme_desktop.core.lifecycle.review", "_manual"),
-    ("bme_desktop.core.lifecycle.wake", "_manual"),
-    ("bme_desktop.core.lifecycle.worker", "_writer_ident"),
-    ("bme_desktop.core.merging", "_manual"),
     ("bme_desktop.ui.panels.review", "_edits"),
 }
 

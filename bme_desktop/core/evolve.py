@@ -45,7 +45,7 @@ from .store.unit_of_work import UnitOfWork
 
 if TYPE_CHECKING:
     from .chat_ops import ChatFacts, MessageRange, OperationResult, Progress
-    from .service import MemoryService
+    from .ports import Core
 
 FIELD_CHARS = 400
 MAX_TAGS = 8
@@ -204,7 +204,7 @@ def parse_updates(reply: Any, pairs: list[Pair]) -> dict[int, Revision] | None:
 
 
 # running it --------------------------------------------------------------------------------
-def run_evolve(service: MemoryService, chat_id: str, plan: EvolvePlan, cancel: CancelToken | None,
+def run_evolve(service: Core, chat_id: str, plan: EvolvePlan, cancel: CancelToken | None,
                report: Progress) -> OperationResult:
     from .chat_ops import OperationResult
     from .lifecycle.llm_step import Asked, ask_model, model_available
@@ -268,14 +268,14 @@ def run_evolve(service: MemoryService, chat_id: str, plan: EvolvePlan, cancel: C
         "pairs": total, "revised": revised, "new_memories": plan.new_count, "path": label})
 
 
-def rebuild_vectors(service: MemoryService, chat_id: str, rng: MessageRange | None, cancel: CancelToken | None,
+def rebuild_vectors(service: Core, chat_id: str, rng: MessageRange | None, cancel: CancelToken | None,
                     report: Progress) -> OperationResult:
     """Embed again the memories drawn from messages in ``rng`` (all of the chat's without
     one). Not an undo step: vectors are a cache of the memories' texts."""
     from .chat_ops import NothingToDo, OperationResult
     from .index import vector_store
     from .index.maintainer import VectorMaintainer
-    vectors = getattr(service.recaller, "vectors", None)
+    vectors = service.vector_index()
     if not isinstance(vectors, VectorMaintainer):
         raise Conflict("recall has no vector index in this data folder")
     nodes = [n for n in service.all_nodes(chat_id) if n.deleted_at is None]

@@ -15,7 +15,7 @@ from .schema import NODE_TYPES, RELATIONS, node_title
 from .store.unit_of_work import UnitOfWork
 
 if TYPE_CHECKING:
-    from .service import MemoryService
+    from .ports import ManualEdits
 
 
 def _duplicate(uow: UnitOfWork, chat_id: str, edge: Edge, from_id: str, to_id: str) -> Edge | None:
@@ -83,7 +83,7 @@ def merge_in(uow: UnitOfWork, chat_id: str, keep_id: str, other_id: str, *, manu
     return merged
 
 
-def merge_nodes(service: MemoryService, chat_id: str, keep_id: str, other_id: str, *,
+def merge_nodes(service: ManualEdits, chat_id: str, keep_id: str, other_id: str, *,
                 actor: str = "user") -> Node:
     """Merge ``other_id`` into ``keep_id`` as one undoable manual edit; returns the kept node."""
-    return service._manual(chat_id, actor, "merge_nodes", lambda uow: merge_in(uow, chat_id, keep_id, other_id))
+    return service.manual_write(chat_id, actor, "merge_nodes", lambda uow: merge_in(uow, chat_id, keep_id, other_id))

@@ -25,6 +25,7 @@ from .extract.api import ExtractionScheduler, ExtractionTicket, NoExtraction
 from .ingest.history import SyncOutcome, apply_sync, store_members, validate_messages
 from .lorebook import LoreReport, check_writable
 from .model import ChatStats, Edge, Message, MessageIn, Node, NodeQuery, RecallRecord
+from .ports import HasVectors, KnowsChat, Prepares, VectorIndex
 from .providers.chat_model import ModelLenders
 from .recall.api import Recaller, RecallRequest, RecallResult
 from .scopes import ChatIdentity
@@ -151,9 +152,27 @@ class MemoryService:
         self._writer.shutdown(wait=True)
         self.store.close()
 
+    # wiring: the pipelines hand themselves over here (``core/pipelines.py``) ----------------
+    def use_recaller(self, recaller: Recaller) -> None:
+        self.recaller = recaller
+
+    def use_extraction(self, extraction: ExtractionScheduler) -> None:
+        self.extraction = extraction
+
+    def add_maintenance_task(self, name: str, task: Callable[[str], ChangeRecord]) -> None:
+        self.maintenance_tasks[name] = task
+
+    def vector_index(self) -> VectorIndex | None:
+        """The recaller's vector index, if it has one (recall by meaning)."""
+        return self.recaller.vectors if isinstance(self.recaller, HasVectors) else None
+
     # plumbing ------------------------------------------------------------------------------
     def now(self) -> float:
         return self.clock.now()
+
+    def on_writer_thread(self) -> bool:
+        """Whether the caller runs on the writer thread (where ``write`` may not be called)."""
+        return threading.get_ident() == self._writer_ident
 
     def _run_write(self, fn: Callable[[UnitOfWork], T]) -> tuple[T, list[ChangeRecord]]:
         self._writer_ident = threading.get_ident()
@@ -166,7 +185,7 @@ class MemoryService:
         """Run ``fn`` in one transaction on the writer thread and publish what changed."""
         if self._closed:
             raise Conflict("the memory service is closed")
-        if threading.get_ident() == self._writer_ident:
+        if self.on_writer_thread():
             raise RuntimeError("write() called from the writer thread; call the unit of work directly")
         future: Future[tuple[T, list[ChangeRecord]]] = self._writer.submit(self._run_write, fn)
         result, changes = future.result()
@@ -318,7 +337,7 @@ class MemoryService:
               offset: int = 0) -> list[Edge]:
         return self.read(lambda r: r.edges(chat_id, node_id=node_id, limit=limit, offset=offset))
 
-    def _manual(self, chat_id: str, actor: str, action: str, fn: Callable[[UnitOfWork], T]) -> T:
+    def manual_write(self, chat_id: str, actor: str, action: str, fn: Callable[[UnitOfWork], T]) -> T:
         """A user's edit: one journaled batch (undoable), audited; it clears the redo stack."""
         def op(uow: UnitOfWork) -> T:
             uow.read.require_chat_pk(chat_id)
@@ -334,16 +353,16 @@ class MemoryService:
         return self._write_checked(op)
 
     def create_node(self, chat_id: str, draft: editing.NodeDraft, *, actor: str = "user") -> Node:
-        return self._manual(chat_id, actor, "create_node", lambda uow: editing.create_node(uow, chat_id, draft))
+        return self.manual_write(chat_id, actor, "create_node", lambda uow: editing.create_node(uow, chat_id, draft))
 
     def update_node(self, chat_id: str, node_id: str, patch: dict[str, Any], *, actor: str = "user") -> Node:
-        return self._manual(chat_id, actor, "update_node", _writable(
+        return self.manual_write(chat_id, actor, "update_node", _writable(
             chat_id, node_id, lambda uow: editing.patch_node(uow, chat_id, node_id, patch)))
 
     def move_scope(self, chat_id: str, node_id: str, kind: str, *, actor: str = "user") -> Node:
         """Share a memory with the chat's character, persona or world, or keep it to the chat
         (one undoable edit; see ``editing.move_scope``)."""
-        return self._manual(chat_id, actor, "move_scope", _writable(
+        return self.manual_write(chat_id, actor, "move_scope", _writable(
             chat_id, node_id, lambda uow: editing.move_scope(uow, chat_id, node_id, kind)))
 
     def sync_lorebook(self, chat_id: str, entries: list[LoreEntry]) -> LoreReport:
@@ -360,7 +379,7 @@ class MemoryService:
         here = self.read(lambda r: imported_here(r, chat_id, entries))
         if len(here) == len(entries):
             return LoreReport(skipped=len(here))
-        return self._manual(chat_id, actor, "import_worldinfo", lambda uow: import_entries(uow, chat_id, entries, kind))
+        return self.manual_write(chat_id, actor, "import_worldinfo", lambda uow: import_entries(uow, chat_id, entries, kind))
 
     def worldinfo_entries(self, chat_id: str, node_ids: Sequence[str]) -> list[LoreEntry]:
         """The chosen memories as World Info entries, in the order asked (an unknown id is a 404)."""
@@ -376,20 +395,20 @@ class MemoryService:
         return self.read(entries)
 
     def delete_node(self, chat_id: str, node_id: str, *, actor: str = "user") -> Node:
-        return self._manual(chat_id, actor, "delete_node", _writable(
+        return self.manual_write(chat_id, actor, "delete_node", _writable(
             chat_id, node_id, lambda uow: editing.delete_node(uow, chat_id, node_id)))
 
     def restore_node(self, chat_id: str, node_id: str, *, actor: str = "user") -> Node:
-        return self._manual(chat_id, actor, "restore_node",
+        return self.manual_write(chat_id, actor, "restore_node",
                             lambda uow: editing.restore_node(uow, chat_id, node_id))
 
     def link(self, chat_id: str, from_id: str, to_id: str, relation: str, *, strength: float | None = None,
              actor: str = "user") -> Edge:
-        return self._manual(chat_id, actor, "link", lambda uow: editing.link(
+        return self.manual_write(chat_id, actor, "link", lambda uow: editing.link(
             uow, chat_id, from_id, to_id, relation, strength=strength))
 
     def unlink(self, chat_id: str, edge_id: str, *, actor: str = "user") -> Edge:
-        return self._manual(chat_id, actor, "unlink", lambda uow: editing.unlink(uow, chat_id, edge_id))
+        return self.manual_write(chat_id, actor, "unlink", lambda uow: editing.unlink(uow, chat_id, edge_id))
 
     def merge_nodes(self, chat_id: str, keep_id: str, other_id: str, *, actor: str = "user") -> Node:
         """Merge ``other_id`` into ``keep_id`` (one undoable edit); see :mod:`.merging`."""
@@ -442,8 +461,8 @@ class MemoryService:
             self.recaller = KeywordRecaller(self)
         # A recaller that holds the chat's state already checks it is still stored (one
         # database round trip less a recall); otherwise look before it loads anything.
-        knows_chat = getattr(self.recaller, "knows_chat", None)
-        if not (callable(knows_chat) and knows_chat(request.chat_id)) and not self.has_chat(request.chat_id):
+        knows = isinstance(self.recaller, KnowsChat) and self.recaller.knows_chat(request.chat_id)
+        if not knows and not self.has_chat(request.chat_id):
             raise NotFound(f"no chat named {request.chat_id!r}")
         result = self.recaller.recall(request)
         if keep and request.index is not None:
@@ -461,8 +480,9 @@ class MemoryService:
         or the recaller has nothing to prepare)."""
         if not self.has_chat(chat_id):
             raise NotFound(f"no chat named {chat_id!r}")
-        prepare = getattr(self.recaller, "prepare", None)
-        return int(prepare(chat_id, user_input, index, last_reply, previous_input)) if callable(prepare) else 0
+        if not isinstance(self.recaller, Prepares):
+            return 0
+        return int(self.recaller.prepare(chat_id, user_input, index, last_reply, previous_input))
 
     def put_recall_record(self, request: RecallRequest, result: RecallResult) -> None:
         from .recall.records import store_recall_record

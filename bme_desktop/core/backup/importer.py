@@ -13,13 +13,14 @@ travel: imported manual batches are marked ``discarded``.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable, Collection, Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal
 
 from sqlalchemy import select
 
+from ..ports import Pausable
 from ..scopes import identity_key
 from ..store import tables as t
 from ..store.rows import edge_to_row, node_to_row, summary_to_row
@@ -28,7 +29,7 @@ from .format import BackupError
 from .validate import ChatDoc
 
 if TYPE_CHECKING:
-    from ..service import MemoryService
+    from ..ports import Core, Pipelines
 
 ImportMode = Literal["new", "replace", "merge"]
 
@@ -44,13 +45,13 @@ class ImportResult:
     deleted: list[str] = field(default_factory=list)  # chats a restored chain had deleted
 
 
-def extraction_paused(service: MemoryService) -> AbstractContextManager[None]:
+def extraction_paused(service: Pipelines) -> AbstractContextManager[None]:
     """The extraction scheduler's restore lock, where the scheduler has one."""
-    pause: Callable[[], AbstractContextManager[None]] | None = getattr(service.extraction, "pause", None)
-    return pause() if pause is not None else nullcontext()
+    extraction = service.extraction
+    return extraction.pause() if isinstance(extraction, Pausable) else nullcontext()
 
 
-def import_chats(service: MemoryService, chats: Collection[ChatDoc], *, mode: ImportMode = "new",
+def import_chats(service: Core, chats: Collection[ChatDoc], *, mode: ImportMode = "new",
                  as_chat: str | None = None, delete: Sequence[str] = ()) -> ImportResult:
     """Import ``chats`` in one transaction; ``delete`` names chats to delete in the same
     transaction (a restored chain's deleted chats)."""

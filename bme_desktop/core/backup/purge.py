@@ -17,7 +17,7 @@ from ..store.unit_of_work import UnitOfWork
 from .importer import extraction_paused
 
 if TYPE_CHECKING:
-    from ..service import MemoryService
+    from ..ports import Core
     from ..store.store import Store
 
 # children first: every table that holds memory, then the chats themselves
@@ -69,7 +69,7 @@ def compact(store: Store) -> None:
             conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
 
 
-def purge_all(service: MemoryService) -> PurgeResult:
+def purge_all(service: Core) -> PurgeResult:
     """Delete every chat for good, then compact the database."""
     before = database_size(service.store)
     service.flush_later_writes()

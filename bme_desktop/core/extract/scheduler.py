@@ -27,14 +27,14 @@ from .runner import ModelExtractor, Runner
 from .window import Committed, Window
 
 if TYPE_CHECKING:
-    from ..service import MemoryService
+    from ..ports import Core
 
 log = logging.getLogger(__name__)
 PROGRESS_EVERY_S = 1.0  # extraction.progress at most this often per chat while a pass runs
 
 
 class ExtractionWorker:
-    def __init__(self, service: MemoryService, *, model: Callable[[], ModelExtractor | None] | None = None) -> None:
+    def __init__(self, service: Core, *, model: Callable[[], ModelExtractor | None] | None = None) -> None:
         self.service = service
         self.runner = Runner(service, model=model)
         self._cond = threading.Condition()
@@ -223,13 +223,13 @@ class ExtractionWorker:
             self.service.events.publish(Event("extraction.progress", chat_id, found.to_json()))
 
 
-def attach(service: MemoryService) -> ExtractionWorker:
+def attach(service: Core) -> ExtractionWorker:
     """Make ``service`` extract after every sync, and register the ``rebuild`` task."""
     from .llm_extractor import model_from_settings
     from .rebuild import rebuild
 
     worker = ExtractionWorker(service, model=model_from_settings(service))
-    service.extraction = worker
-    service.maintenance_tasks["rebuild"] = CancellableTask(lambda chat_id, cancel: rebuild(service, worker, chat_id,
-                                                                                             cancel))
+    service.use_extraction(worker)
+    service.add_maintenance_task("rebuild", CancellableTask(lambda chat_id, cancel: rebuild(service, worker, chat_id,
+                                                                                               cancel)))
     return worker

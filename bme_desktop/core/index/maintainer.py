@@ -48,13 +48,14 @@ from ..background import lower_thread_priority
 from ..cancel import CancelToken, checkpoint
 from ..events import ChangeRecord, Event
 from ..model import Node
+from ..ports import ReportsBusy
 from ..recall.documents import embed_text
 from ..recall.embedding import RecallEmbedder, embedder_engine
 from . import vector_store
 from .vector_index import VectorIndex
 
 if TYPE_CHECKING:
-    from ..service import MemoryService
+    from ..ports import Core
     from ..store.unit_of_work import UnitOfWork
 
 log = logging.getLogger(__name__)
@@ -66,7 +67,7 @@ REFRESH_DEFER_S = 120.0  # longest a changed memory keeps its old vector while i
 
 
 class VectorMaintainer:
-    def __init__(self, service: MemoryService, factory: Callable[[], RecallEmbedder],
+    def __init__(self, service: Core, factory: Callable[[], RecallEmbedder],
                  max_indexes: int = MAX_INDEXES) -> None:
         self.service = service
         self._factory = factory
@@ -397,8 +398,8 @@ class VectorMaintainer:
 
     def _extracting(self, chat_id: str) -> bool:
         """Whether the chat's extraction is running or queued (not paused)."""
-        busy = getattr(self.service.extraction, "busy", None)
-        return bool(busy(chat_id)) if callable(busy) else False
+        extraction = self.service.extraction
+        return bool(extraction.busy(chat_id)) if isinstance(extraction, ReportsBusy) else False
 
     def _run(self) -> None:
         lower_thread_priority()  # embedding memories yields to recalls

@@ -31,7 +31,7 @@ from .llm_step import ask_model, is_llm, model_available, text_of
 from .upkeep import copy_change
 
 if TYPE_CHECKING:
-    from ..service import MemoryService
+    from ..ports import ModelSteps
 
 SCHEMA = '{"groups": [{"id": 1, "text": "...", "title": "..."}]}'
 Proposal = tuple[str, str | None]  # text, title
@@ -69,7 +69,7 @@ def fields_from(spec: NodeType, children: list[Node], proposal: Proposal) -> dic
     return fields
 
 
-def compress_with_change(service: MemoryService, chat_id: str, *, cancel: CancelToken | None = None
+def compress_with_change(service: ModelSteps, chat_id: str, *, cancel: CancelToken | None = None
                          ) -> tuple[CompressionReport, ChangeRecord]:
     settings = service.settings
     now = service.now()

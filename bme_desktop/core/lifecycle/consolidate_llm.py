@@ -34,7 +34,7 @@ from .llm_step import ask_model, is_llm, model_available, text_of
 from .upkeep import copy_change
 
 if TYPE_CHECKING:
-    from ..service import MemoryService
+    from ..ports import ModelSteps
 
 SCHEMA = '{"pairs": [{"id": 1, "same": false, "merged": "..."}]}'
 TEXT_CHARS = 600
@@ -74,7 +74,7 @@ def parse_verdicts(reply: Any, count: int) -> dict[int, Verdict] | None:
     return out if len(out) == count else None
 
 
-def consolidate_with_change(service: MemoryService, chat_id: str, *, cancel: CancelToken | None = None
+def consolidate_with_change(service: ModelSteps, chat_id: str, *, cancel: CancelToken | None = None
                             ) -> tuple[ConsolidationReport, ChangeRecord]:
     settings = service.settings
     threshold = settings.lifecycle.consolidate_threshold

@@ -24,7 +24,7 @@ from .summaries import ROLLUP_CHARS, SummaryReport, fold_in
 from .upkeep import copy_change
 
 if TYPE_CHECKING:
-    from ..service import MemoryService
+    from ..ports import ModelSteps
 
 SCHEMA = '{"rollups": [{"id": 1, "text": "..."}]}'
 MAX_CHARS = 2 * ROLLUP_CHARS
@@ -53,7 +53,7 @@ def parse_rollups(reply: Any, count: int) -> dict[int, str] | None:
     return numbered_texts(reply, "rollups", count, MAX_CHARS)
 
 
-def fold_with_change(service: MemoryService, chat_id: str, *, cancel: CancelToken | None = None
+def fold_with_change(service: ModelSteps, chat_id: str, *, cancel: CancelToken | None = None
                      ) -> tuple[SummaryReport, ChangeRecord]:
     settings = service.settings
     now = service.now()

@@ -22,7 +22,7 @@ from .bulk import bulk_update_nodes
 from .schedule import new_card, relearn, retrievability, review, valid_card
 
 if TYPE_CHECKING:
-    from ..service import MemoryService
+    from ..ports import Memory
 
 ACTOR = "recall"
 STRONG_STABILITY_DAYS = 30.0  # a card this stable counts as "already strong" for the echo discount
@@ -87,7 +87,7 @@ def record_hits_in(uow: UnitOfWork, chat_id: str, node_ids: Iterable[str], now: 
     return report
 
 
-def record_recall_hits(service: MemoryService, chat_id: str, node_ids: Sequence[str]) -> HitReport:
+def record_recall_hits(service: Memory, chat_id: str, node_ids: Sequence[str]) -> HitReport:
     """The recall hook: count each recalled memory as one review at ``service.now()``."""
     settings = service.settings.lifecycle
     now = service.now()

@@ -31,7 +31,7 @@ from ..secrets import LLM_KEY, api_key
 from ..settings import LLMSettings
 
 if TYPE_CHECKING:
-    from ..service import MemoryService
+    from ..ports import ModelSteps
 
 T = TypeVar("T")
 log = logging.getLogger("bme_desktop.core.lifecycle.llm")
@@ -63,7 +63,7 @@ class Asked(Generic[T]):
         return f"rules (model failed: {who}{self.reason[:REASON_CHARS]})"
 
 
-def model_available(service: MemoryService) -> bool:
+def model_available(service: ModelSteps) -> bool:
     """Whether a step should ask a model at all: an endpoint is set, or a lent model may be
     (``ask_model`` finds out which, and falls back when none answers)."""
     llm = service.settings.llm
@@ -94,7 +94,7 @@ def quoted(data: Any) -> str:
     return DATA_HEADER + json.dumps(data, ensure_ascii=False, indent=1)
 
 
-def ask_model(service: MemoryService, chat_id: str, step: str, prompt: str, data: Any, schema: str,
+def ask_model(service: ModelSteps, chat_id: str, step: str, prompt: str, data: Any, schema: str,
               parse: Callable[[Any], T | None], *, texts: list[str] | None = None) -> Asked[T]:
     """Ask for JSON with prompt file ``prompt`` and ``data``; ``parse`` returns ``None`` for a
     reply it cannot use. Never raises; never call it inside ``service.write``."""

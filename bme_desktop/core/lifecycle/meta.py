@@ -18,7 +18,7 @@ from ..store.reader import Reader
 from .hits import current_retrievability
 
 if TYPE_CHECKING:
-    from ..service import MemoryService
+    from ..ports import Memory
 
 DAY = 86400.0
 
@@ -75,6 +75,6 @@ def _gather(read: Reader, chat_id: str, about: str, now: float, settings: Lifecy
     return report
 
 
-def what_do_i_know(service: MemoryService, chat_id: str, about: str) -> Knowledge:
+def what_do_i_know(service: Memory, chat_id: str, about: str) -> Knowledge:
     now, settings = service.now(), service.settings.lifecycle
     return service.read(lambda r: _gather(r, chat_id, about, now, settings))

@@ -25,7 +25,7 @@ from .tiers import is_visible
 from .working_memory import open_items
 
 if TYPE_CHECKING:
-    from ..service import MemoryService
+    from ..ports import Memory
 
 DAY = 86400.0
 MAX_ITEMS = 100  # per list; duplicates come most similar first
@@ -129,7 +129,7 @@ def _retire_note(r: Retirement) -> str:
     return f"more than {r.limit:g} memories in this chat; recalled {r.recall_count} times"
 
 
-def patrol_report(service: MemoryService, chat_id: str) -> PatrolReport:
+def patrol_report(service: Memory, chat_id: str) -> PatrolReport:
     """The report as of ``service.now()``; reads only."""
     now, settings = service.now(), service.settings.lifecycle
     return service.read(lambda r: build_report(r, chat_id, now, settings))

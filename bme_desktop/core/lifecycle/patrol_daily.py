@@ -20,18 +20,18 @@ from .chat_state import read_key, set_key
 from .patrol import DAY, patrol_report
 
 if TYPE_CHECKING:
-    from ..service import MemoryService
+    from ..ports import Memory
 
 STATE_KEY = "patrol"
 
 
-def latest_patrol(service: MemoryService, chat_id: str) -> dict[str, Any] | None:
+def latest_patrol(service: Memory, chat_id: str) -> dict[str, Any] | None:
     """``{"at": float, "report": PatrolReport.to_json()}`` or None if no patrol ran yet."""
     record = service.read(lambda r: read_key(r, chat_id, STATE_KEY))
     return record if isinstance(record, dict) and "report" in record else None
 
 
-def run_patrol(service: MemoryService, chat_id: str) -> dict[str, Any]:
+def run_patrol(service: Memory, chat_id: str) -> dict[str, Any]:
     """Compute the report now and keep it as the chat's latest; returns the stored record."""
     report = patrol_report(service, chat_id)
     record: dict[str, Any] = {"at": report.at, "report": report.to_json()}
@@ -42,7 +42,7 @@ def run_patrol(service: MemoryService, chat_id: str) -> dict[str, Any]:
     return record
 
 
-def patrol_if_due(service: MemoryService, chat_id: str) -> dict[str, Any] | None:
+def patrol_if_due(service: Memory, chat_id: str) -> dict[str, Any] | None:
     """Run the patrol if the latest is missing or a day old; the new record, or None if not due."""
     latest = latest_patrol(service, chat_id)
     if latest is not None and service.now() - float(latest.get("at", 0.0)) < DAY:

@@ -25,7 +25,7 @@ from .tiers import is_injectable
 from .upkeep import copy_change
 
 if TYPE_CHECKING:
-    from ..service import MemoryService
+    from ..ports import ModelSteps
 
 SCHEMA = '{"traits": [{"kind": "trait", "text": "...", "evidence": [1]}]}'
 TRAIT_CHARS = 200
@@ -65,7 +65,7 @@ def parse_traits(reply: Any, ids: list[str]) -> list[Trait] | None:
     return list(found.values())
 
 
-def persona_with_change(service: MemoryService, chat_id: str, *, cancel: CancelToken | None = None
+def persona_with_change(service: ModelSteps, chat_id: str, *, cancel: CancelToken | None = None
                         ) -> tuple[Persona | None, ChangeRecord]:
     settings = service.settings
     now = service.now()

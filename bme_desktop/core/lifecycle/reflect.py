@@ -34,7 +34,7 @@ from .tiers import is_visible
 from .upkeep import copy_change
 
 if TYPE_CHECKING:
-    from ..service import MemoryService
+    from ..ports import ModelSteps
 
 ACTOR = "lifecycle"
 MIN_REPEAT = 3
@@ -213,7 +213,7 @@ def auto_reflect_in(uow: UnitOfWork, chat_id: str, now: float, settings: Lifecyc
     return reflect_in(uow, chat_id, now, settings) if since >= settings.reflect_every else ReflectionReport()
 
 
-def reflect_with_change(service: MemoryService, chat_id: str, *, cancel: CancelToken | None = None
+def reflect_with_change(service: ModelSteps, chat_id: str, *, cancel: CancelToken | None = None
                         ) -> tuple[ReflectionReport, ChangeRecord]:
     """The hand-run task: the LLM proposes when enabled (called outside the write), else the
     rules; the proposal is written in one write."""
@@ -236,5 +236,5 @@ def reflect_with_change(service: MemoryService, chat_id: str, *, cancel: CancelT
     return service.write(op)
 
 
-def reflect(service: MemoryService, chat_id: str) -> ReflectionReport:
+def reflect(service: ModelSteps, chat_id: str) -> ReflectionReport:
     return reflect_with_change(service, chat_id)[0]

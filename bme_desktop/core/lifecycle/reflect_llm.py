@@ -17,7 +17,7 @@ from .llm_step import Asked, ask_model
 from .reflect import Insight, ReflectionContext
 
 if TYPE_CHECKING:
-    from ..service import MemoryService
+    from ..ports import ModelSteps
 
 SCHEMA = ('{"insights": [{"insight": "...", "trigger": "...", "suggestion": "...", "importance": 5, '
           '"evidence": [1, 2]}]}')
@@ -53,7 +53,7 @@ def request_data(ctx: ReflectionContext) -> tuple[dict[str, Any], list[str]]:
     return data, [n.id for n in nodes]
 
 
-def ask_insights(service: MemoryService, chat_id: str, ctx: ReflectionContext) -> Asked[list[Insight]]:
+def ask_insights(service: ModelSteps, chat_id: str, ctx: ReflectionContext) -> Asked[list[Insight]]:
     data, ids = request_data(ctx)
     if not ids:
         return Asked(None)

@@ -19,7 +19,7 @@ from .summaries import SMALL_CHARS, SummaryReport, SummarySource, pending_groups
 from .upkeep import copy_change
 
 if TYPE_CHECKING:
-    from ..service import MemoryService
+    from ..ports import ModelSteps
 
 SCHEMA = '{"summaries": [{"id": 1, "text": "..."}]}'
 MAX_CHARS = 2 * SMALL_CHARS  # a model may run a little long; beyond that the reply is not used
@@ -37,7 +37,7 @@ def parse_summaries(reply: Any, count: int) -> dict[int, str] | None:
     return numbered_texts(reply, "summaries", count, MAX_CHARS)
 
 
-def summarize_with_change(service: MemoryService, chat_id: str, *, cancel: CancelToken | None = None
+def summarize_with_change(service: ModelSteps, chat_id: str, *, cancel: CancelToken | None = None
                           ) -> tuple[SummaryReport, ChangeRecord]:
     settings = service.settings
     now = service.now()

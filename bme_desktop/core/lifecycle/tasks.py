@@ -14,7 +14,7 @@ from ..store.unit_of_work import UnitOfWork
 from .upkeep import UpkeepReport, copy_change, upkeep_in
 
 if TYPE_CHECKING:
-    from ..service import MemoryService
+    from ..ports import Core, Memory
 
 Step = Callable[[UnitOfWork, str, float, LifecycleSettings], Any]
 
@@ -26,7 +26,7 @@ class CancellableStep(Protocol):
                  cancel: CancelToken | None = None) -> Any: ...
 
 
-def run_step(service: MemoryService, chat_id: str, step: Step, cancel: CancelToken | None = None
+def run_step(service: Memory, chat_id: str, step: Step, cancel: CancelToken | None = None
              ) -> tuple[Any, ChangeRecord]:
     """Run ``step(uow, chat_id, now, settings)`` in one write; its result and the change record.
     ``cancel`` is checked before the commit (a cancelled step's write rolls back)."""
@@ -41,13 +41,13 @@ def run_step(service: MemoryService, chat_id: str, step: Step, cancel: CancelTok
     return service.write(op)
 
 
-def run_upkeep(service: MemoryService, chat_id: str) -> UpkeepReport:
+def run_upkeep(service: Memory, chat_id: str) -> UpkeepReport:
     """One upkeep pass now (also the ``upkeep`` maintenance task)."""
     report: UpkeepReport = run_step(service, chat_id, upkeep_in)[0]
     return report
 
 
-def _task(service: MemoryService, step: CancellableStep) -> CancellableTask:
+def _task(service: Memory, step: CancellableStep) -> CancellableTask:
     """A maintenance task running ``step`` in one write, with ``cancel`` handed to the step."""
     def task(chat_id: str, cancel: CancelToken | None) -> ChangeRecord:
         return run_step(service, chat_id, partial(step, cancel=cancel), cancel)[1]
@@ -77,23 +77,23 @@ def after_extraction_steps() -> dict[str, Step]:
             "reflect": auto_reflect_in, "persona": auto_persona_in, "working": working_in}
 
 
-def register_tasks(service: MemoryService) -> None:
+def register_tasks(service: Core) -> None:
     from .compress_llm import compress_with_change
     from .consolidate_llm import consolidate_with_change
     from .fold_llm import fold_with_change
     from .persona_llm import persona_with_change
     from .reflect import reflect_with_change
     from .summaries_llm import summarize_with_change
-    service.maintenance_tasks["upkeep"] = _task(service, upkeep_in)
+    service.add_maintenance_task("upkeep", _task(service, upkeep_in))
     # tasks that may ask an LLM first (outside the write), then write what it proposed
     with_change: dict[str, Callable[..., tuple[Any, ChangeRecord]]] = {
         "reflect": reflect_with_change, "summarize": summarize_with_change, "compress": compress_with_change,
         "persona": persona_with_change, "consolidate": consolidate_with_change, "fold": fold_with_change}
     for name, run in with_change.items():
-        service.maintenance_tasks[name] = _llm_task(service, run)
+        service.add_maintenance_task(name, _llm_task(service, run))
 
 
-def _llm_task(service: MemoryService, run: Callable[..., tuple[Any, ChangeRecord]]) -> CancellableTask:
+def _llm_task(service: Core, run: Callable[..., tuple[Any, ChangeRecord]]) -> CancellableTask:
     def task(chat_id: str, cancel: CancelToken | None) -> ChangeRecord:
         return run(service, chat_id, cancel=cancel)[1]
     return CancellableTask(task)

@@ -30,7 +30,7 @@ from .patrol_daily import patrol_if_due
 from .tasks import Step, after_extraction_steps, run_step
 
 if TYPE_CHECKING:
-    from ..service import MemoryService
+    from ..ports import Core
 
 log = logging.getLogger(__name__)
 POLL_S = 1.0
@@ -47,7 +47,7 @@ class _Job:
 
 
 class LifecycleWorker:
-    def __init__(self, service: MemoryService, *, monotonic: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, service: Core, *, monotonic: Callable[[], float] = time.monotonic) -> None:
         self.service = service
         self._monotonic = monotonic
         self._jobs: queue.Queue[_Job] = queue.Queue()
@@ -80,7 +80,7 @@ class LifecycleWorker:
             job = _Job(event.chat_id, "after_extraction")
         else:
             return
-        if threading.get_ident() == getattr(self.service, "_writer_ident", None):
+        if self.service.on_writer_thread():
             self._jobs.put(job)  # write() cannot be called from the writer thread
             return
         try:
@@ -151,7 +151,7 @@ def _in_turn(steps: list[Step]) -> Step:
     return run
 
 
-def attach(service: MemoryService) -> LifecycleWorker:
+def attach(service: Core) -> LifecycleWorker:
     """Register the life-cycle maintenance tasks and start the worker."""
     from .tasks import register_tasks
     register_tasks(service)

@@ -24,7 +24,7 @@ from ..store.unit_of_work import UnitOfWork
 from .chat_state import get_key, read_key, set_key
 
 if TYPE_CHECKING:
-    from ..service import MemoryService
+    from ..ports import Memory
 
 KEY = INDEPENDENT_STATE["working"]
 ACTOR = "lifecycle"
@@ -106,7 +106,7 @@ def working_in(uow: UnitOfWork, chat_id: str, now: float, settings: LifecycleSet
     return items
 
 
-def update_working_memory(service: MemoryService, chat_id: str) -> list[WorkItem]:
+def update_working_memory(service: Memory, chat_id: str) -> list[WorkItem]:
     from .tasks import run_step
     items: list[WorkItem] = run_step(service, chat_id, working_in)[0]
     return items

@@ -17,7 +17,7 @@ from .api import RecalledNode, RecallRequest, RecallResult
 from .injection import render_injection
 
 if TYPE_CHECKING:
-    from ..service import MemoryService
+    from ..ports import ChatQueries
 
 _WORD = re.compile(r"[a-z0-9]{3,}|[\u4e00-\u9fff]")
 
@@ -33,7 +33,7 @@ def query_terms(text: str) -> set[str]:
 
 
 class KeywordRecaller:
-    def __init__(self, service: MemoryService) -> None:
+    def __init__(self, service: ChatQueries) -> None:
         self.service = service
 
     def recall(self, request: RecallRequest) -> RecallResult:

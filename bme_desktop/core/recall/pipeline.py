@@ -55,7 +55,7 @@ from .vocative import Addressed, addressee
 if TYPE_CHECKING:
     from ..index.maintainer import VectorMaintainer
     from ..model import Node, Summary
-    from ..service import MemoryService
+    from ..ports import Core
     from ..store.reader import Reader
 
 SEEDS = 8
@@ -66,7 +66,7 @@ EMBED_IN_FLIGHT = 6
 
 
 class HybridRecaller:
-    def __init__(self, service: MemoryService, vectors: VectorMaintainer | None) -> None:
+    def __init__(self, service: Core, vectors: VectorMaintainer | None) -> None:
         self.service = service
         self.cache = RecallCache(service)
         self.vectors = vectors
@@ -524,7 +524,7 @@ def _embed_release(embedder: RecallEmbedder, texts: list[str], gate: threading.S
         gate.release()
 
 
-def attach(service: MemoryService, embedder_factory: Callable[[], RecallEmbedder] | None = None) -> HybridRecaller:
+def attach(service: Core, embedder_factory: Callable[[], RecallEmbedder] | None = None) -> HybridRecaller:
     """Attach the hybrid recaller and its vector maintainer (``rebuild_vectors``) to ``service``."""
     from ..index.maintainer import VectorMaintainer
 
@@ -536,7 +536,7 @@ def attach(service: MemoryService, embedder_factory: Callable[[], RecallEmbedder
 
     vectors = VectorMaintainer(service, embedder_factory or default_factory)
     recaller = HybridRecaller(service, vectors)
-    service.recaller = recaller
+    service.use_recaller(recaller)
     RecallWarmer(service, recaller)
-    service.maintenance_tasks["rebuild_vectors"] = CancellableTask(vectors.rebuild)
+    service.add_maintenance_task("rebuild_vectors", CancellableTask(vectors.rebuild))
     return recaller
