@@ -130,8 +130,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     except Exception as exc:  # a clear one-line message for problems users can fix
+        from .core.errors import StoreError
         from .core.settings import SettingsError
-        from .core.store.database import StoreError
         if isinstance(exc, StoreError | SettingsError):
             print(f"bme-desktop: {exc}", file=sys.stderr)
             return 2

@@ -7,8 +7,7 @@ from typing import Any
 from ..core.clock import iso
 from ..core.events import ChangeRecord
 from ..core.lorebook import is_read_only, lore_of
-from ..core.model import ChatStats, Edge, Node, RecallRecord
-from ..core.recall.api import RecalledNode, RecallResult
+from ..core.model import ChatStats, Edge, Node, RecalledNode, RecallRecord, RecallResult
 from ..core.schema import NODE_TYPES, node_text
 
 # What a memory's flags may tell a client: which memory replaced it (or which it replaced) and

@@ -8,7 +8,7 @@ from typing import Any
 
 from aiohttp import web
 
-from ..core.chat_ops import OPERATIONS, RANGED, chat_facts, check_range, run_operation
+from ..core.chat_ops import OPERATIONS, RANGED, check_range, run_operation
 from ..core.errors import ServiceError
 from ..core.model import MessageIn
 from ..core.rewrites import run_recorded
@@ -87,9 +87,8 @@ async def sync(request: web.Request) -> web.Response:
     if wait and result.ticket is not None:  # the write is done: wait without holding a worker
         deadline = time.monotonic() + c.config.sync_wait_timeout_s
         done = await c.wait(result.ticket.wait, c.config.sync_wait_timeout_s)
-        vectors = getattr(c.service.recaller, "vectors", None)
-        if vectors is not None:  # ... and until its memories can be found by meaning too
-            await c.wait(vectors.wait_chat, chat_id, max(0.0, deadline - time.monotonic()))
+        if c.service.vector_index() is not None:  # ... and until its memories can be found by meaning too
+            await c.wait(c.service.wait_for_vectors, chat_id, max(0.0, deadline - time.monotonic()))
     return web.json_response({
         "chat_id": result.chat_id, "stored": result.stored, "changed_from": result.changed_from,
         "rolled_back": {"batches": result.rolled_back_batches, "nodes": result.rolled_back_nodes},
@@ -106,15 +105,12 @@ async def chat_stats(request: web.Request) -> web.Response:
     c = ctx(request)
     chat_id = chat_id_of(request)
     body = stats_json(await c.call(c.service.chat_stats, chat_id))
-    progress = getattr(c.service.extraction, "progress", None)
-    if callable(progress):  # how far extraction is: counts, pace and the time left
-        found = await c.call(progress, chat_id)
-        if found is not None:
-            body["extraction"] = found.to_json()
-    vectors = getattr(c.service.recaller, "vectors", None)
+    found = await c.call(c.service.extraction_progress, chat_id)  # counts, pace and the time left
+    if found is not None:
+        body["extraction"] = found.to_json()
+    vectors = c.service.vector_status(chat_id)
     if vectors is not None:  # extra: how far the vector index is
-        model, embedded, pending = vectors.status(chat_id)
-        body["vectors"] = {"model": model, "embedded": embedded, "pending": pending}
+        body["vectors"] = {"model": vectors.model, "embedded": vectors.embedded, "pending": vectors.pending}
     return web.json_response(body)
 
 
@@ -157,7 +153,7 @@ def _check_task(c: BridgeContext, chat_id: str, task: str, start: int | None, en
     if _is_operation(task, start, end):
         if task not in RANGED and (start is not None or end is not None):
             raise bad_request("from", f"{task} takes no message range")
-        check_range(start, end, c.service.read(lambda r: chat_facts(r, chat_id)))
+        check_range(start, end, c.service.chat_facts(chat_id))
     elif task not in c.service.maintenance_tasks:
         raise ApiError(409, f"this version of BME Desktop cannot run {task!r} yet")
 

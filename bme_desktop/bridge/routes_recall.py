@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from aiohttp import web
 
-from ..core.model import Node, RecallRecord
-from ..core.recall.api import RecallRequest
+from ..core.model import Node, RecallRecord, RecallRequest
 from .context import BridgeContext, ctx
 from .errors import ApiError, bad_request
 from .path_params import MAX_INDEX, chat_id_of, index_of
@@ -61,7 +60,7 @@ def _with_current_nodes(c: BridgeContext, record: RecallRecord) -> dict[str, Nod
     ids = [str(n.get("id")) for n in record.nodes if n.get("id")]
     if not ids:
         return {}
-    nodes = c.service.read(lambda r: r.nodes_by_ids(record.chat_id, ids))
+    nodes = c.service.nodes_by_ids(record.chat_id, ids)
     return {n.id: n for n in nodes}
 
 

@@ -67,10 +67,10 @@ def remove_bridge_file(data_dir: Path) -> None:
 
 def serve_main(data_dir: Path, *, database_url: str | None, host: str | None, port: int | None,
                allow_remote: bool) -> int:
+    from ..core.errors import StoreError
     from ..core.paths import data_dir_problem
     from ..core.service import MemoryService
     from ..core.settings import SettingsError, load_settings
-    from ..core.store.database import StoreError
 
     problem = data_dir_problem(data_dir)
     if problem is not None:

@@ -30,3 +30,7 @@ class Conflict(ServiceError):
 
 class Unavailable(ServiceError):
     code = "unavailable"
+
+
+class StoreError(Exception):
+    """A database problem a user can act on: the message names the problem and the file."""

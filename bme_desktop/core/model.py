@@ -194,3 +194,46 @@ class ChatStats:
     isolated: bool = False
     # memories this chat shares with other chats, by scope kind ("character", "persona", "world")
     shared_by_kind: dict[str, int] = field(default_factory=dict)
+
+
+# --- recall: the request and what it found (core/recall/api.py is the recaller's contract) ---
+
+@dataclass(frozen=True)
+class RecallRequest:
+    chat_id: str
+    user_input: str
+    index: int | None = None
+    top_k: int = 8
+    budget_tokens: int = 1500
+    last_reply: str | None = None
+    previous_input: str | None = None
+    for_character: str | None = None  # a group chat: the character about to speak (recall/scopes.py)
+
+
+@dataclass
+class RecalledNode:
+    node: Node
+    score: float
+    bucket: str
+    components: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass
+class RecallResult:
+    injection: str
+    token_estimate: int
+    elapsed_ms: float
+    nodes: list[RecalledNode]
+    skipped_stages: list[str] = field(default_factory=list)
+    more_not_shown: int = 0
+    held_for_review: int = 0  # memories that would have been injected but wait for approval (review gate)
+
+
+@dataclass(frozen=True)
+class VectorStatus:
+    """How far recall's vector index is for one chat (``embedded`` None: not loaded yet)."""
+
+    model: str | None
+    embedded: int | None
+    pending: bool  # memories still wait for their vectors
+    engine: str | None  # how the embedder runs ("onnxruntime"), when it is built and says so

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from .cancel import CancelToken
     from .events import ChangeRecord, EventBus
     from .extract.api import ExtractionScheduler
+    from .extract.progress import ExtractionProgress
     from .model import ChatStats, Edge, Message, Node, NodeQuery
     from .providers.chat_model import ModelLenders
     from .recall.api import Recaller
@@ -211,6 +212,18 @@ class ReportsBusy(Protocol):
     def busy(self, chat_id: str) -> bool: ...
 
 
+@runtime_checkable
+class ReportsProgress(Protocol):
+    def progress(self, chat_id: str) -> ExtractionProgress | None: ...
+
+
+@runtime_checkable
+class RunsNow(Protocol):
+    def run_now(self, chat_id: str, cancel: CancelToken | None = None) -> int:
+        """Extract every due batch on the calling thread (cancellable); the batches committed."""
+        ...
+
+
 # --- composites ---------------------------------------------------------------------------------
 
 class Memory(Reads, Writes, Clocked, Configured, Publishes, Protocol):
@@ -248,6 +261,8 @@ __all__ = [
     "Publishes",
     "Reads",
     "ReportsBusy",
+    "ReportsProgress",
+    "RunsNow",
     "StoreAccess",
     "VectorIndex",
     "Wiring",

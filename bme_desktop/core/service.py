@@ -10,11 +10,11 @@ from __future__ import annotations
 import contextlib
 import logging
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from . import editing
 from .cancel import CancellableTask, CancelToken, checkpoint
@@ -24,8 +24,8 @@ from .events import ChangeRecord, Event, EventBus
 from .extract.api import ExtractionScheduler, ExtractionTicket, NoExtraction
 from .ingest.history import SyncOutcome, apply_sync, store_members, validate_messages
 from .lorebook import LoreReport, check_writable
-from .model import ChatStats, Edge, Message, MessageIn, Node, NodeQuery, RecallRecord
-from .ports import HasVectors, KnowsChat, Prepares, VectorIndex
+from .model import ChatStats, Edge, Message, MessageIn, Node, NodeQuery, RecallRecord, VectorStatus
+from .ports import HasVectors, KnowsChat, Prepares, ReportsProgress, RunsNow, VectorIndex
 from .providers.chat_model import ModelLenders
 from .recall.api import Recaller, RecallRequest, RecallResult
 from .scopes import ChatIdentity
@@ -38,6 +38,11 @@ from .store.reader import ChatNotFound, Reader
 from .store.store import Store
 from .store.unit_of_work import UnitOfWork
 from .worldinfo import LoreEntry
+
+if TYPE_CHECKING:
+    from .chat_ops import ChatFacts
+    from .extract.progress import ExtractionProgress
+    from .overview import OverviewSeries
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -166,6 +171,42 @@ class MemoryService:
         """The recaller's vector index, if it has one (recall by meaning)."""
         return self.recaller.vectors if isinstance(self.recaller, HasVectors) else None
 
+    # what the pipelines report ---------------------------------------------------------------
+    def vector_status(self, chat_id: str, *, load: bool = False) -> VectorStatus | None:
+        """How far recall's vector index is for the chat; None when recall has no vector index.
+        With ``load`` the chat's vectors are read first if no recall has yet (recall then finds them)."""
+        vectors = self.vector_index()
+        if vectors is None:
+            return None
+        if load:
+            vectors.index(chat_id)
+        model, embedded, pending = vectors.status(chat_id)
+        return VectorStatus(model, embedded, pending, vectors.engine())
+
+    def wait_for_vectors(self, chat_id: str, timeout: float | None = None) -> bool:
+        """Wait until the chat's memories have their vectors (True at once without a vector index)."""
+        vectors = self.vector_index()
+        return True if vectors is None else vectors.wait_chat(chat_id, timeout)
+
+    def can_extract(self) -> bool:
+        """Whether an extractor is attached (a service opened without pipelines has none)."""
+        return not isinstance(self.extraction, NoExtraction)
+
+    def can_extract_now(self) -> bool:
+        """Whether ``extract_now`` runs on the caller's thread and can be cancelled."""
+        return isinstance(self.extraction, RunsNow)
+
+    def extract_now(self, chat_id: str, cancel: CancelToken | None = None) -> int:
+        """Extract the chat's due batches now; the number of batches extracted. Runs on the
+        caller's thread where the extractor can (``can_extract_now``), else waits for it."""
+        if isinstance(self.extraction, RunsNow):
+            return self.extraction.run_now(chat_id, cancel)
+        return self.extraction.schedule(chat_id, force=True).wait()
+
+    def extraction_progress(self, chat_id: str) -> ExtractionProgress | None:
+        """How far the chat's extraction is, with its pace and the time left (None: not known)."""
+        return self.extraction.progress(chat_id) if isinstance(self.extraction, ReportsProgress) else None
+
     # plumbing ------------------------------------------------------------------------------
     def now(self) -> float:
         return self.clock.now()
@@ -270,6 +311,47 @@ class MemoryService:
         self._write_checked(op)
         self.events.publish(Event("chat.deleted", chat_id))
 
+    # reads for the front ends (each one transaction) ------------------------------------------
+    def chat_ids(self) -> list[str]:
+        return self.read(lambda r: r.chat_ids())
+
+    def chat_state(self, chat_id: str) -> dict[str, Any]:
+        """What the pipelines keep about the chat (``last_extractor``, ``extracted_to``, …); {} when none."""
+        row = self.read(lambda r: r.chat_row(chat_id))
+        state = row.get("state") if row is not None else None
+        return state if isinstance(state, dict) else {}
+
+    def stored_fingerprints(self, chat_id: str) -> dict[int, str]:
+        """The stored messages' fingerprints by index ({} for a chat not stored yet)."""
+        def read(r: Reader) -> dict[int, str]:
+            pk = r.chat_pk(chat_id)
+            return {} if pk is None else r.fingerprints(pk)
+        return self.read(read)
+
+    def overview_series(self, chat_id: str) -> OverviewSeries:
+        """The Overview's charts: memories over time, recall latency, retrievability histogram."""
+        from .overview import overview_series
+        return self.read(lambda r: overview_series(r, chat_id))
+
+    def chat_facts(self, chat_id: str) -> ChatFacts:
+        """The chat's last message index and how far extraction and evolution have read."""
+        from .chat_ops import chat_facts
+        return self.read(lambda r: chat_facts(r, chat_id))
+
+    def export_document(self, chat_ids: Sequence[str] | None = None) -> dict[str, Any]:
+        """The open JSON export of the given chats (all when None), as of now."""
+        from .backup.export import export_document
+        return self.read(lambda r: export_document(r, chat_ids, now=self.now()))
+
+    def graph_of(self, chat_ids: Sequence[str] | None = None) -> tuple[list[Node], list[Edge]]:
+        """The live memories and links of the given chats (all when None), for GraphML/GEXF."""
+        from .backup.graph_formats import graph_of
+        return self.read(lambda r: graph_of(r, chat_ids))
+
+    def audit(self, chat_id: str | None, *, limit: int = 200) -> list[dict[str, Any]]:
+        """The newest audit entries (of one chat, or all), newest first."""
+        return self.read(lambda r: r.audit(chat_id, limit=limit))
+
     # messages ------------------------------------------------------------------------------
     def sync(self, chat_id: str, messages: Sequence[MessageIn], *, complete: bool = False,
              character: str | None = None, user: str | None = None, wait: bool = False,
@@ -310,6 +392,22 @@ class MemoryService:
         if node is None:
             raise NotFound(f"no memory {node_id!r} in chat {chat_id!r}")
         return node
+
+    def find_node(self, chat_id: str, node_id: str, *, include_deleted: bool = False) -> Node | None:
+        """The memory, or None where ``get_node`` raises ``NotFound``."""
+        return self.read(lambda r: r.node(chat_id, node_id, include_deleted=include_deleted))
+
+    def nodes_by_ids(self, chat_id: str, ids: Iterable[str]) -> list[Node]:
+        return self.read(lambda r: r.nodes_by_ids(chat_id, ids))
+
+    def nodes_and_edges(self, chat_id: str, node_ids: Sequence[str], edge_ids: Sequence[str]
+                        ) -> tuple[list[Node], list[Edge]]:
+        """The named memories and links that exist (in one transaction)."""
+        def read(r: Reader) -> tuple[list[Node], list[Edge]]:
+            nodes = r.nodes_by_ids(chat_id, node_ids) if node_ids else []
+            edges = [e for e in (r.edge(chat_id, i) for i in edge_ids) if e is not None]
+            return nodes, edges
+        return self.read(read)
 
     def search_nodes(self, chat_id: str, query: NodeQuery) -> tuple[list[Node], int]:
         return self.read(lambda r: r.search_nodes(chat_id, query))

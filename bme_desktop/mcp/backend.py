@@ -11,8 +11,7 @@ from ..bridge.render import node_json, recall_json, stats_json
 from ..core.editing import NodeDraft
 from ..core.errors import ServiceError
 from ..core.lifecycle.meta import what_do_i_know
-from ..core.model import NodeQuery
-from ..core.recall.api import RecallRequest
+from ..core.model import NodeQuery, RecallRequest
 from ..core.schema import NODE_TYPES
 from ..core.service import MemoryService
 

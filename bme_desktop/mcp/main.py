@@ -132,9 +132,9 @@ def serve_http(backend: MemoryBackend, data_dir: Path, *, host: str, port: int, 
 
 def mcp_main(data_dir: Path, *, database_url: str | None, http: bool, host: str | None, port: int | None,
              chat: str | None) -> int:
+    from ..core.errors import StoreError
     from ..core.paths import data_dir_problem
     from ..core.settings import SettingsError
-    from ..core.store.database import StoreError
 
     problem = data_dir_problem(data_dir)
     if problem is not None:

@@ -11,10 +11,10 @@ from PySide6.QtCore import QLockFile, QSettings, QTranslator
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QMessageBox
 
+from ..core.errors import StoreError
 from ..core.paths import ensure_private_dir
 from ..core.service import MemoryService
 from ..core.settings import Settings, SettingsError, load_settings
-from ..core.store.database import StoreError
 from .companion import CompanionWindow
 from .context import AppContext
 from .i18n import install_translator, resolve_language

@@ -14,8 +14,7 @@ from ..core.editing import NodeDraft, create_node, link
 from ..core.ingest.history import apply_sync
 from ..core.lifecycle.persona import Trait, persona_in, synthesise
 from ..core.lifecycle.schedule import new_card
-from ..core.model import MessageIn, Node, Scope
-from ..core.recall.api import RecallRequest
+from ..core.model import MessageIn, Node, RecallRequest, Scope
 from ..core.service import MemoryService
 from ..core.store.unit_of_work import UnitOfWork
 

@@ -67,15 +67,15 @@ def load_details(service: MemoryService, chat_id: str, node_id: str) -> NodeDeta
     node = service.get_node(chat_id, node_id, include_deleted=True)
     wanted = sorted(set(node.source_indices))
     sources = [m for m in service.messages(chat_id, wanted[0], wanted[-1]) if m.index in wanted] if wanted else []
-    audit = service.read(lambda r: r.audit(chat_id, limit=AUDIT_SCAN))
+    audit = service.audit(chat_id, limit=AUDIT_SCAN)
     edges = [e for e in service.edges(chat_id, node_id=node_id) if e.is_valid]
     others = {e.to_id if e.from_id == node_id else e.from_id for e in edges}
-    titles = {n.id: n.title for n in service.read(lambda r: r.nodes_by_ids(chat_id, others))}
+    titles = {n.id: n.title for n in service.nodes_by_ids(chat_id, others)}
     links = [LinkRow(edge=e, outgoing=e.from_id == node_id, other_id=(other := e.to_id if e.from_id == node_id
                                                                       else e.from_id),
                      other_title=titles.get(other, other)) for e in edges]
     successor_id = node.flags.get("superseded_by")
-    successor = service.read(lambda r: r.node(chat_id, str(successor_id), include_deleted=True)) \
+    successor = service.find_node(chat_id, str(successor_id), include_deleted=True) \
         if successor_id else None
     return NodeDetails(node=node, sources=sources, history=_history(node, audit, successor), links=links)
 

@@ -15,10 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ...core.ingest.fingerprint import fingerprint
-from ...core.model import MessageIn
-from ...core.recall.api import RecallRequest
+from ...core.model import MessageIn, RecallRequest
 from ...core.service import MemoryService
-from ...core.store.reader import Reader
 from .conversation import Turn, fingerprints, last_name, last_user, plan_sync
 
 log = logging.getLogger(__name__)
@@ -65,13 +63,6 @@ class FingerprintCache:
         return out
 
 
-def _stored_fingerprints(service: MemoryService, chat_id: str) -> dict[int, str]:
-    def read(r: Reader) -> dict[int, str]:
-        pk = r.chat_pk(chat_id)
-        return {} if pk is None else r.fingerprints(pk)
-    return service.read(read)
-
-
 def sync_window(service: MemoryService, chat_id: str, turns: Sequence[Turn],
                 cache: FingerprintCache | None = None) -> int:
     """Store the request's conversation as the chat's messages; returns the stored index of
@@ -80,7 +71,7 @@ def sync_window(service: MemoryService, chat_id: str, turns: Sequence[Turn],
     When no stored message of the window changed and none follows it (the usual turn: the
     same history plus new messages), only the new messages are synced: the same outcome as
     the plan's sync, without pushing the whole history through the core every turn."""
-    stored = _stored_fingerprints(service, chat_id)
+    stored = service.stored_fingerprints(chat_id)
     window = cache.fingerprints(chat_id, turns) if cache is not None else fingerprints(turns)
     plan = plan_sync(stored, window)
     character, user = last_name(turns, "assistant"), last_name(turns, "user")

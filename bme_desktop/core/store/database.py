@@ -13,13 +13,10 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError
 from sqlalchemy.pool import NullPool
 
+from ..errors import StoreError as StoreError  # re-exported: raised here, caught by callers
 from ..paths import create_private_file, ensure_private_dir
 
 DB_FILENAME = "memory.db"
-
-
-class StoreError(Exception):
-    """A database problem a user can act on: the message names the problem and the file."""
 
 
 def sqlite_url(data_dir: Path) -> str:

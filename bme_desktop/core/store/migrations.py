@@ -9,9 +9,9 @@ from typing import Any
 
 from sqlalchemy import Column, Connection, Engine, inspect, select, text
 
+from ..errors import StoreError
 from ..scopes import identity_key
 from . import tables
-from .database import StoreError
 from .locks import SCHEMA_KEY, lock_in_transaction
 
 SCHEMA_VERSION = 3

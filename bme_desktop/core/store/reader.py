@@ -79,6 +79,17 @@ class Reader:
         row = self.conn.execute(select(*columns).where(c.chat_id == chat_id)).mappings().first()
         return dict(row) if row else None
 
+    def overview_rows(self, chat_id: str) -> tuple[list[tuple[float, float]], list[float]]:
+        """The chat's live memories as (created_at, retrievability), and its kept recalls'
+        ``elapsed_ms`` oldest first: only the columns the Overview's series need."""
+        pk = self.require_chat_pk(chat_id)
+        nodes = self.conn.execute(select(t.nodes.c.created_at, t.nodes.c.retrievability)
+                                  .where(t.nodes.c.chat_pk == pk, t.nodes.c.deleted_at.is_(None))).all()
+        recalls = self.conn.execute(select(t.recall_records.c.elapsed_ms)
+                                    .where(t.recall_records.c.chat_pk == pk)
+                                    .order_by(t.recall_records.c.created_at, t.recall_records.c.idx)).scalars().all()
+        return [(row[0], row[1]) for row in nodes], list(recalls)
+
     def chat_scope(self, chat_id: str) -> ChatScope:
         """Who is who in the chat: what its memories are shared with and drawn from."""
         row = self.chat_row(chat_id, state=False)

@@ -34,8 +34,6 @@ from PySide6.QtWidgets import (
 
 from ...core.cancel import CancellableTask, Cancelled, CancelToken
 from ...core.events import ChangeRecord
-from ...core.extract.api import NoExtraction
-from ...core.extract.scheduler import ExtractionWorker
 from ...core.rewrites import DESTRUCTIVE_TASKS, RewritePlan, plan_rewrite, run_recorded
 from ...core.service import MemoryService
 from ..context import AppContext
@@ -132,10 +130,7 @@ def run_action(service: MemoryService, chat_id: str, key: str, cancel: CancelTok
     A memory task is recorded as one undo step (``rewrites.run_recorded``)."""
     start = time.monotonic()
     if key == "extract":
-        if isinstance(service.extraction, ExtractionWorker):
-            batches = service.extraction.run_now(chat_id, cancel)
-        else:
-            batches = service.extraction.schedule(chat_id, force=True).wait()
+        batches = service.extract_now(chat_id, cancel)
         return ActionResult(None, batches, time.monotonic() - start)
     change = run_recorded(service, chat_id, key, cancel, plan=plan)
     return ActionResult(change, 0, time.monotonic() - start)
@@ -144,7 +139,7 @@ def run_action(service: MemoryService, chat_id: str, key: str, cancel: CancelTok
 def cancel_hint(service: MemoryService, key: str) -> str:
     """What Cancel does for ``key``, or "" when the task cannot be stopped once started."""
     if key == "extract":
-        cancellable = isinstance(service.extraction, ExtractionWorker)
+        cancellable = service.can_extract_now()
     else:
         cancellable = isinstance(service.maintenance_tasks.get(key), CancellableTask)
     if not cancellable:
@@ -301,7 +296,7 @@ class ActionsPanel(RowRunner, QWidget):
         if not self._context.chat_id:
             return False, self.tr("Open a chat first.")
         if key == "extract":
-            if isinstance(service.extraction, NoExtraction):
+            if not service.can_extract():
                 return False, self.tr("No extractor is attached to this data folder.")
             return True, ""
         if key not in service.maintenance_tasks:

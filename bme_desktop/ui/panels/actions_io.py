@@ -12,10 +12,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from ...core.backup.crypto import MAGIC, is_encrypted
-from ...core.backup.export import dumps, export_document
+from ...core.backup.export import dumps
 from ...core.backup.fileio import read_file, write_atomically
 from ...core.backup.files import write_backup_file
-from ...core.backup.graph_formats import graph_of, to_gexf, to_graphml
+from ...core.backup.graph_formats import to_gexf, to_graphml
 from ...core.backup.importer import ImportResult, import_chats
 from ...core.backup.stream import open_backup
 from ...core.cancel import CancelToken, checkpoint
@@ -45,9 +45,9 @@ def format_of(path: str, fallback: ExportFormat = "json") -> ExportFormat:
 def export_chat(service: MemoryService, chat_id: str, path: Path, fmt: ExportFormat,
                 cancel: CancelToken | None = None) -> Written:
     if fmt == "json":
-        data = dumps(service.read(lambda r: export_document(r, [chat_id], now=service.now()))).encode("utf-8")
+        data = dumps(service.export_document([chat_id])).encode("utf-8")
     else:
-        nodes, edges = service.read(lambda r: graph_of(r, [chat_id]))
+        nodes, edges = service.graph_of([chat_id])
         data = (to_graphml if fmt == "graphml" else to_gexf)(nodes, edges)
     checkpoint(cancel)
     write_atomically(path, data)
@@ -70,7 +70,7 @@ def import_as_new(service: MemoryService, path: Path, cancel: CancelToken | None
     chats = open_backup(path, None)
     as_chat: str | None = None
     if len(chats) == 1:
-        taken = set(service.read(lambda r: r.chat_ids()))
+        taken = set(service.chat_ids())
         target = free_chat_id(taken, chats.chat_ids[0])
         as_chat = target if target != chats.chat_ids[0] else None
     checkpoint(cancel)

@@ -15,7 +15,6 @@ from PySide6.QtWidgets import QCheckBox, QGridLayout, QHBoxLayout, QLabel, QSpin
 from ...core.cancel import Cancelled, CancelToken
 from ...core.chat_ops import RANGED, NothingToDo, OperationResult, run_operation
 from ...core.events import Event
-from ...core.extract.scheduler import ExtractionWorker
 from ..context import AppContext
 from ..format import format_count
 from ..lifetime import subscribe
@@ -94,9 +93,9 @@ class StoryOperations(RowRunner, QWidget):
         service = self._context.service
         if not self._context.chat_id:
             return False, QCoreApplication.translate("Actions", "Open a chat first.")
-        if key in ("extract_pending", "reextract") and not isinstance(service.extraction, ExtractionWorker):
+        if key in ("extract_pending", "reextract") and not service.can_extract_now():
             return False, QCoreApplication.translate("Actions", "No extractor is attached to this data folder.")
-        if key == "rebuild_vectors" and getattr(service.recaller, "vectors", None) is None:
+        if key == "rebuild_vectors" and service.vector_index() is None:
             return False, QCoreApplication.translate("Actions", "Recall has no vector index in this data folder.")
         return True, ""
 

@@ -23,8 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from ...core.events import Event
-from ...core.model import RecallRecord
-from ...core.recall.api import RecallRequest
+from ...core.model import RecallRecord, RecallRequest
 from ...core.service import MemoryService
 from ..context import AppContext
 from ..lifetime import subscribe

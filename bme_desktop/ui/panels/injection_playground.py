@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...core.recall.api import RecallRequest, RecallResult
+from ...core.model import RecallRequest, RecallResult
 from ..context import AppContext
 from .injection_labels import component_label, stage_label
 

@@ -11,27 +11,19 @@ from PySide6.QtCore import QCoreApplication, QTimer
 from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QVBoxLayout, QWidget
 
 from ...core.events import ChangeRecord, Event
-from ...core.model import ChatStats
+from ...core.model import ChatStats, VectorStatus
 from ...core.schema import NODE_TYPES, TIERS
 from ...core.service import MemoryService
 from ..context import AppContext
 from ..format import format_count, format_time
 from ..labels import node_type_label, tier_label
 from ..lifetime import subscribe
-from ..overview_data import OverviewSeries, overview_series
+from ..overview_data import OverviewSeries
 from ..theming import Theme
 from ..theming.plot import node_brush, pen, style_plot
 from .overview_plots import OverviewPlots, prepare, show_empty
 
-
-@dataclass(frozen=True)
-class VectorState:
-    """How far recall's vector index is for one chat (``embedded`` None: not loaded yet)."""
-
-    model: str | None
-    embedded: int | None
-    pending: bool
-    engine: str | None
+VectorState = VectorStatus  # how far recall's vector index is for one chat (the service's record)
 
 
 @dataclass(frozen=True)
@@ -49,19 +41,11 @@ Overview = tuple[ChatStats, OverviewSeries, VectorState | None, LastExtraction]
 def load_overview(service: MemoryService, chat_id: str) -> Overview:
     """Blocking (a worker): the numbers, every chart's series, the vector index's state and
     which model made the last extraction batch."""
-    stats, series = service.chat_stats(chat_id), service.read(lambda r: overview_series(r, chat_id))
-    row = service.read(lambda r: r.chat_row(chat_id))
-    chat_state = row.get("state") if row is not None else None
-    chat_state = chat_state if isinstance(chat_state, dict) else {}
+    stats, series = service.chat_stats(chat_id), service.overview_series(chat_id)
+    chat_state = service.chat_state(chat_id)
     last = LastExtraction(str(chat_state.get("last_extractor") or ""), str(chat_state.get("last_model") or ""),
                           str(chat_state.get("last_note") or ""))
-    vectors = getattr(service.recaller, "vectors", None)
-    state = None
-    if vectors is not None:
-        vectors.index(chat_id)  # loads the chat's vectors if no recall has yet (recall then finds them)
-        model, embedded, pending = vectors.status(chat_id)
-        state = VectorState(model, embedded, pending, vectors.engine())
-    return stats, series, state, last
+    return stats, series, service.vector_status(chat_id, load=True), last
 
 
 class StatCard(QFrame):

@@ -55,7 +55,7 @@ def load_persona(service: MemoryService, chat_id: str) -> PersonaView:
     current = persona_core.current_persona(service, chat_id)
     history = persona_core.persona_history(service, chat_id)
     ids = {i for p in [*history, *([current] if current else [])] for tr in p.traits for i in tr.evidence}
-    nodes = service.read(lambda r: r.nodes_by_ids(chat_id, ids)) if ids else []
+    nodes = service.nodes_by_ids(chat_id, ids) if ids else []
     return PersonaView(current, history, {n.id: n.title for n in nodes})
 
 

@@ -39,12 +39,7 @@ def _fetch(service: MemoryService, change: ChangeRecord) -> _Fetched:
     chat = change.chat_id
     node_ids = sorted(change.nodes_added | change.nodes_changed)
     edge_ids = sorted(change.edges_added | change.edges_changed)
-
-    def read(r: object) -> tuple[list[Node], list[Edge]]:
-        nodes = r.nodes_by_ids(chat, node_ids) if node_ids else []  # type: ignore[attr-defined]
-        edges = [e for e in (r.edge(chat, i) for i in edge_ids) if e is not None]  # type: ignore[attr-defined]
-        return nodes, edges
-    nodes, edges = service.read(read)
+    nodes, edges = service.nodes_and_edges(chat, node_ids, edge_ids)
     return _Fetched(chat, nodes, edges, change)
 
 
