@@ -137,17 +137,9 @@ CORE_INSIDES = tuple(f"bme_desktop.core.{p}" for p in ("store", "extract", "reca
 
 # Current offenders (importer, imported): may only shrink.
 FRONT_END_ALLOWED: set[tuple[str, str]] = {
-    ("bme_desktop.bridge.routes_lifecycle", "bme_desktop.core.lifecycle.meta"),
-    ("bme_desktop.bridge.routes_lifecycle", "bme_desktop.core.lifecycle.patrol"),
-    ("bme_desktop.bridge.routes_nodes", "bme_desktop.core.lifecycle.review"),
     ("bme_desktop.ui.demo_story", "bme_desktop.core.lifecycle.persona"),
     ("bme_desktop.ui.demo_story", "bme_desktop.core.lifecycle.schedule"),
     ("bme_desktop.ui.demo_story", "bme_desktop.core.store.unit_of_work"),
-    ("bme_desktop.ui.panels.patrol", "bme_desktop.core.lifecycle.meta"),
-    ("bme_desktop.ui.panels.patrol", "bme_desktop.core.lifecycle.patrol_daily"),
-    ("bme_desktop.ui.panels.persona", "bme_desktop.core.lifecycle.persona"),
-    ("bme_desktop.ui.panels.review", "bme_desktop.core.lifecycle.review"),
-    ("bme_desktop.ui.panels.review", "bme_desktop.core.lifecycle.review_queue"),
 }
 
 

@@ -7,8 +7,6 @@ from typing import Any
 from aiohttp import web
 
 from ..core.errors import NotFound
-from ..core.lifecycle.meta import what_do_i_know
-from ..core.lifecycle.patrol import patrol_report
 from ..core.service import MemoryService
 from .context import ctx
 from .errors import bad_request
@@ -24,12 +22,12 @@ def _require_chat(service: MemoryService, chat_id: str) -> None:
 
 def _patrol(service: MemoryService, chat_id: str) -> dict[str, Any]:
     _require_chat(service, chat_id)
-    return patrol_report(service, chat_id).to_json()
+    return service.patrol_report(chat_id).to_json()
 
 
 def _about(service: MemoryService, chat_id: str, about: str) -> dict[str, Any]:
     _require_chat(service, chat_id)
-    return what_do_i_know(service, chat_id, about).to_json()
+    return service.what_do_i_know(chat_id, about).to_json()
 
 
 def about_param(request: web.Request) -> str:

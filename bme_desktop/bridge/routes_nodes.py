@@ -7,7 +7,6 @@ from typing import Any
 from aiohttp import web
 
 from ..core.editing import PATCHABLE, NodeDraft
-from ..core.lifecycle import review
 from ..core.model import Edge, NodeQuery, Scope
 from ..core.schema import NODE_TYPES, RELATIONS, REVIEW_STATUSES, SCOPE_LAYERS, TIERS
 from ..core.scopes import SCOPE_KINDS
@@ -164,7 +163,7 @@ async def patch_node(request: web.Request) -> web.Response:
     node_id = id_of(request, "node_id", "memory")
     patch = parse_patch(await read_json_object(request, c.config.body_limit))
     if set(patch) == {"review_status"}:  # a review decision, as the review centre makes it: not an edit
-        node = (await c.call(review.decide, c.service, chat_id, [node_id], patch["review_status"],
+        node = (await c.call(c.service.decide_review, chat_id, [node_id], patch["review_status"],
                              actor="bridge"))[0]
     else:
         node = await c.call(c.service.update_node, chat_id, node_id, patch, actor="bridge")

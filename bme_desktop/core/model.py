@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 # Times are UNIX seconds (float, UTC) inside the core; the bridge renders ISO 8601.
@@ -237,3 +237,124 @@ class VectorStatus:
     embedded: int | None
     pending: bool  # memories still wait for their vectors
     engine: str | None  # how the embedder runs ("onnxruntime"), when it is built and says so
+
+
+# --- what the life cycle reports (core/lifecycle/: meta, patrol, review_queue, persona) --------
+
+@dataclass
+class KnownMemory:
+    id: str
+    type: str
+    title: str
+    text: str
+    confirmations: int
+    strength: float
+    tier: str
+    review_status: str
+    age_days: float
+    neighbours: int
+
+
+@dataclass
+class Knowledge:
+    about: str
+    hits: list[KnownMemory] = field(default_factory=list)
+
+    @property
+    def confirmations(self) -> int:
+        return sum(h.confirmations for h in self.hits)
+
+    @property
+    def strength(self) -> float:
+        """The strongest memory's strength (0 when nothing is known)."""
+        return max((h.strength for h in self.hits), default=0.0)
+
+    def to_json(self) -> dict[str, Any]:
+        return {**asdict(self), "confirmations": self.confirmations, "strength": self.strength}
+
+
+@dataclass
+class PatrolItem:
+    ids: list[str]
+    titles: list[str]
+    note: str
+
+
+@dataclass
+class PatrolReport:
+    chat_id: str
+    at: float
+    long_unused: list[PatrolItem] = field(default_factory=list)
+    duplicates: list[PatrolItem] = field(default_factory=list)
+    contradictions: list[PatrolItem] = field(default_factory=list)
+    fading: list[PatrolItem] = field(default_factory=list)
+    unclassified: list[PatrolItem] = field(default_factory=list)
+    stale_todos: list[str] = field(default_factory=list)
+    # what the next upkeep retires (lifecycle/retention.py): every memory, capped like the lists above;
+    # ``retention`` holds the totals: {"total", "by_rule", "refused", "bin_expiring"}
+    retiring: list[PatrolItem] = field(default_factory=list)
+    retention: dict[str, Any] = field(default_factory=dict)
+    omitted: dict[str, int] = field(default_factory=dict)  # list → entries past patrol.MAX_ITEMS, not listed
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    def cap(self, limit: int) -> None:
+        """Keep each list's first ``limit`` entries (the report is kept in the chat's state and
+        read by people: a chat of thousands of alike memories must not list them all)."""
+        for key in ("long_unused", "duplicates", "contradictions", "fading", "unclassified", "stale_todos",
+                    "retiring"):
+            entries: list[Any] = getattr(self, key)
+            if len(entries) > limit:
+                self.omitted[key] = len(entries) - limit
+                del entries[limit:]
+
+
+@dataclass(frozen=True)
+class ReviewReason:
+    """Why a memory waits for review. ``code`` is one of ``lifecycle.review_queue.REASONS``:
+
+    - ``kept_after_rollback``: its source messages changed, but it had been edited by hand, so
+      it was kept and sent here;
+    - ``promoted``: a promotion to long-term sent it here (``recalls``: how often it was recalled);
+    - ``compressed``: Compress wrote it from ``children`` memories, some of them not approved;
+    - ``reopened``: someone set it back to pending (``by``);
+    - ``new_long_term`` / ``new``: a new automatic memory, listed because the review mode is
+      ``long_term`` / ``all``;
+    - ``edited_pending``: written or edited by hand and saved as pending;
+    - ``marked``: pending for no recorded reason (imported, or made by an older version).
+    """
+    code: str
+    detail: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class ReviewCard:
+    node: Node
+    reason: ReviewReason
+    sources: list[Message]  # at most ``review_queue.MAX_SOURCES`` of the messages it was read from, in order
+    more_sources: int  # how many more source messages there are
+
+
+PERSONA_KINDS = ("trait", "preference", "goal", "decision")
+
+
+@dataclass
+class Trait:
+    kind: str  # trait | preference | goal | decision
+    text: str
+    evidence: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "text": self.text, "evidence": list(self.evidence)}
+
+
+@dataclass
+class Persona:
+    version: int
+    at: float
+    batch_id: int | None
+    traits: list[Trait]
+
+    def by_kind(self) -> dict[str, list[str]]:
+        return {k: [tr.text for tr in self.traits if tr.kind == k] for k in PERSONA_KINDS}

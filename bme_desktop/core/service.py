@@ -24,7 +24,20 @@ from .events import ChangeRecord, Event, EventBus
 from .extract.api import ExtractionScheduler, ExtractionTicket, NoExtraction
 from .ingest.history import SyncOutcome, apply_sync, store_members, validate_messages
 from .lorebook import LoreReport, check_writable
-from .model import ChatStats, Edge, Message, MessageIn, Node, NodeQuery, RecallRecord, VectorStatus
+from .model import (
+    ChatStats,
+    Edge,
+    Knowledge,
+    Message,
+    MessageIn,
+    Node,
+    NodeQuery,
+    PatrolReport,
+    Persona,
+    RecallRecord,
+    ReviewCard,
+    VectorStatus,
+)
 from .ports import HasVectors, KnowsChat, Prepares, ReportsProgress, RunsNow, VectorIndex
 from .providers.chat_model import ModelLenders
 from .recall.api import Recaller, RecallRequest, RecallResult
@@ -616,6 +629,50 @@ class MemoryService:
         plan = self.read(lambda r: plan_retention(r, chat_id, now, settings))
         return {"total": len(plan.retire), "by_rule": plan.by_rule, "refused": plan.refused,
                 "refused_text": plan.refusal_text(), "bin_expiring": plan.bin_expiring}
+
+    # the life cycle: review, patrol, meta-memory, persona ----------------------------------------
+    def review_card(self, chat_id: str, node_id: str) -> ReviewCard:
+        """A pending memory as the reviewer sees it: why it waits and the messages it came from."""
+        from .lifecycle.review_queue import review_card
+        return review_card(self, chat_id, node_id)
+
+    def decide_review(self, chat_id: str, node_ids: Sequence[str], status: str, *, actor: str = "user",
+                      reason: str | None = None) -> list[Node]:
+        """Approve, reject or reopen memories (a review decision, not an edit)."""
+        from .lifecycle.review import decide
+        return decide(self, chat_id, node_ids, status, actor=actor, reason=reason)
+
+    def patrol_report(self, chat_id: str) -> PatrolReport:
+        """Today's look over the chat's memories (one read, nothing written)."""
+        from .lifecycle.patrol import patrol_report
+        return patrol_report(self, chat_id)
+
+    def latest_patrol(self, chat_id: str) -> dict[str, Any] | None:
+        """The daily patrol report kept in the chat's state (None before the first)."""
+        from .lifecycle.patrol_daily import latest_patrol
+        return latest_patrol(self, chat_id)
+
+    def run_patrol(self, chat_id: str) -> dict[str, Any]:
+        """Patrol now and keep the report as the chat's latest."""
+        from .lifecycle.patrol_daily import run_patrol
+        return run_patrol(self, chat_id)
+
+    def what_do_i_know(self, chat_id: str, about: str) -> Knowledge:
+        """Meta-memory: the memories about ``about`` and how sure they are (read-only)."""
+        from .lifecycle.meta import what_do_i_know
+        return what_do_i_know(self, chat_id, about)
+
+    def current_persona(self, chat_id: str) -> Persona | None:
+        from .lifecycle.persona import current_persona
+        return current_persona(self, chat_id)
+
+    def persona_history(self, chat_id: str) -> list[Persona]:
+        from .lifecycle.persona import persona_history
+        return persona_history(self, chat_id)
+
+    def reject_trait(self, chat_id: str, trait: str, *, actor: str = "user") -> None:
+        from .lifecycle.persona import reject_trait
+        reject_trait(self, chat_id, trait, actor=actor)
 
     # maintenance ---------------------------------------------------------------------------
     def run_maintenance(self, chat_id: str, task: str, *, cancel: CancelToken | None = None) -> ChangeRecord:

@@ -4,206 +4,206 @@
 <context>
     <name>Actions</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="55"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="53"/>
         <source>Extract now</source>
         <translation>立即提取</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="55"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="53"/>
         <source>Extract memories from messages not read yet.</source>
         <translation>从尚未读取的消息中提取记忆。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="56"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="54"/>
         <source>Rebuild graph</source>
         <translation>重建图谱</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="56"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="54"/>
         <source>Undo every extraction and extract the whole chat again.</source>
         <translation>撤销所有提取，并重新提取整个聊天。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="57"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="55"/>
         <source>Rebuild vectors</source>
         <translation>重建向量</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="57"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="55"/>
         <source>Embed every memory again for recall.</source>
         <translation>为召回重新嵌入每条记忆。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="58"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="56"/>
         <source>Compress</source>
         <translation>压缩</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="58"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="56"/>
         <source>Merge long runs of small events.</source>
         <translation>合并一长串细小事件。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="59"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="57"/>
         <source>Summarize</source>
         <translation>总结</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="59"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="57"/>
         <source>Write summaries of recent events.</source>
         <translation>为近期事件撰写摘要。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="60"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="58"/>
         <source>Fold summaries</source>
         <translation>折叠摘要</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="60"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="58"/>
         <source>Fold old summaries into a higher-level one.</source>
         <translation>把旧摘要折叠成更高一层的摘要。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="61"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="59"/>
         <source>Reflect</source>
         <translation>反思</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="61"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="59"/>
         <source>Draw insights from what happened.</source>
         <translation>从发生的事情中得出洞见。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="62"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="60"/>
         <source>Update persona</source>
         <translation>更新用户画像</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="62"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="60"/>
         <source>Update the user&apos;s profile from what the story says about them.</source>
         <translation>根据故事中关于用户的内容更新用户画像。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="63"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="61"/>
         <source>Upkeep</source>
         <translation>维护</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="63"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="61"/>
         <source>Promote, decay and wake memories as of now.</source>
         <translation>按当前时间晋升、衰减和唤醒记忆。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="64"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="62"/>
         <source>Consolidate</source>
         <translation>合并去重</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="64"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="62"/>
         <source>Merge memories that say the same thing.</source>
         <translation>合并内容相同的记忆。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="79"/>
-        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="38"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="77"/>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="37"/>
         <source>{0} batches extracted in {1} s</source>
         <translation>{1} 秒内提取了 {0} 批</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="84"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="82"/>
         <source>{0} memories and {1} links changed in {2} s</source>
         <translation>{2} 秒内更改了 {0} 条记忆和 {1} 条关联</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="87"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="85"/>
         <source>{0} memories changed in {1} s</source>
         <translation>{1} 秒内更改了 {0} 条记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="90"/>
-        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="48"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="88"/>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="47"/>
         <source> · Ctrl+Z undoes it</source>
         <translation> · Ctrl+Z 可撤销</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="98"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="96"/>
         <source>Rebuild the memories of this chat from its {0} messages?</source>
         <translation>要根据这个聊天的 {0} 条消息重建记忆吗？</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="102"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="100"/>
         <source>{0} memories: {1} written or edited by hand are kept; the other {2} ({3}) are removed and the chat is extracted again. What extraction does not write (summaries, reflections, and anything the demo or an older version made) does not come back until its own task runs.</source>
         <translation>共 {0} 条记忆：手动编写或编辑过的 {1} 条会保留；其余 {2} 条（{3}）会被移除，并重新提取整个聊天。提取不会生成的内容（摘要、反思，以及演示或旧版本生成的记忆）要等各自的任务再次运行后才会回来。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="108"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="106"/>
         <source>Merge memories that say the same thing?</source>
         <translation>要合并内容相同的记忆吗？</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="109"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="107"/>
         <source>Among the {0} memories of this chat, each pair that says the same thing becomes one; the other goes to the recycle bin.</source>
         <translation>在这个聊天的 {0} 条记忆中，每对内容相同的记忆合并为一条；另一条移入回收站。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="113"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="111"/>
         <source>Compress long runs of small events?</source>
         <translation>要压缩连串的小事件吗？</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="114"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="112"/>
         <source>Runs of small events among the {0} memories of this chat are folded into one memory each; the events are archived, not deleted.</source>
         <translation>这个聊天 {0} 条记忆中的连串小事件各自折叠为一条记忆；原事件会归档，不会删除。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="118"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="116"/>
         <source>Fold old summaries?</source>
         <translation>要折叠旧摘要吗？</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="119"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="117"/>
         <source>Old summaries of this chat are folded into a higher-level one.</source>
         <translation>这个聊天的旧摘要会折叠成一条更高层的摘要。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="121"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="119"/>
         <source>One Ctrl+Z undoes the whole run.</source>
         <translation>按一次 Ctrl+Z 即可撤销整个操作。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="123"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="121"/>
         <source>This cannot be undone: the chat is too large ({0} rows) to keep an undo copy. Export a backup first if you may want it back.</source>
         <translation>此操作无法撤销：聊天太大（{0} 行），无法保留撤销副本。如果之后可能想恢复，请先导出备份。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="153"/>
-        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="107"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="148"/>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="106"/>
         <source>Stop before the next batch; the batches extracted so far are kept.</source>
         <translation>在下一批开始前停止；已提取的批次会保留。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="155"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="150"/>
         <source>Stop this task; nothing it changed is kept.</source>
         <translation>停止此任务；它所做的更改都不会保留。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="175"/>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="344"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="170"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="339"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="194"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="189"/>
         <source>This task cannot be stopped once started.</source>
         <translation>此任务一旦开始便无法停止。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="209"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="204"/>
         <source>Cancelling…</source>
         <translation>正在取消…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="205"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="200"/>
         <source>Running…</source>
         <translation>运行中…</translation>
     </message>
@@ -323,117 +323,117 @@
         <translation>保留了已有的聊天：{0}。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="25"/>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="24"/>
         <source>Extract pending</source>
         <translation>提取待处理消息</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="25"/>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="24"/>
         <source>Extract only the messages not extracted yet, as one undo step.</source>
         <translation>只提取尚未提取的消息，作为一步撤销。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="26"/>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="25"/>
         <source>Re-extract range</source>
         <translation>重新提取范围</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="26"/>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="25"/>
         <source>Roll the extraction back from the range&apos;s first message and extract again from scratch.</source>
         <translation>从范围的第一条消息起回滚提取，并从头重新提取。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="27"/>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="26"/>
         <source>Rebuild summaries</source>
         <translation>重建摘要</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="27"/>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="26"/>
         <source>Write the summaries again from the extraction batches.</source>
         <translation>根据各提取批次重新写出摘要。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="28"/>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="27"/>
         <source>Rebuild range vectors</source>
         <translation>重建范围向量</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="28"/>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="27"/>
         <source>Embed again the memories drawn from the range&apos;s messages.</source>
         <translation>重新嵌入来自该范围消息的记忆。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="29"/>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="28"/>
         <source>Force evolve</source>
         <translation>强制演化</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="29"/>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="28"/>
         <source>New memories revise the older memories they are linked to (by the model, or by the rules offline).</source>
         <translation>新记忆修订与之相连的旧记忆（由模型完成，离线时按规则完成）。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="40"/>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="39"/>
         <source>{0} summaries written in {1} s</source>
         <translation>{1} 秒内写出 {0} 条摘要</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="42"/>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="41"/>
         <source>{0} memories embedded again in {1} s</source>
         <translation>{1} 秒内重新嵌入 {0} 条记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="44"/>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="43"/>
         <source>{0} memories revised by the model in {1} s</source>
         <translation>{1} 秒内由模型修订 {0} 条记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="46"/>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="45"/>
         <source>{0} memories revised by the rules in {1} s</source>
         <translation>{1} 秒内按规则修订 {0} 条记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="59"/>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="58"/>
         <source>Only messages</source>
         <translation>仅限消息</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="60"/>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="59"/>
         <source>Re-extract, Rebuild range vectors and Force evolve work on these messages; without a range, on the whole chat (evolve: on what is new since its last run).</source>
         <translation>重新提取、重建范围向量和强制演化只处理这些消息；不指定范围时处理整个聊天（演化：处理上次运行以来的新内容）。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="71"/>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="70"/>
         <source>to</source>
         <translation>至</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="96"/>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="95"/>
         <source>Open a chat first.</source>
         <translation>请先打开一个聊天。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="98"/>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="97"/>
         <source>No extractor is attached to this data folder.</source>
         <translation>此数据文件夹未配置提取器。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="100"/>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="99"/>
         <source>Recall has no vector index in this data folder.</source>
         <translation>此数据文件夹中的召回没有向量索引。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="125"/>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="124"/>
         <source>Cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="127"/>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="126"/>
         <source>Nothing to do: {0}</source>
         <translation>无事可做：{0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="129"/>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="128"/>
         <source>Failed: {0}</source>
         <translation>失败：{0}</translation>
     </message>
@@ -441,53 +441,53 @@
 <context>
     <name>ActionsPanel</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="254"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="249"/>
         <source>Maintenance</source>
         <translation>维护任务</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="268"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="263"/>
         <source>Story operations</source>
         <translation>故事操作</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="271"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="266"/>
         <source>Export and backup</source>
         <translation>导出与备份</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="302"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="297"/>
         <source>Open a chat first.</source>
         <translation>请先打开一个聊天。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="305"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="300"/>
         <source>No extractor is attached to this data folder.</source>
         <translation>此数据文件夹未配置提取器。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="308"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="303"/>
         <source>This version of BME Desktop cannot run this task yet.</source>
         <translation>此版本的 BME Desktop 尚不能运行该任务。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="313"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="308"/>
         <source>No chat open</source>
         <translation>未打开聊天</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="313"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="308"/>
         <source>Runs on the chat that is open.</source>
         <translation>作用于当前打开的聊天。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="365"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="360"/>
         <source>Cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="331"/>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="367"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="326"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="362"/>
         <source>Failed: {0}</source>
         <translation>失败：{0}</translation>
     </message>
@@ -1566,103 +1566,103 @@ Type {0} to confirm:</source>
 <context>
     <name>InjectionPanel</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection.py" line="50"/>
-        <location filename="../../bme_desktop/ui/panels/injection.py" line="170"/>
+        <location filename="../../bme_desktop/ui/panels/injection.py" line="49"/>
+        <location filename="../../bme_desktop/ui/panels/injection.py" line="169"/>
         <source>Pick a recall to see what was injected.</source>
         <translation>选择一次召回，查看注入的内容。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection.py" line="51"/>
+        <location filename="../../bme_desktop/ui/panels/injection.py" line="50"/>
         <source>Edit</source>
         <translation>编辑</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection.py" line="52"/>
+        <location filename="../../bme_desktop/ui/panels/injection.py" line="51"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection.py" line="53"/>
+        <location filename="../../bme_desktop/ui/panels/injection.py" line="52"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection.py" line="54"/>
+        <location filename="../../bme_desktop/ui/panels/injection.py" line="53"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection.py" line="55"/>
+        <location filename="../../bme_desktop/ui/panels/injection.py" line="54"/>
         <source>Re-run</source>
         <translation>重新召回</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection.py" line="56"/>
+        <location filename="../../bme_desktop/ui/panels/injection.py" line="55"/>
         <source>Recall again for this message and replace the kept record</source>
         <translation>为这条消息重新召回，并替换保留的记录</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection.py" line="79"/>
+        <location filename="../../bme_desktop/ui/panels/injection.py" line="78"/>
         <source>Kept recalls</source>
         <translation>保留的召回</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection.py" line="80"/>
+        <location filename="../../bme_desktop/ui/panels/injection.py" line="79"/>
         <source>Playground</source>
         <translation>试验场</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection.py" line="102"/>
+        <location filename="../../bme_desktop/ui/panels/injection.py" line="101"/>
         <source>Saving…</source>
         <translation>正在保存…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection.py" line="109"/>
+        <location filename="../../bme_desktop/ui/panels/injection.py" line="108"/>
         <source>Delete kept recall</source>
         <translation>删除保留的召回</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection.py" line="110"/>
+        <location filename="../../bme_desktop/ui/panels/injection.py" line="109"/>
         <source>Delete the kept recall of message {0}? This cannot be undone.</source>
         <translation>删除消息 {0} 保留的召回？此操作无法撤销。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection.py" line="114"/>
+        <location filename="../../bme_desktop/ui/panels/injection.py" line="113"/>
         <source>Deleting…</source>
         <translation>正在删除…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection.py" line="118"/>
+        <location filename="../../bme_desktop/ui/panels/injection.py" line="117"/>
         <source>Recalling again…</source>
         <translation>正在重新召回…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection.py" line="139"/>
+        <location filename="../../bme_desktop/ui/panels/injection.py" line="138"/>
         <source>#{0}  {1}</source>
         <translation>#{0}  {1}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection.py" line="169"/>
+        <location filename="../../bme_desktop/ui/panels/injection.py" line="168"/>
         <source>No recall kept for this chat yet.</source>
         <translation>此聊天还没有保存的召回记录。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection.py" line="175"/>
+        <location filename="../../bme_desktop/ui/panels/injection.py" line="174"/>
         <source>Message {0} · {1} memories · ~{2} tokens · {3} ms</source>
         <translation>消息 {0} · {1} 条记忆 · 约 {2} 个词元 · {3} 毫秒</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection.py" line="178"/>
+        <location filename="../../bme_desktop/ui/panels/injection.py" line="177"/>
         <source>Message {0} · no memory matched · {1} ms</source>
         <translation>消息 {0} · 没有匹配的记忆 · {1} 毫秒</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection.py" line="181"/>
+        <location filename="../../bme_desktop/ui/panels/injection.py" line="180"/>
         <source> · edited by hand</source>
         <translation> · 已手动编辑</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection.py" line="183"/>
+        <location filename="../../bme_desktop/ui/panels/injection.py" line="182"/>
         <source>Nothing was injected for message {0}.</source>
         <translation>消息 {0} 没有注入任何内容。</translation>
     </message>
@@ -2699,97 +2699,97 @@ Type {0} to confirm:</source>
 <context>
     <name>OverviewPanel</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="214"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="198"/>
         <source>SillyTavern&apos;s model</source>
         <translation>SillyTavern 的模型</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="215"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="199"/>
         <source>the proxy&apos;s upstream</source>
         <translation>代理的上游</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="225"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="209"/>
         <source>Last extraction: none yet</source>
         <translation>上次提取：尚无</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="227"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="211"/>
         <source>Last extraction: {0}</source>
         <translation>上次提取：{0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="229"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="213"/>
         <source>Last extraction: rules — the model failed, the batch says why</source>
         <translation>上次提取：规则——模型失败了，批次中写明了原因</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="230"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="214"/>
         <source>Last extraction: rules (offline)</source>
         <translation>上次提取：规则（离线）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="91"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="75"/>
         <source>Memories</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="91"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="75"/>
         <source>Links</source>
         <translation>关联</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="92"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="76"/>
         <source>Pending reviews</source>
         <translation>待审核</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="92"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="76"/>
         <source>Messages</source>
         <translation>消息</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="170"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="154"/>
         <source>No chat open</source>
         <translation>未打开聊天</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="171"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="155"/>
         <source>Chats appear here once SillyTavern syncs them.</source>
         <translation>SillyTavern 同步聊天后会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="177"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="161"/>
         <source>Last activity {0}</source>
         <translation>最近活动 {0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="196"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="180"/>
         <source>No memories yet</source>
         <translation>还没有记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="237"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="221"/>
         <source>Recall by meaning: off (no embedder)</source>
         <translation>语义召回：关闭（没有嵌入模型）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="239"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="223"/>
         <source>Recall by meaning: the vectors load with the chat&apos;s first recall</source>
         <translation>语义召回：向量将在本聊天第一次召回时载入</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="242"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="226"/>
         <source>{0} on {1}</source>
         <translation>{0}（{1} 运行）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="244"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="228"/>
         <source>Recall by meaning: {0} of {1} memories embedded, more on the way · {2}</source>
         <translation>语义召回：{1} 条记忆中已嵌入 {0} 条，其余正在处理 · {2}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="246"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="230"/>
         <source>Recall by meaning: {0} memories embedded · {1}</source>
         <translation>语义召回：已嵌入 {0} 条记忆 · {1}</translation>
     </message>
@@ -2920,122 +2920,122 @@ Type {0} to confirm:</source>
 <context>
     <name>PatrolPanel</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/patrol.py" line="38"/>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="37"/>
         <source>Patrol</source>
         <translation>巡查</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/patrol.py" line="43"/>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="42"/>
         <source>Run patrol now</source>
         <translation>立即巡查</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/patrol.py" line="51"/>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="50"/>
         <source>What do I know about…?</source>
         <translation>我对……知道些什么？</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/patrol.py" line="53"/>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="52"/>
         <source>Ask</source>
         <translation>询问</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/patrol.py" line="57"/>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="56"/>
         <source>The memories about it, and how sure they are, appear here.</source>
         <translation>与之相关的记忆及其可信程度会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/patrol.py" line="76"/>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="75"/>
         <source>Long unused</source>
         <translation>长期未用</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/patrol.py" line="76"/>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="75"/>
         <source>Suspected duplicates</source>
         <translation>疑似重复</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/patrol.py" line="77"/>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="76"/>
         <source>Contradiction candidates</source>
         <translation>可能矛盾</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/patrol.py" line="78"/>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="77"/>
         <source>About to be forgotten</source>
         <translation>即将遗忘</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/patrol.py" line="78"/>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="77"/>
         <source>Unclassified</source>
         <translation>未分类</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/patrol.py" line="79"/>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="78"/>
         <source>Stale to-dos</source>
         <translation>久置的待办</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/patrol.py" line="80"/>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="79"/>
         <source>Will be retired at the next upkeep</source>
         <translation>下次维护时将被淘汰</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/patrol.py" line="99"/>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="98"/>
         <source>Patrolling…</source>
         <translation>正在巡查…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/patrol.py" line="110"/>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="109"/>
         <source>The patrol failed: {0}</source>
         <translation>巡查失败：{0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/patrol.py" line="116"/>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="115"/>
         <source>No patrol yet; it runs once a day.</source>
         <translation>尚未巡查；每天自动运行一次。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/patrol.py" line="119"/>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="118"/>
         <source>Last patrol {0} · lists only, changes nothing</source>
         <translation>上次巡查 {0} · 只列出，不做任何更改</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/patrol.py" line="125"/>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="124"/>
         <source>{0} ({1})</source>
         <translation>{0}（{1}）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/patrol.py" line="130"/>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="129"/>
         <source>{0} more not listed</source>
         <translation>另有 {0} 条未列出</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/patrol.py" line="145"/>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="144"/>
         <source>Refused: the maximum age of {0} ({1} days) would retire all {2} of them; nothing is retired. Raise the limit or remove the rule in Settings → Life cycle.</source>
         <translation>已拒绝：{0}的最长保留期（{1} 天）会淘汰全部 {2} 条；未淘汰任何记忆。请在 设置 → 生命周期 中放宽限制或删除该规则。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/patrol.py" line="150"/>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="149"/>
         <source>Refused: the rules would retire all {0} memories of this chat; nothing is retired.</source>
         <translation>已拒绝：这些规则会淘汰本对话全部 {0} 条记忆；未淘汰任何记忆。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/patrol.py" line="154"/>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="153"/>
         <source>{0} memories in the recycle bin will be deleted for good</source>
         <translation>回收站中的 {0} 条记忆将被永久删除</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/patrol.py" line="192"/>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="191"/>
         <source>Nothing is known about “{0}”.</source>
         <translation>对“{0}”一无所知。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/patrol.py" line="194"/>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="193"/>
         <source>{0} memories about “{1}” · strongest {2}% · confirmed {3} times</source>
         <translation>关于“{1}”的记忆 {0} 条 · 最强 {2}% · 被确认 {3} 次</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/patrol.py" line="198"/>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="197"/>
         <source>• {0} — strength {1}%, confirmed {2} times, {3} days old, {4} links</source>
         <translation>• {0} — 强度 {1}%，被确认 {2} 次，已有 {3} 天，{4} 个关联</translation>
     </message>
@@ -3043,22 +3043,22 @@ Type {0} to confirm:</source>
 <context>
     <name>Persona</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/persona.py" line="38"/>
+        <location filename="../../bme_desktop/ui/panels/persona.py" line="31"/>
         <source>Traits</source>
         <translation>特征</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/persona.py" line="39"/>
+        <location filename="../../bme_desktop/ui/panels/persona.py" line="32"/>
         <source>Preferences</source>
         <translation>偏好</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/persona.py" line="40"/>
+        <location filename="../../bme_desktop/ui/panels/persona.py" line="33"/>
         <source>Goals</source>
         <translation>目标</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/persona.py" line="41"/>
+        <location filename="../../bme_desktop/ui/panels/persona.py" line="34"/>
         <source>Decision style</source>
         <translation>决策风格</translation>
     </message>
@@ -3066,63 +3066,58 @@ Type {0} to confirm:</source>
 <context>
     <name>PersonaPanel</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/persona.py" line="67"/>
+        <location filename="../../bme_desktop/ui/panels/persona.py" line="59"/>
         <source>Persona</source>
         <translation>用户画像</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/persona.py" line="72"/>
+        <location filename="../../bme_desktop/ui/panels/persona.py" line="64"/>
         <source>Current profile</source>
         <translation>当前画像</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/persona.py" line="73"/>
+        <location filename="../../bme_desktop/ui/panels/persona.py" line="65"/>
         <source>Snapshots</source>
         <translation>快照</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/persona.py" line="108"/>
-        <source>Persona snapshots are not available in this version.</source>
-        <translation>此版本不支持用户画像快照。</translation>
-    </message>
-    <message>
-        <location filename="../../bme_desktop/ui/panels/persona.py" line="110"/>
+        <location filename="../../bme_desktop/ui/panels/persona.py" line="100"/>
         <source>No chat open</source>
         <translation>未打开聊天</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/persona.py" line="121"/>
+        <location filename="../../bme_desktop/ui/panels/persona.py" line="111"/>
         <source>No persona yet: run “Update persona” in Actions once the story has facts about the user.</source>
         <translation>尚无用户画像：当故事中有关于用户的事实后，在“操作”中运行“更新用户画像”。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/persona.py" line="126"/>
-        <location filename="../../bme_desktop/ui/panels/persona.py" line="129"/>
+        <location filename="../../bme_desktop/ui/panels/persona.py" line="116"/>
+        <location filename="../../bme_desktop/ui/panels/persona.py" line="119"/>
         <source>Version {0} · {1}</source>
         <translation>第 {0} 版 · {1}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/persona.py" line="130"/>
+        <location filename="../../bme_desktop/ui/panels/persona.py" line="120"/>
         <source>{0} traits</source>
         <translation>{0} 项特征</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/persona.py" line="144"/>
+        <location filename="../../bme_desktop/ui/panels/persona.py" line="133"/>
         <source>Reject</source>
         <translation>驳回</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/persona.py" line="146"/>
+        <location filename="../../bme_desktop/ui/panels/persona.py" line="135"/>
         <source>Not true of the user: leave it out of every later profile</source>
         <translation>不符合用户：以后的画像都不再包含它</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/persona.py" line="158"/>
+        <location filename="../../bme_desktop/ui/panels/persona.py" line="147"/>
         <source>Evidence: click to select this memory</source>
         <translation>证据：点击选中这条记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/persona.py" line="176"/>
+        <location filename="../../bme_desktop/ui/panels/persona.py" line="164"/>
         <source>Rejected “{0}”.</source>
         <translation>已驳回“{0}”。</translation>
     </message>
@@ -3168,77 +3163,77 @@ Type {0} to confirm:</source>
 <context>
     <name>Review</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="48"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="46"/>
         <source>Its source messages were edited, but you had changed it by hand, so it was kept for you to check.</source>
         <translation>它的来源消息被修改了，但你曾手动改过它，所以保留下来请你检查。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="51"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="49"/>
         <source>Promoted to long-term memory after being recalled {0} times.</source>
         <translation>被召回 {0} 次后晋升为长期记忆。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="54"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="52"/>
         <source>Written by Compress from {0} memories, not all of them approved.</source>
         <translation>由“压缩”从 {0} 条记忆写成，其中有未批准的。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="57"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="55"/>
         <source>Sent back to review by hand.</source>
         <translation>被手动送回审核。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="59"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="57"/>
         <source>A new long-term memory made by extraction (the review mode lists those).</source>
         <translation>提取生成的新长期记忆（当前审核模式会列出这类记忆）。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="61"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="59"/>
         <source>A new memory made by extraction (the review mode lists every one).</source>
         <translation>提取生成的新记忆（当前审核模式会列出每一条）。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="63"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="61"/>
         <source>Written or edited by hand and saved as pending.</source>
         <translation>手动编写或编辑，并以“待审核”保存。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="64"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="62"/>
         <source>Marked for review (imported, or made by an older version).</source>
         <translation>标记为待审核（导入的，或由旧版本生成）。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="71"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="69"/>
         <source>{0} · {1} · importance {2} · made {3}</source>
         <translation>{0} · {1} · 重要度 {2} · 生成于 {3}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="77"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="75"/>
         <source>Why it is here</source>
         <translation>为何在此</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="79"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="77"/>
         <source>Sources</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="81"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="79"/>
         <source>No source messages recorded.</source>
         <translation>没有记录来源消息。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="84"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="82"/>
         <source>#{0} {1}:</source>
         <translation>#{0} {1}：</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="88"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="86"/>
         <source>and {0} more messages</source>
         <translation>另有 {0} 条消息</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="94"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="92"/>
         <source>A approve · R reject · E edit · J/K next/previous · U undo</source>
         <translation>A 批准 · R 拒绝 · E 编辑 · J/K 下一条/上一条 · U 撤销</translation>
     </message>
@@ -3246,91 +3241,91 @@ Type {0} to confirm:</source>
 <context>
     <name>ReviewPanel</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="111"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="109"/>
         <source>Approve selected</source>
         <translation>通过所选</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="113"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="111"/>
         <source>A: approve the selected memories (one undoable step)</source>
         <translation>A：批准所选记忆（一步，可撤销）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="115"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="113"/>
         <source>Reject selected</source>
         <translation>拒绝所选</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="117"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="115"/>
         <source>R: reject the selected memories (one undoable step)</source>
         <translation>R：拒绝所选记忆（一步，可撤销）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="119"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="117"/>
         <source>Select all</source>
         <translation>全选</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="121"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="119"/>
         <source>Edit</source>
         <translation>编辑</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="122"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="120"/>
         <source>E: edit the selected memory; Esc returns to the card</source>
         <translation>E：编辑所选记忆；Esc 返回卡片</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="124"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="122"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="125"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="123"/>
         <source>U: undo the last decision</source>
         <translation>U：撤销上一个决定</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="229"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="227"/>
         <source>Undone.</source>
         <translation>已撤销。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="229"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="227"/>
         <source>Nothing to undo.</source>
         <translation>没有可撤销的操作。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bme_desktop/ui/panels/review.py" line="234"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="232"/>
         <source>Approved %n memories (U undoes).</source>
         <translation>
             <numerusform>已批准 %n 条记忆（按 U 撤销）。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bme_desktop/ui/panels/review.py" line="238"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="236"/>
         <source>Rejected %n memories (U undoes).</source>
         <translation>
             <numerusform>已拒绝 %n 条记忆（按 U 撤销）。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="288"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="286"/>
         <source>{0} memories selected: A approves them all, R rejects them all, as one step U undoes.</source>
         <translation>已选 {0} 条记忆：A 全部批准，R 全部拒绝，作为一步，U 可撤销。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="291"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="289"/>
         <source>Select a memory to see what it says.</source>
         <translation>选择一条记忆，查看它的内容。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="293"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="291"/>
         <source>Nothing waits for review.</source>
         <translation>没有待审核的记忆。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="297"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="295"/>
         <source>{0} waiting · {1} selected</source>
         <translation>{0} 条待审 · 已选 {1} 条</translation>
     </message>

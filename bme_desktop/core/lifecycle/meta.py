@@ -9,9 +9,10 @@ anything: no hit is recorded, nothing is written.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from ..model import Knowledge as Knowledge
+from ..model import KnownMemory as KnownMemory
 from ..schema import node_text
 from ..settings import LifecycleSettings
 from ..store.reader import Reader
@@ -21,38 +22,6 @@ if TYPE_CHECKING:
     from ..ports import Memory
 
 DAY = 86400.0
-
-
-@dataclass
-class KnownMemory:
-    id: str
-    type: str
-    title: str
-    text: str
-    confirmations: int
-    strength: float
-    tier: str
-    review_status: str
-    age_days: float
-    neighbours: int
-
-
-@dataclass
-class Knowledge:
-    about: str
-    hits: list[KnownMemory] = field(default_factory=list)
-
-    @property
-    def confirmations(self) -> int:
-        return sum(h.confirmations for h in self.hits)
-
-    @property
-    def strength(self) -> float:
-        """The strongest memory's strength (0 when nothing is known)."""
-        return max((h.strength for h in self.hits), default=0.0)
-
-    def to_json(self) -> dict[str, Any]:
-        return {**asdict(self), "confirmations": self.confirmations, "strength": self.strength}
 
 
 def _gather(read: Reader, chat_id: str, about: str, now: float, settings: LifecycleSettings) -> Knowledge:

@@ -12,10 +12,11 @@ about to be forgotten (current retrievability between ``dormant_below`` and
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..model import Node
+from ..model import PatrolItem as PatrolItem
+from ..model import PatrolReport as PatrolReport
 from ..settings import LifecycleSettings
 from ..store.reader import Reader
 from .consolidate import NEAR_MISS_BAND, decide_pairs
@@ -29,43 +30,6 @@ if TYPE_CHECKING:
 
 DAY = 86400.0
 MAX_ITEMS = 100  # per list; duplicates come most similar first
-
-
-@dataclass
-class PatrolItem:
-    ids: list[str]
-    titles: list[str]
-    note: str
-
-
-@dataclass
-class PatrolReport:
-    chat_id: str
-    at: float
-    long_unused: list[PatrolItem] = field(default_factory=list)
-    duplicates: list[PatrolItem] = field(default_factory=list)
-    contradictions: list[PatrolItem] = field(default_factory=list)
-    fading: list[PatrolItem] = field(default_factory=list)
-    unclassified: list[PatrolItem] = field(default_factory=list)
-    stale_todos: list[str] = field(default_factory=list)
-    # what the next upkeep retires (retention.py): every memory, capped like the lists above;
-    # ``retention`` holds the totals: {"total", "by_rule", "refused", "bin_expiring"}
-    retiring: list[PatrolItem] = field(default_factory=list)
-    retention: dict[str, Any] = field(default_factory=dict)
-    omitted: dict[str, int] = field(default_factory=dict)  # list → entries past MAX_ITEMS, not listed
-
-    def to_json(self) -> dict[str, Any]:
-        return asdict(self)
-
-    def cap(self, limit: int) -> None:
-        """Keep each list's first ``limit`` entries (the report is kept in the chat's state and
-        read by people: a chat of thousands of alike memories must not list them all)."""
-        for key in ("long_unused", "duplicates", "contradictions", "fading", "unclassified", "stale_todos",
-                    "retiring"):
-            entries: list[Any] = getattr(self, key)
-            if len(entries) > limit:
-                self.omitted[key] = len(entries) - limit
-                del entries[limit:]
 
 
 def _item(nodes: list[Node], note: str) -> PatrolItem:

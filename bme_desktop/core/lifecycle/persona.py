@@ -22,12 +22,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
 
-from ..model import Node
+from ..model import PERSONA_KINDS, Node
+from ..model import Persona as Persona
+from ..model import Trait as Trait
 from ..settings import LifecycleSettings
 from ..store import tables as t
 from ..store.reader import Reader
@@ -40,30 +41,9 @@ if TYPE_CHECKING:
 
 ACTOR = "lifecycle"
 KEEP = 50
-KINDS = ("trait", "preference", "goal", "decision")
+KINDS = PERSONA_KINDS
 SELF = {"", "user", "me", "i", "我", "用户", "自己"}
 _SPLIT = re.compile(r"\s*[,，、;；]\s*")
-
-
-@dataclass
-class Trait:
-    kind: str  # trait | preference | goal | decision
-    text: str
-    evidence: list[str] = field(default_factory=list)
-
-    def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "text": self.text, "evidence": list(self.evidence)}
-
-
-@dataclass
-class Persona:
-    version: int
-    at: float
-    batch_id: int | None
-    traits: list[Trait]
-
-    def by_kind(self) -> dict[str, list[str]]:
-        return {k: [tr.text for tr in self.traits if tr.kind == k] for k in KINDS}
 
 
 Synthesiser = Callable[[list[Node], str | None], list[Trait]]

@@ -7,10 +7,11 @@ words it in the user's language. Reading a card costs one node read and one mess
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..model import Message, Node
+from ..model import ReviewCard as ReviewCard
+from ..model import ReviewReason as ReviewReason
 from ..settings import LifecycleSettings
 from .tiers import PROMOTED_FLAG
 
@@ -20,32 +21,6 @@ if TYPE_CHECKING:
 MAX_SOURCES = 4  # the messages shown under a card; the rest are counted
 REASONS = ("kept_after_rollback", "promoted", "compressed", "reopened", "new_long_term", "new", "edited_pending",
            "marked")
-
-
-@dataclass(frozen=True)
-class ReviewReason:
-    """Why a memory waits for review. ``code`` is one of ``REASONS``:
-
-    - ``kept_after_rollback``: its source messages changed, but it had been edited by hand, so
-      it was kept and sent here;
-    - ``promoted``: a promotion to long-term sent it here (``recalls``: how often it was recalled);
-    - ``compressed``: Compress wrote it from ``children`` memories, some of them not approved;
-    - ``reopened``: someone set it back to pending (``by``);
-    - ``new_long_term`` / ``new``: a new automatic memory, listed because the review mode is
-      ``long_term`` / ``all``;
-    - ``edited_pending``: written or edited by hand and saved as pending;
-    - ``marked``: pending for no recorded reason (imported, or made by an older version).
-    """
-    code: str
-    detail: dict[str, Any] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class ReviewCard:
-    node: Node
-    reason: ReviewReason
-    sources: list[Message]  # at most MAX_SOURCES of the messages it was read from, in order
-    more_sources: int  # how many more source messages there are
 
 
 def review_reason(node: Node, settings: LifecycleSettings) -> ReviewReason:

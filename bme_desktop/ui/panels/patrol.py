@@ -18,8 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...core.lifecycle.meta import Knowledge, what_do_i_know
-from ...core.lifecycle.patrol_daily import latest_patrol, run_patrol
+from ...core.model import Knowledge
 from ..context import AppContext
 from ..format import format_count, format_time
 from ..labels import node_type_label
@@ -88,7 +87,7 @@ class PatrolPanel(QWidget):
         if not chat_id:
             self.show_record(None)
             return
-        self._context.call(lambda s: latest_patrol(s, chat_id), self.show_record, key=f"patrol-{id(self)}",
+        self._context.call(lambda s: s.latest_patrol(chat_id), self.show_record, key=f"patrol-{id(self)}",
                            owner=self)
 
     def run_now(self) -> None:
@@ -97,7 +96,7 @@ class PatrolPanel(QWidget):
             return
         self.run_button.setEnabled(False)
         self.status.setText(self.tr("Patrolling…"))
-        self._context.call(lambda s: run_patrol(s, chat_id), self._ran, key=f"patrol-{id(self)}",
+        self._context.call(lambda s: s.run_patrol(chat_id), self._ran, key=f"patrol-{id(self)}",
                            on_error=self._failed)
 
     def _ran(self, record: dict[str, Any]) -> None:
@@ -184,7 +183,7 @@ class PatrolPanel(QWidget):
         chat_id, about = self._context.chat_id, self.about_edit.text().strip()
         if not chat_id or not about:
             return
-        self._context.call(lambda s: what_do_i_know(s, chat_id, about), self.show_answer,
+        self._context.call(lambda s: s.what_do_i_know(chat_id, about), self.show_answer,
                            key=f"about-{id(self)}")
 
     def show_answer(self, knowledge: Knowledge) -> None:

@@ -3,9 +3,7 @@ of snapshots; clicking a piece of evidence selects that memory everywhere."""
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass
-from typing import Any
 
 from PySide6.QtCore import QCoreApplication, Qt, QTimer
 from PySide6.QtWidgets import (
@@ -20,16 +18,11 @@ from PySide6.QtWidgets import (
 )
 
 from ...core.events import ChangeRecord
+from ...core.model import PERSONA_KINDS, Persona, Trait
 from ...core.service import MemoryService
 from ..context import AppContext
 from ..format import format_time
 from ..lifetime import subscribe
-
-persona_core: Any
-try:  # built alongside this panel; guarded so the panel says so where the core lacks it
-    persona_core = importlib.import_module("bme_desktop.core.lifecycle.persona")
-except ImportError:
-    persona_core = None
 
 NODE_ROLE = Qt.ItemDataRole.UserRole + 1
 
@@ -44,16 +37,15 @@ def kind_label(kind: str) -> str:
 
 @dataclass
 class PersonaView:
-    current: Any  # Persona | None
-    history: list[Any]  # [Persona], oldest first
+    current: Persona | None
+    history: list[Persona]  # oldest first
     titles: dict[str, str]  # evidence node id -> title
 
 
 def load_persona(service: MemoryService, chat_id: str) -> PersonaView:
     """Blocking: the profile, its history and the titles of every piece of evidence."""
-    assert persona_core is not None
-    current = persona_core.current_persona(service, chat_id)
-    history = persona_core.persona_history(service, chat_id)
+    current = service.current_persona(chat_id)
+    history = service.persona_history(chat_id)
     ids = {i for p in [*history, *([current] if current else [])] for tr in p.traits for i in tr.evidence}
     nodes = service.nodes_by_ids(chat_id, ids) if ids else []
     return PersonaView(current, history, {n.id: n.title for n in nodes})
@@ -104,9 +96,7 @@ class PersonaPanel(QWidget):
 
     def refresh(self) -> None:
         chat_id = self._context.chat_id
-        if persona_core is None:
-            self._show(None, self.tr("Persona snapshots are not available in this version."))
-        elif not chat_id:
+        if not chat_id:
             self._show(None, self.tr("No chat open"))
         else:
             self._context.call(lambda s: load_persona(s, chat_id), lambda v: self._show(v, ""),
@@ -131,9 +121,8 @@ class PersonaPanel(QWidget):
             for trait in snap.traits:
                 self._trait_item(item, trait, view.titles)
 
-    def _fill_profile(self, current: Any, titles: dict[str, str]) -> None:
-        assert persona_core is not None
-        for kind in persona_core.KINDS:
+    def _fill_profile(self, current: Persona, titles: dict[str, str]) -> None:
+        for kind in PERSONA_KINDS:
             traits = [tr for tr in current.traits if tr.kind == kind]
             if not traits:
                 continue
@@ -149,7 +138,7 @@ class PersonaPanel(QWidget):
                 self.reject_buttons[trait.text] = button
         self.profile.resizeColumnToContents(1)
 
-    def _trait_item(self, parent: QTreeWidgetItem, trait: Any, titles: dict[str, str]) -> QTreeWidgetItem:
+    def _trait_item(self, parent: QTreeWidgetItem, trait: Trait, titles: dict[str, str]) -> QTreeWidgetItem:
         item = QTreeWidgetItem(parent, [trait.text])
         item.setToolTip(0, trait.text)
         for node_id in trait.evidence:
@@ -165,9 +154,8 @@ class PersonaPanel(QWidget):
 
     def reject(self, trait: str) -> None:
         chat_id = self._context.chat_id
-        if persona_core is None or not chat_id:
+        if not chat_id:
             return
-        core = persona_core
         button = self.reject_buttons.get(trait)
         if button is not None:
             button.setEnabled(False)
@@ -175,4 +163,4 @@ class PersonaPanel(QWidget):
         def done(_r: object) -> None:
             self._context.sigStatus.emit(self.tr("Rejected “{0}”.").format(trait))
             self.refresh()
-        self._context.call(lambda s: core.reject_trait(s, chat_id, trait), done, owner=self)
+        self._context.call(lambda s: s.reject_trait(chat_id, trait), done, owner=self)

@@ -25,9 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...core.lifecycle import review as review_ops
-from ...core.lifecycle.review_queue import ReviewCard, ReviewReason, review_card
-from ...core.model import NodeQuery
+from ...core.model import NodeQuery, ReviewCard, ReviewReason
 from ...core.service import MemoryService
 from ..context import AppContext
 from ..format import format_count, format_time
@@ -201,7 +199,7 @@ class ReviewPanel(QWidget):
         self._resume_row = min(rows)
 
         def run(service: MemoryService) -> int:
-            return len(review_ops.decide(service, chat_id, ids, status))
+            return len(service.decide_review(chat_id, ids, status))
         self.approve_button.setEnabled(False)
         self.reject_button.setEnabled(False)
         done = self._approved if status == "approved" else self._rejected
@@ -271,7 +269,7 @@ class ReviewPanel(QWidget):
 
     def _load_card(self, node_id: str) -> None:
         chat_id = self._context.chat_id
-        self._context.call(lambda s: review_card(s, chat_id, node_id), self._show_card,
+        self._context.call(lambda s: s.review_card(chat_id, node_id), self._show_card,
                            key=f"review-card-{id(self)}", on_error=lambda _e: None, owner=self)
 
     def _show_card(self, card: ReviewCard) -> None:
