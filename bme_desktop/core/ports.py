@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from .events import ChangeRecord, EventBus
     from .extract.api import ExtractionScheduler
     from .extract.progress import ExtractionProgress
-    from .model import ChatStats, Edge, Message, Node, NodeQuery
+    from .model import ChatStats, Edge, Message, Node, NodeQuery, RecallRequest, RecallResult
     from .providers.chat_model import ModelLenders
     from .recall.api import Recaller
     from .settings import Settings
@@ -54,6 +54,12 @@ class LateWrites(Protocol):
         ...
 
     def flush_later_writes(self) -> None: ...
+
+
+class Recalls(Protocol):
+    def recall(self, request: RecallRequest, *, keep: bool = True) -> RecallResult:
+        """Recall for ``request`` (kept for its message when it names one and ``keep``)."""
+        ...
 
 
 class ManualEdits(Protocol):
@@ -260,6 +266,7 @@ __all__ = [
     "Prepares",
     "Publishes",
     "Reads",
+    "Recalls",
     "ReportsBusy",
     "ReportsProgress",
     "RunsNow",
