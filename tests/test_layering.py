@@ -337,20 +337,9 @@ def private_reaches(module: str, path: Path) -> set[tuple[str, str]]:
     return found
 
 
-# Current offenders (module, private name): may only shrink.
-PRIVATE_REACHES_ALLOWED: set[tuple[str, str]] = {
-    ("bme_desktop.core.backup.memory_import", "_bulk_insert"),
-    ("bme_desktop.core.backup.memory_import", "_import_chat"),
-    ("bme_desktop.core.backup.memory_import", "_insert_messages"),
-    ("bme_desktop.core.backup.memory_import", "_insert_recall_records"),
-    ("bme_desktop.core.lifecycle.bulk", "_journal"),
-    ("bme_desktop.ui.panels.review", "_edits"),
-}
-
-
 def test_no_module_reaches_into_another_modules_privates() -> None:
-    found = set().union(*(private_reaches(m, p) for m, p in sources().items()))
-    check_allow_list(found, PRIVATE_REACHES_ALLOWED)
+    found: set[tuple[str, str]] = set().union(*(private_reaches(m, p) for m, p in sources().items()))
+    assert sorted(found) == []
 
 
 def test_private_reaches_sees_attribute_getattr_and_import(tmp_path: Path) -> None:

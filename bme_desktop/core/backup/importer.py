@@ -82,7 +82,7 @@ def _import_all(uow: UnitOfWork, chats: Collection[ChatDoc], mode: ImportMode, a
                 raise BackupError(f"chats[{pos}].chat_id", f"chat {target!r} already exists "
                                                            "(import it under another id, or replace it)")
             delete_chat_rows(uow, target)
-        _import_chat(uow, chat, target, force_remap=as_chat is not None, result=result)
+        import_chat(uow, chat, target, force_remap=as_chat is not None, result=result)
         uow.audit(target, "import", "import", None, source_chat=chat.chat_id, mode=mode,
                   nodes=len(chat.nodes), edges=len(chat.edges), messages=len(chat.messages))
     return result
@@ -120,7 +120,7 @@ def remap_json(value: Any, ids: dict[str, str]) -> Any:
     return value
 
 
-def _import_chat(uow: UnitOfWork, chat: ChatDoc, target: str, *, force_remap: bool, result: ImportResult) -> None:
+def import_chat(uow: UnitOfWork, chat: ChatDoc, target: str, *, force_remap: bool, result: ImportResult) -> None:
     remap = force_remap or _ids_taken(uow, chat)
     ids: dict[str, str] = {}
     if remap:
@@ -136,7 +136,7 @@ def _import_chat(uow: UnitOfWork, chat: ChatDoc, target: str, *, force_remap: bo
         last_activity=chat.last_activity, revision=chat.revision,
         state=remap_json(chat.state, ids))).inserted_primary_key[0])  # type: ignore[index]
     batches = _insert_batches(uow, pk, chat)
-    _insert_messages(uow, pk, chat)
+    insert_messages(uow, pk, chat)
     journals: dict[int, list[dict[str, Any]]] = {}
 
     def new_batch(old: int | None) -> int | None:
@@ -152,7 +152,7 @@ def _import_chat(uow: UnitOfWork, chat: ChatDoc, target: str, *, force_remap: bo
         rows.append(node_to_row(n, pk))
         record.node_added(n.id)
         _journal(journals, n.batch_id, "nodes", n.id, rows[-1])
-    _bulk_insert(uow, t.nodes, rows)
+    bulk_insert(uow, t.nodes, rows)
     rows = []
     for edge in chat.edges:
         e = replace(edge, id=ids.get(edge.id, edge.id), chat_id=target, from_id=ids.get(edge.from_id, edge.from_id),
@@ -160,15 +160,15 @@ def _import_chat(uow: UnitOfWork, chat: ChatDoc, target: str, *, force_remap: bo
         rows.append(edge_to_row(e, pk))
         record.edge_added(e.id)
         _journal(journals, e.batch_id, "edges", e.id, rows[-1])
-    _bulk_insert(uow, t.edges, rows)
+    bulk_insert(uow, t.edges, rows)
     rows = []
     for summary in chat.summaries:
         s = replace(summary, id=ids.get(summary.id, summary.id), chat_id=target,
                     batch_id=new_batch(summary.batch_id), source_ids=remap_json(summary.source_ids, ids))
         rows.append(summary_to_row(s, pk))
         _journal(journals, s.batch_id, "summaries", s.id, rows[-1])
-    _bulk_insert(uow, t.summaries, rows)
-    _insert_recall_records(uow, pk, chat, ids)
+    bulk_insert(uow, t.summaries, rows)
+    insert_recall_records(uow, pk, chat, ids)
     extract_batches = {batches[b["id"]] for b in chat.batches if b["kind"] == "extract"}
     for batch_id, entries in journals.items():
         if batch_id in extract_batches:
@@ -180,7 +180,7 @@ def _import_chat(uow: UnitOfWork, chat: ChatDoc, target: str, *, force_remap: bo
     result.messages += len(chat.messages)
 
 
-def _bulk_insert(uow: UnitOfWork, table: Any, rows: list[dict[str, Any]]) -> None:
+def bulk_insert(uow: UnitOfWork, table: Any, rows: list[dict[str, Any]]) -> None:
     for chunk in _chunks(rows):
         uow.conn.execute(table.insert(), chunk)
 
@@ -207,7 +207,7 @@ def _chunks(rows: list[dict[str, Any]], size: int = 500) -> Iterator[list[dict[s
         yield rows[start:start + size]
 
 
-def _insert_messages(uow: UnitOfWork, pk: int, chat: ChatDoc) -> None:
+def insert_messages(uow: UnitOfWork, pk: int, chat: ChatDoc) -> None:
     rows = [{"chat_pk": pk, "idx": m.index, "role": m.role, "name": m.name, "text": m.text,
              "swipe_id": m.swipe_id, "time": m.time, "fingerprint": m.fingerprint, "stored_at": uow.now}
             for m in chat.messages]
@@ -215,7 +215,7 @@ def _insert_messages(uow: UnitOfWork, pk: int, chat: ChatDoc) -> None:
         uow.conn.execute(t.messages.insert(), chunk)
 
 
-def _insert_recall_records(uow: UnitOfWork, pk: int, chat: ChatDoc, ids: dict[str, str]) -> None:
+def insert_recall_records(uow: UnitOfWork, pk: int, chat: ChatDoc, ids: dict[str, str]) -> None:
     rows = [{"chat_pk": pk, "idx": r.index, "user_input": r.user_input, "injection": r.injection,
              "token_estimate": r.token_estimate, "elapsed_ms": r.elapsed_ms, "nodes": remap_json(r.nodes, ids),
              "manually_edited": r.manually_edited, "created_at": r.created_at, "updated_at": r.updated_at}

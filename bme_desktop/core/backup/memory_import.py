@@ -38,12 +38,12 @@ from ..store.unit_of_work import UnitOfWork
 from .export import node_to_json
 from .importer import (
     ImportResult,
-    _bulk_insert,
-    _import_chat,
-    _insert_messages,
-    _insert_recall_records,
+    bulk_insert,
     delete_chat_rows,
     extraction_paused,
+    import_chat,
+    insert_messages,
+    insert_recall_records,
     remap_json,
 )
 from .validate import ChatDoc
@@ -163,7 +163,7 @@ def _into_existing(uow: UnitOfWork, chat: ChatDoc, target: str, mode: MemoryMode
             parent = None if node.parent_id is None else ids.get(node.parent_id)
             fresh.append(node_to_row(replace(node, parent_id=parent, flags=remap_json(node.flags, ids)), pk))
             record.node_added(node.id)
-        _bulk_insert(uow, t.nodes, fresh)
+        bulk_insert(uow, t.nodes, fresh)
     taken_edges = _taken(uow, "edges", [e.id for e in chat.edges])
     edges_here = _chat_edge_ids(uow, target) if chat.edges else set()
     edge_rows: list[dict[str, Any]] = []
@@ -178,7 +178,7 @@ def _into_existing(uow: UnitOfWork, chat: ChatDoc, target: str, mode: MemoryMode
                                                  batch_id=None), uow.read.require_chat_pk(target)))
             uow.change(target).edge_added(new_id)
     if write:
-        _bulk_insert(uow, t.edges, edge_rows)
+        bulk_insert(uow, t.edges, edge_rows)
     _fill_free(uow, chat, target, ids, plan, write)
 
 
@@ -207,12 +207,12 @@ def _fill_free(uow: UnitOfWork, chat: ChatDoc, target: str, ids: dict[str, str],
         return
     pk = uow.read.require_chat_pk(target)
     if messages:
-        _insert_messages(uow, pk, replace(chat, messages=messages))
+        insert_messages(uow, pk, replace(chat, messages=messages))
         uow.change(target).messages_changed = True
     recalls_have = {r.index for r in uow.read.recall_records(target)}
     records = [r for r in chat.recall_records if r.index not in recalls_have]
     if records:
-        _insert_recall_records(uow, pk, replace(chat, recall_records=records), ids)
+        insert_recall_records(uow, pk, replace(chat, recall_records=records), ids)
     taken = _taken(uow, "summaries", [s.id for s in chat.summaries])
     for s in chat.summaries:
         if s.id not in taken:
@@ -250,7 +250,7 @@ def _run(uow: UnitOfWork, chats: Collection[ChatDoc], mode: MemoryMode, write: b
             if write:
                 if exists:
                     delete_chat_rows(uow, target)
-                _import_chat(uow, chat, target, force_remap=False, result=result)
+                import_chat(uow, chat, target, force_remap=False, result=result)
         if write:
             uow.audit(target, "import", "import", None, source_chat=chat.chat_id, mode=mode,
                       **{k: v for k, v in plan.counts.items()})

@@ -54,7 +54,7 @@ def bulk_update_nodes(uow: UnitOfWork, chat_id: str, updates: Mapping[str, Mappi
             if not diff:
                 continue
             after = {**before, **diff}
-            uow._journal("nodes", before["id"], before, after)
+            uow.journal_row("nodes", before["id"], before, after)
             key = tuple(sorted(diff))
             groups[key].append({"b_id": before["id"], **{f"v_{k}": diff[k] for k in key}})
             changed.append(before["id"])

@@ -177,10 +177,11 @@ class UnitOfWork:
     def batch_id(self) -> int | None:
         return self._batch.id if self._batch else None
 
-    def _journal(self, table: str, row_id: str, before: dict[str, Any] | None,
+    def journal_row(self, table: str, row_id: str, before: dict[str, Any] | None,
                  after: dict[str, Any] | None) -> None:
-        """Record a row write. An update keeps only the columns that changed (plus the few
-        that rollback and conflict checks read); inserts and deletes keep the whole row."""
+        """Record a row write in the batch's journal (for code that writes rows itself, in bulk).
+        An update keeps only the columns that changed (plus the few that rollback and conflict
+        checks read); inserts and deletes keep the whole row."""
         if self._batch is None:
             return
         if before is not None and after is not None:
@@ -200,14 +201,14 @@ class UnitOfWork:
             self.conn.execute(table.insert().values(**row))
         else:
             self.conn.execute(table.update().where(table.c.id == row["id"]).values(**row))
-        self._journal(table.name, row["id"], before, row)
+        self.journal_row(table.name, row["id"], before, row)
         return before
 
     def drop_row(self, table: Table, row_id: str) -> dict[str, Any] | None:
         before = self.current_row(table, row_id)
         if before is not None:
             self.conn.execute(table.delete().where(table.c.id == row_id))
-            self._journal(table.name, row_id, before, None)
+            self.journal_row(table.name, row_id, before, None)
         return before
 
     # nodes, edges, summaries ---------------------------------------------------------------
@@ -275,7 +276,7 @@ class UnitOfWork:
                     table.c.deleted_at.is_(None), cond)).mappings().all()
                 rows = [{k: r[k] for k in ALWAYS_JOURNALED} for r in found if r["chat_pk"] == pk]
                 for before in rows:
-                    self._journal(table.name, before["id"], before, {**before, **stamp})
+                    self.journal_row(table.name, before["id"], before, {**before, **stamp})
                     if table is t.nodes:
                         moved.append(before["id"])
                         record.node_removed(before["id"])

@@ -116,6 +116,10 @@ class NodeEditor(QWidget):
     def field_edit(self, name: str) -> FieldEdit:
         return self._edits[name]
 
+    def first_field(self) -> FieldEdit | None:
+        """The first of the node type's fields (None for a type without fields)."""
+        return next(iter(self._edits.values()), None)
+
     def load(self, node_id: str) -> None:
         self._creating = False
         if not node_id or not self._context.chat_id:

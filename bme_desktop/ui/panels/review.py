@@ -209,7 +209,7 @@ class ReviewPanel(QWidget):
         if len(self.selected_ids()) != 1 or self.editor.node is None:
             return
         self.side.setCurrentWidget(self.editor)
-        first = next(iter(self.editor._edits.values()), None)
+        first = self.editor.first_field()
         (first or self.editor.importance).setFocus()
 
     def show_card(self) -> None:

@@ -102,7 +102,7 @@ def test_a_failure_mid_import_leaves_nothing(filled: MemoryService, monkeypatch:
         calls.append(args)
         if len(calls) == 2:  # the second chat: the first is fully written by now
             raise RuntimeError("disk full")
-    monkeypatch.setattr(importer, "_insert_recall_records", explode)
+    monkeypatch.setattr(importer, "insert_recall_records", explode)
     with pytest.raises(RuntimeError, match="disk full"):
         import_chats(filled, chats, mode="replace")
     assert snapshot(filled) == before
@@ -112,7 +112,7 @@ def test_a_failure_mid_import_leaves_nothing(filled: MemoryService, monkeypatch:
 def test_replace_failing_midway_keeps_the_old_chat(filled: MemoryService, monkeypatch: pytest.MonkeyPatch) -> None:
     before = snapshot(filled)
     chats = load_document(before.encode())
-    monkeypatch.setattr(importer, "_insert_recall_records", lambda *a: (_ for _ in ()).throw(OSError("boom")))
+    monkeypatch.setattr(importer, "insert_recall_records", lambda *a: (_ for _ in ()).throw(OSError("boom")))
     with pytest.raises(OSError):
         import_chats(filled, chats, mode="replace")
     assert snapshot(filled) == before
