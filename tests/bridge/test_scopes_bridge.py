@@ -12,6 +12,7 @@ import httpx
 import pytest
 
 from bench.scopes import GROUP, GROUP_QUESTIONS, SOLO
+from bme_desktop.bridge.config import BridgeConfig
 from bme_desktop.bridge.server import BridgeServer
 from bme_desktop.core.service import MemoryService
 
@@ -25,7 +26,7 @@ BIRTHDAY, FEAR, CAVE = ("Do you remember when my birthday is?", "ninth of March"
 @pytest.fixture
 def api(tmp_path: Path) -> Iterator[httpx.Client]:
     service = MemoryService.open(tmp_path / "data")  # extraction and recall attached, as served
-    server = BridgeServer(service, TOKEN)
+    server = BridgeServer(service, TOKEN, BridgeConfig(port=0))  # any free port: 7317 may be taken
     server.start()
     try:
         with httpx.Client(base_url=server.url, headers=AUTH, timeout=600) as client:  # under load

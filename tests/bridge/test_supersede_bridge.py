@@ -7,6 +7,7 @@ from pathlib import Path
 
 import httpx
 
+from bme_desktop.bridge.config import BridgeConfig
 from bme_desktop.bridge.server import BridgeServer
 from bme_desktop.core.service import MemoryService
 
@@ -24,7 +25,7 @@ TURNS = [
 
 def test_a_replaced_fact_is_not_injected_as_current(tmp_path: Path) -> None:
     service = MemoryService.open(tmp_path / "data")  # extraction and recall attached
-    server = BridgeServer(service, TOKEN)
+    server = BridgeServer(service, TOKEN, BridgeConfig(port=0))  # any free port: 7317 may be taken
     server.start()
     try:
         with httpx.Client(base_url=server.url, headers=AUTH, timeout=60) as api:
