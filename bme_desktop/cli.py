@@ -74,7 +74,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_sillytavern_commands(sub, _add_common)
 
     # export / import / backup / restore / purge (bme_desktop.core.backup)
-    from .core.backup.cli_commands import add_commands as add_backup_commands
+    from .backup_cli import add_commands as add_backup_commands
     add_backup_commands(sub, _add_common)
 
     from .maintain_cli import add_command as add_maintain_command
@@ -111,9 +111,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if command == "sillytavern":
             from .sillytavern.cli import run as run_sillytavern_command
             return run_sillytavern_command(args, data_dir)
-        from .core.backup.cli_commands import COMMANDS as BACKUP_COMMANDS
+        from .backup_cli import COMMANDS as BACKUP_COMMANDS
         if command in BACKUP_COMMANDS:
-            from .core.backup.cli_commands import run as run_backup_command
+            from .backup_cli import run as run_backup_command
             from .maintain_cli import run_here_or_through_bridge
             return run_backup_command(command, args, data_dir, run_here_or_through_bridge)
         if command == "maintain":

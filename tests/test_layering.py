@@ -168,16 +168,13 @@ def test_service_calls_sees_a_read_on_the_service_or_on_an_attribute_called_serv
 
 SERVICE = "bme_desktop.core.service"
 # ``core.pipelines`` is where the service's pipelines are wired: the one core module besides the
-# service that may name it. Current offenders: may only shrink.
+# service that may name it.
 WIRING = "bme_desktop.core.pipelines"
-PIPELINES_IMPORTING_SERVICE: set[str] = {
-    "bme_desktop.core.backup.cli_commands",  # a CLI command that opens the service: belongs beside cli.py
-}
 
 
 def test_core_modules_do_not_import_the_service() -> None:
     found = {src for src, dst in forbidden_imports(("bme_desktop.core",), (SERVICE,)) if src not in (SERVICE, WIRING)}
-    check_allow_list(found, PIPELINES_IMPORTING_SERVICE)
+    assert sorted(found) == []
 
 
 # the tables (SQL) stay in core/store: everyone else asks the store's readers and writers

@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from ..service import MemoryService
-    from .importer import ImportResult
-    from .validate import ChatDoc
+    from .core.backup.importer import ImportResult
+    from .core.backup.validate import ChatDoc
+    from .core.service import MemoryService
 
 COMMANDS = ("export", "import", "backup", "restore", "purge")
 
@@ -96,13 +96,13 @@ def _passphrase(var: str | None) -> str | None:
 
 def _export_json(service: MemoryService, chats: list[str] | None, output: str | None) -> None:
     """The export document written chat by chat (to a file renamed into place, or stdout)."""
-    from .export import write_document
+    from .core.backup.export import write_document
     now = service.now()
     if output is None:
         service.read(lambda r: write_document(r, sys.stdout.buffer.write, chats, now=now))
         sys.stdout.flush()
         return
-    from .fileio import atomic_output
+    from .core.backup.fileio import atomic_output
     with atomic_output(Path(output)) as out:
         service.read(lambda r: write_document(r, out.write, chats, now=now))
 
@@ -112,7 +112,7 @@ def _emit(data: bytes, output: str | None) -> None:
         sys.stdout.buffer.write(data)
         sys.stdout.flush()
     else:
-        from .fileio import write_atomically
+        from .core.backup.fileio import write_atomically
         write_atomically(Path(output), data)
 
 
@@ -133,9 +133,9 @@ Forward = Callable[[Path, Callable[[Any], dict[str, Any]], Callable[[], dict[str
 
 
 def run(command: str, args: argparse.Namespace, data_dir: Path, forward: Forward | None = None) -> int:
-    from ..errors import ServiceError
-    from ..store.reader import ChatNotFound
-    from .format import BackupError
+    from .core.backup.format import BackupError
+    from .core.errors import ServiceError
+    from .core.store.reader import ChatNotFound
     try:
         return _run(command, args, data_dir, forward)
     except (BackupError, UsageProblem, ServiceError, ChatNotFound) as exc:
@@ -144,11 +144,11 @@ def run(command: str, args: argparse.Namespace, data_dir: Path, forward: Forward
 
 
 def _run(command: str, args: argparse.Namespace, data_dir: Path, forward: Forward | None) -> int:
-    from ..service import MemoryService
-    from ..store.database import DB_FILENAME
-    from .graph_formats import graph_of, to_gexf, to_graphml
-    from .importer import import_chats
-    from .stream import open_backup, open_chain
+    from .core.backup.graph_formats import graph_of, to_gexf, to_graphml
+    from .core.backup.importer import import_chats
+    from .core.backup.stream import open_backup, open_chain
+    from .core.service import MemoryService
+    from .core.store.database import DB_FILENAME
     if command == "purge":
         return _purge(args, data_dir)
     passphrase = _passphrase(getattr(args, "passphrase_env", None))
@@ -169,7 +169,7 @@ def _run(command: str, args: argparse.Namespace, data_dir: Path, forward: Forwar
         if command == "export":
             chats = None if args.chat is None else [args.chat]
             if args.format == "markdown":
-                from .markdown import VaultError, vault_notes, write_vault
+                from .core.backup.markdown import VaultError, vault_notes, write_vault
                 if args.output is None:
                     raise UsageProblem("--format markdown writes a folder: name it with -o DIR")
                 notes = service.read(lambda r: vault_notes(r, chats))
@@ -208,10 +208,10 @@ _EXPORT_KEYS = re.compile(rb'\s*\{\s*"(app_version|chats|exported_at|format|form
 def _worldinfo_document(path: Path) -> object | None:
     """The World Info file (or character card) at ``path``, read whole; None for an export or
     a backup, which are streamed (an export starts with one of its own keys)."""
-    from ..errors import ValidationError
-    from ..worldinfo import load_document
-    from .crypto import GZIP_MAGIC, MAGIC
-    from .format import BackupError
+    from .core.backup.crypto import GZIP_MAGIC, MAGIC
+    from .core.backup.format import BackupError
+    from .core.errors import ValidationError
+    from .core.worldinfo import load_document
     try:
         with path.open("rb") as f:
             head = f.read(4096)
@@ -219,7 +219,7 @@ def _worldinfo_document(path: Path) -> object | None:
         raise BackupError("", f"cannot read {path}: {exc.strerror or exc}") from None
     if head.startswith((MAGIC, GZIP_MAGIC)) or _EXPORT_KEYS.match(head.removeprefix(b"\xef\xbb\xbf")):
         return None
-    from .fileio import read_file
+    from .core.backup.fileio import read_file
     try:
         return load_document(read_file(path))
     except ValidationError as exc:
@@ -229,8 +229,8 @@ def _worldinfo_document(path: Path) -> object | None:
 def _import_worldinfo(args: argparse.Namespace, data_dir: Path, doc: object, forward: Forward | None) -> int:
     """A World Info file into one chat's memories: through the bridge serving the data folder
     when one runs (the running app sees them at once), else here. Validated whole first."""
-    from ..errors import ValidationError
-    from ..worldinfo import read_worldinfo
+    from .core.errors import ValidationError
+    from .core.worldinfo import read_worldinfo
     if args.chat is None:
         raise UsageProblem("this is a SillyTavern World Info file: name the chat whose memories its entries "
                            "become with --chat CHAT_ID (and --scope, world by default)")
@@ -246,7 +246,7 @@ def _import_worldinfo(args: argparse.Namespace, data_dir: Path, doc: object, for
         return 0
 
     def here() -> dict[str, Any]:
-        from ..service import MemoryService
+        from .core.service import MemoryService
         service = MemoryService.open(data_dir, database_url=args.database_url, attach=False)
         try:
             report = service.import_worldinfo(args.chat, parsed.entries, args.scope, actor="cli")
@@ -264,7 +264,7 @@ def _import_worldinfo(args: argparse.Namespace, data_dir: Path, doc: object, for
 def _worldinfo_export(service: MemoryService, args: argparse.Namespace) -> bytes:
     import json
 
-    from ..worldinfo import write_worldinfo
+    from .core.worldinfo import write_worldinfo
     if args.chat is None:
         raise UsageProblem("--format st-worldinfo writes one chat's memories: name it with --chat")
     ids = args.memory or [n.id for n in service.all_nodes(args.chat)
@@ -274,8 +274,8 @@ def _worldinfo_export(service: MemoryService, args: argparse.Namespace) -> bytes
 
 
 def _backup(service: MemoryService, args: argparse.Namespace, data_dir: Path, passphrase: str | None) -> int:
-    from .files import backup_dir, prune, write_full_backup, write_incremental_backup
-    from .retention import RetentionPolicy, backup_name
+    from .core.backup.files import backup_dir, prune, write_full_backup, write_incremental_backup
+    from .core.backup.retention import RetentionPolicy, backup_name
     output = None if args.output is None else Path(args.output)
     if args.incremental:
         run = write_incremental_backup(service, passphrase, data_dir=data_dir, path=output)
@@ -298,7 +298,7 @@ def _backup(service: MemoryService, args: argparse.Namespace, data_dir: Path, pa
 
 def _import_memories(service: MemoryService, chats: Collection[ChatDoc], mode: str, *, dry_run: bool,
                      confirmed: bool) -> int:
-    from .memory_import import MODES, import_memories, preview_import
+    from .core.backup.memory_import import MODES, import_memories, preview_import
     memory_mode = next(m for m in MODES if m == mode)
     plan = preview_import(service, chats, memory_mode)
     print(f"preview ({mode}): " + "\n".join(plan.lines()))
@@ -318,9 +318,9 @@ def _size(n: int) -> str:
 
 
 def _purge(args: argparse.Namespace, data_dir: Path) -> int:
-    from ..service import MemoryService
-    from ..store.database import DB_FILENAME
-    from .purge import folder_size, purge_all
+    from .core.backup.purge import folder_size, purge_all
+    from .core.service import MemoryService
+    from .core.store.database import DB_FILENAME
     if not args.yes_purge:
         raise UsageProblem("purge deletes every chat and memory for good (no recycle bin, no undo); "
                            "add --yes-purge to confirm (make a backup first if you may want them back)")
