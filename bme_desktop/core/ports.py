@@ -240,6 +240,30 @@ class ModelSteps(Memory, Lending, Protocol):
     """A step that may ask a model (configured, or lent by the bridge) before it writes."""
 
 
+class Background(Publishes, Lifetime, Protocol):
+    """A background worker: it listens to the events and stops when the service closes."""
+
+
+class RecallSource(Reads, ChatQueries, Publishes, Protocol):
+    """What a recall state reads (messages, memories, links) and the events that make it stale."""
+
+
+class Editing(Reads, Writes, ManualEdits, ChatQueries, Configured, Protocol):
+    """Review decisions, persona rejections, waking: user edits next to plain writes."""
+
+
+class Matching(Reads, Pipelines, Protocol):
+    """Extraction's near-duplicate check: the memories and recall's vector index."""
+
+
+class Backups(Memory, Pipelines, Protocol):
+    """Export, backup, restore and import (an import pauses extraction meanwhile)."""
+
+
+class Extracting(ModelSteps, StoreAccess, Pipelines, Protocol):
+    """An extraction run: the model, the per-chat claim on the database, the vector index."""
+
+
 class Core(Memory, LateWrites, ManualEdits, ChatQueries, StoreAccess, Lending, Lifetime, Maintenance, Pipelines,
            Wiring, Protocol):
     """Everything the service offers its pipelines: for the wiring and the few that coordinate
@@ -247,10 +271,14 @@ class Core(Memory, LateWrites, ManualEdits, ChatQueries, StoreAccess, Lending, L
 
 
 __all__ = [
+    "Background",
+    "Backups",
     "ChatQueries",
     "Clocked",
     "Configured",
     "Core",
+    "Editing",
+    "Extracting",
     "HasVectors",
     "KnowsChat",
     "LateWrites",
@@ -259,6 +287,7 @@ __all__ = [
     "Maintenance",
     "MaintenanceTask",
     "ManualEdits",
+    "Matching",
     "Memory",
     "ModelSteps",
     "Pausable",
@@ -266,6 +295,7 @@ __all__ = [
     "Prepares",
     "Publishes",
     "Reads",
+    "RecallSource",
     "Recalls",
     "ReportsBusy",
     "ReportsProgress",

@@ -35,7 +35,7 @@ from .stream import open_backup, open_chain
 from .validate import ChatDoc, load_document
 
 if TYPE_CHECKING:
-    from ..ports import Core
+    from ..ports import Backups
 
 
 def seal(text: bytes, passphrase: str | None, params: KdfParams | None = None) -> bytes:
@@ -86,7 +86,7 @@ class BackupWritten:
     digests: dict[str, dict[str, dict[str, str]]]  # chat id → the digests of its records
 
 
-def write_backup_file(service: Core, path: Path, passphrase: str | None, *,
+def write_backup_file(service: Backups, path: Path, passphrase: str | None, *,
                       params: KdfParams | None = None, cancel: CancelToken | None = None) -> BackupWritten:
     """Every chat as one export document, encrypted with the passphrase (else plain gzip),
     written chat by chat (one chat in memory at a time) to a private temporary file renamed
@@ -104,7 +104,7 @@ def write_backup_file(service: Core, path: Path, passphrase: str | None, *,
     return BackupWritten(path, sealer.size, ident, now, digests)
 
 
-def write_full_backup(service: Core, path: Path, passphrase: str | None, *, data_dir: Path,
+def write_full_backup(service: Backups, path: Path, passphrase: str | None, *, data_dir: Path,
                       params: KdfParams | None = None) -> Path:
     """A full backup at ``path``; it starts a new chain of increments (the watermark)."""
     done = write_backup_file(service, path, passphrase, params=params)
@@ -120,7 +120,7 @@ class IncrementalRun:
     deleted: int  # records and chats marked deleted
 
 
-def write_incremental_backup(service: Core, passphrase: str | None, *, data_dir: Path,
+def write_incremental_backup(service: Backups, passphrase: str | None, *, data_dir: Path,
                              path: Path | None = None, params: KdfParams | None = None) -> IncrementalRun:
     """What changed since the watermark, as the next link of its chain (default: in the
     data folder's ``backups/``). Without a watermark there is nothing to build on."""
@@ -149,7 +149,7 @@ def write_incremental_backup(service: Core, passphrase: str | None, *, data_dir:
     return IncrementalRun(path=path, seq=increment["seq"], changed=changed, deleted=deleted)
 
 
-def restore_chain(service: Core, paths: Sequence[Path], passphrase: str | None, *,
+def restore_chain(service: Backups, paths: Sequence[Path], passphrase: str | None, *,
                   mode: ImportMode = "merge") -> ImportResult:
     """A full backup and its increments: every link checked, decrypted and the final state
     validated (one chat at a time) before one import transaction. With ``replace``, chats the chain deleted are
@@ -164,7 +164,7 @@ def read_backup(data: bytes, passphrase: str | None) -> list[ChatDoc]:
     return load_document(decode_backup(data, passphrase))
 
 
-def restore(service: Core, path: Path, passphrase: str | None, *,
+def restore(service: Backups, path: Path, passphrase: str | None, *,
             mode: ImportMode = "merge") -> ImportResult:
     """Decrypt (if needed) and validate the whole file chat by chat, then import it in one
     transaction, reading it again one chat at a time (memory: the largest chat)."""
@@ -186,7 +186,7 @@ def last_backup(folder: Path) -> datetime | None:
     return max(times, default=None)
 
 
-def scheduled_backup(service: Core, data_dir: Path, *, passphrase: str | None,
+def scheduled_backup(service: Backups, data_dir: Path, *, passphrase: str | None,
                      policy: RetentionPolicy | None = None, interval: timedelta | None = None,
                      params: KdfParams | None = None, folder: Path | None = None) -> BackupRun:
     """Write a backup into ``folder`` (default ``<data_dir>/backups/``) when one is due, then

@@ -29,7 +29,7 @@ from .format import BackupError
 from .validate import ChatDoc
 
 if TYPE_CHECKING:
-    from ..ports import Core, Pipelines
+    from ..ports import Backups, Pipelines
 
 ImportMode = Literal["new", "replace", "merge"]
 
@@ -51,7 +51,7 @@ def extraction_paused(service: Pipelines) -> AbstractContextManager[None]:
     return extraction.pause() if isinstance(extraction, Pausable) else nullcontext()
 
 
-def import_chats(service: Core, chats: Collection[ChatDoc], *, mode: ImportMode = "new",
+def import_chats(service: Backups, chats: Collection[ChatDoc], *, mode: ImportMode = "new",
                  as_chat: str | None = None, delete: Sequence[str] = ()) -> ImportResult:
     """Import ``chats`` in one transaction; ``delete`` names chats to delete in the same
     transaction (a restored chain's deleted chats)."""

@@ -49,7 +49,7 @@ from .importer import (
 from .validate import ChatDoc
 
 if TYPE_CHECKING:
-    from ..ports import Core
+    from ..ports import Backups
 
 MemoryMode = Literal["skip", "merge", "new", "replace"]
 MODES: tuple[MemoryMode, ...] = ("skip", "merge", "new", "replace")
@@ -258,12 +258,12 @@ def _run(uow: UnitOfWork, chats: Collection[ChatDoc], mode: MemoryMode, write: b
     return plan
 
 
-def preview_import(service: Core, chats: Collection[ChatDoc], mode: MemoryMode) -> ImportPlan:
+def preview_import(service: Backups, chats: Collection[ChatDoc], mode: MemoryMode) -> ImportPlan:
     """What ``import_memories`` would do, writing nothing."""
     return service.write(lambda uow: _run(uow, chats, mode, write=False))
 
 
-def import_memories(service: Core, chats: Collection[ChatDoc], mode: MemoryMode = "skip") -> ImportPlan:
+def import_memories(service: Backups, chats: Collection[ChatDoc], mode: MemoryMode = "skip") -> ImportPlan:
     """Import in one transaction under the extraction pause; returns what was done."""
     with extraction_paused(service):
         return service.write(lambda uow: _run(uow, chats, mode, write=True))

@@ -28,7 +28,7 @@ from .format import BackupError
 from .retention import RetentionPolicy
 
 if TYPE_CHECKING:
-    from ..ports import Core
+    from ..ports import Backups
 
 log = logging.getLogger(__name__)
 STATUS_FILE = "backup-status.json"
@@ -94,7 +94,7 @@ def backup_status(data_dir: Path, settings: BackupSettings, now: float) -> Backu
     return BackupStatus(settings.scheduled, last_ts, nxt, outcome, message, str(folder))
 
 
-def run_scheduled_backup(service: Core, *, keyring_backend: Any | None = None) -> str:
+def run_scheduled_backup(service: Backups, *, keyring_backend: Any | None = None) -> str:
     """One scheduled-backup check: "off", "not due", "written", "skipped" or "failed"
     (the last three are also written to the status file)."""
     settings = service.settings.backup

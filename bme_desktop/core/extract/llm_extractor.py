@@ -25,7 +25,7 @@ from .runner import ModelOutcome
 from .window import Window
 
 if TYPE_CHECKING:
-    from ..ports import Core
+    from ..ports import ModelSteps
 
 API_KEY_ENV = "BME_LLM_API_KEY"
 
@@ -33,7 +33,7 @@ API_KEY_ENV = "BME_LLM_API_KEY"
 class LLMExtractor:
     name = "llm"
 
-    def __init__(self, service: Core, client: ChatModel, finder: NameFinder | None = None) -> None:
+    def __init__(self, service: ModelSteps, client: ChatModel, finder: NameFinder | None = None) -> None:
         self.service = service
         self.client = client
         self.finder = finder or NameFinder()
@@ -101,7 +101,7 @@ class ModelProvider:
     (SillyTavern's connection, the proxy's upstream: ``service.lenders``). None when there
     is neither: the heuristic extracts."""
 
-    def __init__(self, service: Core, api_key: str | None = None) -> None:
+    def __init__(self, service: ModelSteps, api_key: str | None = None) -> None:
         self.service = service
         self.api_key = api_key
         self._lock = threading.Lock()
@@ -143,5 +143,5 @@ class ModelProvider:
             self._key = None
 
 
-def model_from_settings(service: Core) -> ModelProvider:
+def model_from_settings(service: ModelSteps) -> ModelProvider:
     return ModelProvider(service)

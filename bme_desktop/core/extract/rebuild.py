@@ -14,7 +14,7 @@ from ..store import journal
 from ..store.unit_of_work import UnitOfWork
 
 if TYPE_CHECKING:
-    from ..ports import Core
+    from ..ports import Writes
     from .scheduler import ExtractionWorker
 
 
@@ -33,7 +33,7 @@ def drop_extraction(uow: UnitOfWork, chat_id: str) -> ChangeRecord:
     return change
 
 
-def rebuild(service: Core, worker: ExtractionWorker, chat_id: str,
+def rebuild(service: Writes, worker: ExtractionWorker, chat_id: str,
             cancel: CancelToken | None = None) -> ChangeRecord:
     """Cancelled before the drop, nothing changes; cancelled later, it stops before the next
     batch (raising ``Cancelled``) and the batches extracted again so far are kept."""

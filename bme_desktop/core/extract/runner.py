@@ -20,7 +20,7 @@ from .vector_match import TermCache, vector_scores
 from .window import Committed, Window, commit, next_window
 
 if TYPE_CHECKING:
-    from ..ports import Core
+    from ..ports import Extracting
 
 log = logging.getLogger(__name__)
 
@@ -47,7 +47,7 @@ StepResult = tuple[Window, Committed] | None
 class Runner:
     """Reads, extracts and commits batches for one service."""
 
-    def __init__(self, service: Core, *, heuristic: HeuristicExtractor | None = None,
+    def __init__(self, service: Extracting, *, heuristic: HeuristicExtractor | None = None,
                  model: Callable[[], ModelExtractor | None] | None = None) -> None:
         self.service = service
         self.heuristic = heuristic or HeuristicExtractor()

@@ -40,7 +40,7 @@ from .operations import NodeOp, Plan
 from .textutil import overlap, term_set
 
 if TYPE_CHECKING:
-    from ..ports import Core
+    from ..ports import Matching
     from ..store.reader import Reader
 
 log = logging.getLogger(__name__)
@@ -90,7 +90,7 @@ def similarity_since(op: NodeOp) -> int | None:
     return None
 
 
-def vector_scores(service: Core, chat_id: str, plan: Plan, threshold: float | None = None,
+def vector_scores(service: Matching, chat_id: str, plan: Plan, threshold: float | None = None,
                   terms: TermCache | None = None) -> dict[int, VectorScores]:
     """Scores by position in ``plan.ops``; empty without an embedder."""
     wanted = [(n, op) for n, op in enumerate(plan.ops) if matched_by_similarity(op)]

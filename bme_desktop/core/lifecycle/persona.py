@@ -37,7 +37,7 @@ from .chat_state import get_key, read_key, set_key
 from .tiers import is_injectable
 
 if TYPE_CHECKING:
-    from ..ports import Core
+    from ..ports import Editing
 
 ACTOR = "lifecycle"
 KEEP = 50
@@ -136,14 +136,14 @@ def _live(read: Reader, chat_id: str, persona: Persona, no: set[str]) -> Persona
     return Persona(persona.version, persona.at, persona.batch_id, [tr for tr in traits if tr.evidence])
 
 
-def persona_history(service: Core, chat_id: str) -> list[Persona]:
+def persona_history(service: Editing, chat_id: str) -> list[Persona]:
     """Every stored snapshot, oldest first, as written (evidence unchecked)."""
     def op(read: Reader) -> list[Persona]:
         return [_load(s) for s in _snapshots(read_key(read, chat_id, "persona"))]
     return service.read(op)
 
 
-def current_persona(service: Core, chat_id: str) -> Persona | None:
+def current_persona(service: Editing, chat_id: str) -> Persona | None:
     """The newest snapshot without rejected traits or traits whose evidence is gone."""
     def op(read: Reader) -> Persona | None:
         snaps = _snapshots(read_key(read, chat_id, "persona"))
@@ -151,14 +151,14 @@ def current_persona(service: Core, chat_id: str) -> Persona | None:
     return service.read(op)
 
 
-def reject_trait(service: Core, chat_id: str, trait: str, *, actor: str = "user") -> None:
+def reject_trait(service: Editing, chat_id: str, trait: str, *, actor: str = "user") -> None:
     """The user says "that is not me": the trait leaves the profile and never comes back."""
     def fn(uow: UnitOfWork) -> None:
         uow.audit(chat_id, actor, "persona.reject", trait[:64], trait=trait)
     service.manual_write(chat_id, actor, "persona.reject_trait", fn)
 
 
-def unreject_trait(service: Core, chat_id: str, trait: str, *, actor: str = "user") -> None:
+def unreject_trait(service: Editing, chat_id: str, trait: str, *, actor: str = "user") -> None:
     def fn(uow: UnitOfWork) -> None:
         uow.audit(chat_id, actor, "persona.unreject", trait[:64], trait=trait)
     service.manual_write(chat_id, actor, "persona.unreject_trait", fn)

@@ -19,16 +19,16 @@ from ..model import Node, NodeQuery
 from ..store.unit_of_work import UnitOfWork
 
 if TYPE_CHECKING:
-    from ..ports import Core
+    from ..ports import Editing
 
 
-def pending(service: Core, chat_id: str, *, limit: int = 200, offset: int = 0) -> tuple[list[Node], int]:
+def pending(service: Editing, chat_id: str, *, limit: int = 200, offset: int = 0) -> tuple[list[Node], int]:
     """Memories waiting for review, oldest first, and how many there are."""
     return service.search_nodes(chat_id, NodeQuery(review_status="pending", limit=limit, offset=offset,
                                                    order_by="created_at", descending=False))
 
 
-def _decide(service: Core, chat_id: str, node_ids: Sequence[str], status: str, action: str,
+def _decide(service: Editing, chat_id: str, node_ids: Sequence[str], status: str, action: str,
             actor: str, reason: str | None = None) -> list[Node]:
     ids = list(dict.fromkeys(node_ids))
     if not ids:
@@ -54,7 +54,7 @@ def _decide(service: Core, chat_id: str, node_ids: Sequence[str], status: str, a
 DECISIONS = {"approved": "review.approve", "rejected": "review.reject", "pending": "review.reopen"}
 
 
-def decide(service: Core, chat_id: str, node_ids: Sequence[str], status: str, *, actor: str = "user",
+def decide(service: Editing, chat_id: str, node_ids: Sequence[str], status: str, *, actor: str = "user",
            reason: str | None = None) -> list[Node]:
     """Set the review status of memories as a review decision (not an edit: a later edit of
     their source messages still rolls them back and extracts them again)."""
@@ -63,19 +63,19 @@ def decide(service: Core, chat_id: str, node_ids: Sequence[str], status: str, *,
     return _decide(service, chat_id, node_ids, status, DECISIONS[status], actor, reason)
 
 
-def approve(service: Core, chat_id: str, node_ids: Sequence[str], *, actor: str = "user") -> list[Node]:
+def approve(service: Editing, chat_id: str, node_ids: Sequence[str], *, actor: str = "user") -> list[Node]:
     """Approve one or many memories (one undoable batch)."""
     return _decide(service, chat_id, node_ids, "approved", "review.approve", actor)
 
 
-def reject(service: Core, chat_id: str, node_ids: Sequence[str], *, actor: str = "user",
+def reject(service: Editing, chat_id: str, node_ids: Sequence[str], *, actor: str = "user",
            reason: str | None = None) -> list[Node]:
     """Reject memories: they stay (for provenance) but are never injected, and promotions
     or later passes never put them back to pending."""
     return _decide(service, chat_id, node_ids, "rejected", "review.reject", actor, reason)
 
 
-def edit_and_approve(service: Core, chat_id: str, node_id: str, patch: dict[str, Any], *,
+def edit_and_approve(service: Editing, chat_id: str, node_id: str, patch: dict[str, Any], *,
                      actor: str = "user") -> Node:
     """Correct a pending memory and approve it in one step (the edit is the user's version)."""
     def op(uow: UnitOfWork) -> Node:
@@ -90,7 +90,7 @@ def edit_and_approve(service: Core, chat_id: str, node_id: str, patch: dict[str,
     return result
 
 
-def approve_all(service: Core, chat_id: str, *, actor: str = "user") -> list[Node]:
+def approve_all(service: Editing, chat_id: str, *, actor: str = "user") -> list[Node]:
     """Approve every pending memory of the chat (bulk)."""
     nodes, _ = pending(service, chat_id, limit=100_000)
     return approve(service, chat_id, [n.id for n in nodes], actor=actor) if nodes else []

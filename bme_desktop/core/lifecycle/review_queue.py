@@ -16,7 +16,7 @@ from ..settings import LifecycleSettings
 from .tiers import PROMOTED_FLAG
 
 if TYPE_CHECKING:
-    from ..ports import Core
+    from ..ports import Editing
 
 MAX_SOURCES = 4  # the messages shown under a card; the rest are counted
 REASONS = ("kept_after_rollback", "promoted", "compressed", "reopened", "new_long_term", "new", "edited_pending",
@@ -44,7 +44,7 @@ def review_reason(node: Node, settings: LifecycleSettings) -> ReviewReason:
     return ReviewReason("marked")
 
 
-def review_card(service: Core, chat_id: str, node_id: str) -> ReviewCard:
+def review_card(service: Editing, chat_id: str, node_id: str) -> ReviewCard:
     """Blocking (a worker's call): the memory, why it waits and the messages it came from."""
     node = service.get_node(chat_id, node_id)
     indices = sorted(set(node.source_indices))

@@ -13,13 +13,13 @@ from .chat_state import undo_state
 from .schedule import relearn, retrievability
 
 if TYPE_CHECKING:
-    from ..ports import Core
+    from ..ports import Editing
 
 LIFECYCLE_KINDS = ("upkeep", "retention", "review", "consolidate", "summarize", "fold", "compress", "reflect", "persona",
                    "working")
 
 
-def wake_in(uow: UnitOfWork, service: Core, chat_id: str, node_id: str) -> Node:
+def wake_in(uow: UnitOfWork, service: Editing, chat_id: str, node_id: str) -> Node:
     node = uow.read.node(chat_id, node_id)
     if node is None:
         raise NotFound(f"no memory {node_id!r} in chat {chat_id!r}")
@@ -35,13 +35,13 @@ def wake_in(uow: UnitOfWork, service: Core, chat_id: str, node_id: str) -> Node:
     return woken
 
 
-def wake(service: Core, chat_id: str, node_id: str, *, actor: str = "user") -> Node:
+def wake(service: Editing, chat_id: str, node_id: str, *, actor: str = "user") -> Node:
     """Bring a dormant or archived memory back to long-term with a fresh card (one
     undoable manual edit). A memory that is already awake is returned unchanged."""
     return service.manual_write(chat_id, actor, "wake", lambda uow: wake_in(uow, service, chat_id, node_id))
 
 
-def undo_lifecycle_batch(service: Core, chat_id: str, batch_id: int, *, actor: str = "user") -> None:
+def undo_lifecycle_batch(service: Editing, chat_id: str, batch_id: int, *, actor: str = "user") -> None:
     """Undo one automatic life-cycle batch exactly; refuses (Conflict) when a memory it
     touched has changed since, so later work is never overwritten."""
     def op(uow: UnitOfWork) -> None:

@@ -29,7 +29,7 @@ from .rwlock import ReadWriteLock
 from .scopes import Knowledge, Members
 
 if TYPE_CHECKING:
-    from ..ports import Core
+    from ..ports import RecallSource
     from ..store.reader import Reader
     from .diffusion import Graph
 
@@ -172,7 +172,7 @@ class ChatState:
 class RecallCache:
     """Per-chat states of the ``max_chats`` chats recalled last, kept fresh by the service's events."""
 
-    def __init__(self, service: Core, max_chats: int = MAX_CHATS) -> None:
+    def __init__(self, service: RecallSource, max_chats: int = MAX_CHATS) -> None:
         self.service = service
         self.max_chats = max_chats
         self._states: OrderedDict[str, ChatState] = OrderedDict()  # least recently used first

@@ -23,14 +23,14 @@ from ..background import lower_thread_priority
 from ..events import Event
 
 if TYPE_CHECKING:
-    from ..ports import Core
+    from ..ports import Background
     from .pipeline import HybridRecaller
 
 log = logging.getLogger(__name__)
 
 
 class RecallWarmer:
-    def __init__(self, service: Core, recaller: HybridRecaller) -> None:
+    def __init__(self, service: Background, recaller: HybridRecaller) -> None:
         self.service = service
         self.recaller = recaller
         self._queued: dict[str, bool] = {}  # chat → also prefetch query vectors
