@@ -185,7 +185,6 @@ TABLES_OUTSIDE_STORE: set[str] = {
     "bme_desktop.core.backup.importer",
     "bme_desktop.core.backup.memory_import",
     "bme_desktop.core.backup.purge",
-    "bme_desktop.core.chat_ops",
     "bme_desktop.core.editing",
     "bme_desktop.core.extract.apply",
     "bme_desktop.core.extract.context",
@@ -200,9 +199,7 @@ TABLES_OUTSIDE_STORE: set[str] = {
     "bme_desktop.core.lifecycle.consolidate",
     "bme_desktop.core.lifecycle.persona",
     "bme_desktop.core.lifecycle.upkeep",
-    "bme_desktop.core.recall.records",
     "bme_desktop.core.rewrites",
-    "bme_desktop.core.service",
 }
 
 

@@ -20,13 +20,10 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import func, select
-
 from .cancel import CancelToken, checkpoint
 from .errors import Conflict, NotFound, ValidationError
 from .events import ChangeRecord, Event
 from .store import journal
-from .store import tables as t
 from .store.reader import Reader
 from .store.unit_of_work import UnitOfWork
 
@@ -78,7 +75,7 @@ def chat_facts(reader: Reader, chat_id: str) -> ChatFacts:
     row = reader.chat_row(chat_id)
     if row is None:
         raise NotFound(f"no chat named {chat_id!r}")
-    last = reader.conn.execute(select(func.max(t.messages.c.idx)).where(t.messages.c.chat_pk == row["pk"])).scalar()
+    last = reader.last_message_index(row["pk"])
     state = dict(row["state"] or {})
     extracted = state.get("extracted_to")
     evolved = state.get("evolved_to")
@@ -204,9 +201,7 @@ def extraction_from(uow: UnitOfWork, pk: int, start: int) -> list[int]:
     """The first extraction batch that read message ``start`` or later, and every automatic
     batch after it (built on it), newest first. Only extraction batches decide where to start:
     a bookkeeping batch that read the whole chat (working memory) must not pull it back to 0."""
-    b = t.batches.c
-    rows = uow.conn.execute(select(b.id, b.kind, b.read_to).where(b.chat_pk == pk, b.status == "applied")
-                            .order_by(b.id)).all()
+    rows = uow.read.applied_batches(pk)
     stale = [bid for bid, kind, read_to in rows if kind == "extract" and read_to is not None and read_to >= start]
     if not stale:
         return []
@@ -258,15 +253,7 @@ SUMMARY_BATCH_KINDS = ("summarize", "fold")
 def drop_summaries(uow: UnitOfWork, chat_id: str) -> int:
     """Remove every summary and close the batches that wrote them (a history rollback must
     not replay them); the count removed."""
-    pk = uow.read.require_chat_pk(chat_id)
-    s = t.summaries.c
-    ids = list(uow.conn.execute(select(s.id).where(s.chat_pk == pk)).scalars())
-    for summary_id in ids:
-        uow.drop_row(t.summaries, summary_id)
-    uow.conn.execute(t.batches.update().where(
-        t.batches.c.chat_pk == pk, t.batches.c.kind.in_(SUMMARY_BATCH_KINDS),
-        t.batches.c.status == "applied").values(status="rolled_back"))
-    return len(ids)
+    return uow.drop_summaries(chat_id, SUMMARY_BATCH_KINDS)
 
 
 def rebuild_summaries(service: Core, chat_id: str, cancel: CancelToken | None,

@@ -44,7 +44,6 @@ from .recall.api import Recaller, RecallRequest, RecallResult
 from .scopes import ChatIdentity
 from .settings import Settings, load_settings
 from .store import journal
-from .store import tables as t
 from .store.database import sqlite_url
 from .store.notify import ChangeListener
 from .store.reader import ChatNotFound, Reader
@@ -314,14 +313,7 @@ class MemoryService:
 
     def delete_chat(self, chat_id: str) -> None:
         self.flush_later_writes()
-        def op(uow: UnitOfWork) -> None:
-            pk = uow.read.require_chat_pk(chat_id)
-            for table in (t.vectors, t.recall_records, t.summaries, t.edges, t.nodes, t.batches, t.messages,
-                          t.audit_log):
-                uow.conn.execute(table.delete().where(table.c.chat_pk == pk))
-            uow.conn.execute(t.chats.delete().where(t.chats.c.pk == pk))
-            uow.deleted.append(chat_id)
-        self._write_checked(op)
+        self._write_checked(lambda uow: uow.delete_chat(chat_id))
         self.events.publish(Event("chat.deleted", chat_id))
 
     # reads for the front ends (each one transaction) ------------------------------------------
@@ -455,10 +447,7 @@ class MemoryService:
             uow.begin_batch(chat_id, "manual", actor=actor, description=action)
             result = fn(uow)
             batch_id = uow.end_batch()
-            pk = uow.read.require_chat_pk(chat_id)
-            uow.conn.execute(t.batches.update().where(
-                t.batches.c.chat_pk == pk, t.batches.c.kind == "manual", t.batches.c.status == "undone",
-                t.batches.c.id != batch_id).values(status="discarded"))
+            uow.discard_redo(chat_id, keep=batch_id)
             uow.audit(chat_id, actor, action, getattr(result, "id", None))
             return result
         return self._write_checked(op)
@@ -577,7 +566,7 @@ class MemoryService:
             raise NotFound(f"no chat named {request.chat_id!r}")
         result = self.recaller.recall(request)
         if keep and request.index is not None:
-            from .recall.records import store_recall_record
+            from .store.recall_records import store_recall_record
             self.write_later(lambda uow: store_recall_record(uow, request, result))
         self.events.publish(Event("recall.finished", request.chat_id, {
             "index": request.index, "nodes": len(result.nodes), "elapsed_ms": round(result.elapsed_ms, 2)}))
@@ -596,7 +585,7 @@ class MemoryService:
         return int(self.recaller.prepare(chat_id, user_input, index, last_reply, previous_input))
 
     def put_recall_record(self, request: RecallRequest, result: RecallResult) -> None:
-        from .recall.records import store_recall_record
+        from .store.recall_records import store_recall_record
         self.flush_later_writes()
         self._write_checked(lambda uow: store_recall_record(uow, request, result))
 
@@ -609,12 +598,12 @@ class MemoryService:
         return self.read(lambda r: r.recall_records(chat_id))
 
     def edit_recall_record(self, chat_id: str, index: int, injection: str) -> RecallRecord:
-        from .recall.records import edit_recall_injection
+        from .store.recall_records import edit_recall_injection
         self.flush_later_writes()
         return self._write_checked(lambda uow: edit_recall_injection(uow, chat_id, index, injection))
 
     def delete_recall_record(self, chat_id: str, index: int) -> bool:
-        from .recall.records import delete_recall
+        from .store.recall_records import delete_recall
         self.flush_later_writes()
         return self._write_checked(lambda uow: delete_recall(uow, chat_id, index))
 

@@ -193,6 +193,18 @@ class Reader:
                              float(r[7]), float(r[8]), float(r[9])) for r in rows]
 
     # messages ----------------------------------------------------------------------------
+    def last_message_index(self, chat_pk: int) -> int | None:
+        """The highest stored message index (None: no message)."""
+        last = self.conn.execute(select(func.max(t.messages.c.idx)).where(t.messages.c.chat_pk == chat_pk)).scalar()
+        return None if last is None else int(last)
+
+    def applied_batches(self, chat_pk: int) -> list[tuple[int, str, int | None]]:
+        """(id, kind, read_to) of the chat's applied batches, oldest first."""
+        b = t.batches.c
+        rows = self.conn.execute(select(b.id, b.kind, b.read_to).where(b.chat_pk == chat_pk, b.status == "applied")
+                                 .order_by(b.id)).all()
+        return [(int(bid), str(kind), read_to) for bid, kind, read_to in rows]
+
     def fingerprints(self, chat_pk: int) -> dict[int, str]:
         rows = self.conn.execute(select(t.messages.c.idx, t.messages.c.fingerprint)
                                  .where(t.messages.c.chat_pk == chat_pk))

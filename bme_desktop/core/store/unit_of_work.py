@@ -149,7 +149,36 @@ class UnitOfWork:
     def set_chat_state(self, chat_pk: int, state: dict[str, Any]) -> None:
         self.conn.execute(t.chats.update().where(t.chats.c.pk == chat_pk).values(state=state))
 
+    def delete_chat(self, chat_id: str) -> None:
+        """Delete the chat and every row that belongs to it (no recycle bin: the caller asked)."""
+        pk = self.read.require_chat_pk(chat_id)
+        for table in (t.vectors, t.recall_records, t.summaries, t.edges, t.nodes, t.batches, t.messages,
+                      t.audit_log):
+            self.conn.execute(table.delete().where(table.c.chat_pk == pk))
+        self.conn.execute(t.chats.delete().where(t.chats.c.pk == pk))
+        self.deleted.append(chat_id)
+
+    def drop_summaries(self, chat_id: str, batch_kinds: Sequence[str]) -> int:
+        """Remove every summary of the chat (journaled) and close the applied batches of
+        ``batch_kinds`` that wrote them, so a history rollback never replays them; the count removed."""
+        pk = self.read.require_chat_pk(chat_id)
+        s = t.summaries.c
+        ids = list(self.conn.execute(select(s.id).where(s.chat_pk == pk)).scalars())
+        for summary_id in ids:
+            self.drop_row(t.summaries, summary_id)
+        self.conn.execute(t.batches.update().where(
+            t.batches.c.chat_pk == pk, t.batches.c.kind.in_(batch_kinds),
+            t.batches.c.status == "applied").values(status="rolled_back"))
+        return len(ids)
+
     # batches ------------------------------------------------------------------------------
+    def discard_redo(self, chat_id: str, *, keep: int) -> None:
+        """A new manual edit (batch ``keep``) clears the redo stack: undone manual batches are discarded."""
+        pk = self.read.require_chat_pk(chat_id)
+        self.conn.execute(t.batches.update().where(
+            t.batches.c.chat_pk == pk, t.batches.c.kind == "manual", t.batches.c.status == "undone",
+            t.batches.c.id != keep).values(status="discarded"))
+
     def begin_batch(self, chat_id: str, kind: str, *, actor: str, description: str = "",
                     read_from: int | None = None, read_to: int | None = None) -> int:
         if self._batch is not None:

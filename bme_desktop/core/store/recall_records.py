@@ -7,12 +7,11 @@ from typing import Any
 from sqlalchemy import delete, select
 
 from ..errors import NotFound
-from ..model import RecallRecord
+from ..model import RecallRecord, RecallRequest, RecallResult
 from ..providers.tokens import estimate_tokens
-from ..store import tables as t
-from ..store.rows import row_to_recall
-from ..store.unit_of_work import UnitOfWork
-from .api import RecallRequest, RecallResult
+from . import tables as t
+from .rows import row_to_recall
+from .unit_of_work import UnitOfWork
 
 
 def recalled_node_json(result: RecallResult) -> list[dict[str, Any]]:
