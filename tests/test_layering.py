@@ -130,9 +130,9 @@ def test_the_import_graph_sees_relative_type_checking_and_function_imports() -> 
     assert "bme_desktop.core.editing" in graph["bme_desktop.core.service"]
 
 
-# (a) ui and bridge use the service's methods, not the core's insides ------------------------
+# (a) the front ends use the service's methods, not the core's insides ------------------------
 
-FRONT_ENDS = ("bme_desktop.ui", "bme_desktop.bridge")
+FRONT_ENDS = ("bme_desktop.ui", "bme_desktop.bridge", "bme_desktop.mcp", "bme_desktop.sillytavern")
 CORE_INSIDES = tuple(f"bme_desktop.core.{p}" for p in ("store", "extract", "recall", "lifecycle", "index"))
 
 def test_ui_and_bridge_do_not_import_the_core_pipelines_or_store() -> None:

@@ -10,7 +10,6 @@ from ..bridge.client import BridgeClient, BridgeError
 from ..bridge.render import node_json, recall_json, stats_json
 from ..core.editing import NodeDraft
 from ..core.errors import ServiceError
-from ..core.lifecycle.meta import what_do_i_know
 from ..core.model import NodeQuery, RecallRequest
 from ..core.schema import NODE_TYPES
 from ..core.service import MemoryService
@@ -88,7 +87,7 @@ class ServiceBackend:
     def about(self, chat_id: str, about: str) -> dict[str, Any]:
         if not self.service.has_chat(chat_id):
             raise BackendError(f"no chat named {chat_id!r}")
-        return what_do_i_know(self.service, chat_id, about).to_json()
+        return self.service.what_do_i_know(chat_id, about).to_json()
 
     def close(self) -> None:
         if self.owned:
