@@ -17,16 +17,15 @@ from .ingest.history import apply_sync
 from .lifecycle.persona import Trait, persona_in, synthesise
 from .lifecycle.schedule import new_card
 from .model import MessageIn, Node, RecallRequest, Scope
-from .ports import ChatQueries, Configured, Recalls, Writes
+from .ports import ChatQueries, Clocked, Configured, Recalls, Writes
 from .store.unit_of_work import UnitOfWork
 
 DAY = 86400.0
 
 
-class DemoTarget(Writes, ChatQueries, Recalls, Configured, Protocol):
+class DemoTarget(Writes, ChatQueries, Recalls, Configured, Clocked, Protocol):
     """What the demo writes into (a ``MemoryService``)."""
 
-    def now(self) -> float: ...
 
 CHARACTERS = (("Lyra", "a lantern-keeper with a burned left hand", "keep the Ember Road lit"),
               ("Wren", "a cartographer who never draws the same map twice", "find the drowned library"),
