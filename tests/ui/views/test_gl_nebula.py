@@ -112,3 +112,39 @@ def test_the_nebula_turns_about_a_centre_in_the_middle_of_the_view_below_the_leg
     free_middle = (legend.bottom() + 6 + gl_view.height()) / 2
     assert abs(centre[0, 1] - free_middle) < 3
     assert abs(centre[0, 0] - gl_view.width() / 2) < 3
+
+
+def _cloud_centres_on_screen(view: object) -> dict[int, np.ndarray]:
+    st = view.state  # type: ignore[attr-defined]
+    shown = st.shown()
+    cloud, points = view.cloud, view.points  # type: ignore[attr-defined]
+    gl_view = view.glview  # type: ignore[attr-defined]
+    centres = {}
+    for g in np.unique(cloud[shown]):
+        centre = points[(cloud == g) & shown].mean(axis=0, keepdims=True)
+        screen, front = project(centre, view._mvp(), gl_view.width(), gl_view.height())  # type: ignore[attr-defined]
+        if front[0]:
+            centres[int(g)] = screen[0]
+    return centres
+
+
+def test_each_cloud_name_floats_over_its_own_cloud_at_every_turn(nebula: object) -> None:
+    """Names never stack over the middle: each sits nearer its own cloud's centre than any other's."""
+    view: object = nebula
+    gl_view = view.glview  # type: ignore[attr-defined]
+    seen = set()
+    for _turn in range(12):
+        gl_view.orbit(30.0, 0.0)
+        view._place_tags()  # type: ignore[attr-defined]
+        centres = _cloud_centres_on_screen(view)
+        tags = [t for t in view.cluster_tags if t.isVisible()]  # type: ignore[attr-defined]
+        assert len(tags) >= 2
+        for tag in tags:
+            group = int(tag.property("group"))
+            mid = np.array([tag.geometry().center().x(), tag.geometry().center().y()], dtype=float)
+            nearest = min(centres, key=lambda g: float(np.hypot(*(centres[g] - mid))))
+            assert np.hypot(*(centres[group] - mid)) <= np.hypot(*(centres[nearest] - mid)) + 0.5, tag.text()
+            seen.add(group)
+        boxes = [t.geometry().adjusted(-1, -1, 1, 1) for t in tags]
+        assert not any(a.intersects(b) for i, a in enumerate(boxes) for b in boxes[i + 1:])
+    assert len(seen) >= 4  # as the nebula turns, most clouds get their name at some point

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 import pyqtgraph.opengl as gl
-from PySide6.QtCore import QPoint, QPointF, QRect, Qt, QTimer, Signal
+from PySide6.QtCore import QPoint, QPointF, Qt, QTimer, Signal
 from PySide6.QtGui import QHideEvent, QMouseEvent, QShowEvent
 from PySide6.QtWidgets import QLabel, QToolTip, QVBoxLayout, QWidget
 
@@ -28,7 +28,7 @@ from ..graph_page import GraphPage
 from ..graph_source import GraphSource
 from ..legend import GraphLegend
 from ..placement import initial_positions, place_new
-from ._geometry import clustered, pick, project
+from ._geometry import clustered, depth_of, name_spots, pick, project
 from ._scene import NebulaScene
 from ._sprites import LinkLines
 
@@ -39,6 +39,7 @@ CLICK_SLOP_PX = 4.0
 
 HOVER_MS = 60
 LABEL_CHARS = 40
+CLOUD_NAME_CHARS = 30  # a cloud's name is shorter than a memory's: a dozen float at once
 
 
 class _GLView(gl.GLViewWidget):  # type: ignore[misc]
@@ -284,40 +285,44 @@ class NebulaView(GraphPage):
         return tag
 
     def _place_cluster_tags(self) -> None:
-        """Each coloured community's name over the centre of its cloud (by community only)."""
+        """Each coloured community's name over its own cloud, the clouds nearest the camera first;
+        a name that would float over another cloud or touch another name is left out."""
         st, data = self.state, self.state.data
         comm = st.communities
-        shown = st.shown()
-        named = 0
-        taken: list[QRect] = [self.legend.geometry()] if self.legend.isVisible() else []
+        tags: list[QLabel] = []
         if st.color_by == BY_COMMUNITY and self.cloud.size == data.n == self.points.shape[0] and data.n:
-            for g in range(min(comm.count, COMMUNITY_COLOURS)):
-                rows = np.flatnonzero((self.cloud == g) & shown)
-                if comm.loose_type[g] >= 0 or rows.size < 3:
+            shown = st.shown()
+            k = COMMUNITY_COLOURS + 1
+            count = np.bincount(self.cloud[shown], minlength=k).astype(np.float64)
+            centres = np.stack([np.bincount(self.cloud[shown], weights=self.points[shown, d], minlength=k)
+                                for d in range(3)], axis=1) / np.maximum(count, 1.0)[:, None]
+            present = np.flatnonzero(count > 0)
+            mvp = self._mvp()
+            at, _front = project(centres[present], mvp, self.glview.width(), self.glview.height())
+            depth = depth_of(centres[present], mvp)
+            named = np.zeros(present.size, dtype=bool)
+            sizes = np.zeros((present.size, 2), dtype=np.int64)
+            for i, g in enumerate(present):
+                if g >= min(comm.count, COMMUNITY_COLOURS) or comm.loose_type[g] >= 0 or count[g] < 3:
                     continue
-                centre = self.points[rows].mean(axis=0, keepdims=True)
-                screen, front = project(centre, self._mvp(), self.glview.width(), self.glview.height())
-                if not front[0]:
-                    continue
-                tag = self.cluster_tags[named]
+                tag = self.cluster_tags[len(tags)]
                 name = comm.names[g]
-                tag.setText(name if len(name) <= LABEL_CHARS else name[:LABEL_CHARS - 1] + "…")
+                tag.setText(name if len(name) <= CLOUD_NAME_CHARS else name[:CLOUD_NAME_CHARS - 1].rstrip() + "…")
                 tag.adjustSize()
-                x = int(min(max(screen[0, 0] - tag.width() / 2, 2), self.width() - tag.width() - 2))
-                spot = None
-                for shift in (0.0, 1.0, -1.0, 2.0, -2.0):  # the centre, else just above or below it
-                    y = int(min(max(screen[0, 1] - tag.height() * (0.5 - shift), 2), self.height() - tag.height() - 2))
-                    box = QRect(x, y, tag.width(), tag.height())
-                    if not any(box.intersects(other) for other in taken):
-                        spot = box
-                        break
-                if spot is None:  # no free place near its cloud: better unnamed than two names on top of each other
-                    continue
-                taken.append(spot)
-                tag.move(spot.topLeft())
-                tag.show()
-                named += 1
-        for tag in self.cluster_tags[named:]:
+                tag.setProperty("group", int(g))
+                tags.append(tag)
+                named[i] = True
+                sizes[i] = (tag.width(), tag.height())
+            legend = self.legend.geometry()
+            blocked = [(legend.x(), legend.y(), legend.width(), legend.height())] if self.legend.isVisible() else []
+            spots = name_spots(at, depth, named, sizes, blocked, self.width(), self.height())
+            for tag, spot in zip(tags, (s for s, on in zip(spots, named, strict=True) if on), strict=True):
+                if spot is None:  # no free place over its own cloud: better unnamed than misplaced
+                    tag.hide()
+                else:
+                    tag.move(*spot)
+                    tag.show()
+        for tag in self.cluster_tags[len(tags):]:
             tag.hide()
 
     def _place_tags(self) -> None:
