@@ -436,6 +436,18 @@ class MemoryService:
             return CharacterGraph(chat_ids, nodes, edges)
         return self.read(read)
 
+    def lends_to_character(self, chat_id: str, other_chat: str, node_ids: Sequence[str]) -> bool:
+        """Whether a change in ``other_chat`` belongs in :meth:`character_graph` of ``chat_id``:
+        it is one of the character's chats, or one of ``node_ids`` is drawn into one of them (a
+        persona or world memory of another character's chat, e.g. its first)."""
+        def read(r: Reader) -> bool:
+            chat_ids = r.character_chat_ids(r.chat_scope(chat_id))
+            if other_chat in chat_ids:
+                return True
+            ids = list(node_ids)
+            return bool(ids) and any(r.shared_nodes(r.chat_scope(c), ids) for c in chat_ids)
+        return self.read(read)
+
     def edges(self, chat_id: str, *, node_id: str | None = None, limit: int | None = None,
               offset: int = 0) -> list[Edge]:
         return self.read(lambda r: r.edges(chat_id, node_id=node_id, limit=limit, offset=offset))

@@ -1299,17 +1299,22 @@ Type {0} to confirm:</source>
         </translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="230"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="232"/>
         <source>All messages</source>
         <translation>全部消息</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="230"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="234"/>
+        <source>As of message {0} of this chat</source>
+        <translation>截至本聊天第 {0} 条消息</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="236"/>
         <source>As of message {0}</source>
         <translation>截至第 {0} 条消息</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="253"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="259"/>
         <source>No recall yet in this chat.</source>
         <translation>此聊天尚无召回。</translation>
     </message>
@@ -2577,7 +2582,7 @@ Type {0} to confirm:</source>
 <context>
     <name>NebulaView</name>
     <message>
-        <location filename="../../bme_desktop/ui/views/nebula/view.py" line="97"/>
+        <location filename="../../bme_desktop/ui/views/nebula/view.py" line="98"/>
         <source>The memory nebula</source>
         <translation>记忆星云</translation>
     </message>
@@ -2586,7 +2591,7 @@ Type {0} to confirm:</source>
     <name>NodeEditor</name>
     <message>
         <location filename="../../bme_desktop/ui/panels/node_editor.py" line="51"/>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="210"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="214"/>
         <source>No memory selected</source>
         <translation>未选择记忆</translation>
     </message>
@@ -2646,52 +2651,52 @@ Type {0} to confirm:</source>
         <translation>来源消息</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="129"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="133"/>
         <source>New memory</source>
         <translation>新建记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="130"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="134"/>
         <source>Fill in the fields and save.</source>
         <translation>填写字段后保存。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="149"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="153"/>
         <source>Source messages must be whole numbers.</source>
         <translation>来源消息必须是整数。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="211"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="215"/>
         <source>Pick a memory in the list to see and edit it.</source>
         <translation>在列表中选择一条记忆以查看和编辑。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="217"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="221"/>
         <source>Created {0} · updated {1} · recalled {2}×</source>
         <translation>创建于 {0} · 更新于 {1} · 召回 {2} 次</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="231"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="235"/>
         <source>From the SillyTavern lorebook “{0}” (entry {1}): change it in SillyTavern&apos;s World Info editor and it follows here.</source>
         <translation>来自 SillyTavern 世界书“{0}”（条目 {1}）：请在 SillyTavern 的世界书编辑器中修改，这里会随之更新。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="234"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="238"/>
         <source>Imported from the World Info file “{0}” (entry {1}).</source>
         <translation>从世界书文件“{0}”导入（条目 {1}）。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="242"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="246"/>
         <source>Saved “{0}”.</source>
         <translation>已保存“{0}”。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="247"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="251"/>
         <source>Created “{0}”.</source>
         <translation>已创建“{0}”。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="251"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="255"/>
         <source>Moved to the recycle bin (Ctrl+Z undoes it).</source>
         <translation>已移入回收站（Ctrl+Z 可撤销）。</translation>
     </message>

@@ -113,8 +113,12 @@ class GraphSource(QObject):
                 return chat_id, across, [chat_id], {}, GraphData.from_records(service.all_nodes(chat_id),
                                                                               service.edges(chat_id))
             found = service.character_graph(chat_id)
-            return (chat_id, across, found.chat_ids, {n.id: n.chat_id for n in found.nodes},
-                    GraphData.from_records(found.nodes, found.edges))
+            data = GraphData.from_records(found.nodes, found.edges)
+            # message numbers are each chat's own: the time scrubber runs over the open chat's
+            # messages, and the other chats' memories (timed by theirs) always show
+            chat_of = {n.id: n.chat_id for n in found.nodes}
+            data.first_message[np.array([chat_of[i] != chat_id for i in data.ids], dtype=bool)] = -1
+            return chat_id, across, found.chat_ids, chat_of, data
         self.context.call(work, self._loaded, key=f"graph-load-{id(self)}")
 
     def _loaded(self, result: tuple[str, bool, list[str], dict[str, str], GraphData]) -> None:
@@ -153,13 +157,21 @@ class GraphSource(QObject):
         self._community_timer.start()
 
     def apply(self, change: ChangeRecord) -> None:
-        if self.across and not change.empty and (change.chat_id in self.chats
-                                                  or change.chat_id in self._chat_of.values()):
-            self._reload_timer.start()  # a chat shown changed: read them again after the burst
+        if self.across and not change.empty:
+            if change.chat_id in self.chats or change.chat_id in self._chat_of.values():
+                self._reload_timer.start()  # a chat shown changed: read them again after the burst
+            else:  # a chat that lent nothing yet: a new chat of the character, or its first shared memory
+                chat_id, ids = self.chat_id, sorted(change.nodes_added | change.nodes_changed)
+                self.context.call(lambda s: s.lends_to_character(chat_id, change.chat_id, ids),
+                                  lambda lends: self._lends(chat_id, lends))
             return
         if change.chat_id != self.chat_id or change.empty:
             return
         self.context.call(lambda s: _fetch(s, change), self.apply_fetched)
+
+    def _lends(self, chat_id: str, lends: bool) -> None:
+        if lends and self.across and chat_id == self.chat_id:
+            self._reload_timer.start()
 
     def apply_fetched(self, fetched: _Fetched) -> None:
         """Upsert what a change record touched (GUI thread; public for tests)."""

@@ -209,7 +209,8 @@ class GraphToolbar(QWidget):
         return None if value >= self.time.maximum() else value
 
     def _time_range(self) -> None:
-        """The scrubber spans the chat's messages that memories came from; a new chat starts at "all"."""
+        """The scrubber spans the chat's messages that memories came from (across chats, the open
+        chat's: the others' memories always show); a new chat starts at "all"."""
         data = self._source.data
         last = int(data.first_message.max()) if data.n else 0
         at_end = self.time.value() >= self.time.maximum()
@@ -227,7 +228,12 @@ class GraphToolbar(QWidget):
 
     def _show_time(self) -> None:
         until = self.until_message()
-        self.time_label.setText(self.tr("All messages") if until is None else self.tr("As of message {0}").format(until + 1))
+        if until is None:
+            self.time_label.setText(self.tr("All messages"))
+        elif self._source.across:  # each chat numbers its own messages: the scrubber runs over this one's
+            self.time_label.setText(self.tr("As of message {0} of this chat").format(until + 1))
+        else:
+            self.time_label.setText(self.tr("As of message {0}").format(until + 1))
 
     def apply_filter(self) -> None:
         self._each("set_filter", self.current_filter())

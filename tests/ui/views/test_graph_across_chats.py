@@ -108,3 +108,36 @@ def test_the_legend_names_chats_not_communities_across_chats(
     bar.across.click()
     qtbot.waitUntil(lambda: "Chats" not in view.legend.title.text(), timeout=60000)
     assert "Communities" in view.legend.title.text()
+
+
+def test_a_chat_that_lent_nothing_yet_appears_without_switching_the_toggle_again(
+        qtbot, graph: tuple[Graph2DView, GraphToolbar], service: MemoryService, story: dict[str, Node]) -> None:
+    view, bar = graph
+    chat(service, "tom-d", "Tom")  # another character, same persona: lends nothing yet
+    bar.across.click()
+    qtbot.waitUntil(lambda: view.state.data.n == 4, timeout=60000)
+    tea = memory(service, "tom-d", "Alex drinks tea at dawn", "persona")  # its first shared memory
+    qtbot.waitUntil(lambda: tea.id in shown(view), timeout=60000)
+    chat(service, "mira-e", "Mira")  # a new chat of the character, after the toggle
+    kite = memory(service, "mira-e", "Mira flies a kite")
+    qtbot.waitUntil(lambda: kite.id in shown(view), timeout=60000)
+    assert "mira-e" in view.source.chats
+
+
+def test_across_chats_the_time_scrubber_runs_over_the_open_chat_s_messages(
+        qtbot, graph: tuple[Graph2DView, GraphToolbar], service: MemoryService, story: dict[str, Node]) -> None:
+    view, bar = graph
+    for index in range(2, 40):
+        service.sync("mira-b", [MessageIn(index=index, role="user", text=f"line {index}")])
+    def sourced(chat_id: str, statement: str, message: int) -> Node:
+        return service.create_node(chat_id, NodeDraft(type="fact", fields={"statement": statement},
+                                                      source_indices=[message]), actor="test")
+    late = sourced("mira-b", "The lighthouse went dark", 30)  # message 31 of the other chat
+    early = sourced("mira-a", "Mira lit a candle", 1)
+    bar.across.click()
+    qtbot.waitUntil(lambda: {late.id, early.id} <= shown(view), timeout=60000)
+    assert bar.time.maximum() == 1  # this chat's messages, not the other chat's 31
+    bar.time.setValue(0)
+    qtbot.waitUntil(lambda: not view.state.filtered[view.state.data.row[early.id]], timeout=10000)
+    assert view.state.filtered[view.state.data.row[late.id]]  # another chat's memory always shows
+    assert "of this chat" in bar.time_label.text()
