@@ -31,8 +31,8 @@ from bme_desktop.core.settings import Settings
 from bme_desktop.ui.context import AppContext
 from bme_desktop.ui.main_window import MainWindow
 from bme_desktop.ui.resources import themes_dir
-from bme_desktop.ui.settle import settle
 from bme_desktop.ui.theming import ThemeManager
+from bme_desktop.ui.wait_idle import settle
 
 THEMES = ("crimson-synth", "neon-cyan", "amber-console", "violet-haze")
 

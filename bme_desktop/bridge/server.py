@@ -204,5 +204,3 @@ class BridgeServer:
     def running(self) -> bool:
         return self._thread is not None
 
-    def rotate_token(self) -> str:
-        return self.tokens.rotate()

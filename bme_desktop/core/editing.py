@@ -12,7 +12,6 @@ from sqlalchemy import or_, select
 from .errors import NotFound, ValidationError
 from .model import Edge, Node, Scope
 from .schema import (
-    NODE_TYPES,
     RELATIONS,
     REVIEW_STATUSES,
     SCOPE_LAYERS,
@@ -231,5 +230,3 @@ def unlink(uow: UnitOfWork, chat_id: str, edge_id: str) -> Edge:
     return removed
 
 
-def node_type_exists(type_id: str) -> bool:
-    return type_id in NODE_TYPES

@@ -660,7 +660,7 @@ class MemoryService:
 
     def what_do_i_know(self, chat_id: str, about: str) -> Knowledge:
         """Meta-memory: the memories about ``about`` and how sure they are (read-only)."""
-        from .lifecycle.meta import what_do_i_know
+        from .lifecycle.knowledge import what_do_i_know
         return what_do_i_know(self, chat_id, about)
 
     def current_persona(self, chat_id: str) -> Persona | None:

@@ -21,8 +21,8 @@ from .i18n import install_translator, resolve_language
 from .main_window import APP_NAME, MainWindow
 from .panel_tabs import split_panel
 from .resources import icon_path, themes_dir, translations_dir
-from .settle import settle
 from .theming import ThemeError, ThemeManager
+from .wait_idle import settle
 
 SCREENSHOT_SIZE = (1440, 900)
 

@@ -19,8 +19,8 @@ from bme_desktop.core.settings import Settings, load_settings
 from bme_desktop.ui.app import DesktopApp
 from bme_desktop.ui.context import AppContext
 from bme_desktop.ui.resources import themes_dir
-from bme_desktop.ui.settle import settle, timers_pending
 from bme_desktop.ui.theming import ThemeManager
+from bme_desktop.ui.wait_idle import settle, timers_pending
 
 CHAT = "chat-1"
 

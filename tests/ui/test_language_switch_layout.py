@@ -7,7 +7,7 @@ from PySide6.QtWidgets import QApplication
 
 from bme_desktop.ui.app import DesktopApp
 from bme_desktop.ui.main_window import MainWindow
-from bme_desktop.ui.settle import settle
+from bme_desktop.ui.wait_idle import settle
 
 
 def _layout(window: MainWindow) -> tuple[QRect, dict[str, QRect]]:

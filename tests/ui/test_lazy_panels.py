@@ -10,8 +10,8 @@ from bme_desktop.core.editing import NodeDraft
 from bme_desktop.core.model import MessageIn
 from bme_desktop.ui.app import DesktopApp
 from bme_desktop.ui.panels.settings import SettingsPanel
-from bme_desktop.ui.settle import settle
 from bme_desktop.ui.views.graph2d import Graph2DView
+from bme_desktop.ui.wait_idle import settle
 
 
 def test_a_panel_behind_another_is_built_when_first_shown(qtbot, desktop: DesktopApp) -> None:

@@ -23,9 +23,9 @@ from bme_desktop.ui.i18n import LANGUAGES
 from bme_desktop.ui.lifetime import subscriptions
 from bme_desktop.ui.panels import panel_specs
 from bme_desktop.ui.resources import themes_dir
-from bme_desktop.ui.settle import settle
 from bme_desktop.ui.theming import ThemeManager
 from bme_desktop.ui.views import view_specs
+from bme_desktop.ui.wait_idle import settle
 
 TOLERANCE = 6  # per channel, for PNG/anti-aliasing noise
 

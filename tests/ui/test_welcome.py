@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QApplication, QFileDialog
 from bme_desktop.ui import welcome
 from bme_desktop.ui.app import DesktopApp
 from bme_desktop.ui.demo_story import build_demo
-from bme_desktop.ui.settle import settle, timers_pending
+from bme_desktop.ui.wait_idle import settle, timers_pending
 
 
 def _settle(desktop: DesktopApp) -> None:

@@ -20,7 +20,7 @@ from bme_desktop.core.model import MessageIn
 from bme_desktop.ui.app import DesktopApp
 from bme_desktop.ui.context import AppContext
 from bme_desktop.ui.lifetime import release, subscribe, subscriptions
-from bme_desktop.ui.settle import settle
+from bme_desktop.ui.wait_idle import settle
 
 CHAT = "chat-1"
 

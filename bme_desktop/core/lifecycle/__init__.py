@@ -14,7 +14,7 @@ Public API for recall and the UI (see ``docs/lifecycle.md``)::
 
 from __future__ import annotations
 
-from .hits import HitReport, current_retrievability, recall_strength, record_recall_hits
+from .recall_hits import HitReport, current_retrievability, recall_strength, record_recall_hits
 from .tasks import run_upkeep
 from .tiers import is_injectable, is_visible
 from .upkeep import UpkeepReport

@@ -13,7 +13,7 @@ from typing import Any
 from ..settings import LifecycleSettings
 from ..store.unit_of_work import UnitOfWork
 from . import tiers
-from .bulk import bulk_update_nodes
+from .batch_update import bulk_update_nodes
 from .schedule import new_card, retrievability, valid_card
 
 ACTOR = "lifecycle"

@@ -20,7 +20,7 @@ from ..model import PatrolReport as PatrolReport
 from ..settings import LifecycleSettings
 from ..store.reader import Reader
 from .consolidate import NEAR_MISS_BAND, decide_pairs
-from .hits import current_retrievability
+from .recall_hits import current_retrievability
 from .retention import Retirement, plan_retention
 from .tiers import is_visible
 from .working_memory import open_items

@@ -20,7 +20,6 @@ import re
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
 
 from ..cancel import CancelToken, checkpoint
 from ..model import Batch, Summary
@@ -215,8 +214,3 @@ def fold_in(uow: UnitOfWork, chat_id: str, now: float, settings: LifecycleSettin
         report.created.append(rollup.id)
 
 
-def summary_tree(uow: UnitOfWork, chat_id: str) -> list[dict[str, Any]]:
-    """Active summaries, highest level first, for views and injection."""
-    active = uow.read.summaries(chat_id, status="active")
-    return [{"id": s.id, "level": s.level, "text": s.text, "start": s.start_index, "end": s.end_index}
-            for s in sorted(active, key=lambda s: (-s.level, s.start_index or 0))]

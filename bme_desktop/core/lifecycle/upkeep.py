@@ -30,7 +30,7 @@ from ..settings import LifecycleSettings
 from ..store import tables as t
 from ..store.unit_of_work import UnitOfWork
 from . import tiers
-from .bulk import bulk_update_nodes, write_retrievability
+from .batch_update import bulk_update_nodes, write_retrievability
 from .retention import retention_in
 from .schedule import CARD_VERSION, half_life_days, new_card, retrievability_array
 

@@ -26,7 +26,7 @@ from ..cancel import CancellableTask
 from ..errors import NotFound
 from ..extract.textutil import has_han
 from ..index.vector_index import VectorIndex
-from ..lifecycle.hits import record_hits_in
+from ..lifecycle.recall_hits import record_hits_in
 from ..lifecycle.tiers import is_held, is_sleeping
 from ..lifecycle.working_memory import todo_lines
 from ..providers.tokens import estimate_tokens

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from ..lifecycle.hits import recall_strength
+from ..lifecycle.recall_hits import recall_strength
 from ..model import Node
 from ..settings import LifecycleSettings
 from .api import RecalledNode

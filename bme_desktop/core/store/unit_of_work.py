@@ -282,9 +282,6 @@ class UnitOfWork:
         if self.drop_row(t.nodes, node_id) is not None:
             self.change(chat_id).node_removed(node_id)
 
-    def drop_edge(self, chat_id: str, edge_id: str) -> None:
-        if self.drop_row(t.edges, edge_id) is not None:
-            self.change(chat_id).edge_removed(edge_id)
 
     # the recycle bin, in bulk (retention, core/lifecycle/retention.py) -----------------------
     def retire_nodes(self, chat_id: str, node_ids: Sequence[str], *, chunk: int = 500) -> list[str]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pyqtgraph as pg
 from PySide6.QtGui import QBrush, QPen
 
-from .model import EDGE_BUCKETS, Theme
+from .model import Theme
 from .qt import qcolor
 
 
@@ -22,11 +22,6 @@ def pen(theme: Theme, token: str, width: float = 1.0, alpha: float = 1.0) -> QPe
 
 def node_brush(theme: Theme, node_type: str, alpha: float = 1.0) -> QBrush:
     return QBrush(qcolor(theme.node_color(node_type), alpha))
-
-
-def edge_pens(theme: Theme, width: float = 1.0, alpha: float = 0.6) -> dict[str, QPen]:
-    """One pen per edge colour bucket (never one per edge)."""
-    return {b: _pen(theme.edges[b], width, alpha) for b in EDGE_BUCKETS}
 
 
 def style_plot(widget: pg.PlotWidget, theme: Theme) -> None:

@@ -11,7 +11,7 @@ from sqlalchemy import select
 from bme_desktop.core import editing
 from bme_desktop.core.clock import ManualClock
 from bme_desktop.core.lifecycle import record_recall_hits, run_upkeep
-from bme_desktop.core.lifecycle.meta import what_do_i_know
+from bme_desktop.core.lifecycle.knowledge import what_do_i_know
 from bme_desktop.core.lifecycle.patrol import patrol_report
 from bme_desktop.core.lifecycle.working_memory import update_working_memory
 from bme_desktop.core.model import MessageIn

@@ -4,7 +4,7 @@ an edit does not touch it (recall hits, review cards)."""
 from __future__ import annotations
 
 from bme_desktop.core.editing import NodeDraft
-from bme_desktop.core.lifecycle.hits import record_recall_hits
+from bme_desktop.core.lifecycle.recall_hits import record_recall_hits
 from bme_desktop.core.model import MessageIn
 from bme_desktop.core.recall.chat_state import RecallCache
 from bme_desktop.core.service import MemoryService

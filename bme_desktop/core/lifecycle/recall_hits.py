@@ -18,7 +18,7 @@ from ..model import Node
 from ..settings import LifecycleSettings
 from ..store.unit_of_work import UnitOfWork
 from . import tiers
-from .bulk import bulk_update_nodes
+from .batch_update import bulk_update_nodes
 from .schedule import new_card, relearn, retrievability, review, valid_card
 
 if TYPE_CHECKING:

@@ -16,7 +16,7 @@ from ..model import KnownMemory as KnownMemory
 from ..schema import node_text
 from ..settings import LifecycleSettings
 from ..store.reader import Reader
-from .hits import current_retrievability
+from .recall_hits import current_retrievability
 
 if TYPE_CHECKING:
     from ..ports import Memory
