@@ -13,13 +13,10 @@ import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from sqlalchemy import select
-
 from ... import __version__
 from ..model import Edge, Node, RecallRecord, Summary
-from ..store import tables as t
+from ..store import chat_rows
 from ..store.reader import ChatNotFound, Reader
-from ..store.rows import row_to_edge
 from .format import FORMAT_NAME, FORMAT_VERSION
 
 
@@ -59,21 +56,6 @@ def recall_to_json(r: RecallRecord) -> dict[str, Any]:
             "manually_edited": r.manually_edited, "created_at": r.created_at, "updated_at": r.updated_at}
 
 
-def _all_edges(reader: Reader, chat_id: str) -> list[Edge]:
-    pk = reader.require_chat_pk(chat_id)
-    rows = reader.conn.execute(select(t.edges).where(t.edges.c.chat_pk == pk)
-                               .order_by(t.edges.c.created_at, t.edges.c.id)).mappings()
-    return [row_to_edge(r, chat_id) for r in rows]
-
-
-def _batches(reader: Reader, pk: int) -> list[dict[str, Any]]:
-    rows = reader.conn.execute(select(
-        t.batches.c.id, t.batches.c.kind, t.batches.c.status, t.batches.c.read_from, t.batches.c.read_to,
-        t.batches.c.created_at, t.batches.c.actor, t.batches.c.description,
-    ).where(t.batches.c.chat_pk == pk).order_by(t.batches.c.id)).mappings()
-    return [dict(r) for r in rows]
-
-
 def export_chat(reader: Reader, chat_id: str) -> dict[str, Any]:
     row = reader.chat_row(chat_id)
     if row is None:
@@ -88,9 +70,9 @@ def export_chat(reader: Reader, chat_id: str) -> dict[str, Any]:
         "state": row["state"],
         "messages": [{"index": m.index, "role": m.role, "name": m.name, "text": m.text,
                       "swipe_id": m.swipe_id, "time": m.time} for m in reader.messages(chat_id)],
-        "batches": _batches(reader, row["pk"]),
+        "batches": chat_rows.batch_headers(reader, row["pk"]),
         "nodes": [node_to_json(n) for n in nodes],
-        "edges": [edge_to_json(e) for e in _all_edges(reader, chat_id)],
+        "edges": [edge_to_json(e) for e in chat_rows.all_edges(reader, chat_id)],
         "summaries": [summary_to_json(s) for s in summaries],
         "recall_records": [recall_to_json(r) for r in reader.recall_records(chat_id)],
     }

@@ -13,16 +13,14 @@ travel: imported manual batches are marked ``discarded``.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Collection, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal
 
-from sqlalchemy import select
-
 from ..ports import Pausable
 from ..scopes import identity_key
-from ..store import tables as t
+from ..store import chat_rows
 from ..store.rows import edge_to_row, node_to_row, summary_to_row
 from ..store.unit_of_work import UnitOfWork
 from .format import BackupError
@@ -88,25 +86,13 @@ def _import_all(uow: UnitOfWork, chats: Collection[ChatDoc], mode: ImportMode, a
     return result
 
 
-def delete_chat_rows(uow: UnitOfWork, chat_id: str) -> None:
-    pk = uow.read.require_chat_pk(chat_id)
-    record = uow.change(chat_id)
-    for node_id in uow.conn.execute(select(t.nodes.c.id).where(t.nodes.c.chat_pk == pk)).scalars():
-        record.node_removed(node_id)
-    for edge_id in uow.conn.execute(select(t.edges.c.id).where(t.edges.c.chat_pk == pk)).scalars():
-        record.edge_removed(edge_id)
-    for table in (t.vectors, t.recall_records, t.summaries, t.edges, t.nodes, t.batches, t.messages, t.audit_log):
-        uow.conn.execute(table.delete().where(table.c.chat_pk == pk))
-    uow.conn.execute(t.chats.delete().where(t.chats.c.pk == pk))
+delete_chat_rows = chat_rows.delete_chat_rows
 
 
 def _ids_taken(uow: UnitOfWork, chat: ChatDoc) -> bool:
-    for table, ids in ((t.nodes, [n.id for n in chat.nodes]), (t.edges, [e.id for e in chat.edges]),
-                       (t.summaries, [s.id for s in chat.summaries])):
-        for start in range(0, len(ids), 500):
-            if uow.conn.execute(select(table.c.id).where(table.c.id.in_(ids[start:start + 500])).limit(1)).first():
-                return True
-    return False
+    return (chat_rows.any_id_taken(uow.read, "nodes", [n.id for n in chat.nodes])
+            or chat_rows.any_id_taken(uow.read, "edges", [e.id for e in chat.edges])
+            or chat_rows.any_id_taken(uow.read, "summaries", [s.id for s in chat.summaries]))
 
 
 def remap_json(value: Any, ids: dict[str, str]) -> Any:
@@ -127,14 +113,15 @@ def import_chat(uow: UnitOfWork, chat: ChatDoc, target: str, *, force_remap: boo
         for old in [n.id for n in chat.nodes] + [e.id for e in chat.edges] + [s.id for s in chat.summaries]:
             ids[old] = uuid.uuid4().hex
         result.remapped.append(target)
-    pk = int(uow.conn.execute(t.chats.insert().values(
+    pk = chat_rows.insert_chat(
+        uow,
         chat_id=target, character=chat.character, user_name=chat.user, created_at=chat.created_at,
         character_id=chat.identity.character_id, persona_id=chat.identity.persona_id, world=chat.identity.world,
         isolated=bool(chat.identity.isolated),
         character_key=identity_key(chat.identity.character_id, chat.character),
         persona_key=identity_key(chat.identity.persona_id, chat.user),
         last_activity=chat.last_activity, revision=chat.revision,
-        state=remap_json(chat.state, ids))).inserted_primary_key[0])  # type: ignore[index]
+        state=remap_json(chat.state, ids))
     batches = _insert_batches(uow, pk, chat)
     insert_messages(uow, pk, chat)
     journals: dict[int, list[dict[str, Any]]] = {}
@@ -152,7 +139,7 @@ def import_chat(uow: UnitOfWork, chat: ChatDoc, target: str, *, force_remap: boo
         rows.append(node_to_row(n, pk))
         record.node_added(n.id)
         _journal(journals, n.batch_id, "nodes", n.id, rows[-1])
-    bulk_insert(uow, t.nodes, rows)
+    chat_rows.insert_rows(uow, "nodes", rows)
     rows = []
     for edge in chat.edges:
         e = replace(edge, id=ids.get(edge.id, edge.id), chat_id=target, from_id=ids.get(edge.from_id, edge.from_id),
@@ -160,29 +147,24 @@ def import_chat(uow: UnitOfWork, chat: ChatDoc, target: str, *, force_remap: boo
         rows.append(edge_to_row(e, pk))
         record.edge_added(e.id)
         _journal(journals, e.batch_id, "edges", e.id, rows[-1])
-    bulk_insert(uow, t.edges, rows)
+    chat_rows.insert_rows(uow, "edges", rows)
     rows = []
     for summary in chat.summaries:
         s = replace(summary, id=ids.get(summary.id, summary.id), chat_id=target,
                     batch_id=new_batch(summary.batch_id), source_ids=remap_json(summary.source_ids, ids))
         rows.append(summary_to_row(s, pk))
         _journal(journals, s.batch_id, "summaries", s.id, rows[-1])
-    bulk_insert(uow, t.summaries, rows)
+    chat_rows.insert_rows(uow, "summaries", rows)
     insert_recall_records(uow, pk, chat, ids)
     extract_batches = {batches[b["id"]] for b in chat.batches if b["kind"] == "extract"}
     for batch_id, entries in journals.items():
         if batch_id in extract_batches:
-            uow.conn.execute(t.batches.update().where(t.batches.c.id == batch_id).values(journal=entries))
+            chat_rows.set_batch_journal(uow, batch_id, entries)
     uow.change(target).messages_changed = bool(chat.messages)
     result.imported.append(target)
     result.nodes += len(chat.nodes)
     result.edges += len(chat.edges)
     result.messages += len(chat.messages)
-
-
-def bulk_insert(uow: UnitOfWork, table: Any, rows: list[dict[str, Any]]) -> None:
-    for chunk in _chunks(rows):
-        uow.conn.execute(table.insert(), chunk)
 
 
 def _journal(journals: dict[int, list[dict[str, Any]]], batch_id: int | None, table: str, row_id: str,
@@ -195,24 +177,18 @@ def _insert_batches(uow: UnitOfWork, pk: int, chat: ChatDoc) -> dict[int, int]:
     out: dict[int, int] = {}
     for b in chat.batches:
         status = "discarded" if b["kind"] == "manual" and b["status"] in ("applied", "undone") else b["status"]
-        out[b["id"]] = int(uow.conn.execute(t.batches.insert().values(
-            chat_pk=pk, kind=b["kind"], status=status, read_from=b["read_from"], read_to=b["read_to"],
+        out[b["id"]] = chat_rows.insert_batch(
+            uow, chat_pk=pk, kind=b["kind"], status=status, read_from=b["read_from"], read_to=b["read_to"],
             created_at=b["created_at"], actor=b["actor"], description=b["description"], journal=[],
-            state_before=None)).inserted_primary_key[0])  # type: ignore[index]
+            state_before=None)
     return out
-
-
-def _chunks(rows: list[dict[str, Any]], size: int = 500) -> Iterator[list[dict[str, Any]]]:
-    for start in range(0, len(rows), size):
-        yield rows[start:start + size]
 
 
 def insert_messages(uow: UnitOfWork, pk: int, chat: ChatDoc) -> None:
     rows = [{"chat_pk": pk, "idx": m.index, "role": m.role, "name": m.name, "text": m.text,
              "swipe_id": m.swipe_id, "time": m.time, "fingerprint": m.fingerprint, "stored_at": uow.now}
             for m in chat.messages]
-    for chunk in _chunks(rows):
-        uow.conn.execute(t.messages.insert(), chunk)
+    chat_rows.insert_rows(uow, "messages", rows)
 
 
 def insert_recall_records(uow: UnitOfWork, pk: int, chat: ChatDoc, ids: dict[str, str]) -> None:
@@ -220,5 +196,4 @@ def insert_recall_records(uow: UnitOfWork, pk: int, chat: ChatDoc, ids: dict[str
              "token_estimate": r.token_estimate, "elapsed_ms": r.elapsed_ms, "nodes": remap_json(r.nodes, ids),
              "manually_edited": r.manually_edited, "created_at": r.created_at, "updated_at": r.updated_at}
             for r in chat.recall_records]
-    for chunk in _chunks(rows):
-        uow.conn.execute(t.recall_records.insert(), chunk)
+    chat_rows.insert_rows(uow, "recall_records", rows)

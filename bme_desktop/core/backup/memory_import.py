@@ -28,17 +28,14 @@ from collections.abc import Collection
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal
 
-from sqlalchemy import select
-
 from ..model import Edge, Node
 from ..schema import RELATIONS
-from ..store import tables as t
+from ..store import chat_rows
 from ..store.rows import edge_to_row, node_to_row
 from ..store.unit_of_work import UnitOfWork
 from .export import node_to_json
 from .importer import (
     ImportResult,
-    bulk_insert,
     delete_chat_rows,
     extraction_paused,
     import_chat,
@@ -117,19 +114,11 @@ def reinforce(here: Node, incoming: Node) -> Node:
         srs=here.srs if here.srs is not None else incoming.srs)
 
 
-def _taken(uow: UnitOfWork, table: str, ids: list[str]) -> set[str]:
-    tab = {"nodes": t.nodes, "edges": t.edges, "summaries": t.summaries}[table]
-    out: set[str] = set()
-    for start in range(0, len(ids), 500):
-        out.update(uow.conn.execute(select(tab.c.id).where(tab.c.id.in_(ids[start:start + 500]))).scalars())
-    return out
-
-
 def _into_existing(uow: UnitOfWork, chat: ChatDoc, target: str, mode: MemoryMode, plan: ImportPlan,
                    write: bool) -> None:
     here = {n.id: n for n in uow.read.all_nodes(target, include_deleted=True)}
     by_key = {_key(n): n for n in here.values() if n.deleted_at is None}
-    taken_nodes = _taken(uow, "nodes", [n.id for n in chat.nodes])
+    taken_nodes = chat_rows.taken_ids(uow.read, "nodes", [n.id for n in chat.nodes])
     ids: dict[str, str] = {}  # file node id → id here
     writes: list[tuple[Node, bool]] = []  # (node to put, new?) once every id is known
     for node in chat.nodes:
@@ -163,9 +152,9 @@ def _into_existing(uow: UnitOfWork, chat: ChatDoc, target: str, mode: MemoryMode
             parent = None if node.parent_id is None else ids.get(node.parent_id)
             fresh.append(node_to_row(replace(node, parent_id=parent, flags=remap_json(node.flags, ids)), pk))
             record.node_added(node.id)
-        bulk_insert(uow, t.nodes, fresh)
-    taken_edges = _taken(uow, "edges", [e.id for e in chat.edges])
-    edges_here = _chat_edge_ids(uow, target) if chat.edges else set()
+        chat_rows.insert_rows(uow, "nodes", fresh)
+    taken_edges = chat_rows.taken_ids(uow.read, "edges", [e.id for e in chat.edges])
+    edges_here = chat_rows.edge_ids(uow.read, target) if chat.edges else set()
     edge_rows: list[dict[str, Any]] = []
     for edge in chat.edges:
         a, b = ids[edge.from_id], ids[edge.to_id]
@@ -178,13 +167,8 @@ def _into_existing(uow: UnitOfWork, chat: ChatDoc, target: str, mode: MemoryMode
                                                  batch_id=None), uow.read.require_chat_pk(target)))
             uow.change(target).edge_added(new_id)
     if write:
-        bulk_insert(uow, t.edges, edge_rows)
+        chat_rows.insert_rows(uow, "edges", edge_rows)
     _fill_free(uow, chat, target, ids, plan, write)
-
-
-def _chat_edge_ids(uow: UnitOfWork, chat_id: str) -> set[str]:
-    pk = uow.read.require_chat_pk(chat_id)
-    return set(uow.conn.execute(select(t.edges.c.id).where(t.edges.c.chat_pk == pk)).scalars())
 
 
 def _says_already(uow: UnitOfWork, chat_id: str, a: str, b: str, edge: Edge) -> bool:
@@ -213,7 +197,7 @@ def _fill_free(uow: UnitOfWork, chat: ChatDoc, target: str, ids: dict[str, str],
     records = [r for r in chat.recall_records if r.index not in recalls_have]
     if records:
         insert_recall_records(uow, pk, replace(chat, recall_records=records), ids)
-    taken = _taken(uow, "summaries", [s.id for s in chat.summaries])
+    taken = chat_rows.taken_ids(uow.read, "summaries", [s.id for s in chat.summaries])
     for s in chat.summaries:
         if s.id not in taken:
             uow.put_summary(replace(s, chat_id=target, batch_id=None, source_ids=remap_json(s.source_ids, ids)))

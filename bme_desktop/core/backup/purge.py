@@ -12,18 +12,13 @@ from typing import TYPE_CHECKING
 from sqlalchemy import func, select
 
 from ..events import Event
-from ..store import tables as t
+from ..store import chat_rows
 from ..store.unit_of_work import UnitOfWork
 from .importer import extraction_paused
 
 if TYPE_CHECKING:
     from ..ports import Core
     from ..store.store import Store
-
-# children first: every table that holds memory, then the chats themselves
-PURGED_TABLES = (t.vectors, t.recall_records, t.summaries, t.edges, t.nodes, t.batches, t.messages, t.audit_log,
-                 t.chats)
-
 
 @dataclass
 class PurgeResult:
@@ -76,10 +71,7 @@ def purge_all(service: Core) -> PurgeResult:
 
     def op(uow: UnitOfWork) -> tuple[list[str], int]:
         chats = uow.read.chat_ids()
-        rows = 0
-        for table in PURGED_TABLES:
-            rows += int(uow.conn.execute(select(func.count()).select_from(table)).scalar_one())
-            uow.conn.execute(table.delete())
+        rows = chat_rows.delete_every_chat(uow)
         uow.deleted.extend(chats)
         return chats, rows
 

@@ -7,9 +7,13 @@ from pathlib import Path
 from backup_sample import fill_chat
 from sqlalchemy import func, select
 
-from bme_desktop.core.backup.purge import PURGED_TABLES, purge_all
+from bme_desktop.core.backup.purge import purge_all
 from bme_desktop.core.model import MessageIn
 from bme_desktop.core.service import MemoryService
+from bme_desktop.core.store import tables
+
+# every table that holds memory (all but the settings and the schema's own record)
+MEMORY_TABLES = [t for t in tables.metadata.sorted_tables if t.name not in ("meta", "settings")]
 
 
 def test_purge_deletes_every_row_of_every_chat(service: MemoryService) -> None:
@@ -20,8 +24,8 @@ def test_purge_deletes_every_row_of_every_chat(service: MemoryService) -> None:
     assert sorted(result.chats) == ["story-1", "story-2"] and result.rows > 20
     assert service.list_chats() == []
     counts = service.read(lambda r: [r.conn.execute(select(func.count()).select_from(t)).scalar_one()
-                                     for t in PURGED_TABLES])
-    assert counts == [0] * len(PURGED_TABLES)
+                                     for t in MEMORY_TABLES])
+    assert counts == [0] * len(MEMORY_TABLES)
     fill_chat(service)  # the store still works
     assert [c.chat_id for c in service.list_chats()] == ["story-1"]
 
