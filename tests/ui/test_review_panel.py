@@ -151,3 +151,20 @@ def test_e_edits_in_place_and_typing_there_does_not_decide(
     assert stored.fields["statement"] == "a rare fact" and stored.review_status == "pending"
     assert panel.side.currentWidget() is panel.card  # back to the card, which shows the new text
     assert "a rare fact" in panel.card.toPlainText()
+
+
+def test_shown_the_queue_selects_its_first_memory_and_n_p_move_through_it(
+        qtbot, context: AppContext, service: MemoryService, seed: Callable[..., Node],
+        settled: Callable[[], None]) -> None:
+    nodes = [seed("fact", {"statement": f"claim {i}"}, review_status="pending") for i in range(3)]
+    panel = _panel(qtbot, context, settled)  # no click: the card and the keys work at once
+    qtbot.waitUntil(lambda: panel.current_card() is not None, timeout=10000)
+    assert panel.selected_ids() == [nodes[0].id] and "claim 0" in panel.card.toPlainText()
+    assert panel.table.hasFocus() or not panel.isActiveWindow()
+    qtbot.keyClick(panel.table, Qt.Key.Key_N)  # next
+    settled()
+    assert panel.selected_ids() == [nodes[1].id]
+    qtbot.keyClick(panel.table, Qt.Key.Key_P)  # previous
+    settled()
+    assert panel.selected_ids() == [nodes[0].id]
+    assert "N/J next" in panel.keys.text()

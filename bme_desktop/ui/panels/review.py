@@ -3,24 +3,31 @@ for review on the left; on the right the selected memory's card — what it says
 here and the messages it came from (``core.lifecycle.review_queue``) — or its editor.
 
 Keys, while the list or the card has the focus: A approve, R reject, E edit (Esc or Save
-returns to the card), J / ↓ next, K / ↑ previous, U undo the last decision. Approve and Reject
-act on every selected row as one undoable step; the next memory is selected after a decision.
-The Patrol report has its own panel (``patrol.py``)."""
+returns to the card), N / J / ↓ next, P / K / ↑ previous, U undo the last decision. Approve and
+Reject act on every selected row as one undoable step; the next memory is selected after a
+decision. Shown with nothing selected, the queue selects its first memory and takes the focus,
+so the card is on screen and the keys work at once. The Patrol report has its own panel
+(``patrol.py``)."""
 
 from __future__ import annotations
 
 import html
 from collections.abc import Callable
 
-from PySide6.QtCore import QCoreApplication, Qt
-from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtCore import QCoreApplication, Qt, QTimer
+from PySide6.QtGui import QKeySequence, QShortcut, QShowEvent
 from PySide6.QtWidgets import (
+    QAbstractSpinBox,
+    QApplication,
     QHBoxLayout,
     QLabel,
+    QLineEdit,
+    QPlainTextEdit,
     QPushButton,
     QSplitter,
     QStackedWidget,
     QTextBrowser,
+    QTextEdit,
     QVBoxLayout,
     QWidget,
 )
@@ -90,7 +97,7 @@ def card_html(card: ReviewCard) -> str:
 
 def key_hint() -> str:
     return QCoreApplication.translate(
-        "Review", "A approve · R reject · E edit · J/K next/previous · U undo")
+        "Review", "A approve · R reject · E edit · N/J next · P/K previous · U undo")
 
 
 class ReviewPanel(QWidget):
@@ -150,7 +157,7 @@ class ReviewPanel(QWidget):
         layout.addWidget(splitter, 1)
         layout.addWidget(self.keys)
         self._shortcuts()
-        self.model.sigLoaded.connect(lambda _n: self._update_summary())
+        self.model.sigLoaded.connect(lambda _n: self._loaded())
         self.model.rowsRemoved.connect(self._rows_removed)
         subscribe(self, context.sigChatChanged, self._chat_changed)
         subscribe(self, context.events.sigGraphChanged, self._graph_changed)
@@ -164,7 +171,8 @@ class ReviewPanel(QWidget):
         """Single keys on the list and the card only: typing in the editor never triggers them."""
         keys: tuple[tuple[str, Callable[[], None]], ...] = (
             ("A", lambda: self.set_status("approved")), ("R", lambda: self.set_status("rejected")),
-            ("E", self.edit), ("J", lambda: self.step(1)), ("K", lambda: self.step(-1)), ("U", self.undo))
+            ("E", self.edit), ("N", lambda: self.step(1)), ("J", lambda: self.step(1)),
+            ("P", lambda: self.step(-1)), ("K", lambda: self.step(-1)), ("U", self.undo))
         for widget in (self.table, self.card):
             for key, slot in keys:
                 shortcut = QShortcut(QKeySequence(key), widget)
@@ -228,6 +236,24 @@ class ReviewPanel(QWidget):
         self._context.call(lambda s: s.undo(chat_id), done, owner=self)
 
     # internals -----------------------------------------------------------------------------
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        QTimer.singleShot(0, self._start)
+
+    def _loaded(self) -> None:
+        self._update_summary()
+        self._start()
+
+    def _start(self) -> None:
+        """On screen with nothing selected: select the first memory (its card shows) and take the
+        focus unless the user is typing somewhere, so A/R/N/P work without a click first."""
+        if not self.isVisible() or not self.model.rowCount() or self.table.selectionModel().hasSelection():
+            return
+        self.select_row(0)
+        typing = QApplication.focusWidget()
+        if not isinstance(typing, QLineEdit | QTextEdit | QPlainTextEdit | QAbstractSpinBox):
+            self.table.setFocus()
+
     def _approved(self, count: int) -> None:
         self._context.sigStatus.emit(self.tr("Approved %n memories (U undoes).", "", count))
         self._update_summary()
