@@ -6,7 +6,9 @@ came from), the bridge and model status, and a quick search; on a recalled (or f
 
 It follows the chat the bridge last heard of: every ``chat.synced`` and ``recall.finished``
 event names a chat (the core's event bus, re-emitted on the GUI thread by ``ServiceEvents``), so
-nothing polls. Reads and writes run on the context's workers.
+nothing polls; opened later, it starts on the newest such chat (``ServiceEvents.last_chat``), else
+on the chat active last, never simply on the main window's. **Ctrl+Z** here undoes the last
+change in the companion's chat (a forget, a pin). Reads and writes run on the context's workers.
 """
 
 from __future__ import annotations
@@ -54,7 +56,7 @@ class CompanionWindow(QWidget):
         self.setObjectName("companion")
         self.setWindowTitle(self.tr("BME Companion"))
         self.resize(360, 560)
-        self.chat_id = context.chat_id
+        self.chat_id = context.events.last_chat  # SillyTavern's chat, if it spoke since start-up
         self.record: RecallRecord | None = None
         self.chat_label = QLabel()
         self.chat_label.setProperty("role", "heading")
@@ -84,6 +86,8 @@ class CompanionWindow(QWidget):
         self.note.setWordWrap(True)
         for key, slot in (("F", self.forget), ("Delete", self.forget), ("P", self.pin)):
             QShortcut(QKeySequence(key), self.memories, slot, context=Qt.ShortcutContext.WidgetShortcut)
+        QShortcut(QKeySequence(QKeySequence.StandardKey.Undo), self, self.undo,
+                  context=Qt.ShortcutContext.WindowShortcut)
         self.memories.currentItemChanged.connect(lambda *_a: self._update_buttons())
         buttons = QHBoxLayout()
         buttons.addWidget(self.forget_button)
@@ -203,7 +207,7 @@ class CompanionWindow(QWidget):
         def done(_result: object) -> None:
             self.memories.takeItem(row)
             self._update_buttons()
-            self.note.setText(self.tr("Forgotten (Ctrl+Z in the main window brings it back)."))
+            self.note.setText(self.tr("Forgotten (Ctrl+Z brings it back)."))
         self._context.call(lambda s: s.delete_node(chat_id, node_id), done, owner=self,
                            on_error=lambda exc: self.note.setText(str(exc)))
 
@@ -213,6 +217,18 @@ class CompanionWindow(QWidget):
             return
         self._context.call(lambda s: s.update_node(chat_id, node_id, {"pinned": True}),
                            lambda _n: self.note.setText(self.tr("Pinned: always kept.")), owner=self,
+                           on_error=lambda exc: self.note.setText(str(exc)))
+
+    def undo(self) -> None:
+        """Undo the last change in the companion's chat (it may not be the main window's)."""
+        chat_id = self.chat_id
+        if not chat_id:
+            return
+
+        def done(changed: bool) -> None:
+            self.note.setText(self.tr("Undone.") if changed else self.tr("Nothing to undo."))
+            self.refresh()
+        self._context.call(lambda s: s.undo(chat_id), done, owner=self,
                            on_error=lambda exc: self.note.setText(str(exc)))
 
     # lifetime ----------------------------------------------------------------------------

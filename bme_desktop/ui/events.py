@@ -22,9 +22,14 @@ class ServiceEvents(QObject):
 
     def __init__(self, bus: EventBus, parent: QObject | None = None) -> None:
         super().__init__(parent)
+        #: The chat the bridge last heard of (the newest chat.synced / recall.finished): the one
+        #: SillyTavern has open, for a companion window opened after it. "" until then.
+        self.last_chat = ""
         self._unsubscribe: Callable[[], None] | None = bus.subscribe(self._on_event)
 
     def _on_event(self, event: Event) -> None:  # any thread
+        if event.type in ("chat.synced", "recall.finished") and event.chat_id:
+            self.last_chat = event.chat_id  # (one str assignment: atomic)
         self.sigEvent.emit(event)
         if event.type == "graph.changed" and event.change is not None:
             self.sigGraphChanged.emit(event.change)

@@ -842,12 +842,12 @@ First seen: {3}</source>
 <context>
     <name>Companion</name>
     <message>
-        <location filename="../../bme_desktop/ui/companion.py" line="44"/>
+        <location filename="../../bme_desktop/ui/companion.py" line="46"/>
         <source>Model: {0}</source>
         <translation>模型：{0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/companion.py" line="45"/>
+        <location filename="../../bme_desktop/ui/companion.py" line="47"/>
         <source>Model: none (offline extraction)</source>
         <translation>模型：无（离线抽取）</translation>
     </message>
@@ -855,54 +855,64 @@ First seen: {3}</source>
 <context>
     <name>CompanionWindow</name>
     <message>
-        <location filename="../../bme_desktop/ui/companion.py" line="55"/>
+        <location filename="../../bme_desktop/ui/companion.py" line="57"/>
         <source>BME Companion</source>
         <translation>BME 伴侣窗口</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/companion.py" line="61"/>
+        <location filename="../../bme_desktop/ui/companion.py" line="63"/>
         <source>Bridge: off</source>
         <translation>桥接：关闭</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/companion.py" line="72"/>
+        <location filename="../../bme_desktop/ui/companion.py" line="74"/>
         <source>Search this chat&apos;s memories…</source>
         <translation>搜索本对话的记忆…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/companion.py" line="77"/>
+        <location filename="../../bme_desktop/ui/companion.py" line="79"/>
         <source>Forget (F)</source>
         <translation>遗忘 (F)</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/companion.py" line="80"/>
+        <location filename="../../bme_desktop/ui/companion.py" line="82"/>
         <source>Pin (P)</source>
         <translation>固定 (P)</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/companion.py" line="113"/>
+        <location filename="../../bme_desktop/ui/companion.py" line="117"/>
         <source>No chat yet</source>
         <translation>还没有对话</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/companion.py" line="155"/>
+        <location filename="../../bme_desktop/ui/companion.py" line="159"/>
         <source>No recall yet for this chat.</source>
         <translation>本对话还没有召回。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bme_desktop/ui/companion.py" line="159"/>
+        <location filename="../../bme_desktop/ui/companion.py" line="163"/>
         <source>Last recall · message {0} · %n memories</source>
         <translation>
             <numerusform>最近一次召回 · 第 {0} 条消息 · %n 条记忆</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/companion.py" line="206"/>
-        <source>Forgotten (Ctrl+Z in the main window brings it back).</source>
-        <translation>已遗忘（在主窗口按 Ctrl+Z 可恢复）。</translation>
+        <location filename="../../bme_desktop/ui/companion.py" line="210"/>
+        <source>Forgotten (Ctrl+Z brings it back).</source>
+        <translation>已遗忘（Ctrl+Z 可恢复）。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/companion.py" line="215"/>
+        <location filename="../../bme_desktop/ui/companion.py" line="229"/>
+        <source>Undone.</source>
+        <translation>已撤销。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/companion.py" line="229"/>
+        <source>Nothing to undo.</source>
+        <translation>没有可撤销的操作。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/companion.py" line="219"/>
         <source>Pinned: always kept.</source>
         <translation>已固定：始终保留。</translation>
     </message>
@@ -3168,169 +3178,169 @@ Type {0} to confirm:</source>
 <context>
     <name>Review</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="46"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="53"/>
         <source>Its source messages were edited, but you had changed it by hand, so it was kept for you to check.</source>
         <translation>它的来源消息被修改了，但你曾手动改过它，所以保留下来请你检查。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="49"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="56"/>
         <source>Promoted to long-term memory after being recalled {0} times.</source>
         <translation>被召回 {0} 次后晋升为长期记忆。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="52"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="59"/>
         <source>Written by Compress from {0} memories, not all of them approved.</source>
         <translation>由“压缩”从 {0} 条记忆写成，其中有未批准的。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="55"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="62"/>
         <source>Sent back to review by hand.</source>
         <translation>被手动送回审核。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="57"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="64"/>
         <source>A new long-term memory made by extraction (the review mode lists those).</source>
         <translation>提取生成的新长期记忆（当前审核模式会列出这类记忆）。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="59"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="66"/>
         <source>A new memory made by extraction (the review mode lists every one).</source>
         <translation>提取生成的新记忆（当前审核模式会列出每一条）。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="61"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="68"/>
         <source>Written or edited by hand and saved as pending.</source>
         <translation>手动编写或编辑，并以“待审核”保存。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="62"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="69"/>
         <source>Marked for review (imported, or made by an older version).</source>
         <translation>标记为待审核（导入的，或由旧版本生成）。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="69"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="76"/>
         <source>{0} · {1} · importance {2} · made {3}</source>
         <translation>{0} · {1} · 重要度 {2} · 生成于 {3}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="75"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="82"/>
         <source>Why it is here</source>
         <translation>为何在此</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="77"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="84"/>
         <source>Sources</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="79"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="86"/>
         <source>No source messages recorded.</source>
         <translation>没有记录来源消息。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="82"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="89"/>
         <source>#{0} {1}:</source>
         <translation>#{0} {1}：</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="86"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="93"/>
         <source>and {0} more messages</source>
         <translation>另有 {0} 条消息</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="92"/>
-        <source>A approve · R reject · E edit · J/K next/previous · U undo</source>
-        <translation>A 批准 · R 拒绝 · E 编辑 · J/K 下一条/上一条 · U 撤销</translation>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="99"/>
+        <source>A approve · R reject · E edit · N/J next · P/K previous · U undo</source>
+        <translation>A 批准 · R 拒绝 · E 编辑 · N/J 下一条 · P/K 上一条 · U 撤销</translation>
     </message>
 </context>
 <context>
     <name>ReviewPanel</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="109"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="116"/>
         <source>Approve selected</source>
         <translation>通过所选</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="111"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="118"/>
         <source>A: approve the selected memories (one undoable step)</source>
         <translation>A：批准所选记忆（一步，可撤销）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="113"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="120"/>
         <source>Reject selected</source>
         <translation>拒绝所选</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="115"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="122"/>
         <source>R: reject the selected memories (one undoable step)</source>
         <translation>R：拒绝所选记忆（一步，可撤销）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="117"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="124"/>
         <source>Select all</source>
         <translation>全选</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="119"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="126"/>
         <source>Edit</source>
         <translation>编辑</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="120"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="127"/>
         <source>E: edit the selected memory; Esc returns to the card</source>
         <translation>E：编辑所选记忆；Esc 返回卡片</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="122"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="129"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="123"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="130"/>
         <source>U: undo the last decision</source>
         <translation>U：撤销上一个决定</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="227"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="235"/>
         <source>Undone.</source>
         <translation>已撤销。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="227"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="235"/>
         <source>Nothing to undo.</source>
         <translation>没有可撤销的操作。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bme_desktop/ui/panels/review.py" line="232"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="258"/>
         <source>Approved %n memories (U undoes).</source>
         <translation>
             <numerusform>已批准 %n 条记忆（按 U 撤销）。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bme_desktop/ui/panels/review.py" line="236"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="262"/>
         <source>Rejected %n memories (U undoes).</source>
         <translation>
             <numerusform>已拒绝 %n 条记忆（按 U 撤销）。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="286"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="312"/>
         <source>{0} memories selected: A approves them all, R rejects them all, as one step U undoes.</source>
         <translation>已选 {0} 条记忆：A 全部批准，R 全部拒绝，作为一步，U 可撤销。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="289"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="315"/>
         <source>Select a memory to see what it says.</source>
         <translation>选择一条记忆，查看它的内容。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="291"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="317"/>
         <source>Nothing waits for review.</source>
         <translation>没有待审核的记忆。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="295"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="321"/>
         <source>{0} waiting · {1} selected</source>
         <translation>{0} 条待审 · 已选 {1} 条</translation>
     </message>

@@ -85,3 +85,36 @@ def test_it_follows_the_chat_sillytavern_syncs_and_searches_there(
     qtbot.keyClicks(companion.search, "brass")
     qtbot.waitUntil(lambda: companion.memories.count() > 0)  # after the search box's debounce
     assert companion.memories.count() == 1 and "brass" in companion.memories.item(0).text().lower()
+
+
+def test_opened_after_sillytavern_synced_it_starts_on_that_chat_not_the_main_window_s(
+        qtbot, context: AppContext, service: MemoryService, seed: Callable[..., Node],
+        settled: Callable[[], None]) -> None:
+    seed("fact", {"statement": "The lighthouse keeper hoards brass keys"})
+    context.set_chat(CHAT)  # the main window shows one chat…
+    service.sync("chat-2", [MessageIn(index=0, role="user", text="a new story")], complete=True)
+    settled()  # …while SillyTavern opened another, before the companion existed
+    companion = _companion(qtbot, context)
+    settled()
+    assert companion.chat_id == "chat-2"
+
+
+def test_ctrl_z_in_the_companion_undoes_a_forget_in_its_own_chat(
+        qtbot, context: AppContext, service: MemoryService, seed: Callable[..., Node],
+        settled: Callable[[], None]) -> None:
+    keys = seed("fact", {"statement": "The lighthouse keeper hoards brass keys"})
+    service.recall(RecallRequest(CHAT, "lighthouse keeper brass keys", index=1), keep=True)
+    service.sync("chat-2", [MessageIn(index=0, role="user", text="a new story")], complete=True)
+    context.set_chat("chat-2")  # the main window is elsewhere
+    companion = _companion(qtbot, context)
+    companion.follow(CHAT)
+    settled()
+    companion.memories.setFocus()
+    companion.memories.setCurrentRow(0)
+    qtbot.keyClick(companion.memories, Qt.Key.Key_F)
+    settled()
+    assert service.get_node(CHAT, keys.id, include_deleted=True).deleted_at is not None
+    qtbot.keyClick(companion.memories, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    settled()
+    assert service.get_node(CHAT, keys.id).deleted_at is None
+    assert companion.memories.count() == 1  # the recall shows it again
