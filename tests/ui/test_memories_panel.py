@@ -110,3 +110,24 @@ def test_delete_moves_the_node_to_the_recycle_bin(qtbot, context: AppContext, se
     settled()
     assert service.get_node(CHAT, node.id, include_deleted=True).deleted_at is not None
     assert panel.model.row_of(node.id) == -1
+
+
+def test_with_no_memory_the_editor_shows_no_stale_or_made_up_values(
+        qtbot, context: AppContext, service: MemoryService, seed: Callable[..., Node],
+        settled: Callable[[], None]) -> None:
+    node = seed("fact", {"statement": "to be deleted"}, importance=8.0)
+    panel = MemoriesPanel(context)
+    qtbot.addWidget(panel)
+    panel.show()
+    context.set_chat(CHAT)
+    settled()
+    editor = panel.editor
+    assert not editor.importance.isVisible() and not editor.save_button.isVisible()  # not "Event, 0.0"
+    context.sigNodeSelected.emit(node.id)
+    settled()
+    assert editor.importance.isVisible() and editor.importance.value() == 8.0 and editor.save_button.isEnabled()
+    editor.delete_button.click()
+    settled()
+    assert editor.node is None and not editor.importance.isVisible()  # the deleted one's values went with it
+    editor.new_memory("rule")
+    assert editor.importance.isVisible() and editor.save_button.isEnabled()

@@ -83,7 +83,10 @@ class NodeEditor(QWidget):
         self.delete_button.setProperty("role", "danger")
         self.delete_button.clicked.connect(self.delete)
         self._fields_form = QFormLayout()
-        common = QFormLayout()
+        # with no memory the form and its buttons hide: no stale or made-up values greyed out
+        self.common_box = QWidget()
+        common = QFormLayout(self.common_box)
+        common.setContentsMargins(0, 0, 0, 0)
         common.addRow(self.tr("Type"), self.type_box)
         common.addRow(self.tr("Importance"), self.importance)
         common.addRow(self.tr("Tier"), self.tier)
@@ -91,7 +94,9 @@ class NodeEditor(QWidget):
         common.addRow(self.tr("Scope"), self.scope)
         common.addRow("", self.pinned)
         common.addRow(self.tr("Source messages"), self.sources)
-        buttons = QHBoxLayout()
+        self.button_box = QWidget()
+        buttons = QHBoxLayout(self.button_box)
+        buttons.setContentsMargins(0, 0, 0, 0)
         buttons.addWidget(self.delete_button)
         buttons.addStretch(1)
         buttons.addWidget(self.save_button)
@@ -100,13 +105,14 @@ class NodeEditor(QWidget):
         layout.addWidget(self.meta)
         layout.addWidget(self.lore)
         layout.addLayout(self._fields_form)
-        layout.addLayout(common)
+        layout.addWidget(self.common_box)
         layout.addWidget(self.error)
         layout.addStretch(1)
-        layout.addLayout(buttons)
+        layout.addWidget(self.button_box)
         subscribe(self, context.sigNodeSelected, self.load)
         subscribe(self, context.events.sigGraphChanged, self._on_change)
         self._set_enabled(False)
+        self._set_form_shown(False)
 
     # public --------------------------------------------------------------------------------
     @property
@@ -143,6 +149,7 @@ class NodeEditor(QWidget):
         self.lore.hide()
         self.sources.clear()
         self._set_enabled(True)
+        self._set_form_shown(True)
         self.delete_button.setEnabled(False)
 
     def save(self) -> None:
@@ -189,6 +196,10 @@ class NodeEditor(QWidget):
             edit.setReadOnly(not enabled)
         self.type_box.setEnabled(enabled and self._creating)
 
+    def _set_form_shown(self, shown: bool) -> None:
+        self.common_box.setVisible(shown)
+        self.button_box.setVisible(shown)
+
     def _build_fields(self, type_id: str, values: dict[str, str]) -> None:
         while self._fields_form.rowCount():
             self._fields_form.removeRow(0)
@@ -216,7 +227,9 @@ class NodeEditor(QWidget):
             self._build_fields("", {})
             self.lore.hide()
             self._set_enabled(False)
+            self._set_form_shown(False)
             return
+        self._set_form_shown(True)
         self.heading.setText(node.title or node_type_label(node.type))
         self.meta.setText(self.tr("Created {0} · updated {1} · recalled {2}×").format(
             format_time(node.created_at), format_time(node.updated_at), node.recall_count))
