@@ -85,11 +85,12 @@ class ChatState:
     messages: dict[int, Message] = field(default_factory=dict)
     message_days: dict[int, DayRef] = field(default_factory=dict)
     archive: BM25Index = field(default_factory=BM25Index)
-    edges: list[Edge] = field(default_factory=list)
+    edges: list[Edge] = field(default_factory=list)  # the valid ones, in the order they were made
     graph_version: int = 0  # bumped whenever nodes or edges change (diffusion caches by it)
     loaded: bool = False
     dirty_nodes: set[str] = field(default_factory=set)
-    edges_dirty: bool = True
+    edges_dirty: bool = True  # read every edge again
+    dirty_edges: set[str] = field(default_factory=set)  # read these again (an extraction's few)
     messages_from: int | None = 0  # reload messages from this index; None: up to date
     message_end: int = 0  # one past the highest message index loaded
     # Recalls read the state together; a refresh changes it alone. Events only set the flags
@@ -111,7 +112,7 @@ class ChatState:
 
     def needs_refresh(self) -> bool:
         with self.flags:
-            return (not self.loaded or bool(self.dirty_nodes) or self.edges_dirty
+            return (not self.loaded or bool(self.dirty_nodes) or self.edges_dirty or bool(self.dirty_edges)
                     or self.messages_from is not None or bool(self.shared_dirty))
 
     def draws(self) -> bool:
@@ -212,8 +213,7 @@ class RecallCache:
             if event.type == "graph.changed" and event.change is not None:
                 c = event.change
                 state.dirty_nodes |= c.nodes_added | c.nodes_changed | c.nodes_removed
-                if c.edges_added or c.edges_changed or c.edges_removed:
-                    state.edges_dirty = True
+                state.dirty_edges |= c.edges_added | c.edges_changed | c.edges_removed
             elif event.type == "chat.synced":
                 if "members" in event.data:  # the group's members changed (a sync writes them)
                     state.members = Members.of(event.data)
@@ -264,11 +264,17 @@ class RecallCache:
             dirty = sorted(state.dirty_nodes)
             state.dirty_nodes.clear()
             edges_dirty, state.edges_dirty = state.edges_dirty, False
+            dirty_edges = [] if edges_dirty else sorted(state.dirty_edges)
+            state.dirty_edges.clear()
             messages_from, state.messages_from = state.messages_from, None
             shared = sorted(state.shared_dirty) if not load else []
             state.shared_dirty.clear()
         try:
             fresh = self._read(state.chat_id, load, dirty, edges_dirty, messages_from)
+            if dirty_edges:  # an extraction adds a few edges: read those, not all of them
+                chat_id = state.chat_id
+                fresh.edge_ids = dirty_edges
+                fresh.found_edges = self.service.read(lambda r: r.edges_by_ids(chat_id, dirty_edges))
             if shared and state.scope is not None:
                 scope = state.scope
                 fresh.shared_ids = shared
@@ -280,6 +286,7 @@ class RecallCache:
                 state.dirty_nodes.update(dirty)
                 state.shared_dirty.update(shared)
                 state.edges_dirty = state.edges_dirty or edges_dirty
+                state.dirty_edges.update(dirty_edges)
                 if messages_from is not None:
                     state.messages_from = (messages_from if state.messages_from is None
                                            else min(messages_from, state.messages_from))
@@ -343,6 +350,19 @@ class RecallCache:
         if fresh.edges is not None:
             state.edges = fresh.edges
             state.graph_version += 1
+        elif fresh.edge_ids:
+            found_edges = {e.id: e for e in fresh.found_edges if e.is_valid}
+            edges = {e.id: e for e in state.edges}
+            for edge_id in fresh.edge_ids:
+                edge = found_edges.get(edge_id)
+                if edge is None:
+                    edges.pop(edge_id, None)
+                elif edge_id in edges:
+                    edges[edge_id] = edge
+            added = sorted((e for i, e in found_edges.items() if i not in edges), key=lambda e: (e.created_at, e.id))
+            edges.update((e.id, e) for e in added)  # new ones go last, as a full read orders them
+            state.edges = list(edges.values())
+            state.graph_version += 1
         if fresh.messages_from is not None:
             state.put_messages(fresh.messages, fresh.messages_from)
 
@@ -357,7 +377,9 @@ class _Fresh:
     row: dict[str, Any] | None = None
     nodes: list[Node] = field(default_factory=list)
     found: dict[str, Node] = field(default_factory=dict)
-    edges: list[Edge] | None = None
+    edges: list[Edge] | None = None  # every valid edge (a full read)
+    edge_ids: list[str] = field(default_factory=list)  # edges read again by id
+    found_edges: list[Edge] = field(default_factory=list)  # those of them not deleted
     messages: list[Message] = field(default_factory=list)
     scope: ChatScope | None = None
     shared_ids: list[str] = field(default_factory=list)  # other chats' memories read again

@@ -316,6 +316,18 @@ class Reader:
             stmt = stmt.limit(limit)
         return [row_to_edge(r, chat_id) for r in self.conn.execute(stmt).mappings()]
 
+    def edges_by_ids(self, chat_id: str, ids: Iterable[str]) -> list[Edge]:
+        """The chat's edges with these ids that are not deleted (valid or not)."""
+        pk = self.require_chat_pk(chat_id)
+        wanted = list(ids)
+        out: list[Edge] = []
+        for start in range(0, len(wanted), 500):
+            rows = self.conn.execute(select(t.edges).where(
+                t.edges.c.chat_pk == pk, t.edges.c.id.in_(wanted[start:start + 500]),
+                t.edges.c.deleted_at.is_(None))).mappings()
+            out.extend(row_to_edge(r, chat_id) for r in rows)
+        return out
+
     # batches, recall records, summaries ----------------------------------------------------
     def batches(self, chat_id: str, *, status: str | None = None, kind: str | None = None,
                 read_to_above: int | None = None) -> list[Batch]:

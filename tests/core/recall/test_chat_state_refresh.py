@@ -40,6 +40,30 @@ def test_a_new_edge_or_an_edited_text_is_seen(service: MemoryService) -> None:
     assert [h.doc_id for h in cache.state(CHAT).lexical.search("breaks")] == [lamp]
 
 
+def test_changed_edges_are_read_by_id_and_match_a_full_read(service: MemoryService) -> None:
+    """An extraction's few new edges are read by id, not every edge of the chat again; what the
+    state holds is what a fresh load holds (links, unlinks, undo and redo)."""
+    cache, key, lamp = setup(service)
+    third = service.create_node(CHAT, NodeDraft("event", {"summary": "Ada keeps watch"}, source_indices=[1]))
+    cache.state(CHAT)
+    reads: list[int] = []
+    edges = service.edges
+    service.edges = lambda *a, **k: reads.append(1) or edges(*a, **k)  # type: ignore[method-assign]
+    first = service.link(CHAT, key, lamp, "related")
+    second = service.link(CHAT, lamp, third.id, "related")
+    service.link(CHAT, key, third.id, "related")
+    service.unlink(CHAT, first.id)
+    service.undo(CHAT)  # the unlink: the edge is back
+    service.undo(CHAT)  # the third link: gone
+    service.redo(CHAT)
+    service.unlink(CHAT, second.id)
+    state = cache.state(CHAT)
+    assert reads == []  # not one full read of the chat's edges
+    fresh = RecallCache(service).state(CHAT)
+    assert {e.id: e for e in state.edges} == {e.id: e for e in fresh.edges}
+    assert second.id not in {e.id for e in state.edges} and first.id in {e.id for e in state.edges}
+
+
 def test_part_results_are_reused_until_the_index_changes(service: MemoryService) -> None:
     from bme_desktop.core.recall.candidates import lexical_part
 
