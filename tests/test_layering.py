@@ -188,12 +188,10 @@ TABLES_OUTSIDE_STORE: set[str] = {
     "bme_desktop.core.extract.progress",
     "bme_desktop.core.extract.vector_match",
     "bme_desktop.core.extract.window",
-    "bme_desktop.core.ingest.history",
     "bme_desktop.core.lifecycle.batch_update",
     "bme_desktop.core.lifecycle.consolidate",
     "bme_desktop.core.lifecycle.persona",
     "bme_desktop.core.lifecycle.upkeep",
-    "bme_desktop.core.rewrites",
 }
 
 

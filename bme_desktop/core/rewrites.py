@@ -19,18 +19,15 @@ never replays them.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
-
-from sqlalchemy import func, select
 
 from .cancel import Cancelled, CancelToken
 from .errors import Conflict
 from .events import ChangeRecord
 from .store import journal as store_journal
-from .store import tables as t
+from .store.chat_rows import insert_batch
 from .store.reader import Reader
 from .store.unit_of_work import UnitOfWork
 
@@ -81,15 +78,7 @@ class RewriteRunning(Conflict):
 def plan_rewrite(service: Core, chat_id: str, task: str) -> RewritePlan:
     """Blocking (a worker's call): the numbers the confirmation shows, read in one go."""
     def read(reader: Reader) -> RewritePlan:
-        pk = reader.require_chat_pk(chat_id)
-        n = t.nodes.c
-        live = (n.chat_pk == pk) & n.deleted_at.is_(None)
-        by_type = Counter({str(k): int(v) for k, v in reader.conn.execute(
-            select(n.type, func.count()).where(live, n.manually_edited.is_(False)).group_by(n.type)).all()})
-        by_hand = int(reader.conn.execute(select(func.count()).where(live, n.manually_edited.is_(True))).scalar_one())
-        messages = int(reader.conn.execute(select(func.count()).where(t.messages.c.chat_pk == pk)).scalar_one())
-        rows = sum(int(reader.conn.execute(select(func.count()).where(t.JOURNALED[name].c.chat_pk == pk))
-                       .scalar_one()) for name in ROW_TABLES)
+        by_type, by_hand, messages, rows = reader.rewrite_counts(reader.require_chat_pk(chat_id), ROW_TABLES)
         undoable = rows <= UNDO_ROW_LIMIT
         return RewritePlan(task=task, memories=sum(by_type.values()) + by_hand, by_hand=by_hand,
                            messages=messages, dropped_by_type=dict(by_type) if task == "rebuild" else {},
@@ -106,14 +95,8 @@ class Snapshot:
 
 
 def _snapshot(conn: Connection, pk: int) -> Snapshot:
-    rows: dict[str, dict[str, dict[str, Any]]] = {}
-    for name in ROW_TABLES:
-        table = t.JOURNALED[name]
-        rows[name] = {r["id"]: dict(r) for r in conn.execute(select(table).where(table.c.chat_pk == pk)).mappings()}
-    batches = {int(i): str(s) for i, s in conn.execute(
-        select(t.batches.c.id, t.batches.c.status).where(t.batches.c.chat_pk == pk)).all()}
-    state = dict(conn.execute(select(t.chats.c.state).where(t.chats.c.pk == pk)).scalar_one())
-    return Snapshot(rows, batches, state)
+    return Snapshot(store_journal.chat_images(conn, pk, ROW_TABLES), store_journal.batch_statuses(conn, pk),
+                    dict(Reader(conn).chat_state(pk)))
 
 
 def _record(uow: UnitOfWork, chat_id: str, task: str, before: Snapshot) -> int | None:
@@ -135,13 +118,10 @@ def _record(uow: UnitOfWork, chat_id: str, task: str, before: Snapshot) -> int |
     if not journal and before.state == after.state:
         return None
     journal.append({"table": REWRITE_MARK, "id": chat_id, "before": before.state, "after": after.state})
-    batch_id = int(uow.conn.execute(t.batches.insert().values(
-        chat_pk=pk, kind="manual", status="applied", read_from=None, read_to=None, created_at=uow.now,
-        actor="user", description=task, journal=journal,
-        state_before=before.state)).inserted_primary_key[0])  # type: ignore[index]
-    uow.conn.execute(t.batches.update().where(  # a new step clears the redo stack, as any edit does
-        t.batches.c.chat_pk == pk, t.batches.c.kind == "manual", t.batches.c.status == "undone",
-        t.batches.c.id != batch_id).values(status="discarded"))
+    batch_id = insert_batch(uow, chat_pk=pk, kind="manual", status="applied", read_from=None, read_to=None,
+                            created_at=uow.now, actor="user", description=task, journal=journal,
+                            state_before=before.state)
+    uow.discard_redo(chat_id, keep=batch_id)  # a new step clears the redo stack, as any edit does
     uow.audit(chat_id, "user", task, str(batch_id), entries=len(journal))
     return batch_id
 
@@ -190,12 +170,10 @@ def is_rewrite(batch: dict[str, Any]) -> bool:
 
 
 def _batch(uow: UnitOfWork, batch_id: int, status: str) -> dict[str, Any]:
-    row = uow.conn.execute(select(t.batches).where(t.batches.c.id == batch_id)).mappings().first()
-    if row is None:
-        raise LookupError(f"no batch {batch_id}")
+    row = store_journal.batch_row(uow, batch_id)
     if row["status"] != status:
         raise store_journal.JournalConflict(f"batch {batch_id} is {row['status']}, not {status}")
-    return dict(row)
+    return row
 
 
 def undo_batch(uow: UnitOfWork, batch_id: int) -> None:
@@ -216,14 +194,14 @@ def _move(uow: UnitOfWork, batch_id: int, status: str, image: str, new_status: s
     if not is_rewrite(batch):
         otherwise(uow, batch_id)
         return
-    later = _later_automatic(uow, batch)
+    later = store_journal.later_automatic_batches(uow, batch)
     if any(kind == "extract" for _, kind in later):
         raise RewriteRefused(f"memories were extracted from new messages after this {batch['description']}; "
                              "undoing or redoing it would mix the two")
     _step(uow, batch, image)
     for later_id, _kind in later:
-        uow.conn.execute(t.batches.update().where(t.batches.c.id == later_id).values(status="rolled_back"))
-    uow.conn.execute(t.batches.update().where(t.batches.c.id == batch_id).values(status=new_status))
+        store_journal.set_batch_status(uow, later_id, "rolled_back")
+    store_journal.set_batch_status(uow, batch_id, new_status)
 
 
 def _step(uow: UnitOfWork, batch: dict[str, Any], image: str) -> None:
@@ -236,12 +214,6 @@ def _step(uow: UnitOfWork, batch: dict[str, Any], image: str) -> None:
             store_journal.apply_image(uow, chat_id, name, entry["id"], entry[image])
         elif name == "batches":
             status = (entry[image] or {}).get("status", "rolled_back")  # made by the step: closed on undo
-            uow.conn.execute(t.batches.update().where(t.batches.c.id == entry["id"]).values(status=status))
+            store_journal.set_batch_status(uow, int(entry["id"]), status)
         elif name == REWRITE_MARK:
             uow.set_chat_state(pk, store_journal.keep_sync_state(uow.chat_state(pk), dict(entry[image])))
-
-
-def _later_automatic(uow: UnitOfWork, batch: dict[str, Any]) -> list[tuple[int, str]]:
-    return [(int(i), str(k)) for i, k in uow.conn.execute(select(t.batches.c.id, t.batches.c.kind).where(
-        t.batches.c.chat_pk == batch["chat_pk"], t.batches.c.id > batch["id"], t.batches.c.kind != "manual",
-        t.batches.c.status == "applied")).all()]

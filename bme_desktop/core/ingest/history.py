@@ -5,14 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import delete, func, select
-
 from ..errors import ValidationError
 from ..model import MessageIn
 from ..schema import ROLES
 from ..scopes import record_members
 from ..store import journal
-from ..store import tables as t
 from ..store.unit_of_work import UnitOfWork
 from .fingerprint import earliest_change, fingerprint
 
@@ -73,10 +70,8 @@ def batches_to_roll_back(uow: UnitOfWork, chat_pk: int, changed_from: int) -> li
     when it read a changed message, and it does not drag the batches after it along. Without
     that, the scan that read a whole first-connect history in one go made any later edit roll
     back, and re-extract, the whole chat."""
-    rows = uow.conn.execute(select(t.batches.c.id, t.batches.c.kind, t.batches.c.read_to).where(
-        t.batches.c.chat_pk == chat_pk, t.batches.c.status == "applied").order_by(t.batches.c.id)).all()
     chosen: list[tuple[int, str]] = []
-    for bid, kind, read_to in rows:
+    for bid, kind, read_to in uow.read.applied_batches(chat_pk):
         if kind == "manual":
             continue
         stale = read_to is not None and read_to >= changed_from
@@ -105,12 +100,9 @@ def apply_sync(uow: UnitOfWork, chat_id: str, messages: Sequence[MessageIn], *, 
             journal.rollback_history(uow, batch_id)
             rolled_batches += 1
         rolled_nodes = len(uow.change(chat_id).nodes_removed)
-        uow.conn.execute(delete(t.recall_records).where(
-            t.recall_records.c.chat_pk == pk, t.recall_records.c.idx >= changed_from,
-            t.recall_records.c.manually_edited.is_(False)))
+        uow.drop_recalls_after_change(pk, changed_from)
         if complete:  # the list is the whole chat: what it lacks was deleted (a partial list keeps the rest)
-            uow.conn.execute(delete(t.messages).where(t.messages.c.chat_pk == pk, t.messages.c.idx >= changed_from,
-                                                      t.messages.c.idx.not_in(list(pushed))))
+            uow.drop_messages_after_change(pk, changed_from, keep=pushed)
         state = uow.chat_state(pk)
         if state.get("extracted_to") is not None and state["extracted_to"] >= changed_from:
             state["extracted_to"] = changed_from - 1
@@ -135,9 +127,9 @@ def store_members(uow: UnitOfWork, chat_id: str, names: tuple[str, ...]) -> list
     ``scopes.record_members``; not journaled: the frontend owns them). The new record when it
     changed, else None."""
     pk = uow.read.require_chat_pk(chat_id)
-    last = uow.conn.execute(select(func.max(t.messages.c.idx)).where(t.messages.c.chat_pk == pk)).scalar()
+    last = uow.read.last_message_index(pk)
     state = uow.chat_state(pk)
-    members = record_members(state.get("members"), names, -1 if last is None else int(last))
+    members = record_members(state.get("members"), names, -1 if last is None else last)
     if members == state.get("members") or (not members and "members" not in state):
         return None
     state["members"] = members

@@ -7,9 +7,10 @@ row changed after the batch, so it never overwrites later work silently.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import Connection, select
 
 from . import tables as t
 from .unit_of_work import UnitOfWork
@@ -63,11 +64,38 @@ def _note(record: Any, table_name: str, row_id: str, kind: str) -> None:
         {"added": record.edge_added, "changed": record.edge_changed, "removed": record.edge_removed}[kind](row_id)
 
 
-def _batch_row(uow: UnitOfWork, batch_id: int) -> dict[str, Any]:
+def batch_row(uow: UnitOfWork, batch_id: int) -> dict[str, Any]:
+    """The batch's whole row, journal included."""
     row = uow.conn.execute(select(t.batches).where(t.batches.c.id == batch_id)).mappings().first()
     if row is None:
         raise LookupError(f"no batch {batch_id}")
     return dict(row)
+
+
+def set_batch_status(uow: UnitOfWork, batch_id: int, status: str) -> None:
+    uow.conn.execute(t.batches.update().where(t.batches.c.id == batch_id).values(status=status))
+
+
+def later_automatic_batches(uow: UnitOfWork, batch: dict[str, Any]) -> list[tuple[int, str]]:
+    """(id, kind) of the applied automatic batches of the chat after ``batch``, in order."""
+    b = t.batches.c
+    return [(int(i), str(k)) for i, k in uow.conn.execute(select(b.id, b.kind).where(
+        b.chat_pk == batch["chat_pk"], b.id > batch["id"], b.kind != "manual", b.status == "applied")
+        .order_by(b.id)).all()]
+
+
+def chat_images(conn: Connection, chat_pk: int, tables: Sequence[str]) -> dict[str, dict[str, dict[str, Any]]]:
+    """Every row of the chat in the journaled ``tables``: table -> id -> full row."""
+    out: dict[str, dict[str, dict[str, Any]]] = {}
+    for name in tables:
+        table = t.JOURNALED[name]
+        out[name] = {r["id"]: dict(r) for r in conn.execute(select(table).where(table.c.chat_pk == chat_pk)).mappings()}
+    return out
+
+
+def batch_statuses(conn: Connection, chat_pk: int) -> dict[int, str]:
+    return {int(i): str(s) for i, s in conn.execute(
+        select(t.batches.c.id, t.batches.c.status).where(t.batches.c.chat_pk == chat_pk)).all()}
 
 
 def _flag_kept(uow: UnitOfWork, table_name: str, current: dict[str, Any], reason: str) -> None:
@@ -96,7 +124,7 @@ def _check_unchanged(uow: UnitOfWork, journal: list[dict[str, Any]], image: str,
 def rollback_history(uow: UnitOfWork, batch_id: int) -> int:
     """Undo an extraction batch because the messages it read changed. Rows edited by hand
     since the batch are kept and flagged for review. Returns the number of entries undone."""
-    batch = _batch_row(uow, batch_id)
+    batch = batch_row(uow, batch_id)
     chat_id = uow.chat_id_of(batch["chat_pk"])
     undone = 0
     for entry in reversed(batch["journal"]):
@@ -150,7 +178,7 @@ def _copy_key(source: dict[str, Any], target: dict[str, Any], key: str) -> None:
 
 def undo_batch(uow: UnitOfWork, batch_id: int) -> None:
     """Undo a batch exactly, refusing if anything it wrote has changed since."""
-    batch = _batch_row(uow, batch_id)
+    batch = batch_row(uow, batch_id)
     if batch["status"] != "applied":
         raise JournalConflict(f"batch {batch_id} is {batch['status']}, not applied")
     chat_id = uow.chat_id_of(batch["chat_pk"])
@@ -162,7 +190,7 @@ def undo_batch(uow: UnitOfWork, batch_id: int) -> None:
 
 def redo_batch(uow: UnitOfWork, batch_id: int) -> None:
     """Re-apply an undone batch, refusing if the rows moved on since the undo."""
-    batch = _batch_row(uow, batch_id)
+    batch = batch_row(uow, batch_id)
     if batch["status"] != "undone":
         raise JournalConflict(f"batch {batch_id} is {batch['status']}, not undone")
     chat_id = uow.chat_id_of(batch["chat_pk"])

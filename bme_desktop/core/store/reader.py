@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -138,6 +138,22 @@ class Reader:
                 c.character_key == scope.character_key, c.isolated.is_(False), c.chat_id != scope.chat_id)
                 .order_by(c.created_at, c.pk)).scalars())
         return [scope.chat_id, *others]
+
+    def chat_state(self, chat_pk: int) -> dict[str, Any]:
+        return dict(self.conn.execute(select(t.chats.c.state).where(t.chats.c.pk == chat_pk)).scalar_one())
+
+    def rewrite_counts(self, chat_pk: int, row_tables: Sequence[str]) -> tuple[dict[str, int], int, int, int]:
+        """What a rewrite of the chat would touch: live memories not written by hand, by type;
+        live memories written by hand; messages; rows in ``row_tables`` (deleted ones too)."""
+        n = t.nodes.c
+        live = (n.chat_pk == chat_pk) & n.deleted_at.is_(None)
+        by_type = {str(k): int(v) for k, v in self.conn.execute(
+            select(n.type, func.count()).where(live, n.manually_edited.is_(False)).group_by(n.type)).all()}
+        by_hand = int(self.conn.execute(select(func.count()).where(live, n.manually_edited.is_(True))).scalar_one())
+        messages = int(self.conn.execute(select(func.count()).where(t.messages.c.chat_pk == chat_pk)).scalar_one())
+        rows = sum(int(self.conn.execute(select(func.count()).where(t.JOURNALED[name].c.chat_pk == chat_pk))
+                       .scalar_one()) for name in row_tables)
+        return by_type, by_hand, messages, rows
 
     def chat_ids(self) -> list[str]:
         return list(self.conn.execute(select(t.chats.c.chat_id).order_by(t.chats.c.pk)).scalars())

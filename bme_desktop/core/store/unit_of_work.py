@@ -10,11 +10,11 @@ writes that chat, so instances sharing the database write each chat one after th
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import Connection, Table, or_, select
+from sqlalchemy import Connection, Table, delete, or_, select
 from sqlalchemy.dialects import postgresql, sqlite
 
 from ..errors import Conflict
@@ -129,6 +129,19 @@ class UnitOfWork:
         stmt = self._insert(t.messages).values(chat_pk=chat_pk, idx=index, **row)
         self.conn.execute(stmt.on_conflict_do_update(index_elements=["chat_pk", "idx"], set_=row))
 
+    def drop_messages_after_change(self, chat_pk: int, changed_from: int, *, keep: Collection[int]) -> None:
+        """Delete the stored messages at or after ``changed_from`` that are not in ``keep`` (a
+        complete sync's list is the whole chat: what it lacks was deleted)."""
+        m = t.messages.c
+        self.conn.execute(delete(t.messages).where(m.chat_pk == chat_pk, m.idx >= changed_from,
+                                                   m.idx.not_in(list(keep))))
+
+    def drop_recalls_after_change(self, chat_pk: int, changed_from: int) -> None:
+        """Delete the kept recalls at or after ``changed_from``, except hand-edited ones."""
+        r = t.recall_records.c
+        self.conn.execute(delete(t.recall_records).where(r.chat_pk == chat_pk, r.idx >= changed_from,
+                                                         r.manually_edited.is_(False)))
+
     def chat_id_of(self, chat_pk: int) -> str:
         if chat_pk not in self._chat_ids:
             chat_id = self.conn.execute(select(t.chats.c.chat_id).where(t.chats.c.pk == chat_pk)).scalar_one()
@@ -144,7 +157,7 @@ class UnitOfWork:
         return int(self.conn.execute(select(t.chats.c.revision).where(t.chats.c.pk == chat_pk)).scalar_one())
 
     def chat_state(self, chat_pk: int) -> dict[str, Any]:
-        return dict(self.conn.execute(select(t.chats.c.state).where(t.chats.c.pk == chat_pk)).scalar_one())
+        return self.read.chat_state(chat_pk)
 
     def set_chat_state(self, chat_pk: int, state: dict[str, Any]) -> None:
         self.conn.execute(t.chats.update().where(t.chats.c.pk == chat_pk).values(state=state))
