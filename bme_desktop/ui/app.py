@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from PySide6.QtCore import QLockFile, QSettings, QTranslator
+from PySide6.QtCore import QCoreApplication, QEvent, QLockFile, QSettings, QTranslator
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QMessageBox
 
@@ -15,6 +15,7 @@ from ..core.errors import StoreError
 from ..core.paths import ensure_private_dir
 from ..core.service import MemoryService
 from ..core.settings import Settings, SettingsError, load_settings
+from .bridge_host import HostedBridge
 from .companion import CompanionWindow
 from .context import AppContext
 from .i18n import install_translator, resolve_language
@@ -34,9 +35,11 @@ class DesktopApp:
                  service: MemoryService, themes: ThemeManager) -> None:
         self.app, self.data_dir, self.args = app, data_dir, args
         self.context = AppContext(service, themes, settings, data_dir)
-        self.translator: QTranslator | None = None
         self.reopen_in: Path | None = None  # another data folder to open after this window closes
-        self.set_language(resolve_language(getattr(args, "lang", None), settings.appearance.language), rebuild=False)
+        self.hosted: HostedBridge | None = None  # the bridge, once gui_main has started it
+        language = resolve_language(getattr(args, "lang", None), settings.appearance.language)
+        self.translator: QTranslator | None = install_translator(app, language, translations_dir())
+        self.context.language = language
         self.ui_state = QSettings(str(data_dir / "ui-state.ini"), QSettings.Format.IniFormat)
         self.window = self._make_window()
         from .tray import make_tray
@@ -83,21 +86,19 @@ class DesktopApp:
         window.menus.companion.setChecked(companion is not None and companion.isVisible())
         return window
 
-    def set_language(self, language: str, *, rebuild: bool = True) -> None:
+    def set_language(self, language: str) -> None:
+        """Switch the interface language in place: the same window, its views and the user's
+        place are kept; Qt's ``LanguageChange`` makes every widget retranslate itself (issue 19:
+        building a new window stalled the event loop and left the old one's views wired)."""
+        if language == self.context.language:
+            return
         self.translator = install_translator(self.app, language, translations_dir(), self.translator)
         self.context.language = language
-        if rebuild:
-            self.save_state()
-            old = self.window
-            self.window = self._make_window()
-            self.window.setGeometry(old.geometry())  # in memory, exactly where the old one was
-            self.window.setWindowState(old.windowState())
-            self.window.show()
-            self.window.restoreState(old.saveState())  # once shown, so docks get the sizes they had
-            self.window.stack.setCurrentIndex(old.stack.currentIndex())
-            old.sigClosed.disconnect()
-            old.close()
-            old.deleteLater()
+        # delivered now, not at the next turn of the loop: the window reads the new language on return
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.LanguageChange)
+        self.tray_status.set_bridge(self.hosted.status if self.hosted is not None else None)
+        if self.tray is not None:
+            self.tray.retranslate()
 
     def _language_requested(self, language: str) -> None:
         self.context.settings.appearance.language = language
@@ -225,9 +226,9 @@ def gui_main(data_dir: Path, args: argparse.Namespace) -> int:
             hosted = None
             if not getattr(args, "no_bridge", False):
                 from .bridge_host import start_bridge
-                hosted = start_bridge(service, data_dir, settings)
+                hosted = desktop.hosted = start_bridge(service, data_dir, settings)
                 desktop.context.bridge = hosted.server
-                desktop.window.set_bridge_status(hosted.status)
+                desktop.window.set_bridge_status(hosted.describe)
                 desktop.tray_status.set_bridge(hosted.status)
             desktop.restore_state()
             desktop.window.show()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,7 +19,11 @@ from ..core.settings import Settings
 @dataclass
 class HostedBridge:
     server: BridgeServer | None
-    status: str  # for the status bar
+    describe: Callable[[], str]  # the status bar's text, in the language of the moment
+
+    @property
+    def status(self) -> str:
+        return self.describe()
 
     def stop(self, data_dir: Path) -> None:
         if self.server is not None:
@@ -31,17 +36,19 @@ def start_bridge(service: MemoryService, data_dir: Path, settings: Settings) -> 
     """Start the loopback bridge for ``service``; never raises — a problem becomes the status."""
     config = BridgeConfig.from_settings(settings.bridge, host=None, port=None, allow_remote=False)
     if not is_loopback_host(config.host):
-        return HostedBridge(None, QCoreApplication.translate(
+        return HostedBridge(None, lambda: QCoreApplication.translate(
             "Bridge", "Bridge: off ({0} is not a loopback address; use bme-desktop serve --allow-remote)")
             .format(config.host))
     other = running_bridge(data_dir)
     if other is not None:
-        return HostedBridge(None, QCoreApplication.translate("Bridge", "Bridge: served by another process at {0}")
-                            .format(other.get("url")))
+        url = other.get("url")
+        return HostedBridge(None, lambda: QCoreApplication.translate(
+            "Bridge", "Bridge: served by another process at {0}").format(url))
     try:
         server = BridgeServer(service, TokenSource(TokenStore(data_dir)), config)
         server.start()
     except (BridgeError, TokenError, OSError) as exc:
-        return HostedBridge(None, QCoreApplication.translate("Bridge", "Bridge: off ({0})").format(exc))
+        problem = str(exc)
+        return HostedBridge(None, lambda: QCoreApplication.translate("Bridge", "Bridge: off ({0})").format(problem))
     write_bridge_file(data_dir, server.url)
-    return HostedBridge(server, QCoreApplication.translate("Bridge", "Bridge: {0}").format(server.url))
+    return HostedBridge(server, lambda: QCoreApplication.translate("Bridge", "Bridge: {0}").format(server.url))

@@ -21,6 +21,7 @@ from ..core.model import ChatStats
 from ..core.scopes import identity_key
 from .context import AppContext
 from .format import format_count, format_time
+from .i18n import Retranslated
 from .lifetime import subscribe
 
 CHAT_ID_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -39,7 +40,7 @@ def group_of(chat: ChatStats, grouping: str) -> tuple[str, str] | None:
     return None
 
 
-class ChatSwitcher(QWidget):
+class ChatSwitcher(Retranslated, QWidget):
     # a character group's "Show across chats in the graph": its newest chat, now open
     sigAcrossChats = Signal(str)
 
@@ -54,15 +55,11 @@ class ChatSwitcher(QWidget):
         self.proxy.setRecursiveFilteringEnabled(True)  # a group stays while one of its chats matches
         self.proxy.setSortRole(ACTIVITY_ROLE)
         self.search = QLineEdit()
-        self.search.setPlaceholderText(self.tr("Find a chat…"))
         self.search.setClearButtonEnabled(True)
         self.search.textChanged.connect(self.proxy.setFilterFixedString)
         self.grouping = QComboBox()
-        for value, label in (("character", self.tr("By character")), ("persona", self.tr("By persona")),
-                             ("none", self.tr("Not grouped"))):
-            self.grouping.addItem(label, value)
-        self.grouping.setToolTip(self.tr("Group the chats by their character or by your persona: the chats that "
-                                         "share its memories"))
+        for value in GROUPINGS:
+            self.grouping.addItem("", value)
         self.grouping.currentIndexChanged.connect(lambda _i: self._fill(self._chats, rebuild=True))
         self.list = QTreeView()
         self.list.setModel(self.proxy)
@@ -82,9 +79,24 @@ class ChatSwitcher(QWidget):
         layout.addLayout(top)
         layout.addWidget(self.list, 1)
         subscribe(self, context.counts.sigChanged, lambda: self._fill(context.counts.chats()))
+        self.retranslate()
         if context.counts.loaded:
             self._fill(context.counts.chats())
         self.refresh()
+
+    def retranslate(self) -> None:
+        self.search.setPlaceholderText(self.tr("Find a chat…"))
+        labels = {"character": self.tr("By character"), "persona": self.tr("By persona"), "none": self.tr("Not grouped")}
+        for i in range(self.grouping.count()):
+            self.grouping.setItemText(i, labels[self.grouping.itemData(i)])
+        self.grouping.setToolTip(self.tr("Group the chats by their character or by your persona: the chats that "
+                                         "share its memories"))
+        if self._chats:  # the rows' texts, in place (the selection stays)
+            items = self.chat_items()
+            for chat in self._chats:
+                if chat.chat_id in items:
+                    self._describe(items[chat.chat_id], chat)
+            self._describe_groups()
 
     def refresh(self) -> None:
         """Read the chats again (their counts come from ``context.counts``, shared with the

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import traceback
+from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, Qt, Signal
@@ -23,6 +24,7 @@ from ..core.events import ChangeRecord, Event
 from ..core.paths import default_data_dir
 from .chat_switcher import ChatSwitcher
 from .context import AppContext
+from .i18n import Retranslated
 from .lifetime import release, subscribe
 from .menus import build_menus
 from .panels import PanelSpec, panel_specs
@@ -42,7 +44,7 @@ def window_title(data_dir: Path) -> str:
     return f"{data_dir.name or data_dir} — {APP_NAME}"
 
 
-class MainWindow(QMainWindow):
+class MainWindow(Retranslated, QMainWindow):
     sigClosed = Signal()
     sigLanguageRequested = Signal(str)
     sigDataDirRequested = Signal(str)
@@ -76,11 +78,11 @@ class MainWindow(QMainWindow):
         self.docks: dict[str, QDockWidget] = {}
         self.chats = ChatSwitcher(context)
         self.chats.sigAcrossChats.connect(self._show_across_chats)
-        self._dock("chats", self.tr("Chats"), self.chats, Qt.DockWidgetArea.LeftDockWidgetArea)
+        self._dock("chats", "", self.chats, Qt.DockWidgetArea.LeftDockWidgetArea)
         self.panel_specs: tuple[PanelSpec, ...] = panel_specs()
         self._unbuilt: dict[str, PanelSpec] = {}  # panels not on screen yet: built when first shown
         for panel in self.panel_specs:
-            dock = self._dock(panel.key, panel.title(), QWidget(), panel.area)
+            dock = self._dock(panel.key, "", QWidget(), panel.area)
             self._unbuilt[panel.key] = panel
             dock.visibilityChanged.connect(lambda visible, key=panel.key: self._build_panel(key) if visible else None)
             dock.setVisible(panel.visible)
@@ -93,6 +95,7 @@ class MainWindow(QMainWindow):
         self.resizeDocks([self.docks["chats"], self.docks["memories"]], [330, 700], Qt.Orientation.Horizontal)
         self.resizeDocks([self.docks["chats"], self.docks["overview"]], [260, 520], Qt.Orientation.Vertical)
         self._status_labels()
+        self._retitle_docks()  # before the menus and the navigation bar, which show the docks' titles
         self.menus = build_menus(self)
         from .navigation import build_navigation
         self.navigation = build_navigation(self)
@@ -106,8 +109,29 @@ class MainWindow(QMainWindow):
         subscribe(self, context.events.sigEvent, self._extraction_progress)
         subscribe(self, context.counts.sigChanged, self.refresh_review_status)
         subscribe(self, context.sigChatChanged, lambda _chat: self.refresh_review_status())
-        subscribe(self, context.sigChatChanged, lambda _chat: self.import_label.setText(""))
+        subscribe(self, context.sigChatChanged, lambda _chat: self._show_import(None))
         self.refresh_review_status()
+
+    def retranslate(self) -> None:
+        """A language switch: the window's own strings (docks, menus, navigation, status bar)
+        in the new language; its panels and views retranslate themselves (issue 19)."""
+        self._retitle_docks()
+        self.menus.texts.apply()
+        for language in self.menus.languages.actions():  # also when switched from elsewhere (Settings)
+            language.setChecked(language.data() == self.context.language)
+        self.navigation.retranslate()
+        self.details_button.setText(self.tr("Details…"))
+        self.data_label.setText(self.tr("Data: {0}").format(self.context.data_dir))
+        self.database_label.setText(self._database_text())
+        self.bridge_label.setText(self._bridge_status() if self._bridge_status else self.tr("Bridge: off"))
+        self._busy_changed(self.context.runner.busy)
+        self._show_import(self._import_event)
+        self.refresh_review_status()
+
+    def _retitle_docks(self) -> None:
+        self.docks["chats"].setWindowTitle(self.tr("Chats"))
+        for panel in self.panel_specs:
+            self.docks[panel.key].setWindowTitle(panel.title())
 
     # building ------------------------------------------------------------------------------
     def add_view(self, spec: ViewSpec) -> QWidget:
@@ -142,10 +166,12 @@ class MainWindow(QMainWindow):
         self.data_label = QLabel(self.tr("Data: {0}").format(self.context.data_dir))
         self.database_label = QLabel(self._database_text())
         self.bridge_label = QLabel(self.tr("Bridge: off"))
+        self._bridge_status: Callable[[], str] | None = None
         self.review_label = QLabel()
         self.review_label.setObjectName("review-status")
         self.import_label = QLabel()  # a long chat's extraction: "2,140 of 10,000 messages · about 3 min"
         self.import_label.setObjectName("import-status")
+        self._import_event: Event | None = None
         for label in (self.busy_label, self.import_label, self.review_label, self.data_label, self.database_label, self.bridge_label):
             bar.addPermanentWidget(label)
 
@@ -219,9 +245,11 @@ class MainWindow(QMainWindow):
         elif self.stack.currentWidget() is self.welcome:
             self.stack.setCurrentWidget(self.views.get(DEFAULT_VIEW) or next(iter(self.views.values())))
 
-    def set_bridge_status(self, text: str) -> None:
-        """For whoever starts the bridge: e.g. "Bridge: 127.0.0.1:7317 · 1 client"."""
-        self.bridge_label.setText(text)
+    def set_bridge_status(self, text: Callable[[], str]) -> None:
+        """For whoever starts the bridge: e.g. "Bridge: 127.0.0.1:7317 · 1 client", in the
+        language of the moment."""
+        self._bridge_status = text
+        self.bridge_label.setText(text())
 
     def show_status(self, text: str, timeout_ms: int = 5000) -> None:
         self._error_shown = False
@@ -275,9 +303,12 @@ class MainWindow(QMainWindow):
 
     def _extraction_progress(self, event: Event) -> None:
         """The open chat's extraction progress while messages are due (a first connect's import)."""
-        if event.type != "extraction.progress" or event.chat_id != self.context.chat_id:
-            return
-        if not event.data.get("due"):
+        if event.type == "extraction.progress" and event.chat_id == self.context.chat_id:
+            self._show_import(event)
+
+    def _show_import(self, event: Event | None) -> None:
+        self._import_event = event
+        if event is None or not event.data.get("due"):
             self.import_label.setText("")
             return
         text = self.tr("Remembering: {0} of {1} messages").format(

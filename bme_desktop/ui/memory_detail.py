@@ -17,8 +17,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..core.model import Message
 from .context import AppContext
 from .format import format_time
+from .i18n import Retranslated
 from .labels import relation_label
 from .lifetime import subscribe
 from .memory_detail_data import HistoryEntry, LinkRow, NodeDetails, first_line, load_details
@@ -59,7 +61,7 @@ def link_text(row: LinkRow) -> str:
     return f"{arrow} {relation_label(row.edge.relation)} · {row.other_title}"
 
 
-class MemoryDetails(QTabWidget):
+class MemoryDetails(Retranslated, QTabWidget):
     def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._context = context
@@ -73,9 +75,9 @@ class MemoryDetails(QTabWidget):
         self.links.itemActivated.connect(self._select_other)
         self.links.itemDoubleClicked.connect(self._select_other)
         self.links.currentItemChanged.connect(lambda *_a: self._update_buttons())
-        self.link_button = QPushButton(self.tr("Link…"))
+        self.link_button = QPushButton()
         self.link_button.clicked.connect(self.open_link_dialog)
-        self.unlink_button = QPushButton(self.tr("Unlink"))
+        self.unlink_button = QPushButton()
         self.unlink_button.clicked.connect(self.unlink_selected)
         links_page = QWidget()
         links_layout = QVBoxLayout(links_page)
@@ -86,12 +88,25 @@ class MemoryDetails(QTabWidget):
         buttons.addWidget(self.unlink_button)
         buttons.addStretch(1)
         links_layout.addLayout(buttons)
-        self.addTab(self.sources, self.tr("Sources"))
-        self.addTab(self.history, self.tr("History"))
-        self.addTab(links_page, self.tr("Links"))
+        for page in (self.sources, self.history, links_page):
+            self.addTab(page, "")
         subscribe(self, context.sigNodeSelected, self.load)
         subscribe(self, context.events.sigGraphChanged, self._on_change)
         self._update_buttons()
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        self.link_button.setText(self.tr("Link…"))
+        self.unlink_button.setText(self.tr("Unlink"))
+        for i, title in enumerate((self.tr("Sources"), self.tr("History"), self.tr("Links"))):
+            self.setTabText(i, title)
+        if self.details is not None:  # the lists' wording (speakers, actions, relations), same rows
+            for row, message in enumerate(self.details.sources):
+                self.sources.item(row).setText(self._source_text(message))
+            for row, entry in enumerate(self.details.history):
+                self.history.item(row).setText(history_text(entry))
+            for row, link in enumerate(self.details.links):
+                self.links.item(row).setText(link_text(link))
 
     # public --------------------------------------------------------------------------------
     def load(self, node_id: str) -> None:
@@ -124,8 +139,7 @@ class MemoryDetails(QTabWidget):
             widget.clear()
         if details is not None:
             for message in details.sources:
-                item = QListWidgetItem(f"#{message.index} · {speaker_label(message.role, message.name)} · "
-                                       f"{first_line(message.text)}")
+                item = QListWidgetItem(self._source_text(message))
                 item.setData(DATA_ROLE, message.index)
                 self.sources.addItem(item)
             for entry in details.history:
@@ -135,6 +149,10 @@ class MemoryDetails(QTabWidget):
                 item.setData(DATA_ROLE, row)
                 self.links.addItem(item)
         self._update_buttons()
+
+    @staticmethod
+    def _source_text(message: Message) -> str:
+        return f"#{message.index} · {speaker_label(message.role, message.name)} · {first_line(message.text)}"
 
     def _update_buttons(self) -> None:
         self.link_button.setEnabled(self.details is not None and self.details.node.deleted_at is None)

@@ -98,7 +98,7 @@ class _ColumnFitter(QObject):
     """Measures the columns again when the table's or its header's font or style changes: once,
     when the event loop next runs (a theme switch sends each of them several such events)."""
 
-    _EVENTS = (QEvent.Type.Polish, QEvent.Type.StyleChange, QEvent.Type.FontChange)
+    _EVENTS = (QEvent.Type.Polish, QEvent.Type.StyleChange, QEvent.Type.FontChange, QEvent.Type.LanguageChange)
 
     def __init__(self, table: QTableView) -> None:
         super().__init__(table)

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication, QUrl
 from PySide6.QtGui import QAction, QActionGroup, QDesktopServices, QKeySequence
-from PySide6.QtWidgets import QMenu, QMessageBox
+from PySide6.QtWidgets import QMenu, QMenuBar, QMessageBox
 
 from .. import __version__
 from ..core.rewrites import RewriteRefused, RewriteRunning
 from ..core.service import MemoryService
+from .i18n import Texts
 
 if TYPE_CHECKING:
     from .main_window import MainWindow
@@ -25,27 +27,39 @@ class Menus:
     languages: QActionGroup
     panels: QMenu
     companion: QAction
+    texts: Texts  # the menus' titles and actions, set again on a language change
 
 
 def build_menus(window: MainWindow) -> Menus:
     context = window.context
     bar = window.menuBar()
+    texts = Texts()
 
-    file_menu = bar.addMenu(QCoreApplication.translate("Menus", "&File"))
-    reveal = file_menu.addAction(QCoreApplication.translate("Menus", "Show data folder"))
+    def menu(parent: QMenu | QMenuBar, text: Callable[[], str]) -> QMenu:
+        made = parent.addMenu("")
+        texts.bind(made.setTitle, text)
+        return made
+
+    def action(parent: QMenu, text: Callable[[], str]) -> QAction:
+        made = parent.addAction("")
+        texts.bind(made.setText, text)
+        return made
+
+    file_menu = menu(bar, lambda: QCoreApplication.translate("Menus", "&File"))
+    reveal = action(file_menu, lambda: QCoreApplication.translate("Menus", "Show data folder"))
     reveal.triggered.connect(lambda: QDesktopServices.openUrl(QUrl.fromLocalFile(str(context.data_dir))))
-    other = file_menu.addAction(QCoreApplication.translate("Menus", "Open another data folder…"))
+    other = action(file_menu, lambda: QCoreApplication.translate("Menus", "Open another data folder…"))
     other.setShortcut(QKeySequence.StandardKey.Open)
     other.triggered.connect(window.choose_data_folder)
     file_menu.addSeparator()
-    quit_action = file_menu.addAction(QCoreApplication.translate("Menus", "Quit"))
+    quit_action = action(file_menu, lambda: QCoreApplication.translate("Menus", "Quit"))
     quit_action.setShortcut(QKeySequence.StandardKey.Quit)
     quit_action.triggered.connect(window.close)
 
-    edit_menu = bar.addMenu(QCoreApplication.translate("Menus", "&Edit"))
-    undo = edit_menu.addAction(QCoreApplication.translate("Menus", "Undo"))
+    edit_menu = menu(bar, lambda: QCoreApplication.translate("Menus", "&Edit"))
+    undo = action(edit_menu, lambda: QCoreApplication.translate("Menus", "Undo"))
     undo.setShortcut(QKeySequence("Ctrl+Z"))
-    redo = edit_menu.addAction(QCoreApplication.translate("Menus", "Redo"))
+    redo = action(edit_menu, lambda: QCoreApplication.translate("Menus", "Redo"))
     redo.setShortcut(QKeySequence("Ctrl+Shift+Z"))
 
     def step(forward: bool) -> None:
@@ -57,8 +71,8 @@ def build_menus(window: MainWindow) -> Menus:
             return service.redo(chat_id) if forward else service.undo(chat_id)
 
         def done(changed: bool) -> None:
-            texts = ((QCoreApplication.translate("Menus", "Nothing to undo."), QCoreApplication.translate("Menus", "Undone.")), (QCoreApplication.translate("Menus", "Nothing to redo."), QCoreApplication.translate("Menus", "Redone.")))
-            window.show_status(texts[forward][changed])
+            said = ((QCoreApplication.translate("Menus", "Nothing to undo."), QCoreApplication.translate("Menus", "Undone.")), (QCoreApplication.translate("Menus", "Nothing to redo."), QCoreApplication.translate("Menus", "Redone.")))
+            window.show_status(said[forward][changed])
 
         def failed(exc: Exception) -> None:
             if isinstance(exc, RewriteRunning):
@@ -74,7 +88,7 @@ def build_menus(window: MainWindow) -> Menus:
     undo.triggered.connect(lambda: step(False))
     redo.triggered.connect(lambda: step(True))
     edit_menu.addSeparator()
-    new_memory = edit_menu.addAction(QCoreApplication.translate("Menus", "New memory"))
+    new_memory = action(edit_menu, lambda: QCoreApplication.translate("Menus", "New memory"))
     new_memory.setShortcut(QKeySequence.StandardKey.New)
 
     def create() -> None:
@@ -84,15 +98,15 @@ def build_menus(window: MainWindow) -> Menus:
             panel.new_memory()
     new_memory.triggered.connect(create)
 
-    view_menu = bar.addMenu(QCoreApplication.translate("Menus", "&View"))
-    theme_menu = view_menu.addMenu(QCoreApplication.translate("Menus", "Theme"))
+    view_menu = menu(bar, lambda: QCoreApplication.translate("Menus", "&View"))
+    theme_menu = menu(view_menu, lambda: QCoreApplication.translate("Menus", "Theme"))
     themes = QActionGroup(window)
     for theme in context.themes.themes.values():
-        action = theme_menu.addAction(theme.label)
-        action.setCheckable(True)
-        action.setChecked(theme.name == context.themes.current.name)
-        action.setData(theme.name)
-        themes.addAction(action)
+        picked = theme_menu.addAction(theme.label)
+        picked.setCheckable(True)
+        picked.setChecked(theme.name == context.themes.current.name)
+        picked.setData(theme.name)
+        themes.addAction(picked)
 
     def pick_theme(action: QAction) -> None:
         context.themes.apply(action.data(), views_later=True)
@@ -100,34 +114,36 @@ def build_menus(window: MainWindow) -> Menus:
         context.save_settings()
     themes.triggered.connect(pick_theme)
 
-    language_menu = view_menu.addMenu(QCoreApplication.translate("Menus", "Language"))
+    language_menu = menu(view_menu, lambda: QCoreApplication.translate("Menus", "Language"))
     languages = QActionGroup(window)
     for code, label in (("en", "English"), ("zh", "中文")):
-        action = language_menu.addAction(label)
-        action.setCheckable(True)
-        action.setChecked(code == context.language)
-        action.setData(code)
-        languages.addAction(action)
-    languages.triggered.connect(lambda action: window.sigLanguageRequested.emit(action.data()))
+        language = language_menu.addAction(label)
+        language.setCheckable(True)
+        language.setChecked(code == context.language)
+        language.setData(code)
+        languages.addAction(language)
+    languages.triggered.connect(lambda chosen: window.sigLanguageRequested.emit(chosen.data()))
 
-    companion = view_menu.addAction(QCoreApplication.translate("Menus", "Companion window"))
+    companion = action(view_menu, lambda: QCoreApplication.translate("Menus", "Companion window"))
     companion.setCheckable(True)
     companion.setShortcut(QKeySequence("Ctrl+Shift+K"))
-    companion.setToolTip(QCoreApplication.translate(
+    texts.bind(companion.setToolTip, lambda: QCoreApplication.translate(
         "Menus", "A small always-on-top window with the last recall, to keep beside SillyTavern"))
     companion.toggled.connect(window.sigCompanionToggled.emit)
 
-    panels = view_menu.addMenu(QCoreApplication.translate("Menus", "Panels"))
+    panels = menu(view_menu, lambda: QCoreApplication.translate("Menus", "Panels"))
     for dock in window.docks.values():
         panels.addAction(dock.toggleViewAction())
-    central = view_menu.addMenu(QCoreApplication.translate("Menus", "Central view"))
+    central = menu(view_menu, lambda: QCoreApplication.translate("Menus", "Central view"))
     for spec in window.view_specs:
-        action = central.addAction(spec.title())
-        action.triggered.connect(lambda _checked=False, key=spec.key: window.show_panel(key))
+        shown = central.addAction("")
+        texts.bind(shown.setText, spec.title)
+        shown.triggered.connect(lambda _checked=False, key=spec.key: window.show_panel(key))
 
-    help_menu = bar.addMenu(QCoreApplication.translate("Menus", "&Help"))
-    about = help_menu.addAction(QCoreApplication.translate("Menus", "About BME Desktop"))
+    help_menu = menu(bar, lambda: QCoreApplication.translate("Menus", "&Help"))
+    about = action(help_menu, lambda: QCoreApplication.translate("Menus", "About BME Desktop"))
     about.triggered.connect(lambda: QMessageBox.about(window, QCoreApplication.translate("Menus", "About BME Desktop"), QCoreApplication.translate(
         "Menus", "<b>BME Desktop {0}</b><p>Watch, audit and edit what the AI remembers of your chats.</p>"
         "<p>Data folder: {1}</p>").format(__version__, context.data_dir)))
-    return Menus(undo=undo, redo=redo, themes=themes, languages=languages, panels=panels, companion=companion)
+    return Menus(undo=undo, redo=redo, themes=themes, languages=languages, panels=panels, companion=companion,
+                 texts=texts)

@@ -27,6 +27,16 @@ class Navigation:
     bar: QToolBar
     views: dict[str, QAction]
     panels: dict[str, QAction]
+    window: MainWindow
+
+    def retranslate(self) -> None:
+        """The buttons' titles in the current language (after the docks have theirs)."""
+        self.bar.setWindowTitle(QCoreApplication.translate("Navigation", "Navigation"))
+        for spec in self.window.view_specs:
+            if spec.key in self.views:
+                self.views[spec.key].setText(spec.title())
+        for key, action in self.panels.items():
+            action.setText(self.window.docks[key].windowTitle())
 
 
 def build_navigation(window: MainWindow) -> Navigation:
@@ -71,4 +81,4 @@ def build_navigation(window: MainWindow) -> Navigation:
         dock.visibilityChanged.connect(action.setChecked)
         action.setChecked(dock.isVisible() and not dock.visibleRegion().isEmpty())
         panels[key] = action
-    return Navigation(bar=bar, views=views, panels=panels)
+    return Navigation(bar=bar, views=views, panels=panels, window=window)

@@ -43,8 +43,9 @@ class TrayStatus(QObject):
     def tooltip(self) -> str:
         return tooltip_text(self.bridge, self.pending)
 
-    def set_bridge(self, text: str) -> None:
-        self.bridge = text
+    def set_bridge(self, text: str | None) -> None:
+        """The bridge's status; None: not started (in the language of the moment)."""
+        self.bridge = text if text is not None else QCoreApplication.translate("Tray", "Bridge: off")
         self.sigChanged.emit()
 
     def refresh(self) -> None:
@@ -69,13 +70,13 @@ class Tray(QObject):
         self.status = status
         self._window = window
         self.menu = QMenu()
-        self.show_action = QAction(QCoreApplication.translate("Tray", "Show window"), self)
+        self.show_action = QAction(self)
         self.show_action.triggered.connect(self.show_window)
         self.review_action = QAction(self)
         self.review_action.triggered.connect(self.open_review)
-        self.companion_action = QAction(QCoreApplication.translate("Tray", "Companion window"), self)
+        self.companion_action = QAction(self)
         self.companion_action.setCheckable(True)
-        self.quit_action = QAction(QCoreApplication.translate("Tray", "Quit"), self)
+        self.quit_action = QAction(self)
         self.quit_action.triggered.connect(lambda: self._window().close())
         for action in (self.show_action, self.review_action, self.companion_action, self.quit_action):
             self.menu.addAction(action)
@@ -84,8 +85,14 @@ class Tray(QObject):
         self.icon.activated.connect(lambda reason: self.show_window()
                                     if reason == QSystemTrayIcon.ActivationReason.Trigger else None)
         status.sigChanged.connect(self.update)
-        self.update()
+        self.retranslate()
         self.icon.show()
+
+    def retranslate(self) -> None:
+        self.show_action.setText(QCoreApplication.translate("Tray", "Show window"))
+        self.companion_action.setText(QCoreApplication.translate("Tray", "Companion window"))
+        self.quit_action.setText(QCoreApplication.translate("Tray", "Quit"))
+        self.update()
 
     def update(self) -> None:
         self.icon.setToolTip(self.status.tooltip)

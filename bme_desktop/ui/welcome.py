@@ -19,9 +19,10 @@ from ..core.service import MemoryService
 from ..sillytavern.install import SillyTavern, find_sillytavern
 from .context import AppContext
 from .demo_story import DemoReport, build_demo
+from .i18n import Retranslated
 
 
-class WelcomePage(QWidget):
+class WelcomePage(Retranslated, QWidget):
     sigDemoBuilt = Signal()
     sigOpenFolder = Signal()  # the window asks for the folder and opens it
 
@@ -30,19 +31,16 @@ class WelcomePage(QWidget):
         self._context = context
         self._home: Path | None = None  # where to look for SillyTavern (None: the user's home)
         self.setObjectName("welcome")
-        title = QLabel(self.tr("Welcome to BME Desktop"))
+        self.title = title = QLabel()
         title.setProperty("role", "heading")
-        intro = QLabel(self.tr("BME Desktop remembers your long chats: what happened, who is who, the rules of "
-                               "the world. This data folder has no chat yet."))
+        self.intro = intro = QLabel()
         intro.setWordWrap(True)
         intro.setProperty("role", "muted")
-        self.demo_button = self._choice(self.tr("Open the demo"), self.tr("A generated story of a few hundred "
-                                        "memories to look around in."), self.open_demo)
-        self.connect_button = self._choice(self.tr("Connect SillyTavern"), self.tr("Install the extension and "
-                                           "pair it with this app; chats appear here as you play."),
-                                           self.show_connect)
-        self.folder_button = self._choice(self.tr("Open a data folder"), self.tr("Memories kept somewhere else "
-                                          "(another profile, a backup you restored)."), self.sigOpenFolder.emit)
+        self.demo_button = self._choice(self.open_demo)
+        self.connect_button = self._choice(self.show_connect)
+        self.folder_button = self._choice(self.sigOpenFolder.emit)
+        self.how: QLabel | None = None
+        self.found: SillyTavern | None = None
         self.status = QLabel()
         self.status.setProperty("role", "muted")
         self.status.setWordWrap(True)
@@ -67,14 +65,38 @@ class WelcomePage(QWidget):
         outer.addStretch(1)
         outer.addLayout(row)
         outer.addStretch(2)
+        self.retranslate()
 
-    def _choice(self, title: str, hint: str, action: Callable[[], object]) -> QPushButton:
-        button = QPushButton(f"{title}\n{hint}")
+    def retranslate(self) -> None:
+        self.title.setText(self.tr("Welcome to BME Desktop"))
+        self.intro.setText(self.tr("BME Desktop remembers your long chats: what happened, who is who, the rules of "
+                                   "the world. This data folder has no chat yet."))
+        self._describe(self.demo_button, self.tr("Open the demo"),
+                       self.tr("A generated story of a few hundred memories to look around in."))
+        self._describe(self.connect_button, self.tr("Connect SillyTavern"),
+                       self.tr("Install the extension and pair it with this app; chats appear here as you play."))
+        self._describe(self.folder_button, self.tr("Open a data folder"),
+                       self.tr("Memories kept somewhere else (another profile, a backup you restored)."))
+        if self.how is not None:
+            self.how.setText(self.tr("1. Install the extension into your SillyTavern folder (the bridge address and "
+                                     "this token are filled in). 2. Reload SillyTavern and open a chat: it appears "
+                                     "here."))
+        if self.found is not None:
+            self.found_button.setText(self.tr("Install into {0} (SillyTavern {1})").format(self.found.root,
+                                                                                         self.found.version))
+
+    @staticmethod
+    def _choice(action: Callable[[], object]) -> QPushButton:
+        button = QPushButton()
         button.setObjectName("welcome-choice")
         button.setMinimumHeight(56)
-        button.setToolTip(hint)
         button.clicked.connect(lambda _checked=False: action())
         return button
+
+    @staticmethod
+    def _describe(button: QPushButton, title: str, hint: str) -> None:
+        button.setText(f"{title}\n{hint}")
+        button.setToolTip(hint)
 
     # actions -------------------------------------------------------------------------------
     def open_demo(self) -> None:
@@ -102,14 +124,13 @@ class WelcomePage(QWidget):
             self.bridge_box = BridgeBox(self._context)
             box = QVBoxLayout(self.connect_box)
             box.setContentsMargins(0, 0, 0, 0)
-            how = QLabel(self.tr("1. Install the extension into your SillyTavern folder (the bridge address and "
-                                 "this token are filled in). 2. Reload SillyTavern and open a chat: it appears "
-                                 "here."))
+            self.how = how = QLabel()
             how.setWordWrap(True)
             how.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
             box.addWidget(how)
             self.found_button = QPushButton()
             self.found_button.hide()
+            self.retranslate()
             box.addWidget(self.found_button)
             box.addWidget(self.bridge_box)
             self._context.call(lambda _s: find_sillytavern(self._home), self._found, owner=self)
@@ -119,7 +140,8 @@ class WelcomePage(QWidget):
         """A SillyTavern in one of the usual places: one click installs into it."""
         if not found:
             return
+        self.found = found[0]
         root = found[0].root
-        self.found_button.setText(self.tr("Install into {0} (SillyTavern {1})").format(root, found[0].version))
+        self.retranslate()
         self.found_button.clicked.connect(lambda _checked=False: self.bridge_box.install(root))
         self.found_button.show()

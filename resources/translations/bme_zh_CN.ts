@@ -4,436 +4,438 @@
 <context>
     <name>Actions</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="53"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="54"/>
         <source>Extract now</source>
         <translation>立即提取</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="53"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="54"/>
         <source>Extract memories from messages not read yet.</source>
         <translation>从尚未读取的消息中提取记忆。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="54"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="55"/>
         <source>Rebuild graph</source>
         <translation>重建图谱</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="54"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="55"/>
         <source>Undo every extraction and extract the whole chat again.</source>
         <translation>撤销所有提取，并重新提取整个聊天。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="55"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="56"/>
         <source>Rebuild vectors</source>
         <translation>重建向量</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="55"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="56"/>
         <source>Embed every memory again for recall.</source>
         <translation>为召回重新嵌入每条记忆。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="56"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="57"/>
         <source>Compress</source>
         <translation>压缩</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="56"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="57"/>
         <source>Merge long runs of small events.</source>
         <translation>合并一长串细小事件。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="57"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="58"/>
         <source>Summarize</source>
         <translation>总结</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="57"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="58"/>
         <source>Write summaries of recent events.</source>
         <translation>为近期事件撰写摘要。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="58"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="59"/>
         <source>Fold summaries</source>
         <translation>折叠摘要</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="58"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="59"/>
         <source>Fold old summaries into a higher-level one.</source>
         <translation>把旧摘要折叠成更高一层的摘要。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="59"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="60"/>
         <source>Reflect</source>
         <translation>反思</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="59"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="60"/>
         <source>Draw insights from what happened.</source>
         <translation>从发生的事情中得出洞见。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="60"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="61"/>
         <source>Update persona</source>
         <translation>更新用户画像</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="60"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="61"/>
         <source>Update the user&apos;s profile from what the story says about them.</source>
         <translation>根据故事中关于用户的内容更新用户画像。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="61"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="62"/>
         <source>Upkeep</source>
         <translation>维护</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="61"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="62"/>
         <source>Promote, decay and wake memories as of now.</source>
         <translation>按当前时间晋升、衰减和唤醒记忆。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="62"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="63"/>
         <source>Consolidate</source>
         <translation>合并去重</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="62"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="63"/>
         <source>Merge memories that say the same thing.</source>
         <translation>合并内容相同的记忆。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="77"/>
-        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="37"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="78"/>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="38"/>
         <source>{0} batches extracted in {1} s</source>
         <translation>{1} 秒内提取了 {0} 批</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="82"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="83"/>
         <source>{0} memories and {1} links changed in {2} s</source>
         <translation>{2} 秒内更改了 {0} 条记忆和 {1} 条关联</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="85"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="86"/>
         <source>{0} memories changed in {1} s</source>
         <translation>{1} 秒内更改了 {0} 条记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="88"/>
-        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="47"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="89"/>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="48"/>
         <source> · Ctrl+Z undoes it</source>
         <translation> · Ctrl+Z 可撤销</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="96"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="97"/>
         <source>Rebuild the memories of this chat from its {0} messages?</source>
         <translation>要根据这个聊天的 {0} 条消息重建记忆吗？</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="100"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="101"/>
         <source>{0} memories: {1} written or edited by hand are kept; the other {2} ({3}) are removed and the chat is extracted again. What extraction does not write (summaries, reflections, and anything the demo or an older version made) does not come back until its own task runs.</source>
         <translation>共 {0} 条记忆：手动编写或编辑过的 {1} 条会保留；其余 {2} 条（{3}）会被移除，并重新提取整个聊天。提取不会生成的内容（摘要、反思，以及演示或旧版本生成的记忆）要等各自的任务再次运行后才会回来。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="106"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="107"/>
         <source>Merge memories that say the same thing?</source>
         <translation>要合并内容相同的记忆吗？</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="107"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="108"/>
         <source>Among the {0} memories of this chat, each pair that says the same thing becomes one; the other goes to the recycle bin.</source>
         <translation>在这个聊天的 {0} 条记忆中，每对内容相同的记忆合并为一条；另一条移入回收站。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="111"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="112"/>
         <source>Compress long runs of small events?</source>
         <translation>要压缩连串的小事件吗？</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="112"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="113"/>
         <source>Runs of small events among the {0} memories of this chat are folded into one memory each; the events are archived, not deleted.</source>
         <translation>这个聊天 {0} 条记忆中的连串小事件各自折叠为一条记忆；原事件会归档，不会删除。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="116"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="117"/>
         <source>Fold old summaries?</source>
         <translation>要折叠旧摘要吗？</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="117"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="118"/>
         <source>Old summaries of this chat are folded into a higher-level one.</source>
         <translation>这个聊天的旧摘要会折叠成一条更高层的摘要。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="119"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="120"/>
         <source>One Ctrl+Z undoes the whole run.</source>
         <translation>按一次 Ctrl+Z 即可撤销整个操作。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="121"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="122"/>
         <source>This cannot be undone: the chat is too large ({0} rows) to keep an undo copy. Export a backup first if you may want it back.</source>
         <translation>此操作无法撤销：聊天太大（{0} 行），无法保留撤销副本。如果之后可能想恢复，请先导出备份。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="148"/>
-        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="106"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="149"/>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="115"/>
         <source>Stop before the next batch; the batches extracted so far are kept.</source>
         <translation>在下一批开始前停止；已提取的批次会保留。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="150"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="151"/>
         <source>Stop this task; nothing it changed is kept.</source>
         <translation>停止此任务；它所做的更改都不会保留。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="170"/>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="339"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="188"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="370"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="189"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="203"/>
         <source>This task cannot be stopped once started.</source>
         <translation>此任务一旦开始便无法停止。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="204"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="194"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="220"/>
         <source>Cancelling…</source>
         <translation>正在取消…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="200"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="192"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="215"/>
         <source>Running…</source>
         <translation>运行中…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="36"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="37"/>
         <source>Export chat…</source>
         <translation>导出聊天…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="36"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="37"/>
         <source>Save the open chat as JSON, GraphML or GEXF.</source>
         <translation>将当前聊天导出为数据文件或图谱文件（三种开放格式）。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="37"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="38"/>
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="37"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="38"/>
         <source>Add the chats of a JSON export; nothing is overwritten.</source>
         <translation>添加导出文件中的聊天；不会覆盖任何内容。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="38"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="39"/>
         <source>Import memories…</source>
         <translation>导入记忆…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="38"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="39"/>
         <source>See what a file would bring (new, updated, skipped, merged), then import it memory by memory.</source>
         <translation>先预览文件会带来什么（新增、更新、跳过、合并），再逐条导入记忆。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="39"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="40"/>
         <source>Import SillyTavern World Info…</source>
         <translation>导入 SillyTavern 世界书…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="39"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="40"/>
         <source>Add a lorebook&apos;s entries (or a character card&apos;s book) to the open chat&apos;s memories, in the scope you choose.</source>
         <translation>把世界书的条目（或角色卡内嵌的世界书）加入当前聊天的记忆，范围由你选择。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="40"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="41"/>
         <source>Back up all…</source>
         <translation>全部备份…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="40"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="41"/>
         <source>Save every chat in one file, encrypted if you give a passphrase.</source>
         <translation>将所有聊天保存到一个文件中；提供口令即加密。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="41"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="42"/>
         <source>Restore…</source>
         <translation>恢复…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="41"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="42"/>
         <source>Bring back the chats of a backup; chats you have are kept.</source>
         <translation>恢复备份中的聊天；已有的聊天保持不变。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="42"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="43"/>
         <source>Purge everything…</source>
         <translation>彻底清除全部…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="42"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="43"/>
         <source>Delete every chat and memory for good, then compact the database.</source>
         <translation>永久删除所有聊天与记忆，然后压缩数据库。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="49"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="50"/>
         <source>none yet</source>
         <translation>尚无</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="57"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="58"/>
         <source>Last backup: {0} · scheduled backups are off (Settings → Backup).</source>
         <translation>上次备份：{0} · 定时备份已关闭（设置 → 备份）。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="59"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="60"/>
         <source>Last backup: {0} · next: {1}.</source>
         <translation>上次备份：{0} · 下次：{1}。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="61"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="62"/>
         <source>The last scheduled backup was skipped: {0}</source>
         <translation>上次定时备份已跳过：{0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="63"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="64"/>
         <source>The last scheduled backup failed: {0}</source>
         <translation>上次定时备份失败：{0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="68"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="69"/>
         <source>Purged {0} chats ({1} rows); the database went from {2} KB to {3} KB.</source>
         <translation>已清除 {0} 个聊天（{1} 行）；数据库从 {2} KB 缩小到 {3} KB。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="75"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="76"/>
         <source>Nothing imported.</source>
         <translation>未导入任何内容。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="77"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="78"/>
         <source>Imported {0}: {1} memories, {2} links, {3} messages.</source>
         <translation>已导入 {0}：{1} 条记忆、{2} 条关联、{3} 条消息。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="81"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="82"/>
         <source>Kept the chats you already had: {0}.</source>
         <translation>保留了已有的聊天：{0}。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="24"/>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="25"/>
         <source>Extract pending</source>
         <translation>提取待处理消息</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="24"/>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="25"/>
         <source>Extract only the messages not extracted yet, as one undo step.</source>
         <translation>只提取尚未提取的消息，作为一步撤销。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="25"/>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="26"/>
         <source>Re-extract range</source>
         <translation>重新提取范围</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="25"/>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="26"/>
         <source>Roll the extraction back from the range&apos;s first message and extract again from scratch.</source>
         <translation>从范围的第一条消息起回滚提取，并从头重新提取。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="26"/>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="27"/>
         <source>Rebuild summaries</source>
         <translation>重建摘要</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="26"/>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="27"/>
         <source>Write the summaries again from the extraction batches.</source>
         <translation>根据各提取批次重新写出摘要。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="27"/>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="28"/>
         <source>Rebuild range vectors</source>
         <translation>重建范围向量</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="27"/>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="28"/>
         <source>Embed again the memories drawn from the range&apos;s messages.</source>
         <translation>重新嵌入来自该范围消息的记忆。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="28"/>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="29"/>
         <source>Force evolve</source>
         <translation>强制演化</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="28"/>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="29"/>
         <source>New memories revise the older memories they are linked to (by the model, or by the rules offline).</source>
         <translation>新记忆修订与之相连的旧记忆（由模型完成，离线时按规则完成）。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="39"/>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="40"/>
         <source>{0} summaries written in {1} s</source>
         <translation>{1} 秒内写出 {0} 条摘要</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="41"/>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="42"/>
         <source>{0} memories embedded again in {1} s</source>
         <translation>{1} 秒内重新嵌入 {0} 条记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="43"/>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="44"/>
         <source>{0} memories revised by the model in {1} s</source>
         <translation>{1} 秒内由模型修订 {0} 条记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="45"/>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="46"/>
         <source>{0} memories revised by the rules in {1} s</source>
         <translation>{1} 秒内按规则修订 {0} 条记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="58"/>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="89"/>
         <source>Only messages</source>
         <translation>仅限消息</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="59"/>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="90"/>
         <source>Re-extract, Rebuild range vectors and Force evolve work on these messages; without a range, on the whole chat (evolve: on what is new since its last run).</source>
         <translation>重新提取、重建范围向量和强制演化只处理这些消息；不指定范围时处理整个聊天（演化：处理上次运行以来的新内容）。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="70"/>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="91"/>
         <source>to</source>
         <translation>至</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="95"/>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="104"/>
         <source>Open a chat first.</source>
         <translation>请先打开一个聊天。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="97"/>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="106"/>
         <source>No extractor is attached to this data folder.</source>
         <translation>此数据文件夹未配置提取器。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="99"/>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="108"/>
         <source>Recall has no vector index in this data folder.</source>
         <translation>此数据文件夹中的召回没有向量索引。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="124"/>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="133"/>
         <source>Cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="126"/>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="135"/>
         <source>Nothing to do: {0}</source>
         <translation>无事可做：{0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="128"/>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="137"/>
         <source>Failed: {0}</source>
         <translation>失败：{0}</translation>
     </message>
@@ -441,53 +443,53 @@
 <context>
     <name>ActionsPanel</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="249"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="307"/>
         <source>Maintenance</source>
         <translation>维护任务</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="263"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="308"/>
         <source>Story operations</source>
         <translation>故事操作</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="266"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="309"/>
         <source>Export and backup</source>
         <translation>导出与备份</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="297"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="328"/>
         <source>Open a chat first.</source>
         <translation>请先打开一个聊天。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="300"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="331"/>
         <source>No extractor is attached to this data folder.</source>
         <translation>此数据文件夹未配置提取器。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="303"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="334"/>
         <source>This version of BME Desktop cannot run this task yet.</source>
         <translation>此版本的 BME Desktop 尚不能运行该任务。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="308"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="339"/>
         <source>No chat open</source>
         <translation>未打开聊天</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="308"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="339"/>
         <source>Runs on the chat that is open.</source>
         <translation>作用于当前打开的聊天。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="360"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="391"/>
         <source>Cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="326"/>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="362"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="357"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="393"/>
         <source>Failed: {0}</source>
         <translation>失败：{0}</translation>
     </message>
@@ -495,22 +497,22 @@
 <context>
     <name>Bridge</name>
     <message>
-        <location filename="../../bme_desktop/ui/bridge_host.py" line="34"/>
+        <location filename="../../bme_desktop/ui/bridge_host.py" line="39"/>
         <source>Bridge: off ({0} is not a loopback address; use bme-desktop serve --allow-remote)</source>
         <translation>桥接：关闭（{0} 不是本机回环地址；请使用 bme-desktop serve --allow-remote）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/bridge_host.py" line="39"/>
+        <location filename="../../bme_desktop/ui/bridge_host.py" line="45"/>
         <source>Bridge: served by another process at {0}</source>
         <translation>桥接：由另一个进程提供，地址 {0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/bridge_host.py" line="45"/>
+        <location filename="../../bme_desktop/ui/bridge_host.py" line="52"/>
         <source>Bridge: off ({0})</source>
         <translation>桥接：关闭（{0}）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/bridge_host.py" line="47"/>
+        <location filename="../../bme_desktop/ui/bridge_host.py" line="54"/>
         <source>Bridge: {0}</source>
         <translation>桥接：{0}</translation>
     </message>
@@ -518,98 +520,99 @@
 <context>
     <name>BridgeBox</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="35"/>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="75"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="76"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="87"/>
         <source>Show</source>
         <translation>显示</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="38"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="77"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="40"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="78"/>
         <source>Rotate</source>
         <translation>更换</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="42"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="79"/>
         <source>Make a new token; SillyTavern needs the new one.</source>
         <translation>生成新令牌；酒馆需要改用新令牌。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="47"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="80"/>
         <source>Install into SillyTavern…</source>
         <translation>安装到酒馆…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="59"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="81"/>
         <source>Connected frontends</source>
         <translation>已连接的前端</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="75"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="76"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="87"/>
         <source>Hide</source>
         <translation>隐藏</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="79"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="92"/>
         <source>from the environment variable {0}</source>
         <translation>来自环境变量 {0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="79"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="92"/>
         <source>in the system keyring</source>
         <translation>在系统钥匙串中</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="80"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="93"/>
         <source>in a file in the data folder, readable only by you (no system keyring works here)</source>
         <translation>在数据文件夹中的一个仅你可读的文件里（此处没有可用的系统钥匙串）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="81"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="94"/>
         <source>SillyTavern&apos;s extension needs this token. It is kept {0}.</source>
         <translation>酒馆扩展需要此令牌。它保存{0}。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="92"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="105"/>
         <source>New bridge token: a running bridge accepts only it within a few seconds.</source>
         <translation>已生成新的桥接令牌：运行中的桥接几秒内将只接受新令牌。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="97"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="110"/>
         <source>Cannot rotate: {0}</source>
         <translation>无法更换：{0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="101"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="114"/>
         <source>Choose the SillyTavern folder</source>
         <translation>选择酒馆（SillyTavern）文件夹</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="108"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="121"/>
         <source>{0} has no data/&lt;user&gt; folder: is it the SillyTavern folder?</source>
         <translation>{0} 中没有 data/&lt;用户&gt; 文件夹：这是酒馆的文件夹吗？</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="114"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="127"/>
         <source>SillyTavern user</source>
         <translation>酒馆用户</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="115"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="128"/>
         <source>Install for which user?</source>
         <translation>为哪个用户安装？</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="123"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="136"/>
         <source>Installed in {0} and paired with this bridge. Reload SillyTavern: the extension connects by itself.</source>
         <translation>已安装到 {0}，并已与本桥接配对。重新加载 SillyTavern 后扩展会自动连接。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="126"/>
+        <location filename="../../bme_desktop/ui/panels/settings_bridge.py" line="139"/>
         <source>Not installed: {0}</source>
         <translation>未安装：{0}</translation>
     </message>
@@ -617,92 +620,92 @@
 <context>
     <name>BridgeClients</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="32"/>
+        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="33"/>
         <source>{0} s ago</source>
         <translation>{0} 秒前</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="34"/>
+        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="35"/>
         <source>{0} min ago</source>
         <translation>{0} 分钟前</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="35"/>
+        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="36"/>
         <source>{0} h ago</source>
         <translation>{0} 小时前</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="41"/>
+        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="42"/>
         <source>sync</source>
         <translation>同步</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="42"/>
+        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="43"/>
         <source>recall</source>
         <translation>召回</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="43"/>
+        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="44"/>
         <source>recall warm-up</source>
         <translation>召回预热</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="44"/>
+        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="45"/>
         <source>kept recall</source>
         <translation>已保存的召回</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="45"/>
+        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="46"/>
         <source>memories</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="46"/>
+        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="47"/>
         <source>links</source>
         <translation>关联</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="47"/>
+        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="48"/>
         <source>maintenance</source>
         <translation>维护</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="48"/>
+        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="49"/>
         <source>patrol</source>
         <translation>巡查</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="49"/>
+        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="50"/>
         <source>what is known</source>
         <translation>已知信息</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="50"/>
+        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="51"/>
         <source>chats</source>
         <translation>聊天</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="51"/>
+        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="52"/>
         <source>events</source>
         <translation>事件</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="52"/>
+        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="53"/>
         <source>memory proxy</source>
         <translation>记忆代理</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="53"/>
+        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="54"/>
         <source>client list</source>
         <translation>客户端列表</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="55"/>
+        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="56"/>
         <source>other</source>
         <translation>其他</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="62"/>
+        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="63"/>
         <source>SillyTavern extension</source>
         <translation>酒馆扩展</translation>
     </message>
@@ -710,67 +713,67 @@
 <context>
     <name>ChatSwitcher</name>
     <message>
-        <location filename="../../bme_desktop/ui/chat_switcher.py" line="57"/>
+        <location filename="../../bme_desktop/ui/chat_switcher.py" line="88"/>
         <source>Find a chat…</source>
         <translation>查找聊天…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/chat_switcher.py" line="61"/>
+        <location filename="../../bme_desktop/ui/chat_switcher.py" line="89"/>
         <source>By character</source>
         <translation>按角色</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/chat_switcher.py" line="61"/>
+        <location filename="../../bme_desktop/ui/chat_switcher.py" line="89"/>
         <source>By persona</source>
         <translation>按用户身份</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/chat_switcher.py" line="62"/>
+        <location filename="../../bme_desktop/ui/chat_switcher.py" line="89"/>
         <source>Not grouped</source>
         <translation>不分组</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/chat_switcher.py" line="64"/>
+        <location filename="../../bme_desktop/ui/chat_switcher.py" line="92"/>
         <source>Group the chats by their character or by your persona: the chats that share its memories</source>
         <translation>按角色或按你的用户身份给聊天分组：同组的聊天共享其记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/chat_switcher.py" line="163"/>
+        <location filename="../../bme_desktop/ui/chat_switcher.py" line="175"/>
         <source>No character</source>
         <translation>无角色</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/chat_switcher.py" line="163"/>
+        <location filename="../../bme_desktop/ui/chat_switcher.py" line="175"/>
         <source>No persona</source>
         <translation>无用户身份</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/chat_switcher.py" line="165"/>
+        <location filename="../../bme_desktop/ui/chat_switcher.py" line="177"/>
         <source>{0} · {1} chats</source>
         <translation>{0} · {1} 个聊天</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/chat_switcher.py" line="165"/>
+        <location filename="../../bme_desktop/ui/chat_switcher.py" line="177"/>
         <source>{0} · 1 chat</source>
         <translation>{0} · 1 个聊天</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/chat_switcher.py" line="181"/>
+        <location filename="../../bme_desktop/ui/chat_switcher.py" line="193"/>
         <source>{0} memories · {1}</source>
         <translation>{0} 条记忆 · {1}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/chat_switcher.py" line="183"/>
+        <location filename="../../bme_desktop/ui/chat_switcher.py" line="195"/>
         <source>as {0}</source>
         <translation>身份：{0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/chat_switcher.py" line="185"/>
+        <location filename="../../bme_desktop/ui/chat_switcher.py" line="197"/>
         <source>isolated</source>
         <translation>已隔离</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/chat_switcher.py" line="220"/>
+        <location filename="../../bme_desktop/ui/chat_switcher.py" line="232"/>
         <source>Show this character across chats in the graph</source>
         <translation>在图谱中显示该角色的所有聊天</translation>
     </message>
@@ -778,57 +781,57 @@
 <context>
     <name>ClientsBox</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="73"/>
+        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="101"/>
         <source>Who</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="73"/>
+        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="101"/>
         <source>Last seen</source>
         <translation>最近活动</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="73"/>
+        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="101"/>
         <source>Requests</source>
         <translation>请求数</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="74"/>
+        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="102"/>
         <source>Last request</source>
         <translation>最近请求</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="74"/>
+        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="102"/>
         <source>Events</source>
         <translation>事件推送</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="116"/>
+        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="120"/>
         <source>The bridge is not running in this window, so no frontend can connect.</source>
         <translation>桥接服务未在此窗口中运行，前端无法连接。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="118"/>
+        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="122"/>
         <source>No frontend has connected yet.</source>
         <translation>尚无前端连接。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="123"/>
+        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="127"/>
         <source>Refused for a missing or wrong token: {0}, {1}. Check the token in that frontend.</source>
         <translation>因令牌缺失或错误而被拒绝：{0}，{1}。请检查该前端中的令牌。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="132"/>
+        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="136"/>
         <source>on</source>
         <translation>开</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="132"/>
+        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="136"/>
         <source>off</source>
         <translation>关</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="133"/>
+        <location filename="../../bme_desktop/ui/panels/settings_clients.py" line="137"/>
         <source>Address: {0}
 Origin: {1}
 User agent: {2}
@@ -920,68 +923,68 @@ First seen: {3}</source>
 <context>
     <name>EndpointBox</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="38"/>
+        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="67"/>
         <source>API key (kept in the system keyring)</source>
         <translation>接口密钥（保存在系统钥匙串中）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="42"/>
+        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="68"/>
         <source>Keep API keys in a file only you can read</source>
         <translation>将接口密钥保存在仅你可读的文件中</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="44"/>
+        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="69"/>
         <source>Test connection</source>
         <translation>测试连接</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="73"/>
+        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="86"/>
         <source>A key is stored in the system keyring.</source>
         <translation>系统钥匙串中已保存密钥。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="73"/>
+        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="86"/>
         <source>No key stored.</source>
         <translation>尚未保存密钥。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="75"/>
+        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="88"/>
         <source>No system keyring works here. Tick the box to keep the key in a file in the data folder instead.</source>
         <translation>此处没有可用的系统钥匙串。勾选下方选项即可改为保存在数据文件夹中的文件里。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="78"/>
+        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="91"/>
         <source>A key is stored in a file in the data folder that only you can read.</source>
         <translation>密钥已保存在数据文件夹中一个仅你可读的文件里。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="96"/>
+        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="109"/>
         <source>Enter the endpoint URL first.</source>
         <translation>请先填写端点地址。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="101"/>
+        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="114"/>
         <source>Testing…</source>
         <translation>测试中…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="105"/>
-        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="109"/>
+        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="118"/>
+        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="122"/>
         <source>Failed: {0}</source>
         <translation>失败：{0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="111"/>
+        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="124"/>
         <source>Connected in {0} s.</source>
         <translation>已连接，用时 {0} 秒。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="113"/>
+        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="126"/>
         <source>Vectors have {0} dimensions.</source>
         <translation>向量维度为 {0}。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="115"/>
+        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="128"/>
         <source>The model is not in the endpoint&apos;s list.</source>
         <translation>该模型不在端点的模型列表中。</translation>
     </message>
@@ -989,144 +992,144 @@ First seen: {3}</source>
 <context>
     <name>FileActions</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="126"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="137"/>
         <source>Open a chat first.</source>
         <translation>请先打开一个聊天。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="138"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="149"/>
         <source>JSON export (*.json)</source>
         <translation>JSON 导出文件 (*.json)</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="138"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="149"/>
         <source>GraphML (*.graphml)</source>
         <translation>GraphML 文件 (*.graphml)</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="138"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="149"/>
         <source>GEXF (*.gexf)</source>
         <translation>GEXF 文件 (*.gexf)</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="139"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="150"/>
         <source>Export chat</source>
         <translation>导出聊天</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="150"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="161"/>
         <source>Import a JSON export</source>
         <translation>导入 JSON 导出文件</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="151"/>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="195"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="162"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="206"/>
         <source>JSON export (*.json);;All files (*)</source>
         <translation>JSON 导出文件 (*.json);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="157"/>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="161"/>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="165"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="168"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="172"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="176"/>
         <source>Back up all chats</source>
         <translation>备份所有聊天</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="158"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="169"/>
         <source>Backups (*.bmebak *.json.gz);;All files (*)</source>
         <translation>备份文件 (*.bmebak *.json.gz);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="162"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="173"/>
         <source>Passphrase (leave empty for an unencrypted backup):</source>
         <translation>口令（留空则不加密）：</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="165"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="176"/>
         <source>The passphrase again:</source>
         <translation>再次输入口令：</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="166"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="177"/>
         <source>The passphrases differ; nothing was written.</source>
         <translation>两次输入的口令不一致；未写入任何文件。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="174"/>
         <location filename="../../bme_desktop/ui/panels/actions_files.py" line="185"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="196"/>
         <source>Restore a backup</source>
         <translation>恢复备份</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="175"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="186"/>
         <source>Backups and exports (*.bmebak *.gz *.json);;All files (*)</source>
         <translation>备份与导出文件 (*.bmebak *.gz *.json);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="185"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="196"/>
         <source>This backup is encrypted. Passphrase:</source>
         <translation>此备份已加密。口令：</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="181"/>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="187"/>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="271"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="192"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="198"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="282"/>
         <source>Cancelled; nothing was changed.</source>
         <translation>已取消；未做任何更改。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="101"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="119"/>
         <source>Stop before anything is written; nothing changes.</source>
         <translation>在写入任何内容之前停止；不做任何更改。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="194"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="205"/>
         <source>Import memories</source>
         <translation>导入记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="206"/>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="212"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="217"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="223"/>
         <source>Import SillyTavern World Info</source>
         <translation>导入 SillyTavern 世界书</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="207"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="218"/>
         <source>World Info and character cards (*.json *.png);;All files (*)</source>
         <translation>世界书和角色卡 (*.json *.png);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="213"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="224"/>
         <source>Who remembers the entries:</source>
         <translation>由谁记住这些条目：</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="223"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="234"/>
         <source>Added {0} memories from “{1}”.</source>
         <translation>已从“{1}”添加 {0} 条记忆。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="225"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="236"/>
         <source>{0} were here already.</source>
         <translation>{0} 条已存在。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="227"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="238"/>
         <source>{0} switched off in the file were left out.</source>
         <translation>文件中已关闭的 {0} 条未导入。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="239"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="250"/>
         <source>Imported: {0}</source>
         <translation>已导入：{0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="245"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="256"/>
         <source>Purge everything</source>
         <translation>彻底清除全部</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="246"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="257"/>
         <source>Every chat and memory is deleted for good: no recycle bin, no undo. Make a backup first if you may want them back.
 
 Type {0} to confirm:</source>
@@ -1135,17 +1138,17 @@ Type {0} to confirm:</source>
 输入 {0} 以确认：</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="251"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="262"/>
         <source>Not confirmed; nothing was deleted.</source>
         <translation>未确认；没有删除任何内容。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="273"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="284"/>
         <source>Failed: {0}</source>
         <translation>失败：{0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="284"/>
+        <location filename="../../bme_desktop/ui/panels/actions_files.py" line="295"/>
         <source>Wrote {0} ({1} KB).</source>
         <translation>已写入 {0}（{1} KB）。</translation>
     </message>
@@ -1153,32 +1156,32 @@ Type {0} to confirm:</source>
 <context>
     <name>GraphLegend</name>
     <message>
-        <location filename="../../bme_desktop/ui/views/legend.py" line="70"/>
+        <location filename="../../bme_desktop/ui/views/legend.py" line="77"/>
         <source>Communities</source>
         <translation>社群</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/legend.py" line="70"/>
+        <location filename="../../bme_desktop/ui/views/legend.py" line="77"/>
         <source>Types</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/legend.py" line="72"/>
+        <location filename="../../bme_desktop/ui/views/legend.py" line="79"/>
         <source>Chats</source>
         <translation>聊天</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/legend.py" line="73"/>
+        <location filename="../../bme_desktop/ui/views/legend.py" line="80"/>
         <source>Other and unlinked</source>
         <translation>其他与未连接</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/legend.py" line="73"/>
+        <location filename="../../bme_desktop/ui/views/legend.py" line="80"/>
         <source>Other</source>
         <translation>其他</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/legend.py" line="75"/>
+        <location filename="../../bme_desktop/ui/views/legend.py" line="82"/>
         <source>Communities (finding…)</source>
         <translation>社群（计算中…）</translation>
     </message>
@@ -1186,7 +1189,7 @@ Type {0} to confirm:</source>
 <context>
     <name>GraphPage</name>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_page.py" line="103"/>
+        <location filename="../../bme_desktop/ui/views/graph_page.py" line="104"/>
         <source>This memory belongs to chat “{0}”: open that chat to edit it.</source>
         <translation>这条记忆属于聊天“{0}”：请打开那个聊天来编辑它。</translation>
     </message>
@@ -1194,137 +1197,137 @@ Type {0} to confirm:</source>
 <context>
     <name>GraphToolbar</name>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="55"/>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="77"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="136"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="152"/>
         <source>Types</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="56"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="137"/>
         <source>Tiers</source>
         <translation>层级</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="58"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="142"/>
         <source>Search the graph…</source>
         <translation>在图谱中搜索…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="64"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="143"/>
         <source>Lanes</source>
         <translation>视角分道</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="64"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="144"/>
         <source>Point-of-view lanes: each owner&apos;s memories in a column</source>
         <translation>视角分道：每个角色的记忆各占一列</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="66"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="145"/>
         <source>Last recall</source>
         <translation>上次召回</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="67"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="146"/>
         <source>Light up the memories the newest recall put in the prompt</source>
         <translation>高亮最近一次召回放进提示词的记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="69"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="147"/>
         <source>This character across chats</source>
         <translation>该角色的所有聊天</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="70"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="148"/>
         <source>Show the memories of this chat&apos;s character from all its chats, each chat a colour (with Communities); memories of other chats are read-only here</source>
         <translation>显示本聊天角色在其所有聊天中的记忆，每个聊天一种颜色（按社区着色时）；其他聊天的记忆在这里只读</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="75"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="150"/>
         <source>What the node colours show; the legend on the graph says what each colour means</source>
         <translation>节点颜色表示什么；图上的图例说明每种颜色的含义</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="76"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="151"/>
         <source>Communities</source>
         <translation>社群</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="80"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="153"/>
         <source>Show only the selected memory and what lies a few links away from it</source>
         <translation>只显示选中的记忆及其几步之内相连的记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="81"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="154"/>
         <source>Whole graph</source>
         <translation>整个图</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="83"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="156"/>
         <source>%n step(s) around</source>
         <translation>
             <numerusform>周围 %n 步</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="86"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="157"/>
         <source>Layout</source>
         <translation>布局</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="86"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="158"/>
         <source>Run or stop the layout; dragged nodes stay pinned</source>
         <translation>运行或停止布局；拖动过的节点保持固定</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="90"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="159"/>
         <source>Forces</source>
         <translation>力度</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="91"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="160"/>
         <source>How far nodes push apart and how hard they are pulled to the centre</source>
         <translation>节点彼此推开多远，以及被拉向中心的力度</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="97"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="161"/>
         <source>Spread</source>
         <translation>分散</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="98"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="162"/>
         <source>Pull to centre</source>
         <translation>向心拉力</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="108"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="163"/>
         <source>The graph as of a message: drag left to see memory grow over the story</source>
         <translation>截至某条消息时的图：向左拖动，看记忆如何随故事增长</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="154"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="179"/>
         <source>Showing this character across %n chat(s), each chat a community; only this chat&apos;s memories can be edited here. Turn off “This character across chats” to go back.</source>
         <translation>
             <numerusform>正在显示该角色的 %n 个聊天，每个聊天一个社区；这里只能编辑本聊天的记忆。关闭“该角色的所有聊天”即可返回。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="232"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="256"/>
         <source>All messages</source>
         <translation>全部消息</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="234"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="258"/>
         <source>As of message {0} of this chat</source>
         <translation>截至本聊天第 {0} 条消息</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="236"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="260"/>
         <source>As of message {0}</source>
         <translation>截至第 {0} 条消息</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="259"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="283"/>
         <source>No recall yet in this chat.</source>
         <translation>此聊天尚无召回。</translation>
     </message>
@@ -1581,103 +1584,102 @@ Type {0} to confirm:</source>
 <context>
     <name>InjectionPanel</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection.py" line="49"/>
-        <location filename="../../bme_desktop/ui/panels/injection.py" line="169"/>
+        <location filename="../../bme_desktop/ui/panels/injection.py" line="192"/>
         <source>Pick a recall to see what was injected.</source>
         <translation>选择一次召回，查看注入的内容。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection.py" line="50"/>
+        <location filename="../../bme_desktop/ui/panels/injection.py" line="88"/>
         <source>Edit</source>
         <translation>编辑</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection.py" line="51"/>
+        <location filename="../../bme_desktop/ui/panels/injection.py" line="89"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection.py" line="52"/>
+        <location filename="../../bme_desktop/ui/panels/injection.py" line="90"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection.py" line="53"/>
+        <location filename="../../bme_desktop/ui/panels/injection.py" line="91"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection.py" line="54"/>
+        <location filename="../../bme_desktop/ui/panels/injection.py" line="92"/>
         <source>Re-run</source>
         <translation>重新召回</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection.py" line="55"/>
+        <location filename="../../bme_desktop/ui/panels/injection.py" line="93"/>
         <source>Recall again for this message and replace the kept record</source>
         <translation>为这条消息重新召回，并替换保留的记录</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection.py" line="78"/>
+        <location filename="../../bme_desktop/ui/panels/injection.py" line="94"/>
         <source>Kept recalls</source>
         <translation>保留的召回</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection.py" line="79"/>
+        <location filename="../../bme_desktop/ui/panels/injection.py" line="95"/>
         <source>Playground</source>
         <translation>试验场</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection.py" line="101"/>
+        <location filename="../../bme_desktop/ui/panels/injection.py" line="114"/>
         <source>Saving…</source>
         <translation>正在保存…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection.py" line="108"/>
+        <location filename="../../bme_desktop/ui/panels/injection.py" line="121"/>
         <source>Delete kept recall</source>
         <translation>删除保留的召回</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection.py" line="109"/>
+        <location filename="../../bme_desktop/ui/panels/injection.py" line="122"/>
         <source>Delete the kept recall of message {0}? This cannot be undone.</source>
         <translation>删除消息 {0} 保留的召回？此操作无法撤销。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection.py" line="113"/>
+        <location filename="../../bme_desktop/ui/panels/injection.py" line="126"/>
         <source>Deleting…</source>
         <translation>正在删除…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection.py" line="117"/>
+        <location filename="../../bme_desktop/ui/panels/injection.py" line="130"/>
         <source>Recalling again…</source>
         <translation>正在重新召回…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection.py" line="138"/>
+        <location filename="../../bme_desktop/ui/panels/injection.py" line="163"/>
         <source>#{0}  {1}</source>
         <translation>#{0}  {1}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection.py" line="168"/>
+        <location filename="../../bme_desktop/ui/panels/injection.py" line="191"/>
         <source>No recall kept for this chat yet.</source>
         <translation>此聊天还没有保存的召回记录。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection.py" line="174"/>
+        <location filename="../../bme_desktop/ui/panels/injection.py" line="196"/>
         <source>Message {0} · {1} memories · ~{2} tokens · {3} ms</source>
         <translation>消息 {0} · {1} 条记忆 · 约 {2} 个词元 · {3} 毫秒</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection.py" line="177"/>
+        <location filename="../../bme_desktop/ui/panels/injection.py" line="199"/>
         <source>Message {0} · no memory matched · {1} ms</source>
         <translation>消息 {0} · 没有匹配的记忆 · {1} 毫秒</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection.py" line="180"/>
+        <location filename="../../bme_desktop/ui/panels/injection.py" line="202"/>
         <source> · edited by hand</source>
         <translation> · 已手动编辑</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection.py" line="182"/>
+        <location filename="../../bme_desktop/ui/panels/injection.py" line="204"/>
         <source>Nothing was injected for message {0}.</source>
         <translation>消息 {0} 没有注入任何内容。</translation>
     </message>
@@ -1685,79 +1687,79 @@ Type {0} to confirm:</source>
 <context>
     <name>InjectionPlayground</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection_playground.py" line="39"/>
+        <location filename="../../bme_desktop/ui/panels/injection_playground.py" line="85"/>
         <source>Type a message to see what recall would inject for it.</source>
         <translation>输入一条消息，查看召回会为它注入什么。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection_playground.py" line="44"/>
+        <location filename="../../bme_desktop/ui/panels/injection_playground.py" line="86"/>
         <source>Memories: </source>
         <translation>记忆数：</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection_playground.py" line="49"/>
+        <location filename="../../bme_desktop/ui/panels/injection_playground.py" line="87"/>
         <source>Budget: </source>
         <translation>预算：</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection_playground.py" line="50"/>
+        <location filename="../../bme_desktop/ui/panels/injection_playground.py" line="88"/>
         <source> tokens</source>
         <translation> 词元</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection_playground.py" line="51"/>
+        <location filename="../../bme_desktop/ui/panels/injection_playground.py" line="89"/>
         <source>Recall</source>
         <translation>召回</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection_playground.py" line="52"/>
+        <location filename="../../bme_desktop/ui/panels/injection_playground.py" line="90"/>
         <source>Run recall on this input without keeping a record</source>
         <translation>对这段输入运行召回，不保留记录</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection_playground.py" line="67"/>
+        <location filename="../../bme_desktop/ui/panels/injection_playground.py" line="91"/>
         <source>The injection text appears here.</source>
         <translation>注入文本会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection_playground.py" line="91"/>
+        <location filename="../../bme_desktop/ui/panels/injection_playground.py" line="98"/>
         <source>Open a chat and type an input first.</source>
         <translation>请先打开一个对话并输入内容。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection_playground.py" line="95"/>
+        <location filename="../../bme_desktop/ui/panels/injection_playground.py" line="102"/>
         <source>Recalling…</source>
         <translation>正在召回…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection_playground.py" line="99"/>
+        <location filename="../../bme_desktop/ui/panels/injection_playground.py" line="106"/>
         <source>Recall failed: {0}</source>
         <translation>召回失败：{0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection_playground.py" line="107"/>
+        <location filename="../../bme_desktop/ui/panels/injection_playground.py" line="115"/>
         <source>Nothing recalled yet.</source>
         <translation>尚未召回。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection_playground.py" line="110"/>
-        <location filename="../../bme_desktop/ui/panels/injection_playground.py" line="121"/>
+        <location filename="../../bme_desktop/ui/panels/injection_playground.py" line="118"/>
+        <location filename="../../bme_desktop/ui/panels/injection_playground.py" line="129"/>
         <source>Memory</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection_playground.py" line="110"/>
-        <location filename="../../bme_desktop/ui/panels/injection_playground.py" line="121"/>
+        <location filename="../../bme_desktop/ui/panels/injection_playground.py" line="118"/>
+        <location filename="../../bme_desktop/ui/panels/injection_playground.py" line="129"/>
         <source>Score</source>
         <translation>得分</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection_playground.py" line="112"/>
+        <location filename="../../bme_desktop/ui/panels/injection_playground.py" line="120"/>
         <source>{0} memories · ~{1} tokens · {2} ms</source>
         <translation>{0} 条记忆 · 约 {1} 词元 · {2} 毫秒</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/injection_playground.py" line="115"/>
+        <location filename="../../bme_desktop/ui/panels/injection_playground.py" line="123"/>
         <source>Skipped: {0}</source>
         <translation>已跳过：{0}</translation>
     </message>
@@ -2058,110 +2060,113 @@ Type {0} to confirm:</source>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="79"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="132"/>
         <source>Chats</source>
         <translation>聊天</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="134"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="123"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="158"/>
         <source>Details…</source>
         <translation>详情…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="142"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="124"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="166"/>
         <source>Data: {0}</source>
         <translation>数据：{0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="144"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="126"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="168"/>
         <source>Bridge: off</source>
         <translation>桥接：关闭</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="155"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="181"/>
         <source>Database: SQLite</source>
         <translation>数据库：SQLite</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="156"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="182"/>
         <source>Database: {0}</source>
         <translation>数据库：{0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="196"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="222"/>
         <source>The “{0}” panel has no tab called “{1}”.</source>
         <translation>“{0}”面板没有名为“{1}”的标签页。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="202"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="228"/>
         <source>The “{0}” panel is not in this version yet.</source>
         <translation>此版本还没有“{0}”面板。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="204"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="230"/>
         <source>There is no panel called “{0}”.</source>
         <translation>没有名为“{0}”的面板。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="208"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="234"/>
         <source>Open a data folder</source>
         <translation>打开数据文件夹</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="232"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="260"/>
         <source>Error: {0}</source>
         <translation>错误：{0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="242"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="270"/>
         <source>Error details</source>
         <translation>错误详情</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="242"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="270"/>
         <source>Something went wrong.</source>
         <translation>出错了。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bme_desktop/ui/main_window.py" line="268"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="296"/>
         <source>Review: %n held back until approved</source>
         <translation>
             <numerusform>待审：%n 条记忆获批前不注入</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bme_desktop/ui/main_window.py" line="270"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="298"/>
         <source>Review: %n to look over</source>
         <translation>
             <numerusform>待审：%n 条记忆待查看</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="274"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="302"/>
         <source>Working…</source>
         <translation>处理中…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="283"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="314"/>
         <source>Remembering: {0} of {1} messages</source>
         <translation>正在记忆：{1} 条消息中已完成 {0} 条</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bme_desktop/ui/main_window.py" line="287"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="318"/>
         <source> · about %n min</source>
         <translation>
             <numerusform> · 约 %n 分钟</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bme_desktop/ui/main_window.py" line="288"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="319"/>
         <source> · about %n s</source>
         <translation>
             <numerusform> · 约 %n 秒</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="294"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="325"/>
         <source>{0} memories removed.</source>
         <translation>已移除 {0} 条记忆。</translation>
     </message>
@@ -2169,52 +2174,52 @@ Type {0} to confirm:</source>
 <context>
     <name>MemoriesPanel</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/memories.py" line="37"/>
+        <location filename="../../bme_desktop/ui/panels/memories.py" line="100"/>
         <source>Search memories…</source>
         <translation>搜索记忆…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/memories.py" line="42"/>
+        <location filename="../../bme_desktop/ui/panels/memories.py" line="102"/>
         <source>All types</source>
         <translation>全部类型</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/memories.py" line="43"/>
+        <location filename="../../bme_desktop/ui/panels/memories.py" line="103"/>
         <source>All tiers</source>
         <translation>全部层级</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/memories.py" line="44"/>
+        <location filename="../../bme_desktop/ui/panels/memories.py" line="104"/>
         <source>Any review</source>
         <translation>全部审核状态</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/memories.py" line="45"/>
+        <location filename="../../bme_desktop/ui/panels/memories.py" line="105"/>
         <source>All scopes</source>
         <translation>全部范围</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/memories.py" line="46"/>
+        <location filename="../../bme_desktop/ui/panels/memories.py" line="109"/>
         <source>Who else remembers it: this chat only, every chat with the character, every chat of your persona, every chat in the world</source>
         <translation>还有谁记得它：仅本聊天、与该角色的所有聊天、你这个用户身份的所有聊天、同一世界的所有聊天</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/memories.py" line="50"/>
+        <location filename="../../bme_desktop/ui/panels/memories.py" line="111"/>
         <source>New memory</source>
         <translation>新建记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/memories.py" line="118"/>
+        <location filename="../../bme_desktop/ui/panels/memories.py" line="135"/>
         <source>{0} of {1} memories</source>
         <translation>{1} 条记忆中的 {0} 条</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/memories.py" line="121"/>
+        <location filename="../../bme_desktop/ui/panels/memories.py" line="138"/>
         <source>1 memory</source>
         <translation>1 条记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/memories.py" line="123"/>
+        <location filename="../../bme_desktop/ui/panels/memories.py" line="140"/>
         <source>{0} memories</source>
         <translation>{0} 条记忆</translation>
     </message>
@@ -2222,87 +2227,87 @@ Type {0} to confirm:</source>
 <context>
     <name>MemoryDetails</name>
     <message>
-        <location filename="../../bme_desktop/ui/memory_detail.py" line="32"/>
+        <location filename="../../bme_desktop/ui/memory_detail.py" line="34"/>
         <source>created</source>
         <translation>创建</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/memory_detail.py" line="33"/>
+        <location filename="../../bme_desktop/ui/memory_detail.py" line="35"/>
         <source>edited</source>
         <translation>编辑</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/memory_detail.py" line="34"/>
+        <location filename="../../bme_desktop/ui/memory_detail.py" line="36"/>
         <source>deleted</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/memory_detail.py" line="35"/>
+        <location filename="../../bme_desktop/ui/memory_detail.py" line="37"/>
         <source>restored</source>
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/memory_detail.py" line="36"/>
+        <location filename="../../bme_desktop/ui/memory_detail.py" line="38"/>
         <source>merged another memory in</source>
         <translation>并入了另一条记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/memory_detail.py" line="38"/>
+        <location filename="../../bme_desktop/ui/memory_detail.py" line="40"/>
         <source>no longer true, superseded by</source>
         <translation>已不再成立，取代它的是</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/memory_detail.py" line="37"/>
+        <location filename="../../bme_desktop/ui/memory_detail.py" line="39"/>
         <source>replaced</source>
         <translation>替换</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/memory_detail.py" line="46"/>
+        <location filename="../../bme_desktop/ui/memory_detail.py" line="48"/>
         <source>User</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/memory_detail.py" line="47"/>
+        <location filename="../../bme_desktop/ui/memory_detail.py" line="49"/>
         <source>Assistant</source>
         <translation>助手</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/memory_detail.py" line="48"/>
+        <location filename="../../bme_desktop/ui/memory_detail.py" line="50"/>
         <source>System</source>
         <translation>系统</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/memory_detail.py" line="52"/>
+        <location filename="../../bme_desktop/ui/memory_detail.py" line="54"/>
         <source>earlier</source>
         <translation>更早</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/memory_detail.py" line="76"/>
+        <location filename="../../bme_desktop/ui/memory_detail.py" line="99"/>
         <source>Link…</source>
         <translation>关联…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/memory_detail.py" line="78"/>
+        <location filename="../../bme_desktop/ui/memory_detail.py" line="100"/>
         <source>Unlink</source>
         <translation>取消关联</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/memory_detail.py" line="89"/>
+        <location filename="../../bme_desktop/ui/memory_detail.py" line="101"/>
         <source>Sources</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/memory_detail.py" line="90"/>
+        <location filename="../../bme_desktop/ui/memory_detail.py" line="101"/>
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/memory_detail.py" line="91"/>
+        <location filename="../../bme_desktop/ui/memory_detail.py" line="101"/>
         <source>Links</source>
         <translation>关联</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/memory_detail.py" line="118"/>
+        <location filename="../../bme_desktop/ui/memory_detail.py" line="133"/>
         <source>Link removed (Ctrl+Z undoes it).</source>
         <translation>已取消关联（Ctrl+Z 可撤销）。</translation>
     </message>
@@ -2310,68 +2315,67 @@ Type {0} to confirm:</source>
 <context>
     <name>MemoryOps</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/memories_ops.py" line="24"/>
+        <location filename="../../bme_desktop/ui/panels/memories_ops.py" line="46"/>
         <source>Merge</source>
         <translation>合并</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/memories_ops.py" line="25"/>
+        <location filename="../../bme_desktop/ui/panels/memories_ops.py" line="47"/>
         <source>Merge the second selected memory into the first</source>
         <translation>将选中的第二条记忆并入第一条</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/memories_ops.py" line="27"/>
-        <location filename="../../bme_desktop/ui/panels/memories_ops.py" line="54"/>
+        <location filename="../../bme_desktop/ui/panels/memories_ops.py" line="63"/>
         <source>Pin</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/memories_ops.py" line="30"/>
+        <location filename="../../bme_desktop/ui/panels/memories_ops.py" line="48"/>
         <source>Move to tier…</source>
         <translation>移到层级…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/memories_ops.py" line="34"/>
+        <location filename="../../bme_desktop/ui/panels/memories_ops.py" line="51"/>
         <source>Export as World Info…</source>
         <translation>导出为世界书…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/memories_ops.py" line="35"/>
+        <location filename="../../bme_desktop/ui/panels/memories_ops.py" line="52"/>
         <source>Save the selected memories as a SillyTavern World Info file (its World Info editor imports it)</source>
         <translation>把选中的记忆保存为 SillyTavern 世界书文件（可在其世界书编辑器中导入）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/memories_ops.py" line="54"/>
+        <location filename="../../bme_desktop/ui/panels/memories_ops.py" line="63"/>
         <source>Unpin</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/memories_ops.py" line="83"/>
+        <location filename="../../bme_desktop/ui/panels/memories_ops.py" line="92"/>
         <source>Changed “{0}”.</source>
         <translation>已更改“{0}”。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/memories_ops.py" line="91"/>
+        <location filename="../../bme_desktop/ui/panels/memories_ops.py" line="100"/>
         <source>Export as SillyTavern World Info</source>
         <translation>导出为 SillyTavern 世界书</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/memories_ops.py" line="92"/>
+        <location filename="../../bme_desktop/ui/panels/memories_ops.py" line="101"/>
         <source>World Info (*.json)</source>
         <translation>世界书 (*.json)</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/memories_ops.py" line="99"/>
+        <location filename="../../bme_desktop/ui/panels/memories_ops.py" line="108"/>
         <source>Wrote {0} memories to {1}.</source>
         <translation>已把 {0} 条记忆写入 {1}。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/memories_ops.py" line="100"/>
+        <location filename="../../bme_desktop/ui/panels/memories_ops.py" line="109"/>
         <source>Export failed: {0}</source>
         <translation>导出失败：{0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/memories_ops.py" line="104"/>
+        <location filename="../../bme_desktop/ui/panels/memories_ops.py" line="113"/>
         <source>Merged into “{0}” (Ctrl+Z undoes it).</source>
         <translation>已并入“{0}”（Ctrl+Z 可撤销）。</translation>
     </message>
@@ -2452,123 +2456,123 @@ Type {0} to confirm:</source>
 <context>
     <name>Menus</name>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="34"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="48"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="35"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="49"/>
         <source>Show data folder</source>
         <translation>显示数据文件夹</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="37"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="51"/>
         <source>Open another data folder…</source>
         <translation>打开其他数据文件夹…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="41"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="55"/>
         <source>Quit</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="45"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="59"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="46"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="60"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="48"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="62"/>
         <source>Redo</source>
         <translation>重做</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="60"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="74"/>
         <source>Nothing to undo.</source>
         <translation>没有可撤销的操作。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="60"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="74"/>
         <source>Undone.</source>
         <translation>已撤销。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="60"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="74"/>
         <source>Nothing to redo.</source>
         <translation>没有可重做的操作。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="60"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="74"/>
         <source>Redone.</source>
         <translation>已重做。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="65"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="79"/>
         <source>A maintenance task is changing this chat: undo once it has finished.</source>
         <translation>维护任务正在修改这个聊天：请等它完成后再撤销。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="68"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="82"/>
         <source>This step cannot be undone or redone: memories were extracted from new messages since, and putting the old ones back would mix the two.</source>
         <translation>这一步无法撤销或重做：此后已从新消息中提取了记忆，恢复旧记忆会把两者混在一起。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="77"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="91"/>
         <source>New memory</source>
         <translation>新建记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="87"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="101"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="88"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="102"/>
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="103"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="117"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="113"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="127"/>
         <source>Companion window</source>
         <translation>伴侣窗口</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="116"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="130"/>
         <source>A small always-on-top window with the last recall, to keep beside SillyTavern</source>
         <translation>一个置顶的小窗口，显示最近一次召回，可放在 SillyTavern 旁边</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="120"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="134"/>
         <source>Panels</source>
         <translation>面板</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="123"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="137"/>
         <source>Central view</source>
         <translation>中央视图</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="128"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="143"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="129"/>
-        <location filename="../../bme_desktop/ui/menus.py" line="130"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="144"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="145"/>
         <source>About BME Desktop</source>
         <translation>关于 BME Desktop</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="130"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="145"/>
         <source>&lt;b&gt;BME Desktop {0}&lt;/b&gt;&lt;p&gt;Watch, audit and edit what the AI remembers of your chats.&lt;/p&gt;&lt;p&gt;Data folder: {1}&lt;/p&gt;</source>
         <translation>&lt;b&gt;BME Desktop {0}&lt;/b&gt;&lt;p&gt;查看、审核和编辑 AI 对你的聊天所记住的内容。&lt;/p&gt;&lt;p&gt;数据文件夹：{1}&lt;/p&gt;</translation>
     </message>
@@ -2584,7 +2588,8 @@ Type {0} to confirm:</source>
 <context>
     <name>Navigation</name>
     <message>
-        <location filename="../../bme_desktop/ui/navigation.py" line="33"/>
+        <location filename="../../bme_desktop/ui/navigation.py" line="34"/>
+        <location filename="../../bme_desktop/ui/navigation.py" line="43"/>
         <source>Navigation</source>
         <translation>导航</translation>
     </message>
@@ -2592,7 +2597,8 @@ Type {0} to confirm:</source>
 <context>
     <name>NebulaView</name>
     <message>
-        <location filename="../../bme_desktop/ui/views/nebula/view.py" line="98"/>
+        <location filename="../../bme_desktop/ui/views/nebula/view.py" line="99"/>
+        <location filename="../../bme_desktop/ui/views/nebula/view.py" line="146"/>
         <source>The memory nebula</source>
         <translation>记忆星云</translation>
     </message>
@@ -2600,113 +2606,112 @@ Type {0} to confirm:</source>
 <context>
     <name>NodeEditor</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="51"/>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="214"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="274"/>
         <source>No memory selected</source>
         <translation>未选择记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="65"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="126"/>
         <source>Pinned (always kept)</source>
         <translation>置顶（始终保留）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="67"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="127"/>
         <source>Who else remembers it: this chat only, every chat with the character, every chat of your persona, every chat in the world (saving a change is one undo step)</source>
         <translation>还有谁记得它：仅本聊天、与该角色的所有聊天、你这个用户身份的所有聊天、同一世界的所有聊天（保存更改为一步撤销）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="75"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="130"/>
         <source>message numbers, e.g. 3, 4, 9</source>
         <translation>消息序号，例如 3, 4, 9</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="79"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="131"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="82"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="132"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="87"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="133"/>
         <source>Type</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="88"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="133"/>
         <source>Importance</source>
         <translation>重要度</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="89"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="134"/>
         <source>Tier</source>
         <translation>层级</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="90"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="134"/>
         <source>Review</source>
         <translation>审核</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="91"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="135"/>
         <source>Scope</source>
         <translation>范围</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="93"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="135"/>
         <source>Source messages</source>
         <translation>来源消息</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="133"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="274"/>
         <source>New memory</source>
         <translation>新建记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="134"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="275"/>
         <source>Fill in the fields and save.</source>
         <translation>填写字段后保存。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="153"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="189"/>
         <source>Source messages must be whole numbers.</source>
         <translation>来源消息必须是整数。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="215"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="276"/>
         <source>Pick a memory in the list to see and edit it.</source>
         <translation>在列表中选择一条记忆以查看和编辑。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="221"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="280"/>
         <source>Created {0} · updated {1} · recalled {2}×</source>
         <translation>创建于 {0} · 更新于 {1} · 召回 {2} 次</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="235"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="286"/>
         <source>From the SillyTavern lorebook “{0}” (entry {1}): change it in SillyTavern&apos;s World Info editor and it follows here.</source>
         <translation>来自 SillyTavern 世界书“{0}”（条目 {1}）：请在 SillyTavern 的世界书编辑器中修改，这里会随之更新。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="238"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="289"/>
         <source>Imported from the World Info file “{0}” (entry {1}).</source>
         <translation>从世界书文件“{0}”导入（条目 {1}）。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="246"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="296"/>
         <source>Saved “{0}”.</source>
         <translation>已保存“{0}”。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="251"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="301"/>
         <source>Created “{0}”.</source>
         <translation>已创建“{0}”。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="255"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="305"/>
         <source>Moved to the recycle bin (Ctrl+Z undoes it).</source>
         <translation>已移入回收站（Ctrl+Z 可撤销）。</translation>
     </message>
@@ -2714,97 +2719,97 @@ Type {0} to confirm:</source>
 <context>
     <name>OverviewPanel</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="198"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="209"/>
         <source>SillyTavern&apos;s model</source>
         <translation>SillyTavern 的模型</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="199"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="210"/>
         <source>the proxy&apos;s upstream</source>
         <translation>代理的上游</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="209"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="220"/>
         <source>Last extraction: none yet</source>
         <translation>上次提取：尚无</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="211"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="222"/>
         <source>Last extraction: {0}</source>
         <translation>上次提取：{0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="213"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="224"/>
         <source>Last extraction: rules — the model failed, the batch says why</source>
         <translation>上次提取：规则——模型失败了，批次中写明了原因</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="214"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="225"/>
         <source>Last extraction: rules (offline)</source>
         <translation>上次提取：规则（离线）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="75"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="120"/>
         <source>Memories</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="75"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="120"/>
         <source>Links</source>
         <translation>关联</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="76"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="121"/>
         <source>Pending reviews</source>
         <translation>待审核</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="76"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="121"/>
         <source>Messages</source>
         <translation>消息</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="154"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="165"/>
         <source>No chat open</source>
         <translation>未打开聊天</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="155"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="166"/>
         <source>Chats appear here once SillyTavern syncs them.</source>
         <translation>SillyTavern 同步聊天后会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="161"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="172"/>
         <source>Last activity {0}</source>
         <translation>最近活动 {0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="180"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="191"/>
         <source>No memories yet</source>
         <translation>还没有记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="221"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="232"/>
         <source>Recall by meaning: off (no embedder)</source>
         <translation>语义召回：关闭（没有嵌入模型）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="223"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="234"/>
         <source>Recall by meaning: the vectors load with the chat&apos;s first recall</source>
         <translation>语义召回：向量将在本聊天第一次召回时载入</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="226"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="237"/>
         <source>{0} on {1}</source>
         <translation>{0}（{1} 运行）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="228"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="239"/>
         <source>Recall by meaning: {0} of {1} memories embedded, more on the way · {2}</source>
         <translation>语义召回：{1} 条记忆中已嵌入 {0} 条，其余正在处理 · {2}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="230"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="241"/>
         <source>Recall by meaning: {0} memories embedded · {1}</source>
         <translation>语义召回：已嵌入 {0} 条记忆 · {1}</translation>
     </message>
@@ -2812,79 +2817,79 @@ Type {0} to confirm:</source>
 <context>
     <name>OverviewPlots</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="83"/>
+        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="99"/>
         <source>Memories by type</source>
         <translation>各类型记忆数</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="83"/>
+        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="99"/>
         <source>Live memories of each type</source>
         <translation>每种类型的现存记忆数</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="84"/>
+        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="100"/>
         <source>Memories over time</source>
         <translation>记忆随时间增长</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="84"/>
+        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="100"/>
         <source>Live memories, counted by when each was made</source>
         <translation>按创建时间累计的现存记忆数</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="85"/>
+        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="101"/>
         <source>Recall time</source>
         <translation>召回耗时</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="85"/>
+        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="101"/>
         <source>How long each kept recall took, oldest first</source>
         <translation>每次保留的召回所用时间，从最早开始</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="86"/>
+        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="102"/>
         <source>Retrievability</source>
         <translation>可提取度</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="86"/>
+        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="102"/>
         <source>How easily each live memory comes back (1 = at once)</source>
         <translation>每条现存记忆被想起的难易程度（1 = 立即想起）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="158"/>
-        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="160"/>
+        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="165"/>
+        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="167"/>
         <source>memories</source>
         <translation>记忆数</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="159"/>
+        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="166"/>
         <source>ms</source>
         <translation>毫秒</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="159"/>
+        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="166"/>
         <source>recall</source>
         <translation>召回次序</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="160"/>
+        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="167"/>
         <source>retrievability</source>
         <translation>可提取度</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="178"/>
-        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="209"/>
+        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="185"/>
+        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="216"/>
         <source>No memories yet</source>
         <translation>还没有记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="192"/>
+        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="199"/>
         <source>No recalls kept yet</source>
         <translation>还没有保留的召回记录</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="201"/>
+        <location filename="../../bme_desktop/ui/panels/overview_plots.py" line="208"/>
         <source>mean {0} ms</source>
         <translation>平均 {0} 毫秒</translation>
     </message>
@@ -2935,122 +2940,122 @@ Type {0} to confirm:</source>
 <context>
     <name>PatrolPanel</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/patrol.py" line="37"/>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="77"/>
         <source>Patrol</source>
         <translation>巡查</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/patrol.py" line="42"/>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="78"/>
         <source>Run patrol now</source>
         <translation>立即巡查</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/patrol.py" line="50"/>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="79"/>
         <source>What do I know about…?</source>
         <translation>我对……知道些什么？</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/patrol.py" line="52"/>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="80"/>
         <source>Ask</source>
         <translation>询问</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/patrol.py" line="56"/>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="81"/>
         <source>The memories about it, and how sure they are, appear here.</source>
         <translation>与之相关的记忆及其可信程度会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/patrol.py" line="75"/>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="88"/>
         <source>Long unused</source>
         <translation>长期未用</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/patrol.py" line="75"/>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="88"/>
         <source>Suspected duplicates</source>
         <translation>疑似重复</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/patrol.py" line="76"/>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="89"/>
         <source>Contradiction candidates</source>
         <translation>可能矛盾</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/patrol.py" line="77"/>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="90"/>
         <source>About to be forgotten</source>
         <translation>即将遗忘</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/patrol.py" line="77"/>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="90"/>
         <source>Unclassified</source>
         <translation>未分类</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/patrol.py" line="78"/>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="91"/>
         <source>Stale to-dos</source>
         <translation>久置的待办</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/patrol.py" line="79"/>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="92"/>
         <source>Will be retired at the next upkeep</source>
         <translation>下次维护时将被淘汰</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/patrol.py" line="98"/>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="112"/>
         <source>Patrolling…</source>
         <translation>正在巡查…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/patrol.py" line="109"/>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="123"/>
         <source>The patrol failed: {0}</source>
         <translation>巡查失败：{0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/patrol.py" line="115"/>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="129"/>
         <source>No patrol yet; it runs once a day.</source>
         <translation>尚未巡查；每天自动运行一次。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/patrol.py" line="118"/>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="132"/>
         <source>Last patrol {0} · lists only, changes nothing</source>
         <translation>上次巡查 {0} · 只列出，不做任何更改</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/patrol.py" line="124"/>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="138"/>
         <source>{0} ({1})</source>
         <translation>{0}（{1}）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/patrol.py" line="129"/>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="143"/>
         <source>{0} more not listed</source>
         <translation>另有 {0} 条未列出</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/patrol.py" line="144"/>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="158"/>
         <source>Refused: the maximum age of {0} ({1} days) would retire all {2} of them; nothing is retired. Raise the limit or remove the rule in Settings → Life cycle.</source>
         <translation>已拒绝：{0}的最长保留期（{1} 天）会淘汰全部 {2} 条；未淘汰任何记忆。请在 设置 → 生命周期 中放宽限制或删除该规则。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/patrol.py" line="149"/>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="163"/>
         <source>Refused: the rules would retire all {0} memories of this chat; nothing is retired.</source>
         <translation>已拒绝：这些规则会淘汰本对话全部 {0} 条记忆；未淘汰任何记忆。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/patrol.py" line="153"/>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="167"/>
         <source>{0} memories in the recycle bin will be deleted for good</source>
         <translation>回收站中的 {0} 条记忆将被永久删除</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/patrol.py" line="191"/>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="206"/>
         <source>Nothing is known about “{0}”.</source>
         <translation>对“{0}”一无所知。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/patrol.py" line="193"/>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="208"/>
         <source>{0} memories about “{1}” · strongest {2}% · confirmed {3} times</source>
         <translation>关于“{1}”的记忆 {0} 条 · 最强 {2}% · 被确认 {3} 次</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/patrol.py" line="197"/>
+        <location filename="../../bme_desktop/ui/panels/patrol.py" line="212"/>
         <source>• {0} — strength {1}%, confirmed {2} times, {3} days old, {4} links</source>
         <translation>• {0} — 强度 {1}%，被确认 {2} 次，已有 {3} 天，{4} 个关联</translation>
     </message>
@@ -3058,22 +3063,22 @@ Type {0} to confirm:</source>
 <context>
     <name>Persona</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/persona.py" line="31"/>
+        <location filename="../../bme_desktop/ui/panels/persona.py" line="32"/>
         <source>Traits</source>
         <translation>特征</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/persona.py" line="32"/>
+        <location filename="../../bme_desktop/ui/panels/persona.py" line="33"/>
         <source>Preferences</source>
         <translation>偏好</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/persona.py" line="33"/>
+        <location filename="../../bme_desktop/ui/panels/persona.py" line="34"/>
         <source>Goals</source>
         <translation>目标</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/persona.py" line="34"/>
+        <location filename="../../bme_desktop/ui/panels/persona.py" line="35"/>
         <source>Decision style</source>
         <translation>决策风格</translation>
     </message>
@@ -3081,58 +3086,59 @@ Type {0} to confirm:</source>
 <context>
     <name>PersonaPanel</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/persona.py" line="59"/>
+        <location filename="../../bme_desktop/ui/panels/persona.py" line="85"/>
         <source>Persona</source>
         <translation>用户画像</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/persona.py" line="64"/>
+        <location filename="../../bme_desktop/ui/panels/persona.py" line="86"/>
         <source>Current profile</source>
         <translation>当前画像</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/persona.py" line="65"/>
+        <location filename="../../bme_desktop/ui/panels/persona.py" line="87"/>
         <source>Snapshots</source>
         <translation>快照</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/persona.py" line="100"/>
+        <location filename="../../bme_desktop/ui/panels/persona.py" line="89"/>
+        <location filename="../../bme_desktop/ui/panels/persona.py" line="109"/>
         <source>No chat open</source>
         <translation>未打开聊天</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/persona.py" line="111"/>
+        <location filename="../../bme_desktop/ui/panels/persona.py" line="120"/>
         <source>No persona yet: run “Update persona” in Actions once the story has facts about the user.</source>
         <translation>尚无用户画像：当故事中有关于用户的事实后，在“操作”中运行“更新用户画像”。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/persona.py" line="116"/>
-        <location filename="../../bme_desktop/ui/panels/persona.py" line="119"/>
+        <location filename="../../bme_desktop/ui/panels/persona.py" line="125"/>
+        <location filename="../../bme_desktop/ui/panels/persona.py" line="128"/>
         <source>Version {0} · {1}</source>
         <translation>第 {0} 版 · {1}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/persona.py" line="120"/>
+        <location filename="../../bme_desktop/ui/panels/persona.py" line="129"/>
         <source>{0} traits</source>
         <translation>{0} 项特征</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/persona.py" line="133"/>
+        <location filename="../../bme_desktop/ui/panels/persona.py" line="142"/>
         <source>Reject</source>
         <translation>驳回</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/persona.py" line="135"/>
+        <location filename="../../bme_desktop/ui/panels/persona.py" line="144"/>
         <source>Not true of the user: leave it out of every later profile</source>
         <translation>不符合用户：以后的画像都不再包含它</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/persona.py" line="147"/>
+        <location filename="../../bme_desktop/ui/panels/persona.py" line="156"/>
         <source>Evidence: click to select this memory</source>
         <translation>证据：点击选中这条记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/persona.py" line="164"/>
+        <location filename="../../bme_desktop/ui/panels/persona.py" line="173"/>
         <source>Rejected “{0}”.</source>
         <translation>已驳回“{0}”。</translation>
     </message>
@@ -3140,37 +3146,37 @@ Type {0} to confirm:</source>
 <context>
     <name>RetentionBox</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_retention.py" line="30"/>
+        <location filename="../../bme_desktop/ui/panels/settings_retention.py" line="55"/>
         <source>Memory type</source>
         <translation>记忆类型</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_retention.py" line="31"/>
+        <location filename="../../bme_desktop/ui/panels/settings_retention.py" line="55"/>
         <source>Maximum age (never recalled)</source>
         <translation>最长保留期（从未被召回）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_retention.py" line="32"/>
+        <location filename="../../bme_desktop/ui/panels/settings_retention.py" line="56"/>
         <source>Maximum count per chat</source>
         <translation>每个对话最多条数</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_retention.py" line="36"/>
+        <location filename="../../bme_desktop/ui/panels/settings_retention.py" line="60"/>
         <source> days</source>
         <translation> 天</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_retention.py" line="40"/>
+        <location filename="../../bme_desktop/ui/panels/settings_retention.py" line="65"/>
         <source>What a rule retires goes to the recycle bin at the next upkeep; the Patrol report says beforehand how many. Core memories (characters, rules, summaries, lasting traits), pinned memories and those written or edited by hand are never retired.</source>
         <translation>规则淘汰的记忆会在下次维护时移入回收站；巡检报告会事先列出数量。核心记忆（角色、规则、摘要、持久特质）、已置顶的记忆以及手写或手动编辑过的记忆永不淘汰。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_retention.py" line="56"/>
+        <location filename="../../bme_desktop/ui/panels/settings_retention.py" line="62"/>
         <source>no limit</source>
         <translation>无期限</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_retention.py" line="60"/>
+        <location filename="../../bme_desktop/ui/panels/settings_retention.py" line="64"/>
         <source>Core memories are never retired.</source>
         <translation>核心记忆永不淘汰。</translation>
     </message>
@@ -3178,77 +3184,77 @@ Type {0} to confirm:</source>
 <context>
     <name>Review</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="53"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="54"/>
         <source>Its source messages were edited, but you had changed it by hand, so it was kept for you to check.</source>
         <translation>它的来源消息被修改了，但你曾手动改过它，所以保留下来请你检查。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="56"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="57"/>
         <source>Promoted to long-term memory after being recalled {0} times.</source>
         <translation>被召回 {0} 次后晋升为长期记忆。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="59"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="60"/>
         <source>Written by Compress from {0} memories, not all of them approved.</source>
         <translation>由“压缩”从 {0} 条记忆写成，其中有未批准的。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="62"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="63"/>
         <source>Sent back to review by hand.</source>
         <translation>被手动送回审核。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="64"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="65"/>
         <source>A new long-term memory made by extraction (the review mode lists those).</source>
         <translation>提取生成的新长期记忆（当前审核模式会列出这类记忆）。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="66"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="67"/>
         <source>A new memory made by extraction (the review mode lists every one).</source>
         <translation>提取生成的新记忆（当前审核模式会列出每一条）。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="68"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="69"/>
         <source>Written or edited by hand and saved as pending.</source>
         <translation>手动编写或编辑，并以“待审核”保存。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="69"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="70"/>
         <source>Marked for review (imported, or made by an older version).</source>
         <translation>标记为待审核（导入的，或由旧版本生成）。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="76"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="77"/>
         <source>{0} · {1} · importance {2} · made {3}</source>
         <translation>{0} · {1} · 重要度 {2} · 生成于 {3}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="82"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="83"/>
         <source>Why it is here</source>
         <translation>为何在此</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="84"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="85"/>
         <source>Sources</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="86"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="87"/>
         <source>No source messages recorded.</source>
         <translation>没有记录来源消息。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="89"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="90"/>
         <source>#{0} {1}:</source>
         <translation>#{0} {1}：</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="93"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="94"/>
         <source>and {0} more messages</source>
         <translation>另有 {0} 条消息</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="99"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="100"/>
         <source>A approve · R reject · E edit · N/J next · P/K previous · U undo</source>
         <translation>A 批准 · R 拒绝 · E 编辑 · N/J 下一条 · P/K 上一条 · U 撤销</translation>
     </message>
@@ -3256,91 +3262,91 @@ Type {0} to confirm:</source>
 <context>
     <name>ReviewPanel</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="116"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="167"/>
         <source>Approve selected</source>
         <translation>通过所选</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="118"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="168"/>
         <source>A: approve the selected memories (one undoable step)</source>
         <translation>A：批准所选记忆（一步，可撤销）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="120"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="169"/>
         <source>Reject selected</source>
         <translation>拒绝所选</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="122"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="170"/>
         <source>R: reject the selected memories (one undoable step)</source>
         <translation>R：拒绝所选记忆（一步，可撤销）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="124"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="171"/>
         <source>Select all</source>
         <translation>全选</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="126"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="172"/>
         <source>Edit</source>
         <translation>编辑</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="127"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="173"/>
         <source>E: edit the selected memory; Esc returns to the card</source>
         <translation>E：编辑所选记忆；Esc 返回卡片</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="129"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="174"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="130"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="175"/>
         <source>U: undo the last decision</source>
         <translation>U：撤销上一个决定</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="235"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="246"/>
         <source>Undone.</source>
         <translation>已撤销。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="235"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="246"/>
         <source>Nothing to undo.</source>
         <translation>没有可撤销的操作。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bme_desktop/ui/panels/review.py" line="258"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="269"/>
         <source>Approved %n memories (U undoes).</source>
         <translation>
             <numerusform>已批准 %n 条记忆（按 U 撤销）。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bme_desktop/ui/panels/review.py" line="262"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="273"/>
         <source>Rejected %n memories (U undoes).</source>
         <translation>
             <numerusform>已拒绝 %n 条记忆（按 U 撤销）。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="312"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="323"/>
         <source>{0} memories selected: A approves them all, R rejects them all, as one step U undoes.</source>
         <translation>已选 {0} 条记忆：A 全部批准，R 全部拒绝，作为一步，U 可撤销。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="315"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="326"/>
         <source>Select a memory to see what it says.</source>
         <translation>选择一条记忆，查看它的内容。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="317"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="328"/>
         <source>Nothing waits for review.</source>
         <translation>没有待审核的记忆。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="321"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="332"/>
         <source>{0} waiting · {1} selected</source>
         <translation>{0} 条待审 · 已选 {1} 条</translation>
     </message>
@@ -3528,326 +3534,341 @@ Type {0} to confirm:</source>
     </message>
     <message>
         <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="40"/>
+        <source>Weight of the character&apos;s shared memories</source>
+        <translation>角色共享记忆的权重</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="41"/>
+        <source>Weight of your persona&apos;s shared memories</source>
+        <translation>你的用户身份共享记忆的权重</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="42"/>
+        <source>Weight of world memories</source>
+        <translation>世界记忆的权重</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="43"/>
         <source>Short-term memory lasts</source>
         <translation>短期记忆保留时长</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="41"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="44"/>
         <source>Dormant below retrievability</source>
         <translation>可提取度低于此值即休眠</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="42"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="45"/>
         <source>Send to review</source>
         <translation>送审范围</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="43"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="46"/>
         <source>Recall only approved memories (strict review)</source>
         <translation>只注入已批准的记忆（严格审核）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="44"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="47"/>
         <source>Consolidation similarity</source>
         <translation>合并相似度阈值</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="45"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="48"/>
         <source>Promote at importance</source>
         <translation>晋升所需重要度</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="46"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="49"/>
         <source>Half-life, slow pool</source>
         <translation>半衰期（慢速池）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="47"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="50"/>
         <source>Half-life, medium pool</source>
         <translation>半衰期（中速池）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="48"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="51"/>
         <source>Half-life, fast pool</source>
         <translation>半衰期（快速池）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="49"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="52"/>
         <source>Stability soft cap</source>
         <translation>稳定度软上限</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="50"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="53"/>
         <source>Repeat window</source>
         <translation>重复窗口</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="50"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="53"/>
         <source>Echo window</source>
         <translation>回声窗口</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="51"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="54"/>
         <source>Echo discount</source>
         <translation>回声折扣</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="51"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="54"/>
         <source>Retrievability step</source>
         <translation>可提取度步长</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="52"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="55"/>
         <source>Upkeep every (0: never)</source>
         <translation>维护间隔（0：从不）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="53"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="56"/>
         <source>Summary every N events</source>
         <translation>每 N 个事件写一次摘要</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="53"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="56"/>
         <source>Fold above N summaries</source>
         <translation>摘要超过 N 条时折叠</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="54"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="57"/>
         <source>Reflect every N events</source>
         <translation>每 N 个事件反思一次</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="54"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="57"/>
         <source>Reflect automatically</source>
         <translation>自动反思</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="55"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="58"/>
         <source>Compress automatically</source>
         <translation>自动压缩</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="56"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="59"/>
         <source>Events a reflection looks at</source>
         <translation>反思参考的事件数</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="57"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="60"/>
         <source>Update the persona automatically</source>
         <translation>自动更新用户画像</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="58"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="61"/>
         <source>Persona update at most every</source>
         <translation>用户画像最短更新间隔</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="59"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="62"/>
         <source>Working memory size</source>
         <translation>工作记忆容量</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="60"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="63"/>
         <source>Working memory expires after</source>
         <translation>工作记忆过期时间</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="61"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="64"/>
         <source>Patrol: unused for</source>
         <translation>巡查：未使用时长</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="62"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="65"/>
         <source>Patrol: forgetting margin</source>
         <translation>巡查：遗忘余量</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="63"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="66"/>
         <source>Capacity: memories kept per chat (0: no cap)</source>
         <translation>容量上限：每个对话保留的记忆数（0：不限）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="64"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="67"/>
         <source>Recycle bin deletes for good after (0: never)</source>
         <translation>回收站永久删除期限（0：永不）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="65"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="68"/>
         <source>Host</source>
         <translation>主机</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="65"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="68"/>
         <source>Port</source>
         <translation>端口</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="65"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="68"/>
         <source>Allowed origins (one per line)</source>
         <translation>允许的来源（每行一个）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="66"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="69"/>
         <source>Request size limit</source>
         <translation>请求大小上限</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="66"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="69"/>
         <source>Requests per second</source>
         <translation>每秒请求数</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="67"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="70"/>
         <source>Request burst</source>
         <translation>请求突发量</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="68"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="71"/>
         <source>Memory proxy on /v1</source>
         <translation>在 /v1 上提供记忆代理</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="70"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="73"/>
         <source>Model map (alias=model, one per line)</source>
         <translation>模型映射（别名=上游模型，每行一条）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="71"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="74"/>
         <source>Memory depth (messages back)</source>
         <translation>记忆插入深度（往前数的消息数）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="69"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="72"/>
         <source>Upstream URL</source>
         <translation>上游地址</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="72"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="75"/>
         <source>Memory goes into</source>
         <translation>记忆放入</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="73"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="76"/>
         <source>Upstream timeout</source>
         <translation>上游超时</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="74"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="77"/>
         <source>Back up on a schedule</source>
         <translation>定时备份</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="75"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="78"/>
         <source>Back up every</source>
         <translation>备份间隔</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="76"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="79"/>
         <source>Scheduled backups kept</source>
         <translation>保留的定时备份数</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="77"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="80"/>
         <source>Encrypt (skipped when no passphrase is set)</source>
         <translation>加密（未设置口令时跳过备份）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="78"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="81"/>
         <source>Passphrase environment variable (else the keyring)</source>
         <translation>口令所在的环境变量（否则取系统密钥环）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="79"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="82"/>
         <source>Folder inside the data folder</source>
         <translation>数据文件夹内的备份文件夹</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="80"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="83"/>
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="80"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="83"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="86"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="89"/>
         <source>On this computer</source>
         <translation>在本机运行</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="86"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="89"/>
         <source>Remote endpoint</source>
         <translation>远程端点</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="86"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="89"/>
         <source>Every new memory</source>
         <translation>所有新记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="87"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="90"/>
         <source>Long-term memories</source>
         <translation>长期记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="87"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="90"/>
         <source>Nothing</source>
         <translation>不送审</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="87"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="90"/>
         <source>Automatic</source>
         <translation>自动</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="88"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="91"/>
         <source>Its own system message</source>
         <translation>单独的系统消息</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="89"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="92"/>
         <source>The first system message</source>
         <translation>第一条系统消息</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="90"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="93"/>
         <source>The last user message</source>
         <translation>最后一条用户消息</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="97"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="100"/>
         <source> s</source>
         <translation> 秒</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="97"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="100"/>
         <source> h</source>
         <translation> 小时</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="97"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="100"/>
         <source> days</source>
         <translation> 天</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="97"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="100"/>
         <source> min</source>
         <translation> 分钟</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="97"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="100"/>
         <source> /s</source>
         <translation> 次/秒</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="98"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="101"/>
         <source> MB</source>
         <translation> MB</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="98"/>
+        <location filename="../../bme_desktop/ui/panels/settings_labels.py" line="101"/>
         <source> tokens</source>
         <translation> 令牌</translation>
     </message>
@@ -3855,92 +3876,92 @@ Type {0} to confirm:</source>
 <context>
     <name>SettingsPanel</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="57"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="86"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="60"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="87"/>
         <source>Revert</source>
         <translation>还原</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="61"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="88"/>
         <source>Show the saved settings again</source>
         <translation>重新显示已保存的设置</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="91"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="96"/>
         <source>API key</source>
         <translation>接口密钥</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="90"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="89"/>
         <source>Token</source>
         <translation>令牌</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="90"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="89"/>
         <source>Retention</source>
         <translation>保留策略</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="92"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="98"/>
         <source>Reset this section</source>
         <translation>重置本节</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="93"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="99"/>
         <source>Put the defaults back in the form (saved only with Save)</source>
         <translation>将默认值填回表单（点“保存”后才生效）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="111"/>
+        <location filename="../../bme_desktop/ui/panels/settings_endpoint.py" line="66"/>
         <source>Upstream API key (kept in the system keyring)</source>
         <translation>上游接口密钥（保存在系统钥匙串中）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="121"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="100"/>
         <source>Host and port changes apply at the next start.</source>
         <translation>主机和端口的更改在下次启动时生效。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="191"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="219"/>
         <source>Saved.</source>
         <translation>已保存。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="205"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="233"/>
         <source>Saved. In this chat the retention rules are refused: they would retire every memory of a type (see Patrol); nothing will be retired.</source>
         <translation>已保存。在本对话中保留规则被拒绝：它们会淘汰某一类型的全部记忆（见巡检）；不会淘汰任何记忆。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="208"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="236"/>
         <source>Saved. The next upkeep retires {0} memories of this chat to the recycle bin (listed in Patrol).</source>
         <translation>已保存。下次维护会将本对话的 {0} 条记忆移入回收站（巡检中列出）。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="219"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="247"/>
         <source>Not saved: a retention rule needs a different value.</source>
         <translation>未保存：某条保留规则的值需要修改。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="222"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="250"/>
         <source>Not saved: {0}</source>
         <translation>未保存：{0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="225"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="253"/>
         <source>Must be between {0} and {1}.</source>
         <translation>必须介于 {0} 和 {1} 之间。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="229"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="257"/>
         <source>Not saved: “{0}” needs a different value.</source>
         <translation>未保存：“{0}”的值需要修改。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="243"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="271"/>
         <source>Settings saved, but the API key was not: {0}</source>
         <translation>设置已保存，但接口密钥未保存：{0}</translation>
     </message>
@@ -3959,26 +3980,27 @@ Type {0} to confirm:</source>
     </message>
     <message>
         <location filename="../../bme_desktop/ui/tray.py" line="34"/>
+        <location filename="../../bme_desktop/ui/tray.py" line="48"/>
         <source>Bridge: off</source>
         <translation>桥接：关闭</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/tray.py" line="72"/>
+        <location filename="../../bme_desktop/ui/tray.py" line="92"/>
         <source>Show window</source>
         <translation>显示窗口</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/tray.py" line="76"/>
+        <location filename="../../bme_desktop/ui/tray.py" line="93"/>
         <source>Companion window</source>
         <translation>伴侣窗口</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/tray.py" line="78"/>
+        <location filename="../../bme_desktop/ui/tray.py" line="94"/>
         <source>Quit</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/tray.py" line="92"/>
+        <location filename="../../bme_desktop/ui/tray.py" line="99"/>
         <source>Pending reviews ({0})</source>
         <translation>待审核（{0}）</translation>
     </message>
@@ -4004,62 +4026,62 @@ Type {0} to confirm:</source>
 <context>
     <name>WelcomePage</name>
     <message>
-        <location filename="../../bme_desktop/ui/welcome.py" line="33"/>
+        <location filename="../../bme_desktop/ui/welcome.py" line="71"/>
         <source>Welcome to BME Desktop</source>
         <translation>欢迎使用 BME Desktop</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/welcome.py" line="35"/>
+        <location filename="../../bme_desktop/ui/welcome.py" line="72"/>
         <source>BME Desktop remembers your long chats: what happened, who is who, the rules of the world. This data folder has no chat yet.</source>
         <translation>BME Desktop 记住你的长篇对话：发生了什么、谁是谁、世界的规则。这个数据文件夹里还没有对话。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/welcome.py" line="39"/>
+        <location filename="../../bme_desktop/ui/welcome.py" line="74"/>
         <source>Open the demo</source>
         <translation>打开演示</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/welcome.py" line="39"/>
+        <location filename="../../bme_desktop/ui/welcome.py" line="75"/>
         <source>A generated story of a few hundred memories to look around in.</source>
         <translation>一个生成的故事，有几百条记忆，可以随意浏览。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/welcome.py" line="41"/>
+        <location filename="../../bme_desktop/ui/welcome.py" line="76"/>
         <source>Connect SillyTavern</source>
         <translation>连接 SillyTavern</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/welcome.py" line="41"/>
+        <location filename="../../bme_desktop/ui/welcome.py" line="77"/>
         <source>Install the extension and pair it with this app; chats appear here as you play.</source>
         <translation>安装扩展并与本程序配对；你开始对话后，对话会出现在这里。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/welcome.py" line="44"/>
+        <location filename="../../bme_desktop/ui/welcome.py" line="78"/>
         <source>Open a data folder</source>
         <translation>打开数据文件夹</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/welcome.py" line="44"/>
+        <location filename="../../bme_desktop/ui/welcome.py" line="79"/>
         <source>Memories kept somewhere else (another profile, a backup you restored).</source>
         <translation>保存在别处的记忆（另一个配置，或你恢复的备份）。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/welcome.py" line="82"/>
+        <location filename="../../bme_desktop/ui/welcome.py" line="104"/>
         <source>Writing the demo story…</source>
         <translation>正在写入演示故事…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/welcome.py" line="92"/>
+        <location filename="../../bme_desktop/ui/welcome.py" line="114"/>
         <source>The demo could not be written: {0}</source>
         <translation>无法写入演示：{0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/welcome.py" line="105"/>
+        <location filename="../../bme_desktop/ui/welcome.py" line="81"/>
         <source>1. Install the extension into your SillyTavern folder (the bridge address and this token are filled in). 2. Reload SillyTavern and open a chat: it appears here.</source>
         <translation>1. 把扩展安装到你的 SillyTavern 文件夹（桥接地址和这个令牌会自动填好）。2. 重新加载 SillyTavern 并打开一个对话：它会出现在这里。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/welcome.py" line="123"/>
+        <location filename="../../bme_desktop/ui/welcome.py" line="85"/>
         <source>Install into {0} (SillyTavern {1})</source>
         <translation>安装到 {0}（SillyTavern {1}）</translation>
     </message>

@@ -80,7 +80,7 @@ def desktop(qapp: object, data_dir: Path) -> Iterator[DesktopApp]:
     try:
         yield app
     finally:
-        app.set_language("en", rebuild=False)  # leave no Chinese translator installed for later tests
+        app.set_language("en")  # leave no Chinese translator installed for later tests
         app.close()
         service.close()
 

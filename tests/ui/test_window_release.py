@@ -1,10 +1,9 @@
-"""A window closed for good (a live language switch, the end of a screenshot) is cut from the data:
+"""A window closed for good (the end of a screenshot, quitting) is cut from the data:
 nothing it or its panels and views subscribed to on the context still reaches it, so the next
 graph change, task result or rebuild raises no ``Signal source has been deleted``."""
 
 from __future__ import annotations
 
-import gc
 import sys
 import threading
 import weakref
@@ -51,8 +50,8 @@ def delete_later_now() -> None:
     QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
 
 
-def test_a_language_switch_leaves_no_subscription_of_the_old_window(desktop: DesktopApp, qapp: QApplication,
-                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_language_switch_keeps_the_window_and_its_wiring(desktop: DesktopApp, qapp: QApplication,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     context = desktop.context
     service = context.service
     service.sync(CHAT, [MessageIn(index=0, role="user", text="hello"),
@@ -65,22 +64,14 @@ def test_a_language_switch_leaves_no_subscription_of_the_old_window(desktop: Des
     context.set_chat(CHAT)
     assert window.show_panel("graph2d")
     assert settle(context.runner)
-    before = receivers(context)
-    assert subscriptions(window) > 20  # every panel and view subscribed through lifetime.subscribe
-    old = weakref.ref(window)
-    del window
+    before, wired = receivers(context), subscriptions(window)
+    assert wired > 20  # every panel and view subscribed through lifetime.subscribe
 
-    desktop.set_language("zh")
-    closed = old()
-    assert closed is not None and isValid(closed)  # closed, its deletion still queued
-    assert subscriptions(closed) == 0
-    assert receivers(context) == before, "the closed window's panels and views are still connected"
-    del closed
-    assert settle(context.runner)
-    delete_later_now()
-    gc.collect()
-    assert old() is None or not isValid(old()), "the old window was never deleted"
+    desktop.set_language("zh")  # translated in place: no second window, no second set of views
+    assert desktop.window is window
+    assert subscriptions(window) == wired
     assert receivers(context) == before
+    assert settle(context.runner)
 
     errors = Errors()
     monkeypatch.setattr(sys, "excepthook", errors)
@@ -93,6 +84,22 @@ def test_a_language_switch_leaves_no_subscription_of_the_old_window(desktop: Des
     context.set_chat(CHAT)
     assert settle(context.runner)
     assert errors.seen == []
+
+
+def test_a_closed_window_is_cut_from_the_data(desktop: DesktopApp, qapp: QApplication) -> None:
+    window = desktop.window
+    window.show()
+    assert settle(desktop.context.runner)
+    before = receivers(desktop.context)
+    assert subscriptions(window) > 20
+    old = weakref.ref(window)
+    del window
+    desktop.window.close()
+    closed = old()
+    assert closed is not None and subscriptions(closed) == 0
+    after = receivers(desktop.context)
+    assert all(after[key] <= count for key, count in before.items())
+    assert sum(before.values()) - sum(after.values()) > 10, "the closed window's panels are still connected"
 
 
 def test_a_released_owner_gets_no_signal_and_no_task_result(qtbot, context: AppContext) -> None:

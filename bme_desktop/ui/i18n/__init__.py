@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QLocale, QTranslator
+from PySide6.QtCore import QCoreApplication, QEvent, QLocale, QTranslator
 
 LANGUAGES = ("en", "zh")
 QM_NAMES = {"zh": "bme_zh_CN"}  # English is the source language: no file
@@ -33,3 +34,37 @@ def install_translator(app: QCoreApplication, language: str, folder: Path,
         raise FileNotFoundError(f"{folder / (name + '.qm')}: translation missing or unreadable")
     app.installTranslator(translator)
     return translator
+
+
+class Retranslated:
+    """Mixin (before the Qt class) for a widget whose strings follow the interface language.
+
+    Installing or removing a translator makes Qt send every widget a ``LanguageChange`` event;
+    ``retranslate()`` then sets the widget's own strings again in the new language (Qt
+    Designer's ``retranslateUi``), each child widget doing its own. A language switch thus
+    keeps the window, its views, their data and the user's place (issue 19)."""
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)  # type: ignore[misc]
+
+    def retranslate(self) -> None:
+        """Set this widget's own strings in the current language (called at the end of
+        ``__init__`` and on every language change)."""
+
+
+class Texts:
+    """Strings of objects that get no ``LanguageChange`` of their own (a menu's actions): each
+    is set now and again by :meth:`apply`, which the owning widget's ``retranslate`` calls."""
+
+    def __init__(self) -> None:
+        self._bound: list[tuple[Callable[[str], object], Callable[[], str]]] = []
+
+    def bind(self, setter: Callable[[str], object], text: Callable[[], str]) -> None:
+        setter(text())
+        self._bound.append((setter, text))
+
+    def apply(self) -> None:
+        for setter, text in self._bound:
+            setter(text())

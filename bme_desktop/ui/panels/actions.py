@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from PySide6.QtCore import QCoreApplication
+from PySide6.QtCore import QCoreApplication, QTimer
 from PySide6.QtWidgets import (
     QGridLayout,
     QLabel,
@@ -38,6 +38,7 @@ from ...core.rewrites import DESTRUCTIVE_TASKS, RewritePlan, plan_rewrite, run_r
 from ...core.service import MemoryService
 from ..context import AppContext
 from ..format import format_count
+from ..i18n import Retranslated
 from ..labels import node_type_label
 from ..lifetime import subscribe
 
@@ -158,6 +159,7 @@ class ActionRow:
         self.button = QPushButton(spec.title())
         self.button.setToolTip(spec.hint())
         self.button.clicked.connect(lambda: run(spec.key))
+        self._state = "idle"  # idle (the hint shows), running, cancelling or done (a result shows)
         self.progress = QProgressBar()
         self.progress.setRange(0, 0)  # no task reports progress: indeterminate
         self.progress.setTextVisible(False)
@@ -167,7 +169,6 @@ class ActionRow:
         self.result.setProperty("role", "muted")
         self.result.setWordWrap(True)
         self.cancel = QToolButton()
-        self.cancel.setText(QCoreApplication.translate("Actions", "Cancel"))
         self.cancel.setEnabled(False)
         self.cancel_hint = ""
         self.set_cancel_hint("")
@@ -178,6 +179,19 @@ class ActionRow:
         grid.addWidget(self.button, row, 0)
         grid.addLayout(cell, row, 1)
         grid.addWidget(self.cancel, row, 2)
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        """The row's words in the current language (its owner sets availability and Cancel's hint
+        again); a result already shown stays as it was said."""
+        self.button.setText(self.spec.title())
+        self.cancel.setText(QCoreApplication.translate("Actions", "Cancel"))
+        if self._state == "idle":
+            self.result.setText(self.spec.hint())
+        elif self._state == "running":
+            self.result.setText(QCoreApplication.translate("Actions", "Running…"))
+        elif self._state == "cancelling":
+            self.result.setText(QCoreApplication.translate("Actions", "Cancelling…"))
 
     def set_available(self, available: bool, reason: str) -> None:
         self.button.setEnabled(available)
@@ -197,10 +211,12 @@ class ActionRow:
         self.button.setEnabled(not running)
         self.cancel.setEnabled(running and bool(self.cancel_hint))
         if running:
+            self._state = "running"
             self._show(QCoreApplication.translate("Actions", "Running…"), "muted")
 
     def set_cancelling(self) -> None:
         self.cancel.setEnabled(False)
+        self._state = "cancelling"
         self._show(QCoreApplication.translate("Actions", "Cancelling…"), "muted")
 
     def _show(self, text: str, role: str) -> None:
@@ -210,6 +226,7 @@ class ActionRow:
         self.result.style().polish(self.result)
 
     def show_result(self, text: str, ok: bool) -> None:
+        self._state = "done"
         self._show(text, "muted" if ok else "warning")
 
 
@@ -240,13 +257,13 @@ class RowRunner:
         self._context.sigStatus.emit(f"{row.spec.title()}: {text}")
 
 
-class ActionsPanel(RowRunner, QWidget):
+class ActionsPanel(RowRunner, Retranslated, QWidget):
     def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._context = context
         self._running: dict[str, CancelToken] = {}
         self.confirm_box: QMessageBox | None = None  # the open "are you sure?" of a destructive task
-        heading = QLabel(self.tr("Maintenance"))
+        self.heading = heading = QLabel()
         heading.setProperty("role", "heading")
         self.chat_label = QLabel()
         self.chat_label.setProperty("role", "muted")
@@ -260,10 +277,10 @@ class ActionsPanel(RowRunner, QWidget):
         from .actions_files import FileActions  # it builds on ActionRow above
         from .actions_ops import StoryOperations
         self.operations = StoryOperations(context)  # ST-BME's operations, with a message range
-        operations_heading = QLabel(self.tr("Story operations"))
+        self.operations_heading = operations_heading = QLabel()
         operations_heading.setProperty("role", "heading")
         self.files = FileActions(context)
-        files_heading = QLabel(self.tr("Export and backup"))
+        self.files_heading = files_heading = QLabel()
         files_heading.setProperty("role", "heading")
         column = QVBoxLayout(body)
         column.addLayout(grid)
@@ -274,11 +291,6 @@ class ActionsPanel(RowRunner, QWidget):
         column.addWidget(files_heading)
         column.addWidget(self.files)
         column.addStretch(1)
-        buttons = [row.button for row in (*self.rows.values(), *self.operations.rows.values(),
-                                          *self.files.rows.values())]
-        width = max(b.sizeHint().width() for b in buttons)
-        for button in buttons:  # one column of buttons across both sections
-            button.setMinimumWidth(width)
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
         scroll.setWidget(body)
@@ -288,7 +300,26 @@ class ActionsPanel(RowRunner, QWidget):
         layout.addWidget(self.chat_label)
         layout.addWidget(scroll, 1)
         subscribe(self, context.sigChatChanged, lambda _c: self.update_availability())
+        self.retranslate()
+        self._align_buttons()
+
+    def retranslate(self) -> None:
+        self.heading.setText(self.tr("Maintenance"))
+        self.operations_heading.setText(self.tr("Story operations"))
+        self.files_heading.setText(self.tr("Export and backup"))
+        for row in self.rows.values():
+            row.retranslate()
         self.update_availability()
+        QTimer.singleShot(0, self, self._align_buttons)  # once the sections below have their new words too
+
+    def _align_buttons(self) -> None:
+        buttons = [row.button for row in (*self.rows.values(), *self.operations.rows.values(),
+                                          *self.files.rows.values())]
+        for button in buttons:
+            button.setMinimumWidth(0)
+        width = max(b.sizeHint().width() for b in buttons)
+        for button in buttons:  # one column of buttons across both sections
+            button.setMinimumWidth(width)
 
     def available(self, key: str) -> tuple[bool, str]:
         """Whether ``key`` can run now, and why not."""

@@ -26,6 +26,7 @@ from ...core.scopes import SCOPE_KINDS
 from ...core.service import MemoryService
 from ..context import AppContext
 from ..format import format_count
+from ..i18n import Retranslated
 from ..labels import scope_label
 from ..lifetime import subscribe
 from . import actions_io as io
@@ -82,7 +83,7 @@ def import_text(result: ImportResult) -> str:
     return text
 
 
-class FileActions(QWidget):
+class FileActions(Retranslated, QWidget):
     def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._context = context
@@ -98,9 +99,7 @@ class FileActions(QWidget):
         self._tokens: dict[str, CancelToken] = {}
         self.import_dialog: ImportPreviewDialog | None = None
         for key, row in self.rows.items():
-            row.set_cancel_hint(self.tr("Stop before anything is written; nothing changes."))
             row.cancel.clicked.connect(lambda _checked=False, key=key: self.cancel(key))
-        self.rows["purge"].set_cancel_hint("")
         self.schedule_line = QLabel()
         self.schedule_line.setProperty("role", "muted")
         self.schedule_line.setWordWrap(True)
@@ -110,14 +109,26 @@ class FileActions(QWidget):
         self._schedule_timer.timeout.connect(self.refresh_schedule)
         self._schedule_timer.start()
         subscribe(self, context.sigChatChanged, lambda _c: self.update_availability())
-        self.update_availability()
+        self._schedule: BackupStatus | None = None
+        self.retranslate()
         self.refresh_schedule()
+
+    def retranslate(self) -> None:
+        for key, row in self.rows.items():
+            row.retranslate()
+            row.set_cancel_hint(self.tr("Stop before anything is written; nothing changes.") if key != "purge" else "")
+        self.update_availability()
+        if self._schedule is not None:
+            self._show_schedule(self._schedule)
 
     def refresh_schedule(self) -> None:
         """The last and next scheduled backup, read on a worker."""
         data_dir, settings = self._context.data_dir, self._context.settings.backup
-        self._context.call(lambda s: backup_status(data_dir, settings, s.now()),
-                           lambda status: self.schedule_line.setText(schedule_text(status)), owner=self)
+        self._context.call(lambda s: backup_status(data_dir, settings, s.now()), self._show_schedule, owner=self)
+
+    def _show_schedule(self, status: BackupStatus) -> None:
+        self._schedule = status
+        self.schedule_line.setText(schedule_text(status))
 
     def update_availability(self) -> None:
         for key in ("export", "import_worldinfo"):

@@ -17,6 +17,7 @@ from ...core.chat_ops import RANGED, NothingToDo, OperationResult, run_operation
 from ...core.events import Event
 from ..context import AppContext
 from ..format import format_count
+from ..i18n import Retranslated
 from ..lifetime import subscribe
 from .actions import ActionRow, ActionSpec, RowRunner
 
@@ -48,15 +49,14 @@ def operation_text(result: OperationResult, seconds: float) -> str:
     return text
 
 
-class StoryOperations(RowRunner, QWidget):
+class StoryOperations(RowRunner, Retranslated, QWidget):
     """The range picker and one row per operation."""
 
     def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._context = context
         self._running: dict[str, CancelToken] = {}
-        self.use_range = QCheckBox(QCoreApplication.translate("Actions", "Only messages"))
-        self.use_range.setToolTip(QCoreApplication.translate("Actions", "Re-extract, Rebuild range vectors and Force evolve work on these messages; without a range, on the whole chat (evolve: on what is new since its last run)."))
+        self.use_range = QCheckBox()
         self.start = QSpinBox()
         self.end = QSpinBox()
         for box in (self.start, self.end):
@@ -67,7 +67,8 @@ class StoryOperations(RowRunner, QWidget):
         picker = QHBoxLayout()
         picker.addWidget(self.use_range)
         picker.addWidget(self.start)
-        picker.addWidget(QLabel(QCoreApplication.translate("Actions", "to")))
+        self.to_label = QLabel()
+        picker.addWidget(self.to_label)
         picker.addWidget(self.end)
         picker.addStretch(1)
         grid = QGridLayout()
@@ -82,6 +83,14 @@ class StoryOperations(RowRunner, QWidget):
         layout.addLayout(grid)
         subscribe(self, context.sigChatChanged, lambda _c: self.update_availability())
         subscribe(self, context.events.sigEvent, self._on_event)
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        self.use_range.setText(QCoreApplication.translate("Actions", "Only messages"))
+        self.use_range.setToolTip(QCoreApplication.translate("Actions", "Re-extract, Rebuild range vectors and Force evolve work on these messages; without a range, on the whole chat (evolve: on what is new since its last run)."))
+        self.to_label.setText(QCoreApplication.translate("Actions", "to"))
+        for row in self.rows.values():
+            row.retranslate()
         self.update_availability()
 
     def message_range(self) -> tuple[int | None, int | None]:

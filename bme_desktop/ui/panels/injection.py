@@ -26,11 +26,12 @@ from ...core.events import Event
 from ...core.model import RecallRecord, RecallRequest
 from ...core.service import MemoryService
 from ..context import AppContext
+from ..i18n import Retranslated
 from ..lifetime import subscribe
 from .injection_playground import InjectionPlayground
 
 
-class InjectionPanel(QWidget):
+class InjectionPanel(Retranslated, QWidget):
     def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._context = context
@@ -46,13 +47,11 @@ class InjectionPanel(QWidget):
         self.detail.setWordWrap(True)
         self.text = QPlainTextEdit()
         self.text.setReadOnly(True)
-        self.text.setPlaceholderText(self.tr("Pick a recall to see what was injected."))
-        self.edit_button = QPushButton(self.tr("Edit"))
-        self.save_button = QPushButton(self.tr("Save"))
-        self.cancel_button = QPushButton(self.tr("Cancel"))
-        self.delete_button = QPushButton(self.tr("Delete"))
-        self.rerun_button = QPushButton(self.tr("Re-run"))
-        self.rerun_button.setToolTip(self.tr("Recall again for this message and replace the kept record"))
+        self.edit_button = QPushButton()
+        self.save_button = QPushButton()
+        self.cancel_button = QPushButton()
+        self.delete_button = QPushButton()
+        self.rerun_button = QPushButton()
         self.edit_button.clicked.connect(lambda: self._set_editing(True))
         self.cancel_button.clicked.connect(lambda: self._show(self.list.currentIndex().row()))
         self.save_button.clicked.connect(self.save)
@@ -75,14 +74,28 @@ class InjectionPanel(QWidget):
         splitter.addWidget(lower)
         self.playground = InjectionPlayground(context)
         self.tabs = QTabWidget()
-        self.tabs.addTab(splitter, self.tr("Kept recalls"))
-        self.tabs.addTab(self.playground, self.tr("Playground"))
+        self.tabs.addTab(splitter, "")
+        self.tabs.addTab(self.playground, "")
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 8, 8, 8)
         layout.addWidget(self.tabs)
         subscribe(self, context.sigChatChanged, self.refresh)
         subscribe(self, context.events.sigEvent, self._on_event)
+        self.retranslate()
         self.refresh()
+
+    def retranslate(self) -> None:
+        self.edit_button.setText(self.tr("Edit"))
+        self.save_button.setText(self.tr("Save"))
+        self.cancel_button.setText(self.tr("Cancel"))
+        self.delete_button.setText(self.tr("Delete"))
+        self.rerun_button.setText(self.tr("Re-run"))
+        self.rerun_button.setToolTip(self.tr("Recall again for this message and replace the kept record"))
+        self.tabs.setTabText(0, self.tr("Kept recalls"))
+        self.tabs.setTabText(1, self.tr("Playground"))
+        for row, record in enumerate(self._records):
+            self.model.item(row).setText(self._title(record))
+        self._describe(self.list.currentIndex().row())
 
     def refresh(self, _chat_id: str = "") -> None:
         chat_id = self._context.chat_id
@@ -134,9 +147,7 @@ class InjectionPanel(QWidget):
         self._records = sorted(records, key=lambda r: r.index, reverse=True)
         self.model.clear()
         for record in self._records:
-            first_line = record.user_input.strip().splitlines()[0] if record.user_input.strip() else ""
-            text = self.tr("#{0}  {1}").format(record.index, first_line[:90])
-            item = QStandardItem(text)
+            item = QStandardItem(self._title(record))
             item.setToolTip(record.user_input)
             self.model.appendRow(item)
         rows = [i for i, r in enumerate(self._records)  # keep the selection only within the same chat
@@ -146,6 +157,10 @@ class InjectionPanel(QWidget):
             self._show(self.list.currentIndex().row())
         else:
             self._show(-1)
+
+    def _title(self, record: RecallRecord) -> str:
+        first_line = record.user_input.strip().splitlines()[0] if record.user_input.strip() else ""
+        return self.tr("#{0}  {1}").format(record.index, first_line[:90])
 
     def _set_editing(self, editing: bool) -> None:
         self._editing = editing
@@ -164,10 +179,17 @@ class InjectionPanel(QWidget):
     def _show(self, row: int) -> None:
         self._set_editing(False)
         self._set_buttons(0 <= row < len(self._records))
+        self._describe(row)
+        if not 0 <= row < len(self._records):
+            self.text.clear()
+            return
+        self.text.setPlainText(self._records[row].injection)
+
+    def _describe(self, row: int) -> None:
+        """What the recall in ``row`` was (-1: none), above its text."""
         if not 0 <= row < len(self._records):
             self.detail.setText(self.tr("No recall kept for this chat yet."))
             self.text.setPlaceholderText(self.tr("Pick a recall to see what was injected."))
-            self.text.clear()
             return
         record = self._records[row]
         if record.nodes:
@@ -181,4 +203,3 @@ class InjectionPanel(QWidget):
         self.detail.setText(detail)
         self.text.setPlaceholderText(self.tr("Nothing was injected for message {0}.").format(record.index)
                                      if not record.injection.strip() else "")
-        self.text.setPlainText(record.injection)

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 
 from ...core.model import RecallRequest, RecallResult
 from ..context import AppContext
+from ..i18n import Retranslated
 from .injection_labels import component_label, stage_label
 
 NODE_ID = Qt.ItemDataRole.UserRole + 1
@@ -31,25 +32,20 @@ def _number(value: float) -> QStandardItem:
     return item
 
 
-class InjectionPlayground(QWidget):
+class InjectionPlayground(Retranslated, QWidget):
     def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._context = context
         self.input = QPlainTextEdit()
-        self.input.setPlaceholderText(self.tr("Type a message to see what recall would inject for it."))
         self.input.setMaximumHeight(90)
         self.top_k = QSpinBox()
         self.top_k.setRange(1, 50)
         self.top_k.setValue(context.settings.recall.top_k)
-        self.top_k.setPrefix(self.tr("Memories: "))
         self.budget = QSpinBox()
         self.budget.setRange(100, 20000)
         self.budget.setSingleStep(100)
         self.budget.setValue(context.settings.recall.budget_tokens)
-        self.budget.setPrefix(self.tr("Budget: "))
-        self.budget.setSuffix(self.tr(" tokens"))
-        self.run_button = QPushButton(self.tr("Recall"))
-        self.run_button.setToolTip(self.tr("Run recall on this input without keeping a record"))
+        self.run_button = QPushButton()
         self.run_button.clicked.connect(self.run)
         controls = QHBoxLayout()
         controls.addWidget(self.top_k)
@@ -64,7 +60,6 @@ class InjectionPlayground(QWidget):
         self.skipped.setWordWrap(True)
         self.injection = QPlainTextEdit()
         self.injection.setReadOnly(True)
-        self.injection.setPlaceholderText(self.tr("The injection text appears here."))
         self.model = QStandardItemModel(self)
         self.table = QTableView()
         self.table.setModel(self.model)
@@ -83,7 +78,19 @@ class InjectionPlayground(QWidget):
         layout.addWidget(self.summary)
         layout.addWidget(self.skipped)
         layout.addWidget(splitter, 1)
-        self._show(None)
+        self._result: RecallResult | None = None
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        self.input.setPlaceholderText(self.tr("Type a message to see what recall would inject for it."))
+        self.top_k.setPrefix(self.tr("Memories: "))
+        self.budget.setPrefix(self.tr("Budget: "))
+        self.budget.setSuffix(self.tr(" tokens"))
+        self.run_button.setText(self.tr("Recall"))
+        self.run_button.setToolTip(self.tr("Run recall on this input without keeping a record"))
+        self.injection.setPlaceholderText(self.tr("The injection text appears here."))
+        if self.run_button.isEnabled():  # not while a recall runs: its result will be shown in the new words
+            self._show(self._result)
 
     def run(self) -> None:
         chat_id, text = self._context.chat_id, self.input.toPlainText().strip()
@@ -101,6 +108,7 @@ class InjectionPlayground(QWidget):
                            key=f"playground-{id(self)}", on_error=failed, owner=self)
 
     def _show(self, result: RecallResult | None) -> None:
+        self._result = result
         self.run_button.setEnabled(True)
         self.model.clear()
         if result is None:

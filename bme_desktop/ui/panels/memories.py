@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from PySide6.QtCore import QItemSelection, Qt, QTimer
 from PySide6.QtWidgets import (
     QComboBox,
@@ -19,6 +21,7 @@ from ...core.schema import NODE_TYPES, REVIEW_STATUSES, TIERS
 from ...core.scopes import SCOPE_KINDS
 from ..context import AppContext
 from ..format import format_count
+from ..i18n import Retranslated
 from ..labels import node_type_label, review_label, scope_label, tier_label
 from ..lifetime import subscribe
 from ..memory_detail import MemoryDetails
@@ -28,26 +31,23 @@ from .memories_ops import MemoryOps
 from .node_editor import NodeEditor
 
 
-class MemoriesPanel(QWidget):
+class MemoriesPanel(Retranslated, QWidget):
     def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._context = context
         self.model = MemoryTableModel(context, parent=self)
         self.search = QLineEdit()
-        self.search.setPlaceholderText(self.tr("Search memories…"))
         self.search.setClearButtonEnabled(True)
         self._debounce = QTimer(self, singleShot=True, interval=200)
         self._debounce.timeout.connect(self._apply_filters)
         self.search.textChanged.connect(lambda _t: self._debounce.start())
-        self.type_filter = self._filter_box(self.tr("All types"), [(t, node_type_label(t)) for t in NODE_TYPES])
-        self.tier_filter = self._filter_box(self.tr("All tiers"), [(t, tier_label(t)) for t in TIERS])
-        self.review_filter = self._filter_box(self.tr("Any review"), [(s, review_label(s)) for s in REVIEW_STATUSES])
-        self.scope_filter = self._filter_box(self.tr("All scopes"), [(k, scope_label(k)) for k in SCOPE_KINDS])
-        self.scope_filter.setToolTip(self.tr("Who else remembers it: this chat only, every chat with the character, "
-                                             "every chat of your persona, every chat in the world"))
+        self.type_filter = self._filter_box(NODE_TYPES)
+        self.tier_filter = self._filter_box(TIERS)
+        self.review_filter = self._filter_box(REVIEW_STATUSES)
+        self.scope_filter = self._filter_box(SCOPE_KINDS)
         self.count = QLabel()
         self.count.setProperty("role", "muted")
-        new_button = QPushButton(self.tr("New memory"))
+        self.new_button = new_button = QPushButton()
         new_button.clicked.connect(self.new_memory)
         self.table = make_memory_table(self.model, multi=True, hidden=("recalls", "updated"))
         self.table.setSortingEnabled(True)
@@ -92,14 +92,31 @@ class MemoriesPanel(QWidget):
         subscribe(self, context.counts.sigChanged, self._show_count)
         subscribe(self, context.sigChatChanged, self.model.set_chat)
         subscribe(self, context.sigNodeSelected, self._select_node)
+        self.retranslate()
         if context.chat_id:
             self.model.set_chat(context.chat_id)
 
-    def _filter_box(self, everything: str, items: list[tuple[str, str]]) -> QComboBox:
+    def retranslate(self) -> None:
+        self.search.setPlaceholderText(self.tr("Search memories…"))
+        for box, everything, label in (
+                (self.type_filter, self.tr("All types"), node_type_label),
+                (self.tier_filter, self.tr("All tiers"), tier_label),
+                (self.review_filter, self.tr("Any review"), review_label),
+                (self.scope_filter, self.tr("All scopes"), scope_label)):
+            box.setItemText(0, everything)
+            for i in range(1, box.count()):
+                box.setItemText(i, label(str(box.itemData(i))))
+        self.scope_filter.setToolTip(self.tr("Who else remembers it: this chat only, every chat with the character, "
+                                             "every chat of your persona, every chat in the world"))
+        self.new_button.setText(self.tr("New memory"))
+        self._show_count()
+
+    def _filter_box(self, values: Iterable[str]) -> QComboBox:
+        """A filter over ``values`` (anything first); ``retranslate`` names them."""
         box = QComboBox()
-        box.addItem(everything, None)
-        for value, label in items:
-            box.addItem(label, value)
+        box.addItem("", None)
+        for value in values:
+            box.addItem("", value)
         box.currentIndexChanged.connect(lambda _i: self._apply_filters())
         return box
 

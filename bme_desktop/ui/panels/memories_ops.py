@@ -11,29 +11,27 @@ from PySide6.QtWidgets import QComboBox, QFileDialog, QHBoxLayout, QPushButton, 
 from ...core.model import Node
 from ...core.schema import TIERS
 from ..context import AppContext
+from ..i18n import Retranslated
 from ..labels import tier_label
 from .actions_io import export_worldinfo
 
 
-class MemoryOps(QWidget):
+class MemoryOps(Retranslated, QWidget):
     def __init__(self, context: AppContext, selected: Callable[[], list[Node]],
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._context = context
         self._selected = selected
-        self.merge_button = QPushButton(self.tr("Merge"))
-        self.merge_button.setToolTip(self.tr("Merge the second selected memory into the first"))
+        self.merge_button = QPushButton()
         self.merge_button.clicked.connect(self.merge)
-        self.pin_button = QPushButton(self.tr("Pin"))
+        self.pin_button = QPushButton()
         self.pin_button.clicked.connect(self.toggle_pin)
         self.tier_box = QComboBox()
-        self.tier_box.addItem(self.tr("Move to tier…"), None)
+        self.tier_box.addItem("", None)
         for tier in TIERS:
-            self.tier_box.addItem(tier_label(tier), tier)
+            self.tier_box.addItem("", tier)
         self.tier_box.activated.connect(self._tier_chosen)
-        self.worldinfo_button = QPushButton(self.tr("Export as World Info…"))
-        self.worldinfo_button.setToolTip(self.tr("Save the selected memories as a SillyTavern World Info file "
-                                                 "(its World Info editor imports it)"))
+        self.worldinfo_button = QPushButton()
         self.worldinfo_button.clicked.connect(lambda: self.export_worldinfo())
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -42,6 +40,17 @@ class MemoryOps(QWidget):
         layout.addWidget(self.tier_box)
         layout.addStretch(1)
         layout.addWidget(self.worldinfo_button)
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        self.merge_button.setText(self.tr("Merge"))
+        self.merge_button.setToolTip(self.tr("Merge the second selected memory into the first"))
+        self.tier_box.setItemText(0, self.tr("Move to tier…"))
+        for i in range(1, self.tier_box.count()):
+            self.tier_box.setItemText(i, tier_label(str(self.tier_box.itemData(i))))
+        self.worldinfo_button.setText(self.tr("Export as World Info…"))
+        self.worldinfo_button.setToolTip(self.tr("Save the selected memories as a SillyTavern World Info file "
+                                                 "(its World Info editor imports it)"))
         self.refresh()
 
     def refresh(self) -> None:

@@ -4,6 +4,8 @@ calls ``delete_node``; all through workers."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -26,20 +28,27 @@ from ...core.schema import NODE_TYPES, REVIEW_STATUSES, TIERS
 from ...core.scopes import SCOPE_KINDS
 from ..context import AppContext
 from ..format import format_time
+from ..i18n import Retranslated
 from ..labels import field_label, node_type_label, review_label, scope_label, tier_label
 from ..lifetime import subscribe
 
 FieldEdit = QLineEdit | QPlainTextEdit
 
 
-def _combo(items: tuple[tuple[str, str], ...]) -> QComboBox:
+def _combo(values: Iterable[str]) -> QComboBox:
+    """A choice among ``values``; the editor's ``retranslate`` names them."""
     box = QComboBox()
-    for value, label in items:
-        box.addItem(label, value)
+    for value in values:
+        box.addItem("", value)
     return box
 
 
-class NodeEditor(QWidget):
+def _label(box: QComboBox, label: Callable[[str], str]) -> None:
+    for i in range(box.count()):
+        box.setItemText(i, label(str(box.itemData(i))))
+
+
+class NodeEditor(Retranslated, QWidget):
     sigSaved = Signal(object)  # the saved Node, once the store has it
 
     def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
@@ -48,52 +57,45 @@ class NodeEditor(QWidget):
         self._node: Node | None = None
         self._creating = False
         self._edits: dict[str, FieldEdit] = {}
-        self.heading = QLabel(self.tr("No memory selected"))
+        self.heading = QLabel()
         self.heading.setProperty("role", "heading")
         self.heading.setWordWrap(True)
         self.meta = QLabel()
         self.meta.setProperty("role", "muted")
         self.meta.setWordWrap(True)
-        self.type_box = _combo(tuple((t, node_type_label(t)) for t in NODE_TYPES))
+        self.type_box = _combo(NODE_TYPES)
         self.type_box.currentIndexChanged.connect(lambda _i: self._build_fields(self.type_box.currentData(), {}))
         self.importance = QDoubleSpinBox()
         self.importance.setRange(0.0, 10.0)
         self.importance.setSingleStep(0.5)
         self.importance.setDecimals(1)
-        self.tier = _combo(tuple((t, tier_label(t)) for t in TIERS))
-        self.review = _combo(tuple((s, review_label(s)) for s in REVIEW_STATUSES))
-        self.pinned = QCheckBox(self.tr("Pinned (always kept)"))
-        self.scope = _combo(tuple((k, scope_label(k)) for k in SCOPE_KINDS))
-        self.scope.setToolTip(self.tr("Who else remembers it: this chat only, every chat with the character, every "
-                                      "chat of your persona, every chat in the world (saving a change is one undo "
-                                      "step)"))
+        self.tier = _combo(TIERS)
+        self.review = _combo(REVIEW_STATUSES)
+        self.pinned = QCheckBox()
+        self.scope = _combo(SCOPE_KINDS)
         self.lore = QLabel()  # where a lorebook memory came from; SillyTavern's own are read-only here
         self.lore.setProperty("role", "muted")
         self.lore.setWordWrap(True)
         self.lore.hide()
         self.sources = QLineEdit()
-        self.sources.setPlaceholderText(self.tr("message numbers, e.g. 3, 4, 9"))
         self.error = QLabel()
         self.error.setProperty("role", "warning")
         self.error.setWordWrap(True)
-        self.save_button = QPushButton(self.tr("Save"))
+        self.save_button = QPushButton()
         self.save_button.setProperty("role", "primary")
         self.save_button.clicked.connect(self.save)
-        self.delete_button = QPushButton(self.tr("Delete"))
+        self.delete_button = QPushButton()
         self.delete_button.setProperty("role", "danger")
         self.delete_button.clicked.connect(self.delete)
         self._fields_form = QFormLayout()
         # with no memory the form and its buttons hide: no stale or made-up values greyed out
         self.common_box = QWidget()
-        common = QFormLayout(self.common_box)
+        self._common = common = QFormLayout(self.common_box)
         common.setContentsMargins(0, 0, 0, 0)
-        common.addRow(self.tr("Type"), self.type_box)
-        common.addRow(self.tr("Importance"), self.importance)
-        common.addRow(self.tr("Tier"), self.tier)
-        common.addRow(self.tr("Review"), self.review)
-        common.addRow(self.tr("Scope"), self.scope)
+        for widget in (self.type_box, self.importance, self.tier, self.review, self.scope):
+            common.addRow(QLabel(), widget)
         common.addRow("", self.pinned)
-        common.addRow(self.tr("Source messages"), self.sources)
+        common.addRow(QLabel(), self.sources)
         self.button_box = QWidget()
         buttons = QHBoxLayout(self.button_box)
         buttons.setContentsMargins(0, 0, 0, 0)
@@ -113,6 +115,34 @@ class NodeEditor(QWidget):
         subscribe(self, context.events.sigGraphChanged, self._on_change)
         self._set_enabled(False)
         self._set_form_shown(False)
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        """The editor's labels in the new language; what is being edited stays as it is."""
+        _label(self.type_box, node_type_label)
+        _label(self.tier, tier_label)
+        _label(self.review, review_label)
+        _label(self.scope, scope_label)
+        self.pinned.setText(self.tr("Pinned (always kept)"))
+        self.scope.setToolTip(self.tr("Who else remembers it: this chat only, every chat with the character, every "
+                                      "chat of your persona, every chat in the world (saving a change is one undo "
+                                      "step)"))
+        self.sources.setPlaceholderText(self.tr("message numbers, e.g. 3, 4, 9"))
+        self.save_button.setText(self.tr("Save"))
+        self.delete_button.setText(self.tr("Delete"))
+        for widget, text in ((self.type_box, self.tr("Type")), (self.importance, self.tr("Importance")),
+                             (self.tier, self.tr("Tier")), (self.review, self.tr("Review")),
+                             (self.scope, self.tr("Scope")), (self.sources, self.tr("Source messages"))):
+            label = self._common.labelForField(widget)
+            if isinstance(label, QLabel):
+                label.setText(text)
+        node_type = NODE_TYPES.get(self._node.type if self._node is not None else self.type_box.currentData())
+        required = {spec.name: spec.required for spec in node_type.fields} if node_type is not None else {}
+        for name, edit in self._edits.items():
+            label = self._fields_form.labelForField(edit)
+            if isinstance(label, QLabel):
+                label.setText(field_label(name) + (" *" if required.get(name) else ""))
+        self._describe()
 
     # public --------------------------------------------------------------------------------
     @property
@@ -136,8 +166,7 @@ class NodeEditor(QWidget):
 
     def new_memory(self, type_id: str = "fact") -> None:
         self._node, self._creating = None, True
-        self.heading.setText(self.tr("New memory"))
-        self.meta.setText(self.tr("Fill in the fields and save."))
+        self._describe()
         self.type_box.setEnabled(True)
         self.type_box.setCurrentIndex(max(0, self.type_box.findData(type_id)))
         self._build_fields(type_id, {})
@@ -221,18 +250,13 @@ class NodeEditor(QWidget):
     def _show(self, node: Node | None) -> None:
         self._node = node
         self.error.clear()
+        self._describe()
         if node is None:
-            self.heading.setText(self.tr("No memory selected"))
-            self.meta.setText(self.tr("Pick a memory in the list to see and edit it."))
             self._build_fields("", {})
-            self.lore.hide()
             self._set_enabled(False)
             self._set_form_shown(False)
             return
         self._set_form_shown(True)
-        self.heading.setText(node.title or node_type_label(node.type))
-        self.meta.setText(self.tr("Created {0} · updated {1} · recalled {2}×").format(
-            format_time(node.created_at), format_time(node.updated_at), node.recall_count))
         self.type_box.setCurrentIndex(self.type_box.findData(node.type))
         self._build_fields(node.type, node.fields)
         self.importance.setValue(node.importance)
@@ -241,6 +265,20 @@ class NodeEditor(QWidget):
         self.pinned.setChecked(node.pinned)
         self.scope.setCurrentIndex(self.scope.findData(node.scope.kind))
         self.sources.setText(", ".join(str(i) for i in node.source_indices))
+        self._set_enabled(not is_read_only(node))
+
+    def _describe(self) -> None:
+        """Heading, dates and where a lorebook memory came from: of the memory shown, a new one or none."""
+        node = self._node
+        if node is None:
+            self.heading.setText(self.tr("New memory") if self._creating else self.tr("No memory selected"))
+            self.meta.setText(self.tr("Fill in the fields and save.") if self._creating else
+                              self.tr("Pick a memory in the list to see and edit it."))
+            self.lore.hide()
+            return
+        self.heading.setText(node.title or node_type_label(node.type))
+        self.meta.setText(self.tr("Created {0} · updated {1} · recalled {2}×").format(
+            format_time(node.created_at), format_time(node.updated_at), node.recall_count))
         lore = lore_of(node)
         if lore is None:
             self.lore.hide()
@@ -251,7 +289,6 @@ class NodeEditor(QWidget):
                               self.tr("Imported from the World Info file “{0}” (entry {1}).").format(
                                   lore.get("book"), lore.get("uid")))
             self.lore.show()
-        self._set_enabled(not is_read_only(node))
 
     def _saved(self, node: Node) -> None:
         self._show(node)

@@ -16,6 +16,7 @@ from ...core.schema import NODE_TYPES, TIERS
 from ...core.service import MemoryService
 from ..context import AppContext
 from ..format import format_count, format_time
+from ..i18n import Retranslated
 from ..labels import node_type_label, tier_label
 from ..lifetime import subscribe
 from ..overview_data import OverviewSeries
@@ -49,12 +50,12 @@ def load_overview(service: MemoryService, chat_id: str) -> Overview:
 
 
 class StatCard(QFrame):
-    def __init__(self, title: str, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setProperty("role", "card")
         self.value = QLabel("—")
         self.value.setProperty("role", "stat")
-        caption = QLabel(title)
+        self.caption = caption = QLabel()
         caption.setProperty("role", "muted")
         layout = QVBoxLayout(self)
         layout.setContentsMargins(12, 8, 12, 8)
@@ -62,18 +63,19 @@ class StatCard(QFrame):
         layout.addWidget(caption)
 
 
-class OverviewPanel(QWidget):
+class OverviewPanel(Retranslated, QWidget):
     def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._context = context
         self._stats: ChatStats | None = None
         self._vectors: VectorState | None = None
+        self._loaded: Overview | None = None
+        self._shown = False
         self.heading = QLabel()
         self.heading.setProperty("role", "heading")
         self.subheading = QLabel()
         self.subheading.setProperty("role", "muted")
-        self.cards = {"nodes": StatCard(self.tr("Memories")), "edges": StatCard(self.tr("Links")),
-                      "pending": StatCard(self.tr("Pending reviews")), "messages": StatCard(self.tr("Messages"))}
+        self.cards = {key: StatCard() for key in ("nodes", "edges", "pending", "messages")}
         grid = QGridLayout()
         for i, card in enumerate(self.cards.values()):
             grid.addWidget(card, i // 2, i % 2)
@@ -111,7 +113,15 @@ class OverviewPanel(QWidget):
         subscribe(self, context.themes.sigThemeChanged, self._restyle)
         subscribe(self, context.counts.sigChanged, self._counts_changed)
         self._restyle(context.themes.current)
+        self.retranslate()
         self.refresh()
+
+    def retranslate(self) -> None:
+        for key, caption in (("nodes", self.tr("Memories")), ("edges", self.tr("Links")),
+                             ("pending", self.tr("Pending reviews")), ("messages", self.tr("Messages"))):
+            self.cards[key].caption.setText(caption)
+        if self._shown:  # what was loaded, worded again (the charts' axes and the bars' types too)
+            self._show(self._loaded)
 
     def refresh(self, _chat_id: str = "") -> None:
         chat_id = self._context.chat_id
@@ -130,6 +140,7 @@ class OverviewPanel(QWidget):
             self._refresh_timer.start()  # a new recall record (the latency chart grows), or a new batch
 
     def _show(self, loaded: Overview | None) -> None:
+        self._loaded, self._shown = loaded, True
         stats, series, vectors, last = loaded if loaded is not None else (None, OverviewSeries(), None, None)
         self.extraction.setText(extraction_text(last) if stats else "")
         if stats is not None:  # the counts on the cards come from ``context.counts`` once it has them

@@ -14,6 +14,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush
 from PySide6.QtWidgets import QComboBox, QStackedWidget, QVBoxLayout, QWidget
 
+from ..i18n import Retranslated
 from ..overview_data import OverviewSeries
 from ..theming import Theme
 from ..theming.plot import pen, style_plot
@@ -70,7 +71,7 @@ def prepare(widget: pg.PlotWidget) -> pg.PlotItem:
     return item
 
 
-class OverviewPlots(QWidget):
+class OverviewPlots(Retranslated, QWidget):
     """A chart picker over a stack of charts (a combo box fits a narrow dock where tabs do not).
     Chart 0 is the caller's "by type" chart; the other three are drawn by :meth:`show_series`."""
 
@@ -79,14 +80,9 @@ class OverviewPlots(QWidget):
         self.picker = QComboBox()
         self.stack = QStackedWidget()
         self._plots: dict[int, pg.PlotWidget] = {}  # charts 1-3, made when first shown
-        for index, (title, hint) in enumerate((
-                (self.tr("Memories by type"), self.tr("Live memories of each type")),
-                (self.tr("Memories over time"), self.tr("Live memories, counted by when each was made")),
-                (self.tr("Recall time"), self.tr("How long each kept recall took, oldest first")),
-                (self.tr("Retrievability"), self.tr("How easily each live memory comes back (1 = at once)")))):
+        for index in range(4):
             self.stack.addWidget(by_type if index == 0 else QWidget())
-            self.picker.addItem(title)
-            self.picker.setItemData(self.picker.count() - 1, hint, Qt.ItemDataRole.ToolTipRole)
+            self.picker.addItem("")
         self.picker.currentIndexChanged.connect(self._pick)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -95,6 +91,17 @@ class OverviewPlots(QWidget):
         self.series = OverviewSeries()
         self.theme: Theme | None = None
         self._stale: set[int] = set()  # charts behind the picker, drawn when picked
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        """The picker's titles; the charts' labels are drawn again (by the panel's ``_show``)."""
+        for index, (title, hint) in enumerate((
+                (self.tr("Memories by type"), self.tr("Live memories of each type")),
+                (self.tr("Memories over time"), self.tr("Live memories, counted by when each was made")),
+                (self.tr("Recall time"), self.tr("How long each kept recall took, oldest first")),
+                (self.tr("Retrievability"), self.tr("How easily each live memory comes back (1 = at once)")))):
+            self.picker.setItemText(index, title)
+            self.picker.setItemData(index, hint, Qt.ItemDataRole.ToolTipRole)
 
     @property
     def growth(self) -> pg.PlotWidget:

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 from ...core.model import Knowledge
 from ..context import AppContext
 from ..format import format_count, format_time
+from ..i18n import Retranslated
 from ..labels import node_type_label
 from ..lifetime import subscribe
 
@@ -29,17 +30,19 @@ LIST_KEYS = ("long_unused", "duplicates", "contradictions", "fading", "unclassif
 MAX_ABOUT = 200
 
 
-class PatrolPanel(QWidget):
+class PatrolPanel(Retranslated, QWidget):
     def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._context = context
         self._record: dict[str, Any] | None = None
-        self.heading = QLabel(self.tr("Patrol"))
+        self._shown = False  # a record (or none) is on screen
+        self._knowledge: Knowledge | None = None
+        self.heading = QLabel()
         self.heading.setProperty("role", "heading")
         self.status = QLabel()
         self.status.setProperty("role", "muted")
         self.status.setWordWrap(True)
-        self.run_button = QPushButton(self.tr("Run patrol now"))
+        self.run_button = QPushButton()
         self.run_button.clicked.connect(self.run_now)
         self.tree = QTreeWidget()
         self.tree.setHeaderHidden(True)
@@ -47,13 +50,11 @@ class PatrolPanel(QWidget):
         self.tree.itemClicked.connect(self._item_clicked)
         self.about_edit = QLineEdit()
         self.about_edit.setMaxLength(MAX_ABOUT)
-        self.about_edit.setPlaceholderText(self.tr("What do I know about…?"))
         self.about_edit.returnPressed.connect(self.ask)
-        self.ask_button = QPushButton(self.tr("Ask"))
+        self.ask_button = QPushButton()
         self.ask_button.clicked.connect(self.ask)
         self.answer = QPlainTextEdit()
         self.answer.setReadOnly(True)
-        self.answer.setPlaceholderText(self.tr("The memories about it, and how sure they are, appear here."))
         self.answer.setMaximumHeight(180)
         top = QHBoxLayout()
         top.addWidget(self.heading)
@@ -69,7 +70,19 @@ class PatrolPanel(QWidget):
         layout.addLayout(ask_row)
         layout.addWidget(self.answer)
         subscribe(self, context.sigChatChanged, self.refresh)
+        self.retranslate()
         self.refresh()
+
+    def retranslate(self) -> None:
+        self.heading.setText(self.tr("Patrol"))
+        self.run_button.setText(self.tr("Run patrol now"))
+        self.about_edit.setPlaceholderText(self.tr("What do I know about…?"))
+        self.ask_button.setText(self.tr("Ask"))
+        self.answer.setPlaceholderText(self.tr("The memories about it, and how sure they are, appear here."))
+        if self._shown:
+            self.show_record(self._record)
+        if self._knowledge is not None:
+            self.show_answer(self._knowledge)
 
     def _titles(self) -> dict[str, str]:
         return {"long_unused": self.tr("Long unused"), "duplicates": self.tr("Suspected duplicates"),
@@ -84,6 +97,7 @@ class PatrolPanel(QWidget):
         self.run_button.setEnabled(bool(chat_id))
         self.ask_button.setEnabled(bool(chat_id))
         self.answer.clear()
+        self._knowledge = None
         if not chat_id:
             self.show_record(None)
             return
@@ -109,7 +123,7 @@ class PatrolPanel(QWidget):
         self._context.sigError.emit(self.tr("The patrol failed: {0}").format(str(exc)))
 
     def show_record(self, record: dict[str, Any] | None) -> None:
-        self._record = record
+        self._record, self._shown = record, True
         self.tree.clear()
         if record is None:
             self.status.setText(self.tr("No patrol yet; it runs once a day."))
@@ -187,6 +201,7 @@ class PatrolPanel(QWidget):
                            key=f"about-{id(self)}")
 
     def show_answer(self, knowledge: Knowledge) -> None:
+        self._knowledge = knowledge
         if not knowledge.hits:
             self.answer.setPlainText(self.tr("Nothing is known about “{0}”.").format(knowledge.about))
             return

@@ -22,6 +22,7 @@ from ...core.model import PERSONA_KINDS, Persona, Trait
 from ...core.service import MemoryService
 from ..context import AppContext
 from ..format import format_time
+from ..i18n import Retranslated
 from ..lifetime import subscribe
 
 NODE_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -51,18 +52,19 @@ def load_persona(service: MemoryService, chat_id: str) -> PersonaView:
     return PersonaView(current, history, {n.id: n.title for n in nodes})
 
 
-class PersonaPanel(QWidget):
+class PersonaPanel(Retranslated, QWidget):
     def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._context = context
         self.view: PersonaView | None = None
-        self.heading = QLabel(self.tr("Persona"))
+        self._message: str | None = None  # None: nothing shown yet
+        self.heading = QLabel()
         self.heading.setProperty("role", "heading")
         self.subheading = QLabel()
         self.subheading.setProperty("role", "muted")
         self.subheading.setWordWrap(True)
-        self.profile = self._tree(self.tr("Current profile"))
-        self.timeline = self._tree(self.tr("Snapshots"))
+        self.profile = self._tree()
+        self.timeline = self._tree()
         split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(self.profile)
         split.addWidget(self.timeline)
@@ -76,12 +78,19 @@ class PersonaPanel(QWidget):
         self._timer.timeout.connect(self.refresh)
         subscribe(self, context.sigChatChanged, lambda _c: self.refresh())
         subscribe(self, context.events.sigGraphChanged, self._on_change)
+        self.retranslate()
         self.refresh()
 
-    def _tree(self, title: str) -> QTreeWidget:
+    def retranslate(self) -> None:
+        self.heading.setText(self.tr("Persona"))
+        self.profile.setHeaderLabels([self.tr("Current profile"), ""])
+        self.timeline.setHeaderLabels([self.tr("Snapshots"), ""])
+        if self._message is not None:
+            self._show(self.view, self.tr("No chat open") if self._message else "")
+
+    def _tree(self) -> QTreeWidget:
         tree = QTreeWidget()
         tree.setColumnCount(2)
-        tree.setHeaderLabels([title, ""])
         tree.setUniformRowHeights(False)
         header = tree.header()
         header.setStretchLastSection(False)
@@ -103,7 +112,7 @@ class PersonaPanel(QWidget):
                                key=f"persona-{id(self)}", owner=self)
 
     def _show(self, view: PersonaView | None, message: str) -> None:
-        self.view = view
+        self.view, self._message = view, message
         self.profile.clear()
         self.timeline.clear()
         self.reject_buttons.clear()

@@ -36,6 +36,7 @@ from ...core.model import NodeQuery, ReviewCard, ReviewReason
 from ...core.service import MemoryService
 from ..context import AppContext
 from ..format import format_count, format_time
+from ..i18n import Retranslated
 from ..labels import field_label, node_type_label, tier_label
 from ..lifetime import subscribe
 from ..memory_detail import speaker_label
@@ -100,7 +101,7 @@ def key_hint() -> str:
         "Review", "A approve · R reject · E edit · N/J next · P/K previous · U undo")
 
 
-class ReviewPanel(QWidget):
+class ReviewPanel(Retranslated, QWidget):
     def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._context = context
@@ -113,21 +114,17 @@ class ReviewPanel(QWidget):
         self.table.selectionModel().selectionChanged.connect(self._selection_changed)
         self.summary = QLabel()
         self.summary.setProperty("role", "muted")
-        self.approve_button = QPushButton(self.tr("Approve selected"))
+        self.approve_button = QPushButton()
         self.approve_button.setProperty("role", "primary")
-        self.approve_button.setToolTip(self.tr("A: approve the selected memories (one undoable step)"))
         self.approve_button.clicked.connect(lambda: self.set_status("approved"))
-        self.reject_button = QPushButton(self.tr("Reject selected"))
+        self.reject_button = QPushButton()
         self.reject_button.setProperty("role", "danger")
-        self.reject_button.setToolTip(self.tr("R: reject the selected memories (one undoable step)"))
         self.reject_button.clicked.connect(lambda: self.set_status("rejected"))
-        select_all = QPushButton(self.tr("Select all"))
+        self.select_all_button = select_all = QPushButton()
         select_all.clicked.connect(self.table.selectAll)
-        self.edit_button = QPushButton(self.tr("Edit"))
-        self.edit_button.setToolTip(self.tr("E: edit the selected memory; Esc returns to the card"))
+        self.edit_button = QPushButton()
         self.edit_button.clicked.connect(self.edit)
-        self.undo_button = QPushButton(self.tr("Undo"))
-        self.undo_button.setToolTip(self.tr("U: undo the last decision"))
+        self.undo_button = QPushButton()
         self.undo_button.clicked.connect(self.undo)
         buttons = QHBoxLayout()
         buttons.addWidget(self.summary, 1)
@@ -144,7 +141,7 @@ class ReviewPanel(QWidget):
         self.side = QStackedWidget()
         self.side.addWidget(self.card)
         self.side.addWidget(self.editor)
-        self.keys = QLabel(key_hint())
+        self.keys = QLabel()
         self.keys.setProperty("role", "muted")
         splitter = QSplitter(Qt.Orientation.Horizontal)
         splitter.addWidget(self.table)
@@ -163,8 +160,22 @@ class ReviewPanel(QWidget):
         subscribe(self, context.events.sigGraphChanged, self._graph_changed)
         if context.chat_id:
             self.model.set_chat(context.chat_id)
-        self._update_summary()
+        self.retranslate()
         self.show_card()
+
+    def retranslate(self) -> None:
+        self.approve_button.setText(self.tr("Approve selected"))
+        self.approve_button.setToolTip(self.tr("A: approve the selected memories (one undoable step)"))
+        self.reject_button.setText(self.tr("Reject selected"))
+        self.reject_button.setToolTip(self.tr("R: reject the selected memories (one undoable step)"))
+        self.select_all_button.setText(self.tr("Select all"))
+        self.edit_button.setText(self.tr("Edit"))
+        self.edit_button.setToolTip(self.tr("E: edit the selected memory; Esc returns to the card"))
+        self.undo_button.setText(self.tr("Undo"))
+        self.undo_button.setToolTip(self.tr("U: undo the last decision"))
+        self.keys.setText(key_hint())
+        self._update_summary()
+        self._render()
 
     # keys ----------------------------------------------------------------------------------
     def _shortcuts(self) -> None:

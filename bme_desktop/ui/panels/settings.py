@@ -25,6 +25,7 @@ from ...core.secrets import PROXY_UPSTREAM_KEY
 from ...core.settings import Settings, SettingsError, save_settings, settings_from_json
 from ..context import AppContext
 from ..format import format_count
+from ..i18n import Retranslated
 from ..lifetime import subscribe
 from ..panel_tabs import SETTINGS_TABS
 from .settings_bridge import BridgeBox
@@ -41,7 +42,7 @@ def _retention(settings: Settings) -> tuple[Any, ...]:
     return life.retention_max_age_days, life.retention_max_count, life.max_memories_per_chat
 
 
-class SettingsPanel(QWidget):
+class SettingsPanel(Retranslated, QWidget):
     def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._context = context
@@ -49,16 +50,18 @@ class SettingsPanel(QWidget):
         self.tabs = QTabWidget()
         self.tabs.setUsesScrollButtons(True)
         self._tab_of: dict[str, int] = {}
+        self._forms: dict[str, QFormLayout] = {}
+        self._extras: dict[str, QWidget] = {}
+        self._resets: list[QPushButton] = []
         classes = {f.name: f.type for f in dataclasses.fields(Settings)}
         defaults = Settings()
         for section in SECTIONS:
             cls = type(getattr(defaults, section))
             self._add_section(section, cls, classes)
-        self.save_button = QPushButton(self.tr("Save"))
+        self.save_button = QPushButton()
         self.save_button.setProperty("role", "primary")
         self.save_button.clicked.connect(self.save)
-        revert = QPushButton(self.tr("Revert"))
-        revert.setToolTip(self.tr("Show the saved settings again"))
+        self.revert_button = revert = QPushButton()
         revert.clicked.connect(lambda: self.load(self._context.settings))
         self.status = QLabel()
         self.status.setProperty("role", "muted")
@@ -76,21 +79,47 @@ class SettingsPanel(QWidget):
         assert isinstance(theme, QComboBox)
         theme.currentIndexChanged.connect(lambda _i: self._preview_theme(theme.currentData()))
         subscribe(self, context.themes.sigThemeChanged, lambda t: self._follow_theme(theme, t.name))
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        """Tabs, labels and buttons in the current language; what is typed in the form stays."""
+        self.save_button.setText(self.tr("Save"))
+        self.revert_button.setText(self.tr("Revert"))
+        self.revert_button.setToolTip(self.tr("Show the saved settings again"))
+        extra_labels = {"bridge": self.tr("Token"), "lifecycle": self.tr("Retention")}
+        for section, form in self._forms.items():
+            self.tabs.setTabText(self._tab_of[section], section_label(section))
+            for key, editor in self.editors.items():
+                if key.startswith(section + "."):
+                    self._relabel(form, editor, field_label(key))
+            if section in self._extras:
+                self._relabel(form, self._extras[section], extra_labels.get(section, self.tr("API key")))
+        for reset in self._resets:
+            reset.setText(self.tr("Reset this section"))
+            reset.setToolTip(self.tr("Put the defaults back in the form (saved only with Save)"))
+        self.bridge_note.setText(self.tr("Host and port changes apply at the next start."))
+
+    @staticmethod
+    def _relabel(form: QFormLayout, field: QWidget, text: str) -> None:
+        label = form.labelForField(field)
+        if isinstance(label, QLabel):
+            label.setText(text)
 
     def _add_section(self, section: str, cls: type[Any], _classes: dict[str, Any]) -> None:
         page = QWidget()
         form = QFormLayout(page)
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        self._forms[section] = form
         editors = section_editors(section, cls)
         for editor in editors:
             self.editors[editor.key] = editor
-            form.addRow(field_label(editor.key), editor)
+            form.addRow(QLabel(), editor)
         extra = self._extra(section)
         if extra is not None:
-            labels = {"bridge": self.tr("Token"), "lifecycle": self.tr("Retention")}
-            form.addRow(labels.get(section, self.tr("API key")), extra)
-        reset = QPushButton(self.tr("Reset this section"))
-        reset.setToolTip(self.tr("Put the defaults back in the form (saved only with Save)"))
+            self._extras[section] = extra
+            form.addRow(QLabel(), extra)
+        reset = QPushButton()
+        self._resets.append(reset)
         reset.clicked.connect(lambda: self.reset_section(section))
         row = QHBoxLayout()
         row.addWidget(reset)
@@ -99,7 +128,7 @@ class SettingsPanel(QWidget):
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
         scroll.setWidget(page)
-        self._tab_of[section] = self.tabs.addTab(scroll, section_label(section))
+        self._tab_of[section] = self.tabs.addTab(scroll, "")
 
     def _extra(self, section: str) -> QWidget | None:
         if section in ("llm", "embedding"):
@@ -108,7 +137,6 @@ class SettingsPanel(QWidget):
             return box
         if section == "proxy":
             self.proxy_endpoint = EndpointBox(self._context, "proxy", self._proxy_values, key_name=PROXY_UPSTREAM_KEY)
-            self.proxy_endpoint.key_edit.setPlaceholderText(self.tr("Upstream API key (kept in the system keyring)"))
             return self.proxy_endpoint
         if section == "lifecycle":
             self.retention_box = RetentionBox()
@@ -118,7 +146,7 @@ class SettingsPanel(QWidget):
             holder = QWidget()
             layout = QVBoxLayout(holder)
             layout.setContentsMargins(0, 8, 0, 0)
-            note = QLabel(self.tr("Host and port changes apply at the next start."))
+            self.bridge_note = note = QLabel()
             note.setProperty("role", "muted")
             layout.addWidget(note)
             layout.addWidget(self.bridge_box)
@@ -258,4 +286,5 @@ class SettingsPanel(QWidget):
     embedding_endpoint: EndpointBox
     proxy_endpoint: EndpointBox
     bridge_box: BridgeBox
+    bridge_note: QLabel
     retention_box: RetentionBox

@@ -21,10 +21,11 @@ from ...bridge.tokens import Token, TokenStore
 from ...sillytavern.cli import bridge_connection
 from ...sillytavern.install import check_sillytavern, find_users, install_extension
 from ..context import AppContext
+from ..i18n import Retranslated
 from .settings_clients import ClientsBox
 
 
-class BridgeBox(QWidget):
+class BridgeBox(Retranslated, QWidget):
     def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._context = context
@@ -32,19 +33,18 @@ class BridgeBox(QWidget):
         self.token_edit = QLineEdit()
         self.token_edit.setReadOnly(True)
         self.token_edit.setEchoMode(QLineEdit.EchoMode.Password)
-        self.show_button = QPushButton(self.tr("Show"))
+        self.show_button = QPushButton()
         self.show_button.setCheckable(True)
         self.show_button.toggled.connect(self._toggle_shown)
-        self.copy_button = QPushButton(self.tr("Copy"))
+        self.copy_button = QPushButton()
         self.copy_button.clicked.connect(lambda: QApplication.clipboard().setText(self.token_edit.text()))
-        self.rotate_button = QPushButton(self.tr("Rotate"))
+        self.rotate_button = QPushButton()
         self.rotate_button.setProperty("role", "danger")
-        self.rotate_button.setToolTip(self.tr("Make a new token; SillyTavern needs the new one."))
         self.rotate_button.clicked.connect(self.rotate)
         self.note = QLabel()
         self.note.setProperty("role", "muted")
         self.note.setWordWrap(True)
-        self.install_button = QPushButton(self.tr("Install into SillyTavern…"))
+        self.install_button = QPushButton()
         self.install_button.clicked.connect(self.choose_sillytavern)
         self.install_note = QLabel()
         self.install_note.setProperty("role", "muted")
@@ -56,7 +56,7 @@ class BridgeBox(QWidget):
         install = QHBoxLayout()
         install.addWidget(self.install_button)
         install.addWidget(self.install_note, 1)
-        self.clients_title = QLabel(self.tr("Connected frontends"))
+        self.clients_title = QLabel()
         self.clients = ClientsBox(lambda: context.bridge)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -66,15 +66,28 @@ class BridgeBox(QWidget):
         layout.addSpacing(8)
         layout.addWidget(self.clients_title)
         layout.addWidget(self.clients)
+        self._token: Token | None = None
+        self.retranslate()
         store = self.store
         context.call(lambda _s: store.get_or_create(), self._show_token, key=f"token-{id(self)}",
                      on_error=lambda exc: self.note.setText(str(exc)), owner=self)
+
+    def retranslate(self) -> None:
+        self.show_button.setText(self.tr("Hide") if self.show_button.isChecked() else self.tr("Show"))
+        self.copy_button.setText(self.tr("Copy"))
+        self.rotate_button.setText(self.tr("Rotate"))
+        self.rotate_button.setToolTip(self.tr("Make a new token; SillyTavern needs the new one."))
+        self.install_button.setText(self.tr("Install into SillyTavern…"))
+        self.clients_title.setText(self.tr("Connected frontends"))
+        if self._token is not None:
+            self._show_token(self._token)
 
     def _toggle_shown(self, shown: bool) -> None:
         self.token_edit.setEchoMode(QLineEdit.EchoMode.Normal if shown else QLineEdit.EchoMode.Password)
         self.show_button.setText(self.tr("Hide") if shown else self.tr("Show"))
 
     def _show_token(self, token: Token) -> None:
+        self._token = token
         self.token_edit.setText(token.value)
         where = {"env": self.tr("from the environment variable {0}"), "keyring": self.tr("in the system keyring"),
                  "file": self.tr("in a file in the data folder, readable only by you (no system keyring works here)")}[token.source]

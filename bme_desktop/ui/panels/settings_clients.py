@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 
 from ...bridge.clients import SILLYTAVERN, ClientInfo, ClientSource
 from ..format import format_count, format_time
+from ..i18n import Retranslated
 
 REFRESH_MS = 2_000
 VISIBLE_ROWS = 5
@@ -63,15 +64,13 @@ def client_label(info: ClientInfo) -> str:
     return info.label
 
 
-class ClientsBox(QWidget):
+class ClientsBox(Retranslated, QWidget):
     """Reads ``source()`` (the hosted bridge, or None while it is not running) while shown."""
 
     def __init__(self, source: Callable[[], ClientSource | None], parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._source = source
         self.table = QTableWidget(0, 5)
-        self.table.setHorizontalHeaderLabels([self.tr("Who"), self.tr("Last seen"), self.tr("Requests"),
-                                              self.tr("Last request"), self.tr("Events")])
         self.table.verticalHeader().hide()
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
@@ -96,6 +95,11 @@ class ClientsBox(QWidget):
         self.timer = QTimer(self)
         self.timer.setInterval(REFRESH_MS)
         self.timer.timeout.connect(self.refresh)
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        self.table.setHorizontalHeaderLabels([self.tr("Who"), self.tr("Last seen"), self.tr("Requests"),
+                                              self.tr("Last request"), self.tr("Events")])
         self.refresh()
 
     def showEvent(self, event: QShowEvent) -> None:

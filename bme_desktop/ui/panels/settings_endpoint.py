@@ -7,11 +7,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget
 
 from ...core.providers import ConnectionReport, EmbeddingClient, EmbeddingConfig, LLMClient, LLMConfig
 from ...core.secrets import ApiKeyStore, StoredKey
 from ..context import AppContext
+from ..i18n import Retranslated
 
 
 def test_endpoint(kind: str, base_url: str, model: str, api_key: str | None, batch_size: int = 1) -> ConnectionReport:
@@ -22,7 +24,7 @@ def test_endpoint(kind: str, base_url: str, model: str, api_key: str | None, bat
                                            batch_size=max(1, batch_size))).test_connection()
 
 
-class EndpointBox(QWidget):
+class EndpointBox(Retranslated, QWidget):
     """``kind`` is "llm", "embedding" or "proxy" (the proxy's upstream); ``values()`` gives
     (base_url, model, batch size) from the form; ``key_name`` the secret's name."""
 
@@ -35,13 +37,12 @@ class EndpointBox(QWidget):
         self.stored = StoredKey(None, "none")
         self.key_edit = QLineEdit()
         self.key_edit.setEchoMode(QLineEdit.EchoMode.Password)
-        self.key_edit.setPlaceholderText(self.tr("API key (kept in the system keyring)"))
         self.key_note = QLabel()
         self.key_note.setProperty("role", "muted")
         self.key_note.setWordWrap(True)
-        self.file_ok = QCheckBox(self.tr("Keep API keys in a file only you can read"))
+        self.file_ok = QCheckBox()
         self.file_ok.hide()
-        self.test_button = QPushButton(self.tr("Test connection"))
+        self.test_button = QPushButton()
         self.test_button.clicked.connect(self.test)
         self.result = QLabel()
         self.result.setWordWrap(True)
@@ -56,7 +57,18 @@ class EndpointBox(QWidget):
         layout.addWidget(self.file_ok)
         layout.addLayout(row)
         self._model = ""
+        self._key_state: tuple[bool, StoredKey] | None = None
+        self.retranslate()
         self.refresh()
+
+    def retranslate(self) -> None:
+        self.key_edit.setPlaceholderText(
+            QCoreApplication.translate("SettingsPanel", "Upstream API key (kept in the system keyring)")
+            if self.kind == "proxy" else self.tr("API key (kept in the system keyring)"))
+        self.file_ok.setText(self.tr("Keep API keys in a file only you can read"))
+        self.test_button.setText(self.tr("Test connection"))
+        if self._key_state is not None:
+            self._loaded(self._key_state)
 
     def refresh(self) -> None:
         store, name = self.store, self.key_name
@@ -65,6 +77,7 @@ class EndpointBox(QWidget):
                            on_error=lambda exc: self.key_note.setText(str(exc)), owner=self)
 
     def _loaded(self, result: tuple[bool, StoredKey]) -> None:
+        self._key_state = result
         has_keyring, self.stored = result
         self.file_ok.setVisible(not has_keyring)
         if self.stored.source == "file":

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..i18n import Retranslated
 from .settings_labels import choice_label, unit_suffix
 
 INT_LIMIT = 2_000_000_000
@@ -48,7 +49,7 @@ def error_label() -> QLabel:
     return label
 
 
-class FieldEditor(QWidget):
+class FieldEditor(Retranslated, QWidget):
     """One setting: the input widget and, under it, the error shown after a refused Save."""
 
     def __init__(self, key: str, field: dataclasses.Field[Any], kind: Any, parent: QWidget | None = None) -> None:
@@ -65,6 +66,16 @@ class FieldEditor(QWidget):
         layout.setSpacing(2)
         layout.addWidget(self.input)
         layout.addWidget(self.error)
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        """Choice names and units in the current language (the value stays)."""
+        w, name = self.input, self.key.rsplit(".", 1)[-1]
+        if isinstance(w, QComboBox):
+            for i in range(w.count()):
+                w.setItemText(i, choice_label(w.itemData(i)))
+        elif isinstance(w, QSpinBox | QDoubleSpinBox):
+            w.setSuffix(unit_suffix(name))
 
     def _make_input(self, name: str) -> QWidget:
         meta = self.meta
@@ -73,19 +84,17 @@ class FieldEditor(QWidget):
         if "choices" in meta:
             combo = QComboBox()
             for value in meta["choices"]:
-                combo.addItem(choice_label(value), value)
+                combo.addItem("", value)
             return combo
         if self.kind is int:
             spin = QSpinBox()
             spin.setRange(int(meta.get("min", -INT_LIMIT)), int(meta.get("max", INT_LIMIT)))
-            spin.setSuffix(unit_suffix(name))
             return spin
         if self.kind is float:
             dspin = QDoubleSpinBox()
             dspin.setDecimals(_decimals(meta))
             dspin.setRange(float(meta.get("min", -1e12)), float(meta.get("max", 1e12)))
             dspin.setSingleStep(0.05 if float(meta.get("max", 100.0)) <= 2.0 else 1.0)
-            dspin.setSuffix(unit_suffix(name))
             return dspin
         if typing.get_origin(self.kind) is list:
             text = QPlainTextEdit()

@@ -9,6 +9,7 @@ from typing import Any
 from PySide6.QtWidgets import QGridLayout, QLabel, QSpinBox, QVBoxLayout, QWidget
 
 from ...core.schema import NODE_TYPES, is_core_type
+from ..i18n import Retranslated
 from ..labels import node_type_label
 from .settings_fields import error_label
 
@@ -18,7 +19,7 @@ MAX_DAYS = 36500
 MAX_COUNT = 10_000_000
 
 
-class RetentionBox(QWidget):
+class RetentionBox(Retranslated, QWidget):
     """One row per memory type: maximum age (days) and maximum count; 0 shows as "no limit"."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -27,20 +28,19 @@ class RetentionBox(QWidget):
         self.count: dict[str, QSpinBox] = {}
         grid = QGridLayout()
         grid.setContentsMargins(0, 0, 0, 0)
-        grid.addWidget(QLabel(self.tr("Memory type")), 0, 0)
-        grid.addWidget(QLabel(self.tr("Maximum age (never recalled)")), 0, 1)
-        grid.addWidget(QLabel(self.tr("Maximum count per chat")), 0, 2)
+        self.headers = [QLabel() for _ in range(3)]
+        for column, header in enumerate(self.headers):
+            grid.addWidget(header, 0, column)
+        self.type_labels: dict[str, QLabel] = {}
         for row, type_id in enumerate(NODE_TYPES, start=1):
             core = is_core_type(type_id)
-            grid.addWidget(QLabel(node_type_label(type_id)), row, 0)
-            self.age[type_id] = self._spin(MAX_DAYS, self.tr(" days"), core)
-            self.count[type_id] = self._spin(MAX_COUNT, "", core)
+            self.type_labels[type_id] = QLabel()
+            grid.addWidget(self.type_labels[type_id], row, 0)
+            self.age[type_id] = self._spin(MAX_DAYS, core)
+            self.count[type_id] = self._spin(MAX_COUNT, core)
             grid.addWidget(self.age[type_id], row, 1)
             grid.addWidget(self.count[type_id], row, 2)
-        note = QLabel(self.tr("What a rule retires goes to the recycle bin at the next upkeep; the Patrol "
-                              "report says beforehand how many. Core memories (characters, rules, summaries, "
-                              "lasting traits), pinned memories and those written or edited by hand are never "
-                              "retired."))
+        self.note = note = QLabel()
         note.setProperty("role", "muted")
         note.setWordWrap(True)
         self.error = error_label()
@@ -49,15 +49,29 @@ class RetentionBox(QWidget):
         layout.addLayout(grid)
         layout.addWidget(note)
         layout.addWidget(self.error)
+        self.retranslate()
 
-    def _spin(self, maximum: int, suffix: str, core: bool) -> QSpinBox:
+    def retranslate(self) -> None:
+        for header, text in zip(self.headers, (self.tr("Memory type"), self.tr("Maximum age (never recalled)"),
+                                               self.tr("Maximum count per chat")), strict=True):
+            header.setText(text)
+        for type_id, label in self.type_labels.items():
+            label.setText(node_type_label(type_id))
+        for spins, suffix in ((self.age, self.tr(" days")), (self.count, "")):
+            for type_id, spin in spins.items():
+                spin.setSpecialValueText(self.tr("no limit"))
+                spin.setSuffix(suffix)
+                spin.setToolTip(self.tr("Core memories are never retired.") if is_core_type(type_id) else "")
+        self.note.setText(self.tr("What a rule retires goes to the recycle bin at the next upkeep; the Patrol "
+                                  "report says beforehand how many. Core memories (characters, rules, summaries, "
+                                  "lasting traits), pinned memories and those written or edited by hand are never "
+                                  "retired."))
+
+    @staticmethod
+    def _spin(maximum: int, core: bool) -> QSpinBox:
         spin = QSpinBox()
         spin.setRange(0, maximum)
-        spin.setSpecialValueText(self.tr("no limit"))
-        spin.setSuffix(suffix)
-        if core:
-            spin.setEnabled(False)
-            spin.setToolTip(self.tr("Core memories are never retired."))
+        spin.setEnabled(not core)
         return spin
 
     def set_values(self, ages: dict[str, float], counts: dict[str, int]) -> None:

@@ -53,10 +53,15 @@ def opengl_available() -> bool:
     return not opengl_problem()
 
 
-def placeholder(what: str, reason: str, parent: QWidget | None = None) -> QLabel:
-    """A centred message in place of a view that needs OpenGL."""
+def placeholder_text(what: str) -> str:
+    """The message in place of ``what``, a view that needs OpenGL, in the language of the moment."""
     text = QCoreApplication.translate("GraphViews", "{0} needs OpenGL, which is not available here ({1}).")
-    label = QLabel(text.format(what, reason), parent)
+    return text.format(what, opengl_problem())
+
+
+def placeholder(what: str, parent: QWidget | None = None) -> QLabel:
+    """A centred message in place of a view that needs OpenGL."""
+    label = QLabel(placeholder_text(what), parent)
     label.setObjectName("glPlaceholder")
     label.setAlignment(Qt.AlignmentFlag.AlignCenter)
     label.setWordWrap(True)

@@ -19,6 +19,7 @@ from PySide6.QtGui import QHideEvent, QShowEvent
 from PySide6.QtWidgets import QApplication, QWidget
 
 from ..context import AppContext
+from ..i18n import Retranslated
 from ..lifetime import on_release, subscribe
 from .graph_query import GraphFilter
 from .graph_source import GraphSource
@@ -26,7 +27,7 @@ from .graph_state import GraphState
 from .layout_link import LayoutLink
 
 
-class GraphPage(QWidget):
+class GraphPage(Retranslated, QWidget):
     sigNodeSelected = Signal(str)  # a click on a node ("" on the background)
 
     def __init__(self, context: AppContext, source: GraphSource | None, dim: int,

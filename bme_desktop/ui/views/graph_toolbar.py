@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 from ...core.schema import NODE_TYPES, TIERS
 from ...core.service import MemoryService
 from ..context import AppContext
+from ..i18n import Retranslated
 from ..labels import node_type_label, tier_label
 from ..lifetime import subscribe
 from .graph_colors import BY_COMMUNITY, BY_TYPE
@@ -47,55 +48,47 @@ def last_recall_ids(service: MemoryService, chat_id: str) -> list[str]:
     return [str(n["id"]) for n in newest.nodes if n.get("id")]
 
 
-class GraphToolbar(QWidget):
+class GraphToolbar(Retranslated, QWidget):
     def __init__(self, context: AppContext, views: Iterable[QWidget], parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._context = context
         self.views = [v for v in views if hasattr(v, "set_filter")]
-        self.types = self._menu_button(self.tr("Types"), [(t, node_type_label(t)) for t in NODE_TYPES])
-        self.tiers = self._menu_button(self.tr("Tiers"), [(t, tier_label(t)) for t in TIERS])
+        self.types = self._menu_button(NODE_TYPES)
+        self.tiers = self._menu_button(TIERS)
         self.search = QLineEdit()
-        self.search.setPlaceholderText(self.tr("Search the graph…"))
         self.search.setClearButtonEnabled(True)
         self.search.setMinimumWidth(self.search.fontMetrics().averageCharWidth() * 16)  # never squeezed to "S…"
         self._search_timer = QTimer(self, singleShot=True, interval=250)
         self._search_timer.timeout.connect(lambda: self._each("set_search", self.search.text().strip()))
         self.search.textChanged.connect(lambda _t: self._search_timer.start())
-        self.lanes = self._toggle(self.tr("Lanes"), self.tr("Point-of-view lanes: each owner's memories in a column"))
+        self.lanes = self._toggle()
         self.lanes.toggled.connect(lambda on: self._each("set_lanes", on))
-        self.recall = self._toggle(self.tr("Last recall"),
-                                   self.tr("Light up the memories the newest recall put in the prompt"))
+        self.recall = self._toggle()
         self.recall.toggled.connect(self._recall_toggled)
-        self.across = self._toggle(self.tr("This character across chats"),
-                                   self.tr("Show the memories of this chat's character from all its chats, each chat "
-                                           "a colour (with Communities); memories of other chats are read-only here"))
+        self.across = self._toggle()
         self.across_note = QLabel()
         self.across_note.setVisible(False)
         self.colour = QComboBox()
-        self.colour.setToolTip(self.tr("What the node colours show; the legend on the graph says what each colour means"))
-        self.colour.addItem(self.tr("Communities"), BY_COMMUNITY)
-        self.colour.addItem(self.tr("Types"), BY_TYPE)
+        self.colour.addItem("", BY_COMMUNITY)
+        self.colour.addItem("", BY_TYPE)
         self.colour.currentIndexChanged.connect(lambda _i: self._each("set_color_by", self.colour.currentData()))
         self.local = QComboBox()
-        self.local.setToolTip(self.tr("Show only the selected memory and what lies a few links away from it"))
-        self.local.addItem(self.tr("Whole graph"), 0)
-        for k in (1, 2, 3):
-            self.local.addItem(self.tr("%n step(s) around", "", k), k)
+        for k in (0, 1, 2, 3):
+            self.local.addItem("", k)
         self.local.currentIndexChanged.connect(lambda _i: self._each("set_local_depth", int(self.local.currentData())))
         # layout: run/stop and the forces
-        self.layout_run = self._toggle(self.tr("Layout"), self.tr("Run or stop the layout; dragged nodes stay pinned"))
+        self.layout_run = self._toggle()
         self.layout_run.setChecked(True)
         self.layout_run.toggled.connect(lambda on: self._each("set_layout_running", on))
         self.forces = QToolButton()
-        self.forces.setText(self.tr("Forces"))
-        self.forces.setToolTip(self.tr("How far nodes push apart and how hard they are pulled to the centre"))
         self.forces.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         panel = QWidget()
         form = QFormLayout(panel)
         self.spread = self._force_slider(SPREAD_RANGE, DEFAULT_SPREAD)
         self.gravity = self._force_slider(GRAVITY_RANGE, DEFAULT_GRAVITY)
-        form.addRow(self.tr("Spread"), self.spread)
-        form.addRow(self.tr("Pull to centre"), self.gravity)
+        self.spread_label, self.gravity_label = QLabel(), QLabel()
+        form.addRow(self.spread_label, self.spread)
+        form.addRow(self.gravity_label, self.gravity)
         menu = QMenu(self.forces)
         holder = QWidgetAction(menu)
         holder.setDefaultWidget(panel)
@@ -105,7 +98,6 @@ class GraphToolbar(QWidget):
         self._force_timer.timeout.connect(lambda: self._each("set_forces", *self.force_values()))
         # the time scrubber: the graph as of message N (at the right end: everything)
         self.time = QSlider(Qt.Orientation.Horizontal)
-        self.time.setToolTip(self.tr("The graph as of a message: drag left to see memory grow over the story"))
         self.time.setRange(0, 0)
         self.time.setMinimumWidth(self.fontMetrics().averageCharWidth() * 14)
         self.time_label = QLabel()
@@ -138,6 +130,39 @@ class GraphToolbar(QWidget):
             motion.addWidget(moving)
         motion.addWidget(self.time, 1)
         subscribe(self, context.sigChatChanged, lambda _c: self.recall.setChecked(False))
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        self.types.setText(self.tr("Types"))
+        self.tiers.setText(self.tr("Tiers"))
+        for action in self.types.menu().actions():
+            action.setText(node_type_label(str(action.data())))
+        for action in self.tiers.menu().actions():
+            action.setText(tier_label(str(action.data())))
+        self.search.setPlaceholderText(self.tr("Search the graph…"))
+        self.lanes.setText(self.tr("Lanes"))
+        self.lanes.setToolTip(self.tr("Point-of-view lanes: each owner's memories in a column"))
+        self.recall.setText(self.tr("Last recall"))
+        self.recall.setToolTip(self.tr("Light up the memories the newest recall put in the prompt"))
+        self.across.setText(self.tr("This character across chats"))
+        self.across.setToolTip(self.tr("Show the memories of this chat's character from all its chats, each chat "
+                                       "a colour (with Communities); memories of other chats are read-only here"))
+        self.colour.setToolTip(self.tr("What the node colours show; the legend on the graph says what each colour means"))
+        self.colour.setItemText(0, self.tr("Communities"))
+        self.colour.setItemText(1, self.tr("Types"))
+        self.local.setToolTip(self.tr("Show only the selected memory and what lies a few links away from it"))
+        self.local.setItemText(0, self.tr("Whole graph"))
+        for k in (1, 2, 3):
+            self.local.setItemText(k, self.tr("%n step(s) around", "", k))
+        self.layout_run.setText(self.tr("Layout"))
+        self.layout_run.setToolTip(self.tr("Run or stop the layout; dragged nodes stay pinned"))
+        self.forces.setText(self.tr("Forces"))
+        self.forces.setToolTip(self.tr("How far nodes push apart and how hard they are pulled to the centre"))
+        self.spread_label.setText(self.tr("Spread"))
+        self.gravity_label.setText(self.tr("Pull to centre"))
+        self.time.setToolTip(self.tr("The graph as of a message: drag left to see memory grow over the story"))
+        self._show_time()
+        self._show_across()
 
     def _across_changed(self, on: bool) -> None:
         self.across.blockSignals(True)
@@ -154,13 +179,13 @@ class GraphToolbar(QWidget):
                 "Showing this character across %n chat(s), each chat a community; only this chat's memories "
                 "can be edited here. Turn off “This character across chats” to go back.", "", len(source.chats)))
 
-    def _menu_button(self, text: str, items: list[tuple[str, str]]) -> QToolButton:
+    def _menu_button(self, keys: Iterable[str]) -> QToolButton:
+        """A button whose menu checks ``keys`` (all on); ``retranslate`` names them."""
         button = QToolButton()
-        button.setText(text)
         button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         menu = QMenu(button)
-        for key, label in items:
-            action = QAction(label, menu)
+        for key in keys:
+            action = QAction(menu)
             action.setCheckable(True)
             action.setChecked(True)
             action.setData(key)
@@ -186,10 +211,9 @@ class GraphToolbar(QWidget):
             return float(math.exp(lo + (hi - lo) * slider.value() / 100))
         return value(self.spread, SPREAD_RANGE), value(self.gravity, GRAVITY_RANGE)
 
-    def _toggle(self, text: str, tip: str) -> QToolButton:
+    @staticmethod
+    def _toggle() -> QToolButton:
         button = QToolButton()
-        button.setText(text)
-        button.setToolTip(tip)
         button.setCheckable(True)
         return button
 

@@ -12,6 +12,7 @@ from typing import Any
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
+from ..i18n import Retranslated
 from ..theming import Theme
 from ..theming.colors import rgba
 from .graph_colors import BY_COMMUNITY, LegendEntry, legend_entries
@@ -20,7 +21,7 @@ MAX_LINES = 14
 MAX_NAME = 30
 
 
-class GraphLegend(QWidget):
+class GraphLegend(Retranslated, QWidget):
     sigGroupClicked = Signal(int)  # a community's index (-1: none)
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -38,6 +39,11 @@ class GraphLegend(QWidget):
         box.addWidget(self.body)
         self.entries: list[LegendEntry] = []
         self._text_colour = "#ffffff"
+        self._followed: tuple[object, Theme] | None = None
+
+    def retranslate(self) -> None:
+        if self._followed is not None:
+            self.follow(*self._followed)
 
     def restyle(self, theme: Theme) -> None:
         self._text_colour = theme.color("text")
@@ -66,6 +72,7 @@ class GraphLegend(QWidget):
     def follow(self, state: object, theme: Theme) -> None:
         """Show what the colours of ``state`` (a GraphState) mean for the nodes it shows."""
         st: Any = state
+        self._followed = (state, theme)
         by_community = st.color_by == BY_COMMUNITY
         title = self.tr("Communities") if by_community else self.tr("Types")
         if by_community and st.communities.of_chats:  # a character across its chats: a group is a chat

@@ -21,7 +21,7 @@ from ...lifetime import subscribe
 from ...theming import Theme
 from ...theming.colors import mix, rgba, to_rgb
 from ...theming.qt import gl_clear_color
-from ..gl_probe import opengl_problem, placeholder
+from ..gl_probe import opengl_problem, placeholder, placeholder_text
 from ..graph_colors import BY_COMMUNITY, COMMUNITY_COLOURS, community_palette, type_palette
 from ..graph_data import TYPE_NAMES, FloatArray, IntArray
 from ..graph_page import GraphPage
@@ -94,8 +94,10 @@ class NebulaView(GraphPage):
         self.base: FloatArray = np.zeros((0, 3))
         self.points: FloatArray = np.zeros((0, 3))
         self.sizes = np.zeros(0, dtype=np.float32)
+        self.placeholder: QLabel | None = None
         if self.problem:
-            box.addWidget(placeholder(self.tr("The memory nebula"), self.problem, self))
+            self.placeholder = placeholder(self.tr("The memory nebula"), self)
+            box.addWidget(self.placeholder)
             self.glview: Any = None
             return
         self.glview = _GLView()
@@ -137,6 +139,11 @@ class NebulaView(GraphPage):
         self.wire()
         self.set_theme(context.themes.current)
         self._reset()
+
+    def retranslate(self) -> None:
+        if self.placeholder is not None:
+            self.problem = opengl_problem()
+            self.placeholder.setText(placeholder_text(self.tr("The memory nebula")))
 
     # public (besides GraphPage's) ------------------------------------------------------------
     def _colouring_changed(self) -> None:
