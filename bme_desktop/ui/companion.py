@@ -33,10 +33,12 @@ from ..core.events import Event
 from ..core.model import Node, NodeQuery, RecallRecord
 from ..core.service import MemoryService
 from .context import AppContext
+from .i18n import Retranslated
 from .labels import node_type_label
 from .lifetime import subscribe
 
 ID_ROLE = Qt.ItemDataRole.UserRole
+TYPE_ROLE, TITLE_ROLE = Qt.ItemDataRole.UserRole + 1, Qt.ItemDataRole.UserRole + 2
 SEARCH_LIMIT = 20
 
 
@@ -47,21 +49,20 @@ def model_status(context: AppContext) -> str:
     return QCoreApplication.translate("Companion", "Model: none (offline extraction)")
 
 
-class CompanionWindow(QWidget):
+class CompanionWindow(Retranslated, QWidget):
     sigVisibilityChanged = Signal(bool)
 
     def __init__(self, context: AppContext, bridge_status: str = "", parent: QWidget | None = None) -> None:
         super().__init__(parent, Qt.WindowType.Tool | Qt.WindowType.WindowStaysOnTopHint)
         self._context = context
         self.setObjectName("companion")
-        self.setWindowTitle(self.tr("BME Companion"))
         self.resize(360, 560)
         self.chat_id = context.events.last_chat  # SillyTavern's chat, if it spoke since start-up
         self.record: RecallRecord | None = None
         self.chat_label = QLabel()
         self.chat_label.setProperty("role", "heading")
         self.bridge_label = QLabel(bridge_status or self.tr("Bridge: off"))
-        self.model_label = QLabel(model_status(context))
+        self.model_label = QLabel()
         for label in (self.bridge_label, self.model_label):
             label.setProperty("role", "muted")
         self.recall_label = QLabel()
@@ -71,15 +72,14 @@ class CompanionWindow(QWidget):
         self.memories = QListWidget()
         self.memories.setObjectName("companion-memories")
         self.search = QLineEdit()
-        self.search.setPlaceholderText(self.tr("Search this chat's memories…"))
         self.search.setClearButtonEnabled(True)
         self._debounce = QTimer(self, singleShot=True, interval=250)
         self._debounce.timeout.connect(self.run_search)
         self.search.textChanged.connect(lambda _t: self._debounce.start())
-        self.forget_button = QPushButton(self.tr("Forget (F)"))
+        self.forget_button = QPushButton()
         self.forget_button.setProperty("role", "danger")
         self.forget_button.clicked.connect(self.forget)
-        self.pin_button = QPushButton(self.tr("Pin (P)"))
+        self.pin_button = QPushButton()
         self.pin_button.clicked.connect(self.pin)
         self.note = QLabel()
         self.note.setProperty("role", "muted")
@@ -106,9 +106,25 @@ class CompanionWindow(QWidget):
         layout.addWidget(self.note)
         subscribe(self, context.events.sigEvent, self._on_event)
         subscribe(self, context.sigChatChanged, self._main_chat_changed)
+        self.retranslate()
         self.follow(self.chat_id)
         if not self.chat_id:
             self._follow_latest()
+
+    def retranslate(self) -> None:
+        """The window's words in the current language (the bridge's status comes from the app)."""
+        self.setWindowTitle(self.tr("BME Companion"))
+        self.model_label.setText(model_status(self._context))
+        self.search.setPlaceholderText(self.tr("Search this chat's memories…"))
+        self.forget_button.setText(self.tr("Forget (F)"))
+        self.pin_button.setText(self.tr("Pin (P)"))
+        if not self.chat_id:
+            self.chat_label.setText(self.tr("No chat yet"))
+        elif self.recall_label.text():
+            self._describe_record()
+        for row in range(self.memories.count()):
+            item = self.memories.item(row)
+            item.setText(self._row_text(item.data(TYPE_ROLE), item.data(TITLE_ROLE)))
 
     # following the chat ------------------------------------------------------------------
     def follow(self, chat_id: str) -> None:
@@ -155,22 +171,34 @@ class CompanionWindow(QWidget):
 
     def _show_record(self, record: RecallRecord | None) -> None:
         self.record = record
+        self._describe_record()
         if record is None:
-            self.recall_label.setText(self.tr("No recall yet for this chat."))
             self.injection.clear()
             self._fill([])
             return
-        self.recall_label.setText(self.tr("Last recall · message {0} · %n memories", "", len(record.nodes))
-                                  .format(record.index))
         self.injection.setPlainText(record.injection)
         if not self.search.text().strip():
             self._fill(record.nodes)
 
+    def _describe_record(self) -> None:
+        record = self.record
+        if record is None:
+            self.recall_label.setText(self.tr("No recall yet for this chat."))
+        else:
+            self.recall_label.setText(self.tr("Last recall · message {0} · %n memories", "", len(record.nodes))
+                                      .format(record.index))
+
+    @staticmethod
+    def _row_text(type_id: object, title: object) -> str:
+        return f"{node_type_label(str(type_id or ''))} · {title or ''}"
+
     def _fill(self, rows: list[dict[str, Any]]) -> None:
         self.memories.clear()
         for row in rows:
-            item = QListWidgetItem(f"{node_type_label(str(row.get('type', '')))} · {row.get('title', '')}")
+            item = QListWidgetItem(self._row_text(row.get("type"), row.get("title")))
             item.setData(ID_ROLE, row.get("id", ""))
+            item.setData(TYPE_ROLE, row.get("type", ""))
+            item.setData(TITLE_ROLE, row.get("title", ""))
             self.memories.addItem(item)
         if self.memories.count():
             self.memories.setCurrentRow(0)

@@ -8,7 +8,7 @@ import re
 import sys
 
 import pytest
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QWidget
 
 from bme_desktop.core.editing import NodeDraft
 from bme_desktop.core.model import MessageIn
@@ -21,7 +21,7 @@ from tests.ui.test_window_release import Errors
 
 CHAT = "chat-1"
 CJK = re.compile(r"[\u3400-\u9fff]")
-NAMES = {"Kael", "Wren"}  # the memories' own words (Lyra is in the whitelist)
+NAMES = {"Kael", "Wren", "chat"}  # the memories' own words and the chat's id, chat-1 (Lyra is whitelisted)
 
 
 def _every_panel(window: MainWindow) -> None:
@@ -29,7 +29,7 @@ def _every_panel(window: MainWindow) -> None:
         window.panel(key)
 
 
-def _english_left(window: MainWindow, data: str) -> list[tuple[str, str]]:
+def _english_left(window: QWidget, data: str) -> list[tuple[str, str]]:
     return [(kind, text) for kind, text in visible_texts(window)
             if any(w not in WHITELIST | NAMES for w in WORD.findall(text.replace(data, "")))]
 
@@ -61,6 +61,9 @@ def test_a_language_switch_translates_the_same_window_in_place(
     window, context = desktop.window, desktop.context
     window.show_panel("graph2d")
     _every_panel(window)
+    desktop.show_companion(True)
+    companion = desktop.companion
+    assert companion is not None
     assert settle(context.runner)
     selected = story.editor.node
     assert selected is not None
@@ -79,6 +82,7 @@ def test_a_language_switch_translates_the_same_window_in_place(
     assert story.editor.field_edit("name").text() == "Lyra (being edited)"  # an edit in progress survives
     assert settle(context.runner)
     assert _english_left(window, str(context.data_dir)) == []
+    assert _english_left(companion, str(context.data_dir)) == []  # the companion window too
 
     desktop.set_language("en")
     assert desktop.window is window and context.language == "en"
