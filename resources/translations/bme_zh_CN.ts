@@ -1197,137 +1197,147 @@ Type {0} to confirm:</source>
 <context>
     <name>GraphToolbar</name>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="136"/>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="152"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="139"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="159"/>
         <source>Types</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="137"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="140"/>
         <source>Tiers</source>
         <translation>层级</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="142"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="145"/>
+        <source>Scopes</source>
+        <translation>范围</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="146"/>
+        <source>Who else remembers a memory: this chat, the character, your persona, the world</source>
+        <translation>还有谁记得这条记忆：本聊天、角色、你的身份、世界</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="149"/>
         <source>Search the graph…</source>
         <translation>在图谱中搜索…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="143"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="150"/>
         <source>Lanes</source>
         <translation>视角分道</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="144"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="151"/>
         <source>Point-of-view lanes: each owner&apos;s memories in a column</source>
         <translation>视角分道：每个角色的记忆各占一列</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="145"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="152"/>
         <source>Last recall</source>
         <translation>上次召回</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="146"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="153"/>
         <source>Light up the memories the newest recall put in the prompt</source>
         <translation>高亮最近一次召回放进提示词的记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="147"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="154"/>
         <source>This character across chats</source>
         <translation>该角色的所有聊天</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="148"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="155"/>
         <source>Show the memories of this chat&apos;s character from all its chats, each chat a colour (with Communities); memories of other chats are read-only here</source>
         <translation>显示本聊天角色在其所有聊天中的记忆，每个聊天一种颜色（按社区着色时）；其他聊天的记忆在这里只读</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="150"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="157"/>
         <source>What the node colours show; the legend on the graph says what each colour means</source>
         <translation>节点颜色表示什么；图上的图例说明每种颜色的含义</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="151"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="158"/>
         <source>Communities</source>
         <translation>社群</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="153"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="160"/>
         <source>Show only the selected memory and what lies a few links away from it</source>
         <translation>只显示选中的记忆及其几步之内相连的记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="154"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="161"/>
         <source>Whole graph</source>
         <translation>整个图</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="156"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="163"/>
         <source>%n step(s) around</source>
         <translation>
             <numerusform>周围 %n 步</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="157"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="164"/>
         <source>Layout</source>
         <translation>布局</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="158"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="165"/>
         <source>Run or stop the layout; dragged nodes stay pinned</source>
         <translation>运行或停止布局；拖动过的节点保持固定</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="159"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="166"/>
         <source>Forces</source>
         <translation>力度</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="160"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="167"/>
         <source>How far nodes push apart and how hard they are pulled to the centre</source>
         <translation>节点彼此推开多远，以及被拉向中心的力度</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="161"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="168"/>
         <source>Spread</source>
         <translation>分散</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="162"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="169"/>
         <source>Pull to centre</source>
         <translation>向心拉力</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="163"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="170"/>
         <source>The graph as of a message: drag left to see memory grow over the story</source>
         <translation>截至某条消息时的图：向左拖动，看记忆如何随故事增长</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="179"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="186"/>
         <source>Showing this character across %n chat(s), each chat a community; only this chat&apos;s memories can be edited here. Turn off “This character across chats” to go back.</source>
         <translation>
             <numerusform>正在显示该角色的 %n 个聊天，每个聊天一个社区；这里只能编辑本聊天的记忆。关闭“该角色的所有聊天”即可返回。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="256"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="263"/>
         <source>All messages</source>
         <translation>全部消息</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="258"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="265"/>
         <source>As of message {0} of this chat</source>
         <translation>截至本聊天第 {0} 条消息</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="260"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="267"/>
         <source>As of message {0}</source>
         <translation>截至第 {0} 条消息</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="283"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="290"/>
         <source>No recall yet in this chat.</source>
         <translation>此聊天尚无召回。</translation>
     </message>

@@ -34,7 +34,11 @@ def test_unticking_a_type_filters_it_out_and_lanes_toggle(qtbot, context: AppCon
     event.setChecked(False)
     kind, f = graph.calls[-1]
     assert kind == "filter" and f.types is not None and "event" not in f.types and "fact" in f.types
-    assert f.tiers is None
+    assert f.tiers is None and f.scopes is None
+    persona = next(a for a in bar.scopes.menu().actions() if a.data() == "persona")
+    persona.setChecked(False)  # the scope filter: who else remembers it
+    kind, f = graph.calls[-1]
+    assert kind == "filter" and f.scopes == frozenset({"chat", "character", "world"})
     bar.lanes.click()
     assert graph.calls[-1] == ("lanes", True)
 

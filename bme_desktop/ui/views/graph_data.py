@@ -16,6 +16,7 @@ import numpy.typing as npt
 
 from ...core.model import Edge, Node
 from ...core.schema import NODE_TYPES, RELATIONS, TIERS
+from ...core.scopes import SCOPE_KINDS
 from ..theming.model import EDGE_BUCKETS, RELATION_BUCKETS
 
 IntArray = npt.NDArray[np.int64]
@@ -24,6 +25,7 @@ BoolArray = npt.NDArray[np.bool_]
 
 TYPE_NAMES: tuple[str, ...] = tuple(NODE_TYPES)
 TIER_NAMES: tuple[str, ...] = tuple(TIERS)
+SCOPE_NAMES: tuple[str, ...] = tuple(SCOPE_KINDS)
 BUCKET_NAMES: tuple[str, ...] = tuple(EDGE_BUCKETS)
 MIN_SIZE, MAX_SIZE = 6.0, 17.0  # node diameter in px, by importance 0..10 (as ST-BME)
 
@@ -52,6 +54,12 @@ def _summary(node: Node) -> str:
 def _first(node: Node) -> int:
     """The message a memory was first drawn from (-1 if it names none, e.g. written by hand)."""
     return min(node.source_indices) if node.source_indices else -1
+
+
+def _scope(node: Node) -> int:
+    """Who else remembers a memory, as an index in SCOPE_NAMES (an unknown kind: past the end)."""
+    kind = node.scope.kind
+    return SCOPE_NAMES.index(kind) if kind in SCOPE_NAMES else len(SCOPE_NAMES)
 
 
 class _Labels:
@@ -83,6 +91,7 @@ class GraphData:
         self.region_idx: IntArray = np.zeros(0, np.int64)
         self.importance: FloatArray = np.zeros(0)
         self.first_message: IntArray = np.zeros(0, np.int64)  # first source message (-1: none known)
+        self.scope_idx: IntArray = np.zeros(0, np.int64)  # index in SCOPE_NAMES: who else remembers it
         self.owners = _Labels()
         self.regions = _Labels()
         self.edge_ids: list[str] = []
@@ -149,6 +158,7 @@ class GraphData:
             self.region_idx = np.concatenate((self.region_idx, [self.regions.of(n.scope.region) for n in new]))
             self.importance = np.concatenate((self.importance, [float(n.importance) for n in new]))
             self.first_message = np.concatenate((self.first_message, [_first(n) for n in new])).astype(np.int64)
+            self.scope_idx = np.concatenate((self.scope_idx, [_scope(n) for n in new])).astype(np.int64)
         return np.arange(start, self.n, dtype=np.int64), np.array(changed, dtype=np.int64)
 
     def _set_row(self, r: int, node: Node) -> None:
@@ -160,6 +170,7 @@ class GraphData:
         self.region_idx[r] = self.regions.of(node.scope.region)
         self.importance[r] = float(node.importance)
         self.first_message[r] = _first(node)
+        self.scope_idx[r] = _scope(node)
 
     @staticmethod
     def _type(name: str) -> int:
@@ -184,7 +195,8 @@ class GraphData:
         self.titles = [self.titles[i] for i in kept]
         self.texts = [self.texts[i] for i in kept]
         self.row = {node_id: i for i, node_id in enumerate(self.ids)}
-        for name in ("type_idx", "tier_idx", "owner_idx", "region_idx", "importance", "first_message"):
+        for name in ("type_idx", "tier_idx", "owner_idx", "region_idx", "importance", "first_message",
+                     "scope_idx"):
             setattr(self, name, getattr(self, name)[keep])
         if self.m:
             self.src, self.dst = remap[self.src], remap[self.dst]

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from .graph_data import TIER_NAMES, TYPE_NAMES, BoolArray, FloatArray, GraphData, IntArray
+from .graph_data import SCOPE_NAMES, TIER_NAMES, TYPE_NAMES, BoolArray, FloatArray, GraphData, IntArray
 
 DORMANT = TIER_NAMES.index("dormant")
 SHORT_TERM = TIER_NAMES.index("short_term")
@@ -24,6 +24,7 @@ class GraphFilter:
 
     types: frozenset[str] | None = None
     tiers: frozenset[str] | None = None
+    scopes: frozenset[str] | None = None  # who else remembers it: chat, character, persona, world
     owners: frozenset[str] | None = None
     regions: frozenset[str] | None = None
     #: The time scrubber: only memories first drawn from a message up to this index (None: all).
@@ -42,6 +43,7 @@ def filter_mask(data: GraphData, f: GraphFilter) -> BoolArray:
     """True for each node row that passes every part of the filter."""
     mask = _allowed(TYPE_NAMES, f.types)[data.type_idx]
     mask &= _allowed(TIER_NAMES, f.tiers)[data.tier_idx]
+    mask &= _allowed(SCOPE_NAMES, f.scopes)[data.scope_idx]
     mask &= _allowed(data.owners.names, f.owners)[data.owner_idx]
     mask &= _allowed(data.regions.names, f.regions)[data.region_idx]
     if f.until_message is not None:

@@ -25,10 +25,11 @@ from PySide6.QtWidgets import (
 )
 
 from ...core.schema import NODE_TYPES, TIERS
+from ...core.scopes import SCOPE_KINDS
 from ...core.service import MemoryService
 from ..context import AppContext
 from ..i18n import Retranslated
-from ..labels import node_type_label, tier_label
+from ..labels import node_type_label, scope_label, tier_label
 from ..lifetime import subscribe
 from .graph_colors import BY_COMMUNITY, BY_TYPE
 from .graph_query import GraphFilter
@@ -55,6 +56,7 @@ class GraphToolbar(Retranslated, QWidget):
         self.views = [v for v in views if hasattr(v, "set_filter")]
         self.types = self._menu_button(NODE_TYPES)
         self.tiers = self._menu_button(TIERS)
+        self.scopes = self._menu_button(SCOPE_KINDS)
         self.search = QLineEdit()
         self.search.setClearButtonEnabled(True)
         self.search.setMinimumWidth(self.search.fontMetrics().averageCharWidth() * 16)  # never squeezed to "S…"
@@ -121,6 +123,7 @@ class GraphToolbar(Retranslated, QWidget):
             layout.addLayout(row)
         filters.addWidget(self.types)
         filters.addWidget(self.tiers)
+        filters.addWidget(self.scopes)
         filters.addWidget(self.search, 1)
         for shown in (self.colour, self.local, self.lanes, self.recall, self.across):
             display.addWidget(shown)
@@ -139,6 +142,10 @@ class GraphToolbar(Retranslated, QWidget):
             action.setText(node_type_label(str(action.data())))
         for action in self.tiers.menu().actions():
             action.setText(tier_label(str(action.data())))
+        self.scopes.setText(self.tr("Scopes"))
+        self.scopes.setToolTip(self.tr("Who else remembers a memory: this chat, the character, your persona, the world"))
+        for action in self.scopes.menu().actions():
+            action.setText(scope_label(str(action.data())))
         self.search.setPlaceholderText(self.tr("Search the graph…"))
         self.lanes.setText(self.tr("Lanes"))
         self.lanes.setToolTip(self.tr("Point-of-view lanes: each owner's memories in a column"))
@@ -225,7 +232,7 @@ class GraphToolbar(Retranslated, QWidget):
 
     def current_filter(self) -> GraphFilter:
         return GraphFilter(types=self._chosen(self.types), tiers=self._chosen(self.tiers),
-                           until_message=self.until_message())
+                           scopes=self._chosen(self.scopes), until_message=self.until_message())
 
     # time scrubber ---------------------------------------------------------------------------
     def until_message(self) -> int | None:

@@ -105,3 +105,14 @@ def test_projection_and_picking_find_the_point_under_the_cursor() -> None:
     assert screen.tolist() == [[100.0, 50.0], [150.0, 25.0]]
     assert pick(screen, front, 149, 27, 4.0) == 1
     assert pick(screen, front, 10, 10, 4.0) == -1
+
+
+def test_the_scope_filter_keeps_the_memories_shared_as_chosen_even_after_an_update() -> None:
+    shared = [Node("p", "c", "fact", "p", {}, scope=Scope(kind="persona")), node("a"),
+              Node("w", "c", "fact", "w", {}, scope=Scope(kind="world"))]
+    g = GraphData.from_records(shared, [])
+    assert filter_mask(g, GraphFilter(scopes=frozenset({"chat", "world"}))).tolist() == [False, True, True]
+    g.upsert_nodes([Node("a", "c", "fact", "a", {}, scope=Scope(kind="persona"))])  # shared later
+    assert filter_mask(g, GraphFilter(scopes=frozenset({"persona"}))).tolist() == [True, True, False]
+    g.remove_nodes(["p"])
+    assert filter_mask(g, GraphFilter(scopes=frozenset({"world"}))).tolist() == [False, True]
