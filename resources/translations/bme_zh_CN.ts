@@ -1154,6 +1154,19 @@ Type {0} to confirm:</source>
     </message>
 </context>
 <context>
+    <name>Graph2DView</name>
+    <message>
+        <location filename="../../bme_desktop/ui/views/graph2d/view.py" line="203"/>
+        <source>Objective</source>
+        <translation>客观</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/views/graph2d/view.py" line="203"/>
+        <source>{0}&apos;s view</source>
+        <translation>{0} 的视角</translation>
+    </message>
+</context>
+<context>
     <name>GraphLegend</name>
     <message>
         <location filename="../../bme_desktop/ui/views/legend.py" line="77"/>

@@ -96,8 +96,10 @@ def lane_shift(pos: npt.NDArray[np.floating], owner_idx: IntArray, n_owners: int
                gap: float = 0.25) -> FloatArray:
     """Per-node (dx, 0) that centres each owner's nodes in its own column, side by side.
 
-    Columns are as wide as most nodes' spread (a far outlier is pulled to its column's edge) plus
-    ``gap``; the objective column is at x = 0.
+    Each column is as wide as most of its own nodes' spread (a far outlier is pulled to its
+    column's edge; a lane of one or two memories gets a narrow column, not one as wide as the
+    objective's) plus ``gap`` of it; the objective column is at x = 0, the owners' columns
+    beside it, alternately right and left, outwards.
     """
     shift = np.zeros((owner_idx.size, 2))
     if owner_idx.size == 0 or not np.any(owner_idx):
@@ -107,11 +109,21 @@ def lane_shift(pos: npt.NDArray[np.floating], owner_idx: IntArray, n_owners: int
     count = np.bincount(owner_idx, minlength=lanes).astype(np.float64)
     mean = np.bincount(owner_idx, weights=x, minlength=lanes) / np.maximum(count, 1.0)
     local = x - mean[owner_idx]
-    half = float(np.quantile(np.abs(local), 0.9)) or 1.0  # outliers must not widen every column
-    local = np.clip(local, -half, half)
+    floor = float(np.quantile(np.abs(local), 0.9)) * 0.15 or 1.0  # the narrowest column
+    half = np.full(lanes, floor)
+    for lane in np.flatnonzero(count).tolist():
+        half[lane] = max(floor, float(np.quantile(np.abs(local[owner_idx == lane]), 0.9)))
+    local = np.clip(local, -half[owner_idx], half[owner_idx])
     width = 2.0 * half * (1.0 + gap)
+    centre = np.zeros(lanes)
     slot = lane_order(lanes)
-    shift[:, 0] = slot[owner_idx] * width + local - x
+    for side in (1, -1):  # outwards on each side, in slot order, only lanes with memories take room
+        edge = width[0] / 2
+        for lane in sorted((int(i) for i in np.flatnonzero((np.sign(slot) == side) & (count > 0))),
+                           key=lambda i: abs(int(slot[i]))):
+            centre[lane] = side * (edge + width[lane] / 2)
+            edge += width[lane]
+    shift[:, 0] = centre[owner_idx] + local - x
     return shift
 
 

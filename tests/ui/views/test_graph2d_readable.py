@@ -165,3 +165,19 @@ def test_the_legend_covers_no_node(view: Graph2DView) -> None:
     covered = [r for r in shown.tolist()
                if legend.contains(view.canvas.mapFromScene(view.canvas.scene_pos_of(r)).toPointF())]
     assert covered == []
+
+
+def test_lanes_are_headed_by_whose_view_each_column_is(qtbot, view: Graph2DView) -> None:
+    from bme_desktop.ui.views.graph2d._canvas import LANE_KEY
+    view.set_lanes(True)
+    view.canvas._update_labels()
+    data, labels = view.state.data, view.canvas.labels
+    lanes = {k - LANE_KEY for k in labels.clusters if k >= LANE_KEY}
+    assert 0 in lanes and len(lanes) >= 3  # "Objective" and the owners' columns, at the default zoom
+    texts = [item.textItem.toPlainText() for item in labels.items if item.isVisible()]
+    owners = [f"{name}'s view" for name in data.owners.names[1:]]
+    assert "Objective" in texts and any(t in owners for t in texts)
+    assert overlaps(label_rects(view)) == 0
+    view.set_lanes(False)
+    view.canvas._update_labels()
+    assert not any(k >= LANE_KEY for k in view.canvas.labels.clusters)

@@ -116,3 +116,15 @@ def test_the_scope_filter_keeps_the_memories_shared_as_chosen_even_after_an_upda
     assert filter_mask(g, GraphFilter(scopes=frozenset({"persona"}))).tolist() == [True, True, False]
     g.remove_nodes(["p"])
     assert filter_mask(g, GraphFilter(scopes=frozenset({"world"}))).tolist() == [False, True]
+
+
+def test_a_lane_of_few_memories_gets_a_narrow_column_beside_a_wide_objective_one() -> None:
+    objective = [node(f"o{i}") for i in range(40)]
+    g = GraphData.from_records([*objective, node("l1", owner="Lyra"), node("w1", owner="Wren")], [])
+    pos = np.zeros((42, 2))
+    pos[:40, 0] = np.linspace(-10.0, 10.0, 40)
+    x = (pos + lane_shift(pos, g.owner_idx, len(g.owners.names)))[:, 0]
+    spread = x[:40].max() - x[:40].min()
+    assert spread > 15.0  # the objective column keeps its width
+    beyond = max(abs(x[40]), abs(x[41])) - x[:40].max()
+    assert 0 < beyond < spread * 0.5  # the owners' columns sit close beside it, not a whole width away

@@ -27,6 +27,7 @@ from ._labels import LabelLayer
 from ._mouse import GraphViewBox
 
 HIT_SLOP_PX = 3.0
+LANE_KEY = 100_000  # label keys of the lane headings (communities are numbered from 0)
 
 
 class _Nodes(pg.ScatterPlotItem):  # type: ignore[misc]
@@ -56,6 +57,7 @@ class GraphCanvas(pg.GraphicsView):  # type: ignore[misc]
         self.sizes: FloatArray = np.zeros(0)
         self.reserved: list[QRectF] = []  # boxes labels keep clear (the legend), in viewport pixels
         self.clustered = False  # communities drawn apart: links between two of them draw muted
+        self.lane_names: list[str] | None = None  # point-of-view lanes on: each lane's heading, by owner index
         self._label_timer = QTimer(self, singleShot=True, interval=80)
         self._label_timer.timeout.connect(self._update_labels)
         self.vb.sigRangeChanged.connect(lambda *_: self._label_timer.start())
@@ -210,7 +212,21 @@ class GraphCanvas(pg.GraphicsView):  # type: ignore[misc]
             always.extend(lit[np.argsort(-self.sizes[lit], kind="stable")][:20].tolist())
         shown = self.shown()
         self.labels.update(data.titles, self.pos, shown, self.sizes, np.array(always, np.int64), self.sizes,
-                           self._clusters(shown), self.reserved)
+                           self._clusters(shown), self.reserved, self._lane_headings(shown))
+
+    def _lane_headings(self, shown: BoolArray) -> list[tuple[int, str, float, float, float]]:
+        """(key, heading, x, top, bottom) of each point-of-view lane with a memory on screen: the
+        heading goes above its column (keys from LANE_KEY, apart from the communities')."""
+        names, data = self.lane_names, self.data
+        if names is None or not shown.any():
+            return []
+        owner, pts = data.owner_idx[shown], self.pos[shown]
+        out = []
+        for lane in np.unique(owner).tolist():
+            x, y = pts[owner == lane, 0], pts[owner == lane, 1]
+            out.append((LANE_KEY + lane, names[lane] if lane < len(names) else "", float(np.median(x)),
+                        float(y.max()), float(y.min())))
+        return out
 
     def _clusters(self, shown: BoolArray) -> list[tuple[int, str, str, float, float, float]]:
         """(community, name, colour, x, top, bottom) of the coloured communities on screen, biggest

@@ -121,9 +121,11 @@ class LabelLayer:
 
     def update(self, titles: list[str], pos: FloatArray, shown: BoolArray, prominence: FloatArray,
                always: IntArray, sizes: FloatArray, clusters: list[tuple[int, str, str, float, float, float]],
-               reserved: list[QRectF] | None = None) -> None:
+               reserved: list[QRectF] | None = None,
+               headings: list[tuple[int, str, float, float, float]] | None = None) -> None:
         """``clusters``: (community, name, colour, x, top, bottom) of the communities worth naming,
-        biggest first."""
+        biggest first. ``headings``: (key, name, x, top, bottom) of groups named at any zoom before
+        anything else, above them (the point-of-view lanes); ``key`` >= 0 and unlike any community."""
         rect = self.view.viewRect()
         width, height = self.view.width(), self.view.height()
         if width <= 1 or height <= 1 or rect.width() <= 0 or rect.height() <= 0 or pos.shape[0] != shown.size:
@@ -133,6 +135,9 @@ class LabelLayer:
             & (pos[:, 1] >= rect.top()) & (pos[:, 1] <= rect.bottom())
         count = int(in_view.sum())
         candidates: list[Candidate] = []
+        for key, name, x, y, low in headings or ():
+            if rect.left() <= x <= rect.right():
+                candidates.append(Candidate(shorten(name, 36), x, min(y, rect.bottom()), 0.0, cluster=key, low=low))
         for row in always.tolist():
             if in_view[row]:
                 candidates.append(Candidate(shorten(titles[row]), pos[row, 0], pos[row, 1], sizes[row] / 2, row=row))

@@ -37,6 +37,7 @@ class Graph2DView(GraphPage):
         self.canvas = GraphCanvas(self.state, context.themes.current, use_opengl=self.opengl)
         self.base: FloatArray = np.zeros((0, 2))  # layout positions; display = base + lane shift
         self.shift: FloatArray = np.zeros((0, 2))
+        self.lane: FloatArray = np.zeros((0, 2))  # the part of ``shift`` the point-of-view lanes add
         self.lanes = False
         self.packing: GroupPacking | None = None  # communities drawn as separate discs, once known
         self.follow = True  # fit the view to the graph until the user pans or zooms
@@ -76,7 +77,8 @@ class Graph2DView(GraphPage):
         self.fit()
 
     def set_lanes(self, on: bool) -> None:
-        """Point-of-view lanes: objective memories in the middle, each owner's in a column beside."""
+        """Point-of-view lanes: objective memories in the middle, each owner's in a column beside,
+        each column headed by whose view it is."""
         self.lanes = on
         self._show_positions()
         self.fit()
@@ -179,13 +181,14 @@ class Graph2DView(GraphPage):
 
     def _show_positions(self, move_only: bool = False) -> None:
         data = self.state.data
-        if self.lanes:
-            self.shift = lane_shift(self.base, data.owner_idx, len(data.owners.names))
-        elif self.packing is not None and self.packing.fits(data.n):
-            self.shift = self.packing.apply(self.base) - self.base
-        else:
-            self.shift = np.zeros_like(self.base)
+        packed = self.packing is not None and self.packing.fits(data.n)
+        shown = self.packing.apply(self.base) if packed else self.base  # type: ignore[union-attr]
+        # lanes shift the communities as drawn apart (the raw layout is one dense core)
+        self.lane = lane_shift(shown, data.owner_idx, len(data.owners.names)) if self.lanes \
+            else np.zeros_like(self.base)
+        self.shift = shown + self.lane - self.base
         clustered = self.packing is not None and not self.lanes
+        self.canvas.lane_names = self._lane_names() if self.lanes else None
         if clustered != self.canvas.clustered:
             self.canvas.clustered = clustered
             move_only = False  # the links' muting changes
@@ -194,6 +197,10 @@ class Graph2DView(GraphPage):
         else:
             self.canvas.pos = self.base + self.shift
             self.canvas.refresh()
+
+    def _lane_names(self) -> list[str]:
+        owners = self.state.data.owners.names
+        return [self.tr("Objective") if not owner else self.tr("{0}'s view").format(owner) for owner in owners]
 
     def _settled(self) -> None:
         if self.follow:
@@ -208,8 +215,9 @@ class Graph2DView(GraphPage):
             return
         self.follow = False
         self.base = self.base.copy()
-        if self.packing is not None and not self.lanes and self.packing.fits(self.base.shape[0]):
-            self.base[row] = self.packing.to_layout(row, where.x(), where.y())
+        if self.packing is not None and self.packing.fits(self.base.shape[0]):
+            lane = self.lane[row] if row < self.lane.shape[0] else (0.0, 0.0)
+            self.base[row] = self.packing.to_layout(row, where.x() - lane[0], where.y() - lane[1])
             self.shift[row] = (where.x() - self.base[row, 0], where.y() - self.base[row, 1])
         else:
             self.base[row] = (where.x() - self.shift[row, 0], where.y() - self.shift[row, 1])
