@@ -7,8 +7,6 @@ import uuid
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from sqlalchemy import or_, select
-
 from .errors import NotFound, ValidationError
 from .model import Edge, Node, Scope
 from .schema import (
@@ -20,8 +18,6 @@ from .schema import (
     validate_node_fields,
 )
 from .scopes import check_kind
-from .store import tables as t
-from .store.rows import row_to_edge
 from .store.unit_of_work import UnitOfWork
 
 PATCHABLE = ("fields", "importance", "tier", "review_status", "pinned", "scope", "story_time", "source_indices")
@@ -182,17 +178,11 @@ def restore_node(uow: UnitOfWork, chat_id: str, node_id: str) -> Node:
     node = require_node(uow, chat_id, node_id, include_deleted=True)
     if node.deleted_at is None:
         return node
-    for edge in _deleted_edges_of(uow, chat_id, node_id, node.deleted_at):
+    for edge in uow.read.edges_deleted_at(chat_id, node_id, node.deleted_at):
         uow.put_edge(replace(edge, deleted_at=None, updated_at=uow.now))
     restored = replace(node, deleted_at=None, updated_at=uow.now)
     uow.put_node(restored)
     return restored
-
-
-def _deleted_edges_of(uow: UnitOfWork, chat_id: str, node_id: str, when: float) -> list[Edge]:
-    rows = uow.conn.execute(select(t.edges).where(
-        or_(t.edges.c.from_id == node_id, t.edges.c.to_id == node_id), t.edges.c.deleted_at == when)).mappings()
-    return [row_to_edge(r, chat_id) for r in rows]
 
 
 def link(uow: UnitOfWork, chat_id: str, from_id: str, to_id: str, relation: str, *,

@@ -22,16 +22,15 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 
 import numpy as np
-from sqlalchemy import select
 
 from ..cancel import CancelToken, checkpoint
 from ..lorebook import is_read_only
 from ..model import Node
 from ..schema import NODE_TYPES, node_text
 from ..settings import LifecycleSettings
-from ..store import tables as t
 from ..store.reader import Reader
 from ..store.unit_of_work import UnitOfWork
+from ..store.vectors import vectors_of_any_model
 from .similarity import pairs_above, text_matrix
 
 ACTOR = "lifecycle"
@@ -51,14 +50,11 @@ class ConsolidationReport:
 
 def _vectors(read: Reader, ids: list[str]) -> Vectors:
     out: Vectors = {}
-    for start in range(0, len(ids), 500):
-        rows = read.conn.execute(select(t.vectors.c.node_id, t.vectors.c.model, t.vectors.c.data)
-                                .where(t.vectors.c.node_id.in_(ids[start:start + 500])))
-        for node_id, model, data in rows:
-            vec = np.frombuffer(bytes(data), dtype=np.float32)
-            norm = float(np.linalg.norm(vec))
-            if norm > 0:
-                out[node_id] = (model, vec / norm)
+    for node_id, model, data in vectors_of_any_model(read, ids):
+        vec = np.frombuffer(data, dtype=np.float32)
+        norm = float(np.linalg.norm(vec))
+        if norm > 0:
+            out[node_id] = (model, vec / norm)
     return out
 
 

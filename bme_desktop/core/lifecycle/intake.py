@@ -11,9 +11,9 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..settings import LifecycleSettings
+from ..store.node_updates import bulk_update_nodes
 from ..store.unit_of_work import UnitOfWork
 from . import tiers
-from .batch_update import bulk_update_nodes
 from .schedule import new_card, retrievability, valid_card
 
 ACTOR = "lifecycle"

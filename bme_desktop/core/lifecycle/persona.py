@@ -24,13 +24,10 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import select
-
 from ..model import PERSONA_KINDS, Node
 from ..model import Persona as Persona
 from ..model import Trait as Trait
 from ..settings import LifecycleSettings
-from ..store import tables as t
 from ..store.reader import Reader
 from ..store.unit_of_work import UnitOfWork
 from .chat_state import get_key, read_key, set_key
@@ -78,9 +75,7 @@ def synthesise(nodes: list[Node], user: str | None) -> list[Trait]:
 
 def rejected(read: Reader, chat_id: str) -> set[str]:
     pk = read.require_chat_pk(chat_id)
-    rows = read.conn.execute(select(t.audit_log.c.action, t.audit_log.c.detail).where(
-        t.audit_log.c.chat_pk == pk, t.audit_log.c.action.in_(("persona.reject", "persona.unreject")))
-        .order_by(t.audit_log.c.id))
+    rows = read.audit_actions(pk, ("persona.reject", "persona.unreject"))
     out: set[str] = set()
     for action, detail in rows:
         key = norm(str((detail or {}).get("trait", "")))

@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING, Any
 
 from ..model import Node
 from ..settings import LifecycleSettings
+from ..store.node_updates import bulk_update_nodes
 from ..store.unit_of_work import UnitOfWork
 from . import tiers
-from .batch_update import bulk_update_nodes
 from .schedule import new_card, relearn, retrievability, review, valid_card
 
 if TYPE_CHECKING:

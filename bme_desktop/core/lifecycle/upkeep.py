@@ -21,16 +21,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from sqlalchemy import select
 
 from ..cancel import CancelToken, checkpoint
 from ..events import ChangeRecord
 from ..schema import FACT_CATEGORY_POOLS, NODE_TYPES
 from ..settings import LifecycleSettings
-from ..store import tables as t
+from ..store.node_updates import bulk_update_nodes, write_retrievability
 from ..store.unit_of_work import UnitOfWork
 from . import tiers
-from .batch_update import bulk_update_nodes, write_retrievability
 from .retention import retention_in
 from .schedule import CARD_VERSION, half_life_days, new_card, retrievability_array
 
@@ -71,22 +69,11 @@ def _pool(type_id: str, category: str | None) -> str:
     return node_type.decay_pool
 
 
-def _load(uow: UnitOfWork, chat_pk: int) -> list[Any]:
-    """One row per live memory; the card's numbers come out of the JSON in SQL, so the scan
-    never parses ``srs`` in Python."""
-    c = t.nodes.c
-    return list(uow.conn.execute(select(
-        c.id, c.type, c.fields["category"].as_string(), c.tier, c.review_status, c.pinned, c.importance,
-        c.srs["v"].as_integer(), c.srs["stability"].as_float(), c.srs["last_review"].as_float(),
-        c.retrievability, c.created_at, c.recall_count, c.manually_edited,
-    ).where(c.chat_pk == chat_pk, c.deleted_at.is_(None)).order_by(c.id)).all())
-
-
 def plan_upkeep(uow: UnitOfWork, chat_id: str, now: float, settings: LifecycleSettings
                 ) -> tuple[UpkeepReport, dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
     """Decide the pass without writing: ``(report, column updates, flag merges)``."""
     report = UpkeepReport(chat_id, now)
-    rows = _load(uow, uow.read.require_chat_pk(chat_id))
+    rows = uow.read.upkeep_rows(uow.read.require_chat_pk(chat_id))
     report.scanned = n = len(rows)
     updates: dict[str, dict[str, Any]] = {}
     flags: dict[str, dict[str, Any]] = {}

@@ -208,6 +208,25 @@ class Reader:
         return [RetentionRow(str(r[0]), str(r[1]), r[2], str(r[3]), bool(r[4]), bool(r[5]), int(r[6]),
                              float(r[7]), float(r[8]), float(r[9])) for r in rows]
 
+    def upkeep_rows(self, chat_pk: int) -> list[Any]:
+        """One row per live memory with what upkeep decides on, ordered by id: id, type, category,
+        tier, review status, pinned, importance, and the card's numbers taken out of the JSON in
+        SQL (so the scan never parses ``srs`` in Python), retrievability, created, recall count,
+        written by hand."""
+        c = t.nodes.c
+        return list(self.conn.execute(select(
+            c.id, c.type, c.fields["category"].as_string(), c.tier, c.review_status, c.pinned, c.importance,
+            c.srs["v"].as_integer(), c.srs["stability"].as_float(), c.srs["last_review"].as_float(),
+            c.retrievability, c.created_at, c.recall_count, c.manually_edited,
+        ).where(c.chat_pk == chat_pk, c.deleted_at.is_(None)).order_by(c.id)).all())
+
+    def audit_actions(self, chat_pk: int, actions: Sequence[str]) -> list[tuple[str, dict[str, Any] | None]]:
+        """(action, detail) of the chat's audit entries of these ``actions``, oldest first."""
+        a = t.audit_log.c
+        rows = self.conn.execute(select(a.action, a.detail).where(a.chat_pk == chat_pk, a.action.in_(list(actions)))
+                                 .order_by(a.id))
+        return [(str(action), detail) for action, detail in rows]
+
     # messages ----------------------------------------------------------------------------
     def last_message_index(self, chat_pk: int) -> int | None:
         """The highest stored message index (None: no message)."""
@@ -304,6 +323,13 @@ class Reader:
         return [row_to_node(r, chat_id) for r in rows], total
 
     # edges -------------------------------------------------------------------------------
+    def edges_deleted_at(self, chat_id: str, node_id: str, when: float) -> list[Edge]:
+        """The edges at ``node_id`` deleted at the same moment as it (restored with it)."""
+        e = t.edges.c
+        rows = self.conn.execute(select(t.edges).where(
+            or_(e.from_id == node_id, e.to_id == node_id), e.deleted_at == when)).mappings()
+        return [row_to_edge(r, chat_id) for r in rows]
+
     def edge(self, chat_id: str, edge_id: str) -> Edge | None:
         pk = self.require_chat_pk(chat_id)
         row = self.conn.execute(select(t.edges).where(

@@ -16,8 +16,8 @@ from typing import Any
 from sqlalchemy import bindparam, select
 
 from ..cancel import CancelToken, checkpoint
-from ..store import tables as t
-from ..store.unit_of_work import UnitOfWork
+from . import tables as t
+from .unit_of_work import UnitOfWork
 
 CHUNK = 500
 # Columns a life-cycle pass may change through this path (the rest go through put_node).
