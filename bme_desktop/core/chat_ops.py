@@ -28,7 +28,7 @@ from .store.reader import Reader
 from .store.unit_of_work import UnitOfWork
 
 if TYPE_CHECKING:
-    from .ports import Core
+    from .ports import ChatOperations
 
 # The operations, by the task name the bridge and the CLI use.
 OPERATIONS = ("extract_pending", "reextract", "rebuild_summaries", "rebuild_vectors", "evolve")
@@ -102,7 +102,7 @@ def check_range(start: int | None, end: int | None, facts: ChatFacts) -> Message
 
 
 # the entry point ---------------------------------------------------------------------------
-def run_operation(service: Core, chat_id: str, task: str, *, start: int | None = None,
+def run_operation(service: ChatOperations, chat_id: str, task: str, *, start: int | None = None,
                   end: int | None = None, cancel: CancelToken | None = None,
                   progress: Progress | None = None) -> OperationResult:
     """Check, then run ``task`` (one of ``OPERATIONS``) as one undoable step; blocking."""
@@ -137,7 +137,7 @@ def run_operation(service: Core, chat_id: str, task: str, *, start: int | None =
 
 
 @contextlib.contextmanager
-def _paused(service: Core) -> Iterator[None]:
+def _paused(service: ChatOperations) -> Iterator[None]:
     """Hold automatic extraction back, so nothing else writes the chat inside the step."""
     from .extract.scheduler import ExtractionWorker
     worker = service.extraction
@@ -151,7 +151,7 @@ def _paused(service: Core) -> Iterator[None]:
 Runner = Callable[[CancelToken | None], OperationResult]
 
 
-def _prepare(service: Core, chat_id: str, task: str, rng: MessageRange | None, facts: ChatFacts,
+def _prepare(service: ChatOperations, chat_id: str, task: str, rng: MessageRange | None, facts: ChatFacts,
              report: Progress) -> Runner:
     """Check that ``task`` has something to do (raising before anything is written) and
     return the function that does it."""
@@ -226,7 +226,7 @@ def drop_from(uow: UnitOfWork, chat_id: str, start: int) -> tuple[int, int]:
     return len(rolled), int(state.get("extracted_to", -1))
 
 
-def _extract_until(service: Core, worker: Any, chat_id: str, task: str, rng: MessageRange | None,
+def _extract_until(service: ChatOperations, worker: Any, chat_id: str, task: str, rng: MessageRange | None,
                    after: int, target: int, cancel: CancelToken | None, report: Progress) -> OperationResult:
     """Extract batch after batch until message ``target`` is read (or nothing more is due: a
     trailing user message waits for its reply). Cancelled, it stops before the next batch."""
@@ -256,7 +256,7 @@ def drop_summaries(uow: UnitOfWork, chat_id: str) -> int:
     return uow.drop_summaries(chat_id, SUMMARY_BATCH_KINDS)
 
 
-def rebuild_summaries(service: Core, chat_id: str, cancel: CancelToken | None,
+def rebuild_summaries(service: ChatOperations, chat_id: str, cancel: CancelToken | None,
                       report: Progress) -> OperationResult:
     """Drop the summary state and write it again from the extraction batches: the small
     summaries (``summarize``, every ``summary_every`` batches) then the roll-ups (``fold``),

@@ -45,7 +45,7 @@ from .store.unit_of_work import UnitOfWork
 
 if TYPE_CHECKING:
     from .chat_ops import ChatFacts, MessageRange, OperationResult, Progress
-    from .ports import Core
+    from .ports import ChatOperations
 
 FIELD_CHARS = 400
 MAX_TAGS = 8
@@ -204,7 +204,7 @@ def parse_updates(reply: Any, pairs: list[Pair]) -> dict[int, Revision] | None:
 
 
 # running it --------------------------------------------------------------------------------
-def run_evolve(service: Core, chat_id: str, plan: EvolvePlan, cancel: CancelToken | None,
+def run_evolve(service: ChatOperations, chat_id: str, plan: EvolvePlan, cancel: CancelToken | None,
                report: Progress) -> OperationResult:
     from .chat_ops import OperationResult
     from .lifecycle.llm_step import Asked, ask_model, model_available
@@ -268,7 +268,7 @@ def run_evolve(service: Core, chat_id: str, plan: EvolvePlan, cancel: CancelToke
         "pairs": total, "revised": revised, "new_memories": plan.new_count, "path": label})
 
 
-def rebuild_vectors(service: Core, chat_id: str, rng: MessageRange | None, cancel: CancelToken | None,
+def rebuild_vectors(service: ChatOperations, chat_id: str, rng: MessageRange | None, cancel: CancelToken | None,
                     report: Progress) -> OperationResult:
     """Embed again the memories drawn from messages in ``rng`` (all of the chat's without
     one). Not an undo step: vectors are a cache of the memories' texts."""

@@ -264,6 +264,24 @@ class Extracting(ModelSteps, StoreAccess, Pipelines, Protocol):
     """An extraction run: the model, the per-chat claim on the database, the vector index."""
 
 
+class Rewriting(Reads, Writes, LateWrites, Maintenance, Protocol):
+    """What a recorded rewrite needs: reads and writes, the later writes settled first, the
+    maintenance tasks and the set of chats being rewritten."""
+
+
+class ChatOperations(Rewriting, ModelSteps, ChatQueries, Pipelines, Protocol):
+    """What the chat operations (re-extract, evolve, rebuilds) coordinate: the rewrite's needs,
+    the model, the chat's memories and the pipelines they restart."""
+
+
+class Purging(Writes, LateWrites, StoreAccess, Publishes, Pipelines, Protocol):
+    """What purging everything needs: one write, the store to compact, the events to announce it."""
+
+
+class TaskRegistry(ModelSteps, Wiring, Protocol):
+    """What registering the life-cycle tasks needs: model steps, and the service to register on."""
+
+
 class Core(Memory, LateWrites, ManualEdits, ChatQueries, StoreAccess, Lending, Lifetime, Maintenance, Pipelines,
            Wiring, Protocol):
     """Everything the service offers its pipelines: for the wiring and the few that coordinate
@@ -273,6 +291,7 @@ class Core(Memory, LateWrites, ManualEdits, ChatQueries, StoreAccess, Lending, L
 __all__ = [
     "Background",
     "Backups",
+    "ChatOperations",
     "ChatQueries",
     "Clocked",
     "Configured",
@@ -294,13 +313,16 @@ __all__ = [
     "Pipelines",
     "Prepares",
     "Publishes",
+    "Purging",
     "Reads",
     "RecallSource",
     "Recalls",
     "ReportsBusy",
     "ReportsProgress",
+    "Rewriting",
     "RunsNow",
     "StoreAccess",
+    "TaskRegistry",
     "VectorIndex",
     "Wiring",
     "Writes",

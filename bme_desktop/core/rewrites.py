@@ -34,7 +34,7 @@ from .store.unit_of_work import UnitOfWork
 if TYPE_CHECKING:
     from sqlalchemy import Connection
 
-    from .ports import Core
+    from .ports import Rewriting
 
 # Tasks that delete or rewrite memories: the UI asks before running them.
 DESTRUCTIVE_TASKS = ("rebuild", "consolidate", "compress", "fold")
@@ -75,7 +75,7 @@ class RewriteRunning(Conflict):
     """Undo or redo asked for while a recorded rewrite runs on the chat: it would step past it."""
 
 
-def plan_rewrite(service: Core, chat_id: str, task: str) -> RewritePlan:
+def plan_rewrite(service: Rewriting, chat_id: str, task: str) -> RewritePlan:
     """Blocking (a worker's call): the numbers the confirmation shows, read in one go."""
     def read(reader: Reader) -> RewritePlan:
         by_type, by_hand, messages, rows = reader.rewrite_counts(reader.require_chat_pk(chat_id), ROW_TABLES)
@@ -126,7 +126,7 @@ def _record(uow: UnitOfWork, chat_id: str, task: str, before: Snapshot) -> int |
     return batch_id
 
 
-def run_recorded(service: Core, chat_id: str, task: str, cancel: CancelToken | None = None,
+def run_recorded(service: Rewriting, chat_id: str, task: str, cancel: CancelToken | None = None,
                  *, plan: RewritePlan | None = None) -> ChangeRecord:
     """Run maintenance ``task`` and record all it changed as one undoable step (when the plan
     allows an undo copy; otherwise it just runs). A cancelled run that kept some of its work
@@ -140,7 +140,7 @@ def run_recorded(service: Core, chat_id: str, task: str, cancel: CancelToken | N
                        plan=plan)
 
 
-def record_step(service: Core, chat_id: str, description: str, work: Callable[[], ChangeRecord], *,
+def record_step(service: Rewriting, chat_id: str, description: str, work: Callable[[], ChangeRecord], *,
                 plan: RewritePlan | None = None) -> ChangeRecord:
     """Run ``work`` and record everything it changed in the chat as one undoable step named
     ``description`` (just run it when the chat is too large for an undo copy). ``work`` that

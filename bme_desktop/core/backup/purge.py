@@ -17,7 +17,7 @@ from ..store.unit_of_work import UnitOfWork
 from .importer import extraction_paused
 
 if TYPE_CHECKING:
-    from ..ports import Core
+    from ..ports import Purging
     from ..store.store import Store
 
 @dataclass
@@ -64,7 +64,7 @@ def compact(store: Store) -> None:
             conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
 
 
-def purge_all(service: Core) -> PurgeResult:
+def purge_all(service: Purging) -> PurgeResult:
     """Delete every chat for good, then compact the database."""
     before = database_size(service.store)
     service.flush_later_writes()

@@ -14,7 +14,7 @@ from ..store.unit_of_work import UnitOfWork
 from .upkeep import UpkeepReport, copy_change, upkeep_in
 
 if TYPE_CHECKING:
-    from ..ports import Core, Memory
+    from ..ports import Memory, TaskRegistry
 
 Step = Callable[[UnitOfWork, str, float, LifecycleSettings], Any]
 
@@ -77,7 +77,7 @@ def after_extraction_steps() -> dict[str, Step]:
             "reflect": auto_reflect_in, "persona": auto_persona_in, "working": working_in}
 
 
-def register_tasks(service: Core) -> None:
+def register_tasks(service: TaskRegistry) -> None:
     from .compress_llm import compress_with_change
     from .consolidate_llm import consolidate_with_change
     from .fold_llm import fold_with_change
@@ -93,7 +93,7 @@ def register_tasks(service: Core) -> None:
         service.add_maintenance_task(name, _llm_task(service, run))
 
 
-def _llm_task(service: Core, run: Callable[..., tuple[Any, ChangeRecord]]) -> CancellableTask:
+def _llm_task(service: TaskRegistry, run: Callable[..., tuple[Any, ChangeRecord]]) -> CancellableTask:
     def task(chat_id: str, cancel: CancelToken | None) -> ChangeRecord:
         return run(service, chat_id, cancel=cancel)[1]
     return CancellableTask(task)
