@@ -7,7 +7,7 @@ changes to a chat is handled once, for its latest state. Waiting keys run highes
 first, then in the order they were first submitted. A key's work that is running when it is
 submitted again runs once more afterwards.
 
-The thread starts with the first submission (or ``start()``), runs at a lower scheduling
+The thread starts with the first submission (or ``start()``; only then with ``lazy=False``), runs at a lower scheduling
 priority unless asked not to (``core/background.py``), and lives until ``close()``. A
 failing run is logged with the worker's name and the key, counted (``errors``) and kept
 (``last_error``); the worker goes on with the next key. ``pause()`` holds new runs back
@@ -49,13 +49,14 @@ class _Waiting(Generic[V]):
 class KeyedWorker(Generic[K, V]):
     def __init__(self, name: str, run: Callable[[K, V], object], *, merge: Callable[[V, V], V] | None = None,
                  low_priority: bool = True, tick: Callable[[], float | None] | None = None,
-                 tick_every: float = 1.0) -> None:
+                 tick_every: float = 1.0, lazy: bool = True) -> None:
         self.name = name
         self._run = run
         self._merge = merge
         self._low_priority = low_priority
         self._tick = tick
         self._tick_every = tick_every
+        self._lazy = lazy  # False: the thread starts with start() only (a submission waits for it)
         self._cond = threading.Condition()
         self._waiting: dict[K, _Waiting[V]] = {}
         self._order = itertools.count()
@@ -79,7 +80,8 @@ class KeyedWorker(Generic[K, V]):
             else:
                 waiting.value = self._merge(waiting.value, value) if self._merge is not None else value
                 waiting.priority = max(waiting.priority, priority)
-            self._ensure_thread()
+            if self._lazy:
+                self._ensure_thread()
             self._cond.notify_all()
         return True
 

@@ -6,25 +6,24 @@ event (the extraction worker, after its write committed), so when ``sync(wait=Tr
 returns, new memories already wait in the review centre and a later history rollback
 undoes them in order with the extraction. The after-extraction steps share one write (each
 still leaves its own batch). Only if an event comes from the writer thread
-itself is the job queued for the daemon thread instead. That thread also runs scheduled
-upkeep and wakes at least once a second to notice ``service.close()``. Every step is
-idempotent, so a tick that fires twice, or a pass cut short by shutdown, is harmless.
+itself is the job queued for the worker's thread instead (a keyed worker, ``core/work.py``:
+a chat's queued intakes are merged). That thread also runs scheduled upkeep (its tick) and
+wakes at least once a second to notice ``service.close()``. Every step is idempotent, so a
+tick that fires twice, or a pass cut short by shutdown, is harmless.
 """
 
 from __future__ import annotations
 
 import logging
-import queue
-import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..background import lower_thread_priority
 from ..events import Event
 from ..settings import LifecycleSettings
 from ..store.unit_of_work import UnitOfWork
+from ..work import KeyedWorker
 from .intake import intake_in
 from .patrol_daily import patrol_if_due
 from .tasks import Step, after_extraction_steps, run_step
@@ -50,26 +49,25 @@ class LifecycleWorker:
     def __init__(self, service: Core, *, monotonic: Callable[[], float] = time.monotonic) -> None:
         self.service = service
         self._monotonic = monotonic
-        self._jobs: queue.Queue[_Job] = queue.Queue()
-        self._stop = threading.Event()
+        # Jobs from the writer thread, a chat's kind of job once (intakes merged); the tick
+        # runs the schedule. The thread runs from start() on (a worker not started is driven by hand).
+        self._jobs: KeyedWorker[tuple[str, str], _Job] = KeyedWorker(
+            "bme-lifecycle", self._run_job, merge=_merged, tick=self._tick, tick_every=POLL_S, lazy=False)
         self._unsubscribe = service.events.subscribe(self._on_event)
-        self._thread = threading.Thread(target=self._run, name="bme-lifecycle", daemon=True)
         self._next_upkeep = monotonic() + FIRST_UPKEEP_DELAY_S
         self._next_patrol_check = monotonic() + FIRST_UPKEEP_DELAY_S
         self._next_backup_check = monotonic() + FIRST_UPKEEP_DELAY_S
 
     def start(self) -> LifecycleWorker:
-        self._thread.start()
+        self._jobs.start()
         return self
 
     def stop(self, wait: bool = True) -> None:
-        self._stop.set()
         self._unsubscribe()
-        if wait and self._thread.is_alive() and threading.current_thread() is not self._thread:
-            self._thread.join(timeout=30)
+        self._jobs.close(30 if wait else 0)
 
     def _closed(self) -> bool:
-        return self._stop.is_set() or self.service.closed
+        return self._jobs.closed or self.service.closed
 
     def _on_event(self, event: Event) -> None:
         if event.chat_id is None or event.remote or self._closed():
@@ -81,7 +79,7 @@ class LifecycleWorker:
         else:
             return
         if self.service.on_writer_thread():
-            self._jobs.put(job)  # write() cannot be called from the writer thread
+            self._jobs.submit((job.chat_id, job.kind), job)  # write() cannot be called from the writer thread
             return
         try:
             self._do(job)
@@ -89,24 +87,17 @@ class LifecycleWorker:
             if not self._closed():
                 log.exception("life-cycle %s failed for chat %s", job.kind, job.chat_id)
 
-    def _run(self) -> None:
-        lower_thread_priority()
-        while not self._closed():
-            try:
-                job = self._jobs.get(timeout=POLL_S)
-            except queue.Empty:
-                job = None
-            if self._closed():
-                break
-            try:
-                if job is not None:
-                    self._do(job)
-                self.run_scheduled()
-            except Exception:  # a failing pass must not kill the worker; the next tick retries
-                if self._closed():
-                    break
-                log.exception("life-cycle step failed")
-        self._unsubscribe()
+    def _run_job(self, key: tuple[str, str], job: _Job) -> None:
+        if not self._closed():
+            self._do(job)
+
+    def _tick(self) -> None:
+        """Before each job and at least every ``POLL_S``: the schedule; once the service
+        closes, the worker stops (a failing pass is logged by the worker; the next tick retries)."""
+        if self._closed():
+            self.stop(wait=False)
+            return
+        self.run_scheduled()
 
     def run_scheduled(self) -> None:
         """Upkeep for every chat when its interval has passed, the daily patrol (checked every
@@ -139,6 +130,11 @@ class LifecycleWorker:
             return
         if not self._closed():
             run_step(self.service, job.chat_id, _in_turn(list(after_extraction_steps().values())))
+
+
+def _merged(old: _Job, new: _Job) -> _Job:
+    """A chat's two queued jobs of one kind as one (intake: both jobs' memories)."""
+    return _Job(new.chat_id, new.kind, sorted(set(old.node_ids) | set(new.node_ids)))
 
 
 def _in_turn(steps: list[Step]) -> Step:

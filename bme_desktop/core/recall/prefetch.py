@@ -10,17 +10,17 @@ never delays the write or sync that triggered it. The state refresh runs at norm
 because a recall that arrives meanwhile waits for it (at low priority, with a busy machine,
 the recall would wait for the slowest thread: priority inversion); the graph build and the
 prefetch run on a low-priority thread, and a recall never waits for them (it uses the
-previous graph, and embeds what is not ready itself)."""
+previous graph, and embeds what is not ready itself). Both are keyed workers (``core/work.py``)
+keyed by chat; a chat waiting to be warmed is warmed once, prefetching if any change asked."""
 
 from __future__ import annotations
 
 import logging
-import threading
-from concurrent.futures import ThreadPoolExecutor
+import operator
 from typing import TYPE_CHECKING
 
-from ..background import lower_thread_priority
 from ..events import Event
+from ..work import KeyedWorker
 
 if TYPE_CHECKING:
     from ..ports import Background
@@ -33,18 +33,17 @@ class RecallWarmer:
     def __init__(self, service: Background, recaller: HybridRecaller) -> None:
         self.service = service
         self.recaller = recaller
-        self._queued: dict[str, bool] = {}  # chat → also prefetch query vectors
-        self._lock = threading.Lock()
-        self._refresher = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bme-recall-refresh")
-        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bme-recall-warm",
-                                        initializer=lower_thread_priority)
+        # chat → also prefetch query vectors (a chat's waiting work: prefetch if any asked)
+        self._refresher: KeyedWorker[str, bool] = KeyedWorker("bme-recall-refresh", self._refresh,
+                                                              merge=operator.or_, low_priority=False)
+        self._pool: KeyedWorker[str, bool] = KeyedWorker("bme-recall-warm", self._warm, merge=operator.or_)
         self._unsubscribe = service.events.subscribe(self._on_event)
         service.on_close(self.stop)
 
     def stop(self) -> None:
         self._unsubscribe()
-        self._refresher.shutdown(wait=True, cancel_futures=True)
-        self._pool.shutdown(wait=True, cancel_futures=True)
+        self._refresher.close(30)
+        self._pool.close(30)
 
     def _on_event(self, event: Event) -> None:
         if event.chat_id is None or self.service.closed:
@@ -56,28 +55,14 @@ class RecallWarmer:
         # that follows. Another instance's sync (shared PostgreSQL) is for that instance's recall.
         if (event.remote or not synced) and not self.recaller.cache.loaded(event.chat_id):
             return
-        chat_id = event.chat_id
-        with self._lock:
-            queued = chat_id in self._queued
-            self._queued[chat_id] = self._queued.get(chat_id, False) or synced
-        if queued:
-            return
-        try:
-            self._refresher.submit(self._refresh, chat_id)
-        except RuntimeError:  # stopping
-            with self._lock:
-                self._queued.pop(chat_id, None)
+        self._refresher.submit(event.chat_id, synced)  # refused once stopping
 
-    def _refresh(self, chat_id: str) -> None:
-        with self._lock:
-            prefetch = self._queued.pop(chat_id, False)
+    def _refresh(self, chat_id: str, prefetch: bool) -> None:
         if self.service.closed:
             return
         try:
             self.recaller.refresh(chat_id)
-            self._pool.submit(self._warm, chat_id, prefetch)
-        except RuntimeError:  # stopping
-            pass
+            self._pool.submit(chat_id, prefetch)
         except Exception:  # the chat was deleted meanwhile: recall copes
             log.debug("refreshing recall for %r failed", chat_id, exc_info=True)
 
