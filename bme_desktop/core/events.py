@@ -7,10 +7,13 @@ redraws, the bridge's ``graph.changed`` events and undo.
 from __future__ import annotations
 
 import logging
+import operator
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
+
+from .work import KeyedWorker
 
 log = logging.getLogger(__name__)
 
@@ -122,11 +125,17 @@ Subscriber = Callable[[Event], None]
 
 class EventBus:
     """Subscribers are called on the publishing thread; they hand work to their own thread
-    (a queued Qt signal, ``loop.call_soon_threadsafe``) and must return quickly."""
+    (a queued Qt signal, ``loop.call_soon_threadsafe``) and must return quickly.
+
+    ``publish_soon`` is for a thread that must not run subscribers (the writer): the events
+    are published in order on the bus's own thread (``bme-events``, a keyed worker started
+    on first use); ``delivered`` waits for what was handed over so far."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._subscribers: list[Subscriber] = []
+        self._soon: KeyedWorker[None, list[Event]] = KeyedWorker(
+            "bme-events", self._publish_all, merge=operator.add, low_priority=False)
 
     def subscribe(self, callback: Subscriber) -> Callable[[], None]:
         with self._lock:
@@ -138,6 +147,25 @@ class EventBus:
                     self._subscribers.remove(callback)
 
         return unsubscribe
+
+    def publish_soon(self, events: list[Event]) -> None:
+        """Publish ``events`` in order on the bus's own thread, after those handed over before."""
+        if events and not self._soon.submit(None, list(events)):
+            log.debug("events after the bus closed: %s", [e.type for e in events])
+
+    def delivered(self, timeout: float | None = None) -> bool:
+        """Wait until the events handed to ``publish_soon`` so far are published (at once on
+        the bus's own thread); False on timeout."""
+        return self._soon.on_thread() or self._soon.wait_idle(timeout)
+
+    def close(self, timeout: float | None = 30.0) -> None:
+        """Publish what ``publish_soon`` still holds (for at most ``timeout``), then stop its thread."""
+        self.delivered(timeout)
+        self._soon.close(timeout)
+
+    def _publish_all(self, _key: None, events: list[Event]) -> None:
+        for event in events:
+            self.publish(event)
 
     def publish(self, event: Event) -> None:
         with self._lock:

@@ -7,11 +7,8 @@ caller's thread with their own connection. Nothing here knows about Qt or HTTP.
 
 from __future__ import annotations
 
-import contextlib
 import logging
-import threading
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -50,6 +47,7 @@ from .store.reader import ChatNotFound, Reader
 from .store.store import Store
 from .store.unit_of_work import UnitOfWork
 from .worldinfo import LoreEntry
+from .writer import Writer
 
 if TYPE_CHECKING:
     from .chat_ops import ChatFacts
@@ -87,6 +85,10 @@ class SyncResult:
     ticket: ExtractionTicket | None = field(default=None, repr=False, compare=False)
 
 
+def _graph_changed(change: ChangeRecord) -> Event:
+    return Event("graph.changed", change.chat_id, change.counts(), change=change)
+
+
 def _writable(chat_id: str, node_id: str, fn: Callable[[UnitOfWork], T]) -> Callable[[UnitOfWork], T]:
     """``fn``, refused (409) for a memory SillyTavern's lorebook owns (core/lorebook.py)."""
     def op(uow: UnitOfWork) -> T:
@@ -107,14 +109,9 @@ class MemoryService:
         self.recaller: Recaller | None = None
         # Models lent by the bridge (SillyTavern's connection, the proxy's upstream): providers/chat_model.py
         self.lenders = ModelLenders()
-        self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bme-writer")
-        self._writer_ident: int | None = None
-        # Bookkeeping that callers need not wait for (kept recalls, recall hits): written in
-        # order on this lane, so a recall answers without queueing behind extraction writes.
-        self._later = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bme-write-later")
-        self._later_lock = threading.Lock()
-        self._later_queue: list[Callable[[UnitOfWork], object]] = []
-        self._later_scheduled = False  # a drain of ``_later_queue`` is waiting on the lane
+        # Every transaction, in order; bookkeeping callers need not wait for (kept recalls,
+        # recall hits) is queued on it too (``write_later``), its events published off it.
+        self._writer = Writer(store, self.now, self._publish_changes_soon)
         self._closing = False
         self._closed = False
         self._close_callbacks: list[Callable[[], None]] = []
@@ -163,10 +160,11 @@ class MemoryService:
                 callback()
             except Exception:
                 log.exception("a close callback failed")
-        self._later.shutdown(wait=True)
+        self._writer.settle()  # the later writes queued so far, and their events
+        self.events.close()
         self.extraction.shutdown(wait=True)
         self._closed = True
-        self._writer.shutdown(wait=True)
+        self._writer.stop()
         self.store.close()
 
     # wiring: the pipelines hand themselves over here (``core/pipelines.py``) ----------------
@@ -225,14 +223,7 @@ class MemoryService:
 
     def on_writer_thread(self) -> bool:
         """Whether the caller runs on the writer thread (where ``write`` may not be called)."""
-        return threading.get_ident() == self._writer_ident
-
-    def _run_write(self, fn: Callable[[UnitOfWork], T]) -> tuple[T, list[ChangeRecord]]:
-        self._writer_ident = threading.get_ident()
-        with self.store.write(self.now()) as uow:
-            result = fn(uow)
-            changes = [c for c in uow.changes.values() if not c.empty]
-        return result, changes
+        return self._writer.on_thread()
 
     def write(self, fn: Callable[[UnitOfWork], T]) -> T:
         """Run ``fn`` in one transaction on the writer thread and publish what changed."""
@@ -240,53 +231,29 @@ class MemoryService:
             raise Conflict("the memory service is closed")
         if self.on_writer_thread():
             raise RuntimeError("write() called from the writer thread; call the unit of work directly")
-        future: Future[tuple[T, list[ChangeRecord]]] = self._writer.submit(self._run_write, fn)
-        result, changes = future.result()
+        result, changes = self._writer.run(fn)
         for change in changes:
-            self.events.publish(Event("graph.changed", change.chat_id, change.counts(), change=change))
+            self.events.publish(_graph_changed(change))
         return result
 
     def write_later(self, fn: Callable[[UnitOfWork], object]) -> None:
-        """Queue ``fn`` to be written soon, in order with the other late writes; a failure is
-        logged, not raised. ``flush_later_writes`` waits for everything queued so far.
+        """Queue ``fn`` to be written soon on the writer, after what is queued now and before
+        any write asked for later; a failure is logged, not raised. Writes queued later back to
+        back are written in one transaction (``core/writer.py``). ``flush_later_writes`` waits
+        for everything queued so far (a read that must see it; writes need not)."""
+        if not self._closing:
+            self._writer.later(fn)
 
-        What queued up while the lane was busy is written in one transaction: under load a
-        sync that flushes the lane then waits for one trip through the writer's queue, not
-        one per recall."""
-        if self._closing:
-            return
-        with self._later_lock:
-            self._later_queue.append(fn)
-            if self._later_scheduled:
-                return
-            self._later_scheduled = True
-        with contextlib.suppress(RuntimeError):  # shut down between the check and the submit
-            self._later.submit(self._drain_later)
-
-    def _drain_later(self) -> None:
-        with self._later_lock:
-            batch, self._later_queue = self._later_queue, []
-            self._later_scheduled = False
-        if not batch:
-            return
-        try:
-            self.write(lambda uow: [fn(uow) for fn in batch])
-            return
-        except Exception:  # one of them failed and took the rest down: write them one by one
-            if len(batch) == 1:
-                log.warning("a deferred write failed", exc_info=True)
-                return
-        for fn in batch:
-            try:
-                self.write(fn)
-            except Exception:  # the chat was deleted meanwhile, or the service closed
-                log.warning("a deferred write failed", exc_info=True)
+    def _publish_changes_soon(self, changes: list[ChangeRecord]) -> None:
+        """What later writes changed, published off the writer thread (on the writer: only queued)."""
+        self.events.publish_soon([_graph_changed(change) for change in changes])
 
     def flush_later_writes(self) -> None:
+        """Wait until the later writes queued so far are written and their events published."""
         if self._closing:
             return
-        with contextlib.suppress(RuntimeError):
-            self._later.submit(lambda: None).result()
+        self._writer.settle()
+        self.events.delivered()
 
     def read(self, fn: Callable[[Reader], T]) -> T:
         try:
@@ -312,7 +279,6 @@ class MemoryService:
         return self.read(lambda r: r.chat_pk(chat_id) is not None)
 
     def delete_chat(self, chat_id: str) -> None:
-        self.flush_later_writes()
         self._write_checked(lambda uow: uow.delete_chat(chat_id))
         self.events.publish(Event("chat.deleted", chat_id))
 
@@ -364,7 +330,7 @@ class MemoryService:
         """Store pushed messages; roll back memories derived from changed or deleted ones;
         queue extraction. With ``wait`` the call returns when that extraction has finished."""
         validate_messages(chat_id, messages, complete=complete)
-        self.flush_later_writes()  # a kept recall lands before a rollback that may drop it
+        # A kept recall queued before lands before a rollback that may drop it: the writer keeps the order.
         def op(uow: UnitOfWork) -> tuple[SyncOutcome, dict[str, Any]]:
             if identity is not None:  # who is who first: a chat id bound to another character is refused
                 uow.ensure_chat(chat_id, identity=identity)
@@ -567,7 +533,7 @@ class MemoryService:
     # recall --------------------------------------------------------------------------------
     def recall(self, request: RecallRequest, *, keep: bool = True) -> RecallResult:
         """Recall for ``request``. With an ``index`` (and ``keep``) the result is kept for that
-        message; the record is written just after the answer (``flush_later_writes``)."""
+        message; the record is written just after the answer (``write_later``)."""
         if self.recaller is None:
             from .recall.keyword import KeywordRecaller
             self.recaller = KeywordRecaller(self)
@@ -598,7 +564,6 @@ class MemoryService:
 
     def put_recall_record(self, request: RecallRequest, result: RecallResult) -> None:
         from .store.recall_records import store_recall_record
-        self.flush_later_writes()
         self._write_checked(lambda uow: store_recall_record(uow, request, result))
 
     def recall_record(self, chat_id: str, index: int) -> RecallRecord | None:
@@ -611,12 +576,10 @@ class MemoryService:
 
     def edit_recall_record(self, chat_id: str, index: int, injection: str) -> RecallRecord:
         from .store.recall_records import edit_recall_injection
-        self.flush_later_writes()
         return self._write_checked(lambda uow: edit_recall_injection(uow, chat_id, index, injection))
 
     def delete_recall_record(self, chat_id: str, index: int) -> bool:
         from .store.recall_records import delete_recall
-        self.flush_later_writes()
         return self._write_checked(lambda uow: delete_recall(uow, chat_id, index))
 
     # retention (core/lifecycle/retention.py) ---------------------------------------------------

@@ -1,4 +1,5 @@
-"""The write-later lane: queued writes land in order, together, and one failure loses no other."""
+"""Later writes (on the writer's own queue): queued writes land in order, together, and one failure
+loses no other; their events are published off the writer thread."""
 
 from __future__ import annotations
 
@@ -42,9 +43,9 @@ def test_writes_queued_while_the_lane_is_busy_land_in_one_transaction(
         service: MemoryService, blocked_lane: threading.Event, monkeypatch: pytest.MonkeyPatch) -> None:
     for i in range(5):
         service.write_later(_put(f"n{i}"))
-    writes: list[int] = []
-    real_write = service.write
-    monkeypatch.setattr(service, "write", lambda fn: writes.append(1) or real_write(fn))
+    writes: list[int] = []  # transactions begun
+    real_write = service.store.write
+    monkeypatch.setattr(service.store, "write", lambda now: writes.append(1) or real_write(now))
     blocked_lane.set()
     service.flush_later_writes()
     assert len(writes) == 1
@@ -69,3 +70,31 @@ def test_flush_waits_for_writes_queued_behind_a_running_batch(service: MemorySer
     service.write_later(_put("late"))  # may join the running drain's successor
     service.flush_later_writes()
     assert {"queued", "late"} <= {n.id for n in service.all_nodes(CHAT)}
+
+
+def test_later_writes_keep_their_order_with_waited_for_writes(service: MemoryService,
+                                                             blocked_lane: threading.Event) -> None:
+    order: list[str] = []
+    service.write_later(lambda uow: order.append("later"))
+    done = threading.Event()
+
+    def write_now() -> None:
+        service.write(lambda uow: order.append("now"))
+        done.set()
+    threading.Thread(target=write_now).start()
+    service.write_later(lambda uow: order.append("after"))  # queued behind the waited-for write
+    blocked_lane.set()
+    assert done.wait(20)
+    service.flush_later_writes()
+    assert order[0] == "later" and set(order) == {"later", "now", "after"}
+
+
+def test_what_later_writes_change_is_published_off_the_writer_thread(service: MemoryService,
+                                                                     blocked_lane: threading.Event) -> None:
+    seen: list[tuple[str, bool]] = []
+    service.events.subscribe(lambda e: seen.append((threading.current_thread().name, service.on_writer_thread()))
+                             if e.type == "graph.changed" else None)
+    service.write_later(_put("evented"))
+    blocked_lane.set()
+    service.flush_later_writes()
+    assert seen and all(not on_writer and name == "bme-events" for name, on_writer in seen)

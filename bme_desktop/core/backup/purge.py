@@ -67,7 +67,6 @@ def compact(store: Store) -> None:
 def purge_all(service: Purging) -> PurgeResult:
     """Delete every chat for good, then compact the database."""
     before = database_size(service.store)
-    service.flush_later_writes()
 
     def op(uow: UnitOfWork) -> tuple[list[str], int]:
         chats = uow.read.chat_ids()
