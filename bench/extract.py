@@ -135,6 +135,8 @@ def bench_llm_overhead(messages: list[MessageIn]) -> None:
 
 
 def main() -> None:
+    from bme_desktop.runtime_tuning import limit_blas
+    limit_blas()  # the process-wide BLAS cap, as the entry points apply it
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--messages", type=int, default=2000)
     parser.add_argument("--llm-messages", type=int, default=200)

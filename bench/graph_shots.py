@@ -48,6 +48,8 @@ def wait(until: object, timeout: float) -> bool:
 
 
 def main() -> int:
+    from bme_desktop.runtime_tuning import limit_blas
+    limit_blas()  # the process-wide BLAS cap, as the entry points apply it
     parser = argparse.ArgumentParser()
     parser.add_argument("--nodes", type=int, default=0, help="a synthetic story of this many memories")
     parser.add_argument("--demo", action="store_true", help="the demo story's main chat")

@@ -97,6 +97,8 @@ def bench(n: int) -> None:
 
 
 def main() -> None:
+    from bme_desktop.runtime_tuning import limit_blas
+    limit_blas()  # the process-wide BLAS cap, as the entry points apply it
     parser = argparse.ArgumentParser()
     parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
     for n in parser.parse_args().sizes:

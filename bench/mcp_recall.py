@@ -126,6 +126,8 @@ def row(name: str, times: list[float], note: str) -> str:
 
 
 def main() -> int:
+    from bme_desktop.runtime_tuning import limit_blas
+    limit_blas()  # the process-wide BLAS cap, as the entry points apply it
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--memories", type=int, default=10000)
     parser.add_argument("--queries", type=int, default=60)

@@ -59,6 +59,8 @@ def extension(url: str, ready: threading.Event, stop: threading.Event) -> None:
 
 
 def main() -> int:
+    from bme_desktop.runtime_tuning import limit_blas
+    limit_blas()  # the process-wide BLAS cap, as the entry points apply it
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--jobs", type=int, default=200)
     args = parser.parse_args()

@@ -181,6 +181,8 @@ def scopes_main(total: int, others: int, queries: int) -> None:
 
 
 def main() -> None:
+    from bme_desktop.runtime_tuning import limit_blas
+    limit_blas()  # the process-wide BLAS cap, as the entry points apply it
     parser = argparse.ArgumentParser()
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000, 100000])
     parser.add_argument("--queries", type=int, default=60)

@@ -97,9 +97,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         if command == "doctor":
             from .doctor import run_doctor
             return int(run_doctor(data_dir, args.database_url))
-        if command in ("serve", "gui"):
-            from .runtime_tuning import tune_interpreter
-            tune_interpreter()
+        from .runtime_tuning import limit_blas, tune_interpreter
+        if command in ("serve", "gui", "mcp"):
+            tune_interpreter()  # long-running: the switch interval and the BLAS cap, once
+        else:
+            limit_blas()  # a command that attaches recall ranks as the app does
         if command == "serve":
             from .bridge.serve import serve_main
             return int(serve_main(data_dir, database_url=args.database_url, host=args.host, port=args.port,

@@ -7,6 +7,12 @@ waits for could wait 5 ms at every hand-over. At 1 ms, measured with ``bench/bri
 (20 clients, 10k memories, full pipelines, this 2-core machine): recall p95 with a turn per
 client every 5 s 41 → 35 ms, sync p95 38 → 26 ms, and closed-loop recall throughput 62.5 →
 71.7 a second (p95 398 → 338 ms).
+
+numpy's matrix products run on one BLAS thread (``core/blas_threads.py``): the memory core's
+parallelism comes from running stages and recalls side by side. Both are settings of the whole
+process, so the entry points apply them once at start-up (the app, ``serve`` and the MCP server
+``tune_interpreter``; every other command and the benchmarks that attach recall ``limit_blas``),
+never a library call.
 """
 
 from __future__ import annotations
@@ -19,3 +25,12 @@ SWITCH_INTERVAL_S = 0.001
 def tune_interpreter() -> None:
     """Apply the settings above to this process (the entry points call it once)."""
     sys.setswitchinterval(SWITCH_INTERVAL_S)
+    limit_blas()
+
+
+def limit_blas() -> bool:
+    """Load numpy's BLAS library and cap it at one thread; True if a BLAS library was found."""
+    import numpy  # noqa: F401 - the library the cap applies to must be loaded first
+
+    from .core.blas_threads import limit_blas_threads
+    return limit_blas_threads()

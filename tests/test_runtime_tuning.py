@@ -36,3 +36,19 @@ def test_serve_sets_the_switch_interval(default_interval: None, monkeypatch: pyt
 def test_a_one_shot_command_leaves_the_interpreter_alone(default_interval: None, tmp_path: Path) -> None:
     cli.main(["token", "--data-dir", str(tmp_path)])
     assert sys.getswitchinterval() == pytest.approx(0.005)
+
+
+def test_serve_caps_blas_at_one_thread_before_anything_attaches(default_interval: None,
+                                                                 monkeypatch: pytest.MonkeyPatch,
+                                                                 tmp_path: Path) -> None:
+    from threadpoolctl import threadpool_info, threadpool_limits
+
+    original = threadpool_limits(limits=None)
+    try:
+        threadpool_limits(limits=2, user_api="blas")
+        monkeypatch.setattr("bme_desktop.bridge.serve.serve_main", lambda *a, **k: 0)
+        assert cli.main(["serve", "--data-dir", str(tmp_path)]) == 0
+        blas = [pool for pool in threadpool_info() if pool["user_api"] == "blas"]
+        assert blas and all(pool["num_threads"] == 1 for pool in blas)
+    finally:
+        original.restore_original_limits()

@@ -7,8 +7,8 @@ p50 0.13 ms but p95 8.2 ms with OpenBLAS's threads, and 0.29 / 0.36 ms on one th
 memory core's numpy work is small products like this one, and its parallelism comes from
 running stages and recalls side by side, so one BLAS thread is faster where it counts.
 
-This is a process-wide setting of the BLAS library (through ``threadpoolctl``); the app
-applies it when it attaches the recall pipeline.
+This is a process-wide setting of the BLAS library (through ``threadpoolctl``); the entry
+points apply it once at start-up (``bme_desktop/runtime_tuning.py``), not the recall pipeline.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Attaching recall caps numpy's BLAS at one thread."""
+"""The BLAS cap the entry points apply at start-up: numpy's BLAS runs one thread."""
 
 from __future__ import annotations
 

@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
-from ..blas_threads import limit_blas_threads
 from ..cancel import CancellableTask
 from ..errors import NotFound
 from ..extract.textutil import has_han
@@ -527,8 +526,6 @@ def _embed_release(embedder: RecallEmbedder, texts: list[str], gate: threading.S
 def attach(service: Core, embedder_factory: Callable[[], RecallEmbedder] | None = None) -> HybridRecaller:
     """Attach the hybrid recaller and its vector maintainer (``rebuild_vectors``) to ``service``."""
     from ..index.maintainer import VectorMaintainer
-
-    limit_blas_threads()  # a product split over a busy core waits for it (see blas_threads)
 
     def default_factory() -> RecallEmbedder:
         key = api_key(service.data_dir, EMBEDDING_KEY, "BME_EMBEDDING_API_KEY")
