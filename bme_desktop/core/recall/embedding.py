@@ -7,17 +7,17 @@ import logging
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
 
-from ..background import lower_thread_priority
 from ..providers.embedding_client import EmbeddingClient, EmbeddingConfig
 from ..providers.errors import EmbeddingDimensionError
 from ..providers.http_policy import HttpPolicy
 from ..settings import EmbeddingSettings
+from ..work import KeyedWorker
 
 Matrix = npt.NDArray[np.float32]
 log = logging.getLogger(__name__)
@@ -77,7 +77,9 @@ class QueryCache:
         self._documents: OrderedDict[str, npt.NDArray[np.float32]] = OrderedDict()
         self._in_flight: dict[str, Future[npt.NDArray[np.float32]]] = {}
         self._lock = threading.Lock()
-        self._background: ThreadPoolExecutor | None = None
+        # Prefetches in the order asked, on a low-priority keyed worker (its thread starts with the first)
+        self._background: KeyedWorker[str, Future[npt.NDArray[np.float32]]] = KeyedWorker(
+            "bme-query-prefetch", self._prefetch_one)
         self._closed = False
 
     @property
@@ -160,20 +162,14 @@ class QueryCache:
             if not mine:
                 return 0
             self._in_flight.update(mine)
-            if self._background is None:
-                self._background = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bme-query-prefetch",
-                                                      initializer=lower_thread_priority)
-            background = self._background
         for text, future in mine.items():
-            background.submit(self._prefetch_one, text, future)
+            self._background.submit(text, future)
         return len(mine)
 
     def close(self) -> None:
         with self._lock:
             self._closed = True
-            background, self._background = self._background, None
-        if background is not None:
-            background.shutdown(wait=False, cancel_futures=True)
+        self._background.close(0)
 
     def _prefetch_one(self, text: str, future: Future[npt.NDArray[np.float32]]) -> None:
         if not future.set_running_or_notify_cancel():
