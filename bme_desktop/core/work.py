@@ -4,7 +4,7 @@ Work is submitted under a key (a chat id, mostly) with a value. While a key's wo
 new submission for it does not queue a second run: the two values are merged (the newer one
 wins unless the worker says how to merge, e.g. the union of memory ids), so a burst of
 changes to a chat is handled once, for its latest state. Waiting keys run highest priority
-first, then in the order they were first submitted. A key's work that is running when it is
+first, then in the order they were first submitted (or the newest first, ``newest_first``). A key's work that is running when it is
 submitted again runs once more afterwards.
 
 The thread starts with the first submission (or ``start()``; only then with ``lazy=False``), runs at a lower scheduling
@@ -49,7 +49,8 @@ class _Waiting(Generic[V]):
 class KeyedWorker(Generic[K, V]):
     def __init__(self, name: str, run: Callable[[K, V], object], *, merge: Callable[[V, V], V] | None = None,
                  low_priority: bool = True, tick: Callable[[], float | None] | None = None,
-                 tick_every: float = 1.0, lazy: bool = True) -> None:
+                 tick_every: float = 1.0, lazy: bool = True, newest_first: bool = False,
+                 cond: threading.Condition | None = None) -> None:
         self.name = name
         self._run = run
         self._merge = merge
@@ -57,7 +58,10 @@ class KeyedWorker(Generic[K, V]):
         self._tick = tick
         self._tick_every = tick_every
         self._lazy = lazy  # False: the thread starts with start() only (a submission waits for it)
-        self._cond = threading.Condition()
+        self._newest_first = newest_first  # keys of one priority: the one first submitted last runs first
+        # A caller whose own state goes with the queue's passes its condition (on an RLock): one
+        # lock for both, and its waiters wake when a run ends.
+        self._cond = cond if cond is not None else threading.Condition()
         self._waiting: dict[K, _Waiting[V]] = {}
         self._order = itertools.count()
         self._running: list[K] = []  # the key being run (at most one)
@@ -76,7 +80,8 @@ class KeyedWorker(Generic[K, V]):
                 return False
             waiting = self._waiting.get(key)
             if waiting is None:
-                self._waiting[key] = _Waiting(value, priority, next(self._order))
+                order = next(self._order)
+                self._waiting[key] = _Waiting(value, priority, -order if self._newest_first else order)
             else:
                 waiting.value = self._merge(waiting.value, value) if self._merge is not None else value
                 waiting.priority = max(waiting.priority, priority)

@@ -275,3 +275,31 @@ def test_a_failing_tick_is_logged_and_ticks_again(caplog: pytest.LogCaptureFixtu
     assert calls.acquire(timeout=WAIT) and calls.acquire(timeout=WAIT)
     assert w.close(WAIT)
     assert "bme-bad-tick: work for 'tick' failed" in caplog.text
+
+
+def test_newest_first_runs_the_key_first_submitted_last(gate: Gate) -> None:
+    seen: list[str] = []
+
+    def run(key: str, value: int) -> None:
+        if key == "gate":
+            gate.hold()
+        else:
+            seen.append(key)
+    w: KeyedWorker[str, int] = KeyedWorker("bme-newest-first", run, newest_first=True)
+    w.submit("gate", 0)
+    assert gate.started.wait(WAIT)
+    for key in ("old", "new", "old"):  # a second submission keeps the key's place
+        w.submit(key, 1)
+    gate.release.set()
+    assert w.wait_idle(WAIT)
+    assert seen == ["new", "old"]
+    assert w.close(WAIT)
+
+
+def test_a_shared_condition_wakes_its_owner_when_a_run_ends() -> None:
+    cond = threading.Condition(threading.RLock())
+    w: KeyedWorker[str, int] = KeyedWorker("bme-shared", lambda k, v: None, cond=cond)
+    with cond:
+        w.submit("a", 1)
+        assert cond.wait_for(lambda: not w.pending("a"), timeout=WAIT)  # reentrant: pending takes the same lock
+    assert w.close(WAIT)

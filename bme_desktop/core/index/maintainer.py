@@ -30,6 +30,11 @@ with one of them is added, one no longer shared (moved, deleted) leaves it.
 
 The indexes of the ``MAX_INDEXES`` chats used last are kept in memory; an older one (with no
 work queued) is dropped and loaded again from the table when its chat is recalled.
+
+The work runs on a keyed worker (``core/work.py``, ``bme-vectors``): a chat's queued memory ids
+are merged (all of them once any asked for all), the chat queued last goes first, and the
+worker's tick hands over what the grace periods and the deferral release. Its lock is this
+maintainer's, so the queue and the indexes change together.
 """
 
 from __future__ import annotations
@@ -44,13 +49,13 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
-from ..background import lower_thread_priority
 from ..cancel import CancelToken, checkpoint
 from ..events import ChangeRecord, Event
 from ..model import Node
 from ..ports import ReportsBusy
 from ..recall.documents import embed_text
 from ..recall.embedding import RecallEmbedder, embedder_engine
+from ..work import KeyedWorker
 from . import vector_store
 from .vector_index import VectorIndex
 
@@ -75,12 +80,12 @@ class VectorMaintainer:
         self._embedder: RecallEmbedder | None = None
         self.last_error: str | None = None
         self._failed_at = 0.0
-        self._cond = threading.Condition()
+        self._cond = threading.Condition(threading.RLock())  # the worker's lock too
         self._build_lock = threading.Lock()  # one embedder build at a time, outside _cond
         self._indexes: OrderedDict[str, VectorIndex] = OrderedDict()  # least recently used first
-        self._pending: dict[str, set[str] | None] = {}  # None: check every memory of the chat
-        self._busy = False
-        self._busy_chat: str | None = None
+        # chat → memory ids to embed (None: check every memory of the chat)
+        self._work: KeyedWorker[str, set[str] | None] = KeyedWorker(
+            "bme-vectors", self._run, merge=_merge_ids, tick=self._tick, newest_first=True, cond=self._cond)
         self._stale: set[str] = set()  # chats whose embedding failed part-way
         # Changed memories whose new text waits for the chat's extraction to be idle: chat →
         # memory ids, and when the first of them was put off.
@@ -92,7 +97,6 @@ class VectorMaintainer:
         self._awaiting: dict[str, dict[str, float]] = {}
         self._clock: Callable[[], float] = time.monotonic
         self._stopped = False
-        self._thread: threading.Thread | None = None
         self._unsubscribe = service.events.subscribe(self._on_event)
         service.on_close(self.stop)
 
@@ -168,8 +172,7 @@ class VectorMaintainer:
     def _evict(self, keep: str) -> None:
         """Drop the least recently used indexes beyond ``max_indexes`` that have no work
         queued or running, other than ``keep`` (holding ``_cond``)."""
-        idle = [c for c in self._indexes if c not in self._pending and c != self._busy_chat
-                and c not in self._rebuilding and c != keep]
+        idle = [c for c in self._indexes if not self._work.pending(c) and c not in self._rebuilding and c != keep]
         for chat_id in idle[:max(0, len(self._indexes) - self.max_indexes)]:
             del self._indexes[chat_id]
             self._stale.discard(chat_id)
@@ -197,25 +200,13 @@ class VectorMaintainer:
             return self._waiting(chat_id)
 
     def _waiting(self, chat_id: str) -> bool:
-        return (chat_id in self._pending or self._busy_chat == chat_id or chat_id in self._deferred
+        return (self._work.pending(chat_id) or chat_id in self._deferred
                 or (bool(self._awaiting.get(chat_id)) and chat_id in self._indexes))
 
     def schedule(self, chat_id: str, ids: set[str] | None) -> None:
         with self._cond:
-            if self._stopped:
-                return
-            if ids is None or (chat_id in self._pending and self._pending[chat_id] is None):
-                self._pending[chat_id] = None
-            else:
-                self._pending.setdefault(chat_id, set()).update(ids)  # type: ignore[union-attr]
-            self._ensure_thread()
-            self._cond.notify_all()
-
-    def _ensure_thread(self) -> None:
-        """Start the worker if it is not running (holding ``_cond``)."""
-        if self._thread is None or not self._thread.is_alive():
-            self._thread = threading.Thread(target=self._run, name="bme-vectors", daemon=True)
-            self._thread.start()
+            if not self._stopped:
+                self._work.submit(chat_id, None if ids is None else set(ids))
 
     def _awaited(self) -> bool:
         """Whether a loaded index still waits for vectors from another instance (holding ``_cond``)."""
@@ -223,8 +214,8 @@ class VectorMaintainer:
 
     def wait_idle(self, timeout: float | None = None) -> bool:
         """Block until nothing is queued or being embedded (tests, benchmarks, rebuilds)."""
-        return self._wait_while(lambda: bool(self._pending or self._busy or self._awaited() or self._deferred),
-                                timeout)
+        return self._wait_while(lambda: bool(self._work.keys() or self._work.running() is not None
+                                             or self._awaited() or self._deferred), timeout)
 
     def wait_chat(self, chat_id: str, timeout: float | None = None) -> bool:
         """Block until no memory of ``chat_id`` waits to be embedded (a sync with ``wait: true``
@@ -237,7 +228,7 @@ class VectorMaintainer:
         end = None if timeout is None else time.monotonic() + timeout
         with self._cond:
             while busy():
-                if self._embedder is None and self.last_error and not self._busy:
+                if self._embedder is None and self.last_error and self._work.running() is None:
                     return False
                 left = None if end is None else end - time.monotonic()
                 if left is not None and left <= 0:
@@ -297,11 +288,7 @@ class VectorMaintainer:
         self._unsubscribe()
         with self._cond:
             self._stopped = True
-            self._pending.clear()
-            self._cond.notify_all()
-        thread = self._thread
-        if thread is not None and thread is not threading.current_thread():
-            thread.join(30)
+        self._work.close(30)
         _close(self._embedder)
 
     # events ----------------------------------------------------------------------------
@@ -316,7 +303,7 @@ class VectorMaintainer:
         if event.type == "chat.deleted":
             with self._cond:
                 self._indexes.pop(event.chat_id, None)
-                self._pending.pop(event.chat_id, None)
+                self._work.cancel(event.chat_id)
                 self._awaiting.pop(event.chat_id, None)
                 self._deferred.pop(event.chat_id, None)
                 self._deferred_at.pop(event.chat_id, None)
@@ -342,8 +329,7 @@ class VectorMaintainer:
                     due = self._clock() + REMOTE_GRACE_S
                     for node_id in touched:
                         waiting.setdefault(node_id, due)
-                    self._ensure_thread()  # it embeds what is still missing when that is due
-                    self._cond.notify_all()
+                    self._work.start()  # its tick embeds what is still missing when that is due
             return
         if touched:  # an index not loaded yet is loaded (and fully checked) by the worker
             self.schedule(event.chat_id, set(touched) if index is not None else None)
@@ -373,24 +359,35 @@ class VectorMaintainer:
         self.schedule(chat_id, ids)
 
     # worker ----------------------------------------------------------------------------
+    def _tick(self) -> float:
+        """Before each chat and at least every second (the worker's tick): stop once the
+        service closes, else hand over what is due (``_due``)."""
+        with self._cond:
+            if self.service.closed:
+                self._stopped = True
+            if self._stopped:
+                self._work.close(0)
+                return 1.0
+            return self._due()
+
     def _due(self) -> float:
         """Stop waiting for another instance's vectors where the grace period is over: those
         memories are queued to be embedded here (an index not loaded checks the table when it
-        loads). Holding ``_cond``; returns the seconds until the next one is due (at most 1)."""
+        loads), and changed memories whose chat's extraction is idle (or that waited long
+        enough). Holding ``_cond``; returns the seconds until the next one is due (at most 1)."""
         now, wait = self._clock(), 1.0
         for chat_id in list(self._deferred):
             if not self._extracting(chat_id) or now - self._deferred_at[chat_id] >= REFRESH_DEFER_S:
                 ids = self._deferred.pop(chat_id)
                 del self._deferred_at[chat_id]
-                if self._pending.get(chat_id, set()) is not None:
-                    self._pending.setdefault(chat_id, set()).update(ids)  # type: ignore[union-attr]
+                self._work.submit(chat_id, ids)
         for chat_id in list(self._awaiting):
             waiting = self._awaiting[chat_id]
             due = [node_id for node_id, at in waiting.items() if at <= now]
             for node_id in due:
                 del waiting[node_id]
-            if due and chat_id in self._indexes and self._pending.get(chat_id, set()) is not None:
-                self._pending.setdefault(chat_id, set()).update(due)  # type: ignore[union-attr]
+            if due and chat_id in self._indexes:
+                self._work.submit(chat_id, set(due))
             wait = min([wait, *(at - now for at in waiting.values())])
             if not waiting:
                 del self._awaiting[chat_id]
@@ -401,37 +398,15 @@ class VectorMaintainer:
         extraction = self.service.extraction
         return bool(extraction.busy(chat_id)) if isinstance(extraction, ReportsBusy) else False
 
-    def _run(self) -> None:
-        lower_thread_priority()  # embedding memories yields to recalls
-        while True:
+    def _run(self, chat_id: str, ids: set[str] | None) -> None:
+        """One chat's queued work, on the worker's low-priority thread (embedding yields to recalls)."""
+        try:
+            self._embed_chat(chat_id, ids)
+        except Exception as exc:
+            self._failed(f"embedding memories of {chat_id!r} failed: {exc}")
             with self._cond:
-                while not self._stopped:
-                    wait = self._due()
-                    if self._pending:
-                        break
-                    self._cond.wait(wait)
-                    if self.service.closed:
-                        self._stopped = True
-                if self._stopped:
-                    self._cond.notify_all()
-                    return
-                chat_id, ids = self._pending.popitem()
-                self._busy = True
-                self._busy_chat = chat_id
-            try:
-                self._embed_chat(chat_id, ids)
-            except Exception as exc:
-                self._failed(f"embedding memories of {chat_id!r} failed: {exc}")
-                with self._cond:
-                    self._embedder = None
-                    self._stale.add(chat_id)
-            finally:
-                with self._cond:
-                    self._busy = False
-                    self._busy_chat = None
-                    self._cond.notify_all()
-            if self.service.closed:
-                return
+                self._embedder = None
+                self._stale.add(chat_id)
 
     def _embed_chat(self, chat_id: str, ids: set[str] | None) -> None:
         if not self.service.has_chat(chat_id):
@@ -544,6 +519,11 @@ class VectorMaintainer:
             if not mine:
                 self._awaiting.pop(chat_id, None)
         return left
+
+
+def _merge_ids(queued: set[str] | None, more: set[str] | None) -> set[str] | None:
+    """A chat's queued memory ids with more of them (None: every memory of the chat)."""
+    return None if queued is None or more is None else queued | more
 
 
 def _close(embedder: object) -> None:
