@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QSizePolicy, QVBoxLayout, QWidget
 
 from ..core.service import MemoryService
 from ..sillytavern.install import SillyTavern, find_sillytavern
@@ -90,6 +90,8 @@ class WelcomePage(Retranslated, QWidget):
         button = QPushButton()
         button.setObjectName("welcome-choice")
         button.setMinimumHeight(56)
+        # its text does not set the window's minimum width (the central views share this width)
+        button.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
         button.clicked.connect(lambda _checked=False: action())
         return button
 

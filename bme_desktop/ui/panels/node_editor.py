@@ -31,6 +31,7 @@ from ..format import format_time
 from ..i18n import Retranslated
 from ..labels import field_label, node_type_label, review_label, scope_label, tier_label
 from ..lifetime import subscribe
+from ..vertical_scroll import VerticalScroll
 
 FieldEdit = QLineEdit | QPlainTextEdit
 
@@ -102,7 +103,8 @@ class NodeEditor(Retranslated, QWidget):
         buttons.addWidget(self.delete_button)
         buttons.addStretch(1)
         buttons.addWidget(self.save_button)
-        layout = QVBoxLayout(self)
+        body = QWidget()  # the fields scroll (a long memory on a short screen); the buttons stay
+        layout = QVBoxLayout(body)
         layout.addWidget(self.heading)
         layout.addWidget(self.meta)
         layout.addWidget(self.lore)
@@ -110,7 +112,10 @@ class NodeEditor(Retranslated, QWidget):
         layout.addWidget(self.common_box)
         layout.addWidget(self.error)
         layout.addStretch(1)
-        layout.addWidget(self.button_box)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(VerticalScroll(body), 1)
+        outer.addWidget(self.button_box)
         subscribe(self, context.sigNodeSelected, self.load)
         subscribe(self, context.events.sigGraphChanged, self._on_change)
         self._set_enabled(False)

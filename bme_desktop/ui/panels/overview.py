@@ -22,6 +22,7 @@ from ..lifetime import subscribe
 from ..overview_data import OverviewSeries
 from ..theming import Theme
 from ..theming.plot import node_brush, pen, style_plot
+from ..vertical_scroll import VerticalScroll
 from .overview_plots import OverviewPlots, prepare, show_empty
 
 VectorState = VectorStatus  # how far recall's vector index is for one chat (the service's record)
@@ -75,6 +76,7 @@ class OverviewPanel(Retranslated, QWidget):
         self.heading.setProperty("role", "heading")
         self.subheading = QLabel()
         self.subheading.setProperty("role", "muted")
+        self.subheading.setWordWrap(True)
         self.cards = {key: StatCard() for key in ("nodes", "edges", "pending", "messages")}
         grid = QGridLayout()
         for i, card in enumerate(self.cards.values()):
@@ -85,6 +87,7 @@ class OverviewPanel(Retranslated, QWidget):
         self.vectors = QLabel()  # how far recall's vector index is, and what embeds
         self.extraction = QLabel()  # which model made the last extraction batch
         self.extraction.setObjectName("last-extraction")
+        self.extraction.setWordWrap(True)
         self.vectors.setProperty("role", "muted")
         self.vectors.setWordWrap(True)
         self.plot = pg.PlotWidget()
@@ -93,7 +96,13 @@ class OverviewPanel(Retranslated, QWidget):
         self.plot.hideButtons()
         self.plot.getPlotItem().setMenuEnabled(False)
         self.charts = OverviewPlots(self.plot)
-        layout = QVBoxLayout(self)
+        # in a scroll area: a short screen (1366×768) scrolls the overview instead of the window
+        # refusing to get smaller than the overview's natural height
+        body = QWidget()
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(VerticalScroll(body))
+        layout = QVBoxLayout(body)
         layout.setContentsMargins(10, 10, 10, 10)
         layout.addWidget(self.heading)
         layout.addWidget(self.subheading)

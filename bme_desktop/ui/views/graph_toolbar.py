@@ -124,8 +124,9 @@ class GraphToolbar(Retranslated, QWidget):
         filters.addWidget(self.types)
         filters.addWidget(self.tiers)
         filters.addWidget(self.scopes)
-        filters.addWidget(self.search, 1)
-        for shown in (self.colour, self.local, self.lanes, self.recall, self.across):
+        filters.addWidget(self.local)  # what is shown, like the filters (a second row this wide would
+        filters.addWidget(self.search, 1)  # make the window wider than a 1366-pixel screen)
+        for shown in (self.colour, self.lanes, self.recall, self.across):
             display.addWidget(shown)
         display.addStretch(1)
         layout.addWidget(self.across_note)
