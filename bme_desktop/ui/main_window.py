@@ -92,7 +92,7 @@ class MainWindow(Retranslated, QMainWindow):
         self.docks["memories"].raise_()
         for key in ("overview", "memories"):  # in front from the start: built now, loading with the window
             self._build_panel(key)
-        self.resizeDocks([self.docks["chats"], self.docks["memories"]], [330, 700], Qt.Orientation.Horizontal)
+        self.resizeDocks([self.docks["chats"], self.docks["memories"]], [270, 580], Qt.Orientation.Horizontal)  # the graph gets the rest
         self.resizeDocks([self.docks["chats"], self.docks["overview"]], [260, 520], Qt.Orientation.Vertical)
         self._status_labels()
         self._retitle_docks()  # before the menus and the navigation bar, which show the docks' titles
