@@ -10,16 +10,28 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..core.events import Event, EventBus
+from ..core.events import (
+    ChatDeleted,
+    ChatSynced,
+    ErrorReported,
+    Event,
+    EventBus,
+    ExtractionFinished,
+    ExtractionProgressed,
+    ExtractionStarted,
+    GraphChanged,
+    MaintenanceProgressed,
+    RecallFinished,
+)
 
 log = logging.getLogger(__name__)
 
-# The protocol's event types, plus the extras the protocol allows: ``chat.deleted``,
+# The protocol's events, plus the extras the protocol allows: ``chat.deleted``,
 # ``maintenance.progress`` (an operation's progress, ``core.chat_ops``) and
-# ``extraction.progress`` (how far a chat's extraction is, ``core.extract.scheduler``).
-FORWARDED = frozenset({"chat.synced", "extraction.started", "extraction.finished", "graph.changed",
-                       "recall.finished", "error", "chat.deleted", "maintenance.progress",
-                       "extraction.progress"})
+# ``extraction.progress`` (how far a chat's extraction is, ``core.extract.scheduler``). Each
+# goes out under its wire name (``core.events.WIRE_NAMES``) as ``event.to_json()`` renders it.
+FORWARDED = (ChatSynced, ExtractionStarted, ExtractionFinished, GraphChanged, RecallFinished, ErrorReported,
+             ChatDeleted, MaintenanceProgressed, ExtractionProgressed)
 
 
 OVERFLOW = "\x00overflow"  # queued in place of events a slow client missed; it is then closed
@@ -44,7 +56,7 @@ class EventHub:
 
     def attach(self, bus: EventBus, loop: asyncio.AbstractEventLoop) -> None:
         self._loop = loop
-        self._unsubscribe = bus.subscribe(self._on_event)
+        self._unsubscribe = bus.on(FORWARDED, self._on_event)
 
     def detach(self) -> None:
         if self._unsubscribe is not None:
@@ -53,7 +65,7 @@ class EventHub:
 
     def _on_event(self, event: Event) -> None:
         """Called on the publishing thread: hand the event to the loop and return."""
-        if event.type not in FORWARDED or self._loop is None or self._loop.is_closed():
+        if self._loop is None or self._loop.is_closed():
             return
         try:
             payload = json.dumps(event.to_json(), ensure_ascii=False, default=str)

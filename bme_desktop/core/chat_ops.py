@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from .cancel import CancelToken, checkpoint
 from .errors import Conflict, NotFound, ValidationError
-from .events import ChangeRecord, Event
+from .events import ChangeRecord, MaintenanceProgressed
 from .store import journal
 from .store.reader import Reader
 from .store.unit_of_work import UnitOfWork
@@ -114,7 +114,7 @@ def run_operation(service: ChatOperations, chat_id: str, task: str, *, start: in
     rng = check_range(start, end, facts)
 
     def report(done: int, total: int) -> None:
-        service.events.publish(Event("maintenance.progress", chat_id, {"task": task, "done": done, "total": total}))
+        service.events.publish(MaintenanceProgressed(chat_id, task, done, total))
         if progress is not None:
             progress(done, total)
 

@@ -17,7 +17,7 @@ from . import editing
 from .cancel import CancellableTask, CancelToken, checkpoint
 from .clock import Clock, SystemClock
 from .errors import Conflict, NotFound, ValidationError
-from .events import ChangeRecord, Event, EventBus
+from .events import ChangeRecord, ChatDeleted, ChatSynced, EventBus, GraphChanged, Initiator, RecallFinished
 from .extract.api import ExtractionScheduler, ExtractionTicket, NoExtraction
 from .ingest.history import SyncOutcome, apply_sync, store_members, validate_messages
 from .lorebook import LoreReport, check_writable
@@ -83,10 +83,6 @@ class SyncResult:
     # The extraction this sync queued: ``ticket.wait()`` waits for it (a caller that must not
     # hold a worker thread meanwhile syncs without ``wait`` and waits on a thread of its own).
     ticket: ExtractionTicket | None = field(default=None, repr=False, compare=False)
-
-
-def _graph_changed(change: ChangeRecord) -> Event:
-    return Event("graph.changed", change.chat_id, change.counts(), change=change)
 
 
 def _writable(chat_id: str, node_id: str, fn: Callable[[UnitOfWork], T]) -> Callable[[UnitOfWork], T]:
@@ -233,7 +229,7 @@ class MemoryService:
             raise RuntimeError("write() called from the writer thread; call the unit of work directly")
         result, changes = self._writer.run(fn)
         for change in changes:
-            self.events.publish(_graph_changed(change))
+            self.events.publish(GraphChanged(change.chat_id, change))
         return result
 
     def write_later(self, fn: Callable[[UnitOfWork], object]) -> None:
@@ -246,7 +242,7 @@ class MemoryService:
 
     def _publish_changes_soon(self, changes: list[ChangeRecord]) -> None:
         """What later writes changed, published off the writer thread (on the writer: only queued)."""
-        self.events.publish_soon([_graph_changed(change) for change in changes])
+        self.events.publish_soon([GraphChanged(change.chat_id, change, Initiator.RECALL) for change in changes])
 
     def flush_later_writes(self) -> None:
         """Wait until the later writes queued so far are written and their events published."""
@@ -280,7 +276,7 @@ class MemoryService:
 
     def delete_chat(self, chat_id: str) -> None:
         self._write_checked(lambda uow: uow.delete_chat(chat_id))
-        self.events.publish(Event("chat.deleted", chat_id))
+        self.events.publish(ChatDeleted(chat_id))
 
     # reads for the front ends (each one transaction) ------------------------------------------
     def chat_ids(self) -> list[str]:
@@ -331,22 +327,19 @@ class MemoryService:
         queue extraction. With ``wait`` the call returns when that extraction has finished."""
         validate_messages(chat_id, messages, complete=complete)
         # A kept recall queued before lands before a rollback that may drop it: the writer keeps the order.
-        def op(uow: UnitOfWork) -> tuple[SyncOutcome, dict[str, Any]]:
+        def op(uow: UnitOfWork) -> tuple[SyncOutcome, ChatSynced]:
             if identity is not None:  # who is who first: a chat id bound to another character is refused
                 uow.ensure_chat(chat_id, identity=identity)
             outcome = apply_sync(uow, chat_id, messages, complete=complete, character=character, user=user)
-            synced: dict[str, Any] = {"stored": outcome.stored, "changed_from": outcome.changed_from,
-                                      "revision": outcome.revision}
+            members = None
             if identity is not None and identity.members is not None:
-                members = store_members(uow, chat_id, identity.members)
-                if members is not None:
-                    synced["members"] = members  # recall's kept state takes them from the event
-            if uow.rescoped:
-                synced["rescoped"] = True
-            uow.synced.append((chat_id, synced))  # told to other instances on the same database
+                members = store_members(uow, chat_id, identity.members)  # recall's kept state takes them from the event
+            synced = ChatSynced(chat_id, outcome.stored, outcome.changed_from, outcome.revision, members,
+                                bool(uow.rescoped))
+            uow.synced.append((chat_id, synced.data))  # told to other instances on the same database
             return outcome, synced
         outcome, synced = self.write(op)
-        self.events.publish(Event("chat.synced", chat_id, synced))
+        self.events.publish(synced)
         ticket = self.extraction.schedule(chat_id, force=outcome.changed_from is not None)
         done = ticket.wait(wait_timeout) if wait else ticket.done
         return SyncResult(chat_id=chat_id, stored=outcome.stored, changed_from=outcome.changed_from,
@@ -546,8 +539,8 @@ class MemoryService:
         if keep and request.index is not None:
             from .store.recall_records import store_recall_record
             self.write_later(lambda uow: store_recall_record(uow, request, result))
-        self.events.publish(Event("recall.finished", request.chat_id, {
-            "index": request.index, "nodes": len(result.nodes), "elapsed_ms": round(result.elapsed_ms, 2)}))
+        self.events.publish(RecallFinished(request.chat_id, request.index, len(result.nodes),
+                                           round(result.elapsed_ms, 2)))
         return result
 
     def prepare_recall(self, chat_id: str, user_input: str, index: int | None = None,

@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..core.events import Event
+from ..core.events import ChatSynced, Event, RecallFinished
 from ..core.model import Node, NodeQuery, RecallRecord
 from ..core.service import MemoryService
 from .context import AppContext
@@ -147,11 +147,11 @@ class CompanionWindow(Retranslated, QWidget):
             self.follow(chat_id)
 
     def _on_event(self, event: Event) -> None:
-        if event.type not in ("chat.synced", "recall.finished") or not event.chat_id:
+        if not isinstance(event, ChatSynced | RecallFinished) or not event.chat_id:
             return
         if event.chat_id != self.chat_id:
             self.follow(event.chat_id)  # SillyTavern opened another chat
-        elif event.type == "recall.finished":
+        elif isinstance(event, RecallFinished):
             self.refresh()
 
     def set_bridge_status(self, text: str) -> None:

@@ -10,12 +10,12 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QObject, Signal
 
-from ..core.events import Event, EventBus
+from ..core.events import ChatDeleted, ChatSynced, Event, EventBus, GraphChanged, StoreResync
 
 
 class ServiceEvents(QObject):
-    sigEvent = Signal(object)  # every Event
-    sigGraphChanged = Signal(object)  # ChangeRecord of a graph.changed event
+    sigEvent = Signal(object)  # every Event (core/events.py; panels tell them apart by class)
+    sigGraphChanged = Signal(object)  # the ChangeRecord of a GraphChanged event
     sigChatsChanged = Signal(str)  # chat id of chat.synced / chat.deleted ("" after a resync)
     # Another instance's writes may have gone unannounced (store.resync): reload what is shown.
     sigResync = Signal()
@@ -31,11 +31,11 @@ class ServiceEvents(QObject):
         if event.type in ("chat.synced", "recall.finished") and event.chat_id:
             self.last_chat = event.chat_id  # (one str assignment: atomic)
         self.sigEvent.emit(event)
-        if event.type == "graph.changed" and event.change is not None:
+        if isinstance(event, GraphChanged):
             self.sigGraphChanged.emit(event.change)
-        if event.type in ("chat.synced", "chat.deleted", "graph.changed") and event.chat_id:
+        if isinstance(event, ChatSynced | ChatDeleted | GraphChanged) and event.chat_id:
             self.sigChatsChanged.emit(event.chat_id)
-        if event.type == "store.resync":
+        if isinstance(event, StoreResync):
             self.sigResync.emit()
             self.sigChatsChanged.emit("")
 

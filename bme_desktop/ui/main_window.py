@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..core.events import ChangeRecord, Event
+from ..core.events import ChangeRecord, Event, ExtractionProgressed
 from ..core.paths import default_data_dir
 from .chat_switcher import ChatSwitcher
 from .context import AppContext
@@ -171,7 +171,7 @@ class MainWindow(Retranslated, QMainWindow):
         self.review_label.setObjectName("review-status")
         self.import_label = QLabel()  # a long chat's extraction: "2,140 of 10,000 messages · about 3 min"
         self.import_label.setObjectName("import-status")
-        self._import_event: Event | None = None
+        self._import_event: ExtractionProgressed | None = None
         for label in (self.busy_label, self.import_label, self.review_label, self.data_label, self.database_label, self.bridge_label):
             bar.addPermanentWidget(label)
 
@@ -303,18 +303,17 @@ class MainWindow(Retranslated, QMainWindow):
 
     def _extraction_progress(self, event: Event) -> None:
         """The open chat's extraction progress while messages are due (a first connect's import)."""
-        if event.type == "extraction.progress" and event.chat_id == self.context.chat_id:
+        if isinstance(event, ExtractionProgressed) and event.chat_id == self.context.chat_id:
             self._show_import(event)
 
-    def _show_import(self, event: Event | None) -> None:
+    def _show_import(self, event: ExtractionProgressed | None) -> None:
         self._import_event = event
-        if event is None or not event.data.get("due"):
+        if event is None or not event.due:
             self.import_label.setText("")
             return
-        text = self.tr("Remembering: {0} of {1} messages").format(
-            f"{int(event.data.get('extracted') or 0):,}", f"{int(event.data.get('total') or 0):,}")
-        eta = event.data.get("eta_s")
-        if isinstance(eta, int | float) and eta > 0:
+        text = self.tr("Remembering: {0} of {1} messages").format(f"{event.extracted:,}", f"{event.total:,}")
+        eta = event.eta_s
+        if eta is not None and eta > 0:
             text += self.tr(" · about %n min", "", round(eta / 60)) if eta >= 90 else \
                 self.tr(" · about %n s", "", round(eta))
         self.import_label.setText(text)

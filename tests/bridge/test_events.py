@@ -183,3 +183,19 @@ def test_stop_closes_open_sockets(make_bridge: Callable[..., BridgeServer]) -> N
             return int(msg.data) if msg.type == aiohttp.WSMsgType.CLOSE else None
 
     assert asyncio.run(listen()) == 1001
+
+
+def test_a_typed_event_goes_out_under_its_wire_name(bridge: BridgeServer) -> None:
+    from bme_desktop.core.events import ExtractionProgressed, MaintenanceProgressed
+
+    async def run() -> list[dict[str, Any]]:
+        async with aiohttp.ClientSession() as session, session.ws_connect(ws_url(bridge), headers=AUTH) as ws:
+            await ws.receive_json(timeout=10)
+            bridge.service.events.publish(MaintenanceProgressed("c", "compress", 1, 4))
+            bridge.service.events.publish(ExtractionProgressed("c", 2, 10, 8, 1.5, 6))
+            return [await ws.receive_json(timeout=10) for _ in range(2)]
+
+    assert asyncio.run(run()) == [
+        {"type": "maintenance.progress", "chat_id": "c", "task": "compress", "done": 1, "total": 4},
+        {"type": "extraction.progress", "chat_id": "c", "extracted": 2, "total": 10, "due": 8, "rate_per_s": 1.5,
+         "eta_s": 6}]

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from sqlalchemy import func, select
 
-from ..events import Event
+from ..events import ChatDeleted
 from ..store import chat_rows
 from ..store.unit_of_work import UnitOfWork
 from .importer import extraction_paused
@@ -77,6 +77,6 @@ def purge_all(service: Purging) -> PurgeResult:
     with extraction_paused(service):
         chats, rows = service.write(op)
     for chat_id in chats:
-        service.events.publish(Event("chat.deleted", chat_id))
+        service.events.publish(ChatDeleted(chat_id))
     compact(service.store)
     return PurgeResult(chats, rows, before, database_size(service.store))

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
-from ..events import Event
+from ..events import ErrorReported, ExtractionFinished, ExtractionStarted
 from ..store.locks import extraction_claim
 from .cleaning import PreparedMessage, prepare_window
 from .context import open_story_items
@@ -65,9 +65,8 @@ class Runner:
             if outcome.plan is not None:
                 return validate_plan(outcome.plan, labels=outcome.labels, allowed_indices=allowed), outcome.labels
             note = f"fallback: {outcome.reason}"
-            self.service.events.publish(Event("error", window.chat_id, {
-                "stage": "extraction", "message": outcome.reason, "fallback": self.heuristic.name,
-                "from": window.start, "to": window.end}))
+            self.service.events.publish(ErrorReported(window.chat_id, "extraction", outcome.reason, {
+                "fallback": self.heuristic.name, "from": window.start, "to": window.end}))
         plan, labels = self._heuristic(window, prepared)
         plan.note = note
         return validate_plan(plan, labels=labels, allowed_indices=allowed), labels
@@ -95,16 +94,15 @@ class Runner:
                 r, chat_id, every_n=settings.every_n_replies, context=settings.context_messages))
             if window is None:
                 return None
-            self.service.events.publish(Event("extraction.started", chat_id, {"from": window.start,
-                                                                               "to": window.end}))
+            self.service.events.publish(ExtractionStarted(chat_id, window.start, window.end))
             plan, labels = self.plan(window, cancel)
             if cancel is not None and cancel.is_set():
                 return None  # shutting down: abandon this batch rather than commit a fallback
             committed = self._commit(window, plan, labels)
             if committed is not None:
-                self.service.events.publish(Event("extraction.finished", chat_id, {
-                    "from": window.start, "to": window.end, "batch_id": committed.batch_id,
-                    "extractor": plan.extractor, "model": plan.model, "note": plan.note, **committed.report.to_json()}))
+                self.service.events.publish(ExtractionFinished(
+                    chat_id, window.start, window.end, committed.batch_id, plan.extractor, plan.model, plan.note,
+                    committed.report.to_json()))
                 return window, committed
             log.info("chat %s changed during extraction of %d-%d; reading again", chat_id, window.start,
                      window.end)
@@ -117,8 +115,8 @@ class Runner:
         except Exception as exc:  # a bad plan must not stop extraction: fall back, then skip visibly
             log.exception("applying the %s plan for %d-%d failed", plan.extractor, window.start, window.end)
             reason = f"applying the {plan.extractor} plan failed: {type(exc).__name__}: {exc}"
-            self.service.events.publish(Event("error", window.chat_id, {
-                "stage": "extraction", "message": reason, "from": window.start, "to": window.end}))
+            self.service.events.publish(ErrorReported(window.chat_id, "extraction", reason, {
+                "from": window.start, "to": window.end}))
             if plan.extractor != self.heuristic.name:
                 prepared = prepare_window(window.messages, window.start, window.end,
                                           patterns=self.service.settings.extraction.cleaning_patterns)

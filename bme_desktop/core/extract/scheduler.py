@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from ..background import lower_thread_priority
 from ..cancel import CancellableTask, CancelToken, checkpoint
-from ..events import Event
+from ..events import ErrorReported, ExtractionProgressed
 from .api import ExtractionTicket
 from .progress import ExtractionProgress, Pace, read_progress
 from .runner import ModelExtractor, Runner
@@ -199,8 +199,7 @@ class ExtractionWorker:
                 step = self.runner.step(chat_id, self._cancel)
             except Exception as exc:
                 log.exception("extraction of chat %s failed", chat_id)
-                self.service.events.publish(Event("error", chat_id, {
-                    "stage": "extraction", "message": f"{type(exc).__name__}: {exc}"}))
+                self.service.events.publish(ErrorReported(chat_id, "extraction", f"{type(exc).__name__}: {exc}"))
                 return True
             if step is None:
                 if told:
@@ -220,7 +219,9 @@ class ExtractionWorker:
             log.debug("no progress for chat %s", chat_id, exc_info=True)
             return
         if found is not None:
-            self.service.events.publish(Event("extraction.progress", chat_id, found.to_json()))
+            self.service.events.publish(ExtractionProgressed(
+                chat_id, found.extracted, found.total, found.due, None if found.rate is None else round(found.rate, 2),
+                None if found.eta_s is None else round(found.eta_s)))
 
 
 def attach(service: Core) -> ExtractionWorker:

@@ -50,7 +50,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..cancel import CancelToken, checkpoint
-from ..events import ChangeRecord, Event
+from ..events import ChangeRecord, ChatDeleted, Event, GraphChanged, StoreResync, VectorsSaved
 from ..model import Node
 from ..ports import ReportsBusy
 from ..recall.documents import embed_text
@@ -97,7 +97,7 @@ class VectorMaintainer:
         self._awaiting: dict[str, dict[str, float]] = {}
         self._clock: Callable[[], float] = time.monotonic
         self._stopped = False
-        self._unsubscribe = service.events.subscribe(self._on_event)
+        self._unsubscribe = service.events.on((GraphChanged, ChatDeleted, VectorsSaved, StoreResync), self._on_event)
         service.on_close(self.stop)
 
     # embedder --------------------------------------------------------------------------
@@ -293,14 +293,14 @@ class VectorMaintainer:
 
     # events ----------------------------------------------------------------------------
     def _on_event(self, event: Event) -> None:
-        if event.type == "store.resync":  # another instance's writes may have gone unnoticed
+        if isinstance(event, StoreResync):  # another instance's writes may have gone unnoticed
             with self._cond:
                 self._indexes.clear()
                 self._stale.clear()
             return
         if event.chat_id is None:
             return
-        if event.type == "chat.deleted":
+        if isinstance(event, ChatDeleted):
             with self._cond:
                 self._indexes.pop(event.chat_id, None)
                 self._work.cancel(event.chat_id)
@@ -308,13 +308,13 @@ class VectorMaintainer:
                 self._deferred.pop(event.chat_id, None)
                 self._deferred_at.pop(event.chat_id, None)
             return
-        if event.type == "vectors.saved":
+        if isinstance(event, VectorsSaved):
             if event.remote:
-                self._remote_vectors(event.chat_id, set(event.data.get("ids") or ()))
+                self._remote_vectors(event.chat_id, set(event.ids))
+            return
+        if not isinstance(event, GraphChanged):
             return
         change = event.change
-        if event.type != "graph.changed" or change is None:
-            return
         with self._cond:
             index = self._indexes.get(event.chat_id)
         if index is not None and change.nodes_removed:

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from ..events import Event
+from ..events import ErrorReported
 from ..extract.prompts import detect_language, load_prompt
 from ..providers.chat_model import ChatModel, endpoint_set, label_of
 from ..providers.http_policy import HttpPolicy
@@ -121,8 +121,8 @@ def ask_model(service: ModelSteps, chat_id: str, step: str, prompt: str, data: A
     if value is not None:
         return Asked(value, model=model)
     log.warning("life-cycle step %s: %s failed (%s); using the rules", step, model or "the model", reason)
-    service.events.publish(Event("error", chat_id, {"stage": f"lifecycle.{step}", "message": reason[:500],
-                                                    "fallback": "rules", "model": model}))
+    service.events.publish(ErrorReported(chat_id, f"lifecycle.{step}", reason[:500],
+                                         {"fallback": "rules", "model": model}))
     return Asked(None, reason, model)
 
 

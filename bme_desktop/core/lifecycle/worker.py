@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..events import Event
+from ..events import Event, ExtractionFinished, GraphChanged
 from ..settings import LifecycleSettings
 from ..store.unit_of_work import UnitOfWork
 from ..work import KeyedWorker
@@ -53,7 +53,7 @@ class LifecycleWorker:
         # runs the schedule. The thread runs from start() on (a worker not started is driven by hand).
         self._jobs: KeyedWorker[tuple[str, str], _Job] = KeyedWorker(
             "bme-lifecycle", self._run_job, merge=_merged, tick=self._tick, tick_every=POLL_S, lazy=False)
-        self._unsubscribe = service.events.subscribe(self._on_event)
+        self._unsubscribe = service.events.on((GraphChanged, ExtractionFinished), self._on_event)
         self._next_upkeep = monotonic() + FIRST_UPKEEP_DELAY_S
         self._next_patrol_check = monotonic() + FIRST_UPKEEP_DELAY_S
         self._next_backup_check = monotonic() + FIRST_UPKEEP_DELAY_S
@@ -72,9 +72,9 @@ class LifecycleWorker:
     def _on_event(self, event: Event) -> None:
         if event.chat_id is None or event.remote or self._closed():
             return  # another instance on a shared database did this work for its own writes
-        if event.type == "graph.changed" and event.change is not None and event.change.nodes_added:
+        if isinstance(event, GraphChanged) and event.change.nodes_added:
             job = _Job(event.chat_id, "intake", sorted(event.change.nodes_added))
-        elif event.type == "extraction.finished":
+        elif isinstance(event, ExtractionFinished):
             job = _Job(event.chat_id, "after_extraction")
         else:
             return

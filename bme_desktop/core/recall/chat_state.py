@@ -15,7 +15,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..events import ChangeRecord, Event
+from ..events import ChangeRecord, ChatDeleted, ChatSynced, Event, GraphChanged, StoreResync
 from ..lifecycle.tiers import is_visible
 from ..model import Edge, Message, Node
 from ..scopes import ChatScope
@@ -178,7 +178,7 @@ class RecallCache:
         self.max_chats = max_chats
         self._states: OrderedDict[str, ChatState] = OrderedDict()  # least recently used first
         self._lock = threading.Lock()
-        self._unsubscribe = service.events.subscribe(self._on_event)
+        self._unsubscribe = service.events.on((GraphChanged, ChatSynced, ChatDeleted, StoreResync), self._on_event)
 
     def close(self) -> None:
         self._unsubscribe()
@@ -189,35 +189,35 @@ class RecallCache:
             return list(self._states)
 
     def _on_event(self, event: Event) -> None:
-        if event.type == "store.resync":  # what is held may miss another instance's writes
+        if isinstance(event, StoreResync):  # what is held may miss another instance's writes
             with self._lock:
                 self._states.clear()
             return
         if event.chat_id is None:
             return
         with self._lock:
-            if event.type == "chat.deleted":
+            if isinstance(event, ChatDeleted):
                 self._states.pop(event.chat_id, None)
                 for chat_id in [c for c, s in self._states.items() if event.chat_id in s.sources]:
                     del self._states[chat_id]  # it held memories of the deleted chat: load again
                 return
-            if event.type == "chat.synced" and event.data.get("rescoped"):
+            if isinstance(event, ChatSynced) and event.rescoped:
                 self._states.clear()  # who shares with whom changed: every state loads again
                 return
-            if event.type == "graph.changed" and event.change is not None:
+            if isinstance(event, GraphChanged):
                 self._mark_shared(event.chat_id, event.change)
             state = self._states.get(event.chat_id)
         if state is None:
             return
         with state.flags:
-            if event.type == "graph.changed" and event.change is not None:
+            if isinstance(event, GraphChanged):
                 c = event.change
                 state.dirty_nodes |= c.nodes_added | c.nodes_changed | c.nodes_removed
                 state.dirty_edges |= c.edges_added | c.edges_changed | c.edges_removed
-            elif event.type == "chat.synced":
-                if "members" in event.data:  # the group's members changed (a sync writes them)
+            elif isinstance(event, ChatSynced):
+                if event.members is not None:  # the group's members changed (a sync writes them)
                     state.members = Members.of(event.data)
-                changed = event.data.get("changed_from")
+                changed = event.changed_from
                 first = state.message_end if changed is None else int(changed)
                 state.messages_from = first if state.messages_from is None else min(first, state.messages_from)
 

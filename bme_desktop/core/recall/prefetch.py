@@ -19,7 +19,7 @@ import logging
 import operator
 from typing import TYPE_CHECKING
 
-from ..events import Event
+from ..events import ChatSynced, Event, GraphChanged
 from ..work import KeyedWorker
 
 if TYPE_CHECKING:
@@ -37,7 +37,7 @@ class RecallWarmer:
         self._refresher: KeyedWorker[str, bool] = KeyedWorker("bme-recall-refresh", self._refresh,
                                                               merge=operator.or_, low_priority=False)
         self._pool: KeyedWorker[str, bool] = KeyedWorker("bme-recall-warm", self._warm, merge=operator.or_)
-        self._unsubscribe = service.events.subscribe(self._on_event)
+        self._unsubscribe = service.events.on((ChatSynced, GraphChanged), self._on_event)
         service.on_close(self.stop)
 
     def stop(self) -> None:
@@ -48,9 +48,7 @@ class RecallWarmer:
     def _on_event(self, event: Event) -> None:
         if event.chat_id is None or self.service.closed:
             return
-        synced = event.type == "chat.synced"
-        if not synced and event.type != "graph.changed":
-            return
+        synced = isinstance(event, ChatSynced)
         # A change warms a chat this instance recalls; a sync here warms its chat for the recall
         # that follows. Another instance's sync (shared PostgreSQL) is for that instance's recall.
         if (event.remote or not synced) and not self.recaller.cache.loaded(event.chat_id):

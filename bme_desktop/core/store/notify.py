@@ -30,7 +30,7 @@ from typing import Any
 from sqlalchemy import Connection, text
 from sqlalchemy.engine import make_url
 
-from ..events import ChangeRecord, Event
+from ..events import ChangeRecord, ChatDeleted, Event, GraphChanged, StoreResync, VectorsSaved, from_wire
 
 log = logging.getLogger(__name__)
 
@@ -97,20 +97,20 @@ def to_event(payload: str, own: str) -> Event | None:
                 getattr(change, attr).update(map(str, message.get(key, ())))
             batch = message.get("b")
             change.batch_id = batch if isinstance(batch, int) else None
-            return Event("graph.changed", chat_id, change.counts(), change=change, remote=True)
+            return GraphChanged(chat_id, change, remote=True)
         if kind == "synced":
-            return Event("chat.synced", chat_id, dict(message.get("d") or {}), remote=True)
+            return from_wire("chat.synced", chat_id, dict(message.get("d") or {}), remote=True)
         if kind == "deleted":
-            return Event("chat.deleted", chat_id, remote=True)
+            return ChatDeleted(chat_id, remote=True)
         if kind == "vectors":
-            return Event("vectors.saved", chat_id, {"ids": [str(i) for i in message.get("n", ())]}, remote=True)
+            return VectorsSaved(chat_id, tuple(str(i) for i in message.get("n", ())), remote=True)
     except (ValueError, KeyError, TypeError):
         pass
     log.warning("ignoring a malformed change notification: %.200s", payload)
     return None
 
 
-RESYNC = Event("store.resync", None, remote=True)
+RESYNC = StoreResync(None, remote=True)
 
 
 class ChangeListener:

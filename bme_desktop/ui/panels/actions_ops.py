@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QCheckBox, QGridLayout, QHBoxLayout, QLabel, QSpin
 
 from ...core.cancel import Cancelled, CancelToken
 from ...core.chat_ops import RANGED, NothingToDo, OperationResult, run_operation
-from ...core.events import Event
+from ...core.events import Event, MaintenanceProgressed
 from ..context import AppContext
 from ..format import format_count
 from ..i18n import Retranslated
@@ -139,14 +139,14 @@ class StoryOperations(RowRunner, Retranslated, QWidget):
                            on_error=failed, owner=self)
 
     def _on_event(self, event: Event) -> None:
-        """A running operation's progress: a determinate bar from ``maintenance.progress``."""
-        if event.type != "maintenance.progress" or event.chat_id != self._context.chat_id:
+        """A running operation's progress: a determinate bar from ``MaintenanceProgressed``."""
+        if not isinstance(event, MaintenanceProgressed) or event.chat_id != self._context.chat_id:
             return
-        key = str(event.data.get("task", ""))
+        key = event.task
         row = self.rows.get(key)
         if row is None or key not in self._running:
             return
-        total, done = int(event.data.get("total", 0)), int(event.data.get("done", 0))
+        total, done = event.total, event.done
         if total > 0:
             row.progress.setRange(0, total)
             row.progress.setValue(min(done, total))

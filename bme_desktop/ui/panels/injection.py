@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...core.events import Event
+from ...core.events import Event, RecallFinished
 from ...core.model import RecallRecord, RecallRequest
 from ...core.service import MemoryService
 from ..context import AppContext
@@ -139,7 +139,7 @@ class InjectionPanel(Retranslated, QWidget):
                            key=f"injection-act-{id(self)}", on_error=lambda _exc: self.refresh(), owner=self)
 
     def _on_event(self, event: Event) -> None:
-        if event.type == "recall.finished" and event.chat_id == self._context.chat_id and not self._editing:
+        if isinstance(event, RecallFinished) and event.chat_id == self._context.chat_id and not self._editing:
             self.refresh()
 
     def _fill(self, records: list[RecallRecord]) -> None:

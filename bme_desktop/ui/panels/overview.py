@@ -10,7 +10,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import QCoreApplication, QTimer
 from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QVBoxLayout, QWidget
 
-from ...core.events import ChangeRecord, Event
+from ...core.events import ChangeRecord, Event, ExtractionFinished, RecallFinished
 from ...core.model import ChatStats, VectorStatus
 from ...core.schema import NODE_TYPES, TIERS
 from ...core.service import MemoryService
@@ -145,7 +145,7 @@ class OverviewPanel(Retranslated, QWidget):
             self._refresh_timer.start()  # coalesce bursts of change records
 
     def _on_event(self, event: Event) -> None:
-        if event.type in ("recall.finished", "extraction.finished") and event.chat_id == self._context.chat_id:
+        if isinstance(event, RecallFinished | ExtractionFinished) and event.chat_id == self._context.chat_id:
             self._refresh_timer.start()  # a new recall record (the latency chart grows), or a new batch
 
     def _show(self, loaded: Overview | None) -> None:
