@@ -22,7 +22,8 @@ from typing import TYPE_CHECKING, Any
 
 from .cancel import CancelToken, checkpoint
 from .errors import Conflict, NotFound, ValidationError
-from .events import ChangeRecord, MaintenanceProgressed
+from .events import ChangeRecord, Initiator, MaintenanceProgressed
+from .operations import acting
 from .store import journal
 from .store.reader import Reader
 from .store.unit_of_work import UnitOfWork
@@ -122,7 +123,7 @@ def run_operation(service: ChatOperations, chat_id: str, task: str, *, start: in
         from .evolve import rebuild_vectors
         return rebuild_vectors(service, chat_id, rng, cancel, report)
     from .rewrites import record_step
-    with _paused(service):
+    with _paused(service), acting(Initiator.UPKEEP):
         facts = service.read(lambda r: chat_facts(r, chat_id))  # again: a batch may have finished meanwhile
         runner = _prepare(service, chat_id, task, rng, facts, report)
         holder: list[OperationResult] = []

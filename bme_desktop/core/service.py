@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from . import editing
+from . import editing, operations
 from .cancel import CancellableTask, CancelToken, checkpoint
 from .clock import Clock, SystemClock
 from .errors import Conflict, NotFound, ValidationError
@@ -35,6 +35,7 @@ from .model import (
     ReviewCard,
     VectorStatus,
 )
+from .operations import OpResult, acting
 from .ports import HasVectors, KnowsChat, Prepares, ReportsProgress, RunsNow, VectorIndex
 from .providers.chat_model import ModelLenders
 from .recall.api import Recaller, RecallRequest, RecallResult
@@ -228,9 +229,18 @@ class MemoryService:
         if self.on_writer_thread():
             raise RuntimeError("write() called from the writer thread; call the unit of work directly")
         result, changes = self._writer.run(fn)
-        for change in changes:
-            self.events.publish(GraphChanged(change.chat_id, change))
+        operations.collect(changes)
+        initiator, origin = operations.current()
+        with operations.outside():  # a subscriber's own writes are no part of this operation
+            for change in changes:
+                self.events.publish(GraphChanged(change.chat_id, change, initiator, origin))
         return result
+
+    def operate(self, call: Callable[[], T], *, origin: object | None = None) -> OpResult[T]:
+        """Run a mutating call (``lambda: service.update_node(…)``) as one operation: its value
+        with the change records of its writes and its initiator (``core/operations.py``).
+        ``origin`` (who asked) rides on the operation's ``GraphChanged`` events."""
+        return operations.operate(call, origin)
 
     def write_later(self, fn: Callable[[UnitOfWork], object]) -> None:
         """Queue ``fn`` to be written soon on the writer, after what is queued now and before
@@ -338,7 +348,8 @@ class MemoryService:
                                 bool(uow.rescoped))
             uow.synced.append((chat_id, synced.data))  # told to other instances on the same database
             return outcome, synced
-        outcome, synced = self.write(op)
+        with acting(Initiator.SYNC):
+            outcome, synced = self.write(op)
         self.events.publish(synced)
         ticket = self.extraction.schedule(chat_id, force=outcome.changed_from is not None)
         done = ticket.wait(wait_timeout) if wait else ticket.done
@@ -421,7 +432,8 @@ class MemoryService:
             uow.discard_redo(chat_id, keep=batch_id)
             uow.audit(chat_id, actor, action, getattr(result, "id", None))
             return result
-        return self._write_checked(op)
+        with acting(Initiator.USER):
+            return self._write_checked(op)
 
     def create_node(self, chat_id: str, draft: editing.NodeDraft, *, actor: str = "user") -> Node:
         return self.manual_write(chat_id, actor, "create_node", lambda uow: editing.create_node(uow, chat_id, draft))
@@ -440,7 +452,8 @@ class MemoryService:
         """Make the chat's lorebook memories what SillyTavern resolves for it now (not undoable:
         SillyTavern owns them; see ``lorebook.sync_lorebook``)."""
         from .lorebook import sync_lorebook
-        return self._write_checked(lambda uow: sync_lorebook(uow, chat_id, entries))
+        with acting(Initiator.LOREBOOK):
+            return self._write_checked(lambda uow: sync_lorebook(uow, chat_id, entries))
 
     def import_worldinfo(self, chat_id: str, entries: list[LoreEntry], kind: str, *, actor: str = "user"
                          ) -> LoreReport:
@@ -450,7 +463,9 @@ class MemoryService:
         here = self.read(lambda r: imported_here(r, chat_id, entries))
         if len(here) == len(entries):
             return LoreReport(skipped=len(here))
-        return self.manual_write(chat_id, actor, "import_worldinfo", lambda uow: import_entries(uow, chat_id, entries, kind))
+        with acting(Initiator.IMPORT):
+            return self.manual_write(chat_id, actor, "import_worldinfo",
+                                     lambda uow: import_entries(uow, chat_id, entries, kind))
 
     def worldinfo_entries(self, chat_id: str, node_ids: Sequence[str]) -> list[LoreEntry]:
         """The chosen memories as World Info entries, in the order asked (an unknown id is a 404)."""
@@ -499,12 +514,14 @@ class MemoryService:
         """Undo the newest manual edit of this chat (or recorded rewrite, see :mod:`.rewrites`);
         False when there is nothing to undo."""
         from . import rewrites
-        return self._step_history(chat_id, "applied", rewrites.undo_batch, "undo")
+        with acting(Initiator.UNDO):
+            return self._step_history(chat_id, "applied", rewrites.undo_batch, "undo")
 
     def redo(self, chat_id: str) -> bool:
         """Redo the most recently undone manual edit; False when there is nothing to redo."""
         from . import rewrites
-        return self._step_history(chat_id, "undone", rewrites.redo_batch, "redo")
+        with acting(Initiator.REDO):
+            return self._step_history(chat_id, "undone", rewrites.redo_batch, "redo")
 
     def _step_history(self, chat_id: str, status: str, apply: Callable[[UnitOfWork, int], None],
                       action: str) -> bool:
@@ -557,7 +574,8 @@ class MemoryService:
 
     def put_recall_record(self, request: RecallRequest, result: RecallResult) -> None:
         from .store.recall_records import store_recall_record
-        self._write_checked(lambda uow: store_recall_record(uow, request, result))
+        with acting(Initiator.RECALL):
+            self._write_checked(lambda uow: store_recall_record(uow, request, result))
 
     def recall_record(self, chat_id: str, index: int) -> RecallRecord | None:
         self.flush_later_writes()
@@ -597,7 +615,8 @@ class MemoryService:
                       reason: str | None = None) -> list[Node]:
         """Approve, reject or reopen memories (a review decision, not an edit)."""
         from .lifecycle.review import decide
-        return decide(self, chat_id, node_ids, status, actor=actor, reason=reason)
+        with acting(Initiator.REVIEW):
+            return decide(self, chat_id, node_ids, status, actor=actor, reason=reason)
 
     def patrol_report(self, chat_id: str) -> PatrolReport:
         """Today's look over the chat's memories (one read, nothing written)."""
@@ -644,6 +663,7 @@ class MemoryService:
         if runner is None:
             raise Conflict(f"this version of BME Desktop cannot run {task!r} yet")
         checkpoint(cancel)
-        if isinstance(runner, CancellableTask):
-            return runner.run(chat_id, cancel)
-        return runner(chat_id)
+        with acting(Initiator.UPKEEP):
+            if isinstance(runner, CancellableTask):
+                return runner.run(chat_id, cancel)
+            return runner(chat_id)

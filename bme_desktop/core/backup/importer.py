@@ -18,6 +18,8 @@ from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal
 
+from ..events import Initiator
+from ..operations import acting
 from ..ports import Pausable
 from ..scopes import identity_key
 from ..store import chat_rows
@@ -58,7 +60,7 @@ def import_chats(service: Backups, chats: Collection[ChatDoc], *, mode: ImportMo
             raise BackupError("chats", f"holds {len(chats)} chats; importing under one id needs exactly one")
         if not as_chat or len(as_chat) > 256 or "\x00" in as_chat:
             raise BackupError("chat_id", "the new chat id must be text of 1 to 256 characters")
-    with extraction_paused(service):
+    with extraction_paused(service), acting(Initiator.IMPORT):
         return service.write(lambda uow: _import_all(uow, chats, mode, as_chat, delete))
 
 

@@ -10,7 +10,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
-from ..events import ErrorReported, ExtractionFinished, ExtractionStarted
+from ..events import ErrorReported, ExtractionFinished, ExtractionStarted, Initiator
+from ..operations import acting
 from ..store.locks import extraction_claim
 from .cleaning import PreparedMessage, prepare_window
 from .context import open_story_items
@@ -85,7 +86,8 @@ class Runner:
         with extraction_claim(self.service.store.engine, chat_id, cancel) as claimed:
             if not claimed:
                 return None  # shutting down while another instance extracted the chat
-            return self._step(chat_id, cancel, attempts)
+            with acting(Initiator.EXTRACTION):
+                return self._step(chat_id, cancel, attempts)
 
     def _step(self, chat_id: str, cancel: threading.Event | None, attempts: int) -> StepResult:
         settings = self.service.settings.extraction

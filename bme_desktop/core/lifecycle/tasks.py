@@ -8,7 +8,8 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..cancel import CancellableTask, CancelToken, checkpoint
-from ..events import ChangeRecord
+from ..events import ChangeRecord, Initiator
+from ..operations import acting
 from ..settings import LifecycleSettings
 from ..store.unit_of_work import UnitOfWork
 from .upkeep import UpkeepReport, copy_change, upkeep_in
@@ -38,7 +39,8 @@ def run_step(service: Memory, chat_id: str, step: Step, cancel: CancelToken | No
         result = step(uow, chat_id, now, settings)
         checkpoint(cancel)
         return result, copy_change(uow, chat_id)
-    return service.write(op)
+    with acting(Initiator.UPKEEP):
+        return service.write(op)
 
 
 def run_upkeep(service: Memory, chat_id: str) -> UpkeepReport:

@@ -111,3 +111,14 @@ def test_default_pipelines_attach_the_extraction_worker(tmp_path: Path) -> None:
     with open_service(tmp_path, everything=True) as svc:
         assert isinstance(svc.extraction, ExtractionWorker)
         assert "rebuild" in svc.maintenance_tasks
+
+
+def test_what_extraction_writes_is_told_apart_from_the_sync_that_queued_it(tmp_path: Path) -> None:
+    from bme_desktop.core.events import GraphChanged, Initiator
+
+    with open_service(tmp_path) as svc:
+        seen: list[GraphChanged] = []
+        svc.events.on(GraphChanged, seen.append)
+        synced = svc.operate(lambda: svc.sync("c", chat(*TURNS[:3]), complete=True, wait=True))
+        assert synced.initiator is Initiator.SYNC and synced.changes == ()  # extraction is not the sync's
+        assert seen and {e.initiator for e in seen} == {Initiator.EXTRACTION}

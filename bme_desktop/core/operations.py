@@ -1,0 +1,131 @@
+"""Operations: what a mutating call changed and who started it.
+
+Every write publishes one :class:`~.events.GraphChanged` per chat it changed, tagged with the
+:class:`~.events.Initiator` of the operation it belongs to: each mutating service call names
+its initiator with :func:`acting` (the outermost one wins: a review decision is a review
+even though it writes as a manual edit), and a pipeline's writes name theirs the same way.
+
+``MemoryService.operate(call, origin=…)`` runs any mutating call and returns an
+:class:`OpResult`: its value, the change records its writes made and its initiator. A caller
+that wants only the value calls the method as before. ``origin`` names who asked (a panel):
+the ``GraphChanged`` events of the operation carry it, so a listener tells its own edits from
+the others' and from background work.
+
+The scope lives in a context variable of the calling thread (writes run on the writer thread
+but publish on the caller's); subscribers run outside it (:func:`outside`), so work a
+subscriber does on the publishing thread is neither tagged with nor collected into the
+operation that published.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterator, Sequence
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from typing import Generic, TypeVar
+
+from .events import ChangeRecord, Initiator
+
+T = TypeVar("T")
+
+
+@dataclass
+class _Scope:
+    initiator: Initiator | None = None
+    origin: object | None = None
+    first: Initiator | None = None  # the first initiator named in it: the operation's
+    changes: list[ChangeRecord] = field(default_factory=list)
+
+
+_scope: ContextVar[_Scope | None] = ContextVar("bme_operation", default=None)
+
+
+@dataclass(frozen=True)
+class OpResult(Generic[T]):
+    """A mutating call's value, what its writes changed (one record per chat and write, in
+    order) and who started it."""
+
+    value: T
+    changes: Sequence[ChangeRecord]
+    initiator: Initiator
+    origin: object | None = None
+
+    def change(self, chat_id: str) -> ChangeRecord:
+        """Everything the operation changed in ``chat_id``, as one record (empty when nothing)."""
+        merged = ChangeRecord(chat_id)
+        for change in self.changes:
+            if change.chat_id == chat_id:
+                merged.merge(change)
+                merged.batch_id = change.batch_id if change.batch_id is not None else merged.batch_id
+        return merged
+
+    @property
+    def chat_ids(self) -> list[str]:
+        return list(dict.fromkeys(c.chat_id for c in self.changes))
+
+    @property
+    def empty(self) -> bool:
+        return all(c.empty for c in self.changes)
+
+
+@contextlib.contextmanager
+def acting(initiator: Initiator) -> Iterator[None]:
+    """Name the initiator of the writes made in this block on this thread (unless an outer
+    block named one already)."""
+    scope = _scope.get()
+    if scope is None:
+        token = _scope.set(_Scope(initiator, first=initiator))
+        try:
+            yield
+        finally:
+            _scope.reset(token)
+        return
+    if scope.initiator is not None:
+        yield
+        return
+    scope.initiator = initiator
+    scope.first = scope.first or initiator
+    try:
+        yield
+    finally:
+        scope.initiator = None
+
+
+@contextlib.contextmanager
+def outside() -> Iterator[None]:
+    """Run the block outside any operation (event subscribers on the publishing thread)."""
+    token = _scope.set(None)
+    try:
+        yield
+    finally:
+        _scope.reset(token)
+
+
+def current() -> tuple[Initiator, object | None]:
+    """The initiator and origin that writes made now on this thread carry."""
+    scope = _scope.get()
+    if scope is None:
+        return Initiator.OTHER, None
+    return scope.initiator or Initiator.OTHER, scope.origin
+
+
+def collect(changes: Sequence[ChangeRecord]) -> None:
+    """Add what a write changed to the operation running on this thread, if any."""
+    scope = _scope.get()
+    if scope is not None:
+        scope.changes.extend(changes)
+
+
+def operate(call: Callable[[], T], origin: object | None = None) -> OpResult[T]:
+    """Run ``call`` as one operation: its value, the change records of its writes, its initiator."""
+    outer = _scope.get()
+    scope = _Scope(origin=origin if origin is not None or outer is None else outer.origin)
+    token = _scope.set(scope)
+    try:
+        value = call()
+    finally:
+        _scope.reset(token)
+        if outer is not None:
+            outer.changes.extend(scope.changes)
+    return OpResult(value, tuple(scope.changes), scope.first or Initiator.OTHER, origin)
