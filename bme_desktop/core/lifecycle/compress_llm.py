@@ -12,11 +12,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..cancel import CancelToken, checkpoint
+from ..cancel import CancelToken
 from ..events import ChangeRecord
 from ..model import Node
 from ..schema import NodeType, node_text
-from ..store.reader import Reader
 from ..store.unit_of_work import UnitOfWork
 from .compress import (
     TEXT_CHARS,
@@ -27,8 +26,7 @@ from .compress import (
     compress_in,
     plan,
 )
-from .llm_step import ask_model, is_llm, model_available, text_of
-from .upkeep import copy_change
+from .llm_step import Asked, ask_model, is_llm, model_step, text_of
 
 if TYPE_CHECKING:
     from ..ports import ModelSteps
@@ -74,33 +72,25 @@ def compress_with_change(service: ModelSteps, chat_id: str, *, cancel: CancelTok
     settings = service.settings
     now = service.now()
 
-    def chunks_of(read: Reader) -> list[list[Node]]:
-        read.require_chat_pk(chat_id)
-        return plan(candidates(read, chat_id))
-    chunks = service.read(chunks_of)
-    checkpoint(cancel)
-    proposed: dict[tuple[str, ...], Proposal] = {}
-    label = "rules"
-    if chunks and model_available(service):
-        asked = ask_model(service, chat_id, "compress", "compress", request_data(chunks), SCHEMA,
-                          lambda reply: parse_groups(reply, len(chunks)),
-                          texts=[node_text(n.type, n.fields) for c in chunks for n in c])
-        label = asked.label
-        if asked.value is not None:
-            proposed = {tuple(n.id for n in c): asked.value[i] for i, c in enumerate(chunks, 1)}
-    checkpoint(cancel)
+    def ask(chunks: list[list[Node]]) -> Asked[dict[int, Proposal]] | None:
+        if not chunks:
+            return None
+        return ask_model(service, chat_id, "compress", "compress", request_data(chunks), SCHEMA,
+                         lambda reply: parse_groups(reply, len(chunks)),
+                         texts=[node_text(n.type, n.fields) for c in chunks for n in c])
 
-    def composer(spec: NodeType, children: list[Node]) -> dict[str, str]:
-        proposal = proposed.get(tuple(n.id for n in children))
-        return fields_from(spec, children, proposal) if proposal else compose_parent(spec, children)
+    def write(uow: UnitOfWork, chunks: list[list[Node]], asked: Asked[dict[int, Proposal]] | None
+              ) -> CompressionReport:
+        label = asked.label if asked is not None else "rules"
+        answer = asked.value if asked is not None else None
+        proposed = {tuple(n.id for n in c): answer[i] for i, c in enumerate(chunks, 1)} if answer else {}
 
-    def op(uow: UnitOfWork) -> tuple[CompressionReport, ChangeRecord]:
-        uow.read.require_chat_pk(chat_id)
+        def composer(spec: NodeType, children: list[Node]) -> dict[str, str]:
+            proposal = proposed.get(tuple(n.id for n in children))
+            return fields_from(spec, children, proposal) if proposal else compose_parent(spec, children)
         now_chunks = plan(candidates(uow.read, chat_id))
         all_llm = bool(proposed) and all(tuple(n.id for n in c) in proposed for c in now_chunks)
-        report = compress_in(uow, chat_id, now, settings.lifecycle, composer=composer,
-                             label=(label if is_llm(label) else "llm") if all_llm else ("rules" if is_llm(label) else label), cancel=cancel)
-        checkpoint(cancel)  # raised here, the whole write rolls back
-        return report, copy_change(uow, chat_id)
-    return service.write(op)
+        return compress_in(uow, chat_id, now, settings.lifecycle, composer=composer,
+                           label=(label if is_llm(label) else "llm") if all_llm else ("rules" if is_llm(label) else label), cancel=cancel)
+    return model_step(service, chat_id, lambda r: plan(candidates(r, chat_id)), ask, write, cancel)
 

@@ -16,10 +16,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..cancel import CancelToken, checkpoint
+from ..cancel import CancelToken
 from ..events import ChangeRecord
 from ..model import Node
-from ..store.reader import Reader
 from ..store.unit_of_work import UnitOfWork
 from .consolidate import (
     ACTOR,
@@ -30,8 +29,7 @@ from .consolidate import (
     main_text,
     merge_candidates,
 )
-from .llm_step import ask_model, is_llm, model_available, text_of
-from .upkeep import copy_change
+from .llm_step import Asked, ask_model, is_llm, model_step, text_of
 
 if TYPE_CHECKING:
     from ..ports import ModelSteps
@@ -79,37 +77,32 @@ def consolidate_with_change(service: ModelSteps, chat_id: str, *, cancel: Cancel
     settings = service.settings
     threshold = settings.lifecycle.consolidate_threshold
     now = service.now()
+    Pairs = list[tuple[Node, Node, float]]
 
-    def read_pairs(read: Reader) -> list[tuple[Node, Node, float]]:
-        read.require_chat_pk(chat_id)
-        return merge_candidates(read, chat_id, threshold)[:MAX_PAIRS]
-    pairs = service.read(read_pairs)
-    checkpoint(cancel)
-    verdicts: dict[Pair, Verdict] = {}
-    label = "rules"
-    if pairs and model_available(service):
-        asked = ask_model(service, chat_id, "consolidate", "consolidate", request_data(pairs), SCHEMA,
-                          lambda reply: parse_verdicts(reply, len(pairs)),
-                          texts=[main_text(n) for a, b, _ in pairs for n in (a, b)])
-        label = asked.label
-        if asked.value is not None:
-            verdicts = {(a.id, b.id): asked.value[i] for i, (a, b, _) in enumerate(pairs, 1)}
-    checkpoint(cancel)
-    apart: list[tuple[str, str, float]] = []
+    def ask(pairs: Pairs) -> Asked[dict[int, Verdict]] | None:
+        if not pairs:
+            return None
+        return ask_model(service, chat_id, "consolidate", "consolidate", request_data(pairs), SCHEMA,
+                         lambda reply: parse_verdicts(reply, len(pairs)),
+                         texts=[main_text(n) for a, b, _ in pairs for n in (a, b)])
 
-    def decider(group: list[Node], vectors: Vectors, cut: float) -> list[tuple[int, int, float]]:
-        kept = []
-        for i, j, sim in decide_pairs(group, vectors, cut):
-            verdict = verdicts.get((group[i].id, group[j].id))
-            if sim >= cut and verdict is not None and not verdict.same:
-                apart.append((group[i].id, group[j].id, sim))
-            else:
-                kept.append((i, j, sim))
-        return kept
+    def write(uow: UnitOfWork, pairs: Pairs, asked: Asked[dict[int, Verdict]] | None) -> ConsolidationReport:
+        label = asked.label if asked is not None else "rules"
+        answer = asked.value if asked is not None else None
+        verdicts: dict[Pair, Verdict] = {}
+        if answer is not None:
+            verdicts = {(a.id, b.id): answer[i] for i, (a, b, _) in enumerate(pairs, 1)}
+        apart: list[tuple[str, str, float]] = []
 
-    def op(uow: UnitOfWork) -> tuple[ConsolidationReport, ChangeRecord]:
-        uow.read.require_chat_pk(chat_id)
-        apart.clear()
+        def decider(group: list[Node], vectors: Vectors, cut: float) -> list[tuple[int, int, float]]:
+            kept = []
+            for i, j, sim in decide_pairs(group, vectors, cut):
+                verdict = verdicts.get((group[i].id, group[j].id))
+                if sim >= cut and verdict is not None and not verdict.same:
+                    apart.append((group[i].id, group[j].id, sim))
+                else:
+                    kept.append((i, j, sim))
+            return kept
         judged = all((a.id, b.id) in verdicts for a, b, _ in merge_candidates(uow.read, chat_id, threshold))
         path = (label if is_llm(label) else "llm") if verdicts and judged else ("rules" if is_llm(label) else label)
         texts = {pair: v.merged for pair, v in verdicts.items() if v.same and v.merged}
@@ -119,6 +112,6 @@ def consolidate_with_change(service: ModelSteps, chat_id: str, *, cancel: Cancel
         for keep_id, drop_id, sim in apart:
             uow.audit(chat_id, ACTOR, "consolidate.kept_apart", drop_id, other=keep_id, similarity=round(sim, 4),
                       judge="llm")
-        checkpoint(cancel)  # raised here, the whole write rolls back
-        return report, copy_change(uow, chat_id)
-    return service.write(op)
+        return report
+    return model_step(service, chat_id, lambda r: merge_candidates(r, chat_id, threshold)[:MAX_PAIRS], ask, write,
+                      cancel)

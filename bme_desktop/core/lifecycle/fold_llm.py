@@ -13,15 +13,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..cancel import CancelToken, checkpoint
+from ..cancel import CancelToken
 from ..events import ChangeRecord
 from ..model import Summary
 from ..settings import LifecycleSettings
 from ..store.reader import Reader
 from ..store.unit_of_work import UnitOfWork
-from .llm_step import ask_model, model_available, numbered_texts
+from .llm_step import Asked, ask_model, model_step, numbered_texts
 from .summaries import ROLLUP_CHARS, SummaryReport, fold_in
-from .upkeep import copy_change
 
 if TYPE_CHECKING:
     from ..ports import ModelSteps
@@ -58,25 +57,15 @@ def fold_with_change(service: ModelSteps, chat_id: str, *, cancel: CancelToken |
     settings = service.settings
     now = service.now()
 
-    def groups_of(read: Reader) -> list[list[Summary]]:
-        read.require_chat_pk(chat_id)
-        return fold_groups(read, chat_id, settings.lifecycle)
-    groups = service.read(groups_of)
-    checkpoint(cancel)
-    proposed: dict[tuple[str, ...], str] = {}
-    label = "rules"
-    if groups and model_available(service):
-        asked = ask_model(service, chat_id, "fold", "fold", request_data(groups), SCHEMA,
-                          lambda reply: parse_rollups(reply, len(groups)),
-                          texts=[s.text for g in groups for s in g])
-        label = asked.label
-        if asked.value is not None:
-            proposed = {tuple(s.id for s in g): asked.value[i] for i, g in enumerate(groups, 1)}
-    checkpoint(cancel)
+    def ask(groups: list[list[Summary]]) -> Asked[dict[int, str]] | None:
+        if not groups:
+            return None
+        return ask_model(service, chat_id, "fold", "fold", request_data(groups), SCHEMA,
+                         lambda reply: parse_rollups(reply, len(groups)), texts=[s.text for g in groups for s in g])
 
-    def op(uow: UnitOfWork) -> tuple[SummaryReport, ChangeRecord]:
-        uow.read.require_chat_pk(chat_id)
-        report = fold_in(uow, chat_id, now, settings.lifecycle, proposed=proposed, label=label, cancel=cancel)
-        checkpoint(cancel)  # raised here, the whole write rolls back
-        return report, copy_change(uow, chat_id)
-    return service.write(op)
+    def write(uow: UnitOfWork, groups: list[list[Summary]], asked: Asked[dict[int, str]] | None) -> SummaryReport:
+        answer = asked.value if asked is not None else None
+        proposed = {tuple(s.id for s in g): answer[i] for i, g in enumerate(groups, 1)} if answer is not None else {}
+        return fold_in(uow, chat_id, now, settings.lifecycle, proposed=proposed,
+                       label=asked.label if asked is not None else "rules", cancel=cancel)
+    return model_step(service, chat_id, lambda r: fold_groups(r, chat_id, settings.lifecycle), ask, write, cancel)

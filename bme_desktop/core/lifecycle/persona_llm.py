@@ -13,16 +13,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..cancel import CancelToken, checkpoint
+from ..cancel import CancelToken
 from ..events import ChangeRecord
 from ..model import Node
 from ..schema import node_text
 from ..store.reader import Reader
 from ..store.unit_of_work import UnitOfWork
-from .llm_step import ask_model, model_available, numbers, text_of
+from .llm_step import Asked, ask_model, model_step, numbers, text_of
 from .persona import KINDS, Persona, Trait, norm, persona_in, synthesise
 from .tiers import is_injectable
-from .upkeep import copy_change
 
 if TYPE_CHECKING:
     from ..ports import ModelSteps
@@ -69,32 +68,24 @@ def persona_with_change(service: ModelSteps, chat_id: str, *, cancel: CancelToke
                         ) -> tuple[Persona | None, ChangeRecord]:
     settings = service.settings
     now = service.now()
+    Sources = tuple[list[Node], str | None]
 
-    def read_sources(read: Reader) -> tuple[list[Node], str | None]:
-        read.require_chat_pk(chat_id)
-        return sources(read, chat_id)
-    nodes, user = service.read(read_sources)
-    checkpoint(cancel)
-    proposed: list[Trait] | None = None
-    label = "rules"
-    if nodes and model_available(service):
+    def ask(found: Sources) -> Asked[list[Trait]] | None:
+        nodes, user = found
+        if not nodes:
+            return None
         ids = [n.id for n in nodes]
-        asked = ask_model(service, chat_id, "persona", "persona", request_data(nodes, user), SCHEMA,
-                          lambda reply: parse_traits(reply, ids),
-                          texts=[node_text(n.type, n.fields) for n in nodes])
-        proposed, label = asked.value, asked.label
-    checkpoint(cancel)
+        return ask_model(service, chat_id, "persona", "persona", request_data(nodes, user), SCHEMA,
+                         lambda reply: parse_traits(reply, ids), texts=[node_text(n.type, n.fields) for n in nodes])
 
-    def synthesiser(now_nodes: list[Node], now_user: str | None) -> list[Trait]:
-        if proposed is None:
-            return synthesise(now_nodes, now_user)
-        live = {n.id for n in now_nodes}
-        kept = [Trait(tr.kind, tr.text, [i for i in tr.evidence if i in live]) for tr in proposed]
-        return [tr for tr in kept if tr.evidence]
+    def write(uow: UnitOfWork, _found: Sources, asked: Asked[list[Trait]] | None) -> Persona | None:
+        proposed, label = (asked.value, asked.label) if asked is not None else (None, "rules")
 
-    def op(uow: UnitOfWork) -> tuple[Persona | None, ChangeRecord]:
-        uow.read.require_chat_pk(chat_id)
-        persona = persona_in(uow, chat_id, now, settings.lifecycle, synthesiser=synthesiser, label=label)
-        checkpoint(cancel)  # raised here, the whole write rolls back
-        return persona, copy_change(uow, chat_id)
-    return service.write(op)
+        def synthesiser(now_nodes: list[Node], now_user: str | None) -> list[Trait]:
+            if proposed is None:
+                return synthesise(now_nodes, now_user)
+            live = {n.id for n in now_nodes}
+            kept = [Trait(tr.kind, tr.text, [i for i in tr.evidence if i in live]) for tr in proposed]
+            return [tr for tr in kept if tr.evidence]
+        return persona_in(uow, chat_id, now, settings.lifecycle, synthesiser=synthesiser, label=label)
+    return model_step(service, chat_id, lambda r: sources(r, chat_id), ask, write, cancel)

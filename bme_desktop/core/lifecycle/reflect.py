@@ -31,7 +31,6 @@ from ..settings import LifecycleSettings
 from ..store.reader import Reader
 from ..store.unit_of_work import UnitOfWork
 from .tiers import is_visible
-from .upkeep import copy_change
 
 if TYPE_CHECKING:
     from ..ports import ModelSteps
@@ -217,23 +216,18 @@ def reflect_with_change(service: ModelSteps, chat_id: str, *, cancel: CancelToke
                         ) -> tuple[ReflectionReport, ChangeRecord]:
     """The hand-run task: the LLM proposes when enabled (called outside the write), else the
     rules; the proposal is written in one write."""
-    from .llm_step import model_available
+    from .llm_step import Asked, model_step
     from .reflect_llm import ask_insights
-    settings = service.settings
-    ctx = service.read(lambda r: gather(r, chat_id, settings.lifecycle.reflect_window))
-    checkpoint(cancel)
-    asked = ask_insights(service, chat_id, ctx) if model_available(service) else None
-    proposed = asked.value if asked is not None else None
-    report = ReflectionReport(used_llm=proposed is not None, label=asked.label if asked is not None else "rules")
-    insights = proposed if proposed is not None else deterministic_insights(ctx)
-    checkpoint(cancel)
+    window = service.settings.lifecycle.reflect_window
 
-    def op(uow: UnitOfWork) -> tuple[ReflectionReport, ChangeRecord]:
-        uow.read.require_chat_pk(chat_id)
+    def write(uow: UnitOfWork, ctx: ReflectionContext, asked: Asked[list[Insight]] | None) -> ReflectionReport:
+        proposed = asked.value if asked is not None else None
+        report = ReflectionReport(used_llm=proposed is not None, label=asked.label if asked is not None else "rules")
+        insights = proposed if proposed is not None else deterministic_insights(ctx)
         write_insights(uow, chat_id, insights, report, cancel=cancel)
-        checkpoint(cancel)  # raised here, the whole write rolls back
-        return report, copy_change(uow, chat_id)
-    return service.write(op)
+        return report
+    return model_step(service, chat_id, lambda r: gather(r, chat_id, window),
+                      lambda ctx: ask_insights(service, chat_id, ctx), write, cancel)
 
 
 def reflect(service: ModelSteps, chat_id: str) -> ReflectionReport:

@@ -11,12 +11,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..cancel import CancelToken, checkpoint
+from ..cancel import CancelToken
 from ..events import ChangeRecord
 from ..store.unit_of_work import UnitOfWork
-from .llm_step import ask_model, model_available, numbered_texts
+from .llm_step import Asked, ask_model, model_step, numbered_texts
 from .summaries import SMALL_CHARS, SummaryReport, SummarySource, pending_groups, summarize_in, summary_source
-from .upkeep import copy_change
 
 if TYPE_CHECKING:
     from ..ports import ModelSteps
@@ -42,25 +41,16 @@ def summarize_with_change(service: ModelSteps, chat_id: str, *, cancel: CancelTo
     settings = service.settings
     now = service.now()
 
-    def sources_of(read: Any) -> list[SummarySource]:
-        read.require_chat_pk(chat_id)
-        return [summary_source(read, chat_id, g) for g in pending_groups(read, chat_id, settings.lifecycle)]
-    sources = service.read(sources_of)
-    checkpoint(cancel)
-    proposed: dict[tuple[int, int], str] = {}
-    label = "rules"
-    if sources and model_available(service):
-        asked = ask_model(service, chat_id, "summarize", "summarize", request_data(sources), SCHEMA,
-                          lambda reply: parse_summaries(reply, len(sources)),
-                          texts=[t for s in sources for t in s.texts])
-        label = asked.label
-        if asked.value is not None:
-            proposed = {(s.start, s.end): asked.value[i] for i, s in enumerate(sources, 1)}
-    checkpoint(cancel)
+    def ask(sources: list[SummarySource]) -> Asked[dict[int, str]] | None:
+        if not sources:
+            return None
+        return ask_model(service, chat_id, "summarize", "summarize", request_data(sources), SCHEMA,
+                         lambda reply: parse_summaries(reply, len(sources)), texts=[t for s in sources for t in s.texts])
 
-    def op(uow: UnitOfWork) -> tuple[SummaryReport, ChangeRecord]:
-        uow.read.require_chat_pk(chat_id)
-        report = summarize_in(uow, chat_id, now, settings.lifecycle, proposed=proposed, label=label, cancel=cancel)
-        checkpoint(cancel)  # raised here, the whole write rolls back
-        return report, copy_change(uow, chat_id)
-    return service.write(op)
+    def write(uow: UnitOfWork, sources: list[SummarySource], asked: Asked[dict[int, str]] | None) -> SummaryReport:
+        answer = asked.value if asked is not None else None
+        proposed = {(s.start, s.end): answer[i] for i, s in enumerate(sources, 1)} if answer is not None else {}
+        return summarize_in(uow, chat_id, now, settings.lifecycle, proposed=proposed,
+                            label=asked.label if asked is not None else "rules", cancel=cancel)
+    return model_step(service, chat_id, lambda r: [summary_source(r, chat_id, g) for g in pending_groups(
+        r, chat_id, settings.lifecycle)], ask, write, cancel)
