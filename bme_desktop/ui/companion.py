@@ -236,16 +236,16 @@ class CompanionWindow(Retranslated, QWidget):
             self.memories.takeItem(row)
             self._update_buttons()
             self.note.setText(self.tr("Forgotten (Ctrl+Z brings it back)."))
-        self._context.call(lambda s: s.delete_node(chat_id, node_id), done, owner=self,
-                           on_error=lambda exc: self.note.setText(str(exc)))
+        self._context.operate(lambda s: s.delete_node(chat_id, node_id), done, owner=self,
+                              on_error=lambda exc: self.note.setText(str(exc)))
 
     def pin(self) -> None:
         node_id, chat_id = self._current_id(), self.chat_id
         if not node_id:
             return
-        self._context.call(lambda s: s.update_node(chat_id, node_id, {"pinned": True}),
-                           lambda _n: self.note.setText(self.tr("Pinned: always kept.")), owner=self,
-                           on_error=lambda exc: self.note.setText(str(exc)))
+        self._context.operate(lambda s: s.update_node(chat_id, node_id, {"pinned": True}),
+                              lambda _r: self.note.setText(self.tr("Pinned: always kept.")), owner=self,
+                              on_error=lambda exc: self.note.setText(str(exc)))
 
     def undo(self) -> None:
         """Undo the last change in the companion's chat (it may not be the main window's)."""

@@ -1,7 +1,9 @@
 """AppContext: what every panel and view is handed in its constructor (no global handle).
 
 It owns the task runner and the Qt bridge to service events, tracks the current chat and
-the selected memory, and is the one place that runs service calls off the GUI thread.
+the selected memory, and is the one place that runs service calls off the GUI thread: reads
+through :meth:`AppContext.call`, edits through :meth:`AppContext.operate` (the one operation
+runner: its result names what changed and who started it).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from typing import Any, TypeVar
 from PySide6.QtCore import QObject, Signal
 
 from ..bridge.clients import ClientSource
+from ..core.operations import OpResult
 from ..core.service import MemoryService
 from ..core.settings import Settings, save_settings
 from .events import ServiceEvents
@@ -29,6 +32,9 @@ class AppContext(QObject):
     sigNodeSelected = Signal(str)  # node id, "" for none
     sigStatus = Signal(str)  # a transient status bar message
     sigError = Signal(str)  # a problem to show the user
+    # Every operation run through ``operate`` once it is done: its OpResult (value, change
+    # records, initiator, origin), on the GUI thread before the caller's ``on_done``.
+    sigOperationDone = Signal(object)
 
     def __init__(self, service: MemoryService, themes: ThemeManager, settings: Settings,
                  data_dir: Path, parent: QObject | None = None) -> None:
@@ -76,6 +82,21 @@ class AppContext(QObject):
         def work(_control: Any) -> T:
             return fn(service)
         return self.runner.run(work, on_done=on_done, on_error=on_error, key=key, owner=owner)
+
+    def operate(self, fn: Callable[[MemoryService], T], on_done: Callable[[OpResult[T]], None] | None = None, *,
+                on_error: Callable[[Exception], None] | None = None, owner: QObject | None = None) -> Task:
+        """Run the edit ``fn(service)`` as one operation on a worker (``core/operations.py``):
+        ``on_done`` gets its :class:`OpResult` on the GUI thread (not at all once ``owner`` is
+        closed), after ``sigOperationDone``. The operation's ``GraphChanged`` events carry
+        ``owner`` as their origin: a panel tells its own edits from others' and from background
+        work (``ServiceEvents.sigGraphEvent``), and updates itself from the returned record."""
+        service, done = self.service, self.sigOperationDone
+
+        def work(_control: Any) -> OpResult[T]:
+            result = service.operate(lambda: fn(service), origin=owner)
+            done.emit(result)  # queued to the GUI thread, ahead of the task's own result
+            return result
+        return self.runner.run(work, on_done=on_done, on_error=on_error, owner=owner)
 
     def save_settings(self) -> None:
         """Write the settings as they are now, off the GUI thread (validating and fsyncing took

@@ -16,6 +16,9 @@ from ..core.events import ChatDeleted, ChatSynced, Event, EventBus, GraphChanged
 class ServiceEvents(QObject):
     sigEvent = Signal(object)  # every Event (core/events.py; panels tell them apart by class)
     sigGraphChanged = Signal(object)  # the ChangeRecord of a GraphChanged event
+    # The GraphChanged event itself: its initiator (an edit, a sync, extraction, upkeep…) and
+    # origin (the panel whose ``context.operate`` made it, else None).
+    sigGraphEvent = Signal(object)
     sigChatsChanged = Signal(str)  # chat id of chat.synced / chat.deleted ("" after a resync)
     # Another instance's writes may have gone unannounced (store.resync): reload what is shown.
     sigResync = Signal()
@@ -33,6 +36,7 @@ class ServiceEvents(QObject):
         self.sigEvent.emit(event)
         if isinstance(event, GraphChanged):
             self.sigGraphChanged.emit(event.change)
+            self.sigGraphEvent.emit(event)
         if isinstance(event, ChatSynced | ChatDeleted | GraphChanged) and event.chat_id:
             self.sigChatsChanged.emit(event.chat_id)
         if isinstance(event, StoreResync):

@@ -129,8 +129,8 @@ class MemoryDetails(Retranslated, QTabWidget):
         if item is None or self.details is None:
             return
         chat_id, edge_id = self._context.chat_id, item.data(DATA_ROLE).edge.id
-        self._context.call(lambda s: s.unlink(chat_id, edge_id),
-                           lambda _e: self._context.sigStatus.emit(self.tr("Link removed (Ctrl+Z undoes it).")))
+        self._context.operate(lambda s: s.unlink(chat_id, edge_id),
+                              lambda _r: self._context.sigStatus.emit(self.tr("Link removed (Ctrl+Z undoes it).")))
 
     # internals -----------------------------------------------------------------------------
     def _show(self, details: NodeDetails | None) -> None:

@@ -116,8 +116,8 @@ class LinkDialog(QDialog):
             return
         chat_id, from_id, to_id = self._context.chat_id, self.source.id, str(item.data(ID_ROLE))
         relation = str(self.relation.currentData())
-        self._context.call(lambda s: s.link(chat_id, from_id, to_id, relation), self._linked,
-                           on_error=lambda exc: self.error.setText(str(exc)), owner=self)
+        self._context.operate(lambda s: s.link(chat_id, from_id, to_id, relation), lambda r: self._linked(r.value),
+                              on_error=lambda exc: self.error.setText(str(exc)), owner=self)
 
     def _linked(self, _edge: Edge) -> None:
         self._context.sigStatus.emit(self.tr("Linked (Ctrl+Z undoes it)."))

@@ -84,7 +84,7 @@ def build_menus(window: MainWindow) -> Menus:
                              "since, and putting the old ones back would mix the two."))
             else:
                 window.show_error(str(exc))
-        context.call(run, done, on_error=failed, owner=window)
+        context.operate(run, lambda r: done(r.value), on_error=failed, owner=window)
     undo.triggered.connect(lambda: step(False))
     redo.triggered.connect(lambda: step(True))
     edit_menu.addSeparator()

@@ -67,8 +67,8 @@ class MemoryOps(Retranslated, QWidget):
         if len(nodes) != 2:
             return
         chat_id, keep, other = self._context.chat_id, nodes[0], nodes[1]
-        self._context.call(lambda s: s.merge_nodes(chat_id, keep.id, other.id), self._merged,
-                           owner=self)
+        self._context.operate(lambda s: s.merge_nodes(chat_id, keep.id, other.id), lambda r: self._merged(r.value),
+                              owner=self)
 
     def toggle_pin(self) -> None:
         nodes = self._selected()
@@ -88,9 +88,9 @@ class MemoryOps(Retranslated, QWidget):
 
     def _patch(self, node: Node, patch: dict[str, object]) -> None:
         chat_id = self._context.chat_id
-        self._context.call(lambda s: s.update_node(chat_id, node.id, patch),
-                           lambda n: self._context.sigStatus.emit(self.tr("Changed “{0}”.").format(n.title)),
-                           owner=self)
+        self._context.operate(lambda s: s.update_node(chat_id, node.id, patch),
+                              lambda r: self._context.sigStatus.emit(self.tr("Changed “{0}”.").format(r.value.title)),
+                              owner=self)
 
     def export_worldinfo(self, path: str | None = None) -> None:
         nodes = self._selected()

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from ...core.editing import NodeDraft
+from ...core.events import GraphChanged
 from ...core.lorebook import is_read_only, lore_of
 from ...core.model import Node, Scope
 from ...core.schema import NODE_TYPES, REVIEW_STATUSES, TIERS
@@ -117,7 +118,7 @@ class NodeEditor(Retranslated, QWidget):
         outer.addWidget(VerticalScroll(body), 1)
         outer.addWidget(self.button_box)
         subscribe(self, context.sigNodeSelected, self.load)
-        subscribe(self, context.events.sigGraphChanged, self._on_change)
+        subscribe(self, context.events.sigGraphEvent, self._on_change)
         self._set_enabled(False)
         self._set_form_shown(False)
         self.retranslate()
@@ -200,22 +201,22 @@ class NodeEditor(Retranslated, QWidget):
         if self._creating:
             draft = NodeDraft(type=self.type_box.currentData(), fields={k: v for k, v in values.items() if v},
                               scope=Scope(kind=self.scope.currentData()), **common)
-            self._context.call(lambda s: s.create_node(chat_id, draft), self._created, on_error=self._failed,
-                               owner=self)
+            self._context.operate(lambda s: s.create_node(chat_id, draft), lambda r: self._created(r.value),
+                                  on_error=self._failed, owner=self)
         elif self._node is not None:
             node_id, old = self._node.id, self._node.fields
             patch = dict(common, fields={k: (v or None) for k, v in values.items() if v != old.get(k, "")})
             if self.scope.currentData() != self._node.scope.kind:  # shared or kept back in the same undo step
                 patch["scope"] = {"kind": self.scope.currentData()}
-            self._context.call(lambda s: s.update_node(chat_id, node_id, patch), self._saved,
-                               on_error=self._failed, owner=self)
+            self._context.operate(lambda s: s.update_node(chat_id, node_id, patch), lambda r: self._saved(r.value),
+                                  on_error=self._failed, owner=self)
 
     def delete(self) -> None:
         if self._node is None:
             return
         chat_id, node_id = self._context.chat_id, self._node.id
-        self._context.call(lambda s: s.delete_node(chat_id, node_id), lambda _n: self._deleted(),
-                           on_error=self._failed, owner=self)
+        self._context.operate(lambda s: s.delete_node(chat_id, node_id), lambda _r: self._deleted(),
+                              on_error=self._failed, owner=self)
 
     # internals -----------------------------------------------------------------------------
     @staticmethod
@@ -312,10 +313,13 @@ class NodeEditor(Retranslated, QWidget):
     def _failed(self, exc: Exception) -> None:
         self.error.setText(str(exc))
 
-    def _on_change(self, change: object) -> None:
-        node = self._node
-        if node is not None and not self._creating and (
-                node.id in getattr(change, "nodes_changed", ()) or node.id in getattr(change, "nodes_added", ())):
+    def _on_change(self, event: GraphChanged) -> None:
+        """Another's edit, or background work, changed the memory shown: read it again (this
+        editor's own edits come back as their results: ``_saved``, ``_created``, ``_deleted``)."""
+        if event.origin is self:
+            return
+        change, node = event.change, self._node
+        if node is not None and not self._creating and (node.id in change.nodes_changed or node.id in change.nodes_added):
             self.load(node.id)
-        elif node is not None and node.id in getattr(change, "nodes_removed", ()):
+        elif node is not None and node.id in change.nodes_removed:
             self._show(None)

@@ -172,4 +172,4 @@ class PersonaPanel(Retranslated, QWidget):
         def done(_r: object) -> None:
             self._context.sigStatus.emit(self.tr("Rejected “{0}”.").format(trait))
             self.refresh()
-        self._context.call(lambda s: s.reject_trait(chat_id, trait), done, owner=self)
+        self._context.operate(lambda s: s.reject_trait(chat_id, trait), done, owner=self)

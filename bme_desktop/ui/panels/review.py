@@ -224,7 +224,7 @@ class ReviewPanel(Retranslated, QWidget):
         self.approve_button.setEnabled(False)
         self.reject_button.setEnabled(False)
         done = self._approved if status == "approved" else self._rejected
-        self._context.call(run, done, on_error=self._failed, owner=self)
+        self._context.operate(run, lambda r: done(r.value), on_error=self._failed, owner=self)
 
     def edit(self) -> None:
         if len(self.selected_ids()) != 1 or self.editor.node is None:
@@ -246,7 +246,7 @@ class ReviewPanel(Retranslated, QWidget):
 
         def done(changed: bool) -> None:
             self._context.sigStatus.emit(self.tr("Undone.") if changed else self.tr("Nothing to undo."))
-        self._context.call(lambda s: s.undo(chat_id), done, owner=self)
+        self._context.operate(lambda s: s.undo(chat_id), lambda r: done(r.value), owner=self)
 
     # internals -----------------------------------------------------------------------------
     def showEvent(self, event: QShowEvent) -> None:
