@@ -256,8 +256,8 @@ class CompanionWindow(Retranslated, QWidget):
         def done(changed: bool) -> None:
             self.note.setText(self.tr("Undone.") if changed else self.tr("Nothing to undo."))
             self.refresh()
-        self._context.call(lambda s: s.undo(chat_id), done, owner=self,
-                           on_error=lambda exc: self.note.setText(str(exc)))
+        self._context.operate(lambda s: s.undo(chat_id), lambda r: done(r.value), owner=self,
+                              on_error=lambda exc: self.note.setText(str(exc)))
 
     # lifetime ----------------------------------------------------------------------------
     def showEvent(self, event: Any) -> None:

@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QObject, Signal
 
-from ..core.events import ChatDeleted, ChatSynced, Event, EventBus, GraphChanged, StoreResync
+from ..core.events import ChatDeleted, ChatSynced, Event, EventBus, GraphChanged, RecallFinished, StoreResync
 
 
 class ServiceEvents(QObject):
@@ -31,7 +31,7 @@ class ServiceEvents(QObject):
         self._unsubscribe: Callable[[], None] | None = bus.subscribe(self._on_event)
 
     def _on_event(self, event: Event) -> None:  # any thread
-        if event.type in ("chat.synced", "recall.finished") and event.chat_id:
+        if isinstance(event, ChatSynced | RecallFinished) and event.chat_id:
             self.last_chat = event.chat_id  # (one str assignment: atomic)
         self.sigEvent.emit(event)
         if isinstance(event, GraphChanged):
