@@ -132,3 +132,25 @@ def test_saving_changed_retention_rules_says_what_the_next_upkeep_retires_in_the
     assert panel.status.text() == ("Saved. The next upkeep retires 2 memories of this chat to the recycle bin "
                                    "(listed in Patrol).")
     assert len(service.all_nodes("chat-1")) == 4  # said, not done
+
+
+def test_every_section_is_on_screen_in_a_narrow_dock_and_shows_which_is_open(
+        qtbot, context: AppContext, settled: Callable[[], None]) -> None:
+    """Nine sections never hide behind tab-scroll arrows: a grid of checkable buttons."""
+    from bme_desktop.ui.panel_tabs import SETTINGS_TABS
+    panel = make_panel(qtbot, context, settled)
+    panel.resize(520, 700)
+    panel.show()
+    qtbot.waitExposed(panel)
+    buttons = panel.sections.buttons()
+    assert len(buttons) == len(SETTINGS_TABS)
+    for button in buttons:
+        assert button.isVisible() and panel.rect().contains(button.geometry().translated(
+            button.mapTo(panel, button.rect().topLeft()) - button.geometry().topLeft()))
+        assert button.text() and button.width() >= button.fontMetrics().horizontalAdvance(button.text())
+    assert [b.isChecked() for b in buttons] == [i == 0 for i in range(len(buttons))]
+    buttons[SETTINGS_TABS.index("backup")].click()
+    assert panel.tabs.currentIndex() == SETTINGS_TABS.index("backup")
+    panel.tabs.setCurrentIndex(SETTINGS_TABS.index("bridge"))  # --panel settings:bridge
+    assert panel.sections.checkedId() == SETTINGS_TABS.index("bridge")
+    assert not panel.tabs.tabBar().isVisible()

@@ -10,13 +10,17 @@ from typing import Any
 
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import (
+    QButtonGroup,
     QComboBox,
     QFormLayout,
+    QGridLayout,
     QHBoxLayout,
     QLabel,
     QPushButton,
     QScrollArea,
+    QSizePolicy,
     QTabWidget,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -34,6 +38,8 @@ from .settings_fields import FieldEditor, section_editors
 from .settings_labels import field_label, section_label
 from .settings_retention import AGE_KEY, COUNT_KEY, RetentionBox
 
+SECTION_COLUMNS = 5  # the section buttons: two rows of five (nine sections)
+
 SECTIONS = SETTINGS_TABS  # one tab per section; ``--panel settings:bridge`` opens one by its key
 
 
@@ -48,7 +54,13 @@ class SettingsPanel(Retranslated, QWidget):
         self._context = context
         self.editors: dict[str, FieldEditor] = {}
         self.tabs = QTabWidget()
-        self.tabs.setUsesScrollButtons(True)
+        # nine sections do not fit one row of tabs in a dock (the last ones hid behind scroll
+        # arrows): the sections are a grid of checkable buttons over the pages instead
+        self.tabs.tabBar().hide()
+        self.sections = QButtonGroup(self)
+        self.sections.setExclusive(True)
+        self.sections.idClicked.connect(self.tabs.setCurrentIndex)
+        self.tabs.currentChanged.connect(self._section_shown)
         self._tab_of: dict[str, int] = {}
         self._forms: dict[str, QFormLayout] = {}
         self._extras: dict[str, QWidget] = {}
@@ -70,8 +82,13 @@ class SettingsPanel(Retranslated, QWidget):
         bottom.addWidget(self.status, 1)
         bottom.addWidget(revert)
         bottom.addWidget(self.save_button)
+        grid = QGridLayout()
+        grid.setSpacing(4)
+        for index, button in enumerate(self.sections.buttons()):
+            grid.addWidget(button, index // SECTION_COLUMNS, index % SECTION_COLUMNS)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 8, 8, 8)
+        layout.addLayout(grid)
         layout.addWidget(self.tabs, 1)
         layout.addLayout(bottom)
         self.load(context.settings)
@@ -89,6 +106,7 @@ class SettingsPanel(Retranslated, QWidget):
         extra_labels = {"bridge": self.tr("Token"), "lifecycle": self.tr("Retention")}
         for section, form in self._forms.items():
             self.tabs.setTabText(self._tab_of[section], section_label(section))
+            self.sections.button(self._tab_of[section]).setText(section_label(section))
             for key, editor in self.editors.items():
                 if key.startswith(section + "."):
                     self._relabel(form, editor, field_label(key))
@@ -108,6 +126,7 @@ class SettingsPanel(Retranslated, QWidget):
     def _add_section(self, section: str, cls: type[Any], _classes: dict[str, Any]) -> None:
         page = QWidget()
         form = QFormLayout(page)
+        form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)  # a narrow dock: fields under their labels
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         self._forms[section] = form
         editors = section_editors(section, cls)
@@ -129,6 +148,16 @@ class SettingsPanel(Retranslated, QWidget):
         scroll.setWidgetResizable(True)
         scroll.setWidget(page)
         self._tab_of[section] = self.tabs.addTab(scroll, "")
+        button = QToolButton()
+        button.setCheckable(True)
+        button.setChecked(self._tab_of[section] == 0)
+        button.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self.sections.addButton(button, self._tab_of[section])
+
+    def _section_shown(self, index: int) -> None:
+        button = self.sections.button(index)
+        if button is not None:
+            button.setChecked(True)
 
     def _extra(self, section: str) -> QWidget | None:
         if section in ("llm", "embedding"):
