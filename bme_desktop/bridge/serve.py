@@ -112,6 +112,7 @@ def serve_main(data_dir: Path, *, database_url: str | None, host: str | None, po
         except BridgeError as exc:
             return _fail(str(exc), 3)
         write_bridge_file(data_dir, server.url)
+        service.warm_up()  # the word list and the embedding model, before the first chat connects
         print(json.dumps({"event": "ready", "url": server.url, "data_dir": str(data_dir)}), flush=True)
         while not stop.wait(0.5):
             pass

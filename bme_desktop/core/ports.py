@@ -181,6 +181,13 @@ class KnowsChat(Protocol):
 
 
 @runtime_checkable
+class WarmsUp(Protocol):
+    def warm_up(self) -> None:
+        """Load what the first recall needs (word lists, models) on a thread of its own, now."""
+        ...
+
+
+@runtime_checkable
 class Prepares(Protocol):
     def prepare(self, chat_id: str, user_input: str, index: int | None = None, last_reply: str | None = None,
                 previous_input: str | None = None) -> int: ...

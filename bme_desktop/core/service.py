@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from . import editing, operations
+from .background import foreground, yield_to_foreground
 from .cancel import CancellableTask, CancelToken, checkpoint
 from .clock import Clock, SystemClock
 from .errors import Conflict, NotFound, ValidationError
@@ -36,7 +37,7 @@ from .model import (
     VectorStatus,
 )
 from .operations import OpResult, acting
-from .ports import HasVectors, KnowsChat, Prepares, ReportsProgress, RunsNow, VectorIndex
+from .ports import HasVectors, KnowsChat, Prepares, ReportsProgress, RunsNow, VectorIndex, WarmsUp
 from .providers.chat_model import ModelLenders
 from .recall.api import Recaller, RecallRequest, RecallResult
 from .scopes import ChatIdentity
@@ -228,6 +229,7 @@ class MemoryService:
             raise Conflict("the memory service is closed")
         if self.on_writer_thread():
             raise RuntimeError("write() called from the writer thread; call the unit of work directly")
+        yield_to_foreground()  # an extraction's or the vector thread's write waits for a running recall
         result, changes = self._writer.run(fn)
         operations.collect(changes)
         initiator, origin = operations.current()
@@ -552,13 +554,21 @@ class MemoryService:
         knows = isinstance(self.recaller, KnowsChat) and self.recaller.knows_chat(request.chat_id)
         if not knows and not self.has_chat(request.chat_id):
             raise NotFound(f"no chat named {request.chat_id!r}")
-        result = self.recaller.recall(request)
+        with foreground():  # background threads pause at their next yield point meanwhile
+            result = self.recaller.recall(request)
         if keep and request.index is not None:
             from .store.recall_records import store_recall_record
             self.write_later(lambda uow: store_recall_record(uow, request, result))
         self.events.publish(RecallFinished(request.chat_id, request.index, len(result.nodes),
                                            round(result.elapsed_ms, 2)))
         return result
+
+    def warm_up(self) -> None:
+        """Start loading what the first recall would otherwise wait for (the Chinese word list,
+        the embedding model) in the background: ``serve`` calls it at start, so a chat that
+        connects later, or a long history pushed at once, is recalled without that wait."""
+        if isinstance(self.recaller, WarmsUp):
+            self.recaller.warm_up()
 
     def prepare_recall(self, chat_id: str, user_input: str, index: int | None = None,
                        last_reply: str | None = None, previous_input: str | None = None) -> int:

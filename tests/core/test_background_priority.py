@@ -26,3 +26,55 @@ def test_only_the_calling_thread_is_lowered() -> None:
         pytest.skip("this system does not allow changing a thread's priority")
     assert seen["worker"] == min(19, before + 5)
     assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) == before
+
+
+def test_a_background_thread_pauses_while_a_recall_runs_and_the_caller_never_does(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """While foreground work runs, a background thread's yield point waits for it to end (not
+    a thread the user waits for); right after a pause it runs on without pausing again."""
+    from bme_desktop.core import background
+
+    paused = threading.Event()
+
+    class Watched(threading.Condition):
+        def wait_for(self, predicate, timeout=None):  # type: ignore[no-untyped-def]
+            paused.set()
+            return super().wait_for(predicate, timeout)
+
+    monkeypatch.setattr(background, "_cond", Watched())
+    monkeypatch.setattr(background, "YIELD_AT_MOST_S", 30.0)
+    order: list[str] = []
+    waited: list[float] = []
+
+    def worker() -> None:
+        lower_thread_priority(0)
+        waited.append(background.yield_to_foreground())
+        order.append("background")
+        waited.append(background.yield_to_foreground())  # within its pass: no pause
+
+    thread = threading.Thread(target=worker)
+    with background.foreground():
+        assert background.yield_to_foreground() == 0.0  # this thread is no background thread
+        thread.start()
+        assert paused.wait(30)
+        order.append("foreground")
+    thread.join()
+    assert order == ["foreground", "background"]
+    assert waited[0] > 0.0 and waited[1] == 0.0
+    assert background.yield_to_foreground() == 0.0
+
+
+def test_a_background_thread_never_waits_longer_than_the_cap() -> None:
+    from bme_desktop.core import background
+
+    waited: list[float] = []
+
+    def worker() -> None:
+        lower_thread_priority(0)
+        waited.append(background.yield_to_foreground())
+
+    with background.foreground():  # foreground work that outlasts the cap
+        thread = threading.Thread(target=worker)
+        thread.start()
+        thread.join()
+    assert waited[0] >= background.YIELD_AT_MOST_S * 0.9

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
+from ..background import yield_to_foreground
 from ..events import ErrorReported, ExtractionFinished, ExtractionStarted, Initiator
 from ..operations import acting
 from ..store.locks import extraction_claim
@@ -97,6 +98,7 @@ class Runner:
             if window is None:
                 return None
             self.service.events.publish(ExtractionStarted(chat_id, window.start, window.end))
+            yield_to_foreground()  # a recall that arrived meanwhile goes first
             plan, labels = self.plan(window, cancel)
             if cancel is not None and cancel.is_set():
                 return None  # shutting down: abandon this batch rather than commit a fallback

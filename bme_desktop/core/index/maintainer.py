@@ -101,8 +101,9 @@ class VectorMaintainer:
         service.on_close(self.stop)
 
     # embedder --------------------------------------------------------------------------
-    def embedder(self) -> RecallEmbedder | None:
-        """The embedder, built on first use; None while it cannot be built or keeps failing.
+    def embedder(self, *, wait: bool = True) -> RecallEmbedder | None:
+        """The embedder, built on first use; None while it cannot be built or keeps failing
+        (and, without ``wait``, while another thread builds it: a recall does not wait for that).
 
         The model is loaded outside ``_cond`` (one load at a time): loading takes seconds, and
         everything else that takes the lock — a chat's stats, ``pending``, a sync waiting for
@@ -110,6 +111,8 @@ class VectorMaintainer:
         with self._cond:
             if self._embedder is not None or time.monotonic() - self._failed_at <= RETRY_AFTER_S:
                 return self._embedder
+        if not wait and self._build_lock.locked():
+            return None
         with self._build_lock:
             with self._cond:  # built by another caller while this one waited for the build lock
                 if self._embedder is not None or time.monotonic() - self._failed_at <= RETRY_AFTER_S:
@@ -124,6 +127,10 @@ class VectorMaintainer:
                 self._embedder = built
                 self._cond.notify_all()
                 return built
+
+    def embedder_loading(self) -> bool:
+        """Whether a thread is building the embedder now (loading the model)."""
+        return self._build_lock.locked()
 
     def _failed(self, message: str) -> None:
         self.last_error = message

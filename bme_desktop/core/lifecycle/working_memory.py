@@ -8,7 +8,7 @@ item again refreshes it; "done", "finished", "做好了", "完成了" clear the 
 names (or, naming none, the newest). At most ``working_max`` (3) items, newest kept; an item
 not mentioned for ``working_expiry_days`` (3) expires. One ``working`` batch per change
 (the batch keeps the state from before: undo and history rollback restore it).
-Recall injects ``todo_lines(reader, chat_id, now, settings)``.
+Recall injects ``todo_lines_in(state["working_memory"], now, settings)`` (``todo_lines`` reads it first).
 """
 
 from __future__ import annotations
@@ -113,10 +113,20 @@ def update_working_memory(service: Memory, chat_id: str) -> list[WorkItem]:
 
 
 def open_items(read: Reader, chat_id: str, now: float, settings: LifecycleSettings) -> list[WorkItem]:
-    _, items = _load(read_key(read, chat_id, KEY))
+    return open_items_in(read_key(read, chat_id, KEY), now, settings)
+
+
+def open_items_in(raw: Any, now: float, settings: LifecycleSettings) -> list[WorkItem]:
+    """The same, from the chat state's working-memory entry (``state["working_memory"]``)."""
+    _, items = _load(raw)
     return [i for i in items if now - i.last_mentioned <= settings.working_expiry_days * 86400]
 
 
 def todo_lines(read: Reader, chat_id: str, now: float, settings: LifecycleSettings) -> list[str]:
     """The open to-dos as short lines for the recall injection (empty when none)."""
-    return [f"- {i.text}" for i in open_items(read, chat_id, now, settings)]
+    return todo_lines_in(read_key(read, chat_id, KEY), now, settings)
+
+
+def todo_lines_in(raw: Any, now: float, settings: LifecycleSettings) -> list[str]:
+    """The same, from the chat state's working-memory entry (recall reads the chat's row anyway)."""
+    return [f"- {i.text}" for i in open_items_in(raw, now, settings)]

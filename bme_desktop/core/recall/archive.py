@@ -25,10 +25,11 @@ def message_node(chat_id: str, m: Message) -> Node:
 
 
 def archive_hits(state: ChatState, text: str, cues: Cues, k: int, covered: set[int],
-                 before: int | None = None) -> list[RecalledNode]:
+                 before: int | None = None, after: int | None = None) -> list[RecalledNode]:
     """Up to ``k`` archived messages for ``text``; none unless the cues ask for the archive.
-    ``before``: the index of the message being answered — it and later ones are not memories."""
-    if not (cues.remember or cues.days) or not state.messages or k <= 0:
+    ``before``: the index of the message being answered — it and later ones are not memories.
+    ``after``: only messages after this index, whatever the cues (those not extracted yet)."""
+    if not (cues.remember or cues.days or after is not None) or not state.messages or k <= 0:
         return []
     scores = state.archive.score_all(text)
     slots = state.archive.ids_by_slot()
@@ -39,7 +40,7 @@ def archive_hits(state: ChatState, text: str, cues: Cues, k: int, covered: set[i
         if doc is None:
             continue
         index = int(doc.split(":", 1)[1])
-        if index in covered or (before is not None and index >= before):
+        if index in covered or (before is not None and index >= before) or (after is not None and index <= after):
             continue
         lex = float(scores[slot])
         w_day = day_weight([index], cues, state.message_days)

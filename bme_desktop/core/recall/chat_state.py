@@ -104,6 +104,7 @@ class ChatState:
     # from the chat's runtime state (extraction keeps it): where and when the story is now
     regions: StoryPlace = field(default_factory=lambda: StoryPlace(None, {}))
     story_time: str | None = None  # the story's current time label ("the 14th of Harvestmoon")
+    extracted_to: int = -1  # the last message an extraction batch read (``state["extracted_to"]``)
     knowledge: Knowledge = field(default_factory=Knowledge)  # who knows what (``state["knowledge"]``)
     members: Members = field(default_factory=Members)  # a group's members (``state["members"]``)
     names: tuple[int, NameTable] | None = None  # the entities' names and the lexical_version they are for
@@ -316,6 +317,8 @@ class RecallCache:
         if fresh.row is not None:
             runtime = fresh.row.get("state")
             state.regions, state.story_time = StoryPlace.of(runtime), story_time_label(runtime)
+            done_to = runtime.get("extracted_to") if isinstance(runtime, dict) else None
+            state.extracted_to = done_to if isinstance(done_to, int) else -1
             state.knowledge = Knowledge.of(runtime)
             state.members = Members.of(runtime)
         if fresh.load:

@@ -13,6 +13,7 @@ from typing import Protocol
 import numpy as np
 import numpy.typing as npt
 
+from ..background import yield_to_foreground
 from ..providers.embedding_client import EmbeddingClient, EmbeddingConfig
 from ..providers.errors import EmbeddingDimensionError
 from ..providers.http_policy import HttpPolicy
@@ -111,6 +112,7 @@ class QueryCache:
             found = {t: self._documents[t] for t in texts if t in self._documents}
         missing = list(dict.fromkeys(t for t in texts if t not in found))
         if missing:
+            yield_to_foreground()  # a bulk embedding (extraction, the vector thread) lets a recall go first
             fresh = self.inner.embed(missing)
             if fresh.ndim != 2 or fresh.shape[0] != len(missing):
                 raise ValueError(f"the embedder returned {tuple(fresh.shape)} for {len(missing)} texts")

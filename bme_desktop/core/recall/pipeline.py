@@ -9,6 +9,7 @@ from what remains and never waits on a model longer than ``settings.recall.timeo
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections.abc import Callable
@@ -21,13 +22,15 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
+from ..background import yield_to_foreground
 from ..cancel import CancellableTask
 from ..errors import NotFound
 from ..extract.textutil import has_han
 from ..index.vector_index import VectorIndex
 from ..lifecycle.recall_hits import record_hits_in
 from ..lifecycle.tiers import is_held, is_sleeping
-from ..lifecycle.working_memory import todo_lines
+from ..lifecycle.working_memory import KEY as WORKING_KEY
+from ..lifecycle.working_memory import todo_lines_in
 from ..providers.tokens import estimate_tokens
 from ..scopes import fold
 from ..secrets import EMBEDDING_KEY, api_key
@@ -48,6 +51,7 @@ from .query import Query, build_query, context_from_messages
 from .rerank import rerank
 from .scopes import Witnesses, for_character, knows_span, mark_mistaken, weigh_scopes, witnesses
 from .scoring import W_LEXICAL, W_VECTOR, ScoreContext, asked_for, score_node
+from .tokenize import shared_jieba
 from .validity import apply_validity, current_text, replaced_statements
 from .vocative import Addressed, addressee
 
@@ -57,11 +61,15 @@ if TYPE_CHECKING:
     from ..ports import Core
     from ..store.reader import Reader
 
+log = logging.getLogger(__name__)
 SEEDS = 8
 POOL_FACTOR = 3
 REPEAT_PENALTY = 0.85
 REPEAT_WINDOW = 2  # turns
 EMBED_IN_FLIGHT = 6
+# Messages not extracted yet beyond which recall searches them as messages (a long history's
+# first import; a turn leaves a few for its next batch)
+IMPORT_BACKLOG = 24
 
 
 class HybridRecaller:
@@ -74,6 +82,7 @@ class HybridRecaller:
         self._pool = ThreadPoolExecutor(max_workers=EMBED_IN_FLIGHT, thread_name_prefix="bme-recall-embed")
         self._in_flight = threading.Semaphore(EMBED_IN_FLIGHT)
         self._lock = threading.Lock()  # guards what the chat states keep for the recaller
+        self._warm_due: dict[str, int] = {}  # chat → the last change the warmer will build the graph for
 
     # ------------------------------------------------------------------------------------
     def knows_chat(self, chat_id: str) -> bool:
@@ -175,6 +184,12 @@ class HybridRecaller:
         covered = {i for r in chosen for i in r.node.source_indices}
         archived = archive_hits(state, query.text, cues, max(1, request.top_k // 2), covered,
                                 before=request.index)
+        if state.message_end - 1 - state.extracted_to > IMPORT_BACKLOG:  # an import under way
+            skipped.append(f"memories (partial: messages {state.extracted_to + 1}–{state.message_end - 1} "
+                           "not extracted yet; searched as messages)")
+            if not (cues.remember or cues.days):  # (the archive was searched whole otherwise)
+                archived = archive_hits(state, query.text, cues, max(1, request.top_k // 2), covered,
+                                        before=request.index, after=state.extracted_to)
         if seen is not None:
             archived = for_character(archived, request.for_character, seen, state.knowledge)
         recalled = _merge(chosen, archived)[: request.top_k]
@@ -188,7 +203,10 @@ class HybridRecaller:
         if self.vectors is None:
             skipped.append("vector (no embedder)")
             return None
-        embedder = self.vectors.embedder()
+        embedder = self.vectors.embedder(wait=False)  # not while another thread loads the model
+        if embedder is None and self.vectors.embedder_loading():
+            skipped.append("vector (the embedding model is loading)")
+            return None
         index = self.vectors.index(chat_id) if embedder is not None else None
         if embedder is None or index is None:
             skipped.append(f"vector ({self.vectors.last_error or 'no embedder'})")
@@ -201,10 +219,20 @@ class HybridRecaller:
         if index.model != embedder.name:
             skipped.append("vector (the memories are being embedded again for another model)")
             return None
+        texts = [p.text for p in query.parts]
+        cached = getattr(embedder, "cached", None)
+        if callable(cached) and all(cached(text) for text in texts):
+            # Embedded before (a prefetch, a swipe, the last turn's input): no other thread to
+            # wake, which under load (an import embedding and extracting) costs more than the lookup.
+            ready: Future[npt.NDArray[np.float32]] = Future()
+            try:
+                ready.set_result(embedder.embed_query(texts))
+            except Exception as exc:  # the embedder's own errors, reported as a pool's would be
+                ready.set_exception(exc)
+            return _Embedding(index, texts, ready)
         if not self._in_flight.acquire(blocking=False):
             skipped.append("vector (embedder busy)")
             return None
-        texts = [p.text for p in query.parts]
         return _Embedding(index, texts, self._pool.submit(_embed_release, embedder, texts, self._in_flight))
 
     def _vector_scorer(self, embedding: _Embedding | None, query: Query, deadline: float,
@@ -275,8 +303,9 @@ class HybridRecaller:
         the previous version rather than wait: a turn-old graph beats a late answer."""
         with self._lock:
             cached = state.graph
+            due = state.chat_id in self._warm_due
         building = state.graph_build
-        if cached is not None and (cached[0] == state.graph_version or (not wait and building.locked())):
+        if cached is not None and (cached[0] == state.graph_version or (not wait and (building.locked() or due))):
             return cached[1]
         with building:
             with self._lock:
@@ -295,9 +324,42 @@ class HybridRecaller:
 
     def warm(self, chat_id: str) -> None:
         """Build the graph of the chat's current state (background work after a change)."""
-        state = self.cache.state(chat_id)
-        with state.rw.reading():
-            self._graph(state)
+        with self._lock:
+            announced = self._warm_due.get(chat_id)
+        try:
+            yield_to_foreground()  # a running recall goes first (it uses the previous graph)
+            state = self.cache.state(chat_id)
+            with state.rw.reading():
+                self._graph(state)
+        finally:
+            with self._lock:  # built for every change announced so far (not one announced since)
+                if self._warm_due.get(chat_id) == announced:
+                    self._warm_due.pop(chat_id, None)
+
+    def warm_up(self) -> None:
+        """Load the Chinese word list and the embedding model on a thread of its own (at normal
+        priority: a first recall may wait for the word list), so neither falls on the first
+        recall or on a first import's refresh."""
+        def load() -> None:
+            try:
+                shared_jieba()
+                if self.vectors is not None:
+                    self.vectors.embedder()
+            except Exception:  # recall reports what is missing when it needs it
+                log.debug("warming up recall failed", exc_info=True)
+
+        threading.Thread(target=load, name="bme-warm-up", daemon=True).start()
+
+    def expect_warm(self, chat_id: str) -> None:
+        """The warmer will build the chat's graph after a change: until then a recall uses the
+        previous graph rather than build it (an import changes the graph every batch)."""
+        with self._lock:
+            self._warm_due[chat_id] = self._warm_due.get(chat_id, 0) + 1
+
+    def warm_done(self, chat_id: str) -> None:
+        """The builds ``expect_warm`` announced will not run (the refresh failed, stopping)."""
+        with self._lock:
+            self._warm_due.pop(chat_id, None)
 
     def _diffuse(self, state: ChatState, found: Candidates, with_vectors: bool, deadline: float,
                  skipped: list[str]) -> dict[str, float]:
@@ -411,10 +473,16 @@ class HybridRecaller:
         character ``who`` was in) and open to-dos."""
         now, lifecycle = self.service.now(), self.service.settings.lifecycle
 
-        def read(r: Reader) -> tuple[list[Summary], list[str]]:  # one transaction for both
-            if not r.chat_pk(chat_id):  # deleted meanwhile (by another app on a shared database)
+        def read(r: Reader) -> tuple[list[Summary], list[str]]:  # one transaction, two queries
+            row = r.chat_row(chat_id)  # its key and its state (the to-dos)
+            if row is None:  # deleted meanwhile (by another app on a shared database)
                 raise NotFound(f"no chat named {chat_id!r}")
-            return r.summaries(chat_id, status="active"), todo_lines(r, chat_id, now, lifecycle)
+            r.pin_chat(chat_id, row["pk"])  # (every query a recall saves is a GIL hand-over saved)
+            try:
+                todos = todo_lines_in((row["state"] or {}).get(WORKING_KEY), now, lifecycle)
+                return r.summaries(chat_id, status="active"), todos
+            finally:
+                r.pin_chat()
 
         found, todos = self.service.read(read)
         if who is not None and seen is not None:

@@ -53,19 +53,23 @@ class RecallWarmer:
         # that follows. Another instance's sync (shared PostgreSQL) is for that instance's recall.
         if (event.remote or not synced) and not self.recaller.cache.loaded(event.chat_id):
             return
+        self.recaller.expect_warm(event.chat_id)  # a recall meanwhile takes the previous graph
         self._refresher.submit(event.chat_id, synced)  # refused once stopping
 
     def _refresh(self, chat_id: str, prefetch: bool) -> None:
         if self.service.closed:
+            self.recaller.warm_done(chat_id)
             return
         try:
             self.recaller.refresh(chat_id)
             self._pool.submit(chat_id, prefetch)
         except Exception:  # the chat was deleted meanwhile: recall copes
+            self.recaller.warm_done(chat_id)
             log.debug("refreshing recall for %r failed", chat_id, exc_info=True)
 
     def _warm(self, chat_id: str, prefetch: bool) -> None:
         if self.service.closed:
+            self.recaller.warm_done(chat_id)
             return
         try:
             self.recaller.warm(chat_id)

@@ -129,6 +129,34 @@ def test_remember_when_returns_archived_messages_with_their_index(service: Memor
     assert not [r for r in plain.nodes if r.bucket == "archive"]
 
 
+def test_during_an_import_the_messages_not_extracted_yet_are_searched_as_messages(
+        service: MemoryService, recaller: HybridRecaller) -> None:
+    """A long history's first import extracts batch after batch: meanwhile a recall finds the
+    newest scene in the messages no batch has read yet (word for word), and says so."""
+    history = [MessageIn(i, "user" if i % 2 == 0 else "assistant", f"We walk on through the valley, day {i}.")
+               for i in range(80)]
+    history[6] = MessageIn(6, "user", "The silver compass lies under the old mill.")
+    history[71] = MessageIn(71, "assistant", "Now the silver compass hangs at the harbour gate.")
+    service.sync("import", history, complete=True)
+
+    def extracted(to: int) -> None:
+        def write(uow: object) -> None:
+            pk = uow.read.chat_pk("import")  # type: ignore[attr-defined]
+            uow.set_chat_state(pk, {**uow.chat_state(pk), "extracted_to": to})  # type: ignore[attr-defined]
+        service.write(write)  # type: ignore[arg-type]
+        fact(service, "import", f"Tom keeps walking (read to {to}).", [to])  # a batch's memory
+
+    extracted(19)
+    result = service.recall(RecallRequest("import", "Where is the silver compass?"))
+    archive = [r.node.source_indices for r in result.nodes if r.bucket == "archive"]
+    assert archive == [[71]]  # the newest scene; message 6 waits for its batch
+    assert "memories (partial: messages 20–79 not extracted yet; searched as messages)" in result.skipped_stages
+    extracted(78)  # the import has caught up (the last message waits for a reply): as usual
+    result = service.recall(RecallRequest("import", "Where is the silver compass?"))
+    assert not [r for r in result.nodes if r.bucket == "archive"]
+    assert not [s for s in result.skipped_stages if s.startswith("memories")]
+
+
 def test_remember_when_never_returns_the_message_being_answered(service: MemoryService, chat: str,
                                                                  recaller: HybridRecaller) -> None:
     result = service.recall(RecallRequest(chat, "Do you remember the lantern for the voyage?", index=3))

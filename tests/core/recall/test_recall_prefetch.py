@@ -156,6 +156,29 @@ def test_a_change_is_absorbed_in_the_background_before_the_next_recall(
     assert builds == [] and any(r.node.id == key.id for r in result.nodes)
 
 
+def test_a_recall_uses_the_previous_graph_while_the_warmer_has_a_build_queued(
+        service: MemoryService, recaller: HybridRecaller, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An import changes the graph every batch: a recall between a batch and the warmer's build
+    takes the graph it has rather than build one itself; without a build queued it builds."""
+    from bme_desktop.core.recall import pipeline
+
+    service.recall(RecallRequest(CHAT, "Where is the brass key?"))  # loads the chat's state and graph
+    recaller.cache.state(CHAT)
+    here = threading.get_ident()
+    builds: list[int] = []  # the graphs this thread (the recall's) built
+    real = pipeline.build_graph
+    monkeypatch.setattr(pipeline, "build_graph",
+                        lambda *a: (builds.append(1) if threading.get_ident() == here else None) or real(*a))
+    recaller.expect_warm(CHAT)  # as the warmer does when a change arrives
+    recaller.cache.state(CHAT).graph_version += 1  # the change the warmer will build for
+    service.recall(RecallRequest(CHAT, "Where is the brass key now?"))
+    assert builds == []
+    recaller.warm_done(CHAT)  # the build ran (or will not): the next recall builds what it needs
+    recaller.cache.state(CHAT).graph_version += 1
+    service.recall(RecallRequest(CHAT, "Where is the brass key at last?"))
+    assert builds == [1]
+
+
 def test_prepare_takes_the_context_the_recall_will_send(
         service: MemoryService, recaller: HybridRecaller, counter: QueryCounter) -> None:
     recaller.prepare(CHAT, "And the lamp?", index=2, last_reply="The lamp is in the shed.", previous_input="Hi")
