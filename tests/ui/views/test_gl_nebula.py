@@ -148,3 +148,20 @@ def test_each_cloud_name_floats_over_its_own_cloud_at_every_turn(nebula: object)
         boxes = [t.geometry().adjusted(-1, -1, 1, 1) for t in tags]
         assert not any(a.intersects(b) for i, a in enumerate(boxes) for b in boxes[i + 1:])
     assert len(seen) >= 4  # as the nebula turns, most clouds get their name at some point
+
+
+def test_a_cloud_name_never_covers_the_selected_memory_s_name(nebula: object) -> None:
+    view: object = nebula
+    st = view.state  # type: ignore[attr-defined]
+    cloud, shown = view.cloud, st.shown()  # type: ignore[attr-defined]
+    for g in np.unique(cloud[shown])[:6]:  # a memory in the middle of each cloud, where its name sits
+        rows = np.flatnonzero((cloud == g) & shown & (view.scene.drawn_size > 0))  # type: ignore[attr-defined]
+        if rows.size == 0:
+            continue
+        centre = view.points[rows].mean(axis=0)  # type: ignore[attr-defined]
+        row = int(rows[np.argmin(np.linalg.norm(view.points[rows] - centre, axis=1))])  # type: ignore[attr-defined]
+        view.select(st.data.ids[row])  # type: ignore[attr-defined]
+        selected = view.tags["selected"]  # type: ignore[attr-defined]
+        assert selected.isVisible()
+        for tag in view.cluster_tags:  # type: ignore[attr-defined]
+            assert not (tag.isVisible() and tag.geometry().intersects(selected.geometry())), tag.text()

@@ -320,8 +320,8 @@ class NebulaView(GraphPage):
                 tags.append(tag)
                 named[i] = True
                 sizes[i] = (tag.width(), tag.height())
-            legend = self.legend.geometry()
-            blocked = [(legend.x(), legend.y(), legend.width(), legend.height())] if self.legend.isVisible() else []
+            blocked = [(w.x(), w.y(), w.width(), w.height()) for w in (self.legend, *self.tags.values())
+                       if w.isVisible()]  # the legend and the selected and hovered memories' names
             spots = name_spots(at, depth, named, sizes, blocked, self.width(), self.height())
             for tag, spot in zip(tags, (s for s, on in zip(spots, named, strict=True) if on), strict=True):
                 if spot is None:  # no free place over its own cloud: better unnamed than misplaced
@@ -333,7 +333,7 @@ class NebulaView(GraphPage):
             tag.hide()
 
     def _place_tags(self) -> None:
-        self._place_cluster_tags()
+        """The selection's and the hovered memory's names first, then the clouds' names around them."""
         st, data = self.state, self.state.data
         rows = {"selected": st.selected, "hover": st.hover if st.hover != st.selected else -1}
         for key, row in rows.items():
@@ -352,6 +352,7 @@ class NebulaView(GraphPage):
             tag.move(x, max(2, y))
             tag.show()
             tag.raise_()
+        self._place_cluster_tags()
 
     def _hovered(self, x: float, y: float) -> None:
         self._hover_at = (x, y)
