@@ -845,12 +845,12 @@ First seen: {3}</source>
 <context>
     <name>Companion</name>
     <message>
-        <location filename="../../bme_desktop/ui/companion.py" line="46"/>
+        <location filename="../../bme_desktop/ui/companion.py" line="48"/>
         <source>Model: {0}</source>
         <translation>模型：{0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/companion.py" line="47"/>
+        <location filename="../../bme_desktop/ui/companion.py" line="49"/>
         <source>Model: none (offline extraction)</source>
         <translation>模型：无（离线抽取）</translation>
     </message>
@@ -858,64 +858,65 @@ First seen: {3}</source>
 <context>
     <name>CompanionWindow</name>
     <message>
-        <location filename="../../bme_desktop/ui/companion.py" line="57"/>
+        <location filename="../../bme_desktop/ui/companion.py" line="116"/>
         <source>BME Companion</source>
         <translation>BME 伴侣窗口</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/companion.py" line="63"/>
+        <location filename="../../bme_desktop/ui/companion.py" line="64"/>
         <source>Bridge: off</source>
         <translation>桥接：关闭</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/companion.py" line="74"/>
+        <location filename="../../bme_desktop/ui/companion.py" line="118"/>
         <source>Search this chat&apos;s memories…</source>
         <translation>搜索本对话的记忆…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/companion.py" line="79"/>
+        <location filename="../../bme_desktop/ui/companion.py" line="119"/>
         <source>Forget (F)</source>
         <translation>遗忘 (F)</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/companion.py" line="82"/>
+        <location filename="../../bme_desktop/ui/companion.py" line="120"/>
         <source>Pin (P)</source>
         <translation>固定 (P)</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/companion.py" line="117"/>
+        <location filename="../../bme_desktop/ui/companion.py" line="122"/>
+        <location filename="../../bme_desktop/ui/companion.py" line="133"/>
         <source>No chat yet</source>
         <translation>还没有对话</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/companion.py" line="159"/>
+        <location filename="../../bme_desktop/ui/companion.py" line="186"/>
         <source>No recall yet for this chat.</source>
         <translation>本对话还没有召回。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bme_desktop/ui/companion.py" line="163"/>
+        <location filename="../../bme_desktop/ui/companion.py" line="188"/>
         <source>Last recall · message {0} · %n memories</source>
         <translation>
             <numerusform>最近一次召回 · 第 {0} 条消息 · %n 条记忆</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/companion.py" line="210"/>
+        <location filename="../../bme_desktop/ui/companion.py" line="238"/>
         <source>Forgotten (Ctrl+Z brings it back).</source>
         <translation>已遗忘（Ctrl+Z 可恢复）。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/companion.py" line="229"/>
+        <location filename="../../bme_desktop/ui/companion.py" line="257"/>
         <source>Undone.</source>
         <translation>已撤销。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/companion.py" line="229"/>
+        <location filename="../../bme_desktop/ui/companion.py" line="257"/>
         <source>Nothing to undo.</source>
         <translation>没有可撤销的操作。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/companion.py" line="219"/>
+        <location filename="../../bme_desktop/ui/companion.py" line="247"/>
         <source>Pinned: always kept.</source>
         <translation>已固定：始终保留。</translation>
     </message>
@@ -1210,147 +1211,147 @@ Type {0} to confirm:</source>
 <context>
     <name>GraphToolbar</name>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="139"/>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="159"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="140"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="160"/>
         <source>Types</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="140"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="141"/>
         <source>Tiers</source>
         <translation>层级</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="145"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="146"/>
         <source>Scopes</source>
         <translation>范围</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="146"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="147"/>
         <source>Who else remembers a memory: this chat, the character, your persona, the world</source>
         <translation>还有谁记得这条记忆：本聊天、角色、你的身份、世界</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="149"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="150"/>
         <source>Search the graph…</source>
         <translation>在图谱中搜索…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="150"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="151"/>
         <source>Lanes</source>
         <translation>视角分道</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="151"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="152"/>
         <source>Point-of-view lanes: each owner&apos;s memories in a column</source>
         <translation>视角分道：每个角色的记忆各占一列</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="152"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="153"/>
         <source>Last recall</source>
         <translation>上次召回</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="153"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="154"/>
         <source>Light up the memories the newest recall put in the prompt</source>
         <translation>高亮最近一次召回放进提示词的记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="154"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="155"/>
         <source>This character across chats</source>
         <translation>该角色的所有聊天</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="155"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="156"/>
         <source>Show the memories of this chat&apos;s character from all its chats, each chat a colour (with Communities); memories of other chats are read-only here</source>
         <translation>显示本聊天角色在其所有聊天中的记忆，每个聊天一种颜色（按社区着色时）；其他聊天的记忆在这里只读</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="157"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="158"/>
         <source>What the node colours show; the legend on the graph says what each colour means</source>
         <translation>节点颜色表示什么；图上的图例说明每种颜色的含义</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="158"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="159"/>
         <source>Communities</source>
         <translation>社群</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="160"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="161"/>
         <source>Show only the selected memory and what lies a few links away from it</source>
         <translation>只显示选中的记忆及其几步之内相连的记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="161"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="162"/>
         <source>Whole graph</source>
         <translation>整个图</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="163"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="164"/>
         <source>%n step(s) around</source>
         <translation>
             <numerusform>周围 %n 步</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="164"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="165"/>
         <source>Layout</source>
         <translation>布局</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="165"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="166"/>
         <source>Run or stop the layout; dragged nodes stay pinned</source>
         <translation>运行或停止布局；拖动过的节点保持固定</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="166"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="167"/>
         <source>Forces</source>
         <translation>力度</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="167"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="168"/>
         <source>How far nodes push apart and how hard they are pulled to the centre</source>
         <translation>节点彼此推开多远，以及被拉向中心的力度</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="168"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="169"/>
         <source>Spread</source>
         <translation>分散</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="169"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="170"/>
         <source>Pull to centre</source>
         <translation>向心拉力</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="170"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="171"/>
         <source>The graph as of a message: drag left to see memory grow over the story</source>
         <translation>截至某条消息时的图：向左拖动，看记忆如何随故事增长</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="186"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="187"/>
         <source>Showing this character across %n chat(s), each chat a community; only this chat&apos;s memories can be edited here. Turn off “This character across chats” to go back.</source>
         <translation>
             <numerusform>正在显示该角色的 %n 个聊天，每个聊天一个社区；这里只能编辑本聊天的记忆。关闭“该角色的所有聊天”即可返回。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="263"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="264"/>
         <source>All messages</source>
         <translation>全部消息</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="265"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="266"/>
         <source>As of message {0} of this chat</source>
         <translation>截至本聊天第 {0} 条消息</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="267"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="268"/>
         <source>As of message {0}</source>
         <translation>截至第 {0} 条消息</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="290"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="291"/>
         <source>No recall yet in this chat.</source>
         <translation>此聊天尚无召回。</translation>
     </message>
@@ -2175,21 +2176,21 @@ Type {0} to confirm:</source>
         <translation>正在记忆：{1} 条消息中已完成 {0} 条</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bme_desktop/ui/main_window.py" line="318"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="317"/>
         <source> · about %n min</source>
         <translation>
             <numerusform> · 约 %n 分钟</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bme_desktop/ui/main_window.py" line="319"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="318"/>
         <source> · about %n s</source>
         <translation>
             <numerusform> · 约 %n 秒</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/main_window.py" line="325"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="324"/>
         <source>{0} memories removed.</source>
         <translation>已移除 {0} 条记忆。</translation>
     </message>
@@ -2629,112 +2630,112 @@ Type {0} to confirm:</source>
 <context>
     <name>NodeEditor</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="274"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="280"/>
         <source>No memory selected</source>
         <translation>未选择记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="126"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="132"/>
         <source>Pinned (always kept)</source>
         <translation>置顶（始终保留）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="127"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="133"/>
         <source>Who else remembers it: this chat only, every chat with the character, every chat of your persona, every chat in the world (saving a change is one undo step)</source>
         <translation>还有谁记得它：仅本聊天、与该角色的所有聊天、你这个用户身份的所有聊天、同一世界的所有聊天（保存更改为一步撤销）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="130"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="136"/>
         <source>message numbers, e.g. 3, 4, 9</source>
         <translation>消息序号，例如 3, 4, 9</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="131"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="137"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="132"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="138"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="133"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="139"/>
         <source>Type</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="133"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="139"/>
         <source>Importance</source>
         <translation>重要度</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="134"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="140"/>
         <source>Tier</source>
         <translation>层级</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="134"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="140"/>
         <source>Review</source>
         <translation>审核</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="135"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="141"/>
         <source>Scope</source>
         <translation>范围</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="135"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="141"/>
         <source>Source messages</source>
         <translation>来源消息</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="274"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="280"/>
         <source>New memory</source>
         <translation>新建记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="275"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="281"/>
         <source>Fill in the fields and save.</source>
         <translation>填写字段后保存。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="189"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="195"/>
         <source>Source messages must be whole numbers.</source>
         <translation>来源消息必须是整数。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="276"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="282"/>
         <source>Pick a memory in the list to see and edit it.</source>
         <translation>在列表中选择一条记忆以查看和编辑。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="280"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="286"/>
         <source>Created {0} · updated {1} · recalled {2}×</source>
         <translation>创建于 {0} · 更新于 {1} · 召回 {2} 次</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="286"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="292"/>
         <source>From the SillyTavern lorebook “{0}” (entry {1}): change it in SillyTavern&apos;s World Info editor and it follows here.</source>
         <translation>来自 SillyTavern 世界书“{0}”（条目 {1}）：请在 SillyTavern 的世界书编辑器中修改，这里会随之更新。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="289"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="295"/>
         <source>Imported from the World Info file “{0}” (entry {1}).</source>
         <translation>从世界书文件“{0}”导入（条目 {1}）。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="296"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="302"/>
         <source>Saved “{0}”.</source>
         <translation>已保存“{0}”。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="301"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="307"/>
         <source>Created “{0}”.</source>
         <translation>已创建“{0}”。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="305"/>
+        <location filename="../../bme_desktop/ui/panels/node_editor.py" line="311"/>
         <source>Moved to the recycle bin (Ctrl+Z undoes it).</source>
         <translation>已移入回收站（Ctrl+Z 可撤销）。</translation>
     </message>
@@ -2742,97 +2743,97 @@ Type {0} to confirm:</source>
 <context>
     <name>OverviewPanel</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="209"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="218"/>
         <source>SillyTavern&apos;s model</source>
         <translation>SillyTavern 的模型</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="210"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="219"/>
         <source>the proxy&apos;s upstream</source>
         <translation>代理的上游</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="220"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="229"/>
         <source>Last extraction: none yet</source>
         <translation>上次提取：尚无</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="222"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="231"/>
         <source>Last extraction: {0}</source>
         <translation>上次提取：{0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="224"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="233"/>
         <source>Last extraction: rules — the model failed, the batch says why</source>
         <translation>上次提取：规则——模型失败了，批次中写明了原因</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="225"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="234"/>
         <source>Last extraction: rules (offline)</source>
         <translation>上次提取：规则（离线）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="120"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="129"/>
         <source>Memories</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="120"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="129"/>
         <source>Links</source>
         <translation>关联</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="121"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="130"/>
         <source>Pending reviews</source>
         <translation>待审核</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="121"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="130"/>
         <source>Messages</source>
         <translation>消息</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="165"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="174"/>
         <source>No chat open</source>
         <translation>未打开聊天</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="166"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="175"/>
         <source>Chats appear here once SillyTavern syncs them.</source>
         <translation>SillyTavern 同步聊天后会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="172"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="181"/>
         <source>Last activity {0}</source>
         <translation>最近活动 {0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="191"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="200"/>
         <source>No memories yet</source>
         <translation>还没有记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="232"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="241"/>
         <source>Recall by meaning: off (no embedder)</source>
         <translation>语义召回：关闭（没有嵌入模型）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="234"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="243"/>
         <source>Recall by meaning: the vectors load with the chat&apos;s first recall</source>
         <translation>语义召回：向量将在本聊天第一次召回时载入</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="237"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="246"/>
         <source>{0} on {1}</source>
         <translation>{0}（{1} 运行）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="239"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="248"/>
         <source>Recall by meaning: {0} of {1} memories embedded, more on the way · {2}</source>
         <translation>语义召回：{1} 条记忆中已嵌入 {0} 条，其余正在处理 · {2}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/overview.py" line="241"/>
+        <location filename="../../bme_desktop/ui/panels/overview.py" line="250"/>
         <source>Recall by meaning: {0} memories embedded · {1}</source>
         <translation>语义召回：已嵌入 {0} 条记忆 · {1}</translation>
     </message>
@@ -3212,9 +3213,9 @@ Type {0} to confirm:</source>
         <translation>它的来源消息被修改了，但你曾手动改过它，所以保留下来请你检查。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="57"/>
-        <source>Promoted to long-term memory after being recalled {0} times.</source>
-        <translation>被召回 {0} 次后晋升为长期记忆。</translation>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="58"/>
+        <source>Promoted to long-term memory after being recalled %n time(s).</source>
+        <translation>被召回 %n 次后晋升为长期记忆。</translation>
     </message>
     <message>
         <location filename="../../bme_desktop/ui/panels/review.py" line="60"/>
@@ -3248,8 +3249,8 @@ Type {0} to confirm:</source>
     </message>
     <message>
         <location filename="../../bme_desktop/ui/panels/review.py" line="77"/>
-        <source>{0} · {1} · importance {2} · made {3}</source>
-        <translation>{0} · {1} · 重要度 {2} · 生成于 {3}</translation>
+        <source>{0} · {1} · {2} · importance {3} · made {4}</source>
+        <translation>{0} · {1} · {2} · 重要度 {3} · 生成于 {4}</translation>
     </message>
     <message>
         <location filename="../../bme_desktop/ui/panels/review.py" line="83"/>
@@ -3285,91 +3286,91 @@ Type {0} to confirm:</source>
 <context>
     <name>ReviewPanel</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="167"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="170"/>
         <source>Approve selected</source>
         <translation>通过所选</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="168"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="171"/>
         <source>A: approve the selected memories (one undoable step)</source>
         <translation>A：批准所选记忆（一步，可撤销）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="169"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="172"/>
         <source>Reject selected</source>
         <translation>拒绝所选</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="170"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="173"/>
         <source>R: reject the selected memories (one undoable step)</source>
         <translation>R：拒绝所选记忆（一步，可撤销）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="171"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="174"/>
         <source>Select all</source>
         <translation>全选</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="172"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="175"/>
         <source>Edit</source>
         <translation>编辑</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="173"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="176"/>
         <source>E: edit the selected memory; Esc returns to the card</source>
         <translation>E：编辑所选记忆；Esc 返回卡片</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="174"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="177"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="175"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="178"/>
         <source>U: undo the last decision</source>
         <translation>U：撤销上一个决定</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="246"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="249"/>
         <source>Undone.</source>
         <translation>已撤销。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="246"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="249"/>
         <source>Nothing to undo.</source>
         <translation>没有可撤销的操作。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bme_desktop/ui/panels/review.py" line="269"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="272"/>
         <source>Approved %n memories (U undoes).</source>
         <translation>
             <numerusform>已批准 %n 条记忆（按 U 撤销）。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bme_desktop/ui/panels/review.py" line="273"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="276"/>
         <source>Rejected %n memories (U undoes).</source>
         <translation>
             <numerusform>已拒绝 %n 条记忆（按 U 撤销）。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="323"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="326"/>
         <source>{0} memories selected: A approves them all, R rejects them all, as one step U undoes.</source>
         <translation>已选 {0} 条记忆：A 全部批准，R 全部拒绝，作为一步，U 可撤销。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="326"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="329"/>
         <source>Select a memory to see what it says.</source>
         <translation>选择一条记忆，查看它的内容。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="328"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="331"/>
         <source>Nothing waits for review.</source>
         <translation>没有待审核的记忆。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="332"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="335"/>
         <source>{0} waiting · {1} selected</source>
         <translation>{0} 条待审 · 已选 {1} 条</translation>
     </message>
@@ -3899,42 +3900,42 @@ Type {0} to confirm:</source>
 <context>
     <name>SettingsPanel</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="86"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="103"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="87"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="104"/>
         <source>Revert</source>
         <translation>还原</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="88"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="105"/>
         <source>Show the saved settings again</source>
         <translation>重新显示已保存的设置</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="96"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="114"/>
         <source>API key</source>
         <translation>接口密钥</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="89"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="106"/>
         <source>Token</source>
         <translation>令牌</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="89"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="106"/>
         <source>Retention</source>
         <translation>保留策略</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="98"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="116"/>
         <source>Reset this section</source>
         <translation>重置本节</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="99"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="117"/>
         <source>Put the defaults back in the form (saved only with Save)</source>
         <translation>将默认值填回表单（点“保存”后才生效）</translation>
     </message>
@@ -3944,47 +3945,47 @@ Type {0} to confirm:</source>
         <translation>上游接口密钥（保存在系统钥匙串中）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="100"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="118"/>
         <source>Host and port changes apply at the next start.</source>
         <translation>主机和端口的更改在下次启动时生效。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="219"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="248"/>
         <source>Saved.</source>
         <translation>已保存。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="233"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="262"/>
         <source>Saved. In this chat the retention rules are refused: they would retire every memory of a type (see Patrol); nothing will be retired.</source>
         <translation>已保存。在本对话中保留规则被拒绝：它们会淘汰某一类型的全部记忆（见巡检）；不会淘汰任何记忆。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="236"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="265"/>
         <source>Saved. The next upkeep retires {0} memories of this chat to the recycle bin (listed in Patrol).</source>
         <translation>已保存。下次维护会将本对话的 {0} 条记忆移入回收站（巡检中列出）。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="247"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="276"/>
         <source>Not saved: a retention rule needs a different value.</source>
         <translation>未保存：某条保留规则的值需要修改。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="250"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="279"/>
         <source>Not saved: {0}</source>
         <translation>未保存：{0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="253"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="282"/>
         <source>Must be between {0} and {1}.</source>
         <translation>必须介于 {0} 和 {1} 之间。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="257"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="286"/>
         <source>Not saved: “{0}” needs a different value.</source>
         <translation>未保存：“{0}”的值需要修改。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/settings.py" line="271"/>
+        <location filename="../../bme_desktop/ui/panels/settings.py" line="300"/>
         <source>Settings saved, but the API key was not: {0}</source>
         <translation>设置已保存，但接口密钥未保存：{0}</translation>
     </message>
@@ -4089,12 +4090,12 @@ Type {0} to confirm:</source>
         <translation>保存在别处的记忆（另一个配置，或你恢复的备份）。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/welcome.py" line="104"/>
+        <location filename="../../bme_desktop/ui/welcome.py" line="106"/>
         <source>Writing the demo story…</source>
         <translation>正在写入演示故事…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/welcome.py" line="114"/>
+        <location filename="../../bme_desktop/ui/welcome.py" line="116"/>
         <source>The demo could not be written: {0}</source>
         <translation>无法写入演示：{0}</translation>
     </message>

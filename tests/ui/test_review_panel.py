@@ -168,3 +168,5 @@ def test_shown_the_queue_selects_its_first_memory_and_n_p_move_through_it(
     settled()
     assert panel.selected_ids() == [nodes[0].id]
     assert "N/J next" in panel.keys.text()
+    assert "This chat" in panel.card.toPlainText()  # the card names the scope the list leaves out
+    assert panel.table.isColumnHidden(2) and not panel.table.isColumnHidden(1)  # type and title only

@@ -37,7 +37,7 @@ from ...core.service import MemoryService
 from ..context import AppContext
 from ..format import format_count, format_time
 from ..i18n import Retranslated
-from ..labels import field_label, node_type_label, tier_label
+from ..labels import field_label, node_type_label, scope_label, tier_label
 from ..lifetime import subscribe
 from ..memory_detail import speaker_label
 from ..memory_model import NODE_ID_ROLE, MemoryTableModel
@@ -54,8 +54,8 @@ def reason_text(reason: ReviewReason) -> str:
         return QCoreApplication.translate("Review", "Its source messages were edited, but you had changed it by hand, so it was kept "
                             "for you to check.")
     if reason.code == "promoted":
-        return QCoreApplication.translate("Review", "Promoted to long-term memory after being recalled {0} times.").format(
-            format_count(int(detail.get("recalls", 0))))
+        recalls = int(detail.get("recalls", 0))
+        return QCoreApplication.translate("Review", "Promoted to long-term memory after being recalled %n time(s).", None, recalls)
     if reason.code == "compressed":
         return QCoreApplication.translate("Review", "Written by Compress from {0} memories, not all of them approved.").format(
             format_count(int(detail.get("children", 0))))
@@ -74,9 +74,9 @@ def card_html(card: ReviewCard) -> str:
     """The card: title, kind, what the memory says, why it is here and its source messages."""
     node, esc = card.node, html.escape
     parts = [f"<h3>{esc(node.title or node_type_label(node.type))}</h3>",
-             "<p>" + esc(QCoreApplication.translate("Review", "{0} · {1} · importance {2} · made {3}").format(
-                 node_type_label(node.type), tier_label(node.tier), f"{node.importance:.1f}",
-                 format_time(node.created_at))) + "</p>"]
+             "<p>" + esc(QCoreApplication.translate("Review", "{0} · {1} · {2} · importance {3} · made {4}").format(
+                 node_type_label(node.type), tier_label(node.tier), scope_label(node.scope.kind),
+                 f"{node.importance:.1f}", format_time(node.created_at))) + "</p>"]
     rows = "".join(f"<tr><td><i>{esc(field_label(k))}</i>&nbsp;&nbsp;</td><td>{esc(v)}</td></tr>"
                    for k, v in node.fields.items())
     parts.append(f"<table cellspacing='2'>{rows}</table>")  # what it says first, as on a card
@@ -109,8 +109,9 @@ class ReviewPanel(Retranslated, QWidget):
         self._resume_row = -1  # where the selection goes once decided rows leave the list
         self.model = MemoryTableModel(context, fixed=NodeQuery(review_status="pending", order_by="created_at",
                                                                descending=False), parent=self)
+        # type and title only: the title stays readable beside the card, which says the rest (scope included)
         self.table = make_memory_table(self.model, multi=True, hidden=("review", "recalls", "tier", "importance",
-                                                                       "updated"))
+                                                                       "updated", "scope"))
         self.table.selectionModel().selectionChanged.connect(self._selection_changed)
         self.summary = QLabel()
         self.summary.setProperty("role", "muted")
