@@ -10,6 +10,9 @@ queued Qt signals, and never a widget touched from the worker thread.
 * ``on_done(reason)`` is called exactly once, from the worker thread, with
   ``"converged"``, ``"max_iterations"``, ``"cancelled"`` or ``"error"``.
 * ``on_error(exc)`` (optional) is called before ``on_done("error")``.
+* ``rest()`` (optional) is called between two steps: the app passes one that
+  waits while its GUI is behind (``core.background.yield_to_gui``), since a
+  step holds the GIL for most of its time.
 * ``post(fn)`` queues a change (``fn(layout)``) from any thread; the worker
   applies it between two steps. The UI uses it for drags:
   ``runner.set_positions(idx, xy)`` moves and pins nodes.
@@ -87,7 +90,9 @@ class LayoutRunner:
         max_iterations: int = 2000,
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], None] | None = None,
+        rest: Callable[[], object] | None = None,
     ) -> None:
+        self._rest = rest
         self.layout = layout
         self._on_positions = on_positions
         self._on_done = on_done
@@ -165,6 +170,8 @@ class LayoutRunner:
         while True:
             if self._cancel.is_set():
                 return CANCELLED
+            if self._rest is not None:
+                self._rest()
             self._apply_pending()
             info = self.layout.step()
             self.iterations += 1

@@ -14,9 +14,10 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QTimer, Signal
 
 from ..bridge.clients import ClientSource
+from ..core.background import gui_heartbeat
 from ..core.operations import OpResult
 from ..core.service import MemoryService
 from ..core.settings import Settings, save_settings
@@ -55,6 +56,11 @@ class AppContext(QObject):
         # settings are written (validated, fsynced) on one thread of their own, in order
         self._saver = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bme-settings")
         self._saving: Future[None] | None = None
+        # the event loop's heartbeat: background loops rest while it is late (core/background.py)
+        self._heartbeat = QTimer(self, interval=20)
+        self._heartbeat.timeout.connect(gui_heartbeat)
+        self._heartbeat.start()
+        gui_heartbeat()
 
     @property
     def chat_id(self) -> str:
@@ -117,6 +123,8 @@ class AppContext(QObject):
             self._saving.exception()
 
     def close(self) -> None:
+        self._heartbeat.stop()
+        gui_heartbeat(alive=False)
         self._saver.shutdown(wait=True)
         self.runner.cancel_all()
         self.runner.wait()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 
 import pytest
 
@@ -78,3 +79,57 @@ def test_a_background_thread_never_waits_longer_than_the_cap() -> None:
         thread.start()
         thread.join()
     assert waited[0] >= background.YIELD_AT_MOST_S * 0.9
+
+
+def test_a_window_that_is_behind_counts_as_foreground(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The window's heartbeat: late (its loop busy or waiting for the GIL), background work and
+    the layout pause; on time, or with no loop turning at all (a test, shutting down), they don't."""
+    from bme_desktop.core import background
+
+    now = [100.0]
+    beat_after = [4]  # the window's loop turns again after this many rests
+    rests: list[float] = []
+    monkeypatch.setattr(background.time, "monotonic", lambda: now[0])
+
+    def sleep(seconds: float) -> None:
+        rests.append(seconds)
+        now[0] += seconds
+        if len(rests) == beat_after[0]:
+            background.gui_heartbeat()
+    monkeypatch.setattr(background.time, "sleep", sleep)
+    try:
+        background.gui_heartbeat(alive=False)
+        assert background.yield_to_gui() == 0.0  # no window in this process
+        background.gui_heartbeat()
+        assert background.yield_to_gui() == 0.0  # its loop turns on time
+        now[0] += 0.2  # late
+        assert background.yield_to_gui() == pytest.approx(0.02) and len(rests) == 4
+        now[0] += 5.0  # no loop turning at all: nobody to wait for
+        assert not background.gui_behind() and background.yield_to_gui() == 0.0
+        background.gui_heartbeat()
+        now[0] += 0.2
+        beat_after[0] = -1
+        assert 0.05 <= background.yield_to_gui(limit_s=0.05) <= 0.056  # never (much) longer than asked
+    finally:
+        background.gui_heartbeat(alive=False)
+
+
+def test_a_background_thread_pauses_while_the_window_is_behind() -> None:
+    from bme_desktop.core import background
+
+    waited: list[float] = []
+
+    def work() -> None:
+        background.lower_thread_priority(0)
+        waited.append(background.yield_to_foreground())
+    try:
+        background.gui_heartbeat()
+        time.sleep(0.08)  # the window's loop is late (no beat since)
+        thread = threading.Thread(target=work)
+        thread.start()
+        time.sleep(0.03)
+        background.gui_heartbeat()  # it caught up
+        thread.join(5)
+        assert waited and 0.01 < waited[0] < background.YIELD_AT_MOST_S + 0.05
+    finally:
+        background.gui_heartbeat(alive=False)

@@ -199,3 +199,10 @@ def test_runner_works_in_3d() -> None:
     runner = LayoutRunner(layout, on_positions=frames.append, max_iterations=20)
     runner.run()
     assert frames and frames[-1].shape == (100, 3)
+
+
+def test_runner_rests_between_steps_when_asked() -> None:
+    rests: list[int] = []
+    runner = LayoutRunner(_graph(80), max_iterations=5, rest=lambda: rests.append(runner.iterations))
+    assert runner.run() == MAX_ITERATIONS
+    assert rests == [0, 1, 2, 3, 4]  # before each step, never inside one

@@ -24,6 +24,7 @@ import numpy as np
 import numpy.typing as npt
 from PySide6.QtCore import QObject, Signal
 
+from ...core.background import yield_to_gui
 from ...layout import CONVERGED, ERROR, MAX_ITERATIONS, ForceLayout, LayoutRunner, LayoutSettings
 from .placement import arrange_groups
 
@@ -187,7 +188,7 @@ class LayoutLink(QObject):
         self._catch_up()  # the new runner starts from every change made so far
         self.layout.reset_convergence()
         runner = LayoutRunner(self.layout, on_positions=self._publish, max_rate=self.max_rate,
-                              max_iterations=self.max_iterations,
+                              max_iterations=self.max_iterations, rest=yield_to_gui,
                               on_done=lambda reason: self._sigDone.emit(runner, reason))
         self.runner = runner
         self._posted = []
