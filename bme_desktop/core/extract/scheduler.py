@@ -5,7 +5,8 @@
 finished. Model calls run on this thread, never on the service's writer thread; results
 are committed through ``service.write``. ``pause()`` is the restore lock: while any pause
 is held, no automatic extraction runs (imports, rebuilds). ``shutdown()`` lets the running
-batch finish (its model call is cancelled) and abandons the rest of the queue.
+batch finish (its model call is cancelled) and abandons the rest of the queue. The thread is
+a keyed worker (``core/work.py``, ``bme-extract``) keyed by chat, sharing this scheduler's lock.
 """
 
 from __future__ import annotations
@@ -13,14 +14,13 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
-from ..background import lower_thread_priority
 from ..cancel import CancellableTask, CancelToken, checkpoint
 from ..events import ErrorReported, ExtractionProgressed
+from ..work import KeyedWorker
 from .api import ExtractionTicket
 from .progress import ExtractionProgress, Pace, read_progress
 from .runner import ModelExtractor, Runner
@@ -37,16 +37,14 @@ class ExtractionWorker:
     def __init__(self, service: Core, *, model: Callable[[], ModelExtractor | None] | None = None) -> None:
         self.service = service
         self.runner = Runner(service, model=model)
-        self._cond = threading.Condition()
-        self._queue: deque[str] = deque()
+        self._cond = threading.Condition(threading.RLock())  # the worker's lock too
+        # chats in the order scheduled (a chat once); pause() is the worker's
+        self._work: KeyedWorker[str, None] = KeyedWorker("bme-extract", self._run, cond=self._cond)
         self._requested: dict[str, int] = {}
         self._completed: dict[str, int] = {}
         self._applied: dict[str, int] = {}
-        self._paused = 0
-        self._running: str | None = None
         self._stopping = False
         self._cancel = threading.Event()
-        self._thread: threading.Thread | None = None
         self.pace = Pace()
 
     # the ExtractionScheduler contract ------------------------------------------------------
@@ -56,21 +54,16 @@ class ExtractionWorker:
                 return ExtractionTicket(queued=0)
             generation = self._requested[chat_id] = self._requested.get(chat_id, 0) + 1
             base = self._applied.get(chat_id, 0)
-            if chat_id not in self._queue:
-                self._queue.append(chat_id)
-            self._ensure_thread()
+            self._work.submit(chat_id, None)
             self._cond.notify_all()
         return ExtractionTicket(queued=1, waiter=lambda timeout: self._wait(chat_id, generation, base, timeout))
 
     def shutdown(self, wait: bool = True) -> None:
         with self._cond:
             self._stopping = True
-            self._queue.clear()
             self._cancel.set()
             self._cond.notify_all()
-            thread = self._thread
-        if wait and thread is not None and thread is not threading.current_thread():
-            thread.join()
+        self._work.close(None if wait else 0)  # drops the queue; waits for the running batch
         close = getattr(self.runner.model, "close", None)
         if callable(close):
             close()
@@ -79,16 +72,8 @@ class ExtractionWorker:
     @contextmanager
     def pause(self) -> Iterator[None]:
         """Hold automatic extraction back (waiting for a running batch to finish first)."""
-        with self._cond:
-            self._paused += 1
-            while self._running is not None and self._thread is not threading.current_thread():
-                self._cond.wait()
-        try:
+        with self._work.pause():
             yield
-        finally:
-            with self._cond:
-                self._paused -= 1
-                self._cond.notify_all()
 
     def resume_due(self) -> list[str]:
         """Queue every chat with messages a batch will still read (an import cut short by a
@@ -110,11 +95,11 @@ class ExtractionWorker:
     def busy(self, chat_id: str) -> bool:
         """Whether the chat is being extracted or waits for it (not counting a pause)."""
         with self._cond:
-            return self._running == chat_id or (chat_id in self._queue and not self._paused)
+            return self._work.running() == chat_id or (self._work.waiting(chat_id) and not self._work.paused)
 
     @property
     def paused(self) -> bool:
-        return self._paused > 0
+        return self._work.paused
 
     def run_now(self, chat_id: str, cancel: CancelToken | None = None) -> int:
         """Extract every due batch of the chat on the calling thread, automatic extraction
@@ -159,32 +144,19 @@ class ExtractionWorker:
                 self._cond.wait(remaining)
             return self._applied.get(chat_id, 0) - base
 
-    def _ensure_thread(self) -> None:
-        if self._thread is None:
-            self._thread = threading.Thread(target=self._loop, name="bme-extract", daemon=True)
-            self._thread.start()
-
-    def _loop(self) -> None:
-        lower_thread_priority()  # a recall someone waits for goes first
-        while True:
-            with self._cond:
-                while not self._stopping and (self._paused or not self._queue):
-                    self._cond.wait()
-                if self._stopping:
-                    self._running = None
-                    self._cond.notify_all()
-                    return
-                chat_id = self._queue.popleft()
-                generation = self._requested.get(chat_id, 0)
-                self._running = chat_id
-            finished = self._drain(chat_id)
-            with self._cond:
-                self._running = None
-                if finished:
-                    self._completed[chat_id] = max(self._completed.get(chat_id, 0), generation)
-                elif chat_id not in self._queue and not self._stopping:
-                    self._queue.appendleft(chat_id)  # paused midway: resume later
-                self._cond.notify_all()
+    def _run(self, chat_id: str, _: None) -> None:
+        """A pass over one chat, on the worker's low-priority thread (a recall someone waits for goes first)."""
+        with self._cond:
+            if self._stopping:
+                return
+            generation = self._requested.get(chat_id, 0)
+        finished = self._drain(chat_id)
+        with self._cond:
+            if finished:
+                self._completed[chat_id] = max(self._completed.get(chat_id, 0), generation)
+            elif not self._stopping:
+                self._work.requeue(chat_id, None)  # paused midway: resume first, later
+            self._cond.notify_all()
 
     def _drain(self, chat_id: str) -> bool:
         """Extract every due batch of the chat; False when a pause or shutdown cut it short."""
@@ -193,7 +165,7 @@ class ExtractionWorker:
             with self._cond:
                 if self._stopping:
                     return True
-                if self._paused:
+                if self._work.paused:
                     return False
             try:
                 step = self.runner.step(chat_id, self._cancel)
