@@ -50,10 +50,13 @@ class Writes(Protocol):
 
 class LateWrites(Protocol):
     def write_later(self, fn: Callable[[UnitOfWork], object]) -> None:
-        """Queue bookkeeping nobody waits for (kept recalls, recall hits), written in order."""
+        """Queue bookkeeping nobody waits for (kept recalls, recall hits) on the writer, written
+        in order before any write asked for later."""
         ...
 
-    def flush_later_writes(self) -> None: ...
+    def flush_later_writes(self) -> None:
+        """Wait until the later writes queued so far are written (a read that must see them)."""
+        ...
 
 
 class Recalls(Protocol):
