@@ -54,7 +54,8 @@ class RecallWarmer:
         if (event.remote or not synced) and not self.recaller.cache.loaded(event.chat_id):
             return
         self.recaller.expect_warm(event.chat_id)  # a recall meanwhile takes the previous graph
-        self._refresher.submit(event.chat_id, synced)  # refused once stopping
+        if not self._refresher.submit(event.chat_id, synced):  # refused once stopping
+            self.recaller.warm_done(event.chat_id)
 
     def _refresh(self, chat_id: str, prefetch: bool) -> None:
         if self.service.closed:
@@ -62,7 +63,8 @@ class RecallWarmer:
             return
         try:
             self.recaller.refresh(chat_id)
-            self._pool.submit(chat_id, prefetch)
+            if not self._pool.submit(chat_id, prefetch):  # refused once stopping
+                self.recaller.warm_done(chat_id)
         except Exception:  # the chat was deleted meanwhile: recall copes
             self.recaller.warm_done(chat_id)
             log.debug("refreshing recall for %r failed", chat_id, exc_info=True)
