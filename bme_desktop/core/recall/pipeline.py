@@ -31,6 +31,7 @@ from ..lifecycle.recall_hits import record_hits_in
 from ..lifecycle.tiers import is_held, is_sleeping
 from ..lifecycle.working_memory import KEY as WORKING_KEY
 from ..lifecycle.working_memory import todo_lines_in
+from ..ports import ReportsBusy
 from ..providers.tokens import estimate_tokens
 from ..scopes import fold
 from ..secrets import EMBEDDING_KEY, api_key
@@ -184,7 +185,7 @@ class HybridRecaller:
         covered = {i for r in chosen for i in r.node.source_indices}
         archived = archive_hits(state, query.text, cues, max(1, request.top_k // 2), covered,
                                 before=request.index)
-        if state.message_end - 1 - state.extracted_to > IMPORT_BACKLOG:  # an import under way
+        if state.message_end - 1 - state.extracted_to > IMPORT_BACKLOG and self._extracting(request.chat_id):
             skipped.append(f"memories (partial: messages {state.extracted_to + 1}–{state.message_end - 1} "
                            "not extracted yet; searched as messages)")
             if not (cues.remember or cues.days):  # (the archive was searched whole otherwise)
@@ -335,6 +336,12 @@ class HybridRecaller:
             with self._lock:  # built for every change announced so far (not one announced since)
                 if self._warm_due.get(chat_id) == announced:
                     self._warm_due.pop(chat_id, None)
+
+    def _extracting(self, chat_id: str) -> bool:
+        """Whether the chat is being extracted or waits for it (an import under way; a chat whose
+        extraction is off or paused is recalled as usual)."""
+        extraction = self.service.extraction
+        return isinstance(extraction, ReportsBusy) and extraction.busy(chat_id)
 
     def warm_up(self) -> None:
         """Load the Chinese word list and the embedding model on a thread of its own (at normal

@@ -132,7 +132,15 @@ def test_remember_when_returns_archived_messages_with_their_index(service: Memor
 def test_during_an_import_the_messages_not_extracted_yet_are_searched_as_messages(
         service: MemoryService, recaller: HybridRecaller) -> None:
     """A long history's first import extracts batch after batch: meanwhile a recall finds the
-    newest scene in the messages no batch has read yet (word for word), and says so."""
+    newest scene in the messages no batch has read yet (word for word), and says so; a chat
+    nobody extracts (extraction off or paused) is recalled as usual."""
+    from bme_desktop.core.extract.api import NoExtraction
+
+    class Importing(NoExtraction):  # the chat is queued for extraction
+        def busy(self, chat_id: str) -> bool:
+            return True
+
+    service.use_extraction(Importing())
     history = [MessageIn(i, "user" if i % 2 == 0 else "assistant", f"We walk on through the valley, day {i}.")
                for i in range(80)]
     history[6] = MessageIn(6, "user", "The silver compass lies under the old mill.")
@@ -151,6 +159,10 @@ def test_during_an_import_the_messages_not_extracted_yet_are_searched_as_message
     archive = [r.node.source_indices for r in result.nodes if r.bucket == "archive"]
     assert archive == [[71]]  # the newest scene; message 6 waits for its batch
     assert "memories (partial: messages 20–79 not extracted yet; searched as messages)" in result.skipped_stages
+    service.use_extraction(NoExtraction())
+    result = service.recall(RecallRequest("import", "Where is the silver compass?"))
+    assert not [r for r in result.nodes if r.bucket == "archive"]
+    service.use_extraction(Importing())
     extracted(78)  # the import has caught up (the last message waits for a reply): as usual
     result = service.recall(RecallRequest("import", "Where is the silver compass?"))
     assert not [r for r in result.nodes if r.bucket == "archive"]
