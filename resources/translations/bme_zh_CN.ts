@@ -4,208 +4,208 @@
 <context>
     <name>Actions</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="54"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="57"/>
         <source>Extract now</source>
         <translation>立即提取</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="54"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="57"/>
         <source>Extract memories from messages not read yet.</source>
         <translation>从尚未读取的消息中提取记忆。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="55"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="58"/>
         <source>Rebuild graph</source>
         <translation>重建图谱</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="55"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="58"/>
         <source>Undo every extraction and extract the whole chat again.</source>
         <translation>撤销所有提取，并重新提取整个聊天。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="56"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="59"/>
         <source>Rebuild vectors</source>
         <translation>重建向量</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="56"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="59"/>
         <source>Embed every memory again for recall.</source>
         <translation>为召回重新嵌入每条记忆。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="57"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="60"/>
         <source>Compress</source>
         <translation>压缩</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="57"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="60"/>
         <source>Merge long runs of small events.</source>
         <translation>合并一长串细小事件。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="58"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="61"/>
         <source>Summarize</source>
         <translation>总结</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="58"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="61"/>
         <source>Write summaries of recent events.</source>
         <translation>为近期事件撰写摘要。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="59"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="62"/>
         <source>Fold summaries</source>
         <translation>折叠摘要</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="59"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="62"/>
         <source>Fold old summaries into a higher-level one.</source>
         <translation>把旧摘要折叠成更高一层的摘要。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="60"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="63"/>
         <source>Reflect</source>
         <translation>反思</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="60"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="63"/>
         <source>Draw insights from what happened.</source>
         <translation>从发生的事情中得出洞见。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="61"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="64"/>
         <source>Update persona</source>
         <translation>更新用户画像</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="61"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="64"/>
         <source>Update the user&apos;s profile from what the story says about them.</source>
         <translation>根据故事中关于用户的内容更新用户画像。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="62"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="65"/>
         <source>Upkeep</source>
         <translation>维护</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="62"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="65"/>
         <source>Promote, decay and wake memories as of now.</source>
         <translation>按当前时间晋升、衰减和唤醒记忆。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="63"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="66"/>
         <source>Consolidate</source>
         <translation>合并去重</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="63"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="66"/>
         <source>Merge memories that say the same thing.</source>
         <translation>合并内容相同的记忆。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="78"/>
-        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="38"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="81"/>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="37"/>
         <source>{0} batches extracted in {1} s</source>
         <translation>{1} 秒内提取了 {0} 批</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="83"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="86"/>
         <source>{0} memories and {1} links changed in {2} s</source>
         <translation>{2} 秒内更改了 {0} 条记忆和 {1} 条关联</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="86"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="89"/>
         <source>{0} memories changed in {1} s</source>
         <translation>{1} 秒内更改了 {0} 条记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="89"/>
-        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="48"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="92"/>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="47"/>
         <source> · Ctrl+Z undoes it</source>
         <translation> · Ctrl+Z 可撤销</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="97"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="122"/>
         <source>Rebuild the memories of this chat from its {0} messages?</source>
         <translation>要根据这个聊天的 {0} 条消息重建记忆吗？</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="101"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="126"/>
         <source>{0} memories: {1} written or edited by hand are kept; the other {2} ({3}) are removed and the chat is extracted again. What extraction does not write (summaries, reflections, and anything the demo or an older version made) does not come back until its own task runs.</source>
         <translation>共 {0} 条记忆：手动编写或编辑过的 {1} 条会保留；其余 {2} 条（{3}）会被移除，并重新提取整个聊天。提取不会生成的内容（摘要、反思，以及演示或旧版本生成的记忆）要等各自的任务再次运行后才会回来。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="107"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="132"/>
         <source>Merge memories that say the same thing?</source>
         <translation>要合并内容相同的记忆吗？</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="108"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="133"/>
         <source>Among the {0} memories of this chat, each pair that says the same thing becomes one; the other goes to the recycle bin.</source>
         <translation>在这个聊天的 {0} 条记忆中，每对内容相同的记忆合并为一条；另一条移入回收站。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="112"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="137"/>
         <source>Compress long runs of small events?</source>
         <translation>要压缩连串的小事件吗？</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="113"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="138"/>
         <source>Runs of small events among the {0} memories of this chat are folded into one memory each; the events are archived, not deleted.</source>
         <translation>这个聊天 {0} 条记忆中的连串小事件各自折叠为一条记忆；原事件会归档，不会删除。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="117"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="142"/>
         <source>Fold old summaries?</source>
         <translation>要折叠旧摘要吗？</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="118"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="143"/>
         <source>Old summaries of this chat are folded into a higher-level one.</source>
         <translation>这个聊天的旧摘要会折叠成一条更高层的摘要。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="120"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="145"/>
         <source>One Ctrl+Z undoes the whole run.</source>
         <translation>按一次 Ctrl+Z 即可撤销整个操作。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="122"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="147"/>
         <source>This cannot be undone: the chat is too large ({0} rows) to keep an undo copy. Export a backup first if you may want it back.</source>
         <translation>此操作无法撤销：聊天太大（{0} 行），无法保留撤销副本。如果之后可能想恢复，请先导出备份。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="149"/>
-        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="115"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="174"/>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="114"/>
         <source>Stop before the next batch; the batches extracted so far are kept.</source>
         <translation>在下一批开始前停止；已提取的批次会保留。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="151"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="176"/>
         <source>Stop this task; nothing it changed is kept.</source>
         <translation>停止此任务；它所做的更改都不会保留。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="188"/>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="370"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="214"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="422"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="203"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="229"/>
         <source>This task cannot be stopped once started.</source>
         <translation>此任务一旦开始便无法停止。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="194"/>
         <location filename="../../bme_desktop/ui/panels/actions.py" line="220"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="263"/>
         <source>Cancelling…</source>
         <translation>正在取消…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="192"/>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="215"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="234"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="258"/>
         <source>Running…</source>
         <translation>运行中…</translation>
     </message>
@@ -325,117 +325,117 @@
         <translation>保留了已有的聊天：{0}。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="25"/>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="24"/>
         <source>Extract pending</source>
         <translation>提取待处理消息</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="25"/>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="24"/>
         <source>Extract only the messages not extracted yet, as one undo step.</source>
         <translation>只提取尚未提取的消息，作为一步撤销。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="26"/>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="25"/>
         <source>Re-extract range</source>
         <translation>重新提取范围</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="26"/>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="25"/>
         <source>Roll the extraction back from the range&apos;s first message and extract again from scratch.</source>
         <translation>从范围的第一条消息起回滚提取，并从头重新提取。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="27"/>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="26"/>
         <source>Rebuild summaries</source>
         <translation>重建摘要</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="27"/>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="26"/>
         <source>Write the summaries again from the extraction batches.</source>
         <translation>根据各提取批次重新写出摘要。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="28"/>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="27"/>
         <source>Rebuild range vectors</source>
         <translation>重建范围向量</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="28"/>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="27"/>
         <source>Embed again the memories drawn from the range&apos;s messages.</source>
         <translation>重新嵌入来自该范围消息的记忆。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="29"/>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="28"/>
         <source>Force evolve</source>
         <translation>强制演化</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="29"/>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="28"/>
         <source>New memories revise the older memories they are linked to (by the model, or by the rules offline).</source>
         <translation>新记忆修订与之相连的旧记忆（由模型完成，离线时按规则完成）。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="40"/>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="39"/>
         <source>{0} summaries written in {1} s</source>
         <translation>{1} 秒内写出 {0} 条摘要</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="42"/>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="41"/>
         <source>{0} memories embedded again in {1} s</source>
         <translation>{1} 秒内重新嵌入 {0} 条记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="44"/>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="43"/>
         <source>{0} memories revised by the model in {1} s</source>
         <translation>{1} 秒内由模型修订 {0} 条记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="46"/>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="45"/>
         <source>{0} memories revised by the rules in {1} s</source>
         <translation>{1} 秒内按规则修订 {0} 条记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="89"/>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="88"/>
         <source>Only messages</source>
         <translation>仅限消息</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="90"/>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="89"/>
         <source>Re-extract, Rebuild range vectors and Force evolve work on these messages; without a range, on the whole chat (evolve: on what is new since its last run).</source>
         <translation>重新提取、重建范围向量和强制演化只处理这些消息；不指定范围时处理整个聊天（演化：处理上次运行以来的新内容）。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="91"/>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="90"/>
         <source>to</source>
         <translation>至</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="104"/>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="103"/>
         <source>Open a chat first.</source>
         <translation>请先打开一个聊天。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="106"/>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="105"/>
         <source>No extractor is attached to this data folder.</source>
         <translation>此数据文件夹未配置提取器。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="108"/>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="107"/>
         <source>Recall has no vector index in this data folder.</source>
         <translation>此数据文件夹中的召回没有向量索引。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="133"/>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="132"/>
         <source>Cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="135"/>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="134"/>
         <source>Nothing to do: {0}</source>
         <translation>无事可做：{0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="137"/>
+        <location filename="../../bme_desktop/ui/panels/actions_ops.py" line="136"/>
         <source>Failed: {0}</source>
         <translation>失败：{0}</translation>
     </message>
@@ -443,53 +443,53 @@
 <context>
     <name>ActionsPanel</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="307"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="359"/>
         <source>Maintenance</source>
         <translation>维护任务</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="308"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="360"/>
         <source>Story operations</source>
         <translation>故事操作</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="309"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="361"/>
         <source>Export and backup</source>
         <translation>导出与备份</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="328"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="380"/>
         <source>Open a chat first.</source>
         <translation>请先打开一个聊天。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="331"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="383"/>
         <source>No extractor is attached to this data folder.</source>
         <translation>此数据文件夹未配置提取器。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="334"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="386"/>
         <source>This version of BME Desktop cannot run this task yet.</source>
         <translation>此版本的 BME Desktop 尚不能运行该任务。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="339"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="391"/>
         <source>No chat open</source>
         <translation>未打开聊天</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="339"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="391"/>
         <source>Runs on the chat that is open.</source>
         <translation>作用于当前打开的聊天。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="391"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="443"/>
         <source>Cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="357"/>
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="393"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="409"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="445"/>
         <source>Failed: {0}</source>
         <translation>失败：{0}</translation>
     </message>
@@ -4108,6 +4108,40 @@ Type {0} to confirm:</source>
         <location filename="../../bme_desktop/ui/welcome.py" line="85"/>
         <source>Install into {0} (SillyTavern {1})</source>
         <translation>安装到 {0}（SillyTavern {1}）</translation>
+    </message>
+</context>
+<context>
+    <name>_Counts</name>
+    <message numerus="yes">
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="103"/>
+        <source>{0} of {1} message(s) read</source>
+        <translation>
+            <numerusform>已读 {0} / {1} 条消息</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="105"/>
+        <source>{0} of {1} memory(s) embedded</source>
+        <translation>
+            <numerusform>已嵌入 {0} / {1} 条记忆</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="107"/>
+        <source>{0} of {1} linked pair(s) revised</source>
+        <translation>
+            <numerusform>已修订 {0} / {1} 对关联记忆</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="109"/>
+        <source>Step {0} of {1}</source>
+        <translation>第 {0} / {1} 步</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="110"/>
+        <source>{0} of {1}</source>
+        <translation>{0} / {1}</translation>
     </message>
 </context>
 </TS>

@@ -1,15 +1,20 @@
 """The Actions panel's story operations (ST-BME's operations): each runs on a worker with a
-progress bar, is one Ctrl+Z, and shows bad input or "nothing to do" with the reason."""
+progress bar, is one Ctrl+Z, and shows bad input or "nothing to do" with the reason. The
+maintenance rows show the running task's counts too: a determinate bar and "6 of 6 messages
+read", fed by ``maintenance.progress`` events queued to the GUI thread."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+from PySide6.QtWidgets import QMessageBox
+
+from bme_desktop.core.events import MaintenanceProgressed
 from bme_desktop.core.extract.scheduler import attach
 from bme_desktop.core.model import MessageIn
 from bme_desktop.core.service import MemoryService
 from bme_desktop.ui.context import AppContext
-from bme_desktop.ui.panels.actions import ActionsPanel
+from bme_desktop.ui.panels.actions import ActionRow, ActionsPanel
 
 CHAT = "chat-1"
 TEXTS = ["Mira, where does the road go?", "To Keld harbour. We must find the lost compass before winter.",
@@ -66,3 +71,79 @@ def test_operations_are_disabled_with_a_reason_until_a_chat_is_open(qtbot, conte
     qtbot.addWidget(panel)
     row = panel.operations.rows["rebuild_summaries"]
     assert not row.button.isEnabled() and "Open a chat first" in row.button.toolTip()
+
+
+# the maintenance rows' counts (issue 19.6) ----------------------------------------------------
+def _record(row: ActionRow) -> list[tuple[int, int, str]]:
+    """(bar value, bar maximum, the row's text) after each count the row is shown."""
+    seen: list[tuple[int, int, str]] = []
+    show = row.show_progress
+
+    def recording(done: int, total: int) -> None:
+        show(done, total)
+        seen.append((row.progress.value(), row.progress.maximum(), row.result.text()))
+    row.show_progress = recording  # type: ignore[method-assign]
+    return seen
+
+
+def test_extract_now_shows_messages_read_of_those_due(
+        qtbot, context: AppContext, service: MemoryService, settled: Callable[[], None]) -> None:
+    panel = _panel(qtbot, context, service)
+    row = panel.rows["extract"]
+    seen = _record(row)
+    row.button.click()
+    settled()
+    assert "batches extracted in" in row.result.text()
+    assert seen[0][:2] == (0, 6) and seen[-1][:2] == (6, 6)
+    assert [value for value, _, _ in seen] == sorted(value for value, _, _ in seen)  # counts only grow
+    assert seen[-1][2].startswith("6 of 6 message")
+    assert not row.progress.isVisible()
+
+
+def test_rebuild_graph_counts_the_messages_extracted_again(
+        qtbot, context: AppContext, service: MemoryService, settled: Callable[[], None]) -> None:
+    panel = _panel(qtbot, context, service)
+    panel.rows["extract"].button.click()
+    settled()
+    row = panel.rows["rebuild"]
+    seen = _record(row)
+    row.button.click()
+    qtbot.waitUntil(lambda: panel.confirm_box is not None and panel.confirm_box.isVisible(), timeout=5000)
+    box = panel.confirm_box
+    assert box is not None
+    go, = [b for b in box.buttons() if box.buttonRole(b) == QMessageBox.ButtonRole.DestructiveRole]
+    go.click()
+    settled()
+    assert seen and seen[-1][:2] == (6, 6) and seen[-1][2].startswith("6 of 6 message")
+    assert "changed in" in row.result.text()
+
+
+def test_counts_of_another_chat_or_an_idle_row_are_ignored(
+        qtbot, context: AppContext, service: MemoryService, settled: Callable[[], None]) -> None:
+    panel = _panel(qtbot, context, service)
+    row = panel.rows["rebuild_vectors"]
+    service.events.publish(MaintenanceProgressed(CHAT, "rebuild_vectors", 3, 10))
+    service.events.publish(MaintenanceProgressed("other", "extract", 3, 10))
+    settled()
+    assert row.progress.maximum() == 0 and row.result.text() == row.spec.hint()
+
+
+def test_a_row_shows_counts_with_thousands_and_keeps_them_across_a_retranslate(qtbot) -> None:
+    from PySide6.QtWidgets import QGridLayout, QWidget
+
+    from bme_desktop.ui.format import format_count
+    from bme_desktop.ui.panels.actions import ACTIONS
+    holder = QWidget()
+    qtbot.addWidget(holder)
+    grid = QGridLayout(holder)
+    row = ActionRow(ACTIONS[2], grid, 0, lambda _key: None)  # Rebuild vectors
+    row.set_running(True)
+    assert row.progress.maximum() == 0  # indeterminate until counts come
+    row.show_progress(312, 2000)
+    assert (row.progress.value(), row.progress.maximum()) == (312, 2000)
+    counts = f"312 of {format_count(2000)} memor"  # the locale's grouping: "2,000" in English
+    assert row.result.text().startswith(counts)
+    row.retranslate()
+    assert row.result.text().startswith(counts)
+    row.set_running(False)
+    assert row.progress.maximum() == 0

@@ -40,6 +40,6 @@ def rebuild(service: Writes, worker: ExtractionWorker, chat_id: str,
     with worker.pause():
         checkpoint(cancel)
         total = service.write(lambda uow: drop_extraction(uow, chat_id))
-        for _window, committed in worker.extract_batches(chat_id, cancel):
+        for _window, committed in worker.extract_reported(chat_id, "rebuild", cancel):
             total.merge(committed.change)
     return total

@@ -14,12 +14,12 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Generator, Iterator
+from contextlib import closing, contextmanager
 from typing import TYPE_CHECKING
 
 from ..cancel import CancellableTask, CancelToken, checkpoint
-from ..events import ErrorReported, ExtractionProgressed
+from ..events import ErrorReported, ExtractionProgressed, MaintenanceProgressed
 from ..work import KeyedWorker
 from .api import ExtractionTicket
 from .progress import ExtractionProgress, Pace, read_progress
@@ -108,9 +108,23 @@ class ExtractionWorker:
         and raises ``Cancelled``: the batches committed before it are kept, and the chat
         resumes from there on its next extraction."""
         with self.pause():
-            return sum(1 for _ in self.extract_batches(chat_id, cancel))
+            return sum(1 for _ in self.extract_reported(chat_id, "extract", cancel))
 
-    def extract_batches(self, chat_id: str, cancel: CancelToken | None = None) -> Iterator[tuple[Window, Committed]]:
+    def extract_reported(self, chat_id: str, task: str,
+                         cancel: CancelToken | None = None) -> Generator[tuple[Window, Committed], None, None]:
+        """``extract_batches`` for the hand-run ``task`` (``extract``, ``rebuild``): after each
+        batch, ``maintenance.progress`` says how many of the messages due when it began are
+        read ("312 of 2,000 messages"), for the Actions panel's bar and the bridge."""
+        total = self._due(chat_id)
+        self.service.events.publish(MaintenanceProgressed(chat_id, task, 0, total))
+        with closing(self.extract_batches(chat_id, cancel)) as batches:
+            for step in batches:
+                done = min(total, max(0, total - self._due(chat_id)))
+                self.service.events.publish(MaintenanceProgressed(chat_id, task, done, total))
+                yield step
+
+    def extract_batches(self, chat_id: str,
+                        cancel: CancelToken | None = None) -> Generator[tuple[Window, Committed], None, None]:
         """Extract batch after batch on the calling thread (the caller holds ``pause()``),
         yielding each committed one until none is due. A cancel stops before the next batch
         (raising ``Cancelled``). However the loop ends, the batches yielded count as applied

@@ -50,7 +50,15 @@ import numpy as np
 import numpy.typing as npt
 
 from ..cancel import CancelToken, checkpoint
-from ..events import ChangeRecord, ChatDeleted, Event, GraphChanged, StoreResync, VectorsSaved
+from ..events import (
+    ChangeRecord,
+    ChatDeleted,
+    Event,
+    GraphChanged,
+    MaintenanceProgressed,
+    StoreResync,
+    VectorsSaved,
+)
 from ..model import Node
 from ..ports import ReportsBusy
 from ..recall.documents import embed_text
@@ -254,9 +262,13 @@ class VectorMaintainer:
             nodes = [n for n in self.service.all_nodes(chat_id) if n.deleted_at is None]
             texts = [embed_text(n) for n in nodes]
             parts: list[npt.NDArray[np.float32]] = []
+            events = self.service.events
+            events.publish(MaintenanceProgressed(chat_id, "rebuild_vectors", 0, len(texts)))
             for start in range(0, len(texts), EMBED_BATCH):
                 checkpoint(cancel)
                 parts.append(np.asarray(fresh.embed(texts[start:start + EMBED_BATCH]), dtype=np.float32))
+                events.publish(MaintenanceProgressed(chat_id, "rebuild_vectors", min(len(texts), start + EMBED_BATCH),
+                                                     len(texts)))
             checkpoint(cancel)
             dim = int(parts[0].shape[1]) if parts else int(fresh.dim or fresh.embed(["dimension probe"]).shape[1])
             vectors = np.concatenate(parts) if parts else np.zeros((0, dim), dtype=np.float32)

@@ -1,6 +1,9 @@
 """Actions panel: run extraction and the maintenance tasks on the current chat, one row each.
 
-Every task runs on a worker (``context.call``) with an indeterminate progress bar, then shows
+Every task runs on a worker (``context.call``) with a progress bar: the tasks that count their
+work (extraction and Rebuild graph in messages, Rebuild vectors in memories) publish
+``MaintenanceProgressed`` after each batch, and the row shows "312 of 2,000 messages read" with
+a determinate bar (the others stay indeterminate); then it shows
 what changed ("12 memories changed in 0.4 s") or the error. A task this version has not
 registered in ``service.maintenance_tasks`` is shown disabled, with the reason as tooltip.
 Cancel hands the running task's ``CancelToken`` the stop: a one-write task stops at its next
@@ -19,7 +22,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from PySide6.QtCore import QCoreApplication, QTimer
+from PySide6.QtCore import QCoreApplication, QObject, QTimer
 from PySide6.QtWidgets import (
     QGridLayout,
     QLabel,
@@ -33,7 +36,7 @@ from PySide6.QtWidgets import (
 )
 
 from ...core.cancel import CancellableTask, Cancelled, CancelToken
-from ...core.events import ChangeRecord
+from ...core.events import ChangeRecord, Event, MaintenanceProgressed
 from ...core.rewrites import DESTRUCTIVE_TASKS, RewritePlan, plan_rewrite, run_recorded
 from ...core.service import MemoryService
 from ..context import AppContext
@@ -88,6 +91,28 @@ def result_text(result: ActionResult) -> str:
     if change.batch_id is not None and (nodes or edges):
         text += QCoreApplication.translate("Actions", " · Ctrl+Z undoes it")
     return text
+
+
+class _Counts(QObject):
+    """The translation context of the counts: lupdate marks a message as having plural forms
+    only in ``self.tr(text, "", n)``."""
+
+    def text(self, key: str, done: int, total: int) -> str:
+        d, t = format_count(done), format_count(total)
+        if key in ("extract", "rebuild", "extract_pending", "reextract"):
+            return self.tr("{0} of {1} message(s) read", "", total).format(d, t)
+        if key == "rebuild_vectors":
+            return self.tr("{0} of {1} memory(s) embedded", "", total).format(d, t)
+        if key == "evolve":
+            return self.tr("{0} of {1} linked pair(s) revised", "", total).format(d, t)
+        if key == "rebuild_summaries":
+            return self.tr("Step {0} of {1}").format(d, t)
+        return self.tr("{0} of {1}").format(d, t)
+
+
+def progress_text(key: str, done: int, total: int) -> str:
+    """A running task's counts, in what the task counts: "312 of 2,000 messages read"."""
+    return _Counts().text(key, done, total)
 
 
 def plan_text(plan: RewritePlan) -> tuple[str, str]:
@@ -160,6 +185,7 @@ class ActionRow:
         self.button.setToolTip(spec.hint())
         self.button.clicked.connect(lambda: run(spec.key))
         self._state = "idle"  # idle (the hint shows), running, cancelling or done (a result shows)
+        self._counts: tuple[int, int] | None = None  # the running task's last (done, total)
         self.progress = QProgressBar()
         self.progress.setRange(0, 0)  # no task reports progress: indeterminate
         self.progress.setTextVisible(False)
@@ -189,7 +215,7 @@ class ActionRow:
         if self._state == "idle":
             self.result.setText(self.spec.hint())
         elif self._state == "running":
-            self.result.setText(QCoreApplication.translate("Actions", "Running…"))
+            self.result.setText(self._running_text())
         elif self._state == "cancelling":
             self.result.setText(QCoreApplication.translate("Actions", "Cancelling…"))
 
@@ -203,8 +229,25 @@ class ActionRow:
         self.cancel.setToolTip(hint or QCoreApplication.translate(
             "Actions", "This task cannot be stopped once started."))
 
+    def _running_text(self) -> str:
+        if self._counts is None:
+            return QCoreApplication.translate("Actions", "Running…")
+        return progress_text(self.spec.key, *self._counts)
+
+    def show_progress(self, done: int, total: int) -> None:
+        """The running task's counts: a determinate bar and "312 of 2,000 messages read"."""
+        if total <= 0:
+            return
+        done = max(0, min(done, total))
+        self._counts = (done, total)
+        self.progress.setRange(0, total)
+        self.progress.setValue(done)
+        if self._state == "running":
+            self.result.setText(self._running_text())
+
     def set_running(self, running: bool) -> None:
         self.progress.setVisible(running)
+        self._counts = None
         if not running:
             self.progress.reset()
             self.progress.setRange(0, 0)  # indeterminate again until a task reports counts
@@ -247,6 +290,14 @@ class RowRunner:
         if token is not None and not token.cancelled:
             token.cancel()
             self.rows[key].set_cancelling()
+
+    def _on_event(self, event: Event) -> None:
+        """A running task's counts (``MaintenanceProgressed``, queued to the GUI thread)."""
+        if not isinstance(event, MaintenanceProgressed) or event.chat_id != self._context.chat_id:
+            return
+        row = self.rows.get(event.task)
+        if row is not None and event.task in self._running:
+            row.show_progress(event.done, event.total)
 
     def _finish(self, key: str, text: str, ok: bool) -> None:
         self._running.pop(key, None)
@@ -300,6 +351,7 @@ class ActionsPanel(RowRunner, Retranslated, QWidget):
         layout.addWidget(self.chat_label)
         layout.addWidget(scroll, 1)
         subscribe(self, context.sigChatChanged, lambda _c: self.update_availability())
+        subscribe(self, context.events.sigEvent, self._on_event)
         self.retranslate()
         self._align_buttons()
 

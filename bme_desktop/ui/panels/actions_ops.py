@@ -14,7 +14,6 @@ from PySide6.QtWidgets import QCheckBox, QGridLayout, QHBoxLayout, QLabel, QSpin
 
 from ...core.cancel import Cancelled, CancelToken
 from ...core.chat_ops import RANGED, NothingToDo, OperationResult, run_operation
-from ...core.events import Event, MaintenanceProgressed
 from ..context import AppContext
 from ..format import format_count
 from ..i18n import Retranslated
@@ -137,16 +136,3 @@ class StoryOperations(RowRunner, Retranslated, QWidget):
                 self._finish(key, QCoreApplication.translate("Actions", "Failed: {0}").format(exc), False)
         self._context.call(lambda s: run_operation(s, chat_id, key, start=start, end=end, cancel=token), done,
                            on_error=failed, owner=self)
-
-    def _on_event(self, event: Event) -> None:
-        """A running operation's progress: a determinate bar from ``MaintenanceProgressed``."""
-        if not isinstance(event, MaintenanceProgressed) or event.chat_id != self._context.chat_id:
-            return
-        key = event.task
-        row = self.rows.get(key)
-        if row is None or key not in self._running:
-            return
-        total, done = event.total, event.done
-        if total > 0:
-            row.progress.setRange(0, total)
-            row.progress.setValue(min(done, total))

@@ -78,3 +78,15 @@ def test_a_finished_rebuild_replaces_every_vector(setup: tuple[MemoryService, Sh
     service.run_maintenance(CHAT, "rebuild_vectors", cancel=CancelToken())
     after = stored(service)
     assert after.keys() == before.keys() and all(after[k] != before[k] for k in after)
+
+
+def test_a_rebuild_reports_memories_embedded_after_each_batch(setup: tuple[MemoryService, Shifting]) -> None:
+    from bme_desktop.core.events import MaintenanceProgressed
+    service, _embedder = setup
+    seen: list[tuple[int, int]] = []
+    off = service.events.on(MaintenanceProgressed, lambda e: seen.append((e.done, e.total)))
+    try:
+        service.run_maintenance(CHAT, "rebuild_vectors", cancel=CancelToken())
+    finally:
+        off()
+    assert seen == [(0, 20), (16, 20), (20, 20)]  # batches of 16
