@@ -3208,77 +3208,79 @@ Type {0} to confirm:</source>
 <context>
     <name>Review</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="54"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="62"/>
         <source>Its source messages were edited, but you had changed it by hand, so it was kept for you to check.</source>
         <translation>它的来源消息被修改了，但你曾手动改过它，所以保留下来请你检查。</translation>
     </message>
-    <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="58"/>
+    <message numerus="yes">
+        <location filename="../../bme_desktop/ui/panels/review.py" line="55"/>
         <source>Promoted to long-term memory after being recalled %n time(s).</source>
-        <translation>被召回 %n 次后晋升为长期记忆。</translation>
+        <translation>
+            <numerusform>被召回 %n 次后晋升为长期记忆。</numerusform>
+        </translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="60"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="68"/>
         <source>Written by Compress from {0} memories, not all of them approved.</source>
         <translation>由“压缩”从 {0} 条记忆写成，其中有未批准的。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="63"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="71"/>
         <source>Sent back to review by hand.</source>
         <translation>被手动送回审核。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="65"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="73"/>
         <source>A new long-term memory made by extraction (the review mode lists those).</source>
         <translation>提取生成的新长期记忆（当前审核模式会列出这类记忆）。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="67"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="75"/>
         <source>A new memory made by extraction (the review mode lists every one).</source>
         <translation>提取生成的新记忆（当前审核模式会列出每一条）。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="69"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="77"/>
         <source>Written or edited by hand and saved as pending.</source>
         <translation>手动编写或编辑，并以“待审核”保存。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="70"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="78"/>
         <source>Marked for review (imported, or made by an older version).</source>
         <translation>标记为待审核（导入的，或由旧版本生成）。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="77"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="85"/>
         <source>{0} · {1} · {2} · importance {3} · made {4}</source>
         <translation>{0} · {1} · {2} · 重要度 {3} · 生成于 {4}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="83"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="91"/>
         <source>Why it is here</source>
         <translation>为何在此</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="85"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="93"/>
         <source>Sources</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="87"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="95"/>
         <source>No source messages recorded.</source>
         <translation>没有记录来源消息。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="90"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="98"/>
         <source>#{0} {1}:</source>
         <translation>#{0} {1}：</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="94"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="102"/>
         <source>and {0} more messages</source>
         <translation>另有 {0} 条消息</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="100"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="108"/>
         <source>A approve · R reject · E edit · N/J next · P/K previous · U undo</source>
         <translation>A 批准 · R 拒绝 · E 编辑 · N/J 下一条 · P/K 上一条 · U 撤销</translation>
     </message>
@@ -3286,91 +3288,91 @@ Type {0} to confirm:</source>
 <context>
     <name>ReviewPanel</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="170"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="178"/>
         <source>Approve selected</source>
         <translation>通过所选</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="171"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="179"/>
         <source>A: approve the selected memories (one undoable step)</source>
         <translation>A：批准所选记忆（一步，可撤销）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="172"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="180"/>
         <source>Reject selected</source>
         <translation>拒绝所选</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="173"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="181"/>
         <source>R: reject the selected memories (one undoable step)</source>
         <translation>R：拒绝所选记忆（一步，可撤销）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="174"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="182"/>
         <source>Select all</source>
         <translation>全选</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="175"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="183"/>
         <source>Edit</source>
         <translation>编辑</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="176"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="184"/>
         <source>E: edit the selected memory; Esc returns to the card</source>
         <translation>E：编辑所选记忆；Esc 返回卡片</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="177"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="185"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="178"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="186"/>
         <source>U: undo the last decision</source>
         <translation>U：撤销上一个决定</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="249"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="257"/>
         <source>Undone.</source>
         <translation>已撤销。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="249"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="257"/>
         <source>Nothing to undo.</source>
         <translation>没有可撤销的操作。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bme_desktop/ui/panels/review.py" line="272"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="280"/>
         <source>Approved %n memories (U undoes).</source>
         <translation>
             <numerusform>已批准 %n 条记忆（按 U 撤销）。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bme_desktop/ui/panels/review.py" line="276"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="284"/>
         <source>Rejected %n memories (U undoes).</source>
         <translation>
             <numerusform>已拒绝 %n 条记忆（按 U 撤销）。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="326"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="334"/>
         <source>{0} memories selected: A approves them all, R rejects them all, as one step U undoes.</source>
         <translation>已选 {0} 条记忆：A 全部批准，R 全部拒绝，作为一步，U 可撤销。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="329"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="337"/>
         <source>Select a memory to see what it says.</source>
         <translation>选择一条记忆，查看它的内容。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="331"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="339"/>
         <source>Nothing waits for review.</source>
         <translation>没有待审核的记忆。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/review.py" line="335"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="343"/>
         <source>{0} waiting · {1} selected</source>
         <translation>{0} 条待审 · 已选 {1} 条</translation>
     </message>

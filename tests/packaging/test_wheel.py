@@ -39,7 +39,8 @@ def wheel_names(tmp_path_factory: pytest.TempPathFactory) -> set[str]:
 def test_the_wheel_holds_every_file_the_program_loads(wheel_names: set[str]) -> None:
     missing = shipped_sources() - wheel_names
     assert not missing, sorted(missing)[:10]
-    assert "bme_desktop/_shipped/resources/translations/bme_zh_CN.qm" in wheel_names
+    for qm in ("bme_zh_CN.qm", "bme_en.qm"):  # English's holds its plural forms
+        assert f"bme_desktop/_shipped/resources/translations/{qm}" in wheel_names
 
 
 def test_the_wheel_holds_every_module(wheel_names: set[str]) -> None:

@@ -67,7 +67,9 @@ def visible_texts(window: MainWindow) -> Iterator[tuple[str, str]]:
 def chinese(qapp: QApplication) -> Iterator[None]:
     translator = install_translator(qapp, "zh", translations_dir())
     yield
-    install_translator(qapp, "en", translations_dir(), translator)
+    english = install_translator(qapp, "en", translations_dir(), translator)
+    if english is not None:  # the tests after run without a translator, as before
+        qapp.removeTranslator(english)
 
 
 def test_the_zh_build_has_no_untranslated_visible_strings(
@@ -96,3 +98,39 @@ def test_language_comes_from_the_flag_then_the_setting_then_the_locale() -> None
     assert resolve_language(None, "zh", QLocale(QLocale.Language.English)) == "zh"
     assert resolve_language(None, "auto", chinese_locale) == "zh"
     assert resolve_language(None, "auto", QLocale(QLocale.Language.German)) == "en"
+
+
+def test_english_reads_its_plurals_right(qapp: QApplication) -> None:
+    """'1 time(s)' reads '1 time': English's translation holds the plural forms."""
+    from PySide6.QtCore import QCoreApplication
+
+    from bme_desktop.ui.panels.actions import progress_text
+    from bme_desktop.ui.panels.review import Review
+    translator = install_translator(qapp, "en", translations_dir())
+    assert translator is not None
+    try:
+        assert Review().promoted(1) == "Promoted to long-term memory after being recalled 1 time."
+        assert Review().promoted(3) == "Promoted to long-term memory after being recalled 3 times."
+        assert QCoreApplication.translate("GraphToolbar", "%n step(s) around", "", 1) == "1 step around"
+        assert QCoreApplication.translate("GraphToolbar", "%n step(s) around", "", 2) == "2 steps around"
+        assert progress_text("extract", 1, 1) == "1 of 1 message read"
+        assert progress_text("rebuild_vectors", 5, 20) == "5 of 20 memories embedded"
+    finally:
+        qapp.removeTranslator(translator)
+
+
+def test_every_plural_of_the_interface_has_its_english_forms() -> None:
+    """A message with plural forms (``self.tr(text, "", n)``) is in bme_en.ts, both forms filled,
+    neither with '(s)': the update script adds new ones there as unfinished."""
+    import xml.etree.ElementTree as ET
+    root = ET.parse(translations_dir() / "bme_en.ts").getroot()
+    messages = root.findall(".//message")
+    assert len(messages) >= 10
+    for message in messages:
+        source = message.findtext("source") or ""
+        translation = message.find("translation")
+        assert message.get("numerus") == "yes" and translation is not None, source
+        forms = [f.text or "" for f in translation.findall("numerusform")]
+        assert translation.get("type") is None and len(forms) == 2 and all(forms), source
+        assert not any("(s)" in f for f in forms), source
+    assert (translations_dir() / "bme_en.qm").is_file()

@@ -8,7 +8,10 @@ from pathlib import Path
 from PySide6.QtCore import QCoreApplication, QEvent, QLocale, QTranslator
 
 LANGUAGES = ("en", "zh")
-QM_NAMES = {"zh": "bme_zh_CN"}  # English is the source language: no file
+# English is the source language; its file holds only the plural forms ("%n time(s)" reads
+# "1 time", "2 times"), made with lupdate's -pluralonly.
+QM_NAMES = {"en": "bme_en", "zh": "bme_zh_CN"}
+PLURAL_ONLY = ("en",)
 
 
 def resolve_language(cli: str | None, setting: str, system: QLocale | None = None) -> str:
@@ -23,7 +26,8 @@ def resolve_language(cli: str | None, setting: str, system: QLocale | None = Non
 
 def install_translator(app: QCoreApplication, language: str, folder: Path,
                        previous: QTranslator | None = None) -> QTranslator | None:
-    """Remove ``previous`` and install the translator for ``language``; None for English."""
+    """Remove ``previous`` and install the translator for ``language`` (English's holds only
+    the plural forms); None for a language without a file."""
     if previous is not None:
         app.removeTranslator(previous)
     name = QM_NAMES.get(language)

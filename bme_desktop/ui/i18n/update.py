@@ -2,6 +2,8 @@
 
 Runs ``pyside6-lupdate`` over the UI sources (new strings are added to the ``.ts`` as
 unfinished, translations kept) and ``pyside6-lrelease`` to compile the ``.qm`` the app loads.
+English, the source language, gets only the messages with plural forms (``-pluralonly``): fill
+their ``<numerusform>`` entries (one, other).
 Both tools ship with PySide6-Essentials.
 """
 
@@ -13,7 +15,7 @@ import sys
 from pathlib import Path
 
 from ..resources import project_root, translations_dir
-from . import QM_NAMES
+from . import PLURAL_ONLY, QM_NAMES
 
 
 def _tool(name: str) -> str:
@@ -29,8 +31,9 @@ def main() -> int:
     for language, name in QM_NAMES.items():
         ts = translations_dir() / f"{name}.ts"
         target = "zh_CN" if language == "zh" else language
+        only = ["-pluralonly"] if language in PLURAL_ONLY else []
         subprocess.run([_tool("pyside6-lupdate"), *sources, "-ts", str(ts), "-source-language", "en",
-                        "-target-language", target, "-no-obsolete"], check=True)
+                        "-target-language", target, "-no-obsolete", *only], check=True)
         subprocess.run([_tool("pyside6-lrelease"), str(ts), "-qm", str(ts.with_suffix(".qm"))], check=True)
     return 0
 

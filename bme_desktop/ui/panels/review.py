@@ -14,7 +14,7 @@ from __future__ import annotations
 import html
 from collections.abc import Callable
 
-from PySide6.QtCore import QCoreApplication, Qt, QTimer
+from PySide6.QtCore import QCoreApplication, QObject, Qt, QTimer
 from PySide6.QtGui import QKeySequence, QShortcut, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractSpinBox,
@@ -47,6 +47,14 @@ from .node_editor import NodeEditor
 EXCERPT = 320  # characters of a source message shown on the card
 
 
+class Review(QObject):
+    """The "Review" context of the texts with plural forms: lupdate marks a message as having
+    them only in ``self.tr(text, "", n)`` (English reads "1 time", "2 times": ``bme_en``)."""
+
+    def promoted(self, recalls: int) -> str:
+        return self.tr("Promoted to long-term memory after being recalled %n time(s).", "", recalls)
+
+
 def reason_text(reason: ReviewReason) -> str:
     """The reason a memory waits for review, in the interface language."""
     detail = reason.detail
@@ -55,7 +63,7 @@ def reason_text(reason: ReviewReason) -> str:
                             "for you to check.")
     if reason.code == "promoted":
         recalls = int(detail.get("recalls", 0))
-        return QCoreApplication.translate("Review", "Promoted to long-term memory after being recalled %n time(s).", None, recalls)
+        return Review().promoted(recalls)
     if reason.code == "compressed":
         return QCoreApplication.translate("Review", "Written by Compress from {0} memories, not all of them approved.").format(
             format_count(int(detail.get("children", 0))))
