@@ -2,7 +2,8 @@
 
 It shows the last recall of the chat SillyTavern has open (what was injected and the memories it
 came from), the bridge and model status, and a quick search; on a recalled (or found) memory,
-**F** forgets it (deleted, one Ctrl+Z in the main window brings it back) and **P** pins it.
+**F** forgets it (deleted, one Ctrl+Z in the main window brings it back) and **P** pins it or,
+pinned already, unpins it (the button says which).
 
 It follows the chat the bridge last heard of: every ``chat.synced`` and ``recall.finished``
 event names a chat (the core's event bus, re-emitted on the GUI thread by ``ServiceEvents``), so
@@ -31,6 +32,7 @@ from PySide6.QtWidgets import (
 
 from ..core.events import ChatSynced, Event, RecallFinished
 from ..core.model import Node, NodeQuery, RecallRecord
+from ..core.operations import OpResult
 from ..core.service import MemoryService
 from .context import AppContext
 from .i18n import Retranslated
@@ -39,6 +41,7 @@ from .lifetime import subscribe
 
 ID_ROLE = Qt.ItemDataRole.UserRole
 TYPE_ROLE, TITLE_ROLE = Qt.ItemDataRole.UserRole + 1, Qt.ItemDataRole.UserRole + 2
+PINNED_ROLE = Qt.ItemDataRole.UserRole + 3  # True / False; None until read
 SEARCH_LIMIT = 20
 
 
@@ -117,7 +120,7 @@ class CompanionWindow(Retranslated, QWidget):
         self.model_label.setText(model_status(self._context))
         self.search.setPlaceholderText(self.tr("Search this chat's memories…"))
         self.forget_button.setText(self.tr("Forget (F)"))
-        self.pin_button.setText(self.tr("Pin (P)"))
+        self._update_buttons()  # Pin or Unpin
         if not self.chat_id:
             self.chat_label.setText(self.tr("No chat yet"))
         elif self.recall_label.text():
@@ -199,9 +202,23 @@ class CompanionWindow(Retranslated, QWidget):
             item.setData(ID_ROLE, row.get("id", ""))
             item.setData(TYPE_ROLE, row.get("type", ""))
             item.setData(TITLE_ROLE, row.get("title", ""))
+            item.setData(PINNED_ROLE, row.get("pinned"))
             self.memories.addItem(item)
         if self.memories.count():
             self.memories.setCurrentRow(0)
+        self._update_buttons()
+        unknown = [str(r.get("id")) for r in rows if r.get("id") and r.get("pinned") is None]
+        chat_id = self.chat_id
+        if unknown and chat_id:  # a recall record names its memories, not whether they are pinned
+            self._context.call(lambda s: {n.id: n.pinned for n in s.nodes_by_ids(chat_id, unknown)},
+                               self._set_pinned, key=f"companion-pins-{id(self)}", owner=self)
+
+    def _set_pinned(self, pinned: dict[str, bool]) -> None:
+        for row in range(self.memories.count()):
+            item = self.memories.item(row)
+            node_id = str(item.data(ID_ROLE))
+            if node_id in pinned:
+                item.setData(PINNED_ROLE, pinned[node_id])
         self._update_buttons()
 
     # search ------------------------------------------------------------------------------
@@ -213,8 +230,8 @@ class CompanionWindow(Retranslated, QWidget):
 
         def find(service: MemoryService) -> list[Node]:
             return service.search_nodes(chat_id, NodeQuery(q=text, limit=SEARCH_LIMIT))[0]
-        self._context.call(find, lambda nodes: self._fill([{"id": n.id, "type": n.type, "title": n.title}
-                                                          for n in nodes]),
+        self._context.call(find, lambda nodes: self._fill([{"id": n.id, "type": n.type, "title": n.title,
+                                                           "pinned": n.pinned} for n in nodes]),
                            key=f"companion-search-{id(self)}", owner=self)
 
     # one-key actions ---------------------------------------------------------------------
@@ -222,10 +239,15 @@ class CompanionWindow(Retranslated, QWidget):
         item = self.memories.currentItem()
         return str(item.data(ID_ROLE)) if item is not None else ""
 
+    def _current_pinned(self) -> bool:
+        item = self.memories.currentItem()
+        return item is not None and item.data(PINNED_ROLE) is True
+
     def _update_buttons(self) -> None:
         has = bool(self._current_id())
         self.forget_button.setEnabled(has)
         self.pin_button.setEnabled(has)
+        self.pin_button.setText(self.tr("Unpin (P)") if self._current_pinned() else self.tr("Pin (P)"))
 
     def forget(self) -> None:
         node_id, chat_id, row = self._current_id(), self.chat_id, self.memories.currentRow()
@@ -240,12 +262,19 @@ class CompanionWindow(Retranslated, QWidget):
                               on_error=lambda exc: self.note.setText(str(exc)))
 
     def pin(self) -> None:
+        """Pin the memory under the cursor, or unpin it if it is pinned (as stored, not as shown)."""
         node_id, chat_id = self._current_id(), self.chat_id
         if not node_id:
             return
-        self._context.operate(lambda s: s.update_node(chat_id, node_id, {"pinned": True}),
-                              lambda _r: self.note.setText(self.tr("Pinned: always kept.")), owner=self,
-                              on_error=lambda exc: self.note.setText(str(exc)))
+
+        def toggle(s: MemoryService) -> Node:
+            return s.update_node(chat_id, node_id, {"pinned": not s.get_node(chat_id, node_id).pinned})
+
+        def done(result: OpResult[Node]) -> None:
+            pinned = result.value.pinned
+            self._set_pinned({node_id: pinned})  # the rows listing it, if they still do
+            self.note.setText(self.tr("Pinned: always kept.") if pinned else self.tr("Unpinned."))
+        self._context.operate(toggle, done, owner=self, on_error=lambda exc: self.note.setText(str(exc)))
 
     def undo(self) -> None:
         """Undo the last change in the companion's chat (it may not be the main window's)."""

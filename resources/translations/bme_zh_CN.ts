@@ -845,12 +845,12 @@ First seen: {3}</source>
 <context>
     <name>Companion</name>
     <message>
-        <location filename="../../bme_desktop/ui/companion.py" line="48"/>
+        <location filename="../../bme_desktop/ui/companion.py" line="51"/>
         <source>Model: {0}</source>
         <translation>模型：{0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/companion.py" line="49"/>
+        <location filename="../../bme_desktop/ui/companion.py" line="52"/>
         <source>Model: none (offline extraction)</source>
         <translation>模型：无（离线抽取）</translation>
     </message>
@@ -858,65 +858,75 @@ First seen: {3}</source>
 <context>
     <name>CompanionWindow</name>
     <message>
-        <location filename="../../bme_desktop/ui/companion.py" line="116"/>
+        <location filename="../../bme_desktop/ui/companion.py" line="119"/>
         <source>BME Companion</source>
         <translation>BME 伴侣窗口</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/companion.py" line="64"/>
+        <location filename="../../bme_desktop/ui/companion.py" line="67"/>
         <source>Bridge: off</source>
         <translation>桥接：关闭</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/companion.py" line="118"/>
+        <location filename="../../bme_desktop/ui/companion.py" line="121"/>
         <source>Search this chat&apos;s memories…</source>
         <translation>搜索本对话的记忆…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/companion.py" line="119"/>
+        <location filename="../../bme_desktop/ui/companion.py" line="122"/>
         <source>Forget (F)</source>
         <translation>遗忘 (F)</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/companion.py" line="120"/>
+        <location filename="../../bme_desktop/ui/companion.py" line="250"/>
         <source>Pin (P)</source>
         <translation>固定 (P)</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/companion.py" line="122"/>
-        <location filename="../../bme_desktop/ui/companion.py" line="133"/>
+        <location filename="../../bme_desktop/ui/companion.py" line="125"/>
+        <location filename="../../bme_desktop/ui/companion.py" line="136"/>
         <source>No chat yet</source>
         <translation>还没有对话</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/companion.py" line="186"/>
+        <location filename="../../bme_desktop/ui/companion.py" line="189"/>
         <source>No recall yet for this chat.</source>
         <translation>本对话还没有召回。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bme_desktop/ui/companion.py" line="188"/>
+        <location filename="../../bme_desktop/ui/companion.py" line="191"/>
         <source>Last recall · message {0} · %n memories</source>
         <translation>
             <numerusform>最近一次召回 · 第 {0} 条消息 · %n 条记忆</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/companion.py" line="238"/>
+        <location filename="../../bme_desktop/ui/companion.py" line="250"/>
+        <source>Unpin (P)</source>
+        <translation>取消固定 (P)</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/companion.py" line="260"/>
         <source>Forgotten (Ctrl+Z brings it back).</source>
         <translation>已遗忘（Ctrl+Z 可恢复）。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/companion.py" line="257"/>
+        <location filename="../../bme_desktop/ui/companion.py" line="276"/>
+        <source>Unpinned.</source>
+        <translation>已取消固定。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/companion.py" line="286"/>
         <source>Undone.</source>
         <translation>已撤销。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/companion.py" line="257"/>
+        <location filename="../../bme_desktop/ui/companion.py" line="286"/>
         <source>Nothing to undo.</source>
         <translation>没有可撤销的操作。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/companion.py" line="247"/>
+        <location filename="../../bme_desktop/ui/companion.py" line="276"/>
         <source>Pinned: always kept.</source>
         <translation>已固定：始终保留。</translation>
     </message>

@@ -61,6 +61,15 @@ def test_f_forgets_and_p_pins_the_memory_under_the_cursor(
     assert set(ids) == {keys.id, lamp.id}
     companion.memories.setFocus()
     companion.memories.setCurrentRow(ids.index(lamp.id))
+    assert companion.pin_button.text() == "Pin (P)"
+    qtbot.keyClick(companion.memories, Qt.Key.Key_P)
+    settled()
+    assert service.get_node(CHAT, lamp.id).pinned
+    assert companion.pin_button.text() == "Unpin (P)"  # P toggles: it says what it will do
+    qtbot.keyClick(companion.memories, Qt.Key.Key_P)
+    settled()
+    assert not service.get_node(CHAT, lamp.id).pinned
+    assert companion.pin_button.text() == "Pin (P)" and companion.note.text() == "Unpinned."
     qtbot.keyClick(companion.memories, Qt.Key.Key_P)
     settled()
     assert service.get_node(CHAT, lamp.id).pinned
@@ -118,3 +127,18 @@ def test_ctrl_z_in_the_companion_undoes_a_forget_in_its_own_chat(
     settled()
     assert service.get_node(CHAT, keys.id).deleted_at is None
     assert companion.memories.count() == 1  # the recall shows it again
+
+
+def test_a_recalled_memory_pinned_already_offers_unpin(
+        qtbot, context: AppContext, service: MemoryService, seed: Callable[..., Node],
+        settled: Callable[[], None]) -> None:
+    keys = seed("fact", {"statement": "The lighthouse keeper hoards brass keys"})
+    service.update_node(CHAT, keys.id, {"pinned": True})
+    service.recall(RecallRequest(CHAT, "what about the lighthouse keeper", index=1), keep=True)
+    companion = _companion(qtbot, context)
+    settled()
+    assert companion.memories.currentItem().data(Qt.ItemDataRole.UserRole) == keys.id
+    assert companion.pin_button.text() == "Unpin (P)"
+    companion.pin_button.click()
+    settled()
+    assert not service.get_node(CHAT, keys.id).pinned and companion.pin_button.text() == "Pin (P)"
