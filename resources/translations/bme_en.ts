@@ -4,7 +4,7 @@
 <context>
     <name>CompanionWindow</name>
     <message numerus="yes">
-        <location filename="../../bme_desktop/ui/companion.py" line="188"/>
+        <location filename="../../bme_desktop/ui/companion.py" line="191"/>
         <source>Last recall · message {0} · %n memories</source>
         <translation>
             <numerusform>Last recall · message {0} · %n memory</numerusform>

@@ -2349,67 +2349,93 @@ Type {0} to confirm:</source>
 <context>
     <name>MemoryOps</name>
     <message>
-        <location filename="../../bme_desktop/ui/panels/memories_ops.py" line="46"/>
+        <location filename="../../bme_desktop/ui/panels/memories_ops.py" line="55"/>
+        <location filename="../../bme_desktop/ui/panels/memories_ops.py" line="81"/>
         <source>Merge</source>
         <translation>合并</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/memories_ops.py" line="47"/>
-        <source>Merge the second selected memory into the first</source>
-        <translation>将选中的第二条记忆并入第一条</translation>
-    </message>
-    <message>
-        <location filename="../../bme_desktop/ui/panels/memories_ops.py" line="63"/>
+        <location filename="../../bme_desktop/ui/panels/memories_ops.py" line="73"/>
         <source>Pin</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/memories_ops.py" line="48"/>
+        <location filename="../../bme_desktop/ui/panels/memories_ops.py" line="58"/>
         <source>Move to tier…</source>
         <translation>移到层级…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/memories_ops.py" line="51"/>
+        <location filename="../../bme_desktop/ui/panels/memories_ops.py" line="56"/>
+        <source>Merge the second selected memory into the first (it asks first, naming the one kept)</source>
+        <translation>把第二条选中的记忆合并进第一条（会先询问，并说明保留哪一条）</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/memories_ops.py" line="61"/>
         <source>Export as World Info…</source>
         <translation>导出为世界书…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/memories_ops.py" line="52"/>
+        <location filename="../../bme_desktop/ui/panels/memories_ops.py" line="62"/>
         <source>Save the selected memories as a SillyTavern World Info file (its World Info editor imports it)</source>
         <translation>把选中的记忆保存为 SillyTavern 世界书文件（可在其世界书编辑器中导入）</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/memories_ops.py" line="63"/>
+        <location filename="../../bme_desktop/ui/panels/memories_ops.py" line="73"/>
         <source>Unpin</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/memories_ops.py" line="92"/>
+        <location filename="../../bme_desktop/ui/panels/memories_ops.py" line="82"/>
+        <source>Keep “{0}” and merge “{1}” into it?</source>
+        <translation>保留“{0}”，并把“{1}”合并进去？</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/memories_ops.py" line="85"/>
+        <source>“{0}” is kept: it takes the other&apos;s sources, links and the fields it lacks. “{1}” goes to the recycle bin. Ctrl+Z undoes the merge.</source>
+        <translation>保留“{0}”：它接收另一条的来源、关联以及它缺少的字段。“{1}”移入回收站。Ctrl+Z 可撤销合并。</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/memories_ops.py" line="87"/>
+        <source>Keep “{0}”</source>
+        <translation>保留“{0}”</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/memories_ops.py" line="88"/>
+        <source>Keep “{0}” instead</source>
+        <translation>改为保留“{0}”</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/memories_ops.py" line="90"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/panels/memories_ops.py" line="127"/>
         <source>Changed “{0}”.</source>
         <translation>已更改“{0}”。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/memories_ops.py" line="100"/>
+        <location filename="../../bme_desktop/ui/panels/memories_ops.py" line="135"/>
         <source>Export as SillyTavern World Info</source>
         <translation>导出为 SillyTavern 世界书</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/memories_ops.py" line="101"/>
+        <location filename="../../bme_desktop/ui/panels/memories_ops.py" line="136"/>
         <source>World Info (*.json)</source>
         <translation>世界书 (*.json)</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/memories_ops.py" line="108"/>
+        <location filename="../../bme_desktop/ui/panels/memories_ops.py" line="143"/>
         <source>Wrote {0} memories to {1}.</source>
         <translation>已把 {0} 条记忆写入 {1}。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/memories_ops.py" line="109"/>
+        <location filename="../../bme_desktop/ui/panels/memories_ops.py" line="144"/>
         <source>Export failed: {0}</source>
         <translation>导出失败：{0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/panels/memories_ops.py" line="113"/>
+        <location filename="../../bme_desktop/ui/panels/memories_ops.py" line="148"/>
         <source>Merged into “{0}” (Ctrl+Z undoes it).</source>
         <translation>已并入“{0}”（Ctrl+Z 可撤销）。</translation>
     </message>

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import QItemSelectionModel
+from PySide6.QtWidgets import QMessageBox
 
 from bme_desktop.core.model import Node
 from bme_desktop.core.service import MemoryService
@@ -68,6 +69,12 @@ def test_merge_button_merges_the_two_selected_and_undo_restores_them(
     assert [n.id for n in panel.selected_nodes()] == [keep.id, other.id]
     assert panel.ops.merge_button.isEnabled()
     panel.ops.merge_button.click()
+    box = panel.ops.confirm_box  # it asks first, naming the memory it keeps
+    assert box is not None and box.isVisible()
+    assert box.text() == f"Keep “{keep.title}” and merge “{other.title}” into it?"
+    assert f"“{keep.title}” is kept" in box.informativeText()
+    assert service.get_node(CHAT, other.id).deleted_at is None  # nothing merged before the answer
+    box.defaultButton().click()
     settled()
     merged = service.get_node(CHAT, keep.id)
     assert merged.source_indices == [0, 1] and merged.fields["subject"] == "Lyra"
@@ -75,6 +82,34 @@ def test_merge_button_merges_the_two_selected_and_undo_restores_them(
     window.menus.undo.trigger()
     settled()
     assert service.get_node(CHAT, keep.id) == keep and service.get_node(CHAT, other.id) == other
+
+
+def test_merge_can_keep_the_other_memory_or_be_cancelled(
+        qtbot, context: AppContext, service: MemoryService, seed: Callable[..., Node],
+        settled: Callable[[], None]) -> None:
+    first = seed("fact", {"statement": "Lyra keeps the lantern"}, source_indices=[0])
+    second = seed("fact", {"statement": "Lyra tends the lantern"}, source_indices=[1])
+    panel = _panel(qtbot, context, settled)
+    selection = panel.table.selectionModel()
+    for node in (first, second):
+        index = panel.model.index(panel.model.row_of(node.id), 0)
+        selection.setCurrentIndex(index, QItemSelectionModel.SelectionFlag.Select
+                                  | QItemSelectionModel.SelectionFlag.Rows)
+    panel.ops.merge_button.click()
+    box = panel.ops.confirm_box
+    assert box is not None
+    box.escapeButton().click()
+    settled()
+    assert service.get_node(CHAT, first.id) == first and service.get_node(CHAT, second.id) == second
+    panel.ops.merge_button.click()
+    box = panel.ops.confirm_box
+    assert box is not None
+    swap, = [b for b in box.buttons() if box.buttonRole(b) == QMessageBox.ButtonRole.ActionRole]
+    assert second.title in swap.text()
+    swap.click()
+    settled()
+    assert service.get_node(CHAT, second.id).source_indices == [0, 1]
+    assert service.get_node(CHAT, first.id, include_deleted=True).deleted_at is not None
 
 
 def test_pin_and_tier_are_single_service_edits(qtbot, context: AppContext, service: MemoryService,

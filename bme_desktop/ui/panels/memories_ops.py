@@ -1,12 +1,14 @@
 """The Memories panel's operation bar: Merge the two selected memories, Pin/Unpin, move to a
-tier. Each is one service call (one manual batch), so Ctrl+Z undoes it."""
+tier. Each is one service call (one manual batch), so Ctrl+Z undoes it. Merge asks first,
+naming the memory it keeps (the one selected first) and the one that goes to the recycle bin,
+and can keep the other instead."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtWidgets import QComboBox, QFileDialog, QHBoxLayout, QPushButton, QWidget
+from PySide6.QtWidgets import QComboBox, QFileDialog, QHBoxLayout, QMessageBox, QPushButton, QWidget
 
 from ...core.model import Node
 from ...core.schema import TIERS
@@ -15,6 +17,12 @@ from ..i18n import Retranslated
 from ..labels import tier_label
 from .actions_io import export_worldinfo
 
+BUTTON_TITLE = 32  # characters of a title on a button
+
+
+def elided(title: str) -> str:
+    return title if len(title) <= BUTTON_TITLE else title[:BUTTON_TITLE - 1] + "…"
+
 
 class MemoryOps(Retranslated, QWidget):
     def __init__(self, context: AppContext, selected: Callable[[], list[Node]],
@@ -22,6 +30,7 @@ class MemoryOps(Retranslated, QWidget):
         super().__init__(parent)
         self._context = context
         self._selected = selected
+        self.confirm_box: QMessageBox | None = None  # the open "merge which into which?"
         self.merge_button = QPushButton()
         self.merge_button.clicked.connect(self.merge)
         self.pin_button = QPushButton()
@@ -44,7 +53,8 @@ class MemoryOps(Retranslated, QWidget):
 
     def retranslate(self) -> None:
         self.merge_button.setText(self.tr("Merge"))
-        self.merge_button.setToolTip(self.tr("Merge the second selected memory into the first"))
+        self.merge_button.setToolTip(self.tr("Merge the second selected memory into the first (it asks first, "
+                                             "naming the one kept)"))
         self.tier_box.setItemText(0, self.tr("Move to tier…"))
         for i in range(1, self.tier_box.count()):
             self.tier_box.setItemText(i, tier_label(str(self.tier_box.itemData(i))))
@@ -63,10 +73,35 @@ class MemoryOps(Retranslated, QWidget):
         self.pin_button.setText(self.tr("Unpin") if pinned else self.tr("Pin"))
 
     def merge(self) -> None:
+        """Ask which memory is kept (the first selected, or the other), then merge (``confirm_box``)."""
         nodes = self._selected()
         if len(nodes) != 2:
             return
-        chat_id, keep, other = self._context.chat_id, nodes[0], nodes[1]
+        keep, other = nodes
+        box = QMessageBox(QMessageBox.Icon.Question, self.tr("Merge"),
+                          self.tr("Keep “{0}” and merge “{1}” into it?").format(keep.title, other.title),
+                          QMessageBox.StandardButton.NoButton, self)
+        box.setInformativeText(self.tr(
+            "“{0}” is kept: it takes the other's sources, links and the fields it lacks. “{1}” goes to the "
+            "recycle bin. Ctrl+Z undoes the merge.").format(keep.title, other.title))
+        go = box.addButton(self.tr("Keep “{0}”").format(elided(keep.title)), QMessageBox.ButtonRole.AcceptRole)
+        swap = box.addButton(self.tr("Keep “{0}” instead").format(elided(other.title)),
+                             QMessageBox.ButtonRole.ActionRole)
+        stop = box.addButton(self.tr("Cancel"), QMessageBox.ButtonRole.RejectRole)
+        box.setDefaultButton(go)
+        box.setEscapeButton(stop)
+
+        def answered(_result: int) -> None:
+            if box.clickedButton() is go:
+                self._merge(keep, other)
+            elif box.clickedButton() is swap:
+                self._merge(other, keep)
+        box.finished.connect(answered)
+        self.confirm_box = box
+        box.open()
+
+    def _merge(self, keep: Node, other: Node) -> None:
+        chat_id = self._context.chat_id
         self._context.operate(lambda s: s.merge_nodes(chat_id, keep.id, other.id), lambda r: self._merged(r.value),
                               owner=self)
 
