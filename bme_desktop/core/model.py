@@ -358,3 +358,14 @@ class Persona:
 
     def by_kind(self) -> dict[str, list[str]]:
         return {k: [tr.text for tr in self.traits if tr.kind == k] for k in PERSONA_KINDS}
+
+
+@dataclass(frozen=True)
+class HistorySteps:
+    """What Undo and Redo would step over in a chat now: the action of the newest applied
+    manual batch (``create_node``, ``update_node``, ``review.approve (3)``, ``rebuild``, …) and
+    of the most recently undone one; None where there is nothing to step over."""
+
+    undo: str | None
+    redo: str | None
+

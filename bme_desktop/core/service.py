@@ -25,6 +25,7 @@ from .lorebook import LoreReport, check_writable
 from .model import (
     ChatStats,
     Edge,
+    HistorySteps,
     Knowledge,
     Message,
     MessageIn,
@@ -511,6 +512,17 @@ class MemoryService:
         if not batches:
             return None
         return batches[-1].id if status == "applied" else batches[0].id
+
+    def history_steps(self, chat_id: str) -> HistorySteps:
+        """What :meth:`undo` and :meth:`redo` would step over now (for the Edit menu's labels)."""
+        def read(reader: Reader) -> HistorySteps:
+            if reader.chat_pk(chat_id) is None:
+                return HistorySteps(None, None)
+            applied = reader.batches(chat_id, status="applied", kind="manual")
+            undone = reader.batches(chat_id, status="undone", kind="manual")
+            return HistorySteps(applied[-1].description if applied else None,
+                                undone[0].description if undone else None)
+        return self.read(read)
 
     def undo(self, chat_id: str) -> bool:
         """Undo the newest manual edit of this chat (or recorded rewrite, see :mod:`.rewrites`);

@@ -61,3 +61,41 @@ def scope_label(kind: str) -> str:
 def lorebook_badge() -> str:
     """Beside the scope of a memory a SillyTavern lorebook gave (core/lorebook.py)."""
     return QCoreApplication.translate("Labels", "Lorebook")
+
+
+def step_label(action: str) -> str | None:
+    """The Edit menu's name for an undoable step (``HistorySteps``), None for one it cannot name."""
+    name, _, count = action.partition(" (")
+    labels = {
+        "create_node": QCoreApplication.translate("Labels", "New memory"),
+        "update_node": QCoreApplication.translate("Labels", "Edit"),
+        "move_scope": QCoreApplication.translate("Labels", "Scope change"),
+        "import_worldinfo": QCoreApplication.translate("Labels", "World Info import"),
+        "delete_node": QCoreApplication.translate("Labels", "Delete"),
+        "restore_node": QCoreApplication.translate("Labels", "Restore"),
+        "link": QCoreApplication.translate("Labels", "Link"),
+        "unlink": QCoreApplication.translate("Labels", "Unlink"),
+        "merge_nodes": QCoreApplication.translate("Labels", "Merge"),
+        "wake": QCoreApplication.translate("Labels", "Wake"),
+        "persona.reject_trait": QCoreApplication.translate("Labels", "Trait rejected"),
+        "persona.unreject_trait": QCoreApplication.translate("Labels", "Trait restored"),
+        "review.approve": QCoreApplication.translate("Labels", "Approve"),
+        "review.reject": QCoreApplication.translate("Labels", "Reject"),
+        "review.reopen": QCoreApplication.translate("Labels", "Back to review"),
+        "rebuild": QCoreApplication.translate("Labels", "Rebuild graph"),
+        "reextract": QCoreApplication.translate("Labels", "Re-extract"),
+        "extract_pending": QCoreApplication.translate("Labels", "Extract now"),
+        "rebuild_summaries": QCoreApplication.translate("Labels", "Rebuild summaries"),
+        "consolidate": QCoreApplication.translate("Labels", "Consolidate"),
+        "compress": QCoreApplication.translate("Labels", "Compress"),
+        "fold": QCoreApplication.translate("Labels", "Fold summaries"),
+        "summarize": QCoreApplication.translate("Labels", "Summarize"),
+        "reflect": QCoreApplication.translate("Labels", "Reflect"),
+        "persona": QCoreApplication.translate("Labels", "Update persona"),
+        "upkeep": QCoreApplication.translate("Labels", "Upkeep"),
+        "evolve": QCoreApplication.translate("Labels", "Evolve"),
+    }
+    label = labels.get(name)
+    if label is None:
+        return None
+    return f"{label} ({count}" if count and count.rstrip(")").isdigit() else label

@@ -6,14 +6,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QCoreApplication, QUrl
+from PySide6.QtCore import QCoreApplication, QTimer, QUrl
 from PySide6.QtGui import QAction, QActionGroup, QDesktopServices, QKeySequence
 from PySide6.QtWidgets import QMenu, QMenuBar, QMessageBox
 
 from .. import __version__
+from ..core.model import HistorySteps
 from ..core.rewrites import RewriteRefused, RewriteRunning
 from ..core.service import MemoryService
 from .i18n import Texts
+from .labels import step_label
+from .lifetime import on_release, subscribe
 
 if TYPE_CHECKING:
     from .main_window import MainWindow
@@ -57,10 +60,53 @@ def build_menus(window: MainWindow) -> Menus:
     quit_action.triggered.connect(window.close)
 
     edit_menu = menu(bar, lambda: QCoreApplication.translate("Menus", "&Edit"))
-    undo = action(edit_menu, lambda: QCoreApplication.translate("Menus", "Undo"))
+    steps = HistorySteps(None, None)  # what Undo and Redo would step over in the open chat
+
+    def undo_text() -> str:
+        label = None if steps.undo is None else step_label(steps.undo)
+        return (QCoreApplication.translate("Menus", "Undo") if label is None
+                else QCoreApplication.translate("Menus", "Undo {0}").format(label))
+
+    def redo_text() -> str:
+        label = None if steps.redo is None else step_label(steps.redo)
+        return (QCoreApplication.translate("Menus", "Redo") if label is None
+                else QCoreApplication.translate("Menus", "Redo {0}").format(label))
+    undo = action(edit_menu, undo_text)
     undo.setShortcut(QKeySequence("Ctrl+Z"))
-    redo = action(edit_menu, lambda: QCoreApplication.translate("Menus", "Redo"))
+    redo = action(edit_menu, redo_text)
     redo.setShortcut(QKeySequence("Ctrl+Shift+Z"))
+    undo.setEnabled(False)
+    redo.setEnabled(False)
+
+    def show_steps(now: HistorySteps) -> None:
+        nonlocal steps
+        steps = now
+        undo.setText(undo_text())
+        redo.setText(redo_text())
+        undo.setEnabled(now.undo is not None)
+        redo.setEnabled(now.redo is not None)
+
+    def refresh_steps() -> None:
+        """Read what Undo and Redo would do now, off the GUI thread (the newest read wins)."""
+        chat_id = context.chat_id
+        if not chat_id:
+            show_steps(HistorySteps(None, None))
+            return
+        context.runner.run(lambda _control: context.service.history_steps(chat_id),
+                           on_done=lambda now: show_steps(now) if context.chat_id == chat_id else None,
+                           key="menus.history", owner=window)
+    # A burst of changes (an extraction, a rebuild) reads once. The timer is the context's, so
+    # waiting for the context's work waits for it too; every connection ends with the window.
+    steps_timer = QTimer(context)
+    steps_timer.setSingleShot(True)
+    steps_timer.setInterval(100)
+    on_release(window, steps_timer.deleteLater)
+    subscribe(window, steps_timer.timeout, refresh_steps)
+    subscribe(window, context.sigChatChanged, lambda _chat: refresh_steps())
+    subscribe(window, context.sigOperationDone, lambda _result: steps_timer.start())
+    subscribe(window, context.events.sigGraphChanged,
+              lambda change: steps_timer.start() if getattr(change, "chat_id", None) == context.chat_id else None)
+    refresh_steps()
 
     def step(forward: bool) -> None:
         chat_id = context.chat_id

@@ -1953,6 +1953,141 @@ Type {0} to confirm:</source>
         <translation>世界书</translation>
     </message>
     <message>
+        <location filename="../../bme_desktop/ui/labels.py" line="70"/>
+        <source>New memory</source>
+        <translation>新建记忆</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/labels.py" line="71"/>
+        <source>Edit</source>
+        <translation>编辑</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/labels.py" line="72"/>
+        <source>Scope change</source>
+        <translation>更改范围</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/labels.py" line="73"/>
+        <source>World Info import</source>
+        <translation>导入世界书</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/labels.py" line="74"/>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/labels.py" line="75"/>
+        <source>Restore</source>
+        <translation>恢复</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/labels.py" line="76"/>
+        <source>Link</source>
+        <translation>关联</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/labels.py" line="77"/>
+        <source>Unlink</source>
+        <translation>取消关联</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/labels.py" line="78"/>
+        <source>Merge</source>
+        <translation>合并</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/labels.py" line="79"/>
+        <source>Wake</source>
+        <translation>唤醒</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/labels.py" line="80"/>
+        <source>Trait rejected</source>
+        <translation>拒绝特征</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/labels.py" line="81"/>
+        <source>Trait restored</source>
+        <translation>恢复特征</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/labels.py" line="82"/>
+        <source>Approve</source>
+        <translation>批准</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/labels.py" line="83"/>
+        <source>Reject</source>
+        <translation>驳回</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/labels.py" line="84"/>
+        <source>Back to review</source>
+        <translation>退回审核</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/labels.py" line="85"/>
+        <source>Rebuild graph</source>
+        <translation>重建图谱</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/labels.py" line="86"/>
+        <source>Re-extract</source>
+        <translation>重新提取</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/labels.py" line="87"/>
+        <source>Extract now</source>
+        <translation>立即提取</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/labels.py" line="88"/>
+        <source>Rebuild summaries</source>
+        <translation>重建摘要</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/labels.py" line="89"/>
+        <source>Consolidate</source>
+        <translation>合并去重</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/labels.py" line="90"/>
+        <source>Compress</source>
+        <translation>压缩</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/labels.py" line="91"/>
+        <source>Fold summaries</source>
+        <translation>折叠摘要</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/labels.py" line="92"/>
+        <source>Summarize</source>
+        <translation>总结</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/labels.py" line="93"/>
+        <source>Reflect</source>
+        <translation>反思</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/labels.py" line="94"/>
+        <source>Update persona</source>
+        <translation>更新用户画像</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/labels.py" line="95"/>
+        <source>Upkeep</source>
+        <translation>维护</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/labels.py" line="96"/>
+        <source>Evolve</source>
+        <translation>演化</translation>
+    </message>
+    <message>
         <location filename="../../bme_desktop/ui/labels.py" line="33"/>
         <source>Features</source>
         <translation>特点</translation>
@@ -2516,123 +2651,133 @@ Type {0} to confirm:</source>
 <context>
     <name>Menus</name>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="48"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="51"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="49"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="52"/>
         <source>Show data folder</source>
         <translation>显示数据文件夹</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="51"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="54"/>
         <source>Open another data folder…</source>
         <translation>打开其他数据文件夹…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="55"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="58"/>
         <source>Quit</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="59"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="62"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="60"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="67"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="62"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="68"/>
+        <source>Undo {0}</source>
+        <translation>撤销{0}</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/menus.py" line="72"/>
         <source>Redo</source>
         <translation>重做</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="74"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="73"/>
+        <source>Redo {0}</source>
+        <translation>重做{0}</translation>
+    </message>
+    <message>
+        <location filename="../../bme_desktop/ui/menus.py" line="120"/>
         <source>Nothing to undo.</source>
         <translation>没有可撤销的操作。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="74"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="120"/>
         <source>Undone.</source>
         <translation>已撤销。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="74"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="120"/>
         <source>Nothing to redo.</source>
         <translation>没有可重做的操作。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="74"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="120"/>
         <source>Redone.</source>
         <translation>已重做。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="79"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="125"/>
         <source>A maintenance task is changing this chat: undo once it has finished.</source>
         <translation>维护任务正在修改这个聊天：请等它完成后再撤销。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="82"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="128"/>
         <source>This step cannot be undone or redone: memories were extracted from new messages since, and putting the old ones back would mix the two.</source>
         <translation>这一步无法撤销或重做：此后已从新消息中提取了记忆，恢复旧记忆会把两者混在一起。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="91"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="137"/>
         <source>New memory</source>
         <translation>新建记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="101"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="147"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="102"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="148"/>
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="117"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="163"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="127"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="173"/>
         <source>Companion window</source>
         <translation>伴侣窗口</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="130"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="176"/>
         <source>A small always-on-top window with the last recall, to keep beside SillyTavern</source>
         <translation>一个置顶的小窗口，显示最近一次召回，可放在 SillyTavern 旁边</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="134"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="180"/>
         <source>Panels</source>
         <translation>面板</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="137"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="183"/>
         <source>Central view</source>
         <translation>中央视图</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="143"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="189"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="144"/>
-        <location filename="../../bme_desktop/ui/menus.py" line="145"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="190"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="191"/>
         <source>About BME Desktop</source>
         <translation>关于 BME Desktop</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="145"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="191"/>
         <source>&lt;b&gt;BME Desktop {0}&lt;/b&gt;&lt;p&gt;Watch, audit and edit what the AI remembers of your chats.&lt;/p&gt;&lt;p&gt;Data folder: {1}&lt;/p&gt;</source>
         <translation>&lt;b&gt;BME Desktop {0}&lt;/b&gt;&lt;p&gt;查看、审核和编辑 AI 对你的聊天所记住的内容。&lt;/p&gt;&lt;p&gt;数据文件夹：{1}&lt;/p&gt;</translation>
     </message>
