@@ -232,7 +232,7 @@ def _together(barrier: threading.Barrier, fns: list[Callable[[], object]]) -> No
 
 
 def run_scenario(insts: list[Instance], database_url: str, *, rounds: int = 8, own_chats: int = 3,
-                 shared_new: int = 4, quiesce_deadline: float = 90.0, visibility_deadline: float = 5.0,
+                 shared_new: int = 4, quiesce_deadline: float = 300.0, visibility_deadline: float = 5.0,
                  check_visibility: bool = True) -> Counts:
     a, b = insts[0], insts[1]
     counts = Counts()
