@@ -246,10 +246,11 @@ class MemoryService:
         return operations.operate(call, origin)
 
     def write_later(self, fn: Callable[[UnitOfWork], object]) -> None:
-        """Queue ``fn`` to be written soon on the writer, after what is queued now and before
-        any write asked for later; a failure is logged, not raised. Writes queued later back to
-        back are written in one transaction (``core/writer.py``). ``flush_later_writes`` waits
-        for everything queued so far (a read that must see it; writes need not)."""
+        """Queue ``fn`` to be written soon on the writer, in order with the other later writes
+        and before any write asked for after it; a failure is logged, not raised. Later writes
+        that queue while the first of them waits are written in one transaction
+        (``core/writer.py``). ``flush_later_writes`` waits for everything queued so far (a read
+        that must see it; writes need not)."""
         if not self._closing:
             self._writer.later(fn)
 

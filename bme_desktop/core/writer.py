@@ -1,13 +1,14 @@
 """The writer: the one thread every transaction runs on, one at a time, in the order asked.
 
 ``run(fn)`` queues a transaction and waits for it (``MemoryService.write``). ``later(fn)``
-queues bookkeeping nobody waits for (kept recalls, recall hits) and returns at once: what is
-queued later back to back, with no waited-for write between, is written in one transaction,
-so a burst of recalls costs one trip through the writer; if that transaction fails, its
-writes are tried one by one, and a write that still fails is logged, never raised. A later
-write never overtakes a write queued before it, and a write queued after it finds it
-written (a sync's rollback sees the recall kept before it). ``settle()`` waits until
-everything queued so far is written. What the later writes changed is handed to
+queues bookkeeping nobody waits for (kept recalls, recall hits) and returns at once: the first
+later write puts a marker in the queue, and when the writer reaches it, every later write
+queued meanwhile is written, in order, in one transaction, so a burst of recalls costs one
+trip through the writer (as many as the old write-later thread's batches); if that
+transaction fails, its writes are tried one by one, and a write that still fails is logged,
+never raised. A write queued after a later write finds it written (a sync's rollback sees
+the recall kept before it); a later write may be written before writes queued shortly before
+it (after its marker). ``settle()`` waits until everything queued so far is written. What the later writes changed is handed to
 ``changed`` on the writer thread, which must only queue it: events are published off this
 thread (``EventBus.publish_soon``), so no subscriber runs on the writer.
 """
@@ -31,10 +32,10 @@ LateWrite = Callable[[UnitOfWork], object]
 
 
 class _Job:
-    """A write someone waits for (``fn`` set), a barrier (neither), or the writes queued
-    later back to back (``later``, filled while it waits)."""
+    """A write someone waits for (``fn`` set), a barrier (neither), or the marker of the later
+    writes (``later``: every later write queued until the writer reaches it)."""
 
-    def __init__(self, fn: Callable[[UnitOfWork], object] | None = None, later: list[LateWrite] | None = None) -> None:
+    def __init__(self, fn: Callable[[UnitOfWork], object] | None = None, later: bool = False) -> None:
         self.fn = fn
         self.later = later
         self.done: Future[tuple[object, list[ChangeRecord]]] = Future()
@@ -48,6 +49,8 @@ class Writer:
         self._changed = changed
         self._cond = threading.Condition()
         self._queue: deque[_Job | None] = deque()  # None: stop once everything before it ran
+        self._later: list[LateWrite] = []  # later writes not yet taken, in order
+        self._marked = False  # a later-writes marker waits in the queue
         self._stopped = False
         self.ident: int | None = None
         self._thread = threading.Thread(target=self._loop, name=name, daemon=True)
@@ -67,12 +70,11 @@ class Writer:
         with self._cond:
             if self._stopped:
                 return False
-            tail = self._queue[-1] if self._queue else None
-            if tail is not None and tail.later is not None:
-                tail.later.append(fn)  # not started yet: written together
-                return True
-            self._queue.append(_Job(later=[fn]))
-            self._cond.notify_all()
+            self._later.append(fn)
+            if not self._marked:  # else written with the others when the writer reaches their marker
+                self._marked = True
+                self._queue.append(_Job(later=True))
+                self._cond.notify_all()
         return True
 
     def settle(self) -> None:
@@ -109,11 +111,14 @@ class Writer:
             with self._cond:
                 while not self._queue:
                     self._cond.wait()
-                job = self._queue.popleft()  # a later job leaves the queue: nothing joins it now
+                job = self._queue.popleft()
+                batch: list[LateWrite] = []
+                if job is not None and job.later:  # the later writes queued so far: nothing joins them now
+                    batch, self._later, self._marked = self._later, [], False
             if job is None:
                 return
-            if job.later is not None:
-                self._write_later(job.later)
+            if job.later:
+                self._write_later(batch)
                 job.done.set_result((None, []))
             elif job.fn is None:
                 job.done.set_result((None, []))
