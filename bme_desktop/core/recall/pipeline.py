@@ -68,9 +68,10 @@ POOL_FACTOR = 3
 REPEAT_PENALTY = 0.85
 REPEAT_WINDOW = 2  # turns
 EMBED_IN_FLIGHT = 6
-# Messages not extracted yet beyond which recall searches them as messages (a long history's
-# first import; a turn leaves a few for its next batch)
-IMPORT_BACKLOG = 24
+# Messages not extracted yet beyond which recall searches them as messages: a long history's
+# first import (a turn leaves a few for its next batch, and busy clients a few dozen; searching
+# those too cost bench/bridge_load's closed loop a quarter of its turns a second)
+IMPORT_BACKLOG = 200
 
 
 class HybridRecaller:
