@@ -184,9 +184,7 @@ TABLES_OUTSIDE_STORE: set[str] = {
     "bme_desktop.core.extract.apply",
     "bme_desktop.core.extract.context",
     "bme_desktop.core.extract.matching",
-    "bme_desktop.core.extract.progress",
     "bme_desktop.core.extract.vector_match",
-    "bme_desktop.core.extract.window",
 }
 
 

@@ -10,9 +10,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from sqlalchemy import func, select
-
-from ..store import tables as t
 from .state import extracted_to
 
 if TYPE_CHECKING:
@@ -42,16 +39,8 @@ def read_progress(reader: Reader, chat_id: str) -> ExtractionProgress | None:
     if row is None:
         return None
     done_to = extracted_to(dict(row["state"] or {}))
-    m = t.messages.c
-    total, extracted = reader.conn.execute(select(
-        func.count(), func.count().filter(m.idx <= done_to)).where(m.chat_pk == row["pk"])).one()
-    last_reply = reader.conn.execute(select(func.max(m.idx)).where(
-        m.chat_pk == row["pk"], m.role == "assistant")).scalar()
-    due = 0
-    if last_reply is not None and last_reply > done_to:
-        due = int(reader.conn.execute(select(func.count()).where(
-            m.chat_pk == row["pk"], m.idx > done_to, m.idx <= last_reply)).scalar() or 0)
-    return ExtractionProgress(int(extracted or 0), int(total or 0), due)
+    total, extracted, due = reader.message_counts(row["pk"], done_to)
+    return ExtractionProgress(extracted, total, due)
 
 
 class Pace:

@@ -13,13 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import select
-
 from ..events import ChangeRecord
 from ..model import Message
-from ..store import tables as t
 from ..store.reader import Reader
-from ..store.rows import row_to_message
 from ..store.unit_of_work import UnitOfWork
 from .apply import ApplyReport, apply_plan
 from .heuristic import ChatInfo
@@ -53,20 +49,14 @@ def next_window(reader: Reader, chat_id: str, *, every_n: int, context: int) -> 
         return None
     pk, state = row["pk"], dict(row["state"] or {})
     after = extracted_to(state)
-    replies = list(reader.conn.execute(select(t.messages.c.idx).where(
-        t.messages.c.chat_pk == pk, t.messages.c.idx > after, t.messages.c.role == "assistant")
-        .order_by(t.messages.c.idx).limit(every_n)).scalars())
+    replies = reader.reply_indices_after(pk, after, every_n)
     if len(replies) < every_n:
         return None
     end = replies[-1]
-    own = reader.conn.execute(select(t.messages).where(
-        t.messages.c.chat_pk == pk, t.messages.c.idx > after, t.messages.c.idx <= end)
-        .order_by(t.messages.c.idx)).mappings().all()
-    earlier = reader.conn.execute(select(t.messages).where(
-        t.messages.c.chat_pk == pk, t.messages.c.idx <= after).order_by(t.messages.c.idx.desc())
-        .limit(context)).mappings().all() if context else []
-    messages = [row_to_message(r, chat_id) for r in [*reversed(earlier), *own]]
-    start = own[0]["idx"] if own else end
+    own = reader.messages_in(chat_id, pk, after, end)
+    earlier = reader.messages_up_to(chat_id, pk, after, context) if context else []
+    messages = [*earlier, *own]
+    start = own[0].index if own else end
     return Window(chat_id, after, start, end, messages, ChatInfo(row["character"], row["user_name"]), state)
 
 
@@ -78,9 +68,7 @@ class Committed:
 
 
 def _unchanged(uow: UnitOfWork, pk: int, window: Window) -> bool:
-    rows = uow.conn.execute(select(t.messages.c.idx, t.messages.c.fingerprint).where(
-        t.messages.c.chat_pk == pk, t.messages.c.idx >= window.read_from, t.messages.c.idx <= window.end)).all()
-    return {idx: fp for idx, fp in rows} == window.fingerprints()
+    return uow.read.fingerprints_between(pk, window.read_from, window.end) == window.fingerprints()
 
 
 def commit(uow: UnitOfWork, window: Window, plan: Plan, labels: dict[str, str],

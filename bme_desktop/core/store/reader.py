@@ -240,6 +240,46 @@ class Reader:
                                  .order_by(b.id)).all()
         return [(int(bid), str(kind), read_to) for bid, kind, read_to in rows]
 
+    def message_counts(self, chat_pk: int, done_to: int) -> tuple[int, int, int]:
+        """(messages, those at or before ``done_to``, those after it up to the last reply): what
+        extraction has read of the chat and what it would read now."""
+        m = t.messages.c
+        total, extracted = self.conn.execute(select(
+            func.count(), func.count().filter(m.idx <= done_to)).where(m.chat_pk == chat_pk)).one()
+        last_reply = self.conn.execute(select(func.max(m.idx)).where(
+            m.chat_pk == chat_pk, m.role == "assistant")).scalar()
+        due = 0
+        if last_reply is not None and last_reply > done_to:
+            due = int(self.conn.execute(select(func.count()).where(
+                m.chat_pk == chat_pk, m.idx > done_to, m.idx <= last_reply)).scalar() or 0)
+        return int(total or 0), int(extracted or 0), due
+
+    def reply_indices_after(self, chat_pk: int, after: int, limit: int) -> list[int]:
+        """The indices of the first ``limit`` assistant replies after message ``after``."""
+        m = t.messages.c
+        return [int(i) for i in self.conn.execute(select(m.idx).where(
+            m.chat_pk == chat_pk, m.idx > after, m.role == "assistant").order_by(m.idx).limit(limit)).scalars()]
+
+    def messages_in(self, chat_id: str, chat_pk: int, after: int, end: int) -> list[Message]:
+        """The messages after ``after`` up to ``end`` (inclusive), in order."""
+        m = t.messages.c
+        rows = self.conn.execute(select(t.messages).where(m.chat_pk == chat_pk, m.idx > after, m.idx <= end)
+                                 .order_by(m.idx)).mappings().all()
+        return [row_to_message(r, chat_id) for r in rows]
+
+    def messages_up_to(self, chat_id: str, chat_pk: int, last: int, count: int) -> list[Message]:
+        """The ``count`` messages at or before ``last``, in order."""
+        m = t.messages.c
+        rows = self.conn.execute(select(t.messages).where(m.chat_pk == chat_pk, m.idx <= last)
+                                 .order_by(m.idx.desc()).limit(count)).mappings().all()
+        return [row_to_message(r, chat_id) for r in reversed(rows)]
+
+    def fingerprints_between(self, chat_pk: int, start: int, end: int) -> dict[int, str]:
+        m = t.messages.c
+        rows = self.conn.execute(select(m.idx, m.fingerprint).where(
+            m.chat_pk == chat_pk, m.idx >= start, m.idx <= end))
+        return {int(idx): fp for idx, fp in rows}
+
     def fingerprints(self, chat_pk: int) -> dict[int, str]:
         rows = self.conn.execute(select(t.messages.c.idx, t.messages.c.fingerprint)
                                  .where(t.messages.c.chat_pk == chat_pk))
