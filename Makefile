@@ -6,7 +6,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 SYSDEPS := .venv/.sysdeps
 
-.PHONY: run serve test lint typecheck pytest setup clean dist dist-check bundle bundle-check
+.PHONY: run serve test lint format typecheck pytest setup clean dist dist-check bundle bundle-check
 
 setup: $(STAMP)
 
@@ -28,6 +28,11 @@ serve: setup
 
 lint: setup
 	$(PY) -m ruff check bme_desktop tests bench
+	$(PY) -m ruff format --check bme_desktop tests bench
+
+# Lines are wrapped by the formatter (110 columns); what it cannot wrap, E501 reports.
+format: setup
+	$(PY) -m ruff format bme_desktop tests bench
 
 typecheck: setup
 	$(PY) -m mypy bme_desktop

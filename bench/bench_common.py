@@ -40,9 +40,16 @@ def serve_bare(data_dir: Path, token: str) -> int:
     return 0
 
 
-def start_bridge(data_dir: Path, token: str, script: str, bare: bool,
-                 settings: dict[str, Any] | None = None, *, lift_rate_limit: bool = True,
-                 stderr: IO[str] | None = None) -> tuple[subprocess.Popen[str], str]:
+def start_bridge(
+    data_dir: Path,
+    token: str,
+    script: str,
+    bare: bool,
+    settings: dict[str, Any] | None = None,
+    *,
+    lift_rate_limit: bool = True,
+    stderr: IO[str] | None = None,
+) -> tuple[subprocess.Popen[str], str]:
     """Start a bridge as a child process over ``data_dir`` (rate limits lifted unless
     ``lift_rate_limit`` is false, plus ``settings``) and wait for its ready line; returns the
     process and the bridge's URL. Its stderr goes to ``stderr`` (default: this process's).
@@ -52,11 +59,18 @@ def start_bridge(data_dir: Path, token: str, script: str, bare: bool,
     data_dir.mkdir(parents=True, exist_ok=True)
     lifted = {"bridge": {"rate_limit_per_s": 100000.0, "rate_burst": 1000000}} if lift_rate_limit else {}
     (data_dir / "settings.json").write_text(json.dumps({**lifted, **(settings or {})}), encoding="utf-8")
-    env = {**os.environ, "BME_BRIDGE_TOKEN": token, "PYTHON_KEYRING_BACKEND": "keyring.backends.null.Keyring",
-           "PYTHONPATH": str(ROOT)}
+    env = {
+        **os.environ,
+        "BME_BRIDGE_TOKEN": token,
+        "PYTHON_KEYRING_BACKEND": "keyring.backends.null.Keyring",
+        "PYTHONPATH": str(ROOT),
+    }
     env.pop("BME_PROXY_UPSTREAM_KEY", None)
-    command = [sys.executable, script, "--serve-bare", str(data_dir)] if bare else \
-        [sys.executable, "-m", "bme_desktop", "serve", "--port", "0", "--data-dir", str(data_dir)]
+    command = (
+        [sys.executable, script, "--serve-bare", str(data_dir)]
+        if bare
+        else [sys.executable, "-m", "bme_desktop", "serve", "--port", "0", "--data-dir", str(data_dir)]
+    )
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=stderr, text=True, env=env, cwd=ROOT)
     assert proc.stdout is not None
     line = proc.stdout.readline()

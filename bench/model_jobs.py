@@ -36,15 +36,25 @@ from bme_desktop.core.providers import LLMClient, LLMConfig  # noqa: E402
 from bme_desktop.core.service import MemoryService  # noqa: E402
 
 TOKEN = "bench-token-" + "m" * 40
-REPLY = '{"operations": [{"action": "create", "type": "location", "ref": "n1", "fields": {"name": "Old Mill"}}]}'
-ASK = [{"role": "system", "content": "Extract memories."}, {"role": "user", "content": "Mira opened the gate. " * 40}]
+REPLY = (
+    '{"operations": [{"action": "create", "type": "location", "ref": "n1", "fields": {"name": "Old Mill"}}]}'
+)
+ASK = [
+    {"role": "system", "content": "Extract memories."},
+    {"role": "user", "content": "Mira opened the gate. " * 40},
+]
 
 
 def extension(url: str, ready: threading.Event, stop: threading.Event) -> None:
     """An events socket that lends its model and answers every job at once."""
+
     async def run() -> None:
-        async with aiohttp.ClientSession() as session, session.ws_connect(
-                url.replace("http", "ws", 1) + "/v1/events", headers={"Authorization": f"Bearer {TOKEN}"}) as ws:
+        async with (
+            aiohttp.ClientSession() as session,
+            session.ws_connect(
+                url.replace("http", "ws", 1) + "/v1/events", headers={"Authorization": f"Bearer {TOKEN}"}
+            ) as ws,
+        ):
             await ws.send_json({"type": "model.offer", "enabled": True, "model": "bench"})
             while not stop.is_set():
                 try:
@@ -55,16 +65,21 @@ def extension(url: str, ready: threading.Event, stop: threading.Event) -> None:
                     ready.set()
                 elif message.get("type") == "model.job":
                     await ws.send_json({"type": "model.result", "job_id": message["job_id"], "text": REPLY})
+
     asyncio.run(run())
 
 
 def main() -> int:
     from bme_desktop.runtime_tuning import limit_blas
+
     limit_blas()  # the process-wide BLAS cap, as the entry points apply it
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--jobs", type=int, default=200)
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as tmp, FakeOpenAIServer(responder=lambda _r: Reply.text(REPLY)) as fake:
+    with (
+        tempfile.TemporaryDirectory() as tmp,
+        FakeOpenAIServer(responder=lambda _r: Reply.text(REPLY)) as fake,
+    ):
         service = MemoryService.open(Path(tmp) / "data", attach=False)
         # the budget is not what is measured (above the setting's bound: set in code only)
         service.settings.llm = replace(service.settings.llm, lent_jobs_per_minute=10**6)

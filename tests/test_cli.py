@@ -14,8 +14,13 @@ from bme_desktop.core.service import MemoryService
 
 def run_cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     full_env = {**os.environ, **(env or {})}
-    return subprocess.run([sys.executable, "-m", "bme_desktop", *args], capture_output=True, text=True,
-                          timeout=120, env=full_env)
+    return subprocess.run(
+        [sys.executable, "-m", "bme_desktop", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=full_env,
+    )
 
 
 def test_version_flag_prints_the_version() -> None:
@@ -52,10 +57,14 @@ def test_invalid_settings_file_is_a_one_line_error_naming_it(tmp_path: Path) -> 
 
 def test_data_dir_is_taken_before_or_after_the_subcommand(tmp_path: Path) -> None:
     from bme_desktop.cli import build_parser
+
     parser = build_parser()
-    for argv in (["token", "--data-dir", str(tmp_path)], ["--data-dir", str(tmp_path), "token"],
-                 ["--data-dir", str(tmp_path), "gui", "--theme", "neon-cyan"],
-                 ["gui", "--data-dir", str(tmp_path), "--theme", "neon-cyan"]):
+    for argv in (
+        ["token", "--data-dir", str(tmp_path)],
+        ["--data-dir", str(tmp_path), "token"],
+        ["--data-dir", str(tmp_path), "gui", "--theme", "neon-cyan"],
+        ["gui", "--data-dir", str(tmp_path), "--theme", "neon-cyan"],
+    ):
         args = parser.parse_args(argv)
         assert args.data_dir == str(tmp_path), argv
     assert parser.parse_args(["--theme", "neon-cyan", "gui"]).theme == "neon-cyan"
@@ -72,9 +81,19 @@ def test_token_uses_the_data_dir_given_before_the_subcommand(tmp_path: Path) -> 
 
 def test_maintain_runs_an_operation_in_process_and_refuses_bad_input_with_the_reason(tmp_path: Path) -> None:
     from bme_desktop.core.model import MessageIn
+
     service = MemoryService.open(tmp_path, attach=False)  # messages stored, nothing extracted
-    service.sync("c", [MessageIn(index=i, role="user" if i % 2 == 0 else "assistant",
-                                 text=f"Mira walks to the harbour of Keld, day {i}.") for i in range(6)])
+    service.sync(
+        "c",
+        [
+            MessageIn(
+                index=i,
+                role="user" if i % 2 == 0 else "assistant",
+                text=f"Mira walks to the harbour of Keld, day {i}.",
+            )
+            for i in range(6)
+        ],
+    )
     service.close()
     env = {**os.environ, "BME_DATA_DIR": str(tmp_path)}
     bad = run_cli("maintain", "c", "reextract", "--from", "4", "--to", "2", env=env)
@@ -82,7 +101,11 @@ def test_maintain_runs_an_operation_in_process_and_refuses_bad_input_with_the_re
     done = run_cli("maintain", "c", "extract_pending", env=env)
     assert done.returncode == 0, done.stderr
     out = json.loads(done.stdout)
-    assert out["task"] == "extract_pending" and out["result"]["batches"] == 3 and out["changes"]["nodes_added"] > 0
+    assert (
+        out["task"] == "extract_pending"
+        and out["result"]["batches"] == 3
+        and out["changes"]["nodes_added"] > 0
+    )
     assert "6/6" in done.stderr.split()  # progress: messages read of those pending
     nothing = run_cli("maintain", "c", "extract_pending", env=env)
     assert nothing.returncode == 2 and "every message is extracted" in nothing.stderr
@@ -93,13 +116,20 @@ def test_maintain_runs_an_operation_in_process_and_refuses_bad_input_with_the_re
 def test_maintain_upkeep_says_what_retention_retires_and_retires_it(tmp_path: Path) -> None:
     from bme_desktop.core import editing
     from bme_desktop.core.settings import Settings, save_settings
+
     settings = Settings()
     settings.lifecycle.retention_max_count = {"event": 1}
     save_settings(tmp_path, settings)
     service = MemoryService.open(tmp_path, attach=False)
     for i in range(3):  # events as extraction writes them: retention never retires what was written by hand
-        service.write(lambda uow, i=i: editing.create_node(uow, "c", editing.NodeDraft(
-            type="event", fields={"summary": f"The tide rose {i} times"}), manual=False))
+        service.write(
+            lambda uow, i=i: editing.create_node(
+                uow,
+                "c",
+                editing.NodeDraft(type="event", fields={"summary": f"The tide rose {i} times"}),
+                manual=False,
+            )
+        )
     service.close()
     done = run_cli("maintain", "c", "upkeep", env={**os.environ, "BME_DATA_DIR": str(tmp_path)})
     assert done.returncode == 0, done.stderr

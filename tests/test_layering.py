@@ -56,6 +56,7 @@ def test_importing_the_core_loads_no_qt_module() -> None:
 
 # --- the package's own import graph ------------------------------------------------------------
 
+
 def module_name(path: Path) -> str:
     parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
@@ -88,9 +89,14 @@ def _targets(module: str, path: Path, tree: ast.AST) -> Iterator[str]:
             yield from submodules
             if len(submodules) < len(node.names):  # ``from pkg import sub`` alone does not count as pkg
                 yield base
-        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute | ast.Name)
-              and (node.func.attr if isinstance(node.func, ast.Attribute) else node.func.id) == "import_module"
-              and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute | ast.Name)
+            and (node.func.attr if isinstance(node.func, ast.Attribute) else node.func.id) == "import_module"
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+            and isinstance(node.args[0].value, str)
+        ):
             yield node.args[0].value
 
 
@@ -110,8 +116,13 @@ def _under(module: str, prefixes: tuple[str, ...]) -> bool:
 
 
 def forbidden_imports(importers: tuple[str, ...], imported: tuple[str, ...]) -> set[tuple[str, str]]:
-    return {(src, dst) for src, targets in import_graph().items() if _under(src, importers)
-            for dst in targets if _under(dst, imported)}
+    return {
+        (src, dst)
+        for src, targets in import_graph().items()
+        if _under(src, importers)
+        for dst in targets
+        if _under(dst, imported)
+    }
 
 
 def check_allow_list(found: set[T], allowed: set[T]) -> None:
@@ -135,6 +146,7 @@ def test_the_import_graph_sees_relative_type_checking_and_function_imports() -> 
 FRONT_ENDS = ("bme_desktop.ui", "bme_desktop.bridge", "bme_desktop.mcp", "bme_desktop.sillytavern")
 CORE_INSIDES = tuple(f"bme_desktop.core.{p}" for p in ("store", "extract", "recall", "lifecycle", "index"))
 
+
 def test_ui_and_bridge_do_not_import_the_core_pipelines_or_store() -> None:
     assert sorted(forbidden_imports(FRONT_ENDS, CORE_INSIDES)) == []
 
@@ -144,9 +156,15 @@ def _service_calls(tree: ast.AST, methods: set[str]) -> set[str]:
     name or attribute called ``service``."""
     found = set()
     for node in ast.walk(tree):
-        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in methods
-                and ((isinstance(node.func.value, ast.Name) and node.func.value.id == "service")
-                     or (isinstance(node.func.value, ast.Attribute) and node.func.value.attr == "service"))):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in methods
+            and (
+                (isinstance(node.func.value, ast.Name) and node.func.value.id == "service")
+                or (isinstance(node.func.value, ast.Attribute) and node.func.value.attr == "service")
+            )
+        ):
             found.add(node.func.attr)
     return found
 
@@ -154,8 +172,12 @@ def _service_calls(tree: ast.AST, methods: set[str]) -> set[str]:
 def test_ui_and_bridge_run_no_reader_or_unit_of_work_of_their_own() -> None:
     """The service's methods answer each question in one transaction; a front end that runs its
     own reader or unit of work depends on the store's insides and skips the service's events."""
-    found = {(m, call) for m, p in sources().items() if _under(m, FRONT_ENDS)
-             for call in _service_calls(ast.parse(p.read_text(encoding="utf-8")), {"read", "write", "write_later"})}
+    found = {
+        (m, call)
+        for m, p in sources().items()
+        if _under(m, FRONT_ENDS)
+        for call in _service_calls(ast.parse(p.read_text(encoding="utf-8")), {"read", "write", "write_later"})
+    }
     assert sorted(found) == []
 
 
@@ -173,7 +195,11 @@ WIRING = "bme_desktop.core.pipelines"
 
 
 def test_core_modules_do_not_import_the_service() -> None:
-    found = {src for src, dst in forbidden_imports(("bme_desktop.core",), (SERVICE,)) if src not in (SERVICE, WIRING)}
+    found = {
+        src
+        for src, dst in forbidden_imports(("bme_desktop.core",), (SERVICE,))
+        if src not in (SERVICE, WIRING)
+    }
     assert sorted(found) == []
 
 
@@ -189,12 +215,16 @@ TABLES_OUTSIDE_STORE: set[str] = {
 
 
 def test_only_the_store_imports_the_tables() -> None:
-    found = {src for src, dst in forbidden_imports(("bme_desktop",), (TABLES,))
-             if not _under(src, ("bme_desktop.core.store",))}
+    found = {
+        src
+        for src, dst in forbidden_imports(("bme_desktop",), (TABLES,))
+        if not _under(src, ("bme_desktop.core.store",))
+    }
     check_allow_list(found, TABLES_OUTSIDE_STORE)
 
 
 # the largest import cycle inside core/ --------------------------------------------------------
+
 
 def strongly_connected(graph: dict[str, frozenset[str]]) -> list[set[str]]:
     """Tarjan's strongly connected components (iterative)."""
@@ -241,8 +271,11 @@ def strongly_connected(graph: dict[str, frozenset[str]]) -> list[set[str]]:
 
 
 def core_cycles() -> list[set[str]]:
-    core = {m: frozenset(d for d in ds if _under(d, ("bme_desktop.core",)))
-            for m, ds in import_graph().items() if _under(m, ("bme_desktop.core",))}
+    core = {
+        m: frozenset(d for d in ds if _under(d, ("bme_desktop.core",)))
+        for m, ds in import_graph().items()
+        if _under(m, ("bme_desktop.core",))
+    }
     return sorted((c for c in strongly_connected(core) if len(c) > 1), key=len, reverse=True)
 
 
@@ -299,10 +332,16 @@ def private_reaches(module: str, path: Path) -> set[tuple[str, str]]:
         if isinstance(node, ast.Attribute) and _private(node.attr) and node.attr not in own:
             if not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls")):
                 found.add((module, node.attr))
-        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("getattr", "setattr")
-              and len(node.args) >= 2 and isinstance(node.args[1], ast.Constant)
-              and isinstance(node.args[1].value, str) and _private(node.args[1].value)
-              and node.args[1].value not in own):
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id in ("getattr", "setattr")
+            and len(node.args) >= 2
+            and isinstance(node.args[1], ast.Constant)
+            and isinstance(node.args[1].value, str)
+            and _private(node.args[1].value)
+            and node.args[1].value not in own
+        ):
             found.add((module, node.args[1].value))
         elif isinstance(node, ast.ImportFrom):
             base = _resolve(module, path.name == "__init__.py", node)
@@ -323,6 +362,13 @@ def test_no_module_reaches_into_another_modules_privates() -> None:
 
 def test_private_reaches_sees_attribute_getattr_and_import(tmp_path: Path) -> None:
     probe = tmp_path / "probe.py"
-    probe.write_text("from os import _exit\nservice._manual()\ngetattr(service, '_writer_ident')\n"
-                     "self._mine = 1\nother._mine\nparts._replace()\n", encoding="utf-8")
-    assert private_reaches("probe", probe) == {("probe", "_exit"), ("probe", "_manual"), ("probe", "_writer_ident")}
+    probe.write_text(
+        "from os import _exit\nservice._manual()\ngetattr(service, '_writer_ident')\n"
+        "self._mine = 1\nother._mine\nparts._replace()\n",
+        encoding="utf-8",
+    )
+    assert private_reaches("probe", probe) == {
+        ("probe", "_exit"),
+        ("probe", "_manual"),
+        ("probe", "_writer_ident"),
+    }

@@ -20,8 +20,9 @@ def default_interval() -> Iterator[None]:
     sys.setswitchinterval(before)
 
 
-def test_serve_sets_the_switch_interval(default_interval: None, monkeypatch: pytest.MonkeyPatch,
-                                         tmp_path: Path) -> None:
+def test_serve_sets_the_switch_interval(
+    default_interval: None, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     seen: list[float] = []
 
     def fake_serve(*args: object, **kwargs: object) -> int:
@@ -38,9 +39,9 @@ def test_a_one_shot_command_leaves_the_interpreter_alone(default_interval: None,
     assert sys.getswitchinterval() == pytest.approx(0.005)
 
 
-def test_serve_caps_blas_at_one_thread_before_anything_attaches(default_interval: None,
-                                                                 monkeypatch: pytest.MonkeyPatch,
-                                                                 tmp_path: Path) -> None:
+def test_serve_caps_blas_at_one_thread_before_anything_attaches(
+    default_interval: None, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     from threadpoolctl import threadpool_info, threadpool_limits
 
     original = threadpool_limits(limits=None)

@@ -14,13 +14,17 @@ from bme_desktop.core.service import MemoryService
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "bme_desktop", *args], capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "bme_desktop", *args], capture_output=True, text=True, timeout=120
+    )
 
 
 def test_scope_moves_a_memory_and_undo_takes_it_back(tmp_path: Path) -> None:
     service = MemoryService.open(tmp_path, attach=False)
     service.sync("a", [], identity=ChatIdentity(character="Mira", user="Alex"))
-    node = service.create_node("a", NodeDraft(type="fact", fields={"statement": "Alex's birthday is 9 March"}))
+    node = service.create_node(
+        "a", NodeDraft(type="fact", fields={"statement": "Alex's birthday is 9 March"})
+    )
     service.close()
     out = run_cli("scope", "a", node.id, "persona", "--data-dir", str(tmp_path))
     assert out.returncode == 0, out.stderr

@@ -67,8 +67,9 @@ async def error_middleware(request: web.Request, handler: Handler) -> web.Stream
         raise
     except OperationalError:
         log.warning("database unavailable on %s %s", request.method, request.path, exc_info=True)
-        response = error_response(503, "unavailable", "the database is busy or unavailable; retry shortly",
-                                  {"Retry-After": "1"})
+        response = error_response(
+            503, "unavailable", "the database is busy or unavailable; retry shortly", {"Retry-After": "1"}
+        )
     except Exception:
         log.exception("bridge handler failed on %s %s", request.method, request.path)
         response = error_response(500, "internal", "the bridge failed on this request; see its log")
@@ -95,18 +96,25 @@ async def guard_middleware(request: web.Request, handler: Handler) -> web.Stream
     origin = request.headers.get("Origin")
     if origin is not None:
         if not c.origins.origin_allowed(origin):
-            raise ApiError(403, f"Origin: {origin[:200]!r} is not allowed; loopback pages are, and others "
-                                "once added to bridge.allowed_origins in the settings")
+            raise ApiError(
+                403,
+                f"Origin: {origin[:200]!r} is not allowed; loopback pages are, and others "
+                "once added to bridge.allowed_origins in the settings",
+            )
         request[CORS_ORIGIN] = origin
         if is_preflight(request):
             return preflight_response(request)
     wait = c.limiter.take(client_key(request))
     if wait > 0:
-        raise ApiError(429, f"too many requests from this client; retry in {wait:.2f} s",
-                       headers={"Retry-After": RateLimiter.retry_after(wait)})
+        raise ApiError(
+            429,
+            f"too many requests from this client; retry in {wait:.2f} s",
+            headers={"Retry-After": RateLimiter.retry_after(wait)},
+        )
     if (request.method, request.path) not in PUBLIC and request.path != routes_events.PATH:
-        who = identify(request.remote, origin, request.headers.get("User-Agent"),
-                       request.headers.get("X-BME-Client"))
+        who = identify(
+            request.remote, origin, request.headers.get("User-Agent"), request.headers.get("X-BME-Client")
+        )
         try:
             require_token(request, c.tokens.current())
         except ApiError:
@@ -119,13 +127,15 @@ async def guard_middleware(request: web.Request, handler: Handler) -> web.Stream
 async def health(request: web.Request) -> web.Response:
     from .. import __version__
     from . import PROTOCOL
+
     return web.json_response({"status": "ok", "protocol": PROTOCOL, "version": __version__})
 
 
 def build_app(context: BridgeContext) -> web.Application:
     # The body limit is enforced per route by validation.read_body; aiohttp's own is a backstop.
-    app = web.Application(middlewares=[error_middleware, guard_middleware],
-                          client_max_size=context.config.sync_body_limit + 1)
+    app = web.Application(
+        middlewares=[error_middleware, guard_middleware], client_max_size=context.config.sync_body_limit + 1
+    )
     app[CONTEXT] = context
     app.router.add_get("/v1/health", health)
     routes_chats.register(app.router)

@@ -39,7 +39,11 @@ def require_token(request: web.Request, expected: str) -> None:
     if given is None:
         if "Authorization" in request.headers:
             raise ApiError(401, "Authorization: must be 'Bearer <token>'", headers=CHALLENGE)
-        raise ApiError(401, "Authorization: the bridge token is required ('Authorization: Bearer <token>'; "
-                            "`bme-desktop token` prints it)", headers=CHALLENGE)
+        raise ApiError(
+            401,
+            "Authorization: the bridge token is required ('Authorization: Bearer <token>'; "
+            "`bme-desktop token` prints it)",
+            headers=CHALLENGE,
+        )
     if not token_matches(given, expected):
         raise ApiError(401, "Authorization: the token is wrong", headers=CHALLENGE)

@@ -39,12 +39,17 @@ def _message_json(message: Any) -> dict[str, Any]:
 
 
 class BridgeClient:
-    def __init__(self, url: str, token: str, *, timeout: float = 30.0,
-                 transport: httpx.BaseTransport | None = None) -> None:
+    def __init__(
+        self, url: str, token: str, *, timeout: float = 30.0, transport: httpx.BaseTransport | None = None
+    ) -> None:
         self.url = url.rstrip("/")
         self.token = token
-        self._http = httpx.Client(base_url=self.url, timeout=timeout, transport=transport,
-                                  headers={"Authorization": f"Bearer {token}", "Accept": "application/json"})
+        self._http = httpx.Client(
+            base_url=self.url,
+            timeout=timeout,
+            transport=transport,
+            headers={"Authorization": f"Bearer {token}", "Accept": "application/json"},
+        )
 
     @classmethod
     def from_data_dir(cls, data_dir: str | os.PathLike[str], **kwargs: Any) -> BridgeClient:
@@ -55,12 +60,14 @@ class BridgeClient:
             info = json.loads((path / BRIDGE_FILE).read_text(encoding="utf-8"))
             url = info["url"]
         except (OSError, ValueError, KeyError, TypeError) as exc:
-            raise BridgeError(0, "unavailable", f"no running bridge found in {path} ({BRIDGE_FILE}: {exc})") \
-                from exc
+            raise BridgeError(
+                0, "unavailable", f"no running bridge found in {path} ({BRIDGE_FILE}: {exc})"
+            ) from exc
         token = TokenStore(path).load()
         if token is None:
-            raise BridgeError(0, "unauthorized", f"no bridge token for {path}; set {ENV_VAR} or run "
-                                                 "`bme-desktop token`")
+            raise BridgeError(
+                0, "unauthorized", f"no bridge token for {path}; set {ENV_VAR} or run `bme-desktop token`"
+            )
         return cls(str(url), token.value, **kwargs)
 
     def close(self) -> None:
@@ -73,11 +80,21 @@ class BridgeClient:
         self.close()
 
     # plumbing --------------------------------------------------------------------------------
-    def request(self, method: str, path: str, *, body: Any = None, params: Mapping[str, Any] | None = None,
-                auth: bool = True) -> Any:
+    def request(
+        self,
+        method: str,
+        path: str,
+        *,
+        body: Any = None,
+        params: Mapping[str, Any] | None = None,
+        auth: bool = True,
+    ) -> Any:
         headers = {} if auth else {"Authorization": ""}
-        clean = {k: (str(v).lower() if isinstance(v, bool) else v) for k, v in (params or {}).items()
-                 if v is not None}
+        clean = {
+            k: (str(v).lower() if isinstance(v, bool) else v)
+            for k, v in (params or {}).items()
+            if v is not None
+        }
         try:
             response = self._http.request(method, path, json=body, params=clean, headers=headers)
         except httpx.HTTPError as exc:
@@ -89,9 +106,12 @@ class BridgeClient:
         if response.is_error:
             error = data.get("error", {}) if isinstance(data, dict) else {}
             retry = response.headers.get("Retry-After")
-            raise BridgeError(response.status_code, str(error.get("code", "internal")),
-                              str(error.get("message", response.text[:200])),
-                              retry_after=float(retry) if retry and retry.isdigit() else None)
+            raise BridgeError(
+                response.status_code,
+                str(error.get("code", "internal")),
+                str(error.get("message", response.text[:200])),
+                retry_after=float(retry) if retry and retry.isdigit() else None,
+            )
         if data is None:
             raise BridgeError(response.status_code, "internal", "the bridge answered with something not JSON")
         return data
@@ -109,25 +129,52 @@ class BridgeClient:
     def delete_chat(self, chat_id: str) -> dict[str, Any]:
         return dict(self.request("DELETE", chat_path(chat_id)))
 
-    def sync(self, chat_id: str, messages: Iterable[Any], *, complete: bool = False, wait: bool = False,
-             character: str | None = None, user: str | None = None) -> dict[str, Any]:
-        body: dict[str, Any] = {"messages": [_message_json(m) for m in messages], "complete": complete,
-                                "wait": wait}
+    def sync(
+        self,
+        chat_id: str,
+        messages: Iterable[Any],
+        *,
+        complete: bool = False,
+        wait: bool = False,
+        character: str | None = None,
+        user: str | None = None,
+    ) -> dict[str, Any]:
+        body: dict[str, Any] = {
+            "messages": [_message_json(m) for m in messages],
+            "complete": complete,
+            "wait": wait,
+        }
         if character is not None:
             body["character"] = character
         if user is not None:
             body["user"] = user
         return dict(self.request("POST", chat_path(chat_id, "sync"), body=body))
 
-    def recall(self, chat_id: str, user_input: str, *, index: int | None = None, top_k: int | None = None,
-               budget_tokens: int | None = None) -> dict[str, Any]:
-        body = {k: v for k, v in {"user_input": user_input, "index": index, "top_k": top_k,
-                                  "budget_tokens": budget_tokens}.items() if v is not None}
+    def recall(
+        self,
+        chat_id: str,
+        user_input: str,
+        *,
+        index: int | None = None,
+        top_k: int | None = None,
+        budget_tokens: int | None = None,
+    ) -> dict[str, Any]:
+        body = {
+            k: v
+            for k, v in {
+                "user_input": user_input,
+                "index": index,
+                "top_k": top_k,
+                "budget_tokens": budget_tokens,
+            }.items()
+            if v is not None
+        }
         return dict(self.request("POST", chat_path(chat_id, "recall"), body=body))
 
     def prepare_recall(self, chat_id: str, user_input: str, *, index: int | None = None) -> dict[str, Any]:
-        body: dict[str, Any] = {"user_input": user_input} if index is None else {"user_input": user_input,
-                                                                               "index": index}
+        body: dict[str, Any] = (
+            {"user_input": user_input} if index is None else {"user_input": user_input, "index": index}
+        )
         return dict(self.request("POST", chat_path(chat_id, "recall", "prepare"), body=body))
 
     def get_recall(self, chat_id: str, index: int) -> dict[str, Any]:
@@ -167,10 +214,16 @@ class BridgeClient:
     def export_worldinfo(self, chat_id: str, ids: list[str]) -> dict[str, Any]:
         return dict(self.request("POST", chat_path(chat_id, "worldinfo", "export"), body={"ids": ids}))
 
-    def import_worldinfo(self, chat_id: str, document: dict[str, Any], book: str, scope: str = "world"
-                         ) -> dict[str, Any]:
-        return dict(self.request("POST", chat_path(chat_id, "worldinfo", "import"),
-                                 body={"file": document, "book": book, "scope": scope}))
+    def import_worldinfo(
+        self, chat_id: str, document: dict[str, Any], book: str, scope: str = "world"
+    ) -> dict[str, Any]:
+        return dict(
+            self.request(
+                "POST",
+                chat_path(chat_id, "worldinfo", "import"),
+                body={"file": document, "book": book, "scope": scope},
+            )
+        )
 
     def delete_node(self, chat_id: str, node_id: str) -> dict[str, Any]:
         return dict(self.request("DELETE", chat_path(chat_id, "nodes", node_id)))
@@ -178,13 +231,18 @@ class BridgeClient:
     def restore_node(self, chat_id: str, node_id: str) -> dict[str, Any]:
         return dict(self.request("POST", chat_path(chat_id, "nodes", node_id, "restore")))
 
-    def edges(self, chat_id: str, *, node: str | None = None, limit: int | None = None,
-              offset: int | None = None) -> dict[str, Any]:
-        return dict(self.request("GET", chat_path(chat_id, "edges"),
-                                 params={"node": node, "limit": limit, "offset": offset}))
+    def edges(
+        self, chat_id: str, *, node: str | None = None, limit: int | None = None, offset: int | None = None
+    ) -> dict[str, Any]:
+        return dict(
+            self.request(
+                "GET", chat_path(chat_id, "edges"), params={"node": node, "limit": limit, "offset": offset}
+            )
+        )
 
-    def create_edge(self, chat_id: str, from_id: str, to_id: str, relation: str, *,
-                    strength: float | None = None) -> dict[str, Any]:
+    def create_edge(
+        self, chat_id: str, from_id: str, to_id: str, relation: str, *, strength: float | None = None
+    ) -> dict[str, Any]:
         body: dict[str, Any] = {"from": from_id, "to": to_id, "relation": relation}
         if strength is not None:
             body["strength"] = strength
@@ -193,8 +251,9 @@ class BridgeClient:
     def delete_edge(self, chat_id: str, edge_id: str) -> dict[str, Any]:
         return dict(self.request("DELETE", chat_path(chat_id, "edges", edge_id)))
 
-    def maintenance(self, chat_id: str, task: str, *, wait: bool = True, start: int | None = None,
-                    end: int | None = None) -> dict[str, Any]:
+    def maintenance(
+        self, chat_id: str, task: str, *, wait: bool = True, start: int | None = None, end: int | None = None
+    ) -> dict[str, Any]:
         """Run a task; ``start``/``end`` are the message range (``from``/``to``) of the ranged
         operations (``reextract``, ``rebuild_vectors``, ``evolve``)."""
         body: dict[str, Any] = {"task": task, "wait": wait}
@@ -207,10 +266,13 @@ class BridgeClient:
     async def events(self, *, chat_id: str | None = None) -> AsyncIterator[dict[str, Any]]:
         """Yield events from ``/v1/events`` (aiohttp WebSocket) until the bridge closes it."""
         import aiohttp
+
         url = self.url.replace("http", "ws", 1) + "/v1/events"
         params = {"chat_id": chat_id} if chat_id else None
-        async with aiohttp.ClientSession() as session, session.ws_connect(
-                url, params=params, headers={"Authorization": f"Bearer {self.token}"}) as ws:
+        async with (
+            aiohttp.ClientSession() as session,
+            session.ws_connect(url, params=params, headers={"Authorization": f"Bearer {self.token}"}) as ws,
+        ):
             async for msg in ws:
                 if msg.type == aiohttp.WSMsgType.TEXT:
                     yield json.loads(msg.data)

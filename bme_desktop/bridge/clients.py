@@ -21,10 +21,21 @@ SILLYTAVERN = "SillyTavern extension"
 _PRODUCT = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
 
 # the second path segment after /v1/chats/{chat_id}/ names what a request does
-_CHAT_KINDS = {"sync": "sync", "recall": "recall", "nodes": "memories", "edges": "edges",
-               "maintenance": "maintenance", "patrol": "patrol", "about": "about"}
-_TOP_KINDS = {"/v1/events": "events", "/v1/chat/completions": "proxy", "/v1/models": "proxy",
-              "/v1/clients": "clients"}
+_CHAT_KINDS = {
+    "sync": "sync",
+    "recall": "recall",
+    "nodes": "memories",
+    "edges": "edges",
+    "maintenance": "maintenance",
+    "patrol": "patrol",
+    "about": "about",
+}
+_TOP_KINDS = {
+    "/v1/events": "events",
+    "/v1/chat/completions": "proxy",
+    "/v1/models": "proxy",
+    "/v1/clients": "clients",
+}
 
 
 @dataclass(frozen=True)
@@ -73,12 +84,16 @@ class ClientSource(Protocol):
     def refused_clients(self) -> list[ClientInfo]: ...
 
 
-def identify(address: str | None, origin: str | None, user_agent: str | None,
-             client: str | None = None) -> ClientIdentity:
+def identify(
+    address: str | None, origin: str | None, user_agent: str | None, client: str | None = None
+) -> ClientIdentity:
     """``client`` is the ``X-BME-Client`` header a frontend may send to name itself (browsers
     do not let a page set its User-Agent); it wins over the User-Agent."""
-    return ClientIdentity(address=(address or "?")[:64], origin=(origin or "")[:200],
-                          agent=first_product(client) or first_product(user_agent))
+    return ClientIdentity(
+        address=(address or "?")[:64],
+        origin=(origin or "")[:200],
+        agent=first_product(client) or first_product(user_agent),
+    )
 
 
 def first_product(user_agent: str | None) -> str:
@@ -114,7 +129,9 @@ class _Entry:
 class ClientRegistry:
     """Thread-safe; every call is O(clients) at most and does no I/O."""
 
-    def __init__(self, *, clock: Callable[[], float] = time.time, forget_after_s: float = IDLE_FORGET_S) -> None:
+    def __init__(
+        self, *, clock: Callable[[], float] = time.time, forget_after_s: float = IDLE_FORGET_S
+    ) -> None:
         self._clock = clock
         self._forget_after_s = forget_after_s
         self._lock = threading.Lock()
@@ -159,9 +176,12 @@ class ClientRegistry:
         """Recent refused attempts (same shape; ``requests`` counts the refusals), without
         those of a client that has since got in."""
         with self._lock:
-            return [info for info in self._snapshot(self._refused)
-                    if info.identity not in self._clients
-                    or self._clients[info.identity].last_seen < info.last_seen]
+            return [
+                info
+                for info in self._snapshot(self._refused)
+                if info.identity not in self._clients
+                or self._clients[info.identity].last_seen < info.last_seen
+            ]
 
     def _touch(self, table: dict[ClientIdentity, _Entry], who: ClientIdentity, limit: int) -> _Entry:
         now = self._clock()
@@ -169,8 +189,11 @@ class ClientRegistry:
         if entry is None:
             self._forget_idle(table, now)
             if len(table) >= limit:
-                oldest = min((k for k, e in table.items() if not e.open_sockets),
-                             key=lambda k: table[k].last_seen, default=None)
+                oldest = min(
+                    (k for k, e in table.items() if not e.open_sockets),
+                    key=lambda k: table[k].last_seen,
+                    default=None,
+                )
                 if oldest is not None:
                     del table[oldest]
             entry = table[who] = _Entry(first_seen=now, last_seen=now)
@@ -178,15 +201,25 @@ class ClientRegistry:
         return entry
 
     def _forget_idle(self, table: dict[ClientIdentity, _Entry], now: float) -> None:
-        stale = [k for k, e in table.items() if not e.open_sockets and now - e.last_seen > self._forget_after_s]
+        stale = [
+            k for k, e in table.items() if not e.open_sockets and now - e.last_seen > self._forget_after_s
+        ]
         for key in stale:
             del table[key]
 
     def _snapshot(self, table: dict[ClientIdentity, _Entry]) -> list[ClientInfo]:
         now = self._clock()
         self._forget_idle(table, now)
-        infos = [ClientInfo(identity=who, first_seen=e.first_seen, last_seen=e.last_seen,
-                            idle_s=max(0.0, now - e.last_seen), requests=e.requests, last_kind=e.last_kind,
-                            open_sockets=e.open_sockets) for who, e in table.items()]
+        infos = [
+            ClientInfo(
+                identity=who,
+                first_seen=e.first_seen,
+                last_seen=e.last_seen,
+                idle_s=max(0.0, now - e.last_seen),
+                requests=e.requests,
+                last_kind=e.last_kind,
+                open_sockets=e.open_sockets,
+            )
+            for who, e in table.items()
+        ]
         return sorted(infos, key=lambda info: info.last_seen, reverse=True)
-

@@ -49,13 +49,25 @@ class BridgeConfig:
     extra_hosts: tuple[str, ...] = field(default=())
 
     @classmethod
-    def from_settings(cls, settings: BridgeSettings, *, host: str | None = None, port: int | None = None,
-                      allow_remote: bool = False) -> BridgeConfig:
+    def from_settings(
+        cls,
+        settings: BridgeSettings,
+        *,
+        host: str | None = None,
+        port: int | None = None,
+        allow_remote: bool = False,
+    ) -> BridgeConfig:
         body_limit = int(settings.body_limit_mb * MIB)
-        return cls(host=host or settings.host, port=settings.port if port is None else port,
-                   allowed_origins=tuple(settings.allowed_origins), body_limit=body_limit,
-                   sync_body_limit=max(64 * MIB, 16 * body_limit), rate_per_s=settings.rate_limit_per_s,
-                   rate_burst=settings.rate_burst, allow_remote=allow_remote)
+        return cls(
+            host=host or settings.host,
+            port=settings.port if port is None else port,
+            allowed_origins=tuple(settings.allowed_origins),
+            body_limit=body_limit,
+            sync_body_limit=max(64 * MIB, 16 * body_limit),
+            rate_per_s=settings.rate_limit_per_s,
+            rate_burst=settings.rate_burst,
+            allow_remote=allow_remote,
+        )
 
     @property
     def loopback_only(self) -> bool:

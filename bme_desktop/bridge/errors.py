@@ -8,16 +8,25 @@ from ..core.errors import Conflict, NotFound, ServiceError, Unavailable, Validat
 
 # The protocol's error codes, by HTTP status.
 CODE_FOR_STATUS: dict[int, str] = {
-    400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found", 405: "bad_request",
-    409: "conflict", 413: "too_large", 415: "bad_request", 429: "rate_limited", 503: "unavailable",
+    400: "bad_request",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not_found",
+    405: "bad_request",
+    409: "conflict",
+    413: "too_large",
+    415: "bad_request",
+    429: "rate_limited",
+    503: "unavailable",
 }
 
 
 class ApiError(Exception):
     """An error the bridge answers with; ``message`` names the field or thing that was wrong."""
 
-    def __init__(self, status: int, message: str, *, code: str | None = None,
-                 headers: dict[str, str] | None = None) -> None:
+    def __init__(
+        self, status: int, message: str, *, code: str | None = None, headers: dict[str, str] | None = None
+    ) -> None:
         super().__init__(message)
         self.status = status
         self.code = code or code_for_status(status)
@@ -35,8 +44,9 @@ def bad_request(field: str, message: str) -> ApiError:
     return ApiError(400, f"{field}: {message}")
 
 
-def error_response(status: int, code: str, message: str,
-                   headers: dict[str, str] | None = None) -> web.Response:
+def error_response(
+    status: int, code: str, message: str, headers: dict[str, str] | None = None
+) -> web.Response:
     response = web.json_response({"error": {"code": code, "message": message}}, status=status)
     response.headers["Cache-Control"] = "no-store"
     for name, value in (headers or {}).items():

@@ -30,8 +30,17 @@ log = logging.getLogger(__name__)
 # ``maintenance.progress`` (an operation's progress, ``core.chat_ops``) and
 # ``extraction.progress`` (how far a chat's extraction is, ``core.extract.scheduler``). Each
 # goes out under its wire name (``core.events.WIRE_NAMES``) as ``event.to_json()`` renders it.
-FORWARDED = (ChatSynced, ExtractionStarted, ExtractionFinished, GraphChanged, RecallFinished, ErrorReported,
-             ChatDeleted, MaintenanceProgressed, ExtractionProgressed)
+FORWARDED = (
+    ChatSynced,
+    ExtractionStarted,
+    ExtractionFinished,
+    GraphChanged,
+    RecallFinished,
+    ErrorReported,
+    ChatDeleted,
+    MaintenanceProgressed,
+    ExtractionProgressed,
+)
 
 
 OVERFLOW = "\x00overflow"  # queued in place of events a slow client missed; it is then closed

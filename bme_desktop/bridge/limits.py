@@ -18,8 +18,14 @@ class RateLimiter:
     """Each client gets ``burst`` requests at once and ``rate`` more per second.
     ``take(client)`` answers 0 when the request may go, else the seconds to wait."""
 
-    def __init__(self, rate: float, burst: int, *, clock: Callable[[], float] = time.monotonic,
-                 max_clients: int = 10_000) -> None:
+    def __init__(
+        self,
+        rate: float,
+        burst: int,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        max_clients: int = 10_000,
+    ) -> None:
         if rate <= 0 or burst < 1:
             raise ValueError("rate must be > 0 and burst ≥ 1")
         self.rate = rate
@@ -48,7 +54,7 @@ class RateLimiter:
         full_after = self.burst / self.rate
         self._buckets = {k: b for k, b in self._buckets.items() if now - b.updated < full_after}
         if len(self._buckets) >= self.max_clients:
-            keep = sorted(self._buckets.items(), key=lambda kv: kv[1].updated)[self.max_clients // 2:]
+            keep = sorted(self._buckets.items(), key=lambda kv: kv[1].updated)[self.max_clients // 2 :]
             self._buckets = dict(keep)
 
     @staticmethod

@@ -33,8 +33,14 @@ if TYPE_CHECKING:
     from ..core.service import MemoryService
 
 log = logging.getLogger(__name__)
-OFFER, JOB, RESULT, FAILED, CANCEL, ACCEPTED = ("model.offer", "model.job", "model.result", "model.error",
-                                                "model.cancel", "model.offer.accepted")
+OFFER, JOB, RESULT, FAILED, CANCEL, ACCEPTED = (
+    "model.offer",
+    "model.job",
+    "model.result",
+    "model.error",
+    "model.cancel",
+    "model.offer.accepted",
+)
 NOT_LENT = frozenset({"rerank"})  # runs inside SillyTavern's own generation: it would wait for itself
 MAX_NAME = 200
 CANCEL_POLL_S = 0.25  # how often a waiting worker looks at its cancel flag
@@ -60,7 +66,11 @@ def parse_offer(data: Mapping[str, Any]) -> tuple[bool, str, frozenset[str]]:
     ignored and a missing list means all of them."""
     enabled = data.get("enabled") is True
     purposes = data.get("purposes")
-    wanted = frozenset(p for p in purposes if isinstance(p, str)) if isinstance(purposes, list) else frozenset(PURPOSES)
+    wanted = (
+        frozenset(p for p in purposes if isinstance(p, str))
+        if isinstance(purposes, list)
+        else frozenset(PURPOSES)
+    )
     return enabled, _text(data.get("model"), MAX_NAME), (wanted & frozenset(PURPOSES)) - NOT_LENT
 
 
@@ -96,10 +106,23 @@ class SocketLender:
                 self._offers.append(Offer(sub, name, purposes))
         llm = self.service.settings.llm
         in_use = enabled and llm.use_sillytavern and not endpoint_set(llm)
-        why = "" if in_use else ("withdrawn" if not enabled else "endpoint" if endpoint_set(llm) else "off_in_app")
-        self._send(sub, {"type": ACCEPTED, "chat_id": None, "enabled": enabled, "in_use": in_use,
-                         "reason": why, "max_tokens": llm.lent_max_tokens,
-                         "jobs_per_minute": llm.lent_jobs_per_minute})
+        why = (
+            ""
+            if in_use
+            else ("withdrawn" if not enabled else "endpoint" if endpoint_set(llm) else "off_in_app")
+        )
+        self._send(
+            sub,
+            {
+                "type": ACCEPTED,
+                "chat_id": None,
+                "enabled": enabled,
+                "in_use": in_use,
+                "reason": why,
+                "max_tokens": llm.lent_max_tokens,
+                "jobs_per_minute": llm.lent_jobs_per_minute,
+            },
+        )
 
     def withdraw(self, sub: Subscriber, why: str = "the socket closed") -> None:
         """Drop ``sub``'s offer; its jobs in flight fail now (their steps fall back)."""
@@ -110,7 +133,9 @@ class SocketLender:
             for job_id in list(offer.jobs):
                 entry = self._jobs.get(job_id)
                 if entry is not None and not entry[0].done():
-                    entry[0].set_exception(LLMConnectionError(f"SillyTavern's connection went away mid-job ({why})"))
+                    entry[0].set_exception(
+                        LLMConnectionError(f"SillyTavern's connection went away mid-job ({why})")
+                    )
 
     def _answer(self, sub: Subscriber, data: Mapping[str, Any]) -> None:
         job_id = data.get("job_id")
@@ -129,8 +154,11 @@ class SocketLender:
             return
         code = _text(data.get("code"), 40) or "failed"
         message = _text(data.get("message"), 300)
-        error: LLMError = LLMTimeout(f"SillyTavern: {code}: {message}") if code in ("timeout", "busy") \
+        error: LLMError = (
+            LLMTimeout(f"SillyTavern: {code}: {message}")
+            if code in ("timeout", "busy")
             else LLMError(f"SillyTavern: {code}: {message}")
+        )
         future.set_exception(error)
 
     @staticmethod
@@ -141,8 +169,9 @@ class SocketLender:
             return False
         return True
 
-    async def run(self, offer: Offer, purpose: str, messages: list[ChatMessage], max_tokens: int,
-                  timeout_s: float) -> str:
+    async def run(
+        self, offer: Offer, purpose: str, messages: list[ChatMessage], max_tokens: int, timeout_s: float
+    ) -> str:
         """Send one job on ``offer``'s socket and wait for its answer (bridge loop)."""
         with self._lock:
             standing = offer in self._offers
@@ -153,16 +182,27 @@ class SocketLender:
         self._jobs[job_id] = (future, offer)
         offer.jobs.add(job_id)
         try:
-            sent = self._send(offer.sub, {"type": JOB, "chat_id": None, "job_id": job_id, "purpose": purpose,
-                                          "messages": [dict(m) for m in messages], "max_tokens": max_tokens,
-                                          "timeout_ms": int(timeout_s * 1000)})
+            sent = self._send(
+                offer.sub,
+                {
+                    "type": JOB,
+                    "chat_id": None,
+                    "job_id": job_id,
+                    "purpose": purpose,
+                    "messages": [dict(m) for m in messages],
+                    "max_tokens": max_tokens,
+                    "timeout_ms": int(timeout_s * 1000),
+                },
+            )
             if not sent:
                 raise LLMConnectionError("the events socket is too far behind to take a job")
             try:
                 return await asyncio.wait_for(future, timeout_s)
             except TimeoutError:
                 self._send(offer.sub, {"type": CANCEL, "chat_id": None, "job_id": job_id})
-                raise LLMTimeout(f"SillyTavern did not answer the {purpose} job within {timeout_s:g} s") from None
+                raise LLMTimeout(
+                    f"SillyTavern did not answer the {purpose} job within {timeout_s:g} s"
+                ) from None
             except asyncio.CancelledError:
                 self._send(offer.sub, {"type": CANCEL, "chat_id": None, "job_id": job_id})
                 raise
@@ -201,4 +241,3 @@ class SocketLender:
             return future.result()
         except FutureCancelled as exc:
             raise LLMConnectionError("the job was dropped (the bridge is stopping)") from exc
-

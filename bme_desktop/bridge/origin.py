@@ -10,8 +10,15 @@ from aiohttp import web
 from .config import is_loopback_host
 
 ALLOWED_METHODS = "GET, POST, PUT, PATCH, DELETE, OPTIONS"
-ALLOWED_HEADERS = ("authorization", "content-type", "accept", "x-requested-with", "x-bme-chat", "x-bme-memory",
-                   "x-bme-client")
+ALLOWED_HEADERS = (
+    "authorization",
+    "content-type",
+    "accept",
+    "x-requested-with",
+    "x-bme-chat",
+    "x-bme-memory",
+    "x-bme-client",
+)
 ALLOWED_HEADER_PREFIXES = ("x-stainless-",)  # sent by the OpenAI JavaScript SDK (proxy clients)
 PREFLIGHT_MAX_AGE = "600"
 
@@ -64,13 +71,19 @@ class OriginPolicy:
 
 
 def cors_headers(origin: str) -> dict[str, str]:
-    return {"Access-Control-Allow-Origin": origin, "Vary": "Origin",
-            "Access-Control-Expose-Headers": "Retry-After"}
+    return {
+        "Access-Control-Allow-Origin": origin,
+        "Vary": "Origin",
+        "Access-Control-Expose-Headers": "Retry-After",
+    }
 
 
 def is_preflight(request: web.Request) -> bool:
-    return request.method == "OPTIONS" and "Origin" in request.headers \
+    return (
+        request.method == "OPTIONS"
+        and "Origin" in request.headers
         and "Access-Control-Request-Method" in request.headers
+    )
 
 
 def preflight_response(request: web.Request) -> web.Response:
@@ -79,12 +92,15 @@ def preflight_response(request: web.Request) -> web.Response:
     wanted = request.headers.get("Access-Control-Request-Headers", "")
     asked = [h.strip().lower() for h in wanted.split(",") if h.strip()]
     headers["Access-Control-Allow-Methods"] = ALLOWED_METHODS
-    headers["Access-Control-Allow-Headers"] = ", ".join(
-        h for h in asked if h in ALLOWED_HEADERS or h.startswith(ALLOWED_HEADER_PREFIXES)) \
+    headers["Access-Control-Allow-Headers"] = (
+        ", ".join(h for h in asked if h in ALLOWED_HEADERS or h.startswith(ALLOWED_HEADER_PREFIXES))
         or "Authorization, Content-Type"
+    )
     headers["Access-Control-Max-Age"] = PREFLIGHT_MAX_AGE
     if request.headers.get("Access-Control-Request-Private-Network", "").lower() == "true":
         headers["Access-Control-Allow-Private-Network"] = "true"
-    headers["Vary"] = "Origin, Access-Control-Request-Method, Access-Control-Request-Headers, " \
-                      "Access-Control-Request-Private-Network"
+    headers["Vary"] = (
+        "Origin, Access-Control-Request-Method, Access-Control-Request-Headers, "
+        "Access-Control-Request-Private-Network"
+    )
     return web.Response(status=204, headers=headers)

@@ -22,7 +22,9 @@ def chat_id_of(request: web.Request) -> str:
     parts = request.raw_path.split("?", 1)[0].split("/")
     raw = parts[3] if len(parts) > 3 else ""
     if _BARE_PERCENT.search(raw):
-        raise bad_request("chat_id", "has a '%' that does not start a percent-escape (send '%' itself as %25)")
+        raise bad_request(
+            "chat_id", "has a '%' that does not start a percent-escape (send '%' itself as %25)"
+        )
     try:
         chat_id = unquote_to_bytes(raw).decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -55,8 +55,12 @@ def lore_json(node: Node) -> dict[str, Any] | None:
     lore = lore_of(node)
     if lore is None:
         return None
-    return {"book": lore.get("book"), "uid": lore.get("uid"), "source": lore.get("source"),
-            "read_only": is_read_only(node)}
+    return {
+        "book": lore.get("book"),
+        "uid": lore.get("uid"),
+        "source": lore.get("source"),
+        "read_only": is_read_only(node),
+    }
 
 
 def edge_json(edge: Edge) -> dict[str, Any]:
@@ -98,8 +102,12 @@ def stats_json(stats: ChatStats) -> dict[str, Any]:
 
 
 def recalled_node_json(item: RecalledNode) -> dict[str, Any]:
-    return {**node_json(item.node), "score": round(item.score, 6), "bucket": item.bucket,
-            "components": {k: round(v, 6) for k, v in item.components.items()}}
+    return {
+        **node_json(item.node),
+        "score": round(item.score, 6),
+        "bucket": item.bucket,
+        "components": {k: round(v, 6) for k, v in item.components.items()},
+    }
 
 
 def recall_json(result: RecallResult, *, index: int | None) -> dict[str, Any]:
@@ -118,13 +126,24 @@ def recall_json(result: RecallResult, *, index: int | None) -> dict[str, Any]:
 def kept_node_json(saved: dict[str, Any], current: Node | None) -> dict[str, Any]:
     """A node of a kept recall: the memory as it is now (when it still exists), with the
     score and bucket it had when recalled."""
-    base = node_json(current) if current is not None else {
-        "id": saved.get("id"), "type": saved.get("type"), "title": saved.get("title"),
-        "text": saved.get("text", saved.get("title", "")), "source_indices": saved.get("source_indices", []),
-        "deleted_at": None,
+    base = (
+        node_json(current)
+        if current is not None
+        else {
+            "id": saved.get("id"),
+            "type": saved.get("type"),
+            "title": saved.get("title"),
+            "text": saved.get("text", saved.get("title", "")),
+            "source_indices": saved.get("source_indices", []),
+            "deleted_at": None,
+        }
+    )
+    return {
+        **base,
+        "score": saved.get("score"),
+        "bucket": saved.get("bucket"),
+        "components": saved.get("components", {}),
     }
-    return {**base, "score": saved.get("score"), "bucket": saved.get("bucket"),
-            "components": saved.get("components", {})}
 
 
 def record_json(record: RecallRecord, current: dict[str, Node]) -> dict[str, Any]:
@@ -144,6 +163,11 @@ def record_json(record: RecallRecord, current: dict[str, Node]) -> dict[str, Any
 
 def changes_json(change: ChangeRecord) -> dict[str, int]:
     counts = change.counts()
-    return {"nodes_changed": counts["nodes_changed"], "nodes_added": counts["nodes_added"],
-            "nodes_removed": counts["nodes_removed"], "edges_added": counts["edges_added"],
-            "edges_changed": counts["edges_changed"], "edges_removed": counts["edges_removed"]}
+    return {
+        "nodes_changed": counts["nodes_changed"],
+        "nodes_added": counts["nodes_added"],
+        "nodes_removed": counts["nodes_removed"],
+        "edges_added": counts["edges_added"],
+        "edges_changed": counts["edges_changed"],
+        "edges_removed": counts["edges_removed"],
+    }

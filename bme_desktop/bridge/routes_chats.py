@@ -34,8 +34,14 @@ def parse_message(f: Fields) -> MessageIn:
         raise bad_request(f.name("role"), f"must be one of {', '.join(ROLES)}, not {role!r}")
     text = f.text("text", required=True, max_len=MAX_TEXT)
     assert index is not None and role is not None and text is not None
-    return MessageIn(index=index, role=role, text=text, name=f.text("name", max_len=256),
-                     swipe_id=f.whole("swipe_id", low=0, high=2**31 - 1), time=f.iso_time("time"))
+    return MessageIn(
+        index=index,
+        role=role,
+        text=text,
+        name=f.text("name", max_len=256),
+        swipe_id=f.whole("swipe_id", low=0, high=2**31 - 1),
+        time=f.iso_time("time"),
+    )
 
 
 def _stable_id(f: Fields, key: str) -> str | None:
@@ -54,8 +60,9 @@ def _members(f: Fields) -> tuple[str, ...] | None:
     names: dict[str, str] = {}
     for pos, value in enumerate(raw):
         if not isinstance(value, str) or not value.strip() or len(value) > 256:
-            raise bad_request(f"members[{pos}]", "must be a character's name: a non-blank string of at most 256 "
-                                                 "characters")
+            raise bad_request(
+                f"members[{pos}]", "must be a character's name: a non-blank string of at most 256 characters"
+            )
         names.setdefault(fold(value), value.strip())
     return tuple(names.values())
 
@@ -65,23 +72,38 @@ async def sync(request: web.Request) -> web.Response:
     chat_id = chat_id_of(request)
     body = await read_json_object(request, c.config.sync_body_limit)
     f = Fields(body)
-    f.only("character", "user", "character_id", "persona_id", "world", "isolated", "members", "messages", "complete",
-           "wait")
+    f.only(
+        "character",
+        "user",
+        "character_id",
+        "persona_id",
+        "world",
+        "isolated",
+        "members",
+        "messages",
+        "complete",
+        "wait",
+    )
     raw = f.array("messages", required=True, max_len=MAX_MESSAGES) or []
     messages = each(raw, "messages", parse_message)
     seen: dict[int, int] = {}
     for pos, m in enumerate(messages):
         if m.index in seen:
-            raise bad_request(f"messages[{pos}].index", f"index {m.index} appears twice "
-                                                        f"(also at messages[{seen[m.index]}])")
+            raise bad_request(
+                f"messages[{pos}].index", f"index {m.index} appears twice (also at messages[{seen[m.index]}])"
+            )
         seen[m.index] = pos
     complete = f.flag("complete", default=False)
     wait = f.flag("wait", default=False)
-    identity = ChatIdentity(character=f.text("character", max_len=256), user=f.text("user", max_len=256),
-                            character_id=_stable_id(f, "character_id"), persona_id=_stable_id(f, "persona_id"),
-                            world=f.text("world", max_len=256),
-                            isolated=f.flag("isolated", default=False) if body.get("isolated") is not None else None,
-                            members=_members(f))
+    identity = ChatIdentity(
+        character=f.text("character", max_len=256),
+        user=f.text("user", max_len=256),
+        character_id=_stable_id(f, "character_id"),
+        persona_id=_stable_id(f, "persona_id"),
+        world=f.text("world", max_len=256),
+        isolated=f.flag("isolated", default=False) if body.get("isolated") is not None else None,
+        members=_members(f),
+    )
     result = await c.call(c.service.sync, chat_id, messages, complete=complete, identity=identity)
     done = result.done
     if wait and result.ticket is not None:  # the write is done: wait without holding a worker
@@ -89,10 +111,16 @@ async def sync(request: web.Request) -> web.Response:
         done = await c.wait(result.ticket.wait, c.config.sync_wait_timeout_s)
         if c.service.vector_index() is not None:  # ... and until its memories can be found by meaning too
             await c.wait(c.service.wait_for_vectors, chat_id, max(0.0, deadline - time.monotonic()))
-    return web.json_response({
-        "chat_id": result.chat_id, "stored": result.stored, "changed_from": result.changed_from,
-        "rolled_back": {"batches": result.rolled_back_batches, "nodes": result.rolled_back_nodes},
-        "extraction": {"queued": result.queued, "done": done}, "revision": result.revision})
+    return web.json_response(
+        {
+            "chat_id": result.chat_id,
+            "stored": result.stored,
+            "changed_from": result.changed_from,
+            "rolled_back": {"batches": result.rolled_back_batches, "nodes": result.rolled_back_nodes},
+            "extraction": {"queued": result.queued, "done": done},
+            "revision": result.revision,
+        }
+    )
 
 
 async def list_chats(request: web.Request) -> web.Response:
@@ -121,8 +149,9 @@ async def delete_chat(request: web.Request) -> web.Response:
     return web.json_response({"deleted": True, "chat_id": chat_id})
 
 
-def _run_task(c: BridgeContext, chat_id: str, task: str, start: int | None = None,
-              end: int | None = None) -> dict[str, Any]:
+def _run_task(
+    c: BridgeContext, chat_id: str, task: str, start: int | None = None, end: int | None = None
+) -> dict[str, Any]:
     started = time.perf_counter()
     result: dict[str, Any] | None = None
     retention: dict[str, Any] | None = None
@@ -132,9 +161,14 @@ def _run_task(c: BridgeContext, chat_id: str, task: str, start: int | None = Non
     else:
         # upkeep says what retention will retire before it does (docs/lifecycle.md "Retention")
         retention = c.service.retention_preview(chat_id) if task == "upkeep" else None
-        change = run_recorded(c.service, chat_id, task)  # a memory task is one step of the chat's undo history
-    body: dict[str, Any] = {"task": task, "changes": changes_json(change),
-                            "elapsed_ms": round((time.perf_counter() - started) * 1000, 3)}
+        change = run_recorded(
+            c.service, chat_id, task
+        )  # a memory task is one step of the chat's undo history
+    body: dict[str, Any] = {
+        "task": task,
+        "changes": changes_json(change),
+        "elapsed_ms": round((time.perf_counter() - started) * 1000, 3),
+    }
     if result is not None:
         body["result"] = result
     elif retention is not None:

@@ -37,11 +37,11 @@ LENDER: web.AppKey[SocketLender] = web.AppKey("bme_socket_lender")
 UNLEND: web.AppKey[Any] = web.AppKey("bme_socket_unlend")
 
 
-async def _refuse(ws: web.WebSocketResponse, code: int, message: str,
-                  error: str = "unauthorized") -> web.WebSocketResponse:
+async def _refuse(
+    ws: web.WebSocketResponse, code: int, message: str, error: str = "unauthorized"
+) -> web.WebSocketResponse:
     with contextlib.suppress(Exception):
-        await ws.send_json({"type": "error", "chat_id": None,
-                            "error": {"code": error, "message": message}})
+        await ws.send_json({"type": "error", "chat_id": None, "error": {"code": error, "message": message}})
     await ws.close(code=code, message=message.encode("utf-8")[:120])
     return ws
 
@@ -89,8 +89,12 @@ async def _read_client(ws: web.WebSocketResponse, sub: Subscriber, lender: Socke
 async def events(request: web.Request) -> web.StreamResponse:
     c: BridgeContext = ctx(request)
     header_auth = "Authorization" in request.headers
-    who = identify(request.remote, request.headers.get("Origin"), request.headers.get("User-Agent"),
-                   request.headers.get("X-BME-Client"))
+    who = identify(
+        request.remote,
+        request.headers.get("Origin"),
+        request.headers.get("User-Agent"),
+        request.headers.get("X-BME-Client"),
+    )
     if header_auth:
         try:
             require_token(request, c.tokens.current())
@@ -105,7 +109,9 @@ async def events(request: web.Request) -> web.StreamResponse:
     if len(sockets) - len(waiting) >= c.config.ws_max_clients:
         raise ApiError(503, full)
     if not header_auth and len(waiting) >= c.config.ws_max_waiting:
-        raise ApiError(503, f"too many event sockets waiting for their token (at most {c.config.ws_max_waiting})")
+        raise ApiError(
+            503, f"too many event sockets waiting for their token (at most {c.config.ws_max_waiting})"
+        )
     ws = web.WebSocketResponse(heartbeat=30.0, max_msg_size=64 * 1024)
     if not ws.can_prepare(request).ok:
         raise ApiError(400, "Upgrade: /v1/events is a WebSocket endpoint; connect with ws://")
@@ -120,8 +126,11 @@ async def events(request: web.Request) -> web.StreamResponse:
             if token is None or not token_matches(token, c.tokens.current()):
                 c.clients.refused(who, "events")
                 if token is None:
-                    return await _refuse(ws, CLOSE_AUTH_TIMEOUT, "no token: send {\"token\": \"...\"} first, "
-                                                                 f"within {c.config.ws_auth_timeout_s:g} s")
+                    return await _refuse(
+                        ws,
+                        CLOSE_AUTH_TIMEOUT,
+                        f'no token: send {{"token": "..."}} first, within {c.config.ws_auth_timeout_s:g} s',
+                    )
                 return await _refuse(ws, CLOSE_UNAUTHORIZED, "the token is missing or wrong")
             if len(sockets) - len(waiting) > c.config.ws_max_clients:  # this one counts now
                 return await _refuse(ws, CLOSE_TRY_AGAIN, full, "unavailable")

@@ -28,8 +28,9 @@ def _entry(raw: Any, pos: int) -> LoreEntry | str:
     if not isinstance(book, str) or not 1 <= len(book.strip()) <= MAX_BOOK:
         raise bad_request(f"{where}.book", f"must be the lorebook's name (1–{MAX_BOOK} characters)")
     try:
-        return parse_entry({k: v for k, v in raw.items() if k not in ("book", "uid")}, book.strip(),
-                           raw.get("uid"), where)
+        return parse_entry(
+            {k: v for k, v in raw.items() if k not in ("book", "uid")}, book.strip(), raw.get("uid"), where
+        )
     except ValidationError as exc:
         if exc.field.endswith(".uid"):
             raise ApiError(400, str(exc)) from exc
@@ -57,8 +58,9 @@ async def put_lorebook(request: web.Request) -> web.Response:
             entries.append(entry)
             regex_keys += len(entry.regex_keys)
     report = await c.call(c.service.sync_lorebook, chat_id, entries)
-    return web.json_response({"chat_id": chat_id, **report.to_json(), "refused": refused,
-                              "regex_keys": regex_keys})
+    return web.json_response(
+        {"chat_id": chat_id, **report.to_json(), "refused": refused, "regex_keys": regex_keys}
+    )
 
 
 async def export_worldinfo(request: web.Request) -> web.Response:

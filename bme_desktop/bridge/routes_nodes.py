@@ -84,12 +84,16 @@ def parse_draft(body: dict[str, Any]) -> NodeDraft:
         raise bad_request("type", "is required")
     scope = parse_scope(f.obj("scope") or {})
     return NodeDraft(
-        type=type_id, fields=parse_fields(f.obj("fields", required=True) or {}, allow_null=False),
+        type=type_id,
+        fields=parse_fields(f.obj("fields", required=True) or {}, allow_null=False),
         importance=f.number("importance", low=0, high=10, default=5.0) or 0.0,
         tier=_choice(f, "tier", TIERS, "long_term") or "long_term",
         review_status=_choice(f, "review_status", REVIEW_STATUSES, "approved") or "approved",
-        pinned=f.flag("pinned", default=False), scope=Scope(**scope), story_time=f.obj("story_time"),
-        source_indices=parse_indices(f.array("source_indices", max_len=100_000) or []))
+        pinned=f.flag("pinned", default=False),
+        scope=Scope(**scope),
+        story_time=f.obj("story_time"),
+        source_indices=parse_indices(f.array("source_indices", max_len=100_000) or []),
+    )
 
 
 def parse_patch(body: dict[str, Any]) -> dict[str, Any]:
@@ -127,19 +131,25 @@ async def list_nodes(request: web.Request) -> web.Response:
     chat_id = chat_id_of(request)
     deleted = choice_param(request, "deleted", ("exclude", "include", "only")) or "exclude"
     query = NodeQuery(
-        type=choice_param(request, "type", tuple(NODE_TYPES)), q=text_param(request, "q"),
+        type=choice_param(request, "type", tuple(NODE_TYPES)),
+        q=text_param(request, "q"),
         tier=choice_param(request, "tier", TIERS),
         review_status=choice_param(request, "review_status", REVIEW_STATUSES),
-        pinned=bool_param(request, "pinned"), owner=text_param(request, "owner", max_len=256),
-        region=text_param(request, "region", max_len=256), kind=choice_param(request, "scope", SCOPE_KINDS),
+        pinned=bool_param(request, "pinned"),
+        owner=text_param(request, "owner", max_len=256),
+        region=text_param(request, "region", max_len=256),
+        kind=choice_param(request, "scope", SCOPE_KINDS),
         include_deleted=deleted == "include",
-        only_deleted=deleted == "only", limit=whole_param(request, "limit", default=50, low=1, high=500),
+        only_deleted=deleted == "only",
+        limit=whole_param(request, "limit", default=50, low=1, high=500),
         offset=whole_param(request, "offset", default=0, low=0, high=10**9),
         order_by=choice_param(request, "order_by", ORDERS) or "updated_at",
-        descending=(choice_param(request, "order", ("asc", "desc")) or "desc") == "desc")
+        descending=(choice_param(request, "order", ("asc", "desc")) or "desc") == "desc",
+    )
     nodes, total = await c.call(c.service.search_nodes, chat_id, query)
-    return web.json_response({"items": [node_json(n) for n in nodes], "total": total, "limit": query.limit,
-                              "offset": query.offset})
+    return web.json_response(
+        {"items": [node_json(n) for n in nodes], "total": total, "limit": query.limit, "offset": query.offset}
+    )
 
 
 async def create_node(request: web.Request) -> web.Response:
@@ -163,8 +173,9 @@ async def patch_node(request: web.Request) -> web.Response:
     node_id = id_of(request, "node_id", "memory")
     patch = parse_patch(await read_json_object(request, c.config.body_limit))
     if set(patch) == {"review_status"}:  # a review decision, as the review centre makes it: not an edit
-        node = (await c.call(c.service.decide_review, chat_id, [node_id], patch["review_status"],
-                             actor="bridge"))[0]
+        node = (
+            await c.call(c.service.decide_review, chat_id, [node_id], patch["review_status"], actor="bridge")
+        )[0]
     else:
         node = await c.call(c.service.update_node, chat_id, node_id, patch, actor="bridge")
     return web.json_response(node_json(node))
@@ -205,8 +216,14 @@ async def list_edges(request: web.Request) -> web.Response:
     limit = whole_param(request, "limit", default=100, low=1, high=1000)
     offset = whole_param(request, "offset", default=0, low=0, high=10**9)
     edges: list[Edge] = await c.call(c.service.edges, chat_id, node_id=node)
-    return web.json_response({"items": [edge_json(e) for e in edges[offset:offset + limit]],
-                              "total": len(edges), "limit": limit, "offset": offset})
+    return web.json_response(
+        {
+            "items": [edge_json(e) for e in edges[offset : offset + limit]],
+            "total": len(edges),
+            "limit": limit,
+            "offset": offset,
+        }
+    )
 
 
 async def create_edge(request: web.Request) -> web.Response:
@@ -220,8 +237,15 @@ async def create_edge(request: web.Request) -> web.Response:
     if relation is None:
         raise bad_request("relation", "is required")
     assert from_id is not None and to_id is not None
-    edge = await c.call(c.service.link, chat_id, from_id, to_id, relation,
-                        strength=f.number("strength", low=0, high=1), actor="bridge")
+    edge = await c.call(
+        c.service.link,
+        chat_id,
+        from_id,
+        to_id,
+        relation,
+        strength=f.number("strength", low=0, high=1),
+        actor="bridge",
+    )
     return web.json_response(edge_json(edge), status=201)
 
 

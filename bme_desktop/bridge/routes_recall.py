@@ -31,13 +31,17 @@ async def recall(request: web.Request) -> web.Response:
     user_input = f.text("user_input", required=True, max_len=MAX_INPUT)
     assert user_input is not None
     index = f.whole("index", low=0, high=MAX_INDEX)
-    req = RecallRequest(chat_id=chat_id, user_input=user_input, index=index,
-                        top_k=f.whole("top_k", low=1, high=100, default=defaults.top_k) or defaults.top_k,
-                        budget_tokens=f.whole("budget_tokens", low=50, high=32000,
-                                              default=defaults.budget_tokens) or defaults.budget_tokens,
-                        last_reply=f.text("last_reply", max_len=MAX_INPUT),
-                        previous_input=f.text("previous_input", max_len=MAX_INPUT),
-                        for_character=_name(f, "for_character"))
+    req = RecallRequest(
+        chat_id=chat_id,
+        user_input=user_input,
+        index=index,
+        top_k=f.whole("top_k", low=1, high=100, default=defaults.top_k) or defaults.top_k,
+        budget_tokens=f.whole("budget_tokens", low=50, high=32000, default=defaults.budget_tokens)
+        or defaults.budget_tokens,
+        last_reply=f.text("last_reply", max_len=MAX_INPUT),
+        previous_input=f.text("previous_input", max_len=MAX_INPUT),
+        for_character=_name(f, "for_character"),
+    )
     result = await c.call_recall(c.service.recall, req)
     return web.json_response(recall_json(result, index=index))
 
@@ -51,8 +55,14 @@ async def prepare(request: web.Request) -> web.Response:
     user_input = f.text("user_input", required=True, max_len=MAX_INPUT)
     assert user_input is not None
     index = f.whole("index", low=0, high=MAX_INDEX)
-    queued = await c.call_recall(c.service.prepare_recall, chat_id, user_input, index,
-                                 f.text("last_reply", max_len=MAX_INPUT), f.text("previous_input", max_len=MAX_INPUT))
+    queued = await c.call_recall(
+        c.service.prepare_recall,
+        chat_id,
+        user_input,
+        index,
+        f.text("last_reply", max_len=MAX_INPUT),
+        f.text("previous_input", max_len=MAX_INPUT),
+    )
     return web.json_response({"chat_id": chat_id, "queued": queued}, status=202)
 
 

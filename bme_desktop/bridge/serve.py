@@ -49,7 +49,9 @@ def running_bridge(data_dir: Path) -> dict[str, Any] | None:
 def write_bridge_file(data_dir: Path, url: str) -> Path:
     path = data_dir / BRIDGE_FILE
     tmp = path.with_name(f".{BRIDGE_FILE}.{os.getpid()}.tmp")
-    tmp.write_text(json.dumps({"url": url, "pid": os.getpid(), "protocol": PROTOCOL}) + "\n", encoding="utf-8")
+    tmp.write_text(
+        json.dumps({"url": url, "pid": os.getpid(), "protocol": PROTOCOL}) + "\n", encoding="utf-8"
+    )
     os.replace(tmp, path)
     return path
 
@@ -65,8 +67,9 @@ def remove_bridge_file(data_dir: Path) -> None:
         path.unlink(missing_ok=True)
 
 
-def serve_main(data_dir: Path, *, database_url: str | None, host: str | None, port: int | None,
-               allow_remote: bool) -> int:
+def serve_main(
+    data_dir: Path, *, database_url: str | None, host: str | None, port: int | None, allow_remote: bool
+) -> int:
     from ..core.errors import StoreError
     from ..core.paths import data_dir_problem
     from ..core.service import MemoryService
@@ -84,13 +87,20 @@ def serve_main(data_dir: Path, *, database_url: str | None, host: str | None, po
     config = BridgeConfig.from_settings(settings.bridge, host=host, port=port, allow_remote=allow_remote)
     if not is_loopback_host(config.host):
         if not allow_remote:
-            return _fail(f"{config.host} is not a loopback address; other machines could reach the bridge. "
-                         "Pass --allow-remote if that is what you want")
-        print(f"bme-desktop serve: WARNING: listening on {config.host}, reachable from other machines; "
-              "anyone with the token can read and change your memories", file=sys.stderr)
+            return _fail(
+                f"{config.host} is not a loopback address; other machines could reach the bridge. "
+                "Pass --allow-remote if that is what you want"
+            )
+        print(
+            f"bme-desktop serve: WARNING: listening on {config.host}, reachable from other machines; "
+            "anyone with the token can read and change your memories",
+            file=sys.stderr,
+        )
     other = running_bridge(data_dir)
     if other is not None:
-        return _fail(f"another bridge (pid {other.get('pid')}) already serves {data_dir} at {other.get('url')}")
+        return _fail(
+            f"another bridge (pid {other.get('pid')}) already serves {data_dir} at {other.get('url')}"
+        )
     try:
         tokens = TokenSource(TokenStore(data_dir))
     except TokenError as exc:

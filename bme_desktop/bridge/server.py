@@ -44,8 +44,13 @@ class ParserLog(logging.LoggerAdapter[logging.Logger]):
             lines = (exc.message or "").strip().splitlines()
             reason = lines[0].strip().rstrip(":") if lines else type(exc).__name__
             remote = args[0] if args else "?"
-            self.logger.info("refused a request from %s that HTTP cannot parse (%s %s: %s)", remote, exc.code,
-                             type(exc).__name__, reason[:200])
+            self.logger.info(
+                "refused a request from %s that HTTP cannot parse (%s %s: %s)",
+                remote,
+                exc.code,
+                type(exc).__name__,
+                reason[:200],
+            )
             return
         self.logger.exception(msg, *args, exc_info=exc_info, **kwargs)
 
@@ -59,7 +64,9 @@ class BridgeServer:
     accepting, lets requests in flight finish (up to ``shutdown_timeout_s``), closes event
     sockets and waits for service calls already running."""
 
-    def __init__(self, service: MemoryService, tokens: TokenSource | str, config: BridgeConfig | None = None) -> None:
+    def __init__(
+        self, service: MemoryService, tokens: TokenSource | str, config: BridgeConfig | None = None
+    ) -> None:
         self.service = service
         self.config = config or BridgeConfig.from_settings(service.settings.bridge)
         self.tokens = tokens if isinstance(tokens, TokenSource) else TokenSource(fixed=tokens)
@@ -73,16 +80,24 @@ class BridgeServer:
         self._executor = ThreadPoolExecutor(max_workers=self.config.workers, thread_name_prefix="bme-bridge")
         # Recalls have their own workers: a generation waits on them, so they must never queue
         # behind syncs or maintenance waiting for the writer.
-        self._recall_executor = ThreadPoolExecutor(max_workers=self.config.workers,
-                                                   thread_name_prefix="bme-bridge-recall")
+        self._recall_executor = ThreadPoolExecutor(
+            max_workers=self.config.workers, thread_name_prefix="bme-bridge-recall"
+        )
         # A sync that waits for its extraction (``wait: true``) waits here, not on a worker: 20
         # clients waiting for their replies' extraction held all four workers, and every other
         # sync queued behind them for tens of seconds (bench/soak.py).
-        self._wait_executor = ThreadPoolExecutor(max_workers=self.config.wait_workers,
-                                                 thread_name_prefix="bme-bridge-wait")
-        self.context = BridgeContext(service=service, config=self.config, tokens=self.tokens,
-                                     executor=self._executor, hub=EventHub(self.config.ws_queue_size),
-                                     recall_executor=self._recall_executor, wait_executor=self._wait_executor)
+        self._wait_executor = ThreadPoolExecutor(
+            max_workers=self.config.wait_workers, thread_name_prefix="bme-bridge-wait"
+        )
+        self.context = BridgeContext(
+            service=service,
+            config=self.config,
+            tokens=self.tokens,
+            executor=self._executor,
+            hub=EventHub(self.config.ws_queue_size),
+            recall_executor=self._recall_executor,
+            wait_executor=self._wait_executor,
+        )
 
     # lifecycle -------------------------------------------------------------------------------
     def start(self) -> None:
@@ -90,12 +105,15 @@ class BridgeServer:
             raise RuntimeError("the bridge is already running")
         if not self.config.loopback_only:
             if not self.config.allow_remote:
-                raise BridgeError(f"{self.config.host} is not a loopback address; binding it needs allow_remote")
+                raise BridgeError(
+                    f"{self.config.host} is not a loopback address; binding it needs allow_remote"
+                )
             log.warning("the bridge listens on %s, reachable from other machines", self.config.host)
         ready = threading.Event()
         failure: list[BaseException] = []
-        self._thread = threading.Thread(target=self._run, args=(ready, failure), name="bme-bridge-loop",
-                                        daemon=True)
+        self._thread = threading.Thread(
+            target=self._run, args=(ready, failure), name="bme-bridge-loop", daemon=True
+        )
         self._thread.start()
         ready.wait()
         if failure:
@@ -107,8 +125,10 @@ class BridgeServer:
             exc = failure[0]
             where = f"{self.config.host}:{self.config.port}"
             if getattr(exc, "errno", None) == errno.EADDRINUSE:
-                raise BridgeError(f"cannot listen on {where}: the port is already in use (another bridge?); "
-                                  "choose another with --port, or --port 0 for any free one") from exc
+                raise BridgeError(
+                    f"cannot listen on {where}: the port is already in use (another bridge?); "
+                    "choose another with --port, or --port 0 for any free one"
+                ) from exc
             raise BridgeError(f"cannot listen on {where}: {getattr(exc, 'strerror', None) or exc}") from exc
         resume = getattr(self.service, "extraction", None)
         resume_due = getattr(resume, "resume_due", None)
@@ -141,13 +161,19 @@ class BridgeServer:
         self.context.loop = loop
         self.context.hub.attach(self.service.events, loop)
         app = build_app(self.context)
-        self._runner = web.AppRunner(app, handle_signals=False, access_log=None, logger=ParserLog(server_logger),
-                                     shutdown_timeout=self.config.shutdown_timeout_s,
-                                     max_line_size=MAX_REQUEST_LINE, max_field_size=16 * 1024,
-                                     lingering_time=LINGER_S,
-                                     # aiohttp's keep-alive timer runs from the connection's start (and
-                                     # each answer) until a whole request head is in: the header timeout
-                                     keepalive_timeout=self.config.header_timeout_s)
+        self._runner = web.AppRunner(
+            app,
+            handle_signals=False,
+            access_log=None,
+            logger=ParserLog(server_logger),
+            shutdown_timeout=self.config.shutdown_timeout_s,
+            max_line_size=MAX_REQUEST_LINE,
+            max_field_size=16 * 1024,
+            lingering_time=LINGER_S,
+            # aiohttp's keep-alive timer runs from the connection's start (and
+            # each answer) until a whole request head is in: the header timeout
+            keepalive_timeout=self.config.header_timeout_s,
+        )
         await self._runner.setup()
         site = web.TCPSite(self._runner, self.config.host, self.config.port, reuse_address=True)
         await site.start()
@@ -203,4 +229,3 @@ class BridgeServer:
     @property
     def running(self) -> bool:
         return self._thread is not None
-

@@ -41,8 +41,9 @@ class TokenStore:
     """Token storage for one data dir. ``keyring_backend``: a backend object (tests pass an
     in-memory one); None asks ``keyring`` for the system's."""
 
-    def __init__(self, data_dir: Path, *, keyring_backend: Any | None = None,
-                 environ: dict[str, str] | None = None) -> None:
+    def __init__(
+        self, data_dir: Path, *, keyring_backend: Any | None = None, environ: dict[str, str] | None = None
+    ) -> None:
         self.data_dir = data_dir
         self.file = data_dir / TOKEN_FILENAME
         self.environ = environ if environ is not None else dict(os.environ)
@@ -117,8 +118,9 @@ class TokenSource:
     """The token a running bridge checks against. Re-reads the store every few seconds so a
     rotation from another process (``bme-desktop token --rotate``) takes effect."""
 
-    def __init__(self, store: TokenStore | None = None, *, fixed: str | None = None,
-                 refresh_s: float = 5.0) -> None:
+    def __init__(
+        self, store: TokenStore | None = None, *, fixed: str | None = None, refresh_s: float = 5.0
+    ) -> None:
         if store is None and not fixed:
             raise ValueError("a TokenSource needs a store or a fixed token")
         self.store = store
@@ -167,11 +169,17 @@ def token_main(data_dir: Path, *, rotate: bool) -> int:
         print(f"bme-desktop: {exc}", file=sys.stderr)
         return 2
     if token.source == "file" and (rotate or not existed):
-        print(f"bme-desktop: no OS keyring is available; the token is kept in {token.where} "
-              "(readable only by you)", file=sys.stderr)
+        print(
+            f"bme-desktop: no OS keyring is available; the token is kept in {token.where} "
+            "(readable only by you)",
+            file=sys.stderr,
+        )
     if rotate:
-        print("bme-desktop: the token was replaced; a running bridge accepts only the new one within "
-              "a few seconds", file=sys.stderr)
+        print(
+            "bme-desktop: the token was replaced; a running bridge accepts only the new one within "
+            "a few seconds",
+            file=sys.stderr,
+        )
     print(token.value)
     sys.stdout.flush()
     return 0

@@ -71,13 +71,15 @@ def parse_json(raw: bytes) -> Any:
     if text.startswith("\ufeff"):
         text = text[1:]
     try:
-        value = loads_json(text, parse_constant=_reject_constant, parse_float=_finite_float,
-                           object_pairs_hook=_unique_keys)
+        value = loads_json(
+            text, parse_constant=_reject_constant, parse_float=_finite_float, object_pairs_hook=_unique_keys
+        )
     except RecursionError as exc:
         raise bad_request("body", "is nested too deeply") from exc
     except json.JSONDecodeError as exc:
-        raise bad_request("body", f"is not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})") \
-            from exc
+        raise bad_request(
+            "body", f"is not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})"
+        ) from exc
     except ValueError as exc:
         raise bad_request("body", f"is not valid JSON ({exc})") from exc
     if _depth(value) > MAX_DEPTH:
@@ -103,12 +105,23 @@ async def read_body(request: web.Request, limit: int) -> bytes:
             async with asyncio.timeout(min(config.body_idle_timeout_s, left)):
                 chunk = await request.content.readany()
         except TimeoutError:
-            why = f"not complete after {config.body_timeout_s:g} s" if left <= config.body_idle_timeout_s \
+            why = (
+                f"not complete after {config.body_timeout_s:g} s"
+                if left <= config.body_idle_timeout_s
                 else f"nothing arrived for {config.body_idle_timeout_s:g} s"
-            raise ApiError(408, f"body: {why} ({size} of {expected} bytes came); the request was dropped") from None
+            )
+            raise ApiError(
+                408, f"body: {why} ({size} of {expected} bytes came); the request was dropped"
+            ) from None
         except ConnectionError:  # the client went away mid-body: nothing was started, one line says so
-            log.info("client %s went away during %s %s after %d of %s body bytes; nothing was changed",
-                     request.remote, request.method, request.path, size, expected)
+            log.info(
+                "client %s went away during %s %s after %d of %s body bytes; nothing was changed",
+                request.remote,
+                request.method,
+                request.path,
+                size,
+                expected,
+            )
             raise ApiError(400, "body: the client disconnected before the whole body arrived") from None
         if not chunk:
             break
@@ -122,8 +135,11 @@ async def read_body(request: web.Request, limit: int) -> bytes:
 async def read_json_object(request: web.Request, limit: int) -> dict[str, Any]:
     """The body as a JSON object. Content-Type must be JSON (stops form-post CSRF)."""
     ctype = request.headers.get("Content-Type", "")
-    if ctype and request.content_type not in ("application/json", "text/json") \
-            and not request.content_type.endswith("+json"):
+    if (
+        ctype
+        and request.content_type not in ("application/json", "text/json")
+        and not request.content_type.endswith("+json")
+    ):
         raise ApiError(415, f"Content-Type: must be application/json, not {request.content_type!r}")
     if request.charset and request.charset.lower() not in ("utf-8", "utf8"):
         raise ApiError(415, f"Content-Type: the charset must be utf-8, not {request.charset!r}")
@@ -174,8 +190,15 @@ class Fields:
             raise bad_request(self.name(key), "is required")
         return value
 
-    def text(self, key: str, *, required: bool = False, max_len: int = 256, min_len: int = 0,
-             default: str | None = None) -> str | None:
+    def text(
+        self,
+        key: str,
+        *,
+        required: bool = False,
+        max_len: int = 256,
+        min_len: int = 0,
+        default: str | None = None,
+    ) -> str | None:
         value = self._get(key, required)
         if value is None:
             return default
@@ -187,8 +210,15 @@ class Fields:
             raise bad_request(self.name(key), "must not contain NUL characters")
         return value
 
-    def whole(self, key: str, *, required: bool = False, low: int = 0, high: int = 2**31 - 1,
-              default: int | None = None) -> int | None:
+    def whole(
+        self,
+        key: str,
+        *,
+        required: bool = False,
+        low: int = 0,
+        high: int = 2**31 - 1,
+        default: int | None = None,
+    ) -> int | None:
         value = self._get(key, required)
         if value is None:
             return default
@@ -205,8 +235,11 @@ class Fields:
         if value is None:
             return default
         # an int is compared exactly: one too large for a float must not reach float() or isfinite()
-        if isinstance(value, bool) or not isinstance(value, int | float) \
-                or (isinstance(value, float) and not math.isfinite(value)):
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, int | float)
+            or (isinstance(value, float) and not math.isfinite(value))
+        ):
             raise bad_request(self.name(key), f"must be a number, not {json_type(value)}")
         if not low <= value <= high:
             raise bad_request(self.name(key), f"must be from {low:g} to {high:g} (got {_shown(value)})")

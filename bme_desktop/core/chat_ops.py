@@ -80,8 +80,11 @@ def chat_facts(reader: Reader, chat_id: str) -> ChatFacts:
     state = dict(row["state"] or {})
     extracted = state.get("extracted_to")
     evolved = state.get("evolved_to")
-    return ChatFacts(int(last) if last is not None else -1, extracted if isinstance(extracted, int) else -1,
-                     evolved if isinstance(evolved, int) else -1)
+    return ChatFacts(
+        int(last) if last is not None else -1,
+        extracted if isinstance(extracted, int) else -1,
+        evolved if isinstance(evolved, int) else -1,
+    )
 
 
 def check_range(start: int | None, end: int | None, facts: ChatFacts) -> MessageRange | None:
@@ -103,9 +106,16 @@ def check_range(start: int | None, end: int | None, facts: ChatFacts) -> Message
 
 
 # the entry point ---------------------------------------------------------------------------
-def run_operation(service: ChatOperations, chat_id: str, task: str, *, start: int | None = None,
-                  end: int | None = None, cancel: CancelToken | None = None,
-                  progress: Progress | None = None) -> OperationResult:
+def run_operation(
+    service: ChatOperations,
+    chat_id: str,
+    task: str,
+    *,
+    start: int | None = None,
+    end: int | None = None,
+    cancel: CancelToken | None = None,
+    progress: Progress | None = None,
+) -> OperationResult:
     """Check, then run ``task`` (one of ``OPERATIONS``) as one undoable step; blocking."""
     if task not in OPERATIONS:
         raise ValidationError("task", f"must be one of {', '.join(OPERATIONS)}")
@@ -121,8 +131,10 @@ def run_operation(service: ChatOperations, chat_id: str, task: str, *, start: in
 
     if task == "rebuild_vectors":
         from .evolve import rebuild_vectors
+
         return rebuild_vectors(service, chat_id, rng, cancel, report)
     from .rewrites import record_step
+
     with _paused(service), acting(Initiator.UPKEEP):
         facts = service.read(lambda r: chat_facts(r, chat_id))  # again: a batch may have finished meanwhile
         runner = _prepare(service, chat_id, task, rng, facts, report)
@@ -131,6 +143,7 @@ def run_operation(service: ChatOperations, chat_id: str, task: str, *, start: in
         def work() -> ChangeRecord:
             holder.append(runner(cancel))
             return holder[-1].change
+
         change = record_step(service, chat_id, task, work)
     result = holder[0]
     result.change = change
@@ -141,6 +154,7 @@ def run_operation(service: ChatOperations, chat_id: str, task: str, *, start: in
 def _paused(service: ChatOperations) -> Iterator[None]:
     """Hold automatic extraction back, so nothing else writes the chat inside the step."""
     from .extract.scheduler import ExtractionWorker
+
     worker = service.extraction
     if isinstance(worker, ExtractionWorker):
         with worker.pause():
@@ -152,12 +166,19 @@ def _paused(service: ChatOperations) -> Iterator[None]:
 Runner = Callable[[CancelToken | None], OperationResult]
 
 
-def _prepare(service: ChatOperations, chat_id: str, task: str, rng: MessageRange | None, facts: ChatFacts,
-             report: Progress) -> Runner:
+def _prepare(
+    service: ChatOperations,
+    chat_id: str,
+    task: str,
+    rng: MessageRange | None,
+    facts: ChatFacts,
+    report: Progress,
+) -> Runner:
     """Check that ``task`` has something to do (raising before anything is written) and
     return the function that does it."""
     if task in ("extract_pending", "reextract"):
         from .extract.scheduler import ExtractionWorker
+
         worker = service.extraction
         if not isinstance(worker, ExtractionWorker):
             raise Conflict("no extractor is attached to this data folder")
@@ -165,8 +186,9 @@ def _prepare(service: ChatOperations, chat_id: str, task: str, rng: MessageRange
             if facts.extracted_to >= facts.last_index:
                 raise NothingToDo("every message is extracted already")
             target = facts.last_index
-            return lambda cancel: _extract_until(service, worker, chat_id, task, None, facts.extracted_to,
-                                                 target, cancel, report)
+            return lambda cancel: _extract_until(
+                service, worker, chat_id, task, None, facts.extracted_to, target, cancel, report
+            )
         if rng is None:
             raise ValidationError("from", "reextract needs the first message of the range")
         if rng.start > facts.extracted_to:
@@ -176,10 +198,12 @@ def _prepare(service: ChatOperations, chat_id: str, task: str, rng: MessageRange
         def rerun(cancel: CancelToken | None) -> OperationResult:
             checkpoint(cancel)
             dropped, after = service.write(lambda uow: drop_from(uow, chat_id, rng.start))
-            result = _extract_until(service, worker, chat_id, task, MessageRange(after + 1, target), after,
-                                    target, cancel, report)
+            result = _extract_until(
+                service, worker, chat_id, task, MessageRange(after + 1, target), after, target, cancel, report
+            )
             result.detail["rolled_back"] = dropped
             return result
+
         return rerun
     if task == "rebuild_summaries":
         batches = service.read(lambda r: len(r.batches(chat_id, status="applied", kind="extract")))
@@ -187,10 +211,14 @@ def _prepare(service: ChatOperations, chat_id: str, task: str, rng: MessageRange
             raise NothingToDo("the chat has no extraction batches to summarise")
         return lambda cancel: rebuild_summaries(service, chat_id, cancel, report)
     from .evolve import plan_evolve, run_evolve
+
     plan = service.read(lambda r: plan_evolve(r, chat_id, rng, facts))
     if not plan.new_count:
-        where = f"from messages {rng.start}–{rng.end}" if rng is not None else \
-            f"since the last evolve (message {facts.evolved_to})"
+        where = (
+            f"from messages {rng.start}–{rng.end}"
+            if rng is not None
+            else f"since the last evolve (message {facts.evolved_to})"
+        )
         raise NothingToDo(f"no new memory {where}")
     if not plan.pairs:
         raise NothingToDo("no new memory is linked to an older one that it could revise")
@@ -203,7 +231,9 @@ def extraction_from(uow: UnitOfWork, pk: int, start: int) -> list[int]:
     batch after it (built on it), newest first. Only extraction batches decide where to start:
     a bookkeeping batch that read the whole chat (working memory) must not pull it back to 0."""
     rows = uow.read.applied_batches(pk)
-    stale = [bid for bid, kind, read_to in rows if kind == "extract" and read_to is not None and read_to >= start]
+    stale = [
+        bid for bid, kind, read_to in rows if kind == "extract" and read_to is not None and read_to >= start
+    ]
     if not stale:
         return []
     return sorted((bid for bid, kind, _ in rows if bid >= min(stale) and kind != "manual"), reverse=True)
@@ -227,8 +257,17 @@ def drop_from(uow: UnitOfWork, chat_id: str, start: int) -> tuple[int, int]:
     return len(rolled), int(state.get("extracted_to", -1))
 
 
-def _extract_until(service: ChatOperations, worker: Any, chat_id: str, task: str, rng: MessageRange | None,
-                   after: int, target: int, cancel: CancelToken | None, report: Progress) -> OperationResult:
+def _extract_until(
+    service: ChatOperations,
+    worker: Any,
+    chat_id: str,
+    task: str,
+    rng: MessageRange | None,
+    after: int,
+    target: int,
+    cancel: CancelToken | None,
+    report: Progress,
+) -> OperationResult:
     """Extract batch after batch until message ``target`` is read (or nothing more is due: a
     trailing user message waits for its reply). Cancelled, it stops before the next batch."""
     total = ChangeRecord(chat_id)
@@ -257,8 +296,9 @@ def drop_summaries(uow: UnitOfWork, chat_id: str) -> int:
     return uow.drop_summaries(chat_id, SUMMARY_BATCH_KINDS)
 
 
-def rebuild_summaries(service: ChatOperations, chat_id: str, cancel: CancelToken | None,
-                      report: Progress) -> OperationResult:
+def rebuild_summaries(
+    service: ChatOperations, chat_id: str, cancel: CancelToken | None, report: Progress
+) -> OperationResult:
     """Drop the summary state and write it again from the extraction batches: the small
     summaries (``summarize``, every ``summary_every`` batches) then the roll-ups (``fold``),
     each through its task, so a configured model writes them as the hand-run tasks do."""
@@ -274,5 +314,9 @@ def rebuild_summaries(service: ChatOperations, chat_id: str, cancel: CancelToken
         report(n, 3)
     written = service.read(lambda r: r.summaries(chat_id))
     active = sum(1 for s in written if s.status == "active")
-    return OperationResult("rebuild_summaries", change, len(written),
-                           detail={"removed": dropped, "summaries": len(written), "active": active})
+    return OperationResult(
+        "rebuild_summaries",
+        change,
+        len(written),
+        detail={"removed": dropped, "summaries": len(written), "active": active},
+    )

@@ -20,7 +20,16 @@ from .schema import (
 from .scopes import check_kind
 from .store.unit_of_work import UnitOfWork
 
-PATCHABLE = ("fields", "importance", "tier", "review_status", "pinned", "scope", "story_time", "source_indices")
+PATCHABLE = (
+    "fields",
+    "importance",
+    "tier",
+    "review_status",
+    "pinned",
+    "scope",
+    "story_time",
+    "source_indices",
+)
 
 
 def new_id() -> str:
@@ -58,10 +67,14 @@ def check_move(uow: UnitOfWork, chat_id: str, kind: str) -> None:
     if kind == "chat":
         return
     if chat.isolated:
-        raise ValidationError("scope.kind", "the chat is isolated: it shares nothing (mark it not isolated first)")
+        raise ValidationError(
+            "scope.kind", "the chat is isolated: it shares nothing (mark it not isolated first)"
+        )
     if chat.key_of(kind) is None:
         what = {"character": "no character", "persona": "no user persona", "world": "no world"}[kind]
-        raise ValidationError("scope.kind", f"the chat names {what}, so there is nothing to share the memory with")
+        raise ValidationError(
+            "scope.kind", f"the chat names {what}, so there is nothing to share the memory with"
+        )
 
 
 def move_scope(uow: UnitOfWork, chat_id: str, node_id: str, kind: str) -> Node:
@@ -78,8 +91,15 @@ def move_scope(uow: UnitOfWork, chat_id: str, node_id: str, kind: str) -> Node:
     return moved
 
 
-def check_node_values(*, type_id: str, fields: dict[str, Any], importance: float, tier: str,
-                      review_status: str, source_indices: list[int]) -> None:
+def check_node_values(
+    *,
+    type_id: str,
+    fields: dict[str, Any],
+    importance: float,
+    tier: str,
+    review_status: str,
+    source_indices: list[int],
+) -> None:
     validation = validate_node_fields(type_id, fields)
     if not validation.ok:
         issue = validation.issues[0]
@@ -91,19 +111,38 @@ def check_node_values(*, type_id: str, fields: dict[str, Any], importance: float
     if review_status not in REVIEW_STATUSES:
         raise ValidationError("review_status", f"must be one of {', '.join(REVIEW_STATUSES)}")
     if not isinstance(source_indices, list) or not all(
-            isinstance(i, int) and not isinstance(i, bool) and i >= 0 for i in source_indices):
+        isinstance(i, int) and not isinstance(i, bool) and i >= 0 for i in source_indices
+    ):
         raise ValidationError("source_indices", "must be a list of message indices (whole numbers ≥ 0)")
 
 
 def create_node(uow: UnitOfWork, chat_id: str, draft: NodeDraft, *, manual: bool = True) -> Node:
-    check_node_values(type_id=draft.type, fields=draft.fields, importance=draft.importance, tier=draft.tier,
-                      review_status=draft.review_status, source_indices=draft.source_indices)
+    check_node_values(
+        type_id=draft.type,
+        fields=draft.fields,
+        importance=draft.importance,
+        tier=draft.tier,
+        review_status=draft.review_status,
+        source_indices=draft.source_indices,
+    )
     check_scope(draft.scope)
-    node = Node(id=new_id(), chat_id=chat_id, type=draft.type, title=node_title(draft.type, draft.fields),
-                fields={k: v.strip() for k, v in draft.fields.items()}, importance=float(draft.importance),
-                tier=draft.tier, review_status=draft.review_status, pinned=draft.pinned, scope=draft.scope,
-                story_time=draft.story_time, created_at=uow.now, updated_at=uow.now,
-                source_indices=sorted(set(draft.source_indices)), manually_edited=manual)
+    node = Node(
+        id=new_id(),
+        chat_id=chat_id,
+        type=draft.type,
+        title=node_title(draft.type, draft.fields),
+        fields={k: v.strip() for k, v in draft.fields.items()},
+        importance=float(draft.importance),
+        tier=draft.tier,
+        review_status=draft.review_status,
+        pinned=draft.pinned,
+        scope=draft.scope,
+        story_time=draft.story_time,
+        created_at=uow.now,
+        updated_at=uow.now,
+        source_indices=sorted(set(draft.source_indices)),
+        manually_edited=manual,
+    )
     uow.put_node(node, new=True)
     return node
 
@@ -115,8 +154,9 @@ def require_node(uow: UnitOfWork, chat_id: str, node_id: str, *, include_deleted
     return node
 
 
-def patch_node(uow: UnitOfWork, chat_id: str, node_id: str, patch: dict[str, Any], *,
-               manual: bool = True) -> Node:
+def patch_node(
+    uow: UnitOfWork, chat_id: str, node_id: str, patch: dict[str, Any], *, manual: bool = True
+) -> Node:
     unknown = set(patch) - set(PATCHABLE)
     if unknown:
         raise ValidationError(sorted(unknown)[0], f"cannot be changed; changeable: {', '.join(PATCHABLE)}")
@@ -136,24 +176,38 @@ def patch_node(uow: UnitOfWork, chat_id: str, node_id: str, patch: dict[str, Any
         if isinstance(raw, Scope):
             scope = raw
         elif isinstance(raw, dict) and set(raw) <= {"layer", "owner", "region", "kind"}:
-            scope = Scope(layer=raw.get("layer", scope.layer), owner=raw.get("owner", scope.owner),
-                          region=raw.get("region", scope.region), kind=raw.get("kind", scope.kind))
+            scope = Scope(
+                layer=raw.get("layer", scope.layer),
+                owner=raw.get("owner", scope.owner),
+                region=raw.get("region", scope.region),
+                kind=raw.get("kind", scope.kind),
+            )
         else:
             raise ValidationError("scope", "must be an object with layer, owner, region and kind")
         check_scope(scope)
         if scope.kind != node.scope.kind:
             check_move(uow, chat_id, scope.kind)
-    updated = replace(node, fields=fields, scope=scope,
-                      importance=patch.get("importance", node.importance),
-                      tier=patch.get("tier", node.tier),
-                      review_status=patch.get("review_status", node.review_status),
-                      pinned=patch.get("pinned", node.pinned),
-                      story_time=patch.get("story_time", node.story_time),
-                      source_indices=patch.get("source_indices", node.source_indices),
-                      updated_at=uow.now, manually_edited=node.manually_edited or manual)
-    check_node_values(type_id=updated.type, fields=updated.fields, importance=updated.importance,
-                      tier=updated.tier, review_status=updated.review_status,
-                      source_indices=updated.source_indices)
+    updated = replace(
+        node,
+        fields=fields,
+        scope=scope,
+        importance=patch.get("importance", node.importance),
+        tier=patch.get("tier", node.tier),
+        review_status=patch.get("review_status", node.review_status),
+        pinned=patch.get("pinned", node.pinned),
+        story_time=patch.get("story_time", node.story_time),
+        source_indices=patch.get("source_indices", node.source_indices),
+        updated_at=uow.now,
+        manually_edited=node.manually_edited or manual,
+    )
+    check_node_values(
+        type_id=updated.type,
+        fields=updated.fields,
+        importance=updated.importance,
+        tier=updated.tier,
+        review_status=updated.review_status,
+        source_indices=updated.source_indices,
+    )
     if not isinstance(updated.pinned, bool):
         raise ValidationError("pinned", "must be true or false")
     if updated.story_time is not None and not isinstance(updated.story_time, dict):
@@ -185,8 +239,17 @@ def restore_node(uow: UnitOfWork, chat_id: str, node_id: str) -> Node:
     return restored
 
 
-def link(uow: UnitOfWork, chat_id: str, from_id: str, to_id: str, relation: str, *,
-         strength: float | None = None, source_indices: list[int] | None = None, manual: bool = True) -> Edge:
+def link(
+    uow: UnitOfWork,
+    chat_id: str,
+    from_id: str,
+    to_id: str,
+    relation: str,
+    *,
+    strength: float | None = None,
+    source_indices: list[int] | None = None,
+    manual: bool = True,
+) -> Edge:
     """Create an edge, or strengthen the valid edge with the same ends and relation."""
     if relation not in RELATIONS:
         raise ValidationError("relation", f"unknown relation {relation!r}; known: {', '.join(RELATIONS)}")
@@ -204,9 +267,19 @@ def link(uow: UnitOfWork, chat_id: str, from_id: str, to_id: str, relation: str,
             existing = replace(existing, strength=float(strength), updated_at=uow.now)
             uow.put_edge(existing)
         return existing
-    edge = Edge(id=new_id(), chat_id=chat_id, from_id=from_id, to_id=to_id, relation=relation,
-                strength=float(strength), valid_from=uow.now, source_indices=list(source_indices or []),
-                manually_edited=manual, created_at=uow.now, updated_at=uow.now)
+    edge = Edge(
+        id=new_id(),
+        chat_id=chat_id,
+        from_id=from_id,
+        to_id=to_id,
+        relation=relation,
+        strength=float(strength),
+        valid_from=uow.now,
+        source_indices=list(source_indices or []),
+        manually_edited=manual,
+        created_at=uow.now,
+        updated_at=uow.now,
+    )
     uow.put_edge(edge, new=True)
     return edge
 
@@ -218,5 +291,3 @@ def unlink(uow: UnitOfWork, chat_id: str, edge_id: str) -> Edge:
     removed = replace(edge, deleted_at=uow.now, updated_at=uow.now)
     uow.put_edge(removed)
     return removed
-
-

@@ -37,8 +37,14 @@ class ChangeRecord:
     @property
     def empty(self) -> bool:
         """True when no node or edge changed (message changes alone do not count)."""
-        return not (self.nodes_added or self.nodes_changed or self.nodes_removed or self.edges_added
-                    or self.edges_changed or self.edges_removed)
+        return not (
+            self.nodes_added
+            or self.nodes_changed
+            or self.nodes_removed
+            or self.edges_added
+            or self.edges_changed
+            or self.edges_removed
+        )
 
     def node_added(self, node_id: str) -> None:
         self.nodes_removed.discard(node_id)
@@ -87,17 +93,26 @@ class ChangeRecord:
 
     def counts(self) -> dict[str, int]:
         return {
-            "nodes_added": len(self.nodes_added), "nodes_changed": len(self.nodes_changed),
-            "nodes_removed": len(self.nodes_removed), "edges_added": len(self.edges_added),
-            "edges_changed": len(self.edges_changed), "edges_removed": len(self.edges_removed),
+            "nodes_added": len(self.nodes_added),
+            "nodes_changed": len(self.nodes_changed),
+            "nodes_removed": len(self.nodes_removed),
+            "edges_added": len(self.edges_added),
+            "edges_changed": len(self.edges_changed),
+            "edges_removed": len(self.edges_removed),
         }
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "nodes": {"added": sorted(self.nodes_added), "changed": sorted(self.nodes_changed),
-                      "removed": sorted(self.nodes_removed)},
-            "edges": {"added": sorted(self.edges_added), "changed": sorted(self.edges_changed),
-                      "removed": sorted(self.edges_removed)},
+            "nodes": {
+                "added": sorted(self.nodes_added),
+                "changed": sorted(self.nodes_changed),
+                "removed": sorted(self.nodes_removed),
+            },
+            "edges": {
+                "added": sorted(self.edges_added),
+                "changed": sorted(self.edges_changed),
+                "removed": sorted(self.edges_removed),
+            },
             "messages_changed": self.messages_changed,
             "batch_id": self.batch_id,
         }
@@ -183,7 +198,11 @@ class ChatSynced(Event):
 
     @property
     def data(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"stored": self.stored, "changed_from": self.changed_from, "revision": self.revision}
+        out: dict[str, Any] = {
+            "stored": self.stored,
+            "changed_from": self.changed_from,
+            "revision": self.revision,
+        }
         if self.members is not None:
             out["members"] = self.members
         if self.rescoped:
@@ -229,8 +248,15 @@ class ExtractionFinished(Event):
 
     @property
     def data(self) -> dict[str, Any]:
-        return {"from": self.start, "to": self.end, "batch_id": self.batch_id, "extractor": self.extractor,
-                "model": self.model, "note": self.note, **self.report}
+        return {
+            "from": self.start,
+            "to": self.end,
+            "batch_id": self.batch_id,
+            "extractor": self.extractor,
+            "model": self.model,
+            "note": self.note,
+            **self.report,
+        }
 
 
 @dataclass(frozen=True)
@@ -245,8 +271,13 @@ class ExtractionProgressed(Event):
 
     @property
     def data(self) -> dict[str, Any]:
-        return {"extracted": self.extracted, "total": self.total, "due": self.due,
-                "rate_per_s": self.rate_per_s, "eta_s": self.eta_s}
+        return {
+            "extracted": self.extracted,
+            "total": self.total,
+            "due": self.due,
+            "rate_per_s": self.rate_per_s,
+            "eta_s": self.eta_s,
+        }
 
 
 @dataclass(frozen=True)
@@ -308,31 +339,49 @@ class Notice(Event):
 
 # The one table of wire names: the bridge's WebSocket and the string-typed adapter use it.
 WIRE_NAMES: dict[type[Event], str] = {
-    GraphChanged: "graph.changed", ChatSynced: "chat.synced", ChatDeleted: "chat.deleted",
-    RecallFinished: "recall.finished", ExtractionStarted: "extraction.started",
-    ExtractionFinished: "extraction.finished", ExtractionProgressed: "extraction.progress",
-    MaintenanceProgressed: "maintenance.progress", ErrorReported: "error", VectorsSaved: "vectors.saved",
+    GraphChanged: "graph.changed",
+    ChatSynced: "chat.synced",
+    ChatDeleted: "chat.deleted",
+    RecallFinished: "recall.finished",
+    ExtractionStarted: "extraction.started",
+    ExtractionFinished: "extraction.finished",
+    ExtractionProgressed: "extraction.progress",
+    MaintenanceProgressed: "maintenance.progress",
+    ErrorReported: "error",
+    VectorsSaved: "vectors.saved",
     StoreResync: "store.resync",
 }
 _BY_NAME = {name: kind for kind, name in WIRE_NAMES.items()}
 _RENAMED = {"from": "start", "to": "end"}
 
 
-def from_wire(type: str, chat_id: str | None = None, data: dict[str, Any] | None = None,
-               change: ChangeRecord | None = None, remote: bool = False) -> Event:
+def from_wire(
+    type: str,
+    chat_id: str | None = None,
+    data: dict[str, Any] | None = None,
+    change: ChangeRecord | None = None,
+    remote: bool = False,
+) -> Event:
     """The typed event for a wire name and payload (the form ``Event(type, …)`` took before)."""
     data = dict(data or {})
     kind = _BY_NAME.get(type)
     if kind is GraphChanged:
-        return GraphChanged(chat_id, change if change is not None else ChangeRecord(chat_id or ""), remote=remote)
+        return GraphChanged(
+            chat_id, change if change is not None else ChangeRecord(chat_id or ""), remote=remote
+        )
     if kind is ErrorReported:
-        return ErrorReported(chat_id, str(data.pop("stage", "")), str(data.pop("message", "")), data, remote=remote)
+        return ErrorReported(
+            chat_id, str(data.pop("stage", "")), str(data.pop("message", "")), data, remote=remote
+        )
     if kind is VectorsSaved:
         return VectorsSaved(chat_id, tuple(map(str, data.get("ids") or ())), remote=remote)
     if kind is ExtractionFinished:
-        known = {k: data.pop(k) for k in ("from", "to", "batch_id", "extractor", "model", "note") if k in data}
-        return ExtractionFinished(chat_id, **{_RENAMED.get(k, k): v for k, v in known.items()}, report=data,
-                                  remote=remote)
+        known = {
+            k: data.pop(k) for k in ("from", "to", "batch_id", "extractor", "model", "note") if k in data
+        }
+        return ExtractionFinished(
+            chat_id, **{_RENAMED.get(k, k): v for k, v in known.items()}, report=data, remote=remote
+        )
     if kind is not None:
         fields = {f.name for f in dataclasses.fields(kind)}
         kwargs = {_RENAMED.get(k, k): v for k, v in data.items() if _RENAMED.get(k, k) in fields}
@@ -350,14 +399,16 @@ class EventBus:
 
     ``on(GraphChanged, fn)`` calls ``fn`` with the events of that class (or classes);
     ``subscribe(fn)`` with every event. ``publish_soon`` is for a thread that must not run
-    subscribers (the writer): the events are published in order on the bus's own thread (``bme-events``, a keyed worker started
+    subscribers (the writer): the events are published in order on the bus's own thread (``bme-events``, a
+    keyed worker started
     on first use); ``delivered`` waits for what was handed over so far."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._subscribers: list[tuple[tuple[type[Event], ...], Subscriber]] = []
         self._soon: KeyedWorker[None, list[Event]] = KeyedWorker(
-            "bme-events", self._publish_all, merge=operator.add, low_priority=False)
+            "bme-events", self._publish_all, merge=operator.add, low_priority=False
+        )
 
     def on(self, kinds: type[E] | tuple[type[E], ...], callback: Callable[[E], None]) -> Callable[[], None]:
         entry = (kinds if isinstance(kinds, tuple) else (kinds,), cast(Subscriber, callback))

@@ -56,9 +56,12 @@ ENTITY_TYPES = frozenset({"character", "location"})
 OPEN_THREAD = frozenset({"", "open", "promised", "active", "ongoing"})
 CLOSED_THREAD = frozenset({"resolved", "done", "failed", "closed", "abandoned"})
 _RESOLVED = re.compile(
-    r"\b(?:finally (?:found|got|reached|made)|found (?:it|him|her|them)|resolved|solved|completed|accomplished|"
+    r"\b(?:finally (?:found|got|reached|made)|found (?:it|him|her|them)|resolved|solved|completed|"
+    r"accomplished|"
     r"succeeded|kept (?:my|his|her|their|our) (?:promise|word)|rescued|returned (?:it|the))\b"
-    r"|找到了|终于|完成了|解决了|做到了|兑现|成功|救出|归还", re.I)
+    r"|找到了|终于|完成了|解决了|做到了|兑现|成功|救出|归还",
+    re.I,
+)
 SCHEMA = '{"updates": [{"pair": 1, "fields": {"state": "..."}, "tags": ["..."]}]}'
 
 
@@ -156,22 +159,41 @@ def revise_by_rules(old: Node, new: Node, relation: str, fields: dict[str, str])
                 out["status"] = "done" if promised else "resolved"
             elif new.type == "event":
                 out["summary"] = _joined(out.get("summary", ""), text, " → ")
-    elif old.type == "pov_memory" and (relation == "contradicts" or (
-            new.type == "pov_memory" and nf.get("certainty", "").lower() == "mistaken"
-            and new.scope.owner == old.scope.owner)):
+    elif old.type == "pov_memory" and (
+        relation == "contradicts"
+        or (
+            new.type == "pov_memory"
+            and nf.get("certainty", "").lower() == "mistaken"
+            and new.scope.owner == old.scope.owner
+        )
+    ):
         out["certainty"] = "mistaken"
     return out
 
 
 # the model's path ------------------------------------------------------------------------
 def request_data(pairs: list[Pair]) -> dict[str, Any]:
-    return {"max_chars": FIELD_CHARS, "max_tags": MAX_TAGS, "pairs": [
-        {"pair": n, "relation": p.relation,
-         "new": {"type": p.new.type, "text": _text(p.new)},
-         "old": {"type": p.old.type, "fields": dict(p.old.fields),
-                 "editable": [f.name for f in NODE_TYPES[p.old.type].fields
-                              if f.name != NODE_TYPES[p.old.type].title_field]}}
-        for n, p in enumerate(pairs, 1)]}
+    return {
+        "max_chars": FIELD_CHARS,
+        "max_tags": MAX_TAGS,
+        "pairs": [
+            {
+                "pair": n,
+                "relation": p.relation,
+                "new": {"type": p.new.type, "text": _text(p.new)},
+                "old": {
+                    "type": p.old.type,
+                    "fields": dict(p.old.fields),
+                    "editable": [
+                        f.name
+                        for f in NODE_TYPES[p.old.type].fields
+                        if f.name != NODE_TYPES[p.old.type].title_field
+                    ],
+                },
+            }
+            for n, p in enumerate(pairs, 1)
+        ],
+    }
 
 
 def parse_updates(reply: Any, pairs: list[Pair]) -> dict[int, Revision] | None:
@@ -204,18 +226,27 @@ def parse_updates(reply: Any, pairs: list[Pair]) -> dict[int, Revision] | None:
 
 
 # running it --------------------------------------------------------------------------------
-def run_evolve(service: ChatOperations, chat_id: str, plan: EvolvePlan, cancel: CancelToken | None,
-               report: Progress) -> OperationResult:
+def run_evolve(
+    service: ChatOperations, chat_id: str, plan: EvolvePlan, cancel: CancelToken | None, report: Progress
+) -> OperationResult:
     from .chat_ops import OperationResult
     from .lifecycle.llm_step import Asked, ask_model, model_available
+
     total = len(plan.pairs)
     report(0, total)
     asked: Asked[dict[int, Revision]] = Asked(None)
     if model_available(service):
         asked_pairs = plan.pairs[:MAX_PAIRS]
-        asked = ask_model(service, chat_id, "evolve", "evolve", request_data(asked_pairs), SCHEMA,
-                          lambda reply: parse_updates(reply, asked_pairs),
-                          texts=[_text(p.new) for p in asked_pairs])
+        asked = ask_model(
+            service,
+            chat_id,
+            "evolve",
+            "evolve",
+            request_data(asked_pairs),
+            SCHEMA,
+            lambda reply: parse_updates(reply, asked_pairs),
+            texts=[_text(p.new) for p in asked_pairs],
+        )
     checkpoint(cancel)
     label = asked.label
     by_model = asked.value
@@ -233,7 +264,9 @@ def run_evolve(service: ChatOperations, chat_id: str, plan: EvolvePlan, cancel: 
                 revision = by_model.get(n)
                 fields = {**old.fields, **revision.fields} if revision else dict(old.fields)
                 if revision:
-                    tags.setdefault(old.id, []).extend(t for t in revision.tags if t not in tags.get(old.id, []))
+                    tags.setdefault(old.id, []).extend(
+                        t for t in revision.tags if t not in tags.get(old.id, [])
+                    )
             else:
                 fields = revise_by_rules(old, pair.new, pair.relation, old.fields)
             if fields == old.fields and not tags.get(old.id):
@@ -246,10 +279,22 @@ def run_evolve(service: ChatOperations, chat_id: str, plan: EvolvePlan, cancel: 
             for new_id in dict.fromkeys(revised_by[node_id]):
                 if (new_id, node_id) not in linked:
                     linked.add((new_id, node_id))
-                    uow.put_edge(Edge(id=uuid.uuid4().hex, chat_id=chat_id, from_id=new_id, to_id=node_id,
-                                      relation="evolves", strength=0.75, created_at=now, updated_at=now))
+                    uow.put_edge(
+                        Edge(
+                            id=uuid.uuid4().hex,
+                            chat_id=chat_id,
+                            from_id=new_id,
+                            to_id=node_id,
+                            relation="evolves",
+                            strength=0.75,
+                            created_at=now,
+                            updated_at=now,
+                        )
+                    )
             flags = dict(node.flags)
-            flags["evolved_by"] = list(dict.fromkeys([*flags.get("evolved_by", []), *revised_by[node_id]]))[-10:]
+            flags["evolved_by"] = list(dict.fromkeys([*flags.get("evolved_by", []), *revised_by[node_id]]))[
+                -10:
+            ]
             flags["evolved_at"] = now
             flags["evolved_path"] = label
             if tags.get(node_id):
@@ -262,19 +307,30 @@ def run_evolve(service: ChatOperations, chat_id: str, plan: EvolvePlan, cancel: 
         change = ChangeRecord(chat_id)
         change.merge(uow.change(chat_id))
         return change, len(revised)
+
     change, revised = service.write(write)
     report(total, total)
-    return OperationResult("evolve", change, revised, detail={
-        "pairs": total, "revised": revised, "new_memories": plan.new_count, "path": label})
+    return OperationResult(
+        "evolve",
+        change,
+        revised,
+        detail={"pairs": total, "revised": revised, "new_memories": plan.new_count, "path": label},
+    )
 
 
-def rebuild_vectors(service: ChatOperations, chat_id: str, rng: MessageRange | None, cancel: CancelToken | None,
-                    report: Progress) -> OperationResult:
+def rebuild_vectors(
+    service: ChatOperations,
+    chat_id: str,
+    rng: MessageRange | None,
+    cancel: CancelToken | None,
+    report: Progress,
+) -> OperationResult:
     """Embed again the memories drawn from messages in ``rng`` (all of the chat's without
     one). Not an undo step: vectors are a cache of the memories' texts."""
     from .chat_ops import NothingToDo, OperationResult
     from .index import vector_store
     from .index.maintainer import VectorMaintainer
+
     vectors = service.vector_index()
     if not isinstance(vectors, VectorMaintainer):
         raise Conflict("recall has no vector index in this data folder")
@@ -282,7 +338,9 @@ def rebuild_vectors(service: ChatOperations, chat_id: str, rng: MessageRange | N
     if rng is not None:
         nodes = [n for n in nodes if any(rng.start <= i <= rng.end for i in n.source_indices)]
     if not nodes:
-        raise NothingToDo("no memory comes from these messages" if rng is not None else "the chat has no memories")
+        raise NothingToDo(
+            "no memory comes from these messages" if rng is not None else "the chat has no memories"
+        )
     report(0, len(nodes))
     if rng is None:
         change = service.run_maintenance(chat_id, "rebuild_vectors", cancel=cancel)

@@ -52,23 +52,28 @@ def is_read_only(node: Node) -> bool:
 def check_writable(node: Node) -> None:
     lore = lore_of(node)
     if lore is not None and lore.get("source") == FROM_SILLYTAVERN:
-        raise Conflict(f"this memory comes from the SillyTavern lorebook {lore.get('book')!r}: "
-                       "change it in SillyTavern's World Info editor")
+        raise Conflict(
+            f"this memory comes from the SillyTavern lorebook {lore.get('book')!r}: "
+            "change it in SillyTavern's World Info editor"
+        )
 
 
 def _clip(text: str, limit: int) -> str:
     text = text.strip()
     if len(text) <= limit:
         return text
-    cut = text[:limit - 1]
+    cut = text[: limit - 1]
     space = cut.rfind(" ")
     return (cut[:space] if space > limit * 0.8 else cut).rstrip() + "…"
 
 
 def entry_fields(entry: LoreEntry) -> dict[str, str]:
     """The memory's fields: a fact about the entry's subject (the whole text stays in the flag)."""
-    return {"statement": _clip(entry.content, _STATEMENT_MAX), "subject": _clip(entry.title, 200),
-            "category": LORE_CATEGORY}
+    return {
+        "statement": _clip(entry.content, _STATEMENT_MAX),
+        "subject": _clip(entry.title, 200),
+        "category": LORE_CATEGORY,
+    }
 
 
 def _flag(entry: LoreEntry, source: str) -> dict[str, Any]:
@@ -97,8 +102,13 @@ class LoreReport:
     skipped: int = 0  # a file's entries already here
 
     def to_json(self) -> dict[str, Any]:
-        return {"added": len(self.added), "updated": len(self.updated), "removed": len(self.removed),
-                "unchanged": self.unchanged, "skipped": self.skipped}
+        return {
+            "added": len(self.added),
+            "updated": len(self.updated),
+            "removed": len(self.removed),
+            "unchanged": self.unchanged,
+            "skipped": self.skipped,
+        }
 
 
 def check_unique(entries: list[LoreEntry], where: str = "entries") -> None:
@@ -106,8 +116,10 @@ def check_unique(entries: list[LoreEntry], where: str = "entries") -> None:
     for pos, entry in enumerate(entries):
         key = (entry.book, entry.uid)
         if key in seen:
-            raise ValidationError(f"{where}[{pos}]", f"book {entry.book!r} entry {entry.uid} appears twice "
-                                                     f"(also at {where}[{seen[key]}])")
+            raise ValidationError(
+                f"{where}[{pos}]",
+                f"book {entry.book!r} entry {entry.uid} appears twice (also at {where}[{seen[key]}])",
+            )
         seen[key] = pos
 
 
@@ -120,8 +132,12 @@ def sync_lorebook(uow: UnitOfWork, chat_id: str, entries: list[LoreEntry]) -> Lo
     for entry in entries:
         node = existing.pop((entry.book, entry.uid), None)
         if node is None:
-            made = create_node(uow, chat_id, NodeDraft(type="fact", fields=entry_fields(entry),
-                                                       scope=Scope(kind="world")), manual=False)
+            made = create_node(
+                uow,
+                chat_id,
+                NodeDraft(type="fact", fields=entry_fields(entry), scope=Scope(kind="world")),
+                manual=False,
+            )
             uow.put_node(replace(made, flags={LORE_FLAG: _flag(entry, FROM_SILLYTAVERN)}))
             report.added.append(made.id)
             continue
@@ -130,8 +146,15 @@ def sync_lorebook(uow: UnitOfWork, chat_id: str, entries: list[LoreEntry]) -> Lo
             report.unchanged += 1
             continue
         fields = entry_fields(entry)
-        uow.put_node(replace(node, fields=fields, title=node_title("fact", fields), updated_at=uow.now,
-                             flags={**node.flags, LORE_FLAG: _flag(entry, FROM_SILLYTAVERN)}))
+        uow.put_node(
+            replace(
+                node,
+                fields=fields,
+                title=node_title("fact", fields),
+                updated_at=uow.now,
+                flags={**node.flags, LORE_FLAG: _flag(entry, FROM_SILLYTAVERN)},
+            )
+        )
         report.updated.append(node.id)
     for node in existing.values():  # gone from SillyTavern, or switched off there
         delete_node(uow, chat_id, node.id)
@@ -144,8 +167,12 @@ def sync_lorebook(uow: UnitOfWork, chat_id: str, entries: list[LoreEntry]) -> Lo
 def imported_here(read: Reader, chat_id: str, entries: list[LoreEntry]) -> set[tuple[str, str]]:
     """(book, uid) of the entries a file import already made memories of in this chat, unchanged."""
     existing = _lore_nodes(read, chat_id, FROM_FILE)
-    return {(e.book, e.uid) for e in entries
-            if (node := existing.get((e.book, e.uid))) is not None and (lore_of(node) or {}).get("digest") == e.digest()}
+    return {
+        (e.book, e.uid)
+        for e in entries
+        if (node := existing.get((e.book, e.uid))) is not None
+        and (lore_of(node) or {}).get("digest") == e.digest()
+    }
 
 
 def import_entries(uow: UnitOfWork, chat_id: str, entries: list[LoreEntry], kind: str) -> LoreReport:
@@ -159,7 +186,9 @@ def import_entries(uow: UnitOfWork, chat_id: str, entries: list[LoreEntry], kind
         if (entry.book, entry.uid) in here:
             report.skipped += 1
             continue
-        made = create_node(uow, chat_id, NodeDraft(type="fact", fields=entry_fields(entry), scope=Scope(kind=kind)))
+        made = create_node(
+            uow, chat_id, NodeDraft(type="fact", fields=entry_fields(entry), scope=Scope(kind=kind))
+        )
         uow.put_node(replace(made, flags={LORE_FLAG: _flag(entry, FROM_FILE)}))
         report.added.append(made.id)
     return report
@@ -180,5 +209,11 @@ def node_entry(node: Node, book: str = "") -> LoreEntry:
             keys.append(alias.strip())
     spec = NODE_TYPES[node.type]
     content = node.fields.get(spec.summary_field, "").strip() or node_text(node.type, node.fields)
-    return LoreEntry(book=book, uid=node.id, keys=tuple(k[:256] for k in keys), content=content,
-                     comment=node.title, constant=node.pinned)
+    return LoreEntry(
+        book=book,
+        uid=node.id,
+        keys=tuple(k[:256] for k in keys),
+        content=content,
+        comment=node.title,
+        constant=node.pinned,
+    )

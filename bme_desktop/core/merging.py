@@ -56,13 +56,25 @@ def _merged_node(uow: UnitOfWork, keep: Node, other: Node, manual: bool = True) 
             fields[ALIASES_FIELD] = aliases
     flags = dict(keep.flags)
     flags["merged"] = [*flags.get("merged", []), other.id]
-    merged = replace(keep, fields=fields, title=node_title(keep.type, fields), flags=flags,
-                     source_indices=sorted(set(keep.source_indices) | set(other.source_indices)),
-                     importance=max(keep.importance, other.importance), pinned=keep.pinned or other.pinned,
-                     manually_edited=keep.manually_edited or other.manually_edited or manual, updated_at=uow.now)
-    editing.check_node_values(type_id=merged.type, fields=merged.fields, importance=merged.importance,
-                              tier=merged.tier, review_status=merged.review_status,
-                              source_indices=merged.source_indices)
+    merged = replace(
+        keep,
+        fields=fields,
+        title=node_title(keep.type, fields),
+        flags=flags,
+        source_indices=sorted(set(keep.source_indices) | set(other.source_indices)),
+        importance=max(keep.importance, other.importance),
+        pinned=keep.pinned or other.pinned,
+        manually_edited=keep.manually_edited or other.manually_edited or manual,
+        updated_at=uow.now,
+    )
+    editing.check_node_values(
+        type_id=merged.type,
+        fields=merged.fields,
+        importance=merged.importance,
+        tier=merged.tier,
+        review_status=merged.review_status,
+        source_indices=merged.source_indices,
+    )
     return merged
 
 
@@ -83,7 +95,10 @@ def merge_in(uow: UnitOfWork, chat_id: str, keep_id: str, other_id: str, *, manu
     return merged
 
 
-def merge_nodes(service: ManualEdits, chat_id: str, keep_id: str, other_id: str, *,
-                actor: str = "user") -> Node:
+def merge_nodes(
+    service: ManualEdits, chat_id: str, keep_id: str, other_id: str, *, actor: str = "user"
+) -> Node:
     """Merge ``other_id`` into ``keep_id`` as one undoable manual edit; returns the kept node."""
-    return service.manual_write(chat_id, actor, "merge_nodes", lambda uow: merge_in(uow, chat_id, keep_id, other_id))
+    return service.manual_write(
+        chat_id, actor, "merge_nodes", lambda uow: merge_in(uow, chat_id, keep_id, other_id)
+    )

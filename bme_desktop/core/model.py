@@ -198,6 +198,7 @@ class ChatStats:
 
 # --- recall: the request and what it found (core/recall/api.py is the recaller's contract) ---
 
+
 @dataclass(frozen=True)
 class RecallRequest:
     chat_id: str
@@ -240,6 +241,7 @@ class VectorStatus:
 
 
 # --- what the life cycle reports (core/lifecycle/: meta, patrol, review_queue, persona) --------
+
 
 @dataclass
 class KnownMemory:
@@ -302,8 +304,15 @@ class PatrolReport:
     def cap(self, limit: int) -> None:
         """Keep each list's first ``limit`` entries (the report is kept in the chat's state and
         read by people: a chat of thousands of alike memories must not list them all)."""
-        for key in ("long_unused", "duplicates", "contradictions", "fading", "unclassified", "stale_todos",
-                    "retiring"):
+        for key in (
+            "long_unused",
+            "duplicates",
+            "contradictions",
+            "fading",
+            "unclassified",
+            "stale_todos",
+            "retiring",
+        ):
             entries: list[Any] = getattr(self, key)
             if len(entries) > limit:
                 self.omitted[key] = len(entries) - limit
@@ -324,6 +333,7 @@ class ReviewReason:
     - ``edited_pending``: written or edited by hand and saved as pending;
     - ``marked``: pending for no recorded reason (imported, or made by an older version).
     """
+
     code: str
     detail: dict[str, Any] = field(default_factory=dict)
 
@@ -368,4 +378,3 @@ class HistorySteps:
 
     undo: str | None
     redo: str | None
-

@@ -93,7 +93,10 @@ def loose_modes(folder: Path, names: tuple[str, ...]) -> list[str]:
     if not POSIX:
         return []
     found = []
-    for path, private in ((folder, PRIVATE_DIR_MODE), *((folder / name, PRIVATE_FILE_MODE) for name in names)):
+    for path, private in (
+        (folder, PRIVATE_DIR_MODE),
+        *((folder / name, PRIVATE_FILE_MODE) for name in names),
+    ):
         try:
             mode = path.stat().st_mode & 0o777
         except OSError:

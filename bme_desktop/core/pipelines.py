@@ -15,8 +15,11 @@ if TYPE_CHECKING:
 def attach_pipelines(service: MemoryService) -> None:
     """Wire the default pipelines into ``service`` (one line per subsystem)."""
     from .extract.scheduler import attach as attach_extraction
+
     attach_extraction(service)
     from .lifecycle import attach as attach_lifecycle
+
     attach_lifecycle(service)
     from .recall.pipeline import attach as attach_recall
+
     attach_recall(service)

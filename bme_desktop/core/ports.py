@@ -36,6 +36,7 @@ MaintenanceTask = Callable[[str], "ChangeRecord"]
 
 # --- the memory ---------------------------------------------------------------------------------
 
+
 class Reads(Protocol):
     def read(self, fn: Callable[[Reader], T]) -> T:
         """Run ``fn`` with a reader on the caller's thread (its own connection)."""
@@ -86,8 +87,9 @@ class ChatQueries(Protocol):
 
     def all_nodes(self, chat_id: str) -> list[Node]: ...
 
-    def edges(self, chat_id: str, *, node_id: str | None = None, limit: int | None = None,
-              offset: int = 0) -> list[Edge]: ...
+    def edges(
+        self, chat_id: str, *, node_id: str | None = None, limit: int | None = None, offset: int = 0
+    ) -> list[Edge]: ...
 
 
 class StoreAccess(Protocol):
@@ -98,6 +100,7 @@ class StoreAccess(Protocol):
 
 
 # --- the surroundings ---------------------------------------------------------------------------
+
 
 class Clocked(Protocol):
     def now(self) -> float:
@@ -140,6 +143,7 @@ class Lifetime(Protocol):
 
 # --- the pipelines, as the service holds them ----------------------------------------------------
 
+
 class Maintenance(Protocol):
     @property
     def maintenance_tasks(self) -> dict[str, MaintenanceTask]: ...
@@ -149,7 +153,9 @@ class Maintenance(Protocol):
         """Chats a recorded rewrite is running on (undo and redo wait for it)."""
         ...
 
-    def run_maintenance(self, chat_id: str, task: str, *, cancel: CancelToken | None = None) -> ChangeRecord: ...
+    def run_maintenance(
+        self, chat_id: str, task: str, *, cancel: CancelToken | None = None
+    ) -> ChangeRecord: ...
 
 
 class Pipelines(Protocol):
@@ -176,6 +182,7 @@ class Wiring(Protocol):
 
 # --- capabilities some implementations have (probed with isinstance) ---------------------------
 
+
 @runtime_checkable
 class KnowsChat(Protocol):
     def knows_chat(self, chat_id: str) -> bool:
@@ -192,8 +199,14 @@ class WarmsUp(Protocol):
 
 @runtime_checkable
 class Prepares(Protocol):
-    def prepare(self, chat_id: str, user_input: str, index: int | None = None, last_reply: str | None = None,
-                previous_input: str | None = None) -> int: ...
+    def prepare(
+        self,
+        chat_id: str,
+        user_input: str,
+        index: int | None = None,
+        last_reply: str | None = None,
+        previous_input: str | None = None,
+    ) -> int: ...
 
 
 class VectorIndex(Protocol):
@@ -241,6 +254,7 @@ class RunsNow(Protocol):
 
 
 # --- composites ---------------------------------------------------------------------------------
+
 
 class Memory(Reads, Writes, Clocked, Configured, Publishes, Protocol):
     """What most pipelines use: read, write, the clock, the settings, the events."""
@@ -292,8 +306,19 @@ class TaskRegistry(ModelSteps, Wiring, Protocol):
     """What registering the life-cycle tasks needs: model steps, and the service to register on."""
 
 
-class Core(Memory, LateWrites, ManualEdits, ChatQueries, StoreAccess, Lending, Lifetime, Maintenance, Pipelines,
-           Wiring, Protocol):
+class Core(
+    Memory,
+    LateWrites,
+    ManualEdits,
+    ChatQueries,
+    StoreAccess,
+    Lending,
+    Lifetime,
+    Maintenance,
+    Pipelines,
+    Wiring,
+    Protocol,
+):
     """Everything the service offers its pipelines: for the wiring and the few that coordinate
     several pipelines (chat operations, the life-cycle worker). Narrow it where you can."""
 

@@ -49,11 +49,14 @@ EXTRACTED_TYPES_NOTE = ("synopsis", "reflection")  # written by their own tasks,
 @dataclass(frozen=True)
 class RewritePlan:
     """What running ``task`` on a chat will do, said before it runs."""
+
     task: str
     memories: int  # live memories now
     by_hand: int  # of them written or edited by hand (a rebuild keeps these)
     messages: int  # messages a rebuild reads again
-    dropped_by_type: dict[str, int] = field(default_factory=dict)  # rebuild: what is undone and extracted again
+    dropped_by_type: dict[str, int] = field(
+        default_factory=dict
+    )  # rebuild: what is undone and extracted again
     undoable: bool = True
     why_not: str = ""  # "" or "too_large" (with ``rows``)
     rows: int = 0  # rows an undo copy would hold
@@ -77,12 +80,21 @@ class RewriteRunning(Conflict):
 
 def plan_rewrite(service: Rewriting, chat_id: str, task: str) -> RewritePlan:
     """Blocking (a worker's call): the numbers the confirmation shows, read in one go."""
+
     def read(reader: Reader) -> RewritePlan:
         by_type, by_hand, messages, rows = reader.rewrite_counts(reader.require_chat_pk(chat_id), ROW_TABLES)
         undoable = rows <= UNDO_ROW_LIMIT
-        return RewritePlan(task=task, memories=sum(by_type.values()) + by_hand, by_hand=by_hand,
-                           messages=messages, dropped_by_type=dict(by_type) if task == "rebuild" else {},
-                           undoable=undoable, why_not="" if undoable else "too_large", rows=rows)
+        return RewritePlan(
+            task=task,
+            memories=sum(by_type.values()) + by_hand,
+            by_hand=by_hand,
+            messages=messages,
+            dropped_by_type=dict(by_type) if task == "rebuild" else {},
+            undoable=undoable,
+            why_not="" if undoable else "too_large",
+            rows=rows,
+        )
+
     return service.read(read)
 
 
@@ -95,8 +107,11 @@ class Snapshot:
 
 
 def _snapshot(conn: Connection, pk: int) -> Snapshot:
-    return Snapshot(store_journal.chat_images(conn, pk, ROW_TABLES), store_journal.batch_statuses(conn, pk),
-                    dict(Reader(conn).chat_state(pk)))
+    return Snapshot(
+        store_journal.chat_images(conn, pk, ROW_TABLES),
+        store_journal.batch_statuses(conn, pk),
+        dict(Reader(conn).chat_state(pk)),
+    )
 
 
 def _record(uow: UnitOfWork, chat_id: str, task: str, before: Snapshot) -> int | None:
@@ -109,25 +124,49 @@ def _record(uow: UnitOfWork, chat_id: str, task: str, before: Snapshot) -> int |
         old, new = before.rows[name], after.rows[name]
         for row_id in sorted(old.keys() | new.keys()):
             if old.get(row_id) != new.get(row_id):
-                journal.append({"table": name, "id": row_id, "before": old.get(row_id), "after": new.get(row_id)})
+                journal.append(
+                    {"table": name, "id": row_id, "before": old.get(row_id), "after": new.get(row_id)}
+                )
     for batch_id, status in sorted(after.batches.items()):
         if before.batches.get(batch_id) != status:
             was = before.batches.get(batch_id)
-            journal.append({"table": "batches", "id": batch_id, "before": None if was is None else {"status": was},
-                            "after": {"status": status}})
+            journal.append(
+                {
+                    "table": "batches",
+                    "id": batch_id,
+                    "before": None if was is None else {"status": was},
+                    "after": {"status": status},
+                }
+            )
     if not journal and before.state == after.state:
         return None
     journal.append({"table": REWRITE_MARK, "id": chat_id, "before": before.state, "after": after.state})
-    batch_id = insert_batch(uow, chat_pk=pk, kind="manual", status="applied", read_from=None, read_to=None,
-                            created_at=uow.now, actor="user", description=task, journal=journal,
-                            state_before=before.state)
+    batch_id = insert_batch(
+        uow,
+        chat_pk=pk,
+        kind="manual",
+        status="applied",
+        read_from=None,
+        read_to=None,
+        created_at=uow.now,
+        actor="user",
+        description=task,
+        journal=journal,
+        state_before=before.state,
+    )
     uow.discard_redo(chat_id, keep=batch_id)  # a new step clears the redo stack, as any edit does
     uow.audit(chat_id, "user", task, str(batch_id), entries=len(journal))
     return batch_id
 
 
-def run_recorded(service: Rewriting, chat_id: str, task: str, cancel: CancelToken | None = None,
-                 *, plan: RewritePlan | None = None) -> ChangeRecord:
+def run_recorded(
+    service: Rewriting,
+    chat_id: str,
+    task: str,
+    cancel: CancelToken | None = None,
+    *,
+    plan: RewritePlan | None = None,
+) -> ChangeRecord:
     """Run maintenance ``task`` and record all it changed as one undoable step (when the plan
     allows an undo copy; otherwise it just runs). A cancelled run that kept some of its work
     (a rebuild stops between batches) is recorded too, then ``Cancelled`` is raised again."""
@@ -136,12 +175,19 @@ def run_recorded(service: Rewriting, chat_id: str, task: str, cancel: CancelToke
     plan = plan or plan_rewrite(service, chat_id, task)
     if not plan.undoable:
         return service.run_maintenance(chat_id, task, cancel=cancel)
-    return record_step(service, chat_id, task, lambda: service.run_maintenance(chat_id, task, cancel=cancel),
-                       plan=plan)
+    return record_step(
+        service, chat_id, task, lambda: service.run_maintenance(chat_id, task, cancel=cancel), plan=plan
+    )
 
 
-def record_step(service: Rewriting, chat_id: str, description: str, work: Callable[[], ChangeRecord], *,
-                plan: RewritePlan | None = None) -> ChangeRecord:
+def record_step(
+    service: Rewriting,
+    chat_id: str,
+    description: str,
+    work: Callable[[], ChangeRecord],
+    *,
+    plan: RewritePlan | None = None,
+) -> ChangeRecord:
     """Run ``work`` and record everything it changed in the chat as one undoable step named
     ``description`` (just run it when the chat is too large for an undo copy). ``work`` that
     raises ``Cancelled`` after keeping some of its work is recorded too, then re-raised."""
@@ -185,8 +231,14 @@ def redo_batch(uow: UnitOfWork, batch_id: int) -> None:
     _move(uow, batch_id, "undone", "after", "applied", store_journal.redo_batch)
 
 
-def _move(uow: UnitOfWork, batch_id: int, status: str, image: str, new_status: str,
-          otherwise: Callable[[UnitOfWork, int], None]) -> None:
+def _move(
+    uow: UnitOfWork,
+    batch_id: int,
+    status: str,
+    image: str,
+    new_status: str,
+    otherwise: Callable[[UnitOfWork, int], None],
+) -> None:
     """Put a recorded rewrite's rows, batch statuses and chat state to their ``image``. Refused
     once memories were extracted from new messages after it; other automatic batches after it
     (bookkeeping built on what it changed) are closed so a history rollback never replays them."""
@@ -196,8 +248,10 @@ def _move(uow: UnitOfWork, batch_id: int, status: str, image: str, new_status: s
         return
     later = store_journal.later_automatic_batches(uow, batch)
     if any(kind == "extract" for _, kind in later):
-        raise RewriteRefused(f"memories were extracted from new messages after this {batch['description']}; "
-                             "undoing or redoing it would mix the two")
+        raise RewriteRefused(
+            f"memories were extracted from new messages after this {batch['description']}; "
+            "undoing or redoing it would mix the two"
+        )
     _step(uow, batch, image)
     for later_id, _kind in later:
         store_journal.set_batch_status(uow, later_id, "rolled_back")

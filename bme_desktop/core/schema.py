@@ -62,39 +62,107 @@ def _fields(*names: str) -> tuple[FieldSpec, ...]:
 
 
 _NODE_TYPES: tuple[NodeType, ...] = (
-    NodeType("event", "Event", _fields("summary*", "title", "participants", "status"),
-             title_field="title", summary_field="summary", always_inject=True,
-             decay_pool="fast", compression=(9, 3, 10, 6)),
-    NodeType("character", "Character", _fields("name*", "aliases", "traits", "state", "goal", "inventory",
-                                                 "core_note"),
-             title_field="name", summary_field="state", latest_only=True, decay_pool="never"),
-    NodeType("location", "Location", _fields("name*", "aliases", "state", "features", "danger"),
-             title_field="name", summary_field="state", latest_only=True, decay_pool="slow"),
-    NodeType("rule", "Rule", _fields("title*", "constraint*", "scope", "status"),
-             title_field="title", summary_field="constraint", always_inject=True, decay_pool="never"),
-    NodeType("thread", "Plot thread", _fields("title*", "summary", "status"),
-             title_field="title", summary_field="summary", always_inject=True,
-             decay_pool="slow", compression=(6, 3, 5, 3)),
-    NodeType("fact", "Fact", _fields("statement*", "subject", "category"),
-             title_field="subject", summary_field="statement", decay_pool="slow"),
-    NodeType("synopsis", "Summary", _fields("summary*", "scope"),
-             title_field="scope", summary_field="summary", always_inject=True, latest_only=True,
-             decay_pool="never"),
-    NodeType("reflection", "Reflection", _fields("insight*", "trigger", "suggestion"),
-             title_field="trigger", summary_field="insight", decay_pool="slow", compression=(6, 3, 3, 3)),
-    NodeType("pov_memory", "Point-of-view memory",
-             _fields("summary*", "belief", "emotion", "attitude", "certainty", "about"),
-             title_field="about", summary_field="summary", decay_pool="medium", compression=(8, 3, 4, 4)),
+    NodeType(
+        "event",
+        "Event",
+        _fields("summary*", "title", "participants", "status"),
+        title_field="title",
+        summary_field="summary",
+        always_inject=True,
+        decay_pool="fast",
+        compression=(9, 3, 10, 6),
+    ),
+    NodeType(
+        "character",
+        "Character",
+        _fields("name*", "aliases", "traits", "state", "goal", "inventory", "core_note"),
+        title_field="name",
+        summary_field="state",
+        latest_only=True,
+        decay_pool="never",
+    ),
+    NodeType(
+        "location",
+        "Location",
+        _fields("name*", "aliases", "state", "features", "danger"),
+        title_field="name",
+        summary_field="state",
+        latest_only=True,
+        decay_pool="slow",
+    ),
+    NodeType(
+        "rule",
+        "Rule",
+        _fields("title*", "constraint*", "scope", "status"),
+        title_field="title",
+        summary_field="constraint",
+        always_inject=True,
+        decay_pool="never",
+    ),
+    NodeType(
+        "thread",
+        "Plot thread",
+        _fields("title*", "summary", "status"),
+        title_field="title",
+        summary_field="summary",
+        always_inject=True,
+        decay_pool="slow",
+        compression=(6, 3, 5, 3),
+    ),
+    NodeType(
+        "fact",
+        "Fact",
+        _fields("statement*", "subject", "category"),
+        title_field="subject",
+        summary_field="statement",
+        decay_pool="slow",
+    ),
+    NodeType(
+        "synopsis",
+        "Summary",
+        _fields("summary*", "scope"),
+        title_field="scope",
+        summary_field="summary",
+        always_inject=True,
+        latest_only=True,
+        decay_pool="never",
+    ),
+    NodeType(
+        "reflection",
+        "Reflection",
+        _fields("insight*", "trigger", "suggestion"),
+        title_field="trigger",
+        summary_field="insight",
+        decay_pool="slow",
+        compression=(6, 3, 3, 3),
+    ),
+    NodeType(
+        "pov_memory",
+        "Point-of-view memory",
+        _fields("summary*", "belief", "emotion", "attitude", "certainty", "about"),
+        title_field="about",
+        summary_field="summary",
+        decay_pool="medium",
+        compression=(8, 3, 4, 4),
+    ),
 )
 
 NODE_TYPES: Final = MappingProxyType({t.id: t for t in _NODE_TYPES})
 
 # Facts decay by their category: core traits, preferences and goals never fade.
-FACT_CATEGORY_POOLS: Final = MappingProxyType({
-    "trait": "never", "preference": "never", "goal": "never",
-    "decision": "slow", "lesson": "slow", "fact": "slow",
-    "knowledge": "medium", "event": "fast", "lore": "never",
-})
+FACT_CATEGORY_POOLS: Final = MappingProxyType(
+    {
+        "trait": "never",
+        "preference": "never",
+        "goal": "never",
+        "decision": "slow",
+        "lesson": "slow",
+        "fact": "slow",
+        "knowledge": "medium",
+        "event": "fast",
+        "lore": "never",
+    }
+)
 
 _RELATIONS: tuple[RelationType, ...] = (
     RelationType("related", "related to", default_strength=0.5, directed=False),
@@ -130,7 +198,9 @@ def validate_node_fields(type_id: str, fields: dict[str, object]) -> NodeValidat
     result = NodeValidation()
     node_type = NODE_TYPES.get(type_id)
     if node_type is None:
-        result.issues.append(SchemaIssue("type", f"unknown node type {type_id!r}; known: {', '.join(NODE_TYPES)}"))
+        result.issues.append(
+            SchemaIssue("type", f"unknown node type {type_id!r}; known: {', '.join(NODE_TYPES)}")
+        )
         return result
     specs = {f.name: f for f in node_type.fields}
     for name, value in fields.items():

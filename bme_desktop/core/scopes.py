@@ -80,7 +80,9 @@ def record_members(entries: Any, names: tuple[str, ...], last_index: int) -> lis
             active.add(key)
         out.append(entry)
     start = max(last_index, 0) if old else 0
-    out.extend({"name": name, "since": start, "until": None} for key, name in wanted.items() if key not in active)
+    out.extend(
+        {"name": name, "since": start, "until": None} for key, name in wanted.items() if key not in active
+    )
     return out
 
 
@@ -106,8 +108,12 @@ class ChatScope:
         return None
 
     def to_json(self) -> dict[str, Any]:
-        return {"character_key": self.character_key, "persona_key": self.persona_key, "world": self.world,
-                "isolated": self.isolated}
+        return {
+            "character_key": self.character_key,
+            "persona_key": self.persona_key,
+            "world": self.world,
+            "isolated": self.isolated,
+        }
 
 
 def check_kind(kind: object, where: str = "scope.kind") -> str:

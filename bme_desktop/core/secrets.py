@@ -24,6 +24,7 @@ def usable_keyring(backend: Any | None = None) -> Any | None:
     if backend is None:
         try:
             import keyring
+
             backend = keyring.get_keyring()
         except Exception:
             return None

@@ -69,8 +69,18 @@ class CharacterGraph:
     nodes: list[Node]  # each with the chat it belongs to (``Node.chat_id``)
     edges: list[Edge]
 
-MAINTENANCE_TASKS = ("upkeep", "consolidate", "compress", "summarize", "fold", "reflect", "persona", "rebuild",
-                     "rebuild_vectors")
+
+MAINTENANCE_TASKS = (
+    "upkeep",
+    "consolidate",
+    "compress",
+    "summarize",
+    "fold",
+    "reflect",
+    "persona",
+    "rebuild",
+    "rebuild_vectors",
+)
 
 
 @dataclass
@@ -90,15 +100,23 @@ class SyncResult:
 
 def _writable(chat_id: str, node_id: str, fn: Callable[[UnitOfWork], T]) -> Callable[[UnitOfWork], T]:
     """``fn``, refused (409) for a memory SillyTavern's lorebook owns (core/lorebook.py)."""
+
     def op(uow: UnitOfWork) -> T:
         check_writable(editing.require_node(uow, chat_id, node_id))
         return fn(uow)
+
     return op
 
 
 class MemoryService:
-    def __init__(self, store: Store, *, settings: Settings | None = None, clock: Clock | None = None,
-                 data_dir: Path | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        *,
+        settings: Settings | None = None,
+        clock: Clock | None = None,
+        data_dir: Path | None = None,
+    ) -> None:
         self.store = store
         self.settings = settings or Settings()
         self.clock: Clock = clock or SystemClock()
@@ -124,8 +142,15 @@ class MemoryService:
             self._listener = ChangeListener(store.url, store.instance_id, self.events.publish).start()
 
     @classmethod
-    def open(cls, data_dir: Path, *, database_url: str | None = None, settings: Settings | None = None,
-             clock: Clock | None = None, attach: bool = True) -> MemoryService:
+    def open(
+        cls,
+        data_dir: Path,
+        *,
+        database_url: str | None = None,
+        settings: Settings | None = None,
+        clock: Clock | None = None,
+        attach: bool = True,
+    ) -> MemoryService:
         """Open (creating if needed) the memory kept in ``data_dir``, with the default
         extraction, recall and life-cycle pipelines attached (``attach=False``: none)."""
         settings = settings if settings is not None else load_settings(data_dir)
@@ -133,6 +158,7 @@ class MemoryService:
         service = cls(Store(url), settings=settings, clock=clock, data_dir=data_dir)
         if attach:
             from .pipelines import attach_pipelines
+
             attach_pipelines(service)
         return service
 
@@ -256,7 +282,9 @@ class MemoryService:
 
     def _publish_changes_soon(self, changes: list[ChangeRecord]) -> None:
         """What later writes changed, published off the writer thread (on the writer: only queued)."""
-        self.events.publish_soon([GraphChanged(change.chat_id, change, Initiator.RECALL) for change in changes])
+        self.events.publish_soon(
+            [GraphChanged(change.chat_id, change, Initiator.RECALL) for change in changes]
+        )
 
     def flush_later_writes(self) -> None:
         """Wait until the later writes queued so far are written and their events published."""
@@ -304,29 +332,35 @@ class MemoryService:
 
     def stored_fingerprints(self, chat_id: str) -> dict[int, str]:
         """The stored messages' fingerprints by index ({} for a chat not stored yet)."""
+
         def read(r: Reader) -> dict[int, str]:
             pk = r.chat_pk(chat_id)
             return {} if pk is None else r.fingerprints(pk)
+
         return self.read(read)
 
     def overview_series(self, chat_id: str) -> OverviewSeries:
         """The Overview's charts: memories over time, recall latency, retrievability histogram."""
         from .overview import overview_series
+
         return self.read(lambda r: overview_series(r, chat_id))
 
     def chat_facts(self, chat_id: str) -> ChatFacts:
         """The chat's last message index and how far extraction and evolution have read."""
         from .chat_ops import chat_facts
+
         return self.read(lambda r: chat_facts(r, chat_id))
 
     def export_document(self, chat_ids: Sequence[str] | None = None) -> dict[str, Any]:
         """The open JSON export of the given chats (all when None), as of now."""
         from .backup.export import export_document
+
         return self.read(lambda r: export_document(r, chat_ids, now=self.now()))
 
     def graph_of(self, chat_ids: Sequence[str] | None = None) -> tuple[list[Node], list[Edge]]:
         """The live memories and links of the given chats (all when None), for GraphML/GEXF."""
         from .backup.graph_formats import graph_of
+
         return self.read(lambda r: graph_of(r, chat_ids))
 
     def audit(self, chat_id: str | None, *, limit: int = 200) -> list[dict[str, Any]]:
@@ -334,12 +368,22 @@ class MemoryService:
         return self.read(lambda r: r.audit(chat_id, limit=limit))
 
     # messages ------------------------------------------------------------------------------
-    def sync(self, chat_id: str, messages: Sequence[MessageIn], *, complete: bool = False,
-             character: str | None = None, user: str | None = None, wait: bool = False,
-             wait_timeout: float | None = None, identity: ChatIdentity | None = None) -> SyncResult:
+    def sync(
+        self,
+        chat_id: str,
+        messages: Sequence[MessageIn],
+        *,
+        complete: bool = False,
+        character: str | None = None,
+        user: str | None = None,
+        wait: bool = False,
+        wait_timeout: float | None = None,
+        identity: ChatIdentity | None = None,
+    ) -> SyncResult:
         """Store pushed messages; roll back memories derived from changed or deleted ones;
         queue extraction. With ``wait`` the call returns when that extraction has finished."""
         validate_messages(chat_id, messages, complete=complete)
+
         # A kept recall queued before lands before a rollback that may drop it: the writer keeps the order.
         def op(uow: UnitOfWork) -> tuple[SyncOutcome, ChatSynced]:
             if identity is not None:  # who is who first: a chat id bound to another character is refused
@@ -347,20 +391,31 @@ class MemoryService:
             outcome = apply_sync(uow, chat_id, messages, complete=complete, character=character, user=user)
             members = None
             if identity is not None and identity.members is not None:
-                members = store_members(uow, chat_id, identity.members)  # recall's kept state takes them from the event
-            synced = ChatSynced(chat_id, outcome.stored, outcome.changed_from, outcome.revision, members,
-                                bool(uow.rescoped))
+                members = store_members(
+                    uow, chat_id, identity.members
+                )  # recall's kept state takes them from the event
+            synced = ChatSynced(
+                chat_id, outcome.stored, outcome.changed_from, outcome.revision, members, bool(uow.rescoped)
+            )
             uow.synced.append((chat_id, synced.data))  # told to other instances on the same database
             return outcome, synced
+
         with acting(Initiator.SYNC):
             outcome, synced = self.write(op)
         self.events.publish(synced)
         ticket = self.extraction.schedule(chat_id, force=outcome.changed_from is not None)
         done = ticket.wait(wait_timeout) if wait else ticket.done
-        return SyncResult(chat_id=chat_id, stored=outcome.stored, changed_from=outcome.changed_from,
-                          rolled_back_batches=outcome.rolled_back_batches,
-                          rolled_back_nodes=outcome.rolled_back_nodes, queued=ticket.queued, done=done,
-                          revision=outcome.revision, ticket=ticket)
+        return SyncResult(
+            chat_id=chat_id,
+            stored=outcome.stored,
+            changed_from=outcome.changed_from,
+            rolled_back_batches=outcome.rolled_back_batches,
+            rolled_back_nodes=outcome.rolled_back_nodes,
+            queued=ticket.queued,
+            done=done,
+            revision=outcome.revision,
+            ticket=ticket,
+        )
 
     def messages(self, chat_id: str, start: int = 0, end: int | None = None) -> list[Message]:
         return self.read(lambda r: r.messages(chat_id, start, end))
@@ -379,13 +434,16 @@ class MemoryService:
     def nodes_by_ids(self, chat_id: str, ids: Iterable[str]) -> list[Node]:
         return self.read(lambda r: r.nodes_by_ids(chat_id, ids))
 
-    def nodes_and_edges(self, chat_id: str, node_ids: Sequence[str], edge_ids: Sequence[str]
-                        ) -> tuple[list[Node], list[Edge]]:
+    def nodes_and_edges(
+        self, chat_id: str, node_ids: Sequence[str], edge_ids: Sequence[str]
+    ) -> tuple[list[Node], list[Edge]]:
         """The named memories and links that exist (in one transaction)."""
+
         def read(r: Reader) -> tuple[list[Node], list[Edge]]:
             nodes = r.nodes_by_ids(chat_id, node_ids) if node_ids else []
             edges = [e for e in (r.edge(chat_id, i) for i in edge_ids) if e is not None]
             return nodes, edges
+
         return self.read(read)
 
     def search_nodes(self, chat_id: str, query: NodeQuery) -> tuple[list[Node], int]:
@@ -398,6 +456,7 @@ class MemoryService:
         """The chat's character across all its chats: every chat's own memories and links,
         and the persona and world memories those chats draw in from elsewhere (each memory
         once, with the chat it belongs to)."""
+
         def read(r: Reader) -> CharacterGraph:
             chat_ids = r.character_chat_ids(r.chat_scope(chat_id))
             nodes = [n for c in chat_ids for n in r.all_nodes(c)]
@@ -408,26 +467,31 @@ class MemoryService:
                 seen |= {n.id for n in drawn}
                 nodes += drawn
             return CharacterGraph(chat_ids, nodes, edges)
+
         return self.read(read)
 
     def lends_to_character(self, chat_id: str, other_chat: str, node_ids: Sequence[str]) -> bool:
         """Whether a change in ``other_chat`` belongs in :meth:`character_graph` of ``chat_id``:
         it is one of the character's chats, or one of ``node_ids`` is drawn into one of them (a
         persona or world memory of another character's chat, e.g. its first)."""
+
         def read(r: Reader) -> bool:
             chat_ids = r.character_chat_ids(r.chat_scope(chat_id))
             if other_chat in chat_ids:
                 return True
             ids = list(node_ids)
             return bool(ids) and any(r.shared_nodes(r.chat_scope(c), ids) for c in chat_ids)
+
         return self.read(read)
 
-    def edges(self, chat_id: str, *, node_id: str | None = None, limit: int | None = None,
-              offset: int = 0) -> list[Edge]:
+    def edges(
+        self, chat_id: str, *, node_id: str | None = None, limit: int | None = None, offset: int = 0
+    ) -> list[Edge]:
         return self.read(lambda r: r.edges(chat_id, node_id=node_id, limit=limit, offset=offset))
 
     def manual_write(self, chat_id: str, actor: str, action: str, fn: Callable[[UnitOfWork], T]) -> T:
         """A user's edit: one journaled batch (undoable), audited; it clears the redo stack."""
+
         def op(uow: UnitOfWork) -> T:
             uow.read.require_chat_pk(chat_id)
             uow.begin_batch(chat_id, "manual", actor=actor, description=action)
@@ -436,44 +500,60 @@ class MemoryService:
             uow.discard_redo(chat_id, keep=batch_id)
             uow.audit(chat_id, actor, action, getattr(result, "id", None))
             return result
+
         with acting(Initiator.USER):
             return self._write_checked(op)
 
     def create_node(self, chat_id: str, draft: editing.NodeDraft, *, actor: str = "user") -> Node:
-        return self.manual_write(chat_id, actor, "create_node", lambda uow: editing.create_node(uow, chat_id, draft))
+        return self.manual_write(
+            chat_id, actor, "create_node", lambda uow: editing.create_node(uow, chat_id, draft)
+        )
 
     def update_node(self, chat_id: str, node_id: str, patch: dict[str, Any], *, actor: str = "user") -> Node:
-        return self.manual_write(chat_id, actor, "update_node", _writable(
-            chat_id, node_id, lambda uow: editing.patch_node(uow, chat_id, node_id, patch)))
+        return self.manual_write(
+            chat_id,
+            actor,
+            "update_node",
+            _writable(chat_id, node_id, lambda uow: editing.patch_node(uow, chat_id, node_id, patch)),
+        )
 
     def move_scope(self, chat_id: str, node_id: str, kind: str, *, actor: str = "user") -> Node:
         """Share a memory with the chat's character, persona or world, or keep it to the chat
         (one undoable edit; see ``editing.move_scope``)."""
-        return self.manual_write(chat_id, actor, "move_scope", _writable(
-            chat_id, node_id, lambda uow: editing.move_scope(uow, chat_id, node_id, kind)))
+        return self.manual_write(
+            chat_id,
+            actor,
+            "move_scope",
+            _writable(chat_id, node_id, lambda uow: editing.move_scope(uow, chat_id, node_id, kind)),
+        )
 
     def sync_lorebook(self, chat_id: str, entries: list[LoreEntry]) -> LoreReport:
         """Make the chat's lorebook memories what SillyTavern resolves for it now (not undoable:
         SillyTavern owns them; see ``lorebook.sync_lorebook``)."""
         from .lorebook import sync_lorebook
+
         with acting(Initiator.LOREBOOK):
             return self._write_checked(lambda uow: sync_lorebook(uow, chat_id, entries))
 
-    def import_worldinfo(self, chat_id: str, entries: list[LoreEntry], kind: str, *, actor: str = "user"
-                         ) -> LoreReport:
+    def import_worldinfo(
+        self, chat_id: str, entries: list[LoreEntry], kind: str, *, actor: str = "user"
+    ) -> LoreReport:
         """A World Info file's entries as memories of scope ``kind`` in the chat (one undo step;
         none when every entry is here already)."""
         from .lorebook import import_entries, imported_here
+
         here = self.read(lambda r: imported_here(r, chat_id, entries))
         if len(here) == len(entries):
             return LoreReport(skipped=len(here))
         with acting(Initiator.IMPORT):
-            return self.manual_write(chat_id, actor, "import_worldinfo",
-                                     lambda uow: import_entries(uow, chat_id, entries, kind))
+            return self.manual_write(
+                chat_id, actor, "import_worldinfo", lambda uow: import_entries(uow, chat_id, entries, kind)
+            )
 
     def worldinfo_entries(self, chat_id: str, node_ids: Sequence[str]) -> list[LoreEntry]:
         """The chosen memories as World Info entries, in the order asked (an unknown id is a 404)."""
         from .lorebook import node_entry
+
         def entries(r: Reader) -> list[LoreEntry]:
             out = []
             for node_id in node_ids:
@@ -482,20 +562,38 @@ class MemoryService:
                     raise NotFound(f"no memory {node_id!r} in chat {chat_id!r}")
                 out.append(node_entry(node))
             return out
+
         return self.read(entries)
 
     def delete_node(self, chat_id: str, node_id: str, *, actor: str = "user") -> Node:
-        return self.manual_write(chat_id, actor, "delete_node", _writable(
-            chat_id, node_id, lambda uow: editing.delete_node(uow, chat_id, node_id)))
+        return self.manual_write(
+            chat_id,
+            actor,
+            "delete_node",
+            _writable(chat_id, node_id, lambda uow: editing.delete_node(uow, chat_id, node_id)),
+        )
 
     def restore_node(self, chat_id: str, node_id: str, *, actor: str = "user") -> Node:
-        return self.manual_write(chat_id, actor, "restore_node",
-                            lambda uow: editing.restore_node(uow, chat_id, node_id))
+        return self.manual_write(
+            chat_id, actor, "restore_node", lambda uow: editing.restore_node(uow, chat_id, node_id)
+        )
 
-    def link(self, chat_id: str, from_id: str, to_id: str, relation: str, *, strength: float | None = None,
-             actor: str = "user") -> Edge:
-        return self.manual_write(chat_id, actor, "link", lambda uow: editing.link(
-            uow, chat_id, from_id, to_id, relation, strength=strength))
+    def link(
+        self,
+        chat_id: str,
+        from_id: str,
+        to_id: str,
+        relation: str,
+        *,
+        strength: float | None = None,
+        actor: str = "user",
+    ) -> Edge:
+        return self.manual_write(
+            chat_id,
+            actor,
+            "link",
+            lambda uow: editing.link(uow, chat_id, from_id, to_id, relation, strength=strength),
+        )
 
     def unlink(self, chat_id: str, edge_id: str, *, actor: str = "user") -> Edge:
         return self.manual_write(chat_id, actor, "unlink", lambda uow: editing.unlink(uow, chat_id, edge_id))
@@ -503,6 +601,7 @@ class MemoryService:
     def merge_nodes(self, chat_id: str, keep_id: str, other_id: str, *, actor: str = "user") -> Node:
         """Merge ``other_id`` into ``keep_id`` (one undoable edit); see :mod:`.merging`."""
         from .merging import merge_nodes
+
         return merge_nodes(self, chat_id, keep_id, other_id, actor=actor)
 
     # undo / redo ---------------------------------------------------------------------------
@@ -516,33 +615,41 @@ class MemoryService:
 
     def history_steps(self, chat_id: str) -> HistorySteps:
         """What :meth:`undo` and :meth:`redo` would step over now (for the Edit menu's labels)."""
+
         def read(reader: Reader) -> HistorySteps:
             if reader.chat_pk(chat_id) is None:
                 return HistorySteps(None, None)
             applied = reader.batches(chat_id, status="applied", kind="manual")
             undone = reader.batches(chat_id, status="undone", kind="manual")
-            return HistorySteps(applied[-1].description if applied else None,
-                                undone[0].description if undone else None)
+            return HistorySteps(
+                applied[-1].description if applied else None, undone[0].description if undone else None
+            )
+
         return self.read(read)
 
     def undo(self, chat_id: str) -> bool:
         """Undo the newest manual edit of this chat (or recorded rewrite, see :mod:`.rewrites`);
         False when there is nothing to undo."""
         from . import rewrites
+
         with acting(Initiator.UNDO):
             return self._step_history(chat_id, "applied", rewrites.undo_batch, "undo")
 
     def redo(self, chat_id: str) -> bool:
         """Redo the most recently undone manual edit; False when there is nothing to redo."""
         from . import rewrites
+
         with acting(Initiator.REDO):
             return self._step_history(chat_id, "undone", rewrites.redo_batch, "redo")
 
-    def _step_history(self, chat_id: str, status: str, apply: Callable[[UnitOfWork, int], None],
-                      action: str) -> bool:
+    def _step_history(
+        self, chat_id: str, status: str, apply: Callable[[UnitOfWork, int], None], action: str
+    ) -> bool:
         if chat_id in self.rewriting:
             from .rewrites import RewriteRunning
+
             raise RewriteRunning(f"cannot {action} while a maintenance task is rewriting chat {chat_id!r}")
+
         def op(uow: UnitOfWork) -> bool:
             batch_id = self._undo_target(uow, chat_id, status)
             if batch_id is None:
@@ -553,6 +660,7 @@ class MemoryService:
                 raise Conflict(f"cannot {action}: {exc}") from exc
             uow.audit(chat_id, "user", action, str(batch_id))
             return True
+
         return self._write_checked(op)
 
     # recall --------------------------------------------------------------------------------
@@ -561,6 +669,7 @@ class MemoryService:
         message; the record is written just after the answer (``write_later``)."""
         if self.recaller is None:
             from .recall.keyword import KeywordRecaller
+
             self.recaller = KeywordRecaller(self)
         # A recaller that holds the chat's state already checks it is still stored (one
         # database round trip less a recall); otherwise look before it loads anything.
@@ -571,9 +680,11 @@ class MemoryService:
             result = self.recaller.recall(request)
         if keep and request.index is not None:
             from .store.recall_records import store_recall_record
+
             self.write_later(lambda uow: store_recall_record(uow, request, result))
-        self.events.publish(RecallFinished(request.chat_id, request.index, len(result.nodes),
-                                           round(result.elapsed_ms, 2)))
+        self.events.publish(
+            RecallFinished(request.chat_id, request.index, len(result.nodes), round(result.elapsed_ms, 2))
+        )
         return result
 
     def warm_up(self) -> None:
@@ -583,8 +694,14 @@ class MemoryService:
         if isinstance(self.recaller, WarmsUp):
             self.recaller.warm_up()
 
-    def prepare_recall(self, chat_id: str, user_input: str, index: int | None = None,
-                       last_reply: str | None = None, previous_input: str | None = None) -> int:
+    def prepare_recall(
+        self,
+        chat_id: str,
+        user_input: str,
+        index: int | None = None,
+        last_reply: str | None = None,
+        previous_input: str | None = None,
+    ) -> int:
         """Get ready for a recall of ``user_input`` (the message being typed): the chat's state
         is brought up to date and the query embedded in the background, so the recall itself
         only ranks. Returns how many texts were queued for embedding (0 when all were ready
@@ -597,6 +714,7 @@ class MemoryService:
 
     def put_recall_record(self, request: RecallRequest, result: RecallResult) -> None:
         from .store.recall_records import store_recall_record
+
         with acting(Initiator.RECALL):
             self._write_checked(lambda uow: store_recall_record(uow, request, result))
 
@@ -610,10 +728,12 @@ class MemoryService:
 
     def edit_recall_record(self, chat_id: str, index: int, injection: str) -> RecallRecord:
         from .store.recall_records import edit_recall_injection
+
         return self._write_checked(lambda uow: edit_recall_injection(uow, chat_id, index, injection))
 
     def delete_recall_record(self, chat_id: str, index: int) -> bool:
         from .store.recall_records import delete_recall
+
         return self._write_checked(lambda uow: delete_recall(uow, chat_id, index))
 
     # retention (core/lifecycle/retention.py) ---------------------------------------------------
@@ -621,56 +741,78 @@ class MemoryService:
         """What the next upkeep would retire to the recycle bin and delete from it for good, as
         of now: ``{"total", "by_rule", "refused", "refused_text", "bin_expiring"}``; reads only."""
         from .lifecycle.retention import plan_retention
+
         if not self.has_chat(chat_id):
             raise NotFound(f"no chat named {chat_id!r}")
         now, settings = self.now(), self.settings.lifecycle
         plan = self.read(lambda r: plan_retention(r, chat_id, now, settings))
-        return {"total": len(plan.retire), "by_rule": plan.by_rule, "refused": plan.refused,
-                "refused_text": plan.refusal_text(), "bin_expiring": plan.bin_expiring}
+        return {
+            "total": len(plan.retire),
+            "by_rule": plan.by_rule,
+            "refused": plan.refused,
+            "refused_text": plan.refusal_text(),
+            "bin_expiring": plan.bin_expiring,
+        }
 
     # the life cycle: review, patrol, meta-memory, persona ----------------------------------------
     def review_card(self, chat_id: str, node_id: str) -> ReviewCard:
         """A pending memory as the reviewer sees it: why it waits and the messages it came from."""
         from .lifecycle.review_queue import review_card
+
         return review_card(self, chat_id, node_id)
 
-    def decide_review(self, chat_id: str, node_ids: Sequence[str], status: str, *, actor: str = "user",
-                      reason: str | None = None) -> list[Node]:
+    def decide_review(
+        self,
+        chat_id: str,
+        node_ids: Sequence[str],
+        status: str,
+        *,
+        actor: str = "user",
+        reason: str | None = None,
+    ) -> list[Node]:
         """Approve, reject or reopen memories (a review decision, not an edit)."""
         from .lifecycle.review import decide
+
         with acting(Initiator.REVIEW):
             return decide(self, chat_id, node_ids, status, actor=actor, reason=reason)
 
     def patrol_report(self, chat_id: str) -> PatrolReport:
         """Today's look over the chat's memories (one read, nothing written)."""
         from .lifecycle.patrol import patrol_report
+
         return patrol_report(self, chat_id)
 
     def latest_patrol(self, chat_id: str) -> dict[str, Any] | None:
         """The daily patrol report kept in the chat's state (None before the first)."""
         from .lifecycle.patrol_daily import latest_patrol
+
         return latest_patrol(self, chat_id)
 
     def run_patrol(self, chat_id: str) -> dict[str, Any]:
         """Patrol now and keep the report as the chat's latest."""
         from .lifecycle.patrol_daily import run_patrol
+
         return run_patrol(self, chat_id)
 
     def what_do_i_know(self, chat_id: str, about: str) -> Knowledge:
         """Meta-memory: the memories about ``about`` and how sure they are (read-only)."""
         from .lifecycle.knowledge import what_do_i_know
+
         return what_do_i_know(self, chat_id, about)
 
     def current_persona(self, chat_id: str) -> Persona | None:
         from .lifecycle.persona import current_persona
+
         return current_persona(self, chat_id)
 
     def persona_history(self, chat_id: str) -> list[Persona]:
         from .lifecycle.persona import persona_history
+
         return persona_history(self, chat_id)
 
     def reject_trait(self, chat_id: str, trait: str, *, actor: str = "user") -> None:
         from .lifecycle.persona import reject_trait
+
         reject_trait(self, chat_id, trait, actor=actor)
 
     # maintenance ---------------------------------------------------------------------------

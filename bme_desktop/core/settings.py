@@ -93,7 +93,9 @@ class RecallSettings:
 class LifecycleSettings:
     short_term_hours: float = _bounded(48.0, min=1.0, max=24 * 365)
     dormant_below: float = _bounded(0.1, min=0.0, max=1.0)
-    audit_mode: str = _bounded("long_term", choices=("all", "long_term", "none"))  # what the review centre lists
+    audit_mode: str = _bounded(
+        "long_term", choices=("all", "long_term", "none")
+    )  # what the review centre lists
     review_gate: bool = False  # strict: pending memories are not injected until approved
     consolidate_threshold: float = _bounded(0.85, min=0.5, max=1.0)
     # life cycle (core/lifecycle): promotion, decay pools, reinforcement, schedule
@@ -114,18 +116,25 @@ class LifecycleSettings:
     # the rest of the life cycle (compress, reflect, persona, working memory, patrol)
     auto_compress: bool = False  # compression after each extraction (by hand: task "compress")
     reflect_window: int = _bounded(30, min=3, max=1000)  # how many recent events reflection looks at
-    auto_persona: bool = False  # persona synthesis on the after-extraction path, at most every persona_every_hours
+    auto_persona: bool = (
+        False  # persona synthesis on the after-extraction path, at most every persona_every_hours
+    )
     persona_every_hours: float = _bounded(24.0, min=0.0, max=24 * 365.0)
     working_max: int = _bounded(3, min=1, max=20)
     working_expiry_days: float = _bounded(3.0, min=0.1, max=365.0)
     patrol_unused_days: float = _bounded(30.0, min=1.0, max=3650.0)
-    patrol_forget_margin: float = _bounded(0.1, min=0.0, max=1.0)  # "about to be forgotten": R < dormant_below + margin
+    patrol_forget_margin: float = _bounded(
+        0.1, min=0.0, max=1.0
+    )  # "about to be forgotten": R < dormant_below + margin
     # retention and capacity (docs/lifecycle.md "Retention"): upkeep moves what they retire to the
     # recycle bin, the patrol says beforehand how many. Per memory type, per chat; a type left out
     # has no limit, and core types (characters, rules, summaries) take none.
     retention_max_age_days: dict[str, float] = field(  # never-recalled memories only
-        default_factory=dict, metadata={"item_min": 1.0, "item_max": 36500.0})
-    retention_max_count: dict[str, int] = field(default_factory=dict, metadata={"item_min": 1, "item_max": 10_000_000})
+        default_factory=dict, metadata={"item_min": 1.0, "item_max": 36500.0}
+    )
+    retention_max_count: dict[str, int] = field(
+        default_factory=dict, metadata={"item_min": 1, "item_max": 10_000_000}
+    )
     max_memories_per_chat: int = _bounded(20000, min=0, max=10_000_000)  # 0: no cap
     recycle_bin_days: float = _bounded(30.0, min=0.0, max=36500.0)  # the bin deletes for good after; 0: never
 
@@ -136,8 +145,9 @@ class LifecycleSettings:
                 if type_id not in NODE_TYPES:
                     raise SettingsError(f"{key} is not a memory type (known: {', '.join(NODE_TYPES)})")
                 if is_core_type(type_id):
-                    raise SettingsError(f"{key} cannot be set: {type_id} memories are core memories, never "
-                                        "retired (no limit)")
+                    raise SettingsError(
+                        f"{key} cannot be set: {type_id} memories are core memories, never retired (no limit)"
+                    )
 
 
 @dataclass
@@ -186,7 +196,9 @@ class ProxySettings:
         for pos, entry in enumerate(self.model_map):
             alias, sep, target = entry.partition("=")
             if not sep or not alias.strip() or not target.strip():
-                raise SettingsError(f"proxy.model_map[{pos}] must read 'alias=upstream-model' (got {entry!r})")
+                raise SettingsError(
+                    f"proxy.model_map[{pos}] must read 'alias=upstream-model' (got {entry!r})"
+                )
 
     def models(self) -> dict[str, str]:
         """The model map as ``{alias: upstream model}``; a later entry for an alias wins."""
@@ -218,14 +230,17 @@ class BackupSettings:
         folder = self.folder.strip().replace("\\", "/")
         parts = [p for p in folder.split("/") if p not in ("", ".")]
         if not parts or folder.startswith("/") or (len(folder) > 1 and folder[1] == ":") or ".." in parts:
-            raise SettingsError("backup.folder must be a folder inside the data folder (a relative path "
-                                f"without '..'; got {self.folder!r})")
+            raise SettingsError(
+                "backup.folder must be a folder inside the data folder (a relative path "
+                f"without '..'; got {self.folder!r})"
+            )
 
 
 @dataclass
 class AppearanceSettings:
-    theme: str = _bounded("crimson-synth",
-                          choices=("crimson-synth", "neon-cyan", "amber-console", "violet-haze"))
+    theme: str = _bounded(
+        "crimson-synth", choices=("crimson-synth", "neon-cyan", "amber-console", "violet-haze")
+    )
     language: str = _bounded("auto", choices=("auto", "en", "zh"))
 
 
@@ -259,7 +274,7 @@ def _check_scalar(key: str, value: Any, kind: Any, meta: typing.Mapping[str, Any
         _, item = typing.get_args(kind)
         if not isinstance(value, dict) or not all(isinstance(k, str) for k in value):
             raise SettingsError(f"{key} must be an object")
-        bounds = {k[len("item_"):]: v for k, v in meta.items() if k.startswith("item_")}
+        bounds = {k[len("item_") :]: v for k, v in meta.items() if k.startswith("item_")}
         return {k: _check_scalar(f"{key}.{k}", v, item, bounds) for k, v in value.items()}
     if origin is list:
         (item,) = typing.get_args(kind)
@@ -327,8 +342,9 @@ def load_settings(data_dir: Path) -> Settings:
     except (OSError, ValueError) as exc:  # UnicodeDecodeError and JSONDecodeError are ValueErrors
         raise SettingsError(f"{path}: cannot be read as JSON ({exc}); it was left untouched") from exc
     except RecursionError:
-        raise SettingsError(f"{path}: cannot be read as JSON (it is nested too deeply); "
-                            "it was left untouched") from None
+        raise SettingsError(
+            f"{path}: cannot be read as JSON (it is nested too deeply); it was left untouched"
+        ) from None
     try:
         return settings_from_json(data)
     except SettingsError as exc:

@@ -4,10 +4,12 @@ Work is submitted under a key (a chat id, mostly) with a value. While a key's wo
 new submission for it does not queue a second run: the two values are merged (the newer one
 wins unless the worker says how to merge, e.g. the union of memory ids), so a burst of
 changes to a chat is handled once, for its latest state. Waiting keys run highest priority
-first, then in the order they were first submitted (or the newest first, ``newest_first``). A key's work that is running when it is
+first, then in the order they were first submitted (or the newest first, ``newest_first``). A key's work that
+is running when it is
 submitted again runs once more afterwards.
 
-The thread starts with the first submission (or ``start()``; only then with ``lazy=False``), runs at a lower scheduling
+The thread starts with the first submission (or ``start()``; only then with ``lazy=False``), runs at a lower
+scheduling
 priority unless asked not to (``core/background.py``), and lives until ``close()``. A
 failing run is logged with the worker's name and the key, counted (``errors``) and kept
 (``last_error``); the worker goes on with the next key. ``pause()`` holds new runs back
@@ -47,10 +49,19 @@ class _Waiting(Generic[V]):
 
 
 class KeyedWorker(Generic[K, V]):
-    def __init__(self, name: str, run: Callable[[K, V], object], *, merge: Callable[[V, V], V] | None = None,
-                 low_priority: bool = True, tick: Callable[[], float | None] | None = None,
-                 tick_every: float = 1.0, lazy: bool = True, newest_first: bool = False,
-                 cond: threading.Condition | None = None) -> None:
+    def __init__(
+        self,
+        name: str,
+        run: Callable[[K, V], object],
+        *,
+        merge: Callable[[V, V], V] | None = None,
+        low_priority: bool = True,
+        tick: Callable[[], float | None] | None = None,
+        tick_every: float = 1.0,
+        lazy: bool = True,
+        newest_first: bool = False,
+        cond: threading.Condition | None = None,
+    ) -> None:
         self.name = name
         self._run = run
         self._merge = merge
@@ -101,7 +112,9 @@ class KeyedWorker(Generic[K, V]):
             if waiting is None:
                 self._waiting[key] = _Waiting(value, 0, first)
             else:
-                waiting.value = self._merge(value, waiting.value) if self._merge is not None else waiting.value
+                waiting.value = (
+                    self._merge(value, waiting.value) if self._merge is not None else waiting.value
+                )
                 waiting.order = first
             self._cond.notify_all()
 
@@ -138,7 +151,9 @@ class KeyedWorker(Generic[K, V]):
     def keys(self) -> list[K]:
         """The keys whose work waits, in the order they will run."""
         with self._cond:
-            return [key for key, _ in sorted(self._waiting.items(), key=lambda kv: (-kv[1].priority, kv[1].order))]
+            return [
+                key for key, _ in sorted(self._waiting.items(), key=lambda kv: (-kv[1].priority, kv[1].order))
+            ]
 
     @property
     def paused(self) -> bool:

@@ -35,12 +35,36 @@ _REGEX_KEY = re.compile(r"^/([\s\S]+?)/([gimsuy]*)$")
 
 # SillyTavern 1.12's newWorldInfoEntryDefinition, in its order, with the defaults it writes.
 ST_ENTRY_TEMPLATE: dict[str, Any] = {
-    "key": [], "keysecondary": [], "comment": "", "content": "", "constant": False, "vectorized": False,
-    "selective": True, "selectiveLogic": 0, "addMemo": False, "order": 100, "position": 0, "disable": False,
-    "excludeRecursion": False, "preventRecursion": False, "delayUntilRecursion": 0, "probability": 100,
-    "useProbability": True, "depth": 4, "group": "", "groupOverride": False, "groupWeight": 100,
-    "scanDepth": None, "caseSensitive": None, "matchWholeWords": None, "useGroupScoring": None,
-    "automationId": "", "role": 0, "sticky": None, "cooldown": None, "delay": None,
+    "key": [],
+    "keysecondary": [],
+    "comment": "",
+    "content": "",
+    "constant": False,
+    "vectorized": False,
+    "selective": True,
+    "selectiveLogic": 0,
+    "addMemo": False,
+    "order": 100,
+    "position": 0,
+    "disable": False,
+    "excludeRecursion": False,
+    "preventRecursion": False,
+    "delayUntilRecursion": 0,
+    "probability": 100,
+    "useProbability": True,
+    "depth": 4,
+    "group": "",
+    "groupOverride": False,
+    "groupWeight": 100,
+    "scanDepth": None,
+    "caseSensitive": None,
+    "matchWholeWords": None,
+    "useGroupScoring": None,
+    "automationId": "",
+    "role": 0,
+    "sticky": None,
+    "cooldown": None,
+    "delay": None,
 }
 # world_info_position: before 0, after 1, ANTop 2, ANBottom 3, atDepth 4, EMTop 5, EMBottom 6
 POSITIONS = range(0, 7)
@@ -86,22 +110,40 @@ class LoreEntry:
 
     def digest(self) -> str:
         """Changes whenever anything the entry says changes (an update is due)."""
-        data = json.dumps([self.keys, self.secondary, self.content, self.comment, self.constant, self.order,
-                           self.position], ensure_ascii=False)
+        data = json.dumps(
+            [self.keys, self.secondary, self.content, self.comment, self.constant, self.order, self.position],
+            ensure_ascii=False,
+        )
         return hashlib.sha256(data.encode("utf-8")).hexdigest()[:32]
 
     def to_json(self) -> dict[str, Any]:
-        return {"book": self.book, "uid": self.uid, "key": list(self.keys), "keysecondary": list(self.secondary),
-                "content": self.content, "comment": self.comment, "constant": self.constant, "order": self.order,
-                "position": self.position, "extra": self.extra}
+        return {
+            "book": self.book,
+            "uid": self.uid,
+            "key": list(self.keys),
+            "keysecondary": list(self.secondary),
+            "content": self.content,
+            "comment": self.comment,
+            "constant": self.constant,
+            "order": self.order,
+            "position": self.position,
+            "extra": self.extra,
+        }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> LoreEntry:
-        return cls(book=str(data["book"]), uid=str(data["uid"]), keys=tuple(data.get("key", ())),
-                   secondary=tuple(data.get("keysecondary", ())), content=str(data.get("content", "")),
-                   comment=str(data.get("comment", "")), constant=bool(data.get("constant", False)),
-                   order=int(data.get("order", 100)), position=int(data.get("position", 0)),
-                   extra=dict(data.get("extra") or {}))
+        return cls(
+            book=str(data["book"]),
+            uid=str(data["uid"]),
+            keys=tuple(data.get("key", ())),
+            secondary=tuple(data.get("keysecondary", ())),
+            content=str(data.get("content", "")),
+            comment=str(data.get("comment", "")),
+            constant=bool(data.get("constant", False)),
+            order=int(data.get("order", 100)),
+            position=int(data.get("position", 0)),
+            extra=dict(data.get("extra") or {}),
+        )
 
 
 def _keys(value: object, where: str) -> tuple[str, ...]:
@@ -158,10 +200,18 @@ def parse_entry(raw: object, book: str, uid: object, where: str) -> LoreEntry:
     if constant is not None and not isinstance(constant, bool):
         raise ValidationError(f"{where}.constant", "must be true or false")
     extra = {k: v for k, v in raw.items() if k in ST_ENTRY_TEMPLATE and k not in _OWN_FIELDS}
-    return LoreEntry(book=book, uid=str(uid).strip(), keys=_keys(raw.get("key"), f"{where}.key"),
-                     secondary=_keys(raw.get("keysecondary"), f"{where}.keysecondary"), content=content,
-                     comment=_text(raw.get("comment"), f"{where}.comment", MAX_COMMENT), constant=bool(constant),
-                     order=_whole(raw.get("order"), f"{where}.order", 100), position=position, extra=extra)
+    return LoreEntry(
+        book=book,
+        uid=str(uid).strip(),
+        keys=_keys(raw.get("key"), f"{where}.key"),
+        secondary=_keys(raw.get("keysecondary"), f"{where}.keysecondary"),
+        content=content,
+        comment=_text(raw.get("comment"), f"{where}.comment", MAX_COMMENT),
+        constant=bool(constant),
+        order=_whole(raw.get("order"), f"{where}.order", 100),
+        position=position,
+        extra=extra,
+    )
 
 
 _OWN_FIELDS = frozenset({"key", "keysecondary", "content", "comment", "constant", "order", "position"})
@@ -177,10 +227,21 @@ def _card_entry(raw: object, index: int, book: str, where: str) -> LoreEntry:
     if position is None:
         position = 0 if raw.get("position") == "before_char" else 1
     uid = raw.get("id", index)
-    return parse_entry({"key": raw.get("keys"), "keysecondary": raw.get("secondary_keys"),
-                        "content": raw.get("content"), "comment": raw.get("comment") or raw.get("name"),
-                        "constant": raw.get("constant") or False, "order": raw.get("insertion_order"),
-                        "position": position, "disable": raw.get("enabled") is False}, book, uid, where)
+    return parse_entry(
+        {
+            "key": raw.get("keys"),
+            "keysecondary": raw.get("secondary_keys"),
+            "content": raw.get("content"),
+            "comment": raw.get("comment") or raw.get("name"),
+            "constant": raw.get("constant") or False,
+            "order": raw.get("insertion_order"),
+            "position": position,
+            "disable": raw.get("enabled") is False,
+        },
+        book,
+        uid,
+        where,
+    )
 
 
 @dataclass(frozen=True)
@@ -205,7 +266,9 @@ def read_worldinfo(doc: object, book: str) -> WorldInfoFile:
     card's ``data.character_book``, or of a bare character book; refused whole, naming the
     first bad entry and field. Entries switched off (``disable``/``enabled: false``) are left out."""
     if not isinstance(doc, dict):
-        raise ValidationError("file", "is not a SillyTavern World Info file: a JSON object with 'entries' expected")
+        raise ValidationError(
+            "file", "is not a SillyTavern World Info file: a JSON object with 'entries' expected"
+        )
     if not book.strip() or len(book) > MAX_BOOK:
         raise ValidationError("book", f"must be a name of 1–{MAX_BOOK} characters")
     card_book = doc.get("data", {}).get("character_book") if isinstance(doc.get("data"), dict) else None
@@ -252,9 +315,17 @@ def write_worldinfo(entries: list[LoreEntry]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for uid, entry in enumerate(entries):
         data = {**ST_ENTRY_TEMPLATE, **{k: v for k, v in entry.extra.items() if k in ST_ENTRY_TEMPLATE}}
-        data.update(key=list(entry.keys), keysecondary=list(entry.secondary), comment=entry.comment,
-                    content=entry.content, constant=entry.constant, order=entry.order, position=entry.position,
-                    disable=False, addMemo=bool(entry.comment))
+        data.update(
+            key=list(entry.keys),
+            keysecondary=list(entry.secondary),
+            comment=entry.comment,
+            content=entry.content,
+            constant=entry.constant,
+            order=entry.order,
+            position=entry.position,
+            disable=False,
+            addMemo=bool(entry.comment),
+        )
         out[str(uid)] = {"uid": uid, **data, "displayIndex": uid}
     return {"entries": out}
 
@@ -266,11 +337,12 @@ def _png_card(data: bytes) -> object:
     """The JSON a character card PNG carries in its ``chara`` (V2) or ``ccv3`` text chunk."""
     import base64
     import struct
+
     pos, found = len(_PNG_MAGIC), dict[str, bytes]()
     while pos + 8 <= len(data):
-        (length,) = struct.unpack(">I", data[pos:pos + 4])
-        kind = data[pos + 4:pos + 8]
-        body = data[pos + 8:pos + 8 + length]
+        (length,) = struct.unpack(">I", data[pos : pos + 4])
+        kind = data[pos + 4 : pos + 8]
+        body = data[pos + 8 : pos + 8 + length]
         if kind == b"tEXt" and b"\x00" in body:
             name, _, text = body.partition(b"\x00")
             found[name.decode("latin-1").lower()] = text

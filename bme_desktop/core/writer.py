@@ -8,7 +8,8 @@ trip through the writer (as many as the old write-later thread's batches); if th
 transaction fails, its writes are tried one by one, and a write that still fails is logged,
 never raised. A write queued after a later write finds it written (a sync's rollback sees
 the recall kept before it); a later write may be written before writes queued shortly before
-it (after its marker). ``settle()`` waits until everything queued so far is written. What the later writes changed is handed to
+it (after its marker). ``settle()`` waits until everything queued so far is written. What the later writes
+changed is handed to
 ``changed`` on the writer thread, which must only queue it: events are published off this
 thread (``EventBus.publish_soon``), so no subscriber runs on the writer.
 """
@@ -42,8 +43,13 @@ class _Job:
 
 
 class Writer:
-    def __init__(self, store: Store, now: Callable[[], float], changed: Callable[[list[ChangeRecord]], None],
-                 name: str = "bme-writer") -> None:
+    def __init__(
+        self,
+        store: Store,
+        now: Callable[[], float],
+        changed: Callable[[list[ChangeRecord]], None],
+        name: str = "bme-writer",
+    ) -> None:
         self._store = store
         self._now = now
         self._changed = changed

@@ -339,8 +339,12 @@ class ForceLayout:
         g, m = self._groups[member], self._mass[member]
         count = int(g.max()) + 1
         weight = np.bincount(g, weights=m, minlength=count)
-        centre = np.stack([np.bincount(g, weights=m * pos[member, d], minlength=count) for d in range(self.dim)],
-                          axis=1) / np.maximum(weight, 1e-12)[:, None]
+        centre = (
+            np.stack(
+                [np.bincount(g, weights=m * pos[member, d], minlength=count) for d in range(self.dim)], axis=1
+            )
+            / np.maximum(weight, 1e-12)[:, None]
+        )
         pull = np.zeros_like(pos)
         pull[member] = gravity(pos[member], m, strength, center=centre[g])
         return pull

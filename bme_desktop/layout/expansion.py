@@ -10,7 +10,8 @@ with ``J`` and ``T`` the (symmetric) second and third derivatives of the
 potential. Only the unique components are stored: a cell's expansion is one
 column of ``dim + dim(dim+1)/2 + dim(dim+1)(dim+2)/6`` numbers (9 in 2D, 19
 in 3D); arrays of expansions are component-major, shape ``(width, m)``, so
-that every component is one contiguous row. Expansions add, and move exactly from a parent's centre to a child's
+that every component is one contiguous row. Expansions add, and move exactly from a parent's centre to a
+child's
 (:func:`translate`), so each point evaluates one expansion however many levels
 contributed to it.
 """

@@ -62,8 +62,10 @@ class ServiceBackend:
 
     def recall(self, chat_id: str, query: str, top_k: int) -> dict[str, Any]:
         budget = self.service.settings.recall.budget_tokens
-        result = self._run(self.service.recall, RecallRequest(chat_id=chat_id, user_input=query, top_k=top_k,
-                                                              budget_tokens=budget))
+        result = self._run(
+            self.service.recall,
+            RecallRequest(chat_id=chat_id, user_input=query, top_k=top_k, budget_tokens=budget),
+        )
         return recall_json(result, index=None)
 
     def create(self, chat_id: str, type_id: str, fields: dict[str, str]) -> dict[str, Any]:
@@ -75,7 +77,9 @@ class ServiceBackend:
     def nodes(self, chat_id: str, *, q: str | None, type_id: str | None, limit: int) -> dict[str, Any]:
         if not self.service.has_chat(chat_id):
             raise BackendError(f"no chat named {chat_id!r}")
-        nodes, total = self._run(self.service.search_nodes, chat_id, NodeQuery(type=type_id, q=q, limit=limit))
+        nodes, total = self._run(
+            self.service.search_nodes, chat_id, NodeQuery(type=type_id, q=q, limit=limit)
+        )
         return {"items": [node_json(n) for n in nodes], "total": total}
 
     def node(self, chat_id: str, node_id: str) -> dict[str, Any]:
@@ -118,14 +122,25 @@ class BridgeBackend:
     def create(self, chat_id: str, type_id: str, fields: dict[str, str]) -> dict[str, Any]:
         draft = new_memory_draft(type_id, fields)
         try:
-            return dict(self.client.create_node(chat_id, type_id, fields, tier=draft.tier,
-                                                review_status=draft.review_status))
+            return dict(
+                self.client.create_node(
+                    chat_id, type_id, fields, tier=draft.tier, review_status=draft.review_status
+                )
+            )
         except BridgeError as exc:
             if exc.status != 404:
                 raise BackendError(exc.message) from exc
         self._run(self.client.sync, chat_id, [])  # an agent's first memory starts its chat
-        return dict(self._run(self.client.create_node, chat_id, type_id, fields, tier=draft.tier,
-                              review_status=draft.review_status))
+        return dict(
+            self._run(
+                self.client.create_node,
+                chat_id,
+                type_id,
+                fields,
+                tier=draft.tier,
+                review_status=draft.review_status,
+            )
+        )
 
     def nodes(self, chat_id: str, *, q: str | None, type_id: str | None, limit: int) -> dict[str, Any]:
         params: dict[str, Any] = {"limit": limit}

@@ -45,15 +45,24 @@ def open_backend(data_dir: Path, database_url: str | None) -> MemoryBackend:
         try:
             client = BridgeClient.from_data_dir(data_dir, timeout=60.0)
             client.health()
-            print(f"bme-desktop mcp: using the memory of {data_dir} through the app's bridge at {client.url}",
-                  file=sys.stderr, flush=True)
+            print(
+                f"bme-desktop mcp: using the memory of {data_dir} through the app's bridge at {client.url}",
+                file=sys.stderr,
+                flush=True,
+            )
             return BridgeBackend(client)
         except BridgeError as exc:
-            print(f"bme-desktop mcp: the app's bridge did not answer ({exc.message}); opening the memory here",
-                  file=sys.stderr)
+            print(
+                f"bme-desktop mcp: the app's bridge did not answer ({exc.message}); opening the memory here",
+                file=sys.stderr,
+            )
     backend = ServiceBackend(MemoryService.open(data_dir, database_url=database_url))
-    print(f"bme-desktop mcp: opened the memory of {data_dir} in this process (start the app first to share "
-          "its memory service)", file=sys.stderr, flush=True)
+    print(
+        f"bme-desktop mcp: opened the memory of {data_dir} in this process (start the app first to share "
+        "its memory service)",
+        file=sys.stderr,
+        flush=True,
+    )
     return backend
 
 
@@ -80,19 +89,32 @@ class Guard:
             return
         scheme, _, given = headers.get("authorization", "").strip().partition(" ")
         if scheme.lower() != "bearer" or not token_matches(given.strip(), self.token()):
-            await _refuse(send, 401, "unauthorized",
-                          "send the bridge token as 'Authorization: Bearer <token>' (bme-desktop token)",
-                          extra=[(b"www-authenticate", b'Bearer realm="bme-desktop"')])
+            await _refuse(
+                send,
+                401,
+                "unauthorized",
+                "send the bridge token as 'Authorization: Bearer <token>' (bme-desktop token)",
+                extra=[(b"www-authenticate", b'Bearer realm="bme-desktop"')],
+            )
             return
         await self.app(scope, receive, send)
 
 
-async def _refuse(send: Send, status: int, code: str, message: str,
-                  extra: list[tuple[bytes, bytes]] | None = None) -> None:
+async def _refuse(
+    send: Send, status: int, code: str, message: str, extra: list[tuple[bytes, bytes]] | None = None
+) -> None:
     body = json.dumps({"error": {"code": code, "message": message}}).encode()
-    await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
-                            *(extra or [])]})
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+                *(extra or []),
+            ],
+        }
+    )
     await send({"type": "http.response.body", "body": body})
 
 
@@ -123,15 +145,31 @@ def serve_http(backend: MemoryBackend, data_dir: Path, *, host: str, port: int, 
                     return
                 await anyio.sleep(0.05)
             bound = web.servers[0].sockets[0].getsockname()[1] if web.servers else port
-            print(json.dumps({"event": "ready", "url": f"http://{host}:{bound}{MCP_PATH}",
-                              "data_dir": str(data_dir), "backend": backend.where}), flush=True)
+            print(
+                json.dumps(
+                    {
+                        "event": "ready",
+                        "url": f"http://{host}:{bound}{MCP_PATH}",
+                        "data_dir": str(data_dir),
+                        "backend": backend.where,
+                    }
+                ),
+                flush=True,
+            )
 
     anyio.run(run)
     return 0 if web.started else _fail(f"could not listen on {host}:{port}", 3)
 
 
-def mcp_main(data_dir: Path, *, database_url: str | None, http: bool, host: str | None, port: int | None,
-             chat: str | None) -> int:
+def mcp_main(
+    data_dir: Path,
+    *,
+    database_url: str | None,
+    http: bool,
+    host: str | None,
+    port: int | None,
+    chat: str | None,
+) -> int:
     from ..core.errors import StoreError
     from ..core.paths import data_dir_problem
     from ..core.settings import SettingsError
@@ -150,8 +188,13 @@ def mcp_main(data_dir: Path, *, database_url: str | None, http: bool, host: str 
         return _fail(str(exc))
     try:
         if http:
-            return serve_http(backend, data_dir, host=host or "127.0.0.1",
-                              port=DEFAULT_PORT if port is None else port, chat=default_chat)
+            return serve_http(
+                backend,
+                data_dir,
+                host=host or "127.0.0.1",
+                port=DEFAULT_PORT if port is None else port,
+                chat=default_chat,
+            )
         build_server(backend, default_chat=default_chat).run("stdio")
         return 0
     finally:

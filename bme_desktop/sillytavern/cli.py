@@ -22,23 +22,36 @@ from .package import package_extension
 DEFAULT_ZIP = "bme-desktop-sillytavern-extension.zip"
 
 
-def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser],
-                 add_common: Callable[[argparse.ArgumentParser], None]) -> None:
+def add_commands(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser],
+    add_common: Callable[[argparse.ArgumentParser], None],
+) -> None:
     st = sub.add_parser("sillytavern", help="install the SillyTavern extension, paired with the bridge")
     add_common(st)
     actions = st.add_subparsers(dest="st_command", required=True)
-    install = actions.add_parser("install", help="install (or update) the extension into a SillyTavern folder "
-                                                 "and pair it: no token to paste")
+    install = actions.add_parser(
+        "install",
+        help="install (or update) the extension into a SillyTavern folder and pair it: no token to paste",
+    )
     add_common(install)
-    install.add_argument("--st-dir", metavar="DIR", help="the SillyTavern folder (default: look in the usual "
-                                                         "places)")
+    install.add_argument(
+        "--st-dir", metavar="DIR", help="the SillyTavern folder (default: look in the usual places)"
+    )
     install.add_argument("--user", help="the SillyTavern user (default: default-user, or the only one)")
-    install.add_argument("--no-pair", action="store_true",
-                         help="do not write the bridge's address and token beside the extension")
+    install.add_argument(
+        "--no-pair",
+        action="store_true",
+        help="do not write the bridge's address and token beside the extension",
+    )
     package = actions.add_parser("package", help="write the extension as a zip whose root is the extension")
     add_common(package)
-    package.add_argument("-o", "--output", metavar="FILE", default=DEFAULT_ZIP,
-                         help=f"the zip to write (default: {DEFAULT_ZIP})")
+    package.add_argument(
+        "-o",
+        "--output",
+        metavar="FILE",
+        default=DEFAULT_ZIP,
+        help=f"the zip to write (default: {DEFAULT_ZIP})",
+    )
 
 
 def _fail(message: str) -> int:
@@ -63,7 +76,9 @@ def _choose_user(st_root: Path, given: str | None) -> str:
     users = find_users(st_root)
     if given is not None:
         if given not in users:
-            raise InstallError(f"{st_root} has no SillyTavern user {given!r} (users: {', '.join(users) or 'none'})")
+            raise InstallError(
+                f"{st_root} has no SillyTavern user {given!r} (users: {', '.join(users) or 'none'})"
+            )
         return given
     if "default-user" in users:
         return "default-user"
@@ -108,8 +123,10 @@ def run(args: argparse.Namespace, data_dir: Path) -> int:
         return _fail(str(exc))
     print(f"Installed BME Desktop Memory into {target} (SillyTavern {st.version}, user {user}).")
     if connection is not None:
-        print(f"Paired with the bridge at {connection[0]}: reload SillyTavern and the extension connects by "
-              "itself (Extensions → BME Desktop Memory).")
+        print(
+            f"Paired with the bridge at {connection[0]}: reload SillyTavern and the extension connects by "
+            "itself (Extensions → BME Desktop Memory)."
+        )
     else:
         print("Not paired: paste the output of `bme-desktop token` in Extensions → BME Desktop Memory.")
     return 0

@@ -58,16 +58,25 @@ def check_sillytavern(st_root: Path) -> SillyTavern:
     parsed = _version_tuple(version)
     if parsed is None or parsed < OLDEST_SUPPORTED:
         oldest = ".".join(map(str, OLDEST_SUPPORTED))
-        raise InstallError(f"SillyTavern {version or '(no version)'} in {st_root} is too old: "
-                           f"BME Desktop Memory needs {oldest} or newer")
+        raise InstallError(
+            f"SillyTavern {version or '(no version)'} in {st_root} is too old: "
+            f"BME Desktop Memory needs {oldest} or newer"
+        )
     return SillyTavern(st_root, version)
 
 
 def candidate_folders(home: Path | None = None) -> list[Path]:
     """Where SillyTavern is usually cloned or unpacked."""
     home = home or Path.home()
-    names = ("SillyTavern", "sillytavern", "SillyTavern-Launcher/SillyTavern", "Documents/SillyTavern",
-             "Desktop/SillyTavern", "ST/SillyTavern", "apps/SillyTavern")
+    names = (
+        "SillyTavern",
+        "sillytavern",
+        "SillyTavern-Launcher/SillyTavern",
+        "Documents/SillyTavern",
+        "Desktop/SillyTavern",
+        "ST/SillyTavern",
+        "apps/SillyTavern",
+    )
     return [home / n for n in names]
 
 
@@ -99,12 +108,14 @@ def target_dir(st_root: Path, user: str) -> Path:
 
 
 def connection_json(url: str, token: str, written_at: float | None = None) -> str:
-    return json.dumps({"url": url, "token": token, "written_at": written_at if written_at is not None
-                       else time.time()})
+    return json.dumps(
+        {"url": url, "token": token, "written_at": written_at if written_at is not None else time.time()}
+    )
 
 
-def install_extension(st_root: Path, user: str, source: Path | None = None, *,
-                      connection: tuple[str, str] | None = None) -> Path:
+def install_extension(
+    st_root: Path, user: str, source: Path | None = None, *, connection: tuple[str, str] | None = None
+) -> Path:
     """Copy the extension to ``<ST>/data/<user>/extensions/bme-desktop/``, replacing an older
     copy only once the new one is complete; with ``connection`` (bridge URL, token) the copy is
     paired. Returns the folder written."""

@@ -17,8 +17,11 @@ def extension_files(source: Path) -> list[Path]:
     files = []
     for path in sorted(source.rglob("*")):
         rel = path.relative_to(source)
-        if path.is_file() and not any(p in _LEFT_OUT_DIRS or p.startswith(".") for p in rel.parts) \
-                and path.name != CONNECTION_FILE:
+        if (
+            path.is_file()
+            and not any(p in _LEFT_OUT_DIRS or p.startswith(".") for p in rel.parts)
+            and path.name != CONNECTION_FILE
+        ):
             files.append(path)
     return files
 

@@ -31,8 +31,15 @@ SCREENSHOT_SIZE = (1440, 900)
 class DesktopApp:
     """Owns the service, the context and the window for one data folder."""
 
-    def __init__(self, app: QApplication, data_dir: Path, args: argparse.Namespace, settings: Settings,
-                 service: MemoryService, themes: ThemeManager) -> None:
+    def __init__(
+        self,
+        app: QApplication,
+        data_dir: Path,
+        args: argparse.Namespace,
+        settings: Settings,
+        service: MemoryService,
+        themes: ThemeManager,
+    ) -> None:
         self.app, self.data_dir, self.args = app, data_dir, args
         self.context = AppContext(service, themes, settings, data_dir)
         self.reopen_in: Path | None = None  # another data folder to open after this window closes
@@ -43,6 +50,7 @@ class DesktopApp:
         self.ui_state = QSettings(str(data_dir / "ui-state.ini"), QSettings.Format.IniFormat)
         self.window = self._make_window()
         from .tray import make_tray
+
         self.tray_status, self.tray = make_tray(self.context, lambda: self.window, app.windowIcon(), app)
         self.companion: CompanionWindow | None = None  # made when first asked for
         if self.tray is not None:
@@ -128,8 +136,11 @@ class DesktopApp:
     def start(self) -> None:
         if getattr(self.args, "demo", False):
             from .demo_story import build_demo
+
             scale = int(getattr(self.args, "demo_scale", 8))
-            self.context.call(lambda s: build_demo(s, scale=scale), lambda _report: self.window.chats.refresh())
+            self.context.call(
+                lambda s: build_demo(s, scale=scale), lambda _report: self.window.chats.refresh()
+            )
         panel = getattr(self.args, "panel", None)
         if panel:
             self.window.show_panel(panel)
@@ -215,8 +226,9 @@ def gui_main(data_dir: Path, args: argparse.Namespace) -> int:
             return _fail(str(exc), quiet)
         themes.apply(getattr(args, "theme", None) or settings.appearance.theme, app)
         try:
-            service = MemoryService.open(data_dir, database_url=getattr(args, "database_url", None),
-                                         settings=settings)
+            service = MemoryService.open(
+                data_dir, database_url=getattr(args, "database_url", None), settings=settings
+            )
         except (StoreError, SettingsError) as exc:
             return _fail(str(exc), quiet)
         desktop = DesktopApp(app, data_dir, args, settings, service, themes)
@@ -226,6 +238,7 @@ def gui_main(data_dir: Path, args: argparse.Namespace) -> int:
             hosted = None
             if not getattr(args, "no_bridge", False):
                 from .bridge_host import start_bridge
+
                 hosted = desktop.hosted = start_bridge(service, data_dir, settings)
                 desktop.context.bridge = hosted.server
                 desktop.window.set_bridge_status(hosted.describe)

@@ -36,19 +36,30 @@ def start_bridge(service: MemoryService, data_dir: Path, settings: Settings) -> 
     """Start the loopback bridge for ``service``; never raises — a problem becomes the status."""
     config = BridgeConfig.from_settings(settings.bridge, host=None, port=None, allow_remote=False)
     if not is_loopback_host(config.host):
-        return HostedBridge(None, lambda: QCoreApplication.translate(
-            "Bridge", "Bridge: off ({0} is not a loopback address; use bme-desktop serve --allow-remote)")
-            .format(config.host))
+        return HostedBridge(
+            None,
+            lambda: QCoreApplication.translate(
+                "Bridge", "Bridge: off ({0} is not a loopback address; use bme-desktop serve --allow-remote)"
+            ).format(config.host),
+        )
     other = running_bridge(data_dir)
     if other is not None:
         url = other.get("url")
-        return HostedBridge(None, lambda: QCoreApplication.translate(
-            "Bridge", "Bridge: served by another process at {0}").format(url))
+        return HostedBridge(
+            None,
+            lambda: QCoreApplication.translate("Bridge", "Bridge: served by another process at {0}").format(
+                url
+            ),
+        )
     try:
         server = BridgeServer(service, TokenSource(TokenStore(data_dir)), config)
         server.start()
     except (BridgeError, TokenError, OSError) as exc:
         problem = str(exc)
-        return HostedBridge(None, lambda: QCoreApplication.translate("Bridge", "Bridge: off ({0})").format(problem))
+        return HostedBridge(
+            None, lambda: QCoreApplication.translate("Bridge", "Bridge: off ({0})").format(problem)
+        )
     write_bridge_file(data_dir, server.url)
-    return HostedBridge(server, lambda: QCoreApplication.translate("Bridge", "Bridge: {0}").format(server.url))
+    return HostedBridge(
+        server, lambda: QCoreApplication.translate("Bridge", "Bridge: {0}").format(server.url)
+    )

@@ -86,11 +86,18 @@ class ChatSwitcher(Retranslated, QWidget):
 
     def retranslate(self) -> None:
         self.search.setPlaceholderText(self.tr("Find a chat…"))
-        labels = {"character": self.tr("By character"), "persona": self.tr("By persona"), "none": self.tr("Not grouped")}
+        labels = {
+            "character": self.tr("By character"),
+            "persona": self.tr("By persona"),
+            "none": self.tr("Not grouped"),
+        }
         for i in range(self.grouping.count()):
             self.grouping.setItemText(i, labels[self.grouping.itemData(i)])
-        self.grouping.setToolTip(self.tr("Group the chats by their character or by your persona: the chats that "
-                                         "share its memories"))
+        self.grouping.setToolTip(
+            self.tr(
+                "Group the chats by their character or by your persona: the chats that share its memories"
+            )
+        )
         if self._chats:  # the rows' texts, in place (the selection stays)
             items = self.chat_items()
             for chat in self._chats:
@@ -117,8 +124,11 @@ class ChatSwitcher(Retranslated, QWidget):
 
     def group_names(self) -> list[str]:
         """The group rows' texts, in the order shown (tests, screenshots)."""
-        return [self.proxy.index(r, 0).data() for r in range(self.proxy.rowCount())
-                if self.proxy.index(r, 0).data(GROUP_ROLE) is not None]
+        return [
+            self.proxy.index(r, 0).data()
+            for r in range(self.proxy.rowCount())
+            if self.proxy.index(r, 0).data(GROUP_ROLE) is not None
+        ]
 
     def _layout_of(self, chats: list[ChatStats]) -> dict[str, tuple[str, str] | None]:
         grouping = self.grouping.currentData()
@@ -172,9 +182,14 @@ class ChatSwitcher(Retranslated, QWidget):
             if group.data(GROUP_ROLE) is None:
                 continue
             name = group.data(Qt.ItemDataRole.UserRole) or (
-                self.tr("No character") if grouping == "character" else self.tr("No persona"))
+                self.tr("No character") if grouping == "character" else self.tr("No persona")
+            )
             count = group.rowCount()
-            text = self.tr("{0} · {1} chats").format(name, count) if count != 1 else self.tr("{0} · 1 chat").format(name)
+            text = (
+                self.tr("{0} · {1} chats").format(name, count)
+                if count != 1
+                else self.tr("{0} · 1 chat").format(name)
+            )
             if group.text() != text:
                 group.setText(text)
             newest = max((group.child(r).data(ACTIVITY_ROLE) or 0.0 for r in range(count)), default=0.0)
@@ -187,10 +202,14 @@ class ChatSwitcher(Retranslated, QWidget):
             name = chat.chat_id
         elif grouping == "persona":
             named = not chat.character or chat.chat_id.casefold().startswith(chat.character.casefold())
-            name = chat.chat_id if named else f"{chat.character} — {chat.chat_id}"  # SillyTavern's ids name her
+            name = (
+                chat.chat_id if named else f"{chat.character} — {chat.chat_id}"
+            )  # SillyTavern's ids name her
         else:
             name = chat.character or chat.chat_id
-        line = self.tr("{0} memories · {1}").format(format_count(chat.node_count), format_time(chat.last_activity))
+        line = self.tr("{0} memories · {1}").format(
+            format_count(chat.node_count), format_time(chat.last_activity)
+        )
         if grouping == "character" and chat.user:
             line += " · " + self.tr("as {0}").format(chat.user)
         if chat.isolated:
@@ -226,7 +245,11 @@ class ChatSwitcher(Retranslated, QWidget):
 
     def group_menu(self, index: QModelIndex) -> QMenu | None:
         """The context menu of a character group's row (None for a chat row or another grouping)."""
-        if self.grouping.currentData() != "character" or not index.isValid() or index.data(GROUP_ROLE) is None:
+        if (
+            self.grouping.currentData() != "character"
+            or not index.isValid()
+            or index.data(GROUP_ROLE) is None
+        ):
             return None
         menu = QMenu(self)
         action = menu.addAction(self.tr("Show this character across chats in the graph"))
@@ -235,8 +258,11 @@ class ChatSwitcher(Retranslated, QWidget):
 
     def show_across(self, group: QModelIndex) -> None:
         """Open the group's newest chat and ask for the graph of its character across chats."""
-        newest = max((self.proxy.index(r, 0, group) for r in range(self.proxy.rowCount(group))),
-                     key=lambda i: i.data(ACTIVITY_ROLE) or 0.0, default=None)
+        newest = max(
+            (self.proxy.index(r, 0, group) for r in range(self.proxy.rowCount(group))),
+            key=lambda i: i.data(ACTIVITY_ROLE) or 0.0,
+            default=None,
+        )
         if newest is None:
             return
         self.list.setCurrentIndex(newest)

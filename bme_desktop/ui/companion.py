@@ -89,8 +89,12 @@ class CompanionWindow(Retranslated, QWidget):
         self.note.setWordWrap(True)
         for key, slot in (("F", self.forget), ("Delete", self.forget), ("P", self.pin)):
             QShortcut(QKeySequence(key), self.memories, slot, context=Qt.ShortcutContext.WidgetShortcut)
-        QShortcut(QKeySequence(QKeySequence.StandardKey.Undo), self, self.undo,
-                  context=Qt.ShortcutContext.WindowShortcut)
+        QShortcut(
+            QKeySequence(QKeySequence.StandardKey.Undo),
+            self,
+            self.undo,
+            context=Qt.ShortcutContext.WindowShortcut,
+        )
         self.memories.currentItemChanged.connect(lambda *_a: self._update_buttons())
         buttons = QHBoxLayout()
         buttons.addWidget(self.forget_button)
@@ -139,11 +143,14 @@ class CompanionWindow(Retranslated, QWidget):
 
     def _follow_latest(self) -> None:
         """Until the bridge names a chat: the one that was active last (SillyTavern's, most likely)."""
+
         def latest(service: MemoryService) -> str:
             chats = service.list_chats()
             return max(chats, key=lambda c: c.last_activity or 0).chat_id if chats else ""
-        self._context.call(latest, lambda chat_id: self.follow(chat_id) if chat_id and not self.chat_id else None,
-                           owner=self)
+
+        self._context.call(
+            latest, lambda chat_id: self.follow(chat_id) if chat_id and not self.chat_id else None, owner=self
+        )
 
     def _main_chat_changed(self, chat_id: str) -> None:
         if not self.chat_id and chat_id:
@@ -169,8 +176,14 @@ class CompanionWindow(Retranslated, QWidget):
         def last(service: MemoryService) -> RecallRecord | None:
             records = service.recall_records(chat_id) if service.has_chat(chat_id) else []
             return max(records, key=lambda r: (r.updated_at, r.index)) if records else None  # the newest
-        self._context.call(last, self._show_record, key=f"companion-{id(self)}", owner=self,
-                           on_error=lambda exc: self.note.setText(str(exc)))
+
+        self._context.call(
+            last,
+            self._show_record,
+            key=f"companion-{id(self)}",
+            owner=self,
+            on_error=lambda exc: self.note.setText(str(exc)),
+        )
 
     def _show_record(self, record: RecallRecord | None) -> None:
         self.record = record
@@ -188,8 +201,9 @@ class CompanionWindow(Retranslated, QWidget):
         if record is None:
             self.recall_label.setText(self.tr("No recall yet for this chat."))
         else:
-            self.recall_label.setText(self.tr("Last recall · message {0} · %n memories", "", len(record.nodes))
-                                      .format(record.index))
+            self.recall_label.setText(
+                self.tr("Last recall · message {0} · %n memories", "", len(record.nodes)).format(record.index)
+            )
 
     @staticmethod
     def _row_text(type_id: object, title: object) -> str:
@@ -210,8 +224,12 @@ class CompanionWindow(Retranslated, QWidget):
         unknown = [str(r.get("id")) for r in rows if r.get("id") and r.get("pinned") is None]
         chat_id = self.chat_id
         if unknown and chat_id:  # a recall record names its memories, not whether they are pinned
-            self._context.call(lambda s: {n.id: n.pinned for n in s.nodes_by_ids(chat_id, unknown)},
-                               self._set_pinned, key=f"companion-pins-{id(self)}", owner=self)
+            self._context.call(
+                lambda s: {n.id: n.pinned for n in s.nodes_by_ids(chat_id, unknown)},
+                self._set_pinned,
+                key=f"companion-pins-{id(self)}",
+                owner=self,
+            )
 
     def _set_pinned(self, pinned: dict[str, bool]) -> None:
         for row in range(self.memories.count()):
@@ -230,9 +248,15 @@ class CompanionWindow(Retranslated, QWidget):
 
         def find(service: MemoryService) -> list[Node]:
             return service.search_nodes(chat_id, NodeQuery(q=text, limit=SEARCH_LIMIT))[0]
-        self._context.call(find, lambda nodes: self._fill([{"id": n.id, "type": n.type, "title": n.title,
-                                                           "pinned": n.pinned} for n in nodes]),
-                           key=f"companion-search-{id(self)}", owner=self)
+
+        self._context.call(
+            find,
+            lambda nodes: self._fill(
+                [{"id": n.id, "type": n.type, "title": n.title, "pinned": n.pinned} for n in nodes]
+            ),
+            key=f"companion-search-{id(self)}",
+            owner=self,
+        )
 
     # one-key actions ---------------------------------------------------------------------
     def _current_id(self) -> str:
@@ -258,8 +282,13 @@ class CompanionWindow(Retranslated, QWidget):
             self.memories.takeItem(row)
             self._update_buttons()
             self.note.setText(self.tr("Forgotten (Ctrl+Z brings it back)."))
-        self._context.operate(lambda s: s.delete_node(chat_id, node_id), done, owner=self,
-                              on_error=lambda exc: self.note.setText(str(exc)))
+
+        self._context.operate(
+            lambda s: s.delete_node(chat_id, node_id),
+            done,
+            owner=self,
+            on_error=lambda exc: self.note.setText(str(exc)),
+        )
 
     def pin(self) -> None:
         """Pin the memory under the cursor, or unpin it if it is pinned (as stored, not as shown)."""
@@ -274,6 +303,7 @@ class CompanionWindow(Retranslated, QWidget):
             pinned = result.value.pinned
             self._set_pinned({node_id: pinned})  # the rows listing it, if they still do
             self.note.setText(self.tr("Pinned: always kept.") if pinned else self.tr("Unpinned."))
+
         self._context.operate(toggle, done, owner=self, on_error=lambda exc: self.note.setText(str(exc)))
 
     def undo(self) -> None:
@@ -285,8 +315,13 @@ class CompanionWindow(Retranslated, QWidget):
         def done(changed: bool) -> None:
             self.note.setText(self.tr("Undone.") if changed else self.tr("Nothing to undo."))
             self.refresh()
-        self._context.operate(lambda s: s.undo(chat_id), lambda r: done(r.value), owner=self,
-                              on_error=lambda exc: self.note.setText(str(exc)))
+
+        self._context.operate(
+            lambda s: s.undo(chat_id),
+            lambda r: done(r.value),
+            owner=self,
+            on_error=lambda exc: self.note.setText(str(exc)),
+        )
 
     # lifetime ----------------------------------------------------------------------------
     def showEvent(self, event: Any) -> None:

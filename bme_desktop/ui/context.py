@@ -37,8 +37,14 @@ class AppContext(QObject):
     # records, initiator, origin), on the GUI thread before the caller's ``on_done``.
     sigOperationDone = Signal(object)
 
-    def __init__(self, service: MemoryService, themes: ThemeManager, settings: Settings,
-                 data_dir: Path, parent: QObject | None = None) -> None:
+    def __init__(
+        self,
+        service: MemoryService,
+        themes: ThemeManager,
+        settings: Settings,
+        data_dir: Path,
+        parent: QObject | None = None,
+    ) -> None:
         super().__init__(parent)
         self.service = service
         self.themes = themes
@@ -49,6 +55,7 @@ class AppContext(QObject):
         self.runner.sigError.connect(lambda exc: self.sigError.emit(str(exc)))
         self.events.sigResync.connect(self._reload_chat)
         from .chat_counts import ChatCounts
+
         self.counts = ChatCounts(self)  # the one source of every count on screen
         self._chat_id = ""
         self.language = "en"
@@ -78,19 +85,32 @@ class AppContext(QObject):
         if self._chat_id:
             self.sigChatChanged.emit(self._chat_id)
 
-    def call(self, fn: Callable[[MemoryService], T], on_done: Callable[[T], None] | None = None, *,
-             key: str | None = None, on_error: Callable[[Exception], None] | None = None,
-             owner: QObject | None = None) -> Task:
+    def call(
+        self,
+        fn: Callable[[MemoryService], T],
+        on_done: Callable[[T], None] | None = None,
+        *,
+        key: str | None = None,
+        on_error: Callable[[Exception], None] | None = None,
+        owner: QObject | None = None,
+    ) -> Task:
         """Run ``fn(service)`` on a worker; ``on_done(result)`` runs on the GUI thread (not at all
         once ``owner``, the widget it updates, is closed or destroyed)."""
         service = self.service
 
         def work(_control: Any) -> T:
             return fn(service)
+
         return self.runner.run(work, on_done=on_done, on_error=on_error, key=key, owner=owner)
 
-    def operate(self, fn: Callable[[MemoryService], T], on_done: Callable[[OpResult[T]], None] | None = None, *,
-                on_error: Callable[[Exception], None] | None = None, owner: QObject | None = None) -> Task:
+    def operate(
+        self,
+        fn: Callable[[MemoryService], T],
+        on_done: Callable[[OpResult[T]], None] | None = None,
+        *,
+        on_error: Callable[[Exception], None] | None = None,
+        owner: QObject | None = None,
+    ) -> Task:
         """Run the edit ``fn(service)`` as one operation on a worker (``core/operations.py``):
         ``on_done`` gets its :class:`OpResult` on the GUI thread (not at all once ``owner`` is
         closed), after ``sigOperationDone``. The operation's ``GraphChanged`` events carry
@@ -102,6 +122,7 @@ class AppContext(QObject):
             result = service.operate(lambda: fn(service), origin=owner)
             done.emit(result)  # queued to the GUI thread, ahead of the task's own result
             return result
+
         return self.runner.run(work, on_done=on_done, on_error=on_error, owner=owner)
 
     def save_settings(self) -> None:

@@ -67,6 +67,7 @@ def subscribe(owner: QObject, signal: SignalInstance, slot: Callable[..., Any]) 
     def guarded(*args: Any) -> None:
         if owned.alive():  # a queued call posted before the owner went is dropped here
             slot(*args[:accepts])
+
     owned.connections.append(signal.connect(guarded))
 
 
@@ -112,5 +113,8 @@ def subscriptions(owner: QObject) -> int:
     """How many subscriptions ``owner`` and its descendants hold (for tests)."""
     if not isValid(owner):
         return 0
-    return sum(len(o.connections) for obj in (owner, *owner.findChildren(QObject))
-               if (o := _OWNED.get(_key(obj))) is not None)
+    return sum(
+        len(o.connections)
+        for obj in (owner, *owner.findChildren(QObject))
+        if (o := _OWNED.get(_key(obj))) is not None
+    )

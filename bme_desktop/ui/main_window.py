@@ -37,7 +37,7 @@ DEFAULT_VIEW = "graph2d"  # where the welcome page hands over once there is a ch
 
 
 def window_title(data_dir: Path) -> str:
-    """"BME Desktop" for the default data folder, else "FOLDER — BME Desktop". It ends with the
+    """ "BME Desktop" for the default data folder, else "FOLDER — BME Desktop". It ends with the
     application display name, so the window manager shows it once, not "… — BME Desktop" twice."""
     if data_dir.resolve() == default_data_dir().resolve():
         return APP_NAME
@@ -62,6 +62,7 @@ class MainWindow(Retranslated, QMainWindow):
         for spec in self.view_specs:
             self.add_view(spec)
         from .welcome import WelcomePage
+
         self.welcome = WelcomePage(context)
         self.welcome.sigOpenFolder.connect(self.choose_data_folder)
         self.stack.addWidget(self.welcome)
@@ -84,7 +85,9 @@ class MainWindow(Retranslated, QMainWindow):
         for panel in self.panel_specs:
             dock = self._dock(panel.key, "", QWidget(), panel.area)
             self._unbuilt[panel.key] = panel
-            dock.visibilityChanged.connect(lambda visible, key=panel.key: self._build_panel(key) if visible else None)
+            dock.visibilityChanged.connect(
+                lambda visible, key=panel.key: self._build_panel(key) if visible else None
+            )
             dock.setVisible(panel.visible)
         self.splitDockWidget(self.docks["chats"], self.docks["overview"], Qt.Orientation.Vertical)
         for key in ("review", "patrol", "injection", "actions", "persona", "settings"):
@@ -92,12 +95,15 @@ class MainWindow(Retranslated, QMainWindow):
         self.docks["memories"].raise_()
         for key in ("overview", "memories"):  # in front from the start: built now, loading with the window
             self._build_panel(key)
-        self.resizeDocks([self.docks["chats"], self.docks["memories"]], [270, 580], Qt.Orientation.Horizontal)  # the graph gets the rest
+        self.resizeDocks(
+            [self.docks["chats"], self.docks["memories"]], [270, 580], Qt.Orientation.Horizontal
+        )  # the graph gets the rest
         self.resizeDocks([self.docks["chats"], self.docks["overview"]], [260, 520], Qt.Orientation.Vertical)
         self._status_labels()
         self._retitle_docks()  # before the menus and the navigation bar, which show the docks' titles
         self.menus = build_menus(self)
         from .navigation import build_navigation
+
         self.navigation = build_navigation(self)
         subscribe(self, context.counts.sigChanged, self._show_welcome_if_empty)
         self._show_welcome_if_empty()
@@ -145,9 +151,11 @@ class MainWindow(Retranslated, QMainWindow):
         dock = QDockWidget(title, self)
         dock.setObjectName(f"dock-{key}")
         dock.setWidget(widget)
-        dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetMovable
-                         | QDockWidget.DockWidgetFeature.DockWidgetClosable
-                         | QDockWidget.DockWidgetFeature.DockWidgetFloatable)
+        dock.setFeatures(
+            QDockWidget.DockWidgetFeature.DockWidgetMovable
+            | QDockWidget.DockWidgetFeature.DockWidgetClosable
+            | QDockWidget.DockWidgetFeature.DockWidgetFloatable
+        )
         self.addDockWidget(area, dock)
         self.docks[key] = dock
         return dock
@@ -161,7 +169,9 @@ class MainWindow(Retranslated, QMainWindow):
         self.details_button.clicked.connect(self.show_error_details)
         bar.addWidget(self.details_button)
         self._error_shown: bool = False
-        bar.messageChanged.connect(lambda text: self.details_button.setVisible(bool(text) and self._error_shown))
+        bar.messageChanged.connect(
+            lambda text: self.details_button.setVisible(bool(text) and self._error_shown)
+        )
         self.busy_label = QLabel()
         self.data_label = QLabel(self.tr("Data: {0}").format(self.context.data_dir))
         self.database_label = QLabel(self._database_text())
@@ -172,7 +182,14 @@ class MainWindow(Retranslated, QMainWindow):
         self.import_label = QLabel()  # a long chat's extraction: "2,140 of 10,000 messages · about 3 min"
         self.import_label.setObjectName("import-status")
         self._import_event: ExtractionProgressed | None = None
-        for label in (self.busy_label, self.import_label, self.review_label, self.data_label, self.database_label, self.bridge_label):
+        for label in (
+            self.busy_label,
+            self.import_label,
+            self.review_label,
+            self.data_label,
+            self.database_label,
+            self.bridge_label,
+        ):
             bar.addPermanentWidget(label)
 
     def _database_text(self) -> str:
@@ -231,7 +248,9 @@ class MainWindow(Retranslated, QMainWindow):
         return False
 
     def choose_data_folder(self) -> None:
-        folder = QFileDialog.getExistingDirectory(self, self.tr("Open a data folder"), str(self.context.data_dir))
+        folder = QFileDialog.getExistingDirectory(
+            self, self.tr("Open a data folder"), str(self.context.data_dir)
+        )
         if folder:
             self.sigDataDirRequested.emit(folder)
 
@@ -267,8 +286,13 @@ class MainWindow(Retranslated, QMainWindow):
             self.error_details_text = "".join(traceback.format_exception(exc)).strip() or str(exc)
 
     def show_error_details(self) -> QMessageBox:
-        box = QMessageBox(QMessageBox.Icon.Warning, self.tr("Error details"), self.tr("Something went wrong."),
-                          QMessageBox.StandardButton.Close, self)
+        box = QMessageBox(
+            QMessageBox.Icon.Warning,
+            self.tr("Error details"),
+            self.tr("Something went wrong."),
+            QMessageBox.StandardButton.Close,
+            self,
+        )
         box.setDetailedText(self.error_details_text)
         box.setInformativeText(self.error_details_text.splitlines()[-1] if self.error_details_text else "")
         box.open()
@@ -314,8 +338,11 @@ class MainWindow(Retranslated, QMainWindow):
         text = self.tr("Remembering: {0} of {1} messages").format(f"{event.extracted:,}", f"{event.total:,}")
         eta = event.eta_s
         if eta is not None and eta > 0:
-            text += self.tr(" · about %n min", "", round(eta / 60)) if eta >= 90 else \
-                self.tr(" · about %n s", "", round(eta))
+            text += (
+                self.tr(" · about %n min", "", round(eta / 60))
+                if eta >= 90
+                else self.tr(" · about %n s", "", round(eta))
+            )
         self.import_label.setText(text)
 
     def _graph_changed(self, change: ChangeRecord) -> None:

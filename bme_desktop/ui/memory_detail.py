@@ -45,13 +45,19 @@ def action_label(action: str) -> str:
 def speaker_label(role: str, name: str | None) -> str:
     if name:
         return name
-    return {"user": QCoreApplication.translate("MemoryDetails", "User"),
-            "assistant": QCoreApplication.translate("MemoryDetails", "Assistant"),
-            "system": QCoreApplication.translate("MemoryDetails", "System")}.get(role, role)
+    return {
+        "user": QCoreApplication.translate("MemoryDetails", "User"),
+        "assistant": QCoreApplication.translate("MemoryDetails", "Assistant"),
+        "system": QCoreApplication.translate("MemoryDetails", "System"),
+    }.get(role, role)
 
 
 def history_text(entry: HistoryEntry) -> str:
-    when = format_time(entry.at) if entry.at is not None else QCoreApplication.translate("MemoryDetails", "earlier")
+    when = (
+        format_time(entry.at)
+        if entry.at is not None
+        else QCoreApplication.translate("MemoryDetails", "earlier")
+    )
     text = f"{when} · {entry.actor} · {action_label(entry.action)}"
     return f"{text}: {entry.detail}" if entry.detail else text
 
@@ -114,8 +120,13 @@ class MemoryDetails(Retranslated, QTabWidget):
         if not node_id or not chat_id:
             self._show(None)
             return
-        self._context.call(lambda s: load_details(s, chat_id, node_id), self._show,
-                           key=f"details-{id(self)}", on_error=lambda _e: self._show(None), owner=self)
+        self._context.call(
+            lambda s: load_details(s, chat_id, node_id),
+            self._show,
+            key=f"details-{id(self)}",
+            on_error=lambda _e: self._show(None),
+            owner=self,
+        )
 
     def open_link_dialog(self) -> LinkDialog | None:
         if self.details is None:
@@ -129,8 +140,10 @@ class MemoryDetails(Retranslated, QTabWidget):
         if item is None or self.details is None:
             return
         chat_id, edge_id = self._context.chat_id, item.data(DATA_ROLE).edge.id
-        self._context.operate(lambda s: s.unlink(chat_id, edge_id),
-                              lambda _r: self._context.sigStatus.emit(self.tr("Link removed (Ctrl+Z undoes it).")))
+        self._context.operate(
+            lambda s: s.unlink(chat_id, edge_id),
+            lambda _r: self._context.sigStatus.emit(self.tr("Link removed (Ctrl+Z undoes it).")),
+        )
 
     # internals -----------------------------------------------------------------------------
     def _show(self, details: NodeDetails | None) -> None:
@@ -172,9 +185,15 @@ class MemoryDetails(Retranslated, QTabWidget):
         details = self.details
         if details is None or getattr(change, "chat_id", None) != self._context.chat_id:
             return
-        touched = {*getattr(change, "nodes_changed", ()), *getattr(change, "nodes_removed", ()),
-                   *getattr(change, "nodes_added", ())}
-        edges = {*getattr(change, "edges_changed", ()), *getattr(change, "edges_added", ()),
-                 *getattr(change, "edges_removed", ())}
+        touched = {
+            *getattr(change, "nodes_changed", ()),
+            *getattr(change, "nodes_removed", ()),
+            *getattr(change, "nodes_added", ()),
+        }
+        edges = {
+            *getattr(change, "edges_changed", ()),
+            *getattr(change, "edges_added", ()),
+            *getattr(change, "edges_removed", ()),
+        }
         if details.node.id in touched or edges:
             self.load(details.node.id)

@@ -46,6 +46,7 @@ class MessageDialog(QDialog):
 
     def _show(self, messages: list[Message]) -> None:
         from html import escape
+
         self.messages = messages
         parts = []
         for message in messages:
@@ -74,7 +75,9 @@ class LinkDialog(QDialog):
             self.relation.addItem(relation_label(relation), relation)
         self.error = QLabel()
         self.error.setProperty("role", "warning")
-        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+        )
         self.buttons.accepted.connect(self.link)
         self.buttons.rejected.connect(self.reject)
         self._debounce = QTimer(self, singleShot=True, interval=200)
@@ -94,8 +97,9 @@ class LinkDialog(QDialog):
 
     def refresh(self) -> None:
         chat_id, query = self._context.chat_id, NodeQuery(q=self.search.text().strip() or None, limit=50)
-        self._context.call(lambda s: s.search_nodes(chat_id, query)[0], self._show,
-                           key=f"link-search-{id(self)}", owner=self)
+        self._context.call(
+            lambda s: s.search_nodes(chat_id, query)[0], self._show, key=f"link-search-{id(self)}", owner=self
+        )
 
     def _show(self, nodes: list[Node]) -> None:
         self.results.clear()
@@ -108,7 +112,9 @@ class LinkDialog(QDialog):
         self._update_ok()
 
     def _update_ok(self) -> None:
-        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(self.results.currentItem() is not None)
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(
+            self.results.currentItem() is not None
+        )
 
     def link(self) -> None:
         item = self.results.currentItem()
@@ -116,8 +122,12 @@ class LinkDialog(QDialog):
             return
         chat_id, from_id, to_id = self._context.chat_id, self.source.id, str(item.data(ID_ROLE))
         relation = str(self.relation.currentData())
-        self._context.operate(lambda s: s.link(chat_id, from_id, to_id, relation), lambda r: self._linked(r.value),
-                              on_error=lambda exc: self.error.setText(str(exc)), owner=self)
+        self._context.operate(
+            lambda s: s.link(chat_id, from_id, to_id, relation),
+            lambda r: self._linked(r.value),
+            on_error=lambda exc: self.error.setText(str(exc)),
+            owner=self,
+        )
 
     def _linked(self, _edge: Edge) -> None:
         self._context.sigStatus.emit(self.tr("Linked (Ctrl+Z undoes it)."))

@@ -38,8 +38,14 @@ from .theming.qt import qcolor
 Index = QModelIndex | QPersistentModelIndex
 # (column id, sort key in the store or None when the store cannot sort by it)
 COLUMNS: tuple[tuple[str, str | None], ...] = (
-    ("type", "type"), ("title", "title"), ("scope", None), ("tier", "tier"), ("importance", "importance"),
-    ("review", None), ("recalls", "recall_count"), ("updated", "updated_at"),
+    ("type", "type"),
+    ("title", "title"),
+    ("scope", None),
+    ("tier", "tier"),
+    ("importance", "importance"),
+    ("review", None),
+    ("recalls", "recall_count"),
+    ("updated", "updated_at"),
 )
 NODE_ID_ROLE = Qt.ItemDataRole.UserRole + 1
 
@@ -65,15 +71,21 @@ def scope_badge(node: Node) -> str:
 def scope_tooltip(node: Node) -> str:
     lore = lore_of(node)
     if lore is None:
-        return {"chat": QCoreApplication.translate("MemoryTable", "Only this chat remembers it"),
-                "character": QCoreApplication.translate("MemoryTable", "Every chat with this character remembers it"),
-                "persona": QCoreApplication.translate("MemoryTable", "Every chat of your persona remembers it"),
-                "world": QCoreApplication.translate("MemoryTable", "Every chat in this world remembers it")
-                }.get(node.scope.kind, node.scope.kind)
+        return {
+            "chat": QCoreApplication.translate("MemoryTable", "Only this chat remembers it"),
+            "character": QCoreApplication.translate(
+                "MemoryTable", "Every chat with this character remembers it"
+            ),
+            "persona": QCoreApplication.translate("MemoryTable", "Every chat of your persona remembers it"),
+            "world": QCoreApplication.translate("MemoryTable", "Every chat in this world remembers it"),
+        }.get(node.scope.kind, node.scope.kind)
     if lore.get("source") == "sillytavern":
-        return QCoreApplication.translate("MemoryTable", "From the SillyTavern lorebook “{0}” (read-only here)").format(
-            lore.get("book"))
-    return QCoreApplication.translate("MemoryTable", "Imported from the World Info file “{0}”").format(lore.get("book"))
+        return QCoreApplication.translate(
+            "MemoryTable", "From the SillyTavern lorebook “{0}” (read-only here)"
+        ).format(lore.get("book"))
+    return QCoreApplication.translate("MemoryTable", "Imported from the World Info file “{0}”").format(
+        lore.get("book")
+    )
 
 
 def column_title(column: str) -> str:
@@ -83,8 +95,14 @@ def column_title(column: str) -> str:
 class MemoryTableModel(QAbstractTableModel):
     sigLoaded = Signal(int)  # total matching rows, after each (re)load
 
-    def __init__(self, context: AppContext, *, page_size: int = 200, fixed: NodeQuery | None = None,
-                 parent: QObject | None = None) -> None:
+    def __init__(
+        self,
+        context: AppContext,
+        *,
+        page_size: int = 200,
+        fixed: NodeQuery | None = None,
+        parent: QObject | None = None,
+    ) -> None:
         super().__init__(parent)
         self._context = context
         self._page = page_size
@@ -129,6 +147,7 @@ class MemoryTableModel(QAbstractTableModel):
 
         def run(service: MemoryService) -> tuple[list[Node], int]:
             return service.search_nodes(chat_id, query)
+
         return run
 
     def reload(self) -> None:
@@ -139,8 +158,11 @@ class MemoryTableModel(QAbstractTableModel):
             return
         self._loading = True
         limit = max(self._page, min(len(self._rows), 2000))
-        self._context.call(self._search(0, limit), lambda res: self._apply_reset(generation, res),
-                           key=f"memory-model-{id(self)}")
+        self._context.call(
+            self._search(0, limit),
+            lambda res: self._apply_reset(generation, res),
+            key=f"memory-model-{id(self)}",
+        )
 
     def _apply_reset(self, generation: int, result: tuple[list[Node], int]) -> None:
         if generation != self._generation:
@@ -159,8 +181,11 @@ class MemoryTableModel(QAbstractTableModel):
             return
         self._loading = True
         generation = self._generation
-        self._context.call(self._search(len(self._rows), self._page),
-                           lambda res: self._append(generation, res), key=f"memory-model-{id(self)}")
+        self._context.call(
+            self._search(len(self._rows), self._page),
+            lambda res: self._append(generation, res),
+            key=f"memory-model-{id(self)}",
+        )
 
     def _append(self, generation: int, result: tuple[list[Node], int]) -> None:
         if generation != self._generation:
@@ -186,15 +211,17 @@ class MemoryTableModel(QAbstractTableModel):
         loaded = [n for n in change.nodes_changed if n in ids]
         if loaded:
             chat_id = self._chat_id
-            self._context.call(lambda s: [s.get_node(chat_id, n, include_deleted=True) for n in loaded],
-                               self._update_rows)
+            self._context.call(
+                lambda s: [s.get_node(chat_id, n, include_deleted=True) for n in loaded], self._update_rows
+            )
         if change.nodes_added or (self._filtered() and len(loaded) < len(change.nodes_changed)):
             self.refresh()  # new rows, or changed ones that may match the filter now
 
     def _filtered(self) -> bool:
         q = self._query
-        return any(v is not None for v in (q.q, q.type, q.tier, q.review_status, q.pinned, q.owner, q.region,
-                                           q.kind))
+        return any(
+            v is not None for v in (q.q, q.type, q.tier, q.review_status, q.pinned, q.owner, q.region, q.kind)
+        )
 
     def _ids(self) -> dict[str, int]:
         return {n.id: i for i, n in enumerate(self._rows)}
@@ -207,8 +234,11 @@ class MemoryTableModel(QAbstractTableModel):
         generation = self._generation
         self._loading = True
         limit = max(self._page, len(self._rows) + 50)
-        self._context.call(self._search(0, limit), lambda res: self._merge(generation, limit, res),
-                           key=f"memory-model-{id(self)}")
+        self._context.call(
+            self._search(0, limit),
+            lambda res: self._merge(generation, limit, res),
+            key=f"memory-model-{id(self)}",
+        )
 
     def _merge(self, generation: int, limit: int, result: tuple[list[Node], int]) -> None:
         if generation != self._generation:
@@ -241,10 +271,13 @@ class MemoryTableModel(QAbstractTableModel):
 
     def _matches(self, node: Node) -> bool:
         q = self._query
-        return ((q.type is None or node.type == q.type) and (q.tier is None or node.tier == q.tier)
-                and (q.kind is None or node.scope.kind == q.kind)
-                and (q.review_status is None or node.review_status == q.review_status)
-                and (node.deleted_at is None or q.include_deleted or q.only_deleted))
+        return (
+            (q.type is None or node.type == q.type)
+            and (q.tier is None or node.tier == q.tier)
+            and (q.kind is None or node.scope.kind == q.kind)
+            and (q.review_status is None or node.review_status == q.review_status)
+            and (node.deleted_at is None or q.include_deleted or q.only_deleted)
+        )
 
     def _update_rows(self, nodes: list[Node]) -> None:
         for node in nodes:
@@ -270,8 +303,11 @@ class MemoryTableModel(QAbstractTableModel):
     def _repaint(self, _theme: object) -> None:
         """A new theme: views repaint what they show (only the colour roles changed)."""
         if self._rows:
-            self.dataChanged.emit(self.index(0, 0), self.index(len(self._rows) - 1, len(COLUMNS) - 1),
-                                  [Qt.ItemDataRole.DecorationRole, Qt.ItemDataRole.ForegroundRole])
+            self.dataChanged.emit(
+                self.index(0, 0),
+                self.index(len(self._rows) - 1, len(COLUMNS) - 1),
+                [Qt.ItemDataRole.DecorationRole, Qt.ItemDataRole.ForegroundRole],
+            )
 
     def _color(self, key: str) -> QColor:
         """``node:<type>`` or a theme colour token, as a QColor made once per theme."""
@@ -297,7 +333,9 @@ class MemoryTableModel(QAbstractTableModel):
     def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(COLUMNS)
 
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
             return column_title(COLUMNS[section][0])
         return None

@@ -86,8 +86,11 @@ def fit_columns(table: QTableView) -> None:
 def fit_title(table: QTableView) -> None:
     """Give the title what the visible columns leave of the viewport, at least ``MIN_TITLE_CHARS``."""
     header = table.horizontalHeader()
-    others = sum(header.sectionSize(c) for c in range(len(COLUMNS))
-                 if c != TITLE_COLUMN and not table.isColumnHidden(c))
+    others = sum(
+        header.sectionSize(c)
+        for c in range(len(COLUMNS))
+        if c != TITLE_COLUMN and not table.isColumnHidden(c)
+    )
     floor = table.fontMetrics().averageCharWidth() * MIN_TITLE_CHARS
     width = max(floor, table.viewport().width() - others)
     if header.sectionSize(TITLE_COLUMN) != width:
@@ -98,7 +101,12 @@ class _ColumnFitter(QObject):
     """Measures the columns again when the table's or its header's font or style changes: once,
     when the event loop next runs (a theme switch sends each of them several such events)."""
 
-    _EVENTS = (QEvent.Type.Polish, QEvent.Type.StyleChange, QEvent.Type.FontChange, QEvent.Type.LanguageChange)
+    _EVENTS = (
+        QEvent.Type.Polish,
+        QEvent.Type.StyleChange,
+        QEvent.Type.FontChange,
+        QEvent.Type.LanguageChange,
+    )
 
     def __init__(self, table: QTableView) -> None:
         super().__init__(table)
@@ -122,7 +130,9 @@ class _ColumnFitter(QObject):
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if event.type() in self._EVENTS and not self._timer.isActive():
             self._timer.start()
-        elif event.type() == QEvent.Type.Resize and watched is self._table and not self._title_timer.isActive():
+        elif (
+            event.type() == QEvent.Type.Resize and watched is self._table and not self._title_timer.isActive()
+        ):
             self._title_timer.start()
         return False
 
@@ -145,8 +155,11 @@ class _PlaceKeeper(QObject):
     def _before(self, _parent: QModelIndex, _first: int, _last: int) -> None:
         table = self._table
         current = table.currentIndex()
-        row = current.row() if current.isValid() and table.selectionModel().isRowSelected(
-            current.row(), QModelIndex()) else -1
+        row = (
+            current.row()
+            if current.isValid() and table.selectionModel().isRowSelected(current.row(), QModelIndex())
+            else -1
+        )
         y = table.rowViewportPosition(row) if row >= 0 else -1
         if row < 0 or not 0 <= y < table.viewport().height():  # no selected row on screen: the top one,
             if table.verticalScrollBar().value() == 0:  # unless at the top: new rows show up there
@@ -170,14 +183,22 @@ class _PlaceKeeper(QObject):
             bar.setValue(bar.value() + table.rowViewportPosition(anchor.row()) - self._anchor_y)
 
 
-def make_memory_table(model: MemoryTableModel, *, multi: bool = False, hidden: tuple[str, ...] = (),
-                      parent: QWidget | None = None) -> QTableView:
+def make_memory_table(
+    model: MemoryTableModel,
+    *,
+    multi: bool = False,
+    hidden: tuple[str, ...] = (),
+    parent: QWidget | None = None,
+) -> QTableView:
     """``hidden``: column ids (see ``COLUMNS``) to leave out of this view."""
     table = QTableView(parent)
     table.setModel(model)
     table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-    table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection if multi
-                           else QAbstractItemView.SelectionMode.SingleSelection)
+    table.setSelectionMode(
+        QAbstractItemView.SelectionMode.ExtendedSelection
+        if multi
+        else QAbstractItemView.SelectionMode.SingleSelection
+    )
     table.setAlternatingRowColors(True)
     table.setShowGrid(False)
     table.setWordWrap(False)

@@ -64,13 +64,20 @@ def build_menus(window: MainWindow) -> Menus:
 
     def undo_text() -> str:
         label = None if steps.undo is None else step_label(steps.undo)
-        return (QCoreApplication.translate("Menus", "Undo") if label is None
-                else QCoreApplication.translate("Menus", "Undo {0}").format(label))
+        return (
+            QCoreApplication.translate("Menus", "Undo")
+            if label is None
+            else QCoreApplication.translate("Menus", "Undo {0}").format(label)
+        )
 
     def redo_text() -> str:
         label = None if steps.redo is None else step_label(steps.redo)
-        return (QCoreApplication.translate("Menus", "Redo") if label is None
-                else QCoreApplication.translate("Menus", "Redo {0}").format(label))
+        return (
+            QCoreApplication.translate("Menus", "Redo")
+            if label is None
+            else QCoreApplication.translate("Menus", "Redo {0}").format(label)
+        )
+
     undo = action(edit_menu, undo_text)
     undo.setShortcut(QKeySequence("Ctrl+Z"))
     redo = action(edit_menu, redo_text)
@@ -92,9 +99,13 @@ def build_menus(window: MainWindow) -> Menus:
         if not chat_id:
             show_steps(HistorySteps(None, None))
             return
-        context.runner.run(lambda _control: context.service.history_steps(chat_id),
-                           on_done=lambda now: show_steps(now) if context.chat_id == chat_id else None,
-                           key="menus.history", owner=window)
+        context.runner.run(
+            lambda _control: context.service.history_steps(chat_id),
+            on_done=lambda now: show_steps(now) if context.chat_id == chat_id else None,
+            key="menus.history",
+            owner=window,
+        )
+
     # A burst of changes (an extraction, a rebuild) reads once. The timer is the context's, so
     # waiting for the context's work waits for it too; every connection ends with the window.
     steps_timer = QTimer(context)
@@ -104,8 +115,11 @@ def build_menus(window: MainWindow) -> Menus:
     subscribe(window, steps_timer.timeout, refresh_steps)
     subscribe(window, context.sigChatChanged, lambda _chat: refresh_steps())
     subscribe(window, context.sigOperationDone, lambda _result: steps_timer.start())
-    subscribe(window, context.events.sigGraphChanged,
-              lambda change: steps_timer.start() if getattr(change, "chat_id", None) == context.chat_id else None)
+    subscribe(
+        window,
+        context.events.sigGraphChanged,
+        lambda change: steps_timer.start() if getattr(change, "chat_id", None) == context.chat_id else None,
+    )
     refresh_steps()
 
     def step(forward: bool) -> None:
@@ -117,20 +131,38 @@ def build_menus(window: MainWindow) -> Menus:
             return service.redo(chat_id) if forward else service.undo(chat_id)
 
         def done(changed: bool) -> None:
-            said = ((QCoreApplication.translate("Menus", "Nothing to undo."), QCoreApplication.translate("Menus", "Undone.")), (QCoreApplication.translate("Menus", "Nothing to redo."), QCoreApplication.translate("Menus", "Redone.")))
+            said = (
+                (
+                    QCoreApplication.translate("Menus", "Nothing to undo."),
+                    QCoreApplication.translate("Menus", "Undone."),
+                ),
+                (
+                    QCoreApplication.translate("Menus", "Nothing to redo."),
+                    QCoreApplication.translate("Menus", "Redone."),
+                ),
+            )
             window.show_status(said[forward][changed])
 
         def failed(exc: Exception) -> None:
             if isinstance(exc, RewriteRunning):
-                window.show_error(QCoreApplication.translate(
-                    "Menus", "A maintenance task is changing this chat: undo once it has finished."))
+                window.show_error(
+                    QCoreApplication.translate(
+                        "Menus", "A maintenance task is changing this chat: undo once it has finished."
+                    )
+                )
             elif isinstance(exc.__cause__, RewriteRefused):  # say why in the interface language
-                window.show_error(QCoreApplication.translate(
-                    "Menus", "This step cannot be undone or redone: memories were extracted from new messages "
-                             "since, and putting the old ones back would mix the two."))
+                window.show_error(
+                    QCoreApplication.translate(
+                        "Menus",
+                        "This step cannot be undone or redone: memories were extracted from new messages "
+                        "since, and putting the old ones back would mix the two.",
+                    )
+                )
             else:
                 window.show_error(str(exc))
+
         context.operate(run, lambda r: done(r.value), on_error=failed, owner=window)
+
     undo.triggered.connect(lambda: step(False))
     redo.triggered.connect(lambda: step(True))
     edit_menu.addSeparator()
@@ -142,6 +174,7 @@ def build_menus(window: MainWindow) -> Menus:
         panel = window.panel("memories")
         if panel is not None and hasattr(panel, "new_memory"):
             panel.new_memory()
+
     new_memory.triggered.connect(create)
 
     view_menu = menu(bar, lambda: QCoreApplication.translate("Menus", "&View"))
@@ -158,6 +191,7 @@ def build_menus(window: MainWindow) -> Menus:
         context.themes.apply(action.data(), views_later=True)
         context.settings.appearance.theme = action.data()
         context.save_settings()
+
     themes.triggered.connect(pick_theme)
 
     language_menu = menu(view_menu, lambda: QCoreApplication.translate("Menus", "Language"))
@@ -173,8 +207,12 @@ def build_menus(window: MainWindow) -> Menus:
     companion = action(view_menu, lambda: QCoreApplication.translate("Menus", "Companion window"))
     companion.setCheckable(True)
     companion.setShortcut(QKeySequence("Ctrl+Shift+K"))
-    texts.bind(companion.setToolTip, lambda: QCoreApplication.translate(
-        "Menus", "A small always-on-top window with the last recall, to keep beside SillyTavern"))
+    texts.bind(
+        companion.setToolTip,
+        lambda: QCoreApplication.translate(
+            "Menus", "A small always-on-top window with the last recall, to keep beside SillyTavern"
+        ),
+    )
     companion.toggled.connect(window.sigCompanionToggled.emit)
 
     panels = menu(view_menu, lambda: QCoreApplication.translate("Menus", "Panels"))
@@ -188,8 +226,23 @@ def build_menus(window: MainWindow) -> Menus:
 
     help_menu = menu(bar, lambda: QCoreApplication.translate("Menus", "&Help"))
     about = action(help_menu, lambda: QCoreApplication.translate("Menus", "About BME Desktop"))
-    about.triggered.connect(lambda: QMessageBox.about(window, QCoreApplication.translate("Menus", "About BME Desktop"), QCoreApplication.translate(
-        "Menus", "<b>BME Desktop {0}</b><p>Watch, audit and edit what the AI remembers of your chats.</p>"
-        "<p>Data folder: {1}</p>").format(__version__, context.data_dir)))
-    return Menus(undo=undo, redo=redo, themes=themes, languages=languages, panels=panels, companion=companion,
-                 texts=texts)
+    about.triggered.connect(
+        lambda: QMessageBox.about(
+            window,
+            QCoreApplication.translate("Menus", "About BME Desktop"),
+            QCoreApplication.translate(
+                "Menus",
+                "<b>BME Desktop {0}</b><p>Watch, audit and edit what the AI remembers of your chats.</p>"
+                "<p>Data folder: {1}</p>",
+            ).format(__version__, context.data_dir),
+        )
+    )
+    return Menus(
+        undo=undo,
+        redo=redo,
+        themes=themes,
+        languages=languages,
+        panels=panels,
+        companion=companion,
+        texts=texts,
+    )

@@ -62,6 +62,7 @@ def build_navigation(window: MainWindow) -> Navigation:
             action.setChecked(window.views.get(key) is current)
         if current not in window.views.values() and group.checkedAction() is not None:
             group.checkedAction().setChecked(False)
+
     window.stack.currentChanged.connect(lambda _i: follow_view())
     follow_view()
     bar.addSeparator()
@@ -77,6 +78,7 @@ def build_navigation(window: MainWindow) -> Navigation:
         def bring(_checked: bool = False, key: str = key, action: QAction = action) -> None:
             window.show_panel(key)
             action.setChecked(True)  # a click never hides a panel (View → Panels closes one)
+
         action.triggered.connect(bring)
         dock.visibilityChanged.connect(action.setChecked)
         action.setChecked(dock.isVisible() and not dock.visibleRegion().isEmpty())

@@ -12,4 +12,11 @@ from ..core.overview import (
     overview_series,
 )
 
-__all__ = ["HISTOGRAM_BINS", "OverviewSeries", "cumulative_growth", "histogram", "latency_series", "overview_series"]
+__all__ = [
+    "HISTOGRAM_BINS",
+    "OverviewSeries",
+    "cumulative_growth",
+    "histogram",
+    "latency_series",
+    "overview_series",
+]

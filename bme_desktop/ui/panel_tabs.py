@@ -4,8 +4,17 @@ the command line can list them in its help without loading Qt."""
 from __future__ import annotations
 
 # The Settings panel's tabs, in order: one per settings section (``core/settings.py``).
-SETTINGS_TABS: tuple[str, ...] = ("llm", "embedding", "extraction", "recall", "lifecycle", "bridge", "proxy",
-                                  "backup", "appearance")
+SETTINGS_TABS: tuple[str, ...] = (
+    "llm",
+    "embedding",
+    "extraction",
+    "recall",
+    "lifecycle",
+    "bridge",
+    "proxy",
+    "backup",
+    "appearance",
+)
 PANEL_TABS: dict[str, tuple[str, ...]] = {"settings": SETTINGS_TABS}
 
 
@@ -22,5 +31,7 @@ def split_panel(value: str) -> tuple[str, str | None]:
         with_tabs = ", ".join(f"{panel}:TAB" for panel in PANEL_TABS)
         raise ValueError(f"--panel {value}: the {key!r} panel has no tabs to choose (only {with_tabs} has)")
     if tab not in PANEL_TABS[key]:
-        raise ValueError(f"--panel {value}: unknown {key} tab {tab!r}; choose one of {', '.join(PANEL_TABS[key])}")
+        raise ValueError(
+            f"--panel {value}: unknown {key} tab {tab!r}; choose one of {', '.join(PANEL_TABS[key])}"
+        )
     return key, tab

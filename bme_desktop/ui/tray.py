@@ -18,8 +18,11 @@ from .main_window import MainWindow
 
 
 def tooltip_text(bridge: str, pending: int) -> str:
-    reviews = (QCoreApplication.translate("Tray", "1 memory waiting for review") if pending == 1
-               else QCoreApplication.translate("Tray", "{0} memories waiting for review").format(pending))
+    reviews = (
+        QCoreApplication.translate("Tray", "1 memory waiting for review")
+        if pending == 1
+        else QCoreApplication.translate("Tray", "{0} memories waiting for review").format(pending)
+    )
     return f"BME Desktop\n{bridge}\n{reviews}"
 
 
@@ -56,6 +59,7 @@ class TrayStatus(QObject):
 
         def count(service: MemoryService) -> int:
             return service.search_nodes(chat_id, NodeQuery(review_status="pending", limit=1))[1]
+
         self._context.call(count, self._set_pending, key=f"tray-{id(self)}")
 
     def _set_pending(self, count: int) -> None:
@@ -64,8 +68,9 @@ class TrayStatus(QObject):
 
 
 class Tray(QObject):
-    def __init__(self, status: TrayStatus, window: Callable[[], MainWindow], icon: QIcon,
-                 parent: QObject | None = None) -> None:
+    def __init__(
+        self, status: TrayStatus, window: Callable[[], MainWindow], icon: QIcon, parent: QObject | None = None
+    ) -> None:
         super().__init__(parent)
         self.status = status
         self._window = window
@@ -82,8 +87,9 @@ class Tray(QObject):
             self.menu.addAction(action)
         self.icon = QSystemTrayIcon(icon, self)
         self.icon.setContextMenu(self.menu)
-        self.icon.activated.connect(lambda reason: self.show_window()
-                                    if reason == QSystemTrayIcon.ActivationReason.Trigger else None)
+        self.icon.activated.connect(
+            lambda reason: self.show_window() if reason == QSystemTrayIcon.ActivationReason.Trigger else None
+        )
         status.sigChanged.connect(self.update)
         self.retranslate()
         self.icon.show()
@@ -96,8 +102,9 @@ class Tray(QObject):
 
     def update(self) -> None:
         self.icon.setToolTip(self.status.tooltip)
-        self.review_action.setText(QCoreApplication.translate("Tray", "Pending reviews ({0})").format(
-            self.status.pending))
+        self.review_action.setText(
+            QCoreApplication.translate("Tray", "Pending reviews ({0})").format(self.status.pending)
+        )
 
     def show_window(self) -> None:
         window = self._window()
@@ -114,8 +121,9 @@ class Tray(QObject):
         self.menu.deleteLater()
 
 
-def make_tray(context: AppContext, window: Callable[[], MainWindow], icon: QIcon,
-              parent: QObject | None = None) -> tuple[TrayStatus, Tray | None]:
+def make_tray(
+    context: AppContext, window: Callable[[], MainWindow], icon: QIcon, parent: QObject | None = None
+) -> tuple[TrayStatus, Tray | None]:
     """The status always; the icon only where ``QSystemTrayIcon.isSystemTrayAvailable()``."""
     status = TrayStatus(context, parent)
     tray = Tray(status, window, icon, parent) if QSystemTrayIcon.isSystemTrayAvailable() else None

@@ -19,13 +19,20 @@ def pump(msecs: int) -> None:
 def timers_pending(root: QObject) -> Callable[[], bool]:
     """True while a single-shot timer under ``root`` is running: coalesced work (a count refresh
     after a burst of changes) that will start a task when it fires."""
+
     def pending() -> bool:
         return any(t.isSingleShot() and t.isActive() for t in root.findChildren(QTimer))
+
     return pending
 
 
-def settle(runner: TaskRunner, *, quiet_ms: int = 400, max_rounds: int = 600,
-           pending: Callable[[], bool] | None = None) -> bool:
+def settle(
+    runner: TaskRunner,
+    *,
+    quiet_ms: int = 400,
+    max_rounds: int = 600,
+    pending: Callable[[], bool] | None = None,
+) -> bool:
     """Return once no task has run for ``quiet_ms`` (longer than the UI's coalescing timers) and
     ``pending`` (work scheduled but not started, e.g. ``timers_pending``) says nothing waits;
     False if work was still going after ``max_rounds`` checks."""

@@ -69,21 +69,39 @@ class WelcomePage(Retranslated, QWidget):
 
     def retranslate(self) -> None:
         self.title.setText(self.tr("Welcome to BME Desktop"))
-        self.intro.setText(self.tr("BME Desktop remembers your long chats: what happened, who is who, the rules of "
-                                   "the world. This data folder has no chat yet."))
-        self._describe(self.demo_button, self.tr("Open the demo"),
-                       self.tr("A generated story of a few hundred memories to look around in."))
-        self._describe(self.connect_button, self.tr("Connect SillyTavern"),
-                       self.tr("Install the extension and pair it with this app; chats appear here as you play."))
-        self._describe(self.folder_button, self.tr("Open a data folder"),
-                       self.tr("Memories kept somewhere else (another profile, a backup you restored)."))
+        self.intro.setText(
+            self.tr(
+                "BME Desktop remembers your long chats: what happened, who is who, the rules of "
+                "the world. This data folder has no chat yet."
+            )
+        )
+        self._describe(
+            self.demo_button,
+            self.tr("Open the demo"),
+            self.tr("A generated story of a few hundred memories to look around in."),
+        )
+        self._describe(
+            self.connect_button,
+            self.tr("Connect SillyTavern"),
+            self.tr("Install the extension and pair it with this app; chats appear here as you play."),
+        )
+        self._describe(
+            self.folder_button,
+            self.tr("Open a data folder"),
+            self.tr("Memories kept somewhere else (another profile, a backup you restored)."),
+        )
         if self.how is not None:
-            self.how.setText(self.tr("1. Install the extension into your SillyTavern folder (the bridge address and "
-                                     "this token are filled in). 2. Reload SillyTavern and open a chat: it appears "
-                                     "here."))
+            self.how.setText(
+                self.tr(
+                    "1. Install the extension into your SillyTavern folder (the bridge address and "
+                    "this token are filled in). 2. Reload SillyTavern and open a chat: it appears "
+                    "here."
+                )
+            )
         if self.found is not None:
-            self.found_button.setText(self.tr("Install into {0} (SillyTavern {1})").format(self.found.root,
-                                                                                         self.found.version))
+            self.found_button.setText(
+                self.tr("Install into {0} (SillyTavern {1})").format(self.found.root, self.found.version)
+            )
 
     @staticmethod
     def _choice(action: Callable[[], object]) -> QPushButton:
@@ -117,12 +135,14 @@ class WelcomePage(Retranslated, QWidget):
 
         def build(service: MemoryService) -> DemoReport:
             return build_demo(service)
+
         self._context.call(build, done, on_error=failed, owner=self)
 
     def show_connect(self) -> None:
         """Show the bridge token (Show / Copy) and the SillyTavern installer under the buttons."""
         if self.connect_box.layout() is None:
             from .panels.settings_bridge import BridgeBox
+
             self.bridge_box = BridgeBox(self._context)
             box = QVBoxLayout(self.connect_box)
             box.setContentsMargins(0, 0, 0, 0)

@@ -95,10 +95,16 @@ class TaskRunner(QObject):
     def busy(self) -> bool:
         return bool(self._active)
 
-    def run(self, fn: Callable[[TaskControl], Any], *, on_done: Callable[[Any], None] | None = None,
-            on_error: Callable[[Exception], None] | None = None,
-            on_progress: Callable[[int, int, str], None] | None = None, key: str | None = None,
-            owner: QObject | None = None) -> Task:
+    def run(
+        self,
+        fn: Callable[[TaskControl], Any],
+        *,
+        on_done: Callable[[Any], None] | None = None,
+        on_error: Callable[[Exception], None] | None = None,
+        on_progress: Callable[[int, int, str], None] | None = None,
+        key: str | None = None,
+        owner: QObject | None = None,
+    ) -> Task:
         """With ``owner`` (the widget the callbacks update), the callbacks are subscriptions of
         that owner: once it is closed or destroyed, the result is dropped (see ``lifetime``)."""
         if key is not None and key in self._keyed:
@@ -110,6 +116,7 @@ class TaskRunner(QObject):
                 subscribe(owner, signal, slot)
             else:
                 signal.connect(slot)
+
         if on_done is not None:
             connect(task.signals.sigDone, on_done)
         if on_error is not None:

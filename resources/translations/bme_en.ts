@@ -4,7 +4,7 @@
 <context>
     <name>CompanionWindow</name>
     <message numerus="yes">
-        <location filename="../../bme_desktop/ui/companion.py" line="191"/>
+        <location filename="../../bme_desktop/ui/companion.py" line="205"/>
         <source>Last recall · message {0} · %n memories</source>
         <translation>
             <numerusform>Last recall · message {0} · %n memory</numerusform>
@@ -15,7 +15,7 @@
 <context>
     <name>GraphToolbar</name>
     <message numerus="yes">
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="164"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="178"/>
         <source>%n step(s) around</source>
         <translation>
             <numerusform>%n step around</numerusform>
@@ -23,7 +23,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="187"/>
+        <location filename="../../bme_desktop/ui/views/graph_toolbar.py" line="204"/>
         <source>Showing this character across %n chat(s), each chat a community; only this chat&apos;s memories can be edited here. Turn off “This character across chats” to go back.</source>
         <translation>
             <numerusform>Showing this character across %n chat, each chat a community; only this chat&apos;s memories can be edited here. Turn off “This character across chats” to go back.</numerusform>
@@ -34,7 +34,7 @@
 <context>
     <name>MainWindow</name>
     <message numerus="yes">
-        <location filename="../../bme_desktop/ui/main_window.py" line="296"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="320"/>
         <source>Review: %n held back until approved</source>
         <translation>
             <numerusform>Review: %n held back until approved</numerusform>
@@ -42,7 +42,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bme_desktop/ui/main_window.py" line="298"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="322"/>
         <source>Review: %n to look over</source>
         <translation>
             <numerusform>Review: %n to look over</numerusform>
@@ -50,7 +50,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bme_desktop/ui/main_window.py" line="317"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="342"/>
         <source> · about %n min</source>
         <translation>
             <numerusform> · about %n min</numerusform>
@@ -58,7 +58,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bme_desktop/ui/main_window.py" line="318"/>
+        <location filename="../../bme_desktop/ui/main_window.py" line="344"/>
         <source> · about %n s</source>
         <translation>
             <numerusform> · about %n s</numerusform>
@@ -80,7 +80,7 @@
 <context>
     <name>ReviewPanel</name>
     <message numerus="yes">
-        <location filename="../../bme_desktop/ui/panels/review.py" line="280"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="333"/>
         <source>Approved %n memories (U undoes).</source>
         <translation>
             <numerusform>Approved %n memory (U undoes).</numerusform>
@@ -88,7 +88,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bme_desktop/ui/panels/review.py" line="284"/>
+        <location filename="../../bme_desktop/ui/panels/review.py" line="337"/>
         <source>Rejected %n memories (U undoes).</source>
         <translation>
             <numerusform>Rejected %n memory (U undoes).</numerusform>
@@ -99,7 +99,7 @@
 <context>
     <name>_Counts</name>
     <message numerus="yes">
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="103"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="150"/>
         <source>{0} of {1} message(s) read</source>
         <translation>
             <numerusform>{0} of {1} message read</numerusform>
@@ -107,7 +107,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="105"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="152"/>
         <source>{0} of {1} memory(s) embedded</source>
         <translation>
             <numerusform>{0} of {1} memory embedded</numerusform>
@@ -115,7 +115,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bme_desktop/ui/panels/actions.py" line="107"/>
+        <location filename="../../bme_desktop/ui/panels/actions.py" line="154"/>
         <source>{0} of {1} linked pair(s) revised</source>
         <translation>
             <numerusform>{0} of {1} linked pair revised</numerusform>

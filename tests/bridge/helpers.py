@@ -28,9 +28,15 @@ def snapshot(service: MemoryService) -> str:
 
 
 def messages(n: int, *, start: int = 0, words: int = 12) -> list[dict[str, Any]]:
-    return [{"index": i, "role": "user" if i % 2 == 0 else "assistant", "name": "Alex" if i % 2 == 0 else "Sera",
-             "text": f"message {i}: " + " ".join(f"word{(i * 7 + k) % 97}" for k in range(words))}
-            for i in range(start, start + n)]
+    return [
+        {
+            "index": i,
+            "role": "user" if i % 2 == 0 else "assistant",
+            "name": "Alex" if i % 2 == 0 else "Sera",
+            "text": f"message {i}: " + " ".join(f"word{(i * 7 + k) % 97}" for k in range(words)),
+        }
+        for i in range(start, start + n)
+    ]
 
 
 def raw_request(port: int, data: bytes, *, read: bool = True, timeout: float = 10.0) -> bytes:

@@ -25,18 +25,27 @@ def bridge(shared_bridge: tuple[MemoryService, BridgeServer]) -> BridgeServer:
     return shared_bridge[1]
 
 
-
 def test_health_answers_without_a_token(anon: httpx.Client) -> None:
     r = anon.get("/v1/health")
     assert r.status_code == 200
     assert r.json() == {"status": "ok", "protocol": 1, "version": __version__}
 
 
-@pytest.mark.parametrize(("method", "path"), [
-    ("GET", "/v1/chats"), ("GET", "/v1/chats/c"), ("POST", "/v1/chats/c/sync"), ("POST", "/v1/chats/c/recall"),
-    ("GET", "/v1/chats/c/nodes"), ("GET", "/v1/chats/c/edges"), ("DELETE", "/v1/chats/c"),
-    ("GET", "/v1/chats/c/recall/1"), ("POST", "/v1/chats/c/maintenance"), ("GET", "/v1/nowhere"),
-])
+@pytest.mark.parametrize(
+    ("method", "path"),
+    [
+        ("GET", "/v1/chats"),
+        ("GET", "/v1/chats/c"),
+        ("POST", "/v1/chats/c/sync"),
+        ("POST", "/v1/chats/c/recall"),
+        ("GET", "/v1/chats/c/nodes"),
+        ("GET", "/v1/chats/c/edges"),
+        ("DELETE", "/v1/chats/c"),
+        ("GET", "/v1/chats/c/recall/1"),
+        ("POST", "/v1/chats/c/maintenance"),
+        ("GET", "/v1/nowhere"),
+    ],
+)
 def test_missing_token_is_401_with_the_error_shape(anon: httpx.Client, method: str, path: str) -> None:
     r = anon.request(method, path, json={})
     assert r.status_code == 401
@@ -45,8 +54,10 @@ def test_missing_token_is_401_with_the_error_shape(anon: httpx.Client, method: s
     assert r.headers["WWW-Authenticate"].startswith("Bearer")
 
 
-@pytest.mark.parametrize("header", [f"Bearer {TOKEN}x", f"Bearer {TOKEN[:-1]}", "Bearer", f"Basic {TOKEN}",
-                                    TOKEN, "Bearer \u00e9\u00e9"])
+@pytest.mark.parametrize(
+    "header",
+    [f"Bearer {TOKEN}x", f"Bearer {TOKEN[:-1]}", "Bearer", f"Basic {TOKEN}", TOKEN, "Bearer \u00e9\u00e9"],
+)
 def test_wrong_token_is_401(anon: httpx.Client, header: str) -> None:
     r = anon.get("/v1/chats", headers=[(b"Authorization", header.encode("utf-8"))])
     assert r.status_code == 401
@@ -75,6 +86,9 @@ def test_a_rotated_token_replaces_the_old_one_at_once(bridge: BridgeServer, anon
     bridge.tokens.set("a-new-token-" + "z" * 40)
     try:
         assert anon.get("/v1/chats", headers={"Authorization": f"Bearer {TOKEN}"}).status_code == 401
-        assert anon.get("/v1/chats", headers={"Authorization": "Bearer a-new-token-" + "z" * 40}).status_code == 200
+        assert (
+            anon.get("/v1/chats", headers={"Authorization": "Bearer a-new-token-" + "z" * 40}).status_code
+            == 200
+        )
     finally:
         bridge.tokens.set(TOKEN)

@@ -27,7 +27,9 @@ def wait_for(condition: object, timeout: float = 5.0) -> None:
     raise AssertionError("condition not met in time")
 
 
-def test_authenticated_requests_register_a_client_with_its_origin_count_and_kind(bridge: BridgeServer) -> None:
+def test_authenticated_requests_register_a_client_with_its_origin_count_and_kind(
+    bridge: BridgeServer,
+) -> None:
     headers = {**AUTH, "Origin": PAGE, "User-Agent": "Mozilla/5.0 (X11; Linux x86_64) Chrome/126.0"}
     with httpx.Client(base_url=bridge.url, headers=headers, timeout=30) as client:
         assert client.get("/v1/chats").status_code == 200
@@ -47,16 +49,25 @@ def test_a_sillytavern_user_agent_is_named_as_the_extension(bridge: BridgeServer
 
 
 def test_a_browser_extension_names_itself_with_x_bme_client(bridge: BridgeServer) -> None:
-    headers = {**AUTH, "User-Agent": "Mozilla/5.0 (X11) Chrome/126", "Origin": "http://127.0.0.1:8000",
-               "X-BME-Client": "SillyTavern-extension/0.1.0"}
+    headers = {
+        **AUTH,
+        "User-Agent": "Mozilla/5.0 (X11) Chrome/126",
+        "Origin": "http://127.0.0.1:8000",
+        "X-BME-Client": "SillyTavern-extension/0.1.0",
+    }
     assert httpx.get(f"{bridge.url}/v1/chats", headers=headers).status_code == 200
     assert [c.label for c in bridge.clients()] == [SILLYTAVERN]
 
 
 def test_a_preflight_allows_the_x_bme_client_header(bridge: BridgeServer) -> None:
-    r = httpx.options(f"{bridge.url}/v1/chats", headers={
-        "Origin": "http://127.0.0.1:8000", "Access-Control-Request-Method": "GET",
-        "Access-Control-Request-Headers": "authorization, x-bme-client"})
+    r = httpx.options(
+        f"{bridge.url}/v1/chats",
+        headers={
+            "Origin": "http://127.0.0.1:8000",
+            "Access-Control-Request-Method": "GET",
+            "Access-Control-Request-Headers": "authorization, x-bme-client",
+        },
+    )
     assert "x-bme-client" in r.headers["Access-Control-Allow-Headers"].lower()
 
 
@@ -87,7 +98,10 @@ def test_an_open_events_socket_shows_and_closing_it_clears_the_flag(bridge: Brid
     url = bridge.url.replace("http", "ws", 1) + "/v1/events"
 
     async def run() -> None:
-        async with aiohttp.ClientSession() as session, session.ws_connect(url, headers={"Origin": PAGE}) as ws:
+        async with (
+            aiohttp.ClientSession() as session,
+            session.ws_connect(url, headers={"Origin": PAGE}) as ws,
+        ):
             await ws.send_json({"token": TOKEN})  # as a browser does
             assert (await ws.receive_json(timeout=10))["type"] == "hello"
             [info] = bridge.clients()
@@ -158,10 +172,20 @@ def test_a_client_with_an_open_socket_is_kept_however_idle_and_forgotten_after_c
     assert registry.snapshot() == []
 
 
-@pytest.mark.parametrize(("path", "kind"), [
-    ("/v1/chats/c/sync", "sync"), ("/v1/chats/c/recall", "recall"), ("/v1/chats/c/recall/prepare", "prepare"),
-    ("/v1/chats/c/recall/3", "kept recall"), ("/v1/chats/c/nodes/n1", "memories"), ("/v1/chats", "chats"),
-    ("/v1/chats/c", "chats"), ("/v1/chat/completions", "proxy"), ("/v1/nowhere", "other")])
+@pytest.mark.parametrize(
+    ("path", "kind"),
+    [
+        ("/v1/chats/c/sync", "sync"),
+        ("/v1/chats/c/recall", "recall"),
+        ("/v1/chats/c/recall/prepare", "prepare"),
+        ("/v1/chats/c/recall/3", "kept recall"),
+        ("/v1/chats/c/nodes/n1", "memories"),
+        ("/v1/chats", "chats"),
+        ("/v1/chats/c", "chats"),
+        ("/v1/chat/completions", "proxy"),
+        ("/v1/nowhere", "other"),
+    ],
+)
 def test_a_requests_kind_comes_from_its_path(path: str, kind: str) -> None:
     assert path_kind(path) == kind
 

@@ -19,14 +19,21 @@ from .helpers import TOKEN, messages
 
 
 def test_the_chat_says_how_many_messages_are_extracted_and_how_many_are_due(
-        service: MemoryService, api: httpx.Client) -> None:
+    service: MemoryService, api: httpx.Client
+) -> None:
     worker = attach(service)
     with worker.pause():
-        assert api.post("/v1/chats/c/sync", json={"messages": messages(9), "complete": True}).status_code == 200
+        assert (
+            api.post("/v1/chats/c/sync", json={"messages": messages(9), "complete": True}).status_code == 200
+        )
         before = api.get("/v1/chats/c").json()["extraction"]
     assert api.post("/v1/chats/c/sync", json={"messages": [], "wait": True}).json()["extraction"]["done"]
     after = api.get("/v1/chats/c").json()["extraction"]
-    assert (before["extracted"], before["total"], before["due"]) == (0, 9, 8)  # the last turn waits for a reply
+    assert (before["extracted"], before["total"], before["due"]) == (
+        0,
+        9,
+        8,
+    )  # the last turn waits for a reply
     assert (after["extracted"], after["total"], after["due"], after["eta_s"]) == (8, 9, 0, None)
 
 
@@ -49,7 +56,9 @@ def test_an_import_cut_short_by_a_restart_goes_on_when_the_bridge_starts_again(t
         first.close()  # stopped before any batch ran
     again = MemoryService.open(data)
     finished = threading.Event()
-    again.events.subscribe(lambda e: finished.set() if e.type == "extraction.finished" and e.data["to"] == 7 else None)
+    again.events.subscribe(
+        lambda e: finished.set() if e.type == "extraction.finished" and e.data["to"] == 7 else None
+    )
     server = BridgeServer(again, TOKEN, BridgeConfig(port=0))
     try:
         before = again.read(lambda r: r.batches("c", kind="extract"))

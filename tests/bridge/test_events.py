@@ -20,12 +20,15 @@ def ws_url(server: BridgeServer) -> str:
     return server.url.replace("http", "ws", 1) + "/v1/events"
 
 
-async def collect_after_sync(server: BridgeServer, *, header: bool, chat_filter: str | None = None,
-                             chat: str = "c") -> list[dict[str, Any]]:
+async def collect_after_sync(
+    server: BridgeServer, *, header: bool, chat_filter: str | None = None, chat: str = "c"
+) -> list[dict[str, Any]]:
     headers = AUTH if header else {}
     params = {"chat_id": chat_filter} if chat_filter else None
-    async with aiohttp.ClientSession() as session, session.ws_connect(ws_url(server), headers=headers,
-                                                                      params=params) as ws:
+    async with (
+        aiohttp.ClientSession() as session,
+        session.ws_connect(ws_url(server), headers=headers, params=params) as ws,
+    ):
         if not header:
             await ws.send_json({"token": TOKEN})
         hello = await ws.receive_json(timeout=10)
@@ -62,8 +65,10 @@ def test_browsers_send_the_token_as_the_first_message(bridge: BridgeServer) -> N
 
 def test_a_chat_filter_keeps_other_chats_out(bridge: BridgeServer) -> None:
     async def run() -> dict[str, Any]:
-        async with aiohttp.ClientSession() as session, session.ws_connect(
-                ws_url(bridge), headers=AUTH, params={"chat_id": "other"}) as ws:
+        async with (
+            aiohttp.ClientSession() as session,
+            session.ws_connect(ws_url(bridge), headers=AUTH, params={"chat_id": "other"}) as ws,
+        ):
             await ws.receive_json(timeout=10)
             async with httpx.AsyncClient(base_url=bridge.url, headers=AUTH) as api:
                 await api.post("/v1/chats/c/sync", json={"messages": messages(3)})
@@ -85,7 +90,9 @@ async def refused(server: BridgeServer, first: str | None) -> tuple[int | None, 
         return ws.close_code, message
 
 
-def test_a_socket_that_never_sends_its_token_is_closed_with_4408(make_bridge: Callable[..., BridgeServer]) -> None:
+def test_a_socket_that_never_sends_its_token_is_closed_with_4408(
+    make_bridge: Callable[..., BridgeServer],
+) -> None:
     server = make_bridge(ws_auth_timeout_s=0.3)
     code, message = asyncio.run(refused(server, None))
     assert code == CLOSE_AUTH_TIMEOUT
@@ -107,16 +114,24 @@ async def handshake_status(session: aiohttp.ClientSession, server: BridgeServer,
     return 101
 
 
-def test_token_less_sockets_do_not_lock_out_a_client_with_the_token(make_bridge: Callable[..., BridgeServer]) -> None:
+def test_token_less_sockets_do_not_lock_out_a_client_with_the_token(
+    make_bridge: Callable[..., BridgeServer],
+) -> None:
     server = make_bridge(ws_max_clients=2, ws_max_waiting=3, ws_auth_timeout_s=60)
 
     async def run() -> None:
         async with aiohttp.ClientSession() as session:
-            idle = [await session.ws_connect(ws_url(server)) for _ in range(2)]  # upgraded, never send a token
-            async with session.ws_connect(ws_url(server), headers=AUTH) as first, \
-                    session.ws_connect(ws_url(server)) as browser:
+            idle = [
+                await session.ws_connect(ws_url(server)) for _ in range(2)
+            ]  # upgraded, never send a token
+            async with (
+                session.ws_connect(ws_url(server), headers=AUTH) as first,
+                session.ws_connect(ws_url(server)) as browser,
+            ):
                 assert (await first.receive_json(timeout=10))["type"] == "hello"
-                assert await handshake_status(session, server, header=False) == 503  # 3 waiting: allowance full
+                assert (
+                    await handshake_status(session, server, header=False) == 503
+                )  # 3 waiting: allowance full
                 await browser.send_json({"token": TOKEN})
                 assert (await browser.receive_json(timeout=10))["type"] == "hello"
                 # two authenticated sockets: the limit; the three idle ones never counted
@@ -128,12 +143,16 @@ def test_token_less_sockets_do_not_lock_out_a_client_with_the_token(make_bridge:
 
 
 def test_a_socket_that_authenticates_when_every_place_is_taken_is_closed_with_1013(
-        make_bridge: Callable[..., BridgeServer]) -> None:
+    make_bridge: Callable[..., BridgeServer],
+) -> None:
     server = make_bridge(ws_max_clients=1, ws_auth_timeout_s=60)
 
     async def run() -> tuple[int | None, dict[str, Any]]:
-        async with aiohttp.ClientSession() as session, session.ws_connect(ws_url(server)) as late, \
-                session.ws_connect(ws_url(server), headers=AUTH) as holder:
+        async with (
+            aiohttp.ClientSession() as session,
+            session.ws_connect(ws_url(server)) as late,
+            session.ws_connect(ws_url(server), headers=AUTH) as holder,
+        ):
             assert (await holder.receive_json(timeout=10))["type"] == "hello"
             await late.send_json({"token": TOKEN})
             message = await late.receive_json(timeout=10)
@@ -163,6 +182,7 @@ def test_a_foreign_page_cannot_open_the_socket(bridge: BridgeServer) -> None:
                     return 101
             except aiohttp.WSServerHandshakeError as exc:
                 return exc.status
+
     assert asyncio.run(attempt()) == 403
 
 
@@ -175,8 +195,10 @@ def test_stop_closes_open_sockets(make_bridge: Callable[..., BridgeServer]) -> N
     server = make_bridge()
 
     async def listen() -> int | None:
-        async with aiohttp.ClientSession() as session, session.ws_connect(ws_url(server), headers=AUTH,
-                                                                          autoclose=False) as ws:
+        async with (
+            aiohttp.ClientSession() as session,
+            session.ws_connect(ws_url(server), headers=AUTH, autoclose=False) as ws,
+        ):
             await ws.receive_json(timeout=10)
             await asyncio.get_running_loop().run_in_executor(None, server.stop)
             msg = await ws.receive(timeout=10)
@@ -197,5 +219,13 @@ def test_a_typed_event_goes_out_under_its_wire_name(bridge: BridgeServer) -> Non
 
     assert asyncio.run(run()) == [
         {"type": "maintenance.progress", "chat_id": "c", "task": "compress", "done": 1, "total": 4},
-        {"type": "extraction.progress", "chat_id": "c", "extracted": 2, "total": 10, "due": 8, "rate_per_s": 1.5,
-         "eta_s": 6}]
+        {
+            "type": "extraction.progress",
+            "chat_id": "c",
+            "extracted": 2,
+            "total": 10,
+            "due": 8,
+            "rate_per_s": 1.5,
+            "eta_s": 6,
+        },
+    ]

@@ -41,7 +41,9 @@ def test_the_fuzzer_knows_every_route_of_the_bridge() -> None:
     assert registered_routes() == routes_of()
 
 
-def test_a_fixed_seed_fuzz_run_finds_no_5xx_no_hang_and_no_change_by_a_rejected_request(tmp_path: Path) -> None:
+def test_a_fixed_seed_fuzz_run_finds_no_5xx_no_hang_and_no_change_by_a_rejected_request(
+    tmp_path: Path,
+) -> None:
     report = run(Options(count=COUNT, seed=SEED), work=tmp_path)
     table = report.table()
     print(table)
@@ -56,7 +58,9 @@ def test_a_fixed_seed_fuzz_run_finds_no_5xx_no_hang_and_no_change_by_a_rejected_
     assert report.server_tracebacks == 0, table  # no handler, parser or background failure was logged
     assert {route for route, _ in report.by_route} == routes_of(), table
     assert report.rejected > COUNT // 3, table  # most probes are refused ...
-    assert report.statuses[200] + report.statuses[201] > COUNT // 5, table  # ... and valid requests grew the state
+    assert report.statuses[200] + report.statuses[201] > COUNT // 5, (
+        table
+    )  # ... and valid requests grew the state
     assert min(report.final.get(k, 0) for k in ("chats", "messages", "nodes", "edges")) > 0, table
 
 
@@ -77,18 +81,30 @@ HUGE = "9" * 400  # a JSON integer too large for a float: float() and math.isfin
 
 
 @pytest.mark.parametrize("number", [HUGE, "-" + HUGE, str(2**1024)])
-def test_an_integer_too_large_for_a_float_is_a_400_naming_the_field(seeded: httpx.Client, service: MemoryService,
-                                                                     number: str) -> None:
+def test_an_integer_too_large_for_a_float_is_a_400_naming_the_field(
+    seeded: httpx.Client, service: MemoryService, number: str
+) -> None:
     """Was a 500 (OverflowError in Fields.number) for importance and strength."""
-    nodes = [seeded.post("/v1/chats/c/nodes", json={"type": "event", "fields": {"summary": s}}).json()["id"]
-             for s in ("the silver key", "the forest")]
+    nodes = [
+        seeded.post("/v1/chats/c/nodes", json={"type": "event", "fields": {"summary": s}}).json()["id"]
+        for s in ("the silver key", "the forest")
+    ]
     before = snapshot(service)
     for method, path, body, field in [
-            ("POST", "/v1/chats/c/nodes", f'{{"type": "event", "fields": {{"summary": "x"}}, "importance": {number}}}',
-             "importance"),
-            ("PATCH", f"/v1/chats/c/nodes/{nodes[0]}", f'{{"importance": {number}}}', "importance"),
-            ("POST", "/v1/chats/c/edges",
-             f'{{"from": "{nodes[0]}", "to": "{nodes[1]}", "relation": "related", "strength": {number}}}', "strength")]:
+        (
+            "POST",
+            "/v1/chats/c/nodes",
+            f'{{"type": "event", "fields": {{"summary": "x"}}, "importance": {number}}}',
+            "importance",
+        ),
+        ("PATCH", f"/v1/chats/c/nodes/{nodes[0]}", f'{{"importance": {number}}}', "importance"),
+        (
+            "POST",
+            "/v1/chats/c/edges",
+            f'{{"from": "{nodes[0]}", "to": "{nodes[1]}", "relation": "related", "strength": {number}}}',
+            "strength",
+        ),
+    ]:
         r = _raw(seeded, method, path, body)
         assert r.status_code == 400, (method, path, r.text)
         error = r.json()["error"]
@@ -98,23 +114,34 @@ def test_an_integer_too_large_for_a_float_is_a_400_naming_the_field(seeded: http
 
 
 @pytest.mark.parametrize("number", ["1e400", "-1e400", "1.5e309"])
-def test_a_number_that_overflows_to_infinity_is_refused_as_json(seeded: httpx.Client, service: MemoryService,
-                                                               number: str) -> None:
+def test_a_number_that_overflows_to_infinity_is_refused_as_json(
+    seeded: httpx.Client, service: MemoryService, number: str
+) -> None:
     """1e400 parsed as inf: in a free-form object (story_time) it was stored and came back as
     ``Infinity``, which JSON.parse refuses, in every later answer carrying that memory."""
     before = snapshot(service)
     for method, path, body in [
-            ("POST", "/v1/chats/c/nodes",
-             f'{{"type": "event", "fields": {{"summary": "x"}}, "story_time": {{"day": {number}}}}}'),
-            ("POST", "/v1/chats/c/recall", f'{{"user_input": "key", "top_k": {number}}}'),
-            ("POST", "/v1/chats/c/sync", f'{{"messages": [{{"index": {number}, "role": "user", "text": "a"}}]}}')]:
+        (
+            "POST",
+            "/v1/chats/c/nodes",
+            f'{{"type": "event", "fields": {{"summary": "x"}}, "story_time": {{"day": {number}}}}}',
+        ),
+        ("POST", "/v1/chats/c/recall", f'{{"user_input": "key", "top_k": {number}}}'),
+        ("POST", "/v1/chats/c/sync", f'{{"messages": [{{"index": {number}, "role": "user", "text": "a"}}]}}'),
+    ]:
         r = _raw(seeded, method, path, body)
         assert r.status_code == 400, (method, path, r.text)
         assert r.json()["error"]["message"].startswith("body: is not valid JSON (the number"), r.text
     assert snapshot(service) == before
-    ok = _raw(seeded, "POST", "/v1/chats/c/nodes",
-              '{"type": "event", "fields": {"summary": "x"}, "importance": 7.5e0, "story_time": {"day": 1e2}}')
-    assert ok.status_code == 201 and ok.json()["importance"] == 7.5 and ok.json()["story_time"] == {"day": 100.0}
+    ok = _raw(
+        seeded,
+        "POST",
+        "/v1/chats/c/nodes",
+        '{"type": "event", "fields": {"summary": "x"}, "importance": 7.5e0, "story_time": {"day": 1e2}}',
+    )
+    assert (
+        ok.status_code == 201 and ok.json()["importance"] == 7.5 and ok.json()["story_time"] == {"day": 100.0}
+    )
 
 
 UNPARSABLE = [
@@ -128,16 +155,23 @@ UNPARSABLE = [
 
 
 def test_a_request_http_cannot_parse_is_one_log_line_without_a_traceback(
-        bridge: BridgeServer, api: httpx.Client, caplog: pytest.LogCaptureFixture) -> None:
+    bridge: BridgeServer, api: httpx.Client, caplog: pytest.LogCaptureFixture
+) -> None:
     """Each was 'Error handling request' at ERROR with a 15-line traceback from aiohttp."""
     caplog.set_level(logging.DEBUG)
     for data in UNPARSABLE:
         answer = raw_request(bridge.port, data)
         assert re.match(rb"HTTP/1\.[01] 400 ", answer), answer[:200]
     assert api.get("/v1/chats", headers=AUTH).status_code == 200
-    said = [r for r in caplog.records if r.name.startswith(("aiohttp", "bme_desktop")) and r.levelno >= logging.INFO]
+    said = [
+        r
+        for r in caplog.records
+        if r.name.startswith(("aiohttp", "bme_desktop")) and r.levelno >= logging.INFO
+    ]
     assert [r.levelno for r in said] == [logging.INFO] * len(UNPARSABLE), [r.getMessage() for r in said]
     assert all(r.exc_info is None for r in said)
     for record in said:
-        assert re.fullmatch(r"refused a request from 127\.0\.0\.1 that HTTP cannot parse \(400 \w+: [^\n]+\)",
-                            record.getMessage()), record.getMessage()
+        assert re.fullmatch(
+            r"refused a request from 127\.0\.0\.1 that HTTP cannot parse \(400 \w+: [^\n]+\)",
+            record.getMessage(),
+        ), record.getMessage()

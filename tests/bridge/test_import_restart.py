@@ -47,6 +47,7 @@ def serve(data: Path, token: str) -> Iterator[tuple[Any, httpx.Client]]:
 
 def listen(url: str, token: str, into: list[dict[str, Any]]) -> None:
     """Collect the chat's ``extraction.progress`` events until one says nothing is due."""
+
     async def run() -> None:
         async for event in BridgeClient(url, token).events(chat_id=CHAT):
             if event.get("type") == "extraction.progress":
@@ -69,11 +70,20 @@ def stored(data: Path) -> tuple[list[tuple[int, int | None, str]], dict[str, tup
     service = MemoryService.open(data, attach=False)
     try:
         with service.store.engine.connect() as conn:
-            batches = [(int(b), r, s) for b, r, s in conn.execute(
-                select(t.batches.c.id, t.batches.c.read_to, t.batches.c.status)
-                .where(t.batches.c.kind == "extract").order_by(t.batches.c.id))]
-            vectors = {node_id: (int(rowid), hashed) for node_id, rowid, hashed in conn.execute(
-                select(t.vectors.c.node_id, literal_column("vectors.rowid"), t.vectors.c.text_hash))}
+            batches = [
+                (int(b), r, s)
+                for b, r, s in conn.execute(
+                    select(t.batches.c.id, t.batches.c.read_to, t.batches.c.status)
+                    .where(t.batches.c.kind == "extract")
+                    .order_by(t.batches.c.id)
+                )
+            ]
+            vectors = {
+                node_id: (int(rowid), hashed)
+                for node_id, rowid, hashed in conn.execute(
+                    select(t.vectors.c.node_id, literal_column("vectors.rowid"), t.vectors.c.text_hash)
+                )
+            }
         progress = service.read(lambda r: read_progress(r, CHAT))
         assert progress is not None
         return batches, vectors, progress.extracted
@@ -84,8 +94,9 @@ def stored(data: Path) -> tuple[list[tuple[int, int | None, str]], dict[str, tup
 def test_an_import_killed_midway_goes_on_from_its_last_batch_and_redoes_nothing(tmp_path: Path) -> None:
     data, token = tmp_path / "data", secrets.token_urlsafe(24)
     with serve(data, token) as (proc, api):
-        answer = api.post(f"/v1/chats/{CHAT}/sync", json={"messages": messages(MESSAGES), "complete": True,
-                                                          "wait": False})
+        answer = api.post(
+            f"/v1/chats/{CHAT}/sync", json={"messages": messages(MESSAGES), "complete": True, "wait": False}
+        )
         assert answer.status_code == 200
         deadline = time.monotonic() + 240
         while extraction(api)["extracted"] < 30:  # some batches are committed, most are not
@@ -110,13 +121,15 @@ def test_an_import_killed_midway_goes_on_from_its_last_batch_and_redoes_nothing(
         listener.join(30)
     after, vectors_after, _ = stored(data)
 
-    assert after[:len(before)] == before  # what was committed before the kill is kept as it was
+    assert after[: len(before)] == before  # what was committed before the kill is kept as it was
     assert all(status == "applied" for _, _, status in after)
     ends = [read_to for _, read_to, _ in after]
     assert ends == sorted(set(ends))  # each batch goes on where the last one ended: none read twice
     # A memory a later batch changed is embedded again for its new text; one merged away loses its vector
     same = [i for i in vectors_before if i in vectors_after and vectors_after[i][1] == vectors_before[i][1]]
-    assert [vectors_after[i] for i in same] == [vectors_before[i] for i in same]  # none embedded again for the same text
+    assert [vectors_after[i] for i in same] == [
+        vectors_before[i] for i in same
+    ]  # none embedded again for the same text
     assert len(vectors_after) > len(vectors_before)
     assert progress and all(e["total"] == MESSAGES for e in progress)
     assert [e["extracted"] for e in progress] == sorted(e["extracted"] for e in progress)

@@ -60,11 +60,18 @@ def test_a_10_mb_body_is_413_too_large(api: httpx.Client, service: MemoryService
     assert snapshot(service) == before
 
 
-def test_an_oversized_sync_is_refused_from_its_declared_length(bridge: BridgeServer, api: httpx.Client) -> None:
+def test_an_oversized_sync_is_refused_from_its_declared_length(
+    bridge: BridgeServer, api: httpx.Client
+) -> None:
     declared = bridge.config.sync_body_limit + 1
-    answer = raw_request(bridge.port, (
-        "POST /v1/chats/c/sync HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-        f"Authorization: {AUTH['Authorization']}\r\nContent-Length: {declared}\r\n\r\n").encode() + b"{")
+    answer = raw_request(
+        bridge.port,
+        (
+            "POST /v1/chats/c/sync HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            f"Authorization: {AUTH['Authorization']}\r\nContent-Length: {declared}\r\n\r\n"
+        ).encode()
+        + b"{",
+    )
     assert answer.startswith(b"HTTP/1.1 413")
     assert b'"too_large"' in answer
     assert api.get("/v1/chats").json() == {"chats": []}
@@ -88,9 +95,20 @@ def test_one_sync_of_a_2000_message_chat_hits_no_limit(make_bridge: Callable[...
     """Default limits; long messages (about 1,500 characters of mixed text each)."""
     server = make_bridge(rate_per_s=200.0, rate_burst=400, body_limit=4 * 1024 * 1024)
     text = ("The caravan reached the northern pass at dusk; 商队在黄昏时到达北方山口。" * 30)[:1500]
-    body = {"messages": [{"index": i, "role": "user" if i % 2 else "assistant", "name": "Sera", "text": text,
-                          "swipe_id": 0, "time": "2023-05-08T13:56:00Z"} for i in range(2000)],
-            "complete": True}
+    body = {
+        "messages": [
+            {
+                "index": i,
+                "role": "user" if i % 2 else "assistant",
+                "name": "Sera",
+                "text": text,
+                "swipe_id": 0,
+                "time": "2023-05-08T13:56:00Z",
+            }
+            for i in range(2000)
+        ],
+        "complete": True,
+    }
     content = json.dumps(body).encode()  # ASCII-escaped: the largest form a frontend may send
     assert len(content) > 4 * 1024 * 1024
     with httpx.Client(base_url=server.url, headers=AUTH, timeout=120) as client:
@@ -101,15 +119,18 @@ def test_one_sync_of_a_2000_message_chat_hits_no_limit(make_bridge: Callable[...
 
 
 def test_1000_requests_in_a_second_get_429_with_retry_after_and_others_are_still_served(
-        make_bridge: Callable[..., BridgeServer]) -> None:
+    make_bridge: Callable[..., BridgeServer],
+) -> None:
     server = make_bridge(rate_per_s=100.0, rate_burst=200)
 
     async def storm() -> list[tuple[int, str | None, str]]:
         connector = aiohttp.TCPConnector(limit=100)
         async with aiohttp.ClientSession(server.url, headers=AUTH, connector=connector) as session:
+
             async def one() -> tuple[int, str | None, str]:
                 async with session.get("/v1/chats") as r:
                     return r.status, r.headers.get("Retry-After"), await r.text()
+
             return await asyncio.gather(*(one() for _ in range(1000)))
 
     results = asyncio.run(storm())

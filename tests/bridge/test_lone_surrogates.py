@@ -28,15 +28,20 @@ def ok(r: httpx.Response, status: int = 200) -> dict[str, Any]:
 
 
 def test_a_sync_with_a_lone_surrogate_stores_the_replacement_and_later_syncs_work(
-        api: httpx.Client, service: MemoryService) -> None:
-    body = ('{"character": "Sera' + LONE + '", "messages": [{"index": 0, "role": "user", "name": "Al\\udfffex", '
-            '"text": "broken ' + LONE + ' emoji, whole \\ud83d\\ude00"}], "complete": true}')
+    api: httpx.Client, service: MemoryService
+) -> None:
+    body = (
+        '{"character": "Sera' + LONE + '", "messages": [{"index": 0, "role": "user", "name": "Al\\udfffex", '
+        '"text": "broken ' + LONE + ' emoji, whole \\ud83d\\ude00"}], "complete": true}'
+    )
     assert ok(send(api, "POST", "/v1/chats/c/sync", body))["stored"] == 1
     [message] = service.messages("c")
     assert (message.text, message.name) == ("broken \ufffd emoji, whole \U0001f600", "Al\ufffdex")
     assert service.chat_stats("c").character == "Sera\ufffd"
-    again = ('{"messages": [{"index": 0, "role": "user", "text": "fixed"}, '
-             '{"index": 1, "role": "assistant", "text": "' + LONE + LONE + '"}], "complete": true}')
+    again = (
+        '{"messages": [{"index": 0, "role": "user", "text": "fixed"}, '
+        '{"index": 1, "role": "assistant", "text": "' + LONE + LONE + '"}], "complete": true}'
+    )
     assert ok(send(api, "POST", "/v1/chats/c/sync", again))["changed_from"] == 0
     assert [m.text for m in service.messages("c")] == ["fixed", "\ufffd\ufffd"]
 
@@ -49,9 +54,18 @@ def test_a_memory_created_with_a_lone_surrogate_is_stored(api: httpx.Client) -> 
     assert ok(api.get(f"/v1/chats/c/nodes/{node['id']}"))["fields"]["statement"] == "the key\ufffd is silver"
 
 
-def test_a_recall_with_a_lone_surrogate_keeps_its_record_and_the_record_can_be_edited(api: httpx.Client) -> None:
-    ok(api.post("/v1/chats/c/sync", json={"messages": [{"index": 0, "role": "user", "text": "the silver key"}]}))
-    ok(api.post("/v1/chats/c/nodes", json={"type": "fact", "fields": {"statement": "the key is silver"}}), 201)
+def test_a_recall_with_a_lone_surrogate_keeps_its_record_and_the_record_can_be_edited(
+    api: httpx.Client,
+) -> None:
+    ok(
+        api.post(
+            "/v1/chats/c/sync", json={"messages": [{"index": 0, "role": "user", "text": "the silver key"}]}
+        )
+    )
+    ok(
+        api.post("/v1/chats/c/nodes", json={"type": "fact", "fields": {"statement": "the key is silver"}}),
+        201,
+    )
     ok(send(api, "POST", "/v1/chats/c/recall", '{"user_input": "silver key' + LONE + '", "index": 1}'))
     kept = ok(api.get("/v1/chats/c/recall/1"))
     assert kept["user_input"] == "silver key\ufffd"
@@ -60,8 +74,9 @@ def test_a_recall_with_a_lone_surrogate_keeps_its_record_and_the_record_can_be_e
     assert ok(api.get("/v1/chats/c/recall/1"))["injection"] == "my notes \ufffd"
 
 
-def test_keys_that_become_the_same_are_refused_and_store_nothing(api: httpx.Client,
-                                                                   service: MemoryService) -> None:
+def test_keys_that_become_the_same_are_refused_and_store_nothing(
+    api: httpx.Client, service: MemoryService
+) -> None:
     ok(api.post("/v1/chats/c/sync", json={"messages": [{"index": 0, "role": "user", "text": "hi"}]}))
     before = snapshot(service)
     body = '{"type": "fact", "fields": {"\\ud800": "a", "\\udbff": "b"}}'
@@ -70,10 +85,17 @@ def test_keys_that_become_the_same_are_refused_and_store_nothing(api: httpx.Clie
     assert snapshot(service) == before
 
 
-@pytest.mark.parametrize(("text", "want"), [
-    ('"a\\ud800b"', "a\ufffdb"), ('"\\udc00\\ud800"', "\ufffd\ufffd"), ('"\\ud83d\\ude00"', "\U0001f600"),
-    ('"\\uD83D"', "\ufffd"), ('"\\\\ud800"', "\\ud800"), ('"plain ü"', "plain ü"),
-])
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        ('"a\\ud800b"', "a\ufffdb"),
+        ('"\\udc00\\ud800"', "\ufffd\ufffd"),
+        ('"\\ud83d\\ude00"', "\U0001f600"),
+        ('"\\uD83D"', "\ufffd"),
+        ('"\\\\ud800"', "\\ud800"),
+        ('"plain ü"', "plain ü"),
+    ],
+)
 def test_loads_json_replaces_only_unpaired_surrogates(text: str, want: str) -> None:
     assert loads_json(text) == want
     assert loads_json(f'{{"k{text[1:-1]}": [{text}]}}') == {f"k{want}": [want]}

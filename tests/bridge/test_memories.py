@@ -14,8 +14,12 @@ from .test_sync_recall import NODE_FIELDS
 
 @pytest.fixture
 def chat(api: httpx.Client) -> httpx.Client:
-    assert api.post("/v1/chats/c/sync", json={"messages": messages(4), "character": "Sera",
-                                             "user": "Alex"}).status_code == 200
+    assert (
+        api.post(
+            "/v1/chats/c/sync", json={"messages": messages(4), "character": "Sera", "user": "Alex"}
+        ).status_code
+        == 200
+    )
     return api
 
 
@@ -26,9 +30,16 @@ def create(api: httpx.Client, **body: Any) -> dict[str, Any]:
 
 
 def test_a_created_node_carries_every_protocol_field(chat: httpx.Client) -> None:
-    node = create(chat, type="character", fields={"name": "Sera", "traits": "calm"}, importance=8, pinned=True,
-                  scope={"layer": "pov", "owner": "Alex", "region": "forest"}, source_indices=[2, 1],
-                  story_time={"label": "day 3"})
+    node = create(
+        chat,
+        type="character",
+        fields={"name": "Sera", "traits": "calm"},
+        importance=8,
+        pinned=True,
+        scope={"layer": "pov", "owner": "Alex", "region": "forest"},
+        source_indices=[2, 1],
+        story_time={"label": "day 3"},
+    )
     assert set(node) >= NODE_FIELDS
     assert node["title"] == "Sera" and "calm" in node["text"]
     assert node["scope"] == {"layer": "pov", "owner": "Alex", "region": "forest", "kind": "chat"}
@@ -43,18 +54,31 @@ def test_a_created_node_carries_every_protocol_field(chat: httpx.Client) -> None
 
 def test_patch_changes_only_what_it_names(chat: httpx.Client) -> None:
     node = create(chat, type="event", fields={"summary": "the bridge fell", "status": "done"})
-    r = chat.patch(f"/v1/chats/c/nodes/{node['id']}", json={"fields": {"summary": "the bridge was rebuilt",
-                                                                       "status": None}, "tier": "dormant"})
+    r = chat.patch(
+        f"/v1/chats/c/nodes/{node['id']}",
+        json={"fields": {"summary": "the bridge was rebuilt", "status": None}, "tier": "dormant"},
+    )
     assert r.status_code == 200
     patched = r.json()
     assert patched["fields"] == {"summary": "the bridge was rebuilt"} and patched["tier"] == "dormant"
     assert patched["importance"] == node["importance"]
 
 
-@pytest.mark.parametrize(("patch", "field"), [({"title": "x"}, "title"), ({}, "body"), ({"importance": -1},
-                         "importance"), ({"tier": None}, "tier"), ({"fields": {"summary": 3}}, "fields.summary"),
-                         ({"pinned": 1}, "pinned"), ({"source_indices": ["1"]}, "source_indices[0]")])
-def test_bad_patches_are_400_and_change_nothing(chat: httpx.Client, patch: dict[str, Any], field: str) -> None:
+@pytest.mark.parametrize(
+    ("patch", "field"),
+    [
+        ({"title": "x"}, "title"),
+        ({}, "body"),
+        ({"importance": -1}, "importance"),
+        ({"tier": None}, "tier"),
+        ({"fields": {"summary": 3}}, "fields.summary"),
+        ({"pinned": 1}, "pinned"),
+        ({"source_indices": ["1"]}, "source_indices[0]"),
+    ],
+)
+def test_bad_patches_are_400_and_change_nothing(
+    chat: httpx.Client, patch: dict[str, Any], field: str
+) -> None:
     node = create(chat, type="event", fields={"summary": "s"})
     r = chat.patch(f"/v1/chats/c/nodes/{node['id']}", json=patch)
     assert r.status_code == 400 and field in r.json()["error"]["message"]
@@ -74,14 +98,20 @@ def test_delete_goes_to_the_recycle_bin_and_restore_brings_it_back(chat: httpx.C
 
 def test_unknown_node_is_404(chat: httpx.Client) -> None:
     for method in ("GET", "PATCH", "DELETE"):
-        r = chat.request(method, "/v1/chats/c/nodes/nope", json={"pinned": True} if method == "PATCH" else None)
+        r = chat.request(
+            method, "/v1/chats/c/nodes/nope", json={"pinned": True} if method == "PATCH" else None
+        )
         assert r.status_code == 404 and r.json()["error"]["code"] == "not_found"
 
 
 def test_search_filters_and_pages_with_a_total(chat: httpx.Client) -> None:
     for i in range(7):
-        create(chat, type="fact", fields={"statement": f"apple number {i}"}, tier="short_term" if i < 3 else
-               "long_term")
+        create(
+            chat,
+            type="fact",
+            fields={"statement": f"apple number {i}"},
+            tier="short_term" if i < 3 else "long_term",
+        )
     create(chat, type="event", fields={"summary": "a storm"}, review_status="pending")
     page = chat.get("/v1/chats/c/nodes?type=fact&q=apple&limit=5&offset=0").json()
     assert page["total"] == 7 and len(page["items"]) == 5
@@ -94,8 +124,9 @@ def test_search_filters_and_pages_with_a_total(chat: httpx.Client) -> None:
 def test_edges_are_created_listed_and_deleted(chat: httpx.Client) -> None:
     a = create(chat, type="character", fields={"name": "Sera"})
     b = create(chat, type="location", fields={"name": "the mill"})
-    r = chat.post("/v1/chats/c/edges", json={"from": a["id"], "to": b["id"], "relation": "occurred_at",
-                                            "strength": 0.6})
+    r = chat.post(
+        "/v1/chats/c/edges", json={"from": a["id"], "to": b["id"], "relation": "occurred_at", "strength": 0.6}
+    )
     assert r.status_code == 201
     edge = r.json()
     assert {"id", "from", "to", "relation", "strength", "valid_from", "valid_until"} <= set(edge)
@@ -108,10 +139,14 @@ def test_edges_are_created_listed_and_deleted(chat: httpx.Client) -> None:
     assert chat.delete(f"/v1/chats/c/edges/{edge['id']}").status_code == 404
 
 
-@pytest.mark.parametrize(("body", "field"), [({"to": "x", "relation": "related"}, "from"),
-                                             ({"from": "x", "to": "y", "relation": "loves"}, "relation"),
-                                             ({"from": "x", "to": "y", "relation": "related", "strength": 2},
-                                              "strength")])
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({"to": "x", "relation": "related"}, "from"),
+        ({"from": "x", "to": "y", "relation": "loves"}, "relation"),
+        ({"from": "x", "to": "y", "relation": "related", "strength": 2}, "strength"),
+    ],
+)
 def test_bad_edges_are_400(chat: httpx.Client, body: dict[str, Any], field: str) -> None:
     r = chat.post("/v1/chats/c/edges", json=body)
     assert r.status_code == 400 and field in r.json()["error"]["message"]
@@ -126,8 +161,16 @@ def test_an_edge_to_an_unknown_node_is_404(chat: httpx.Client) -> None:
 def test_chat_list_and_stats_carry_the_protocol_fields(chat: httpx.Client) -> None:
     create(chat, type="event", fields={"summary": "s"}, review_status="pending")
     stats = chat.get("/v1/chats/c").json()
-    for key in ("chat_id", "message_count", "node_count", "edge_count", "nodes_by_type", "nodes_by_tier",
-                "pending_reviews", "last_activity"):
+    for key in (
+        "chat_id",
+        "message_count",
+        "node_count",
+        "edge_count",
+        "nodes_by_type",
+        "nodes_by_tier",
+        "pending_reviews",
+        "last_activity",
+    ):
         assert key in stats
     assert stats["message_count"] == 4 and stats["node_count"] == 1 and stats["pending_reviews"] == 1
     assert stats["nodes_by_type"] == {"event": 1} and stats["last_activity"].endswith("Z")
@@ -144,12 +187,16 @@ def test_deleting_a_chat_removes_it_and_its_memories(chat: httpx.Client) -> None
 
 def test_maintenance_the_version_cannot_do_is_409(chat: httpx.Client) -> None:
     r = chat.post("/v1/chats/c/maintenance", json={"task": "reflect"})
-    assert r.status_code == 409 and r.json()["error"]["code"] == "conflict" and "reflect" in \
-        r.json()["error"]["message"]
+    assert (
+        r.status_code == 409
+        and r.json()["error"]["code"] == "conflict"
+        and "reflect" in r.json()["error"]["message"]
+    )
 
 
 def test_maintenance_runs_a_registered_task(chat: httpx.Client, service: Any) -> None:
     from bme_desktop.core.events import ChangeRecord
+
     service.maintenance_tasks["upkeep"] = lambda chat_id: ChangeRecord(chat_id, nodes_changed={"a", "b"})
     out = chat.post("/v1/chats/c/maintenance", json={"task": "upkeep", "wait": True}).json()
     assert out["task"] == "upkeep" and out["changes"]["nodes_changed"] == 2
@@ -164,8 +211,9 @@ def test_an_unknown_maintenance_task_is_400(chat: httpx.Client) -> None:
     assert r.status_code == 400 and "task" in r.json()["error"]["message"]
 
 
-def test_a_database_that_is_busy_is_503_not_500(chat: httpx.Client, service: Any,
-                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_database_that_is_busy_is_503_not_500(
+    chat: httpx.Client, service: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from sqlalchemy.exc import OperationalError
 
     def busy(*_: Any, **__: Any) -> None:
@@ -178,7 +226,8 @@ def test_a_database_that_is_busy_is_503_not_500(chat: httpx.Client, service: Any
 
 
 def test_an_unexpected_failure_is_500_internal_and_the_server_carries_on(
-        chat: httpx.Client, service: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    chat: httpx.Client, service: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     def broken(*_: Any, **__: Any) -> None:
         raise RuntimeError("secret internals")
 
@@ -201,21 +250,37 @@ def test_approving_through_the_bridge_is_a_review_not_an_edit(tmp_path: Any) -> 
     server = BridgeServer(service, "t" * 40)
     server.start()
     try:
-        with httpx.Client(base_url=server.url, headers={"Authorization": "Bearer " + "t" * 40}, timeout=30) as api:
-            first = [{"index": 0, "role": "user", "name": "Alex", "text": "My sister Lena lives in Lisbon."},
-                     {"index": 1, "role": "assistant", "name": "Sera", "text": "Lisbon! I will remember that."}]
-            assert api.post("/v1/chats/c/sync", json={"messages": first, "complete": True,
-                                                      "wait": True}).status_code == 200
-            derived = [n for n in api.get("/v1/chats/c/nodes?limit=500").json()["items"] if 0 in n["source_indices"]]
+        with httpx.Client(
+            base_url=server.url, headers={"Authorization": "Bearer " + "t" * 40}, timeout=30
+        ) as api:
+            first = [
+                {"index": 0, "role": "user", "name": "Alex", "text": "My sister Lena lives in Lisbon."},
+                {"index": 1, "role": "assistant", "name": "Sera", "text": "Lisbon! I will remember that."},
+            ]
+            assert (
+                api.post(
+                    "/v1/chats/c/sync", json={"messages": first, "complete": True, "wait": True}
+                ).status_code
+                == 200
+            )
+            derived = [
+                n for n in api.get("/v1/chats/c/nodes?limit=500").json()["items"] if 0 in n["source_indices"]
+            ]
             assert derived
             target = derived[0]
             r = api.patch(f"/v1/chats/c/nodes/{target['id']}", json={"review_status": "approved"})
             assert r.status_code == 200 and r.json()["review_status"] == "approved"
             assert r.json()["manually_edited"] is False
             edited = [{**first[0], "text": "My brother Tomas works in Porto."}, first[1]]
-            assert api.post("/v1/chats/c/sync", json={"messages": edited, "complete": True,
-                                                      "wait": True}).status_code == 200
-            assert api.get(f"/v1/chats/c/nodes/{target['id']}").status_code == 404  # rolled back with its source
+            assert (
+                api.post(
+                    "/v1/chats/c/sync", json={"messages": edited, "complete": True, "wait": True}
+                ).status_code
+                == 200
+            )
+            assert (
+                api.get(f"/v1/chats/c/nodes/{target['id']}").status_code == 404
+            )  # rolled back with its source
             log = service.read(lambda r: r.audit("c"))
             assert any(e["action"] == "review.approve" and e["target"] == target["id"] for e in log)
     finally:

@@ -36,8 +36,9 @@ async def next_of(ws: aiohttp.ClientWebSocketResponse, kind: str) -> dict[str, A
 
 
 @asynccontextmanager
-async def offering(server: BridgeServer, **offer: Any) -> AsyncIterator[tuple[aiohttp.ClientWebSocketResponse,
-                                                                            dict[str, Any]]]:
+async def offering(
+    server: BridgeServer, **offer: Any
+) -> AsyncIterator[tuple[aiohttp.ClientWebSocketResponse, dict[str, Any]]]:
     """An events socket that offered SillyTavern's model; yields it and the bridge's acceptance."""
     async with aiohttp.ClientSession() as session, session.ws_connect(ws_url(server), headers=AUTH) as ws:
         await next_of(ws, "hello")
@@ -50,6 +51,7 @@ def borrow_and_ask(service: MemoryService, purpose: str = "summarize") -> Callab
         model = service.lenders.borrow(service.settings.llm, purpose)
         assert model is not None and (model.source, model.name) == (SOURCE_SILLYTAVERN, "gpt-4o-mini")
         return model.chat_json(ASK)
+
     return call
 
 
@@ -57,13 +59,16 @@ async def in_thread(fn: Callable[[], Any]) -> asyncio.Future[Any]:
     return asyncio.get_running_loop().run_in_executor(None, fn)
 
 
-def test_a_job_goes_out_on_the_socket_and_its_text_comes_back_as_json(bridge: BridgeServer,
-                                                                       service: MemoryService) -> None:
+def test_a_job_goes_out_on_the_socket_and_its_text_comes_back_as_json(
+    bridge: BridgeServer, service: MemoryService
+) -> None:
     async def run() -> tuple[Any, dict[str, Any], dict[str, Any]]:
         async with offering(bridge) as (ws, accepted):
             answer = await in_thread(borrow_and_ask(service))
             job = await next_of(ws, "model.job")
-            await ws.send_json({"type": "model.result", "job_id": job["job_id"], "text": '{"summary": "the gate"}'})
+            await ws.send_json(
+                {"type": "model.result", "job_id": job["job_id"], "text": '{"summary": "the gate"}'}
+            )
             return await answer, job, accepted
 
     value, job, accepted = asyncio.run(run())
@@ -74,7 +79,9 @@ def test_a_job_goes_out_on_the_socket_and_its_text_comes_back_as_json(bridge: Br
     assert job["timeout_ms"] == int(service.settings.llm.lent_timeout_s * 1000)
 
 
-def test_broken_json_gets_one_repair_job_then_fails_cleanly(bridge: BridgeServer, service: MemoryService) -> None:
+def test_broken_json_gets_one_repair_job_then_fails_cleanly(
+    bridge: BridgeServer, service: MemoryService
+) -> None:
     async def run() -> BaseException | None:
         async with offering(bridge) as (ws, _):
             answer = await in_thread(borrow_and_ask(service))
@@ -90,14 +97,19 @@ def test_broken_json_gets_one_repair_job_then_fails_cleanly(bridge: BridgeServer
     assert isinstance(asyncio.run(run()), LLMBadResponse)
 
 
-@pytest.mark.parametrize(("code", "error"), [("busy", LLMTimeout), ("budget", LLMError), ("failed", LLMError)])
-def test_an_error_from_the_extension_reaches_the_caller(bridge: BridgeServer, service: MemoryService, code: str,
-                                                        error: type[LLMError]) -> None:
+@pytest.mark.parametrize(
+    ("code", "error"), [("busy", LLMTimeout), ("budget", LLMError), ("failed", LLMError)]
+)
+def test_an_error_from_the_extension_reaches_the_caller(
+    bridge: BridgeServer, service: MemoryService, code: str, error: type[LLMError]
+) -> None:
     async def run() -> BaseException | None:
         async with offering(bridge) as (ws, _):
             answer = await in_thread(borrow_and_ask(service))
             job = await next_of(ws, "model.job")
-            await ws.send_json({"type": "model.error", "job_id": job["job_id"], "code": code, "message": "no"})
+            await ws.send_json(
+                {"type": "model.error", "job_id": job["job_id"], "code": code, "message": "no"}
+            )
             try:
                 await answer
             except LLMError as exc:
@@ -108,8 +120,9 @@ def test_an_error_from_the_extension_reaches_the_caller(bridge: BridgeServer, se
     assert type(caught) is error and code in str(caught)
 
 
-def test_a_socket_that_drops_mid_job_fails_the_job_and_withdraws_the_offer(bridge: BridgeServer,
-                                                                          service: MemoryService) -> None:
+def test_a_socket_that_drops_mid_job_fails_the_job_and_withdraws_the_offer(
+    bridge: BridgeServer, service: MemoryService
+) -> None:
     async def run() -> BaseException | None:
         async with offering(bridge) as (ws, _):
             answer = await in_thread(borrow_and_ask(service))
@@ -125,9 +138,12 @@ def test_a_socket_that_drops_mid_job_fails_the_job_and_withdraws_the_offer(bridg
     assert service.lenders.borrow(service.settings.llm, "summarize") is None
 
 
-def test_a_job_with_no_answer_times_out_and_is_cancelled_on_the_socket(bridge: BridgeServer,
-                                                                       service: MemoryService) -> None:
-    service.settings.llm = replace(service.settings.llm, lent_timeout_s=1.0)  # below the settings minimum: the test need not wait
+def test_a_job_with_no_answer_times_out_and_is_cancelled_on_the_socket(
+    bridge: BridgeServer, service: MemoryService
+) -> None:
+    service.settings.llm = replace(
+        service.settings.llm, lent_timeout_s=1.0
+    )  # below the settings minimum: the test need not wait
 
     async def run() -> tuple[BaseException | None, dict[str, Any]]:
         async with offering(bridge) as (ws, _):
@@ -146,11 +162,15 @@ def test_a_job_with_no_answer_times_out_and_is_cancelled_on_the_socket(bridge: B
     assert isinstance(caught, LLMTimeout)
 
 
-def test_rerank_is_never_lent_and_an_endpoint_in_settings_wins(bridge: BridgeServer, service: MemoryService) -> None:
+def test_rerank_is_never_lent_and_an_endpoint_in_settings_wins(
+    bridge: BridgeServer, service: MemoryService
+) -> None:
     async def run() -> tuple[bool, dict[str, Any]]:
         async with offering(bridge) as (_, _accepted):
             rerank = service.lenders.borrow(service.settings.llm, "rerank") is None
-        service.settings.llm = replace(service.settings.llm, enabled=True, base_url="http://127.0.0.1:9/v1", model="m")
+        service.settings.llm = replace(
+            service.settings.llm, enabled=True, base_url="http://127.0.0.1:9/v1", model="m"
+        )
         async with offering(bridge) as (_, accepted):
             return rerank, accepted
 
@@ -170,7 +190,9 @@ def test_a_withdrawn_offer_lends_nothing(bridge: BridgeServer, service: MemorySe
     assert asyncio.run(run())
 
 
-def test_answers_for_unknown_jobs_and_junk_messages_are_ignored(bridge: BridgeServer, service: MemoryService) -> None:
+def test_answers_for_unknown_jobs_and_junk_messages_are_ignored(
+    bridge: BridgeServer, service: MemoryService
+) -> None:
     async def run() -> Any:
         async with offering(bridge) as (ws, _):
             await ws.send_json({"type": "model.result", "job_id": "nobody-asked", "text": "{}"})

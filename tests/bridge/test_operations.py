@@ -38,14 +38,18 @@ TURNS = [
 
 
 def _messages() -> list[dict[str, Any]]:
-    return [{"index": i, "role": role, "name": name, "text": text} for i, (role, name, text) in enumerate(TURNS)]
+    return [
+        {"index": i, "role": role, "name": name, "text": text} for i, (role, name, text) in enumerate(TURNS)
+    ]
 
 
 @pytest.fixture
 def live(tmp_path: Path) -> Iterator[tuple[MemoryService, httpx.Client]]:
     settings = Settings()
     settings.embedding.local_model = "hashed-ngram"  # a real index without loading a model: quick
-    service = MemoryService.open(tmp_path / "data", settings=settings)  # extraction, recall, life cycle attached
+    service = MemoryService.open(
+        tmp_path / "data", settings=settings
+    )  # extraction, recall, life cycle attached
     server = BridgeServer(service, TOKEN, BridgeConfig(port=0))
     server.start()
     try:
@@ -70,7 +74,8 @@ def _memories(service: MemoryService) -> dict[str, tuple[str, dict[str, str]]]:
 
 
 def test_extract_pending_reads_only_the_messages_not_read_yet_and_undoes_as_one_step(
-        live: tuple[MemoryService, httpx.Client]) -> None:
+    live: tuple[MemoryService, httpx.Client],
+) -> None:
     service, api = live
     with service.extraction.pause():  # type: ignore[attr-defined]  # automatic extraction held back
         r = api.post("/v1/chats/c/sync", json={"messages": _messages(), "complete": True})
@@ -86,7 +91,9 @@ def test_extract_pending_reads_only_the_messages_not_read_yet_and_undoes_as_one_
     assert service.read(lambda r: r.chat_row("c")["state"].get("extracted_to", -1)) == -1
 
 
-def test_reextract_rolls_the_range_back_and_extracts_it_again(live: tuple[MemoryService, httpx.Client]) -> None:
+def test_reextract_rolls_the_range_back_and_extracts_it_again(
+    live: tuple[MemoryService, httpx.Client],
+) -> None:
     service, api = live
     _extracted(api)
     before = _memories(service)
@@ -102,7 +109,8 @@ def test_reextract_rolls_the_range_back_and_extracts_it_again(live: tuple[Memory
 
 
 def test_rebuild_summaries_writes_the_summary_state_again_from_the_batches(
-        live: tuple[MemoryService, httpx.Client]) -> None:
+    live: tuple[MemoryService, httpx.Client],
+) -> None:
     service, api = live
     _extracted(api)
     old = {s.id: (s.start_index, s.end_index) for s in service.read(lambda r: r.summaries("c"))}
@@ -115,7 +123,9 @@ def test_rebuild_summaries_writes_the_summary_state_again_from_the_batches(
     assert {s.id for s in service.read(lambda r: r.summaries("c"))} == old.keys()
 
 
-def test_rebuild_vectors_for_a_range_embeds_only_its_memories(live: tuple[MemoryService, httpx.Client]) -> None:
+def test_rebuild_vectors_for_a_range_embeds_only_its_memories(
+    live: tuple[MemoryService, httpx.Client],
+) -> None:
     service, api = live
     _extracted(api)
     in_range = [n for n in service.all_nodes("c") if any(2 <= i <= 5 for i in n.source_indices)]
@@ -126,7 +136,8 @@ def test_rebuild_vectors_for_a_range_embeds_only_its_memories(live: tuple[Memory
 
 
 def test_evolve_offline_revises_the_older_memories_linked_to_new_ones(
-        live: tuple[MemoryService, httpx.Client]) -> None:
+    live: tuple[MemoryService, httpx.Client],
+) -> None:
     service, api = live
     _extracted(api)
     before = _memories(service)
@@ -140,7 +151,9 @@ def test_evolve_offline_revises_the_older_memories_linked_to_new_ones(
         assert newer == set(node.flags["evolved_by"])
     again = _op(api, "evolve")  # nothing new since
     assert again.status_code == 409 and "no new memory" in again.json()["error"]["message"]
-    assert _op(api, "evolve", **{"from": 0, "to": 11}).json()["result"]["revised"] == 0  # the rules are idempotent
+    assert (
+        _op(api, "evolve", **{"from": 0, "to": 11}).json()["result"]["revised"] == 0
+    )  # the rules are idempotent
     assert service.undo("c")
     assert _memories(service) == before
 
@@ -148,15 +161,19 @@ def test_evolve_offline_revises_the_older_memories_linked_to_new_ones(
 def test_evolve_with_a_model_takes_its_revisions(live: tuple[MemoryService, httpx.Client]) -> None:
     service, api = live
     _extracted(api)
+
     def answer(request: dict[str, Any]) -> Reply:  # revise the first editable field of pair 1
         user = request["messages"][1]["content"]
-        data = json.loads(user[user.index("{"):])
+        data = json.loads(user[user.index("{") :])
         field = data["pairs"][0]["old"]["editable"][0]
-        return Reply.json({"updates": [{"pair": 1, "fields": {field: "revised by the model"}, "tags": ["evolved"]}]})
+        return Reply.json(
+            {"updates": [{"pair": 1, "fields": {field: "revised by the model"}, "tags": ["evolved"]}]}
+        )
 
     with FakeOpenAIServer(responder=answer) as server:
-        service.settings.llm = replace(service.settings.llm, enabled=True, base_url=server.base_url,
-                                       model="fake-chat", max_retries=0)
+        service.settings.llm = replace(
+            service.settings.llm, enabled=True, base_url=server.base_url, model="fake-chat", max_retries=0
+        )
         out = _op(api, "evolve").json()["result"]
         asked = server.requests_to("/chat/completions")
     assert len(asked) == 1 and "evolution" in asked[0].json["messages"][0]["content"]

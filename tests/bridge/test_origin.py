@@ -24,9 +24,16 @@ def bridge(shared_bridge: tuple[MemoryService, BridgeServer]) -> BridgeServer:
     return shared_bridge[1]
 
 
-
-@pytest.mark.parametrize("origin", ["http://127.0.0.1:8000", "http://localhost:8000", "https://localhost",
-                                    "http://[::1]:8000", "http://LOCALHOST:1"])
+@pytest.mark.parametrize(
+    "origin",
+    [
+        "http://127.0.0.1:8000",
+        "http://localhost:8000",
+        "https://localhost",
+        "http://[::1]:8000",
+        "http://LOCALHOST:1",
+    ],
+)
 def test_loopback_origins_are_served_with_cors_headers(api: httpx.Client, origin: str) -> None:
     r = api.get("/v1/chats", headers={"Origin": origin})
     assert r.status_code == 200
@@ -34,8 +41,17 @@ def test_loopback_origins_are_served_with_cors_headers(api: httpx.Client, origin
     assert "Origin" in r.headers["Vary"]
 
 
-@pytest.mark.parametrize("origin", ["https://evil.example", "http://127.0.0.1.evil.example", "null",
-                                    "file://", "http://localhost.evil.example:8000", "chrome-extension://abc"])
+@pytest.mark.parametrize(
+    "origin",
+    [
+        "https://evil.example",
+        "http://127.0.0.1.evil.example",
+        "null",
+        "file://",
+        "http://localhost.evil.example:8000",
+        "chrome-extension://abc",
+    ],
+)
 def test_foreign_origins_are_refused_with_403(api: httpx.Client, origin: str) -> None:
     r = api.get("/v1/chats", headers={"Origin": origin})
     assert r.status_code == 403
@@ -48,10 +64,15 @@ def test_a_foreign_origin_is_refused_even_on_health(anon: httpx.Client) -> None:
 
 
 def test_preflight_for_an_allowed_origin_grants_private_network(anon: httpx.Client) -> None:
-    r = anon.options("/v1/chats/c/sync", headers={
-        "Origin": "http://localhost:8000", "Access-Control-Request-Method": "POST",
-        "Access-Control-Request-Headers": "authorization, content-type",
-        "Access-Control-Request-Private-Network": "true"})
+    r = anon.options(
+        "/v1/chats/c/sync",
+        headers={
+            "Origin": "http://localhost:8000",
+            "Access-Control-Request-Method": "POST",
+            "Access-Control-Request-Headers": "authorization, content-type",
+            "Access-Control-Request-Private-Network": "true",
+        },
+    )
     assert r.status_code == 204
     assert r.headers["Access-Control-Allow-Origin"] == "http://localhost:8000"
     assert r.headers["Access-Control-Allow-Private-Network"] == "true"
@@ -60,24 +81,35 @@ def test_preflight_for_an_allowed_origin_grants_private_network(anon: httpx.Clie
 
 
 def test_preflight_allows_the_proxy_headers_of_openai_clients(anon: httpx.Client) -> None:
-    r = anon.options("/v1/chat/completions", headers={
-        "Origin": "http://localhost:8000", "Access-Control-Request-Method": "POST",
-        "Access-Control-Request-Headers": "authorization, x-bme-chat, x-stainless-os, x-evil"})
+    r = anon.options(
+        "/v1/chat/completions",
+        headers={
+            "Origin": "http://localhost:8000",
+            "Access-Control-Request-Method": "POST",
+            "Access-Control-Request-Headers": "authorization, x-bme-chat, x-stainless-os, x-evil",
+        },
+    )
     allowed = {h.strip() for h in r.headers["Access-Control-Allow-Headers"].lower().split(",")}
     assert allowed == {"authorization", "x-bme-chat", "x-stainless-os"}
 
 
 def test_preflight_without_private_network_request_does_not_grant_it(anon: httpx.Client) -> None:
-    r = anon.options("/v1/chats", headers={"Origin": "http://localhost:8000",
-                                           "Access-Control-Request-Method": "GET"})
+    r = anon.options(
+        "/v1/chats", headers={"Origin": "http://localhost:8000", "Access-Control-Request-Method": "GET"}
+    )
     assert r.status_code == 204
     assert "Access-Control-Allow-Private-Network" not in r.headers
 
 
 def test_preflight_for_a_foreign_origin_is_refused(anon: httpx.Client) -> None:
-    r = anon.options("/v1/chats", headers={"Origin": "https://evil.example",
-                                           "Access-Control-Request-Method": "GET",
-                                           "Access-Control-Request-Private-Network": "true"})
+    r = anon.options(
+        "/v1/chats",
+        headers={
+            "Origin": "https://evil.example",
+            "Access-Control-Request-Method": "GET",
+            "Access-Control-Request-Private-Network": "true",
+        },
+    )
     assert r.status_code == 403
     assert "Access-Control-Allow-Origin" not in r.headers
     assert "Access-Control-Allow-Private-Network" not in r.headers
@@ -103,8 +135,19 @@ def test_a_rebound_host_name_is_refused(api: httpx.Client) -> None:
     assert "Host" in r.json()["error"]["message"]
 
 
-@pytest.mark.parametrize("host", ["evil.example@127.0.0.1", "evil.example@127.0.0.1:7317", "user:pw@localhost",
-                                  "@127.0.0.1", "127.0.0.1/evil", "127.0.0.1?x", "127.0.0.1#x", "127.0.0.1:port"])
+@pytest.mark.parametrize(
+    "host",
+    [
+        "evil.example@127.0.0.1",
+        "evil.example@127.0.0.1:7317",
+        "user:pw@localhost",
+        "@127.0.0.1",
+        "127.0.0.1/evil",
+        "127.0.0.1?x",
+        "127.0.0.1#x",
+        "127.0.0.1:port",
+    ],
+)
 def test_a_host_header_that_is_not_host_and_port_alone_is_refused(api: httpx.Client, host: str) -> None:
     r = api.get("/v1/chats", headers={"Host": host})
     assert r.status_code == 403, (host, r.text)

@@ -14,8 +14,19 @@ from bme_desktop.core.service import MemoryService
 
 from .helpers import messages, snapshot
 
-PATROL_KEYS = {"chat_id", "at", "long_unused", "duplicates", "contradictions", "fading", "unclassified",
-               "stale_todos", "retiring", "retention", "omitted"}
+PATROL_KEYS = {
+    "chat_id",
+    "at",
+    "long_unused",
+    "duplicates",
+    "contradictions",
+    "fading",
+    "unclassified",
+    "stale_todos",
+    "retiring",
+    "retention",
+    "omitted",
+}
 
 
 @pytest.fixture
@@ -51,15 +62,29 @@ def test_a_patrol_request_changes_nothing_in_the_database(chat: httpx.Client, se
 
 
 def test_about_reports_matching_memories_and_how_sure(chat: httpx.Client) -> None:
-    node = create(chat, type="fact", fields={"subject": "Sera", "category": "drink", "statement": "Sera loves tea"})
-    create(chat, type="fact", fields={"subject": "Alex", "category": "drink", "statement": "Alex drinks coffee"})
+    node = create(
+        chat, type="fact", fields={"subject": "Sera", "category": "drink", "statement": "Sera loves tea"}
+    )
+    create(
+        chat, type="fact", fields={"subject": "Alex", "category": "drink", "statement": "Alex drinks coffee"}
+    )
     r = chat.get("/v1/chats/c%2Fd/about", params={"q": "TEA"})
     assert r.status_code == 200
     body = r.json()
     assert body["about"] == "TEA" and [h["id"] for h in body["hits"]] == [node["id"]]
     assert {"confirmations", "strength"} <= set(body) and 0 <= body["strength"] <= 1
-    assert {"id", "type", "title", "text", "confirmations", "strength", "tier", "review_status", "age_days",
-            "neighbours"} == set(body["hits"][0])
+    assert {
+        "id",
+        "type",
+        "title",
+        "text",
+        "confirmations",
+        "strength",
+        "tier",
+        "review_status",
+        "age_days",
+        "neighbours",
+    } == set(body["hits"][0])
 
 
 @pytest.mark.parametrize("query", ["", "?q=", "?q=%20%20", "?q=" + "x" * 201])
@@ -82,28 +107,46 @@ def test_both_views_need_the_token(anon: httpx.Client, path: str) -> None:
 
 def _auto_events(service: MemoryService, n: int) -> list[Node]:
     """Events as extraction writes them (retention never retires what was written by hand)."""
-    return [service.write(lambda uow, i=i: editing.create_node(uow, "c/d", editing.NodeDraft(
-        type="event", fields={"summary": f"The tide rose {i} times"}), manual=False)) for i in range(n)]
+    return [
+        service.write(
+            lambda uow, i=i: editing.create_node(
+                uow,
+                "c/d",
+                editing.NodeDraft(type="event", fields={"summary": f"The tide rose {i} times"}),
+                manual=False,
+            )
+        )
+        for i in range(n)
+    ]
 
 
-def test_the_patrol_previews_retention_and_upkeep_retires_exactly_that(chat: httpx.Client,
-                                                                       service: MemoryService) -> None:
+def test_the_patrol_previews_retention_and_upkeep_retires_exactly_that(
+    chat: httpx.Client, service: MemoryService
+) -> None:
     register_tasks(service)
     events = _auto_events(service, 4)
     service.settings.lifecycle.retention_max_count = {"event": 1}
     report = chat.get("/v1/chats/c%2Fd/patrol").json()
-    assert report["retention"] == {"total": 3, "by_rule": {"max_count": 3}, "refused": None, "bin_expiring": 0}
+    assert report["retention"] == {
+        "total": 3,
+        "by_rule": {"max_count": 3},
+        "refused": None,
+        "bin_expiring": 0,
+    }
     previewed = {item["ids"][0] for item in report["retiring"]}
     out = chat.post("/v1/chats/c%2Fd/maintenance", json={"task": "upkeep", "wait": True}).json()
     assert out["retention"]["total"] == 3 and out["changes"]["nodes_removed"] == 3
-    binned = {e.id for e in events if service.get_node("c/d", e.id, include_deleted=True).deleted_at is not None}
+    binned = {
+        e.id for e in events if service.get_node("c/d", e.id, include_deleted=True).deleted_at is not None
+    }
     assert binned == previewed and len(binned) == 3
     back = chat.post(f"/v1/chats/c%2Fd/nodes/{sorted(binned)[0]}/restore")
     assert back.status_code == 200 and back.json()["deleted_at"] is None
 
 
-def test_a_refused_rule_is_named_in_the_patrol_and_upkeep_changes_nothing(chat: httpx.Client,
-                                                                          service: MemoryService) -> None:
+def test_a_refused_rule_is_named_in_the_patrol_and_upkeep_changes_nothing(
+    chat: httpx.Client, service: MemoryService
+) -> None:
     register_tasks(service)
     _auto_events(service, 2)
     service.settings.lifecycle.retention_max_count = {}
@@ -120,4 +163,5 @@ def test_a_refused_rule_is_named_in_the_patrol_and_upkeep_changes_nothing(chat: 
 def _later(service: MemoryService, *, days: float) -> Any:
     """A manual clock ``days`` after the service's (the injected clock; nothing sleeps)."""
     from bme_desktop.core.clock import ManualClock
+
     return ManualClock(service.now() + days * 86400.0)

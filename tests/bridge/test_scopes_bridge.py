@@ -19,8 +19,11 @@ from bme_desktop.core.service import MemoryService
 from .helpers import AUTH, TOKEN
 
 STORIES = SOLO  # the scenario of issue 18.2 in English and Chinese, as bench/scopes.py lives it
-BIRTHDAY, FEAR, CAVE = ("Do you remember when my birthday is?", "ninth of March"), \
-    ("What are you afraid of, Mira?", "feared the sea"), ("What did we find in the cave?", "red stone")
+BIRTHDAY, FEAR, CAVE = (
+    ("Do you remember when my birthday is?", "ninth of March"),
+    ("What are you afraid of, Mira?", "feared the sea"),
+    ("What did we find in the cave?", "red stone"),
+)
 
 
 @pytest.fixture
@@ -36,12 +39,24 @@ def api(tmp_path: Path) -> Iterator[httpx.Client]:
         service.close()
 
 
-def sync(api: httpx.Client, chat_id: str, character: str, user: str, turns: list[tuple[str, str]],
-         **identity: Any) -> dict[str, Any]:
-    messages = [{"index": i, "role": role, "name": character if role == "assistant" else user, "text": text}
-                for i, (role, text) in enumerate(turns)]
-    r = api.post(f"/v1/chats/{chat_id}/sync", json={"character": character, "user": user, "messages": messages,
-                                                    "complete": True, "wait": True, **identity})
+def sync(
+    api: httpx.Client, chat_id: str, character: str, user: str, turns: list[tuple[str, str]], **identity: Any
+) -> dict[str, Any]:
+    messages = [
+        {"index": i, "role": role, "name": character if role == "assistant" else user, "text": text}
+        for i, (role, text) in enumerate(turns)
+    ]
+    r = api.post(
+        f"/v1/chats/{chat_id}/sync",
+        json={
+            "character": character,
+            "user": user,
+            "messages": messages,
+            "complete": True,
+            "wait": True,
+            **identity,
+        },
+    )
     assert r.status_code == 200, r.text
     return dict(r.json())
 
@@ -53,7 +68,11 @@ def recall(api: httpx.Client, chat_id: str, question: str) -> dict[str, Any]:
 
 
 def live_the_story(api: httpx.Client, s: dict[str, Any], *, with_ids: bool) -> None:
-    ids = (lambda char: {"character_id": f"{char}.png", "persona_id": "user-1"}) if with_ids else (lambda char: {})
+    ids = (
+        (lambda char: {"character_id": f"{char}.png", "persona_id": "user-1"})
+        if with_ids
+        else (lambda char: {})
+    )
     sync(api, "A", s["mira"], s["user"], s["a"], **ids("mira"))
     sync(api, "B", s["mira"], s["user"], s["b"], **ids("mira"))
     sync(api, "C", s["garrick"], s["user"], s["c"], **ids("garrick"))
@@ -61,7 +80,8 @@ def live_the_story(api: httpx.Client, s: dict[str, Any], *, with_ids: bool) -> N
 
 @pytest.mark.parametrize("language", ["en", "zh"])
 def test_the_user_and_the_character_are_remembered_in_new_chats_and_the_story_is_not(
-        api: httpx.Client, language: str) -> None:
+    api: httpx.Client, language: str
+) -> None:
     s = STORIES[language]
     live_the_story(api, s, with_ids=True)
     for chat, question, expected, should in s["questions"]:
@@ -73,10 +93,20 @@ def test_the_user_and_the_character_are_remembered_in_new_chats_and_the_story_is
 
 
 def test_in_a_group_each_character_knows_only_the_scenes_it_was_in(api: httpx.Client) -> None:
-    messages = [{"index": i, "role": role, "text": text, **({"name": name} if name else {})}
-                for i, (role, name, text) in enumerate(GROUP)]
-    r = api.post("/v1/chats/g/sync", json={"character": "Harbour crew", "user": "Alex", "messages": messages,
-                                           "complete": True, "wait": True})
+    messages = [
+        {"index": i, "role": role, "text": text, **({"name": name} if name else {})}
+        for i, (role, name, text) in enumerate(GROUP)
+    ]
+    r = api.post(
+        "/v1/chats/g/sync",
+        json={
+            "character": "Harbour crew",
+            "user": "Alex",
+            "messages": messages,
+            "complete": True,
+            "wait": True,
+        },
+    )
     assert r.status_code == 200, r.text
     for who, question, expected, should in GROUP_QUESTIONS:
         r = api.post("/v1/chats/g/recall", json={"user_input": question, "for_character": who})
@@ -103,8 +133,9 @@ def test_two_cards_of_one_name_stay_apart_and_a_colliding_chat_id_is_refused(api
     assert "feared the sea" not in recall(api, "B", FEAR[0])["injection"]
     before = api.get("/v1/chats/A").json()
     messages = [{"index": 0, "role": "user", "text": "hello"}]
-    r = api.post("/v1/chats/A/sync", json={"character": "Mira", "character_id": "mira-witch.png",
-                                           "messages": messages})
+    r = api.post(
+        "/v1/chats/A/sync", json={"character": "Mira", "character_id": "mira-witch.png", "messages": messages}
+    )
     assert r.status_code == 409 and "mira-sailor.png" in r.json()["error"]["message"]
     assert api.get("/v1/chats/A").json()["revision"] == before["revision"]
 
@@ -140,7 +171,8 @@ def test_an_isolated_chat_gives_and_takes_nothing(api: httpx.Client) -> None:
 
 
 def test_moving_a_memory_between_scopes_is_an_edit_that_recall_follows_and_rollback_undoes(
-        api: httpx.Client) -> None:
+    api: httpx.Client,
+) -> None:
     s = STORIES["en"]
     live_the_story(api, s, with_ids=True)
     (stone,) = [n for n in api.get("/v1/chats/A/nodes?type=event&q=stone").json()["items"]]
@@ -163,20 +195,34 @@ def test_moving_a_memory_between_scopes_is_an_edit_that_recall_follows_and_rollb
 
 def test_bad_identities_are_refused_and_change_nothing(api: httpx.Client) -> None:
     messages = [{"index": 0, "role": "user", "text": "hello"}]
-    for body, field in (({"character_id": ""}, "character_id"), ({"persona_id": 7}, "persona_id"),
-                        ({"isolated": "yes"}, "isolated"), ({"character_id": "x" * 300}, "character_id")):
+    for body, field in (
+        ({"character_id": ""}, "character_id"),
+        ({"persona_id": 7}, "persona_id"),
+        ({"isolated": "yes"}, "isolated"),
+        ({"character_id": "x" * 300}, "character_id"),
+    ):
         r = api.post("/v1/chats/Z/sync", json={"messages": messages, **body})
         assert r.status_code == 400 and field in r.json()["error"]["message"], r.text
     assert api.get("/v1/chats/Z").status_code == 404
 
 
 def sync_group(api: httpx.Client, chat_id: str, upto: int, members: list[Any] | None) -> httpx.Response:
-    messages = [{"index": i, "role": role, "text": text, **({"name": name} if name else {})}
-                for i, (role, name, text) in enumerate(GROUP[:upto])]
+    messages = [
+        {"index": i, "role": role, "text": text, **({"name": name} if name else {})}
+        for i, (role, name, text) in enumerate(GROUP[:upto])
+    ]
     extra = {} if members is None else {"members": members}
-    return api.post(f"/v1/chats/{chat_id}/sync", json={"character": "Harbour crew", "user": "Alex",
-                                                       "messages": messages, "complete": True, "wait": True,
-                                                       **extra})
+    return api.post(
+        f"/v1/chats/{chat_id}/sync",
+        json={
+            "character": "Harbour crew",
+            "user": "Alex",
+            "messages": messages,
+            "complete": True,
+            "wait": True,
+            **extra,
+        },
+    )
 
 
 def knows(api: httpx.Client, chat_id: str, who: str, question: str, expected: str) -> bool:
@@ -199,10 +245,18 @@ def test_a_member_who_joined_later_witnessed_only_from_then_on(api: httpx.Client
     assert not knows(api, "later", "Wren", "Where did Mira hide the map?", "loose floorboard")
 
 
-@pytest.mark.parametrize(("members", "where"), [([f"Member {i}" for i in range(31)], "at most 30"),
-                                                (["Mira", 7], "members[1]"), (["Mira", "  "], "members[1]"),
-                                                ("Mira, Garrick", "must be an array")])
-def test_a_bad_member_list_is_refused_and_nothing_is_written(api: httpx.Client, members: Any, where: str) -> None:
+@pytest.mark.parametrize(
+    ("members", "where"),
+    [
+        ([f"Member {i}" for i in range(31)], "at most 30"),
+        (["Mira", 7], "members[1]"),
+        (["Mira", "  "], "members[1]"),
+        ("Mira, Garrick", "must be an array"),
+    ],
+)
+def test_a_bad_member_list_is_refused_and_nothing_is_written(
+    api: httpx.Client, members: Any, where: str
+) -> None:
     r = sync_group(api, "bad", 3, members)
     assert r.status_code == 400 and where in r.json()["error"]["message"], r.text
     assert api.get("/v1/chats/bad").status_code == 404
@@ -213,10 +267,14 @@ def test_a_group_of_thirty_is_accepted(api: httpx.Client) -> None:
 
 
 def test_an_edit_that_rolls_extraction_back_keeps_the_members(api: httpx.Client) -> None:
-    assert sync_group(api, "edited", 3, ["Mira", "Garrick"]).status_code == 200  # extracted before Wren joined
+    assert (
+        sync_group(api, "edited", 3, ["Mira", "Garrick"]).status_code == 200
+    )  # extracted before Wren joined
     assert sync_group(api, "edited", len(GROUP), ["Mira", "Garrick", "Wren"]).status_code == 200
-    messages = [{"index": i, "role": role, "text": text, **({"name": name} if name else {})}
-                for i, (role, name, text) in enumerate(GROUP)]
+    messages = [
+        {"index": i, "role": role, "text": text, **({"name": name} if name else {})}
+        for i, (role, name, text) in enumerate(GROUP)
+    ]
     messages[0]["text"] = "Mira, Garrick, where is the map now?"
     r = api.post("/v1/chats/edited/sync", json={"messages": messages, "complete": True, "wait": True})
     assert r.status_code == 200 and r.json()["changed_from"] == 0 and r.json()["rolled_back"]["batches"] > 0

@@ -25,16 +25,28 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def serve_env(tmp_path: Path, token: str | None = TOKEN) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("BME_")}
-    env.update({"PYTHON_KEYRING_BACKEND": "keyring.backends.null.Keyring", "HOME": str(tmp_path / "home"),
-                "XDG_DATA_HOME": str(tmp_path / "xdg"), "PYTHONPATH": str(ROOT)})
+    env.update(
+        {
+            "PYTHON_KEYRING_BACKEND": "keyring.backends.null.Keyring",
+            "HOME": str(tmp_path / "home"),
+            "XDG_DATA_HOME": str(tmp_path / "xdg"),
+            "PYTHONPATH": str(ROOT),
+        }
+    )
     if token:
         env["BME_BRIDGE_TOKEN"] = token
     return env
 
 
 def start(data_dir: Path, env: dict[str, str], *args: str) -> subprocess.Popen[str]:
-    return subprocess.Popen([sys.executable, "-m", "bme_desktop", "serve", "--data-dir", str(data_dir), *args],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
+    return subprocess.Popen(
+        [sys.executable, "-m", "bme_desktop", "serve", "--data-dir", str(data_dir), *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        cwd=ROOT,
+    )
 
 
 @pytest.fixture
@@ -52,15 +64,18 @@ def served(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[str], dict[str, An
 
 
 def test_serve_runs_every_endpoint_and_shuts_down_on_sigterm(
-        served: tuple[subprocess.Popen[str], dict[str, Any], Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    served: tuple[subprocess.Popen[str], dict[str, Any], Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
     proc, ready, data_dir = served
     assert ready["event"] == "ready" and ready["url"].startswith("http://127.0.0.1:")
     assert ready["data_dir"] == str(data_dir)
     info = json.loads((data_dir / "bridge.json").read_text())
     assert info == {"url": ready["url"], "pid": proc.pid, "protocol": 1}
     if os.name == "posix":  # created private whatever the umask
-        assert {p.name: oct(p.stat().st_mode & 0o777) for p in (data_dir, data_dir / "memory.db")} == \
-            {"data": "0o700", "memory.db": "0o600"}
+        assert {p.name: oct(p.stat().st_mode & 0o777) for p in (data_dir, data_dir / "memory.db")} == {
+            "data": "0o700",
+            "memory.db": "0o600",
+        }
 
     monkeypatch.setenv("BME_BRIDGE_TOKEN", TOKEN)  # as a user's script would find it
     client = BridgeClient.from_data_dir(data_dir)
@@ -71,8 +86,9 @@ def test_serve_runs_every_endpoint_and_shuts_down_on_sigterm(
 
     assert client.health()["protocol"] == 1
     assert client.sync(chat, messages(6), complete=True, wait=True)["changed_from"] is None
-    node = client.create_node(chat, "event", {"summary": "Seraphina healed Alex in the forest"},
-                              source_indices=[1, 2])
+    node = client.create_node(
+        chat, "event", {"summary": "Seraphina healed Alex in the forest"}, source_indices=[1, 2]
+    )
     other = client.create_node(chat, "location", {"name": "the forest"})
     assert client.get_node(chat, node["id"])["source_indices"] == [1, 2]
     assert client.patch_node(chat, node["id"], {"pinned": True})["pinned"] is True
@@ -101,8 +117,9 @@ def test_serve_runs_every_endpoint_and_shuts_down_on_sigterm(
     base = ready["url"]
     assert httpx.get(base + "/v1/chats").status_code == 401
     assert httpx.get(base + "/v1/chats", headers={"Authorization": "Bearer nope"}).status_code == 401
-    foreign = httpx.get(base + "/v1/chats", headers={"Authorization": f"Bearer {TOKEN}",
-                                                     "Origin": "https://evil.example"})
+    foreign = httpx.get(
+        base + "/v1/chats", headers={"Authorization": f"Bearer {TOKEN}", "Origin": "https://evil.example"}
+    )
     assert foreign.status_code == 403 and foreign.json()["error"]["code"] == "forbidden"
     assert client.delete_chat(chat)["deleted"] is True
     client.close()
@@ -129,7 +146,8 @@ def test_sigint_also_shuts_down_cleanly(served: tuple[subprocess.Popen[str], dic
 
 
 def test_a_port_in_use_is_one_clear_line_and_a_nonzero_exit(
-        served: tuple[subprocess.Popen[str], dict[str, Any], Path], tmp_path: Path) -> None:
+    served: tuple[subprocess.Popen[str], dict[str, Any], Path], tmp_path: Path
+) -> None:
     _, ready, _ = served
     port = ready["url"].rsplit(":", 1)[1]
     second = start(tmp_path / "other", serve_env(tmp_path), "--port", port)
@@ -146,12 +164,16 @@ def test_a_data_dir_that_is_a_file_is_refused(tmp_path: Path) -> None:
     assert proc.returncode != 0 and out == "" and "bme-desktop" in err
 
 
-@pytest.mark.parametrize(("name", "content", "words"), [
-    ("settings.json", b'{"llm": ' + b"[" * 5000 + b"]" * 5000 + b"}", "nested too deeply"),
-    ("memory.db", b"", "probably truncated"),
-])
+@pytest.mark.parametrize(
+    ("name", "content", "words"),
+    [
+        ("settings.json", b'{"llm": ' + b"[" * 5000 + b"]" * 5000 + b"}", "nested too deeply"),
+        ("memory.db", b"", "probably truncated"),
+    ],
+)
 def test_a_broken_settings_file_or_empty_database_is_one_line_and_exit_2(
-        tmp_path: Path, name: str, content: bytes, words: str) -> None:
+    tmp_path: Path, name: str, content: bytes, words: str
+) -> None:
     data_dir = tmp_path / "data"
     data_dir.mkdir()
     (data_dir / name).write_bytes(content)
@@ -186,6 +208,7 @@ def test_the_server_itself_refuses_a_remote_host_without_allow_remote(service: A
     from bme_desktop.bridge.config import BridgeConfig
     from bme_desktop.bridge.server import BridgeError as StartError
     from bme_desktop.bridge.server import BridgeServer
+
     with pytest.raises(StartError, match="allow_remote"):
         BridgeServer(service, TOKEN, BridgeConfig(host="0.0.0.0", port=0)).start()
 
@@ -194,6 +217,7 @@ def test_a_real_serve_previews_retention_in_the_patrol_and_its_upkeep_retires_th
     from bme_desktop.core import editing
     from bme_desktop.core.service import MemoryService
     from bme_desktop.core.settings import Settings, save_settings
+
     data_dir = tmp_path / "data"
     service = MemoryService.open(data_dir, attach=False)
     settings = Settings()
@@ -201,8 +225,14 @@ def test_a_real_serve_previews_retention_in_the_patrol_and_its_upkeep_retires_th
     settings.lifecycle.upkeep_interval_minutes = 0  # only the upkeep asked for below
     save_settings(data_dir, settings)
     for i in range(3):  # events as extraction writes them (what is written by hand is never retired)
-        service.write(lambda uow, i=i: editing.create_node(uow, "c", editing.NodeDraft(
-            type="event", fields={"summary": f"The tide rose {i} times"}), manual=False))
+        service.write(
+            lambda uow, i=i: editing.create_node(
+                uow,
+                "c",
+                editing.NodeDraft(type="event", fields={"summary": f"The tide rose {i} times"}),
+                manual=False,
+            )
+        )
     service.close()
     proc = start(data_dir, serve_env(tmp_path), "--port", "0")
     try:

@@ -19,8 +19,10 @@ WAIT_S = 20.0  # far longer than the bridge's timeouts in these tests: a hang fa
 
 
 def sync_head(length: int) -> bytes:
-    return (f"POST /v1/chats/c/sync HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-            f"Authorization: {AUTH['Authorization']}\r\nContent-Length: {length}\r\n\r\n").encode()
+    return (
+        f"POST /v1/chats/c/sync HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+        f"Authorization: {AUTH['Authorization']}\r\nContent-Length: {length}\r\n\r\n"
+    ).encode()
 
 
 def read_until_closed(sock: socket.socket) -> bytes:
@@ -38,7 +40,9 @@ def read_until_closed(sock: socket.socket) -> bytes:
     return b"".join(chunks)
 
 
-def test_a_connection_that_never_finishes_its_headers_is_closed(make_bridge: Callable[..., BridgeServer]) -> None:
+def test_a_connection_that_never_finishes_its_headers_is_closed(
+    make_bridge: Callable[..., BridgeServer],
+) -> None:
     server = make_bridge(header_timeout_s=0.3)
     for sent in (b"", b"GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\n"):
         with socket.create_connection(("127.0.0.1", server.port)) as sock:
@@ -46,8 +50,9 @@ def test_a_connection_that_never_finishes_its_headers_is_closed(make_bridge: Cal
             assert read_until_closed(sock) == b""
 
 
-def test_a_stalled_body_is_408_and_the_connection_closed(make_bridge: Callable[..., BridgeServer],
-                                                         service: MemoryService) -> None:
+def test_a_stalled_body_is_408_and_the_connection_closed(
+    make_bridge: Callable[..., BridgeServer], service: MemoryService
+) -> None:
     server = make_bridge(body_idle_timeout_s=0.3)
     before = snapshot(service)
     with socket.create_connection(("127.0.0.1", server.port)) as sock:
@@ -60,8 +65,9 @@ def test_a_stalled_body_is_408_and_the_connection_closed(make_bridge: Callable[.
     assert snapshot(service) == before
 
 
-def test_a_body_dripped_slower_than_the_deadline_is_408(make_bridge: Callable[..., BridgeServer],
-                                                        service: MemoryService) -> None:
+def test_a_body_dripped_slower_than_the_deadline_is_408(
+    make_bridge: Callable[..., BridgeServer], service: MemoryService
+) -> None:
     server = make_bridge(body_timeout_s=0.5, body_idle_timeout_s=30)
     before = snapshot(service)
     stop = threading.Event()
@@ -74,6 +80,7 @@ def test_a_body_dripped_slower_than_the_deadline_is_408(make_bridge: Callable[..
                     sock.sendall(b" ")
                 except OSError:
                     return
+
         dripper = threading.Thread(target=drip, daemon=True)
         dripper.start()
         try:

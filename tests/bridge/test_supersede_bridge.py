@@ -19,7 +19,11 @@ TURNS = [
     ("user", "Tomas", "Let's ride out to the marsh."),
     ("assistant", "Sera", "The fog rolls in over the reeds and the horses slow down."),
     ("user", "Tomas", "Any news from town?"),
-    ("assistant", "Sera", "Pim says the thief cleared out her room above the tannery. She lives in Saltmere now."),
+    (
+        "assistant",
+        "Sera",
+        "Pim says the thief cleared out her room above the tannery. She lives in Saltmere now.",
+    ),
 ]
 
 
@@ -29,15 +33,18 @@ def test_a_replaced_fact_is_not_injected_as_current(tmp_path: Path) -> None:
     server.start()
     try:
         with httpx.Client(base_url=server.url, headers=AUTH, timeout=60) as api:
-            messages = [{"index": i, "role": role, "name": name, "text": text}
-                        for i, (role, name, text) in enumerate(TURNS)]
+            messages = [
+                {"index": i, "role": role, "name": name, "text": text}
+                for i, (role, name, text) in enumerate(TURNS)
+            ]
             r = api.post("/v1/chats/c/sync", json={"messages": messages, "complete": True, "wait": True})
             assert r.status_code == 200, r.text
             nodes = api.get("/v1/chats/c/nodes?type=fact&limit=100").json()["items"]
             (old,) = [n for n in nodes if n["flags"].get("superseded_by")]
             assert "tannery in Thornwick" in old["text"] and old["flags"]["validity"]["until_index"] == 5
-            recall = api.post("/v1/chats/c/recall", json={"user_input": "Where does Kestrel live now?",
-                                                          "top_k": 8}).json()
+            recall = api.post(
+                "/v1/chats/c/recall", json={"user_input": "Where does Kestrel live now?", "top_k": 8}
+            ).json()
             assert "Saltmere" in recall["injection"]
             assert old["id"] not in {n["id"] for n in recall["nodes"]}
             stale = [line for line in recall["injection"].splitlines() if "tannery in Thornwick" in line]

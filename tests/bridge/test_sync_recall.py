@@ -11,9 +11,26 @@ from bme_desktop.core.service import MemoryService
 
 from .helpers import messages
 
-NODE_FIELDS = {"id", "type", "title", "text", "fields", "importance", "tier", "review_status", "pinned", "scope",
-               "story_time", "retrievability", "recall_count", "last_recalled_at", "created_at", "updated_at",
-               "source_indices", "manually_edited"}
+NODE_FIELDS = {
+    "id",
+    "type",
+    "title",
+    "text",
+    "fields",
+    "importance",
+    "tier",
+    "review_status",
+    "pinned",
+    "scope",
+    "story_time",
+    "retrievability",
+    "recall_count",
+    "last_recalled_at",
+    "created_at",
+    "updated_at",
+    "source_indices",
+    "manually_edited",
+}
 
 
 def sync(api: httpx.Client, body: dict[str, Any], chat: str = "c") -> dict[str, Any]:
@@ -23,17 +40,36 @@ def sync(api: httpx.Client, body: dict[str, Any], chat: str = "c") -> dict[str, 
 
 
 def test_sync_answers_every_protocol_field(api: httpx.Client) -> None:
-    out = sync(api, {"character": "Seraphina", "user": "Alex", "messages": messages(3), "complete": False,
-                     "wait": False})
-    assert out == {"chat_id": "c", "stored": 3, "changed_from": None, "rolled_back": {"batches": 0, "nodes": 0},
-                   "extraction": {"queued": 0, "done": 0}, "revision": out["revision"]}
+    out = sync(
+        api,
+        {"character": "Seraphina", "user": "Alex", "messages": messages(3), "complete": False, "wait": False},
+    )
+    assert out == {
+        "chat_id": "c",
+        "stored": 3,
+        "changed_from": None,
+        "rolled_back": {"batches": 0, "nodes": 0},
+        "extraction": {"queued": 0, "done": 0},
+        "revision": out["revision"],
+    }
     assert isinstance(out["revision"], int) and out["revision"] >= 1
 
 
 def test_sync_optional_message_fields_are_accepted(api: httpx.Client) -> None:
-    body = {"messages": [{"index": 0, "role": "assistant", "name": "Seraphina", "text": "…", "swipe_id": 0,
-                          "time": "2023-05-08T13:56:00Z"}, {"index": 1, "role": "user", "name": "Alex", "text": "…"},
-                         {"index": 2, "role": "system", "text": "", "name": None, "time": None}]}
+    body = {
+        "messages": [
+            {
+                "index": 0,
+                "role": "assistant",
+                "name": "Seraphina",
+                "text": "…",
+                "swipe_id": 0,
+                "time": "2023-05-08T13:56:00Z",
+            },
+            {"index": 1, "role": "user", "name": "Alex", "text": "…"},
+            {"index": 2, "role": "system", "text": "", "name": None, "time": None},
+        ]
+    }
     assert sync(api, body)["stored"] == 3
 
 
@@ -76,13 +112,22 @@ def test_sync_with_wait_answers_after_extraction(api: httpx.Client) -> None:
 @pytest.fixture
 def memory(api: httpx.Client) -> dict[str, Any]:
     sync(api, {"messages": messages(4)})
-    r = api.post("/v1/chats/c/nodes", json={"type": "event", "fields": {"summary": "Alex found the silver key"},
-                                            "source_indices": [1, 2], "importance": 7})
+    r = api.post(
+        "/v1/chats/c/nodes",
+        json={
+            "type": "event",
+            "fields": {"summary": "Alex found the silver key"},
+            "source_indices": [1, 2],
+            "importance": 7,
+        },
+    )
     assert r.status_code == 201
     return dict(r.json())
 
 
-def test_recall_answers_injection_estimate_time_and_full_nodes(api: httpx.Client, memory: dict[str, Any]) -> None:
+def test_recall_answers_injection_estimate_time_and_full_nodes(
+    api: httpx.Client, memory: dict[str, Any]
+) -> None:
     r = api.post("/v1/chats/c/recall", json={"user_input": "where is the silver key?"})
     assert r.status_code == 200
     out = r.json()
@@ -98,13 +143,17 @@ def test_recall_answers_injection_estimate_time_and_full_nodes(api: httpx.Client
 
 def test_recall_top_k_caps_the_nodes(api: httpx.Client, memory: dict[str, Any]) -> None:
     for i in range(5):
-        api.post("/v1/chats/c/nodes", json={"type": "fact", "fields": {"statement": f"the key number {i} is silver"}})
+        api.post(
+            "/v1/chats/c/nodes",
+            json={"type": "fact", "fields": {"statement": f"the key number {i} is silver"}},
+        )
     out = api.post("/v1/chats/c/recall", json={"user_input": "silver key", "top_k": 2}).json()
     assert len(out["nodes"]) == 2
 
 
-def test_recall_with_index_is_kept_and_can_be_edited_and_deleted(api: httpx.Client,
-                                                                 memory: dict[str, Any]) -> None:
+def test_recall_with_index_is_kept_and_can_be_edited_and_deleted(
+    api: httpx.Client, memory: dict[str, Any]
+) -> None:
     fresh = api.post("/v1/chats/c/recall", json={"user_input": "the silver key", "index": 4}).json()
     kept = api.get("/v1/chats/c/recall/4")
     assert kept.status_code == 200
@@ -121,8 +170,9 @@ def test_recall_with_index_is_kept_and_can_be_edited_and_deleted(api: httpx.Clie
     assert api.delete("/v1/chats/c/recall/4").status_code == 404
 
 
-def test_recall_without_index_keeps_nothing(api: httpx.Client, memory: dict[str, Any],
-                                            service: MemoryService) -> None:
+def test_recall_without_index_keeps_nothing(
+    api: httpx.Client, memory: dict[str, Any], service: MemoryService
+) -> None:
     api.post("/v1/chats/c/recall", json={"user_input": "the silver key"})
     assert service.recall_records("c") == []
 
@@ -145,10 +195,18 @@ def test_prepare_accepts_the_input_being_typed(api: httpx.Client) -> None:
     assert r.json()["chat_id"] == "c" and isinstance(r.json()["queued"], int)
 
 
-@pytest.mark.parametrize("body, field", [({}, "user_input"), ({"user_input": 5}, "user_input"),
-                                         ({"user_input": "x", "index": -1}, "index"),
-                                         ({"user_input": "x", "top_k": 3}, "top_k")])
-def test_prepare_rejects_bad_bodies_naming_the_field(api: httpx.Client, body: dict[str, Any], field: str) -> None:
+@pytest.mark.parametrize(
+    "body, field",
+    [
+        ({}, "user_input"),
+        ({"user_input": 5}, "user_input"),
+        ({"user_input": "x", "index": -1}, "index"),
+        ({"user_input": "x", "top_k": 3}, "top_k"),
+    ],
+)
+def test_prepare_rejects_bad_bodies_naming_the_field(
+    api: httpx.Client, body: dict[str, Any], field: str
+) -> None:
     sync(api, {"messages": messages(2)})
     r = api.post("/v1/chats/c/recall/prepare", json=body)
     assert r.status_code == 400 and field in r.json()["error"]["message"]
@@ -172,7 +230,11 @@ def test_chat_stats_say_how_far_the_vector_index_is(tmp_path: Any) -> None:
     try:
         with httpx.Client(base_url=server.url, headers={"Authorization": "Bearer " + "t" * 40}) as api:
             sync(api, {"messages": messages(2)})
-            assert api.get("/v1/chats/c").json()["vectors"] == {"model": None, "embedded": None, "pending": False}
+            assert api.get("/v1/chats/c").json()["vectors"] == {
+                "model": None,
+                "embedded": None,
+                "pending": False,
+            }
             api.post("/v1/chats/c/nodes", json={"type": "event", "fields": {"summary": "Lena hides the key"}})
             api.post("/v1/chats/c/recall", json={"user_input": "where is the key"})
             assert recaller.vectors is not None and recaller.vectors.wait_idle(20)
@@ -212,11 +274,20 @@ def test_a_sync_with_wait_answers_once_its_memories_are_embedded_too(tmp_path: A
     server.start()
     answered: list[dict[str, Any]] = []
     try:
-        with httpx.Client(base_url=server.url, headers={"Authorization": "Bearer " + "t" * 40},
-                          timeout=120) as api:
-            story = [{"index": 0, "role": "user", "text": "Where did Lena hide the key?"},
-                     {"index": 1, "role": "assistant", "text": "Lena hid the silver key under the mill's third step."}]
-            pusher = threading.Thread(target=lambda: answered.append(sync(api, {"messages": story, "wait": True})))
+        with httpx.Client(
+            base_url=server.url, headers={"Authorization": "Bearer " + "t" * 40}, timeout=120
+        ) as api:
+            story = [
+                {"index": 0, "role": "user", "text": "Where did Lena hide the key?"},
+                {
+                    "index": 1,
+                    "role": "assistant",
+                    "text": "Lena hid the silver key under the mill's third step.",
+                },
+            ]
+            pusher = threading.Thread(
+                target=lambda: answered.append(sync(api, {"messages": story, "wait": True}))
+            )
             pusher.start()
             assert entered.wait(60), "the maintainer never embedded the new memories"
             pusher.join(2)

@@ -29,6 +29,7 @@ class HeldExtraction:
             self.waiting.release()
             self.release.wait(timeout)
             return 1
+
         return ExtractionTicket(queued=1, waiter=wait)
 
     def shutdown(self, wait: bool = True) -> None:
@@ -36,13 +37,16 @@ class HeldExtraction:
 
 
 def test_syncs_waiting_for_their_extraction_leave_the_workers_to_other_requests(
-        service: MemoryService, make_bridge: Callable[..., BridgeServer]) -> None:
+    service: MemoryService, make_bridge: Callable[..., BridgeServer]
+) -> None:
     held = HeldExtraction()
     service.extraction = held
     bridge = make_bridge(workers=2)
     with httpx.Client(base_url=bridge.url, headers=AUTH, timeout=60) as api, ThreadPoolExecutor(3) as pool:
-        waiting = [pool.submit(api.post, f"/v1/chats/w{k}/sync", json={"messages": messages(2), "wait": True})
-                   for k in range(3)]  # more than there are workers
+        waiting = [
+            pool.submit(api.post, f"/v1/chats/w{k}/sync", json={"messages": messages(2), "wait": True})
+            for k in range(3)
+        ]  # more than there are workers
         for _ in waiting:
             assert held.waiting.acquire(timeout=60)  # each one's write is done; all three wait
         try:

@@ -20,9 +20,12 @@ from bench.two_instances import Counts, Driver, Instance, fresh_database, instan
 
 POSTGRES_URL = os.environ.get("BME_TEST_POSTGRES_URL")
 
-pytestmark = [pytest.mark.postgres,
-              pytest.mark.skipif(POSTGRES_URL is None,
-                                 reason="BME_TEST_POSTGRES_URL is not set (CI sets it and starts PostgreSQL)")]
+pytestmark = [
+    pytest.mark.postgres,
+    pytest.mark.skipif(
+        POSTGRES_URL is None, reason="BME_TEST_POSTGRES_URL is not set (CI sets it and starts PostgreSQL)"
+    ),
+]
 
 
 @pytest.fixture(scope="module")

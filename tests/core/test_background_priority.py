@@ -30,7 +30,8 @@ def test_only_the_calling_thread_is_lowered() -> None:
 
 
 def test_a_background_thread_pauses_while_a_recall_runs_and_the_caller_never_does(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """While foreground work runs, a background thread's yield point waits for it to end (not
     a thread the user waits for); right after a pause it runs on without pausing again."""
     from bme_desktop.core import background
@@ -96,6 +97,7 @@ def test_a_window_that_is_behind_counts_as_foreground(monkeypatch: pytest.Monkey
         now[0] += seconds
         if len(rests) == beat_after[0]:
             background.gui_heartbeat()
+
     monkeypatch.setattr(background.time, "sleep", sleep)
     try:
         background.gui_heartbeat(alive=False)
@@ -122,6 +124,7 @@ def test_a_background_thread_pauses_while_the_window_is_behind() -> None:
     def work() -> None:
         background.lower_thread_priority(0)
         waited.append(background.yield_to_foreground())
+
     try:
         background.gui_heartbeat()
         time.sleep(0.08)  # the window's loop is late (no beat since)

@@ -17,9 +17,11 @@ def test_a_member_who_left_stays_a_witness_of_what_happened_while_it_was_there()
 
 
 def test_a_scene_s_witnesses_are_its_speakers_and_the_members_at_its_messages() -> None:
-    chat = [Message("g", 0, "assistant", "Mira", "I hid the map.", None, None, ""),
-            Message("g", 1, "system", None, "Scene: the docks.", None, None, ""),
-            Message("g", 2, "assistant", "Tomas", "They come at the new moon.", None, None, "")]
+    chat = [
+        Message("g", 0, "assistant", "Mira", "I hid the map.", None, None, ""),
+        Message("g", 1, "system", None, "Scene: the docks.", None, None, ""),
+        Message("g", 2, "assistant", "Tomas", "They come at the new moon.", None, None, ""),
+    ]
     members = Members.of({"members": [{"name": "Wren", "since": 2, "until": None}]})
     seen = witnesses(chat, members)
     assert seen.at([0]) == {"mira"} and seen.at([2]) == {"tomas", "wren"}

@@ -29,8 +29,19 @@ from tests.core.extract.extract_helpers import chat, open_service, record_events
 from tests.fakes.openai_server import FakeOpenAIServer, Reply
 
 TURNS = chat(("user", "Where is Marcus?"), ("assistant", "Marcus waits at the Silver Tavern."))
-GOOD = json.dumps({"operations": [
-    {"action": "create", "type": "location", "ref": "n1", "fields": {"name": "Silver Tavern"}, "source": [1]}]})
+GOOD = json.dumps(
+    {
+        "operations": [
+            {
+                "action": "create",
+                "type": "location",
+                "ref": "n1",
+                "fields": {"name": "Silver Tavern"},
+                "source": [1],
+            }
+        ]
+    }
+)
 
 
 @dataclass
@@ -51,6 +62,7 @@ class FakeLender:
             if isinstance(reply, Exception):
                 raise reply
             return reply
+
         return TextModel(self.source, self.name, complete)
 
 
@@ -67,7 +79,8 @@ def lent(tmp_path: Path) -> Iterator[tuple[MemoryService, FakeLender]]:
 
 
 def test_without_an_endpoint_sillytavern_extracts_and_the_batch_names_it(
-        lent: tuple[MemoryService, FakeLender]) -> None:
+    lent: tuple[MemoryService, FakeLender],
+) -> None:
     svc, lender = lent
     lender.replies.append(GOOD)
     svc.sync("c", TURNS, complete=True, wait=True)
@@ -79,12 +92,16 @@ def test_without_an_endpoint_sillytavern_extracts_and_the_batch_names_it(
     assert lender.calls[0][0] == "extract"
 
 
-@pytest.mark.parametrize("replies", [
-    ["this is not JSON", "{still not"],  # broken JSON, and the one repair request fails too
-    [LLMTimeout("SillyTavern did not answer within 120 s")],  # timed out mid-job
-])
+@pytest.mark.parametrize(
+    "replies",
+    [
+        ["this is not JSON", "{still not"],  # broken JSON, and the one repair request fails too
+        [LLMTimeout("SillyTavern did not answer within 120 s")],  # timed out mid-job
+    ],
+)
 def test_a_failing_lent_model_falls_back_to_the_rules_and_the_batch_says_why(
-        lent: tuple[MemoryService, FakeLender], replies: list[str | Exception]) -> None:
+    lent: tuple[MemoryService, FakeLender], replies: list[str | Exception]
+) -> None:
     svc, lender = lent
     lender.replies.extend(replies)
     events = record_events(svc)
@@ -145,15 +162,26 @@ def test_jobs_over_the_per_minute_budget_fail_at_once_without_being_sent() -> No
     assert model is not None and model.chat_json([{"role": "user", "content": "x"}]) == {"a": 3}
 
 
-def test_a_life_cycle_step_on_a_lent_model_says_which_model_wrote_it(lent: tuple[MemoryService, FakeLender]) -> None:
+def test_a_life_cycle_step_on_a_lent_model_says_which_model_wrote_it(
+    lent: tuple[MemoryService, FakeLender],
+) -> None:
     svc, lender = lent
     lender.replies.append('{"ok": true}')
-    asked = ask_model(svc, "c", "summarize", "summarize", {"items": []}, "{}",
-                      lambda reply: reply if isinstance(reply, dict) else None)
+    asked = ask_model(
+        svc,
+        "c",
+        "summarize",
+        "summarize",
+        {"items": []},
+        "{}",
+        lambda reply: reply if isinstance(reply, dict) else None,
+    )
     assert asked.value == {"ok": True} and asked.label == "llm: SillyTavern's model (st-model)"
     lender.replies.append(LLMTimeout("no answer"))
     asked = ask_model(svc, "c", "summarize", "summarize", {"items": []}, "{}", lambda reply: reply)
-    assert asked.value is None and asked.label.startswith("rules (model failed: SillyTavern's model (st-model): ")
+    assert asked.value is None and asked.label.startswith(
+        "rules (model failed: SillyTavern's model (st-model): "
+    )
 
 
 def test_model_labels_name_the_source() -> None:

@@ -14,17 +14,20 @@ CHAT = "merge-chat"
 
 
 def _fact(service: MemoryService, statement: str, sources: list[int], **fields: str) -> Node:
-    return service.create_node(CHAT, NodeDraft(type="fact", fields={"statement": statement, **fields},
-                                               source_indices=sources))
+    return service.create_node(
+        CHAT, NodeDraft(type="fact", fields={"statement": statement, **fields}, source_indices=sources)
+    )
 
 
 @pytest.fixture
 def graph(service: MemoryService) -> dict[str, Node]:
     service.sync(CHAT, [MessageIn(index=i, role="user", text=f"m{i}") for i in range(6)], complete=True)
-    nodes = {"keep": _fact(service, "Lyra keeps the lantern", [1, 3]),
-             "other": _fact(service, "Lyra tends the lantern", [2, 3], subject="Lyra", category="habit"),
-             "a": _fact(service, "The harbour is cold", [0]),
-             "b": _fact(service, "Orsk owes money", [4])}
+    nodes = {
+        "keep": _fact(service, "Lyra keeps the lantern", [1, 3]),
+        "other": _fact(service, "Lyra tends the lantern", [2, 3], subject="Lyra", category="habit"),
+        "a": _fact(service, "The harbour is cold", [0]),
+        "b": _fact(service, "Orsk owes money", [4]),
+    }
     service.link(CHAT, nodes["keep"].id, nodes["a"].id, "updates")
     service.link(CHAT, nodes["other"].id, nodes["a"].id, "updates")  # duplicates keep→a once re-pointed
     service.link(CHAT, nodes["b"].id, nodes["other"].id, "contradicts")  # re-pointed to b→keep
@@ -36,7 +39,9 @@ def _live_edges(service: MemoryService) -> list[Edge]:
     return service.edges(CHAT)
 
 
-def test_merge_unions_evidence_and_fills_only_empty_fields(service: MemoryService, graph: dict[str, Node]) -> None:
+def test_merge_unions_evidence_and_fills_only_empty_fields(
+    service: MemoryService, graph: dict[str, Node]
+) -> None:
     merged = service.merge_nodes(CHAT, graph["keep"].id, graph["other"].id)
     stored = service.get_node(CHAT, graph["keep"].id)
     assert stored == merged
@@ -44,8 +49,9 @@ def test_merge_unions_evidence_and_fills_only_empty_fields(service: MemoryServic
     assert stored.fields == {"statement": "Lyra keeps the lantern", "subject": "Lyra", "category": "habit"}
 
 
-def test_merge_repoints_edges_without_self_loops_or_duplicates(service: MemoryService,
-                                                               graph: dict[str, Node]) -> None:
+def test_merge_repoints_edges_without_self_loops_or_duplicates(
+    service: MemoryService, graph: dict[str, Node]
+) -> None:
     keep, other, a, b = (graph[k].id for k in ("keep", "other", "a", "b"))
     service.merge_nodes(CHAT, keep, other)
     ends = sorted((e.from_id, e.to_id, e.relation) for e in _live_edges(service))
@@ -53,12 +59,16 @@ def test_merge_repoints_edges_without_self_loops_or_duplicates(service: MemorySe
     assert all(e.from_id != e.to_id for e in _live_edges(service))
 
 
-def test_merge_moves_the_other_node_to_the_recycle_bin(service: MemoryService, graph: dict[str, Node]) -> None:
+def test_merge_moves_the_other_node_to_the_recycle_bin(
+    service: MemoryService, graph: dict[str, Node]
+) -> None:
     service.merge_nodes(CHAT, graph["keep"].id, graph["other"].id)
     assert service.get_node(CHAT, graph["other"].id, include_deleted=True).deleted_at is not None
 
 
-def test_one_undo_restores_both_nodes_and_all_edges_exactly(service: MemoryService, graph: dict[str, Node]) -> None:
+def test_one_undo_restores_both_nodes_and_all_edges_exactly(
+    service: MemoryService, graph: dict[str, Node]
+) -> None:
     before_nodes = [service.get_node(CHAT, graph[k].id) for k in ("keep", "other")]
     before_edges = _live_edges(service)
     service.merge_nodes(CHAT, graph["keep"].id, graph["other"].id)

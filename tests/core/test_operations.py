@@ -13,7 +13,9 @@ from bme_desktop.core.service import MemoryService
 
 @pytest.fixture
 def chat(service: MemoryService) -> str:
-    service.sync("chat-1", [MessageIn(0, "user", "Hello"), MessageIn(1, "assistant", "Hi there")], complete=True)
+    service.sync(
+        "chat-1", [MessageIn(0, "user", "Hello"), MessageIn(1, "assistant", "Hi there")], complete=True
+    )
     return "chat-1"
 
 
@@ -21,20 +23,26 @@ def test_an_edit_names_what_changed_and_that_a_user_made_it(service: MemoryServi
     seen: list[GraphChanged] = []
     service.events.on(GraphChanged, seen.append)
     panel = object()
-    created = service.operate(lambda: service.create_node(chat, NodeDraft("fact", {"statement": "x"})), origin=panel)
+    created = service.operate(
+        lambda: service.create_node(chat, NodeDraft("fact", {"statement": "x"})), origin=panel
+    )
     node = created.value
     assert created.initiator is Initiator.USER and created.origin is panel
     assert created.change(chat).nodes_added == {node.id} and created.chat_ids == [chat]
     updated = service.operate(lambda: service.update_node(chat, node.id, {"fields": {"statement": "y"}}))
     assert updated.change(chat).nodes_changed == {node.id} and updated.value.fields["statement"] == "y"
     assert [(e.initiator, e.origin, e.change.nodes_added) for e in seen] == [
-        (Initiator.USER, panel, {node.id}), (Initiator.USER, None, set())]
+        (Initiator.USER, panel, {node.id}),
+        (Initiator.USER, None, set()),
+    ]
 
 
 def test_undo_and_redo_are_their_own_initiators(service: MemoryService, chat: str) -> None:
     node = service.create_node(chat, NodeDraft("fact", {"statement": "x"}))
     undone = service.operate(lambda: service.undo(chat))
-    assert undone.value and undone.initiator is Initiator.UNDO and undone.change(chat).nodes_removed == {node.id}
+    assert (
+        undone.value and undone.initiator is Initiator.UNDO and undone.change(chat).nodes_removed == {node.id}
+    )
     redone = service.operate(lambda: service.redo(chat))
     assert redone.initiator is Initiator.REDO and node.id in redone.change(chat).nodes_added
 
@@ -45,7 +53,9 @@ def test_a_review_decision_is_a_review_though_it_writes_as_an_edit(service: Memo
     assert decided.initiator is Initiator.REVIEW
 
 
-def test_a_write_outside_any_operation_is_other_and_collected_nowhere(service: MemoryService, chat: str) -> None:
+def test_a_write_outside_any_operation_is_other_and_collected_nowhere(
+    service: MemoryService, chat: str
+) -> None:
     seen: list[GraphChanged] = []
     service.events.on(GraphChanged, seen.append)
     nothing = service.operate(lambda: service.chat_stats(chat))
@@ -64,6 +74,8 @@ def test_a_subscribers_own_writes_are_no_part_of_the_operation(service: MemorySe
             service.create_node(chat, NodeDraft("fact", {"statement": "echo"}), actor="subscriber")
 
     service.events.on(GraphChanged, echo)
-    result = service.operate(lambda: service.create_node(chat, NodeDraft("fact", {"statement": "x"})), origin="me")
+    result = service.operate(
+        lambda: service.create_node(chat, NodeDraft("fact", {"statement": "x"})), origin="me"
+    )
     assert len(result.changes) == 1 and result.change(chat).nodes_added == {result.value.id}
     assert [e.origin for e in echoed] == ["me", None]

@@ -20,24 +20,38 @@ from bme_desktop.core.service import MemoryService
 from bme_desktop.core.store import tables as t
 from tests.core.extract.extract_helpers import chat, open_service
 
-TURNS = (("assistant", "Welcome to the Silver Tavern."), ("user", "I love apple pie."),
-         ("assistant", "Alice nods. Marcus arrives."), ("user", "Hello Marcus."),
-         ("assistant", "Marcus says you must always pay first."), ("user", "Fine."))
+TURNS = (
+    ("assistant", "Welcome to the Silver Tavern."),
+    ("user", "I love apple pie."),
+    ("assistant", "Alice nods. Marcus arrives."),
+    ("user", "Hello Marcus."),
+    ("assistant", "Marcus says you must always pay first."),
+    ("user", "Fine."),
+)
 
 
 def _state(svc: MemoryService, chat_id: str = "c") -> dict[str, Any]:
     """Every row the chat owns, its applied automatic batches and its state (what an undo restores)."""
+
     def read(r: Any) -> dict[str, Any]:
         pk = r.require_chat_pk(chat_id)
         out: dict[str, Any] = {}
         for name in ("nodes", "edges", "summaries"):
             table = t.JOURNALED[name]
-            out[name] = {row["id"]: dict(row) for row in r.conn.execute(
-                select(table).where(table.c.chat_pk == pk)).mappings()}
-        out["applied"] = set(r.conn.execute(select(t.batches.c.id).where(  # what a history rollback replays
-            t.batches.c.chat_pk == pk, t.batches.c.kind != "manual", t.batches.c.status == "applied")).scalars())
+            out[name] = {
+                row["id"]: dict(row)
+                for row in r.conn.execute(select(table).where(table.c.chat_pk == pk)).mappings()
+            }
+        out["applied"] = set(
+            r.conn.execute(
+                select(t.batches.c.id).where(  # what a history rollback replays
+                    t.batches.c.chat_pk == pk, t.batches.c.kind != "manual", t.batches.c.status == "applied"
+                )
+            ).scalars()
+        )
         out["state"] = r.conn.execute(select(t.chats.c.state).where(t.chats.c.pk == pk)).scalar_one()
         return out
+
     return svc.read(read)
 
 
@@ -48,10 +62,17 @@ def _story(svc: MemoryService) -> tuple[str, str]:
 
     def rule(uow: Any) -> str:
         uow.begin_batch("c", "extract", actor="demo", read_from=0, read_to=5)
-        node = editing.create_node(uow, "c", editing.NodeDraft(
-            type="rule", fields={"title": "Pay first", "constraint": "Guests pay before they eat."}), manual=False)
+        node = editing.create_node(
+            uow,
+            "c",
+            editing.NodeDraft(
+                type="rule", fields={"title": "Pay first", "constraint": "Guests pay before they eat."}
+            ),
+            manual=False,
+        )
         uow.end_batch()
         return node.id
+
     rule_id = svc.write(rule)
     mine = svc.create_node("c", editing.NodeDraft(type="fact", fields={"statement": "Tom hates rain"}))
     event = next(n for n in svc.all_nodes("c") if n.type == "event")
@@ -92,7 +113,9 @@ def test_undo_is_refused_once_new_messages_were_extracted_and_changes_nothing(tm
     with open_service(tmp_path) as svc:
         _story(svc)
         run_recorded(svc, "c", "rebuild")
-        svc.sync("c", [MessageIn(6, "assistant", "Marcus leaves the Silver Tavern.", name="Alice")], wait=True)
+        svc.sync(
+            "c", [MessageIn(6, "assistant", "Marcus leaves the Silver Tavern.", name="Alice")], wait=True
+        )
         moved_on = _state(svc)
         with pytest.raises(Conflict, match="extracted from new messages"):
             svc.undo("c")
@@ -106,7 +129,9 @@ def test_a_too_large_chat_says_so_before_it_runs(tmp_path: Path, monkeypatch: py
         plan = plan_rewrite(svc, "c", "rebuild")
         assert not plan.undoable and plan.why_not == "too_large" and plan.rows > 3
         run_recorded(svc, "c", "rebuild", plan=plan)
-        assert not svc.read(lambda r: [b for b in r.batches("c", kind="manual") if b.description == "rebuild"])
+        assert not svc.read(
+            lambda r: [b for b in r.batches("c", kind="manual") if b.description == "rebuild"]
+        )
 
 
 def test_undo_while_a_recorded_task_runs_is_refused_not_applied_to_an_older_edit(tmp_path: Path) -> None:
@@ -118,6 +143,7 @@ def test_undo_while_a_recorded_task_runs_is_refused_not_applied_to_an_older_edit
             started.set()
             assert release.wait(30)
             return ChangeRecord(chat_id)
+
         svc.maintenance_tasks["upkeep"] = slow
         runner = threading.Thread(target=run_recorded, args=(svc, "c", "upkeep"))
         runner.start()

@@ -15,21 +15,30 @@ from bme_desktop.core.service import MemoryService
 
 @pytest.fixture
 def chat(service: MemoryService) -> str:
-    service.sync("chat-1", [MessageIn(0, "user", "Hello"), MessageIn(1, "assistant", "Hi there")], complete=True)
+    service.sync(
+        "chat-1", [MessageIn(0, "user", "Hello"), MessageIn(1, "assistant", "Hi there")], complete=True
+    )
     return "chat-1"
 
 
 def test_created_node_reads_back_with_its_fields(service: MemoryService, chat: str) -> None:
-    node = service.create_node(chat, NodeDraft("character", {"name": "Seraphina", "traits": "kind"},
-                                               importance=7, source_indices=[1]))
+    node = service.create_node(
+        chat,
+        NodeDraft("character", {"name": "Seraphina", "traits": "kind"}, importance=7, source_indices=[1]),
+    )
     again = service.get_node(chat, node.id)
     assert (again.title, again.fields, again.importance, again.source_indices) == (
-        "Seraphina", {"name": "Seraphina", "traits": "kind"}, 7.0, [1])
+        "Seraphina",
+        {"name": "Seraphina", "traits": "kind"},
+        7.0,
+        [1],
+    )
     assert again.manually_edited
 
 
-def test_node_with_missing_required_field_is_refused_and_nothing_stored(service: MemoryService,
-                                                                          chat: str) -> None:
+def test_node_with_missing_required_field_is_refused_and_nothing_stored(
+    service: MemoryService, chat: str
+) -> None:
     with pytest.raises(ValidationError) as err:
         service.create_node(chat, NodeDraft("rule", {"title": "No magic"}))
     assert err.value.field == "fields.constraint"
@@ -54,18 +63,26 @@ def test_search_filters_by_type_and_words(service: MemoryService, chat: str) -> 
 def test_search_pages_through_results(service: MemoryService, chat: str) -> None:
     for i in range(7):
         service.create_node(chat, NodeDraft("fact", {"statement": f"fact number {i}"}))
-    first, total = service.search_nodes(chat, NodeQuery(limit=3, offset=0, order_by="created_at",
-                                                        descending=False))
-    rest, _ = service.search_nodes(chat, NodeQuery(limit=10, offset=3, order_by="created_at", descending=False))
+    first, total = service.search_nodes(
+        chat, NodeQuery(limit=3, offset=0, order_by="created_at", descending=False)
+    )
+    rest, _ = service.search_nodes(
+        chat, NodeQuery(limit=10, offset=3, order_by="created_at", descending=False)
+    )
     assert total == 7 and len(first) == 3 and len(rest) == 4
     assert not {n.id for n in first} & {n.id for n in rest}
 
 
 def test_patch_updates_fields_and_title(service: MemoryService, chat: str) -> None:
     node = service.create_node(chat, NodeDraft("location", {"name": "Mill"}))
-    patched = service.update_node(chat, node.id, {"fields": {"name": "Old Mill", "danger": "fire"},
-                                                  "pinned": True, "scope": {"region": "Valley"}})
-    assert patched.title == "Old Mill" and patched.pinned and patched.scope == Scope("objective", None, "Valley")
+    patched = service.update_node(
+        chat,
+        node.id,
+        {"fields": {"name": "Old Mill", "danger": "fire"}, "pinned": True, "scope": {"region": "Valley"}},
+    )
+    assert (
+        patched.title == "Old Mill" and patched.pinned and patched.scope == Scope("objective", None, "Valley")
+    )
     assert service.get_node(chat, node.id).fields == {"name": "Old Mill", "danger": "fire"}
 
 
@@ -82,8 +99,9 @@ def test_pov_scope_requires_owner(service: MemoryService, chat: str) -> None:
         service.create_node(chat, NodeDraft("pov_memory", {"summary": "s"}, scope=Scope("pov", None)))
 
 
-def test_delete_goes_to_recycle_bin_with_edges_and_restore_brings_both_back(service: MemoryService,
-                                                                            chat: str) -> None:
+def test_delete_goes_to_recycle_bin_with_edges_and_restore_brings_both_back(
+    service: MemoryService, chat: str
+) -> None:
     a = service.create_node(chat, NodeDraft("character", {"name": "A"}))
     b = service.create_node(chat, NodeDraft("location", {"name": "B"}))
     edge = service.link(chat, a.id, b.id, "occurred_at")
@@ -103,9 +121,12 @@ def test_link_merges_same_relation_keeping_the_stronger(service: MemoryService, 
     assert first.id == second.id and [e.strength for e in service.edges(chat)] == [0.9]
 
 
-@pytest.mark.parametrize(("relation", "strength", "field"), [("loves", 0.5, "relation"), ("related", 2.0, "strength")])
-def test_bad_links_are_refused(service: MemoryService, chat: str, relation: str, strength: float,
-                               field: str) -> None:
+@pytest.mark.parametrize(
+    ("relation", "strength", "field"), [("loves", 0.5, "relation"), ("related", 2.0, "strength")]
+)
+def test_bad_links_are_refused(
+    service: MemoryService, chat: str, relation: str, strength: float, field: str
+) -> None:
     a = service.create_node(chat, NodeDraft("character", {"name": "A"}))
     b = service.create_node(chat, NodeDraft("character", {"name": "B"}))
     with pytest.raises(ValidationError) as err:
@@ -145,8 +166,9 @@ def test_undo_refuses_when_the_same_field_changed_since(service: MemoryService, 
     node = service.create_node(chat, NodeDraft("fact", {"statement": "one"}))
     service.update_node(chat, node.id, {"fields": {"statement": "two"}})
     # an automatic change (not a manual batch) to the same column after the edit
-    service.write(lambda uow: uow.put_node(replace(service.get_node(chat, node.id),
-                                                   fields={"statement": "three"})))
+    service.write(
+        lambda uow: uow.put_node(replace(service.get_node(chat, node.id), fields={"statement": "three"}))
+    )
     with pytest.raises(Conflict):
         service.undo(chat)
     assert service.get_node(chat, node.id).fields["statement"] == "three"
@@ -186,6 +208,11 @@ def test_delete_chat_removes_everything(service: MemoryService, chat: str) -> No
 
 def test_concurrent_writers_are_serialised(service: MemoryService, chat: str) -> None:
     from concurrent.futures import ThreadPoolExecutor
+
     with ThreadPoolExecutor(8) as pool:
-        list(pool.map(lambda i: service.create_node(chat, NodeDraft("fact", {"statement": f"f{i}"})), range(40)))
+        list(
+            pool.map(
+                lambda i: service.create_node(chat, NodeDraft("fact", {"statement": f"f{i}"})), range(40)
+            )
+        )
     assert service.chat_stats(chat).node_count == 40

@@ -37,22 +37,39 @@ def test_an_explicitly_empty_cleaning_list_stays_empty(tmp_path: Path) -> None:
     assert load_settings(tmp_path).extraction.cleaning_patterns == []
 
 
-@pytest.mark.parametrize(("data", "message"), [
-    ({"recall": {"top_k": 0}}, "recall.top_k must be at least 1"),
-    ({"recall": {"top_k": "eight"}}, "recall.top_k must be a whole number"),
-    ({"appearance": {"theme": "pink"}}, "appearance.theme must be one of"),
-    ({"bridge": {"allowed_origins": [1]}}, "bridge.allowed_origins must be a list of str"),
-    ({"llm": {"enabled": "yes"}}, "llm.enabled must be true or false"),
-    ({"nonsense": 1}, "unknown setting nonsense"),
-    ({"llm": []}, "llm. must be an object"),
-    ({"lifecycle": {"retention_max_age_days": {"character": 30}}},
-     "lifecycle.retention_max_age_days.character cannot be set: character memories are core"),
-    ({"lifecycle": {"retention_max_count": {"dragon": 5}}}, "lifecycle.retention_max_count.dragon is not a memory type"),
-    ({"lifecycle": {"retention_max_count": {"event": 0}}}, "lifecycle.retention_max_count.event must be at least 1"),
-    ({"lifecycle": {"retention_max_count": {"event": 2.5}}}, "lifecycle.retention_max_count.event must be a whole"),
-    ({"lifecycle": {"retention_max_age_days": ["event"]}}, "lifecycle.retention_max_age_days must be an object"),
-    ({"lifecycle": {"max_memories_per_chat": -1}}, "lifecycle.max_memories_per_chat must be at least 0"),
-])
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"recall": {"top_k": 0}}, "recall.top_k must be at least 1"),
+        ({"recall": {"top_k": "eight"}}, "recall.top_k must be a whole number"),
+        ({"appearance": {"theme": "pink"}}, "appearance.theme must be one of"),
+        ({"bridge": {"allowed_origins": [1]}}, "bridge.allowed_origins must be a list of str"),
+        ({"llm": {"enabled": "yes"}}, "llm.enabled must be true or false"),
+        ({"nonsense": 1}, "unknown setting nonsense"),
+        ({"llm": []}, "llm. must be an object"),
+        (
+            {"lifecycle": {"retention_max_age_days": {"character": 30}}},
+            "lifecycle.retention_max_age_days.character cannot be set: character memories are core",
+        ),
+        (
+            {"lifecycle": {"retention_max_count": {"dragon": 5}}},
+            "lifecycle.retention_max_count.dragon is not a memory type",
+        ),
+        (
+            {"lifecycle": {"retention_max_count": {"event": 0}}},
+            "lifecycle.retention_max_count.event must be at least 1",
+        ),
+        (
+            {"lifecycle": {"retention_max_count": {"event": 2.5}}},
+            "lifecycle.retention_max_count.event must be a whole",
+        ),
+        (
+            {"lifecycle": {"retention_max_age_days": ["event"]}},
+            "lifecycle.retention_max_age_days must be an object",
+        ),
+        ({"lifecycle": {"max_memories_per_chat": -1}}, "lifecycle.max_memories_per_chat must be at least 0"),
+    ],
+)
 def test_invalid_values_are_named(data: dict[str, object], message: str) -> None:
     with pytest.raises(SettingsError, match=message.replace(".", r"\.")):
         settings_from_json(data)
@@ -74,8 +91,9 @@ def test_unreadable_json_is_named(tmp_path: Path) -> None:
 
 
 def test_a_lone_surrogate_in_settings_json_becomes_the_replacement_character(tmp_path: Path) -> None:
-    (tmp_path / "settings.json").write_text('{"llm": {"model": "qwen\\ud800"}, '
-                                            '"bridge": {"allowed_origins": ["https://a\\udfff.example"]}}')
+    (tmp_path / "settings.json").write_text(
+        '{"llm": {"model": "qwen\\ud800"}, "bridge": {"allowed_origins": ["https://a\\udfff.example"]}}'
+    )
     settings = load_settings(tmp_path)
     assert settings.llm.model == "qwen\ufffd"
     assert settings.bridge.allowed_origins == ["https://a\ufffd.example"]

@@ -61,7 +61,16 @@ def test_the_string_typed_form_builds_the_typed_event() -> None:
 def test_every_typed_event_has_one_wire_name() -> None:
     assert len(set(WIRE_NAMES.values())) == len(WIRE_NAMES)
     change = ChangeRecord("c", nodes_added={"n1"})
-    assert GraphChanged("c", change).to_json() == {"type": "graph.changed", "chat_id": "c", **change.counts(),
-                                                   "changes": change.to_json()}
-    assert ChatSynced("c", 3, None, 1).to_json() == {"type": "chat.synced", "chat_id": "c", "stored": 3,
-                                                     "changed_from": None, "revision": 1}
+    assert GraphChanged("c", change).to_json() == {
+        "type": "graph.changed",
+        "chat_id": "c",
+        **change.counts(),
+        "changes": change.to_json(),
+    }
+    assert ChatSynced("c", 3, None, 1).to_json() == {
+        "type": "chat.synced",
+        "chat_id": "c",
+        "stored": 3,
+        "changed_from": None,
+        "revision": 1,
+    }

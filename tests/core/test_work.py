@@ -44,6 +44,7 @@ def worker(runs: list[tuple[str, object]], gate: Gate) -> Iterator[KeyedWorker[s
         if value == "boom":
             raise ValueError("boom")
         runs.append((key, value))
+
     w: KeyedWorker[str, object] = KeyedWorker("bme-test-work", run, merge=_union)
     yield w
     gate.release.set()
@@ -63,15 +64,18 @@ def _held(worker: KeyedWorker[str, object], gate: Gate) -> None:
 
 def test_work_runs_on_a_named_thread(worker: KeyedWorker[str, object]) -> None:
     names: list[str] = []
-    w: KeyedWorker[str, int] = KeyedWorker("bme-named", lambda k, v: names.append(threading.current_thread().name))
+    w: KeyedWorker[str, int] = KeyedWorker(
+        "bme-named", lambda k, v: names.append(threading.current_thread().name)
+    )
     w.submit("a", 1)
     assert w.wait_idle(WAIT)
     assert names == ["bme-named"]
     assert w.close(WAIT)
 
 
-def test_a_burst_for_one_key_runs_once_with_the_values_merged(worker: KeyedWorker[str, object], gate: Gate,
-                                                               runs: list[tuple[str, object]]) -> None:
+def test_a_burst_for_one_key_runs_once_with_the_values_merged(
+    worker: KeyedWorker[str, object], gate: Gate, runs: list[tuple[str, object]]
+) -> None:
     _held(worker, gate)
     worker.submit("chat", {"a"})
     worker.submit("chat", {"b"})
@@ -91,6 +95,7 @@ def test_without_a_merge_the_newest_value_wins() -> None:
             gate.hold()
         else:
             seen.append(value)
+
     w: KeyedWorker[str, int] = KeyedWorker("bme-newest", run)
     w.submit("gate", 0)
     assert gate.started.wait(WAIT)
@@ -102,8 +107,9 @@ def test_without_a_merge_the_newest_value_wins() -> None:
     assert w.close(WAIT)
 
 
-def test_keys_run_by_priority_then_in_order_of_first_submission(worker: KeyedWorker[str, object], gate: Gate,
-                                                                 runs: list[tuple[str, object]]) -> None:
+def test_keys_run_by_priority_then_in_order_of_first_submission(
+    worker: KeyedWorker[str, object], gate: Gate, runs: list[tuple[str, object]]
+) -> None:
     _held(worker, gate)
     worker.submit("first", 1)
     worker.submit("second", 2)
@@ -123,6 +129,7 @@ def test_a_key_submitted_while_it_runs_runs_again(runs: list[tuple[str, object]]
         if value == 1:
             started.set()
             assert release.wait(WAIT)
+
     w: KeyedWorker[str, int] = KeyedWorker("bme-again", run)
     w.submit("chat", 1)
     assert started.wait(WAIT)
@@ -134,8 +141,9 @@ def test_a_key_submitted_while_it_runs_runs_again(runs: list[tuple[str, object]]
     assert w.close(WAIT)
 
 
-def test_cancel_drops_waiting_work(worker: KeyedWorker[str, object], gate: Gate,
-                                   runs: list[tuple[str, object]]) -> None:
+def test_cancel_drops_waiting_work(
+    worker: KeyedWorker[str, object], gate: Gate, runs: list[tuple[str, object]]
+) -> None:
     _held(worker, gate)
     worker.submit("dropped", 1)
     worker.submit("kept", 2)
@@ -147,7 +155,8 @@ def test_cancel_drops_waiting_work(worker: KeyedWorker[str, object], gate: Gate,
 
 
 def test_a_failure_is_logged_and_counted_and_the_worker_goes_on(
-        worker: KeyedWorker[str, object], runs: list[tuple[str, object]], caplog: pytest.LogCaptureFixture) -> None:
+    worker: KeyedWorker[str, object], runs: list[tuple[str, object]], caplog: pytest.LogCaptureFixture
+) -> None:
     worker.submit("bad", "boom")
     worker.submit("good", 1)
     assert worker.wait_idle(WAIT)
@@ -156,8 +165,9 @@ def test_a_failure_is_logged_and_counted_and_the_worker_goes_on(
     assert "bme-test-work: work for 'bad' failed" in caplog.text
 
 
-def test_requeue_puts_a_key_first(worker: KeyedWorker[str, object], gate: Gate,
-                                  runs: list[tuple[str, object]]) -> None:
+def test_requeue_puts_a_key_first(
+    worker: KeyedWorker[str, object], gate: Gate, runs: list[tuple[str, object]]
+) -> None:
     _held(worker, gate)
     worker.submit("other", 1)
     worker.requeue("resumed", {"x"})
@@ -168,8 +178,9 @@ def test_requeue_puts_a_key_first(worker: KeyedWorker[str, object], gate: Gate,
     assert runs == [("resumed", {"x", "y"}), ("other", 1)]
 
 
-def test_pause_waits_for_the_running_work_and_holds_the_rest(worker: KeyedWorker[str, object], gate: Gate,
-                                                             runs: list[tuple[str, object]]) -> None:
+def test_pause_waits_for_the_running_work_and_holds_the_rest(
+    worker: KeyedWorker[str, object], gate: Gate, runs: list[tuple[str, object]]
+) -> None:
     _held(worker, gate)
     worker.submit("later", 1)
     paused = threading.Event()
@@ -179,6 +190,7 @@ def test_pause_waits_for_the_running_work_and_holds_the_rest(worker: KeyedWorker
         with worker.pause():
             paused.set()
             seen_while_paused.extend([worker.wait_idle(0.05), list(runs)])  # "later" waits while paused
+
     t = threading.Thread(target=hold_pause)
     t.start()
     assert not paused.wait(0.05)  # the pause waits for the running work
@@ -207,6 +219,7 @@ def test_close_drops_waiting_work_sets_stopping_and_refuses_more(gate: Gate) -> 
             stopped.append(w.stopping.is_set())
         else:
             seen.append(key)
+
     w: KeyedWorker[str, int] = KeyedWorker("bme-close", run)
     w.submit("gate", 0)
     assert gate.started.wait(WAIT)
@@ -237,6 +250,7 @@ def test_close_from_the_worker_thread_does_not_wait_for_itself() -> None:
     def run(key: str, value: int) -> None:
         results.append(w.close(WAIT))
         done.set()
+
     w: KeyedWorker[str, int] = KeyedWorker("bme-self", run)
     w.submit("a", 0)
     assert done.wait(WAIT)
@@ -255,7 +269,10 @@ def test_a_tick_runs_while_idle_and_may_submit_work() -> None:
             submitted.set()
             w.submit("from-tick", 0)
         return 0.01
-    w: KeyedWorker[str, int] = KeyedWorker("bme-tick", lambda k, v: seen.append(k), tick=tick, tick_every=0.05)
+
+    w: KeyedWorker[str, int] = KeyedWorker(
+        "bme-tick", lambda k, v: seen.append(k), tick=tick, tick_every=0.05
+    )
     w.start()
     for _ in range(3):
         assert ticks.acquire(timeout=WAIT)
@@ -270,6 +287,7 @@ def test_a_failing_tick_is_logged_and_ticks_again(caplog: pytest.LogCaptureFixtu
     def tick() -> float:
         calls.release()
         raise RuntimeError("tick broke")
+
     w: KeyedWorker[str, int] = KeyedWorker("bme-bad-tick", lambda k, v: None, tick=tick, tick_every=0.01)
     w.start()
     assert calls.acquire(timeout=WAIT) and calls.acquire(timeout=WAIT)
@@ -285,6 +303,7 @@ def test_newest_first_runs_the_key_first_submitted_last(gate: Gate) -> None:
             gate.hold()
         else:
             seen.append(key)
+
     w: KeyedWorker[str, int] = KeyedWorker("bme-newest-first", run, newest_first=True)
     w.submit("gate", 0)
     assert gate.started.wait(WAIT)
@@ -301,5 +320,7 @@ def test_a_shared_condition_wakes_its_owner_when_a_run_ends() -> None:
     w: KeyedWorker[str, int] = KeyedWorker("bme-shared", lambda k, v: None, cond=cond)
     with cond:
         w.submit("a", 1)
-        assert cond.wait_for(lambda: not w.pending("a"), timeout=WAIT)  # reentrant: pending takes the same lock
+        assert cond.wait_for(
+            lambda: not w.pending("a"), timeout=WAIT
+        )  # reentrant: pending takes the same lock
     assert w.close(WAIT)

@@ -62,7 +62,12 @@ class Reply:
 
     @classmethod
     def error(
-        cls, status: int, message: str = "scripted error", *, retry_after: float | str | None = None, **options: Any
+        cls,
+        status: int,
+        message: str = "scripted error",
+        *,
+        retry_after: float | str | None = None,
+        **options: Any,
     ) -> Reply:
         """An OpenAI-style error body ``{"error": {"message", "type", "code"}}`` with ``status``."""
         body = json.dumps({"error": {"message": message, "type": "fake_error", "code": status}}).encode()
@@ -85,4 +90,3 @@ class Reply:
     def but(self, **changes: Any) -> Reply:
         """A copy with some fields changed: ``Reply.text("hi").but(chunk_delay=0.1)``."""
         return replace(self, **changes)
-

@@ -83,7 +83,9 @@ def fake_embedding(text: str, dim: int) -> list[float]:
     lowered = text.lower()
     for n in (1, 2, 3):
         for i in range(len(lowered) - n + 1):
-            digest = int.from_bytes(hashlib.blake2b(lowered[i : i + n].encode(), digest_size=8).digest(), "big")
+            digest = int.from_bytes(
+                hashlib.blake2b(lowered[i : i + n].encode(), digest_size=8).digest(), "big"
+            )
             vector[digest % dim] += 1.0 if (digest >> 40) & 1 else -1.0
     return vector
 
@@ -331,7 +333,9 @@ class FakeOpenAIServer:
 
 
 def _rough_usage(payload: dict[str, Any], content: str) -> dict[str, int]:
-    prompt_chars = sum(len(str(m.get("content", ""))) for m in payload.get("messages", []) if isinstance(m, dict))
+    prompt_chars = sum(
+        len(str(m.get("content", ""))) for m in payload.get("messages", []) if isinstance(m, dict)
+    )
     prompt, completion = prompt_chars // 4 + 1, len(content) // 4 + 1
     return {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion}
 
@@ -349,7 +353,9 @@ async def _sse_stream(
     usage: dict[str, int],
     payload: dict[str, Any],
 ) -> web.StreamResponse:
-    response = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache", **reply.headers})
+    response = web.StreamResponse(
+        headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache", **reply.headers}
+    )
     await response.prepare(request)
 
     def chunk(delta: dict[str, Any], finish: str | None = None) -> bytes:
@@ -382,8 +388,15 @@ async def _sse_stream(
         await response.write(chunk({}, reply.finish_reason))
         if (payload.get("stream_options") or {}).get("include_usage"):
             await response.write(
-                _sse_event({"id": completion_id, "object": "chat.completion.chunk", "model": model,
-                            "choices": [], "usage": usage})
+                _sse_event(
+                    {
+                        "id": completion_id,
+                        "object": "chat.completion.chunk",
+                        "model": model,
+                        "choices": [],
+                        "usage": usage,
+                    }
+                )
             )
         await response.write(b"data: [DONE]\n\n")
         if reply.eof_delay:

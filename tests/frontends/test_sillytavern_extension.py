@@ -34,9 +34,13 @@ def serve(data_dir: Path, settings: dict[str, Any] | None = None) -> Iterator[st
     if settings is not None:
         (data_dir / "settings.json").write_text(json.dumps(settings), encoding="utf-8")
     env = {**os.environ, "BME_BRIDGE_TOKEN": TOKEN}
-    proc = subprocess.Popen([sys.executable, "-m", "bme_desktop", "serve", "--port", "0", "--data-dir",
-                             str(data_dir)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, env=env)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "bme_desktop", "serve", "--port", "0", "--data-dir", str(data_dir)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
     try:
         assert proc.stdout is not None
         line = proc.stdout.readline()
@@ -62,13 +66,22 @@ def served_bridge_with_review_gate(tmp_path: Path) -> Iterator[str]:
 
 
 def run_node_tests(*files: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([node_binary(), "--test", *files], cwd=EXTENSION, capture_output=True, text=True,
-                          timeout=300, env={**os.environ, **(env or {})})
+    return subprocess.run(
+        [node_binary(), "--test", *files],
+        cwd=EXTENSION,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, **(env or {})},
+    )
 
 
 def test_extension_unit_tests_pass() -> None:
-    units = sorted(str(p.relative_to(EXTENSION)) for p in (EXTENSION / "test").glob("*.test.js")
-                   if not p.name.startswith("e2e"))
+    units = sorted(
+        str(p.relative_to(EXTENSION))
+        for p in (EXTENSION / "test").glob("*.test.js")
+        if not p.name.startswith("e2e")
+    )
     result = run_node_tests(*units)
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-2000:]
     assert "# fail 0" in result.stdout
@@ -81,8 +94,10 @@ def test_extension_end_to_end_against_the_real_bridge(served_bridge: str) -> Non
 
 
 def test_extension_end_to_end_with_the_strict_review_gate(served_bridge_with_review_gate: str) -> None:
-    result = run_node_tests("test/e2e-review-gate.test.js",
-                            env={"BME_E2E_REVIEW_GATE_URL": served_bridge_with_review_gate, "BME_E2E_TOKEN": TOKEN})
+    result = run_node_tests(
+        "test/e2e-review-gate.test.js",
+        env={"BME_E2E_REVIEW_GATE_URL": served_bridge_with_review_gate, "BME_E2E_TOKEN": TOKEN},
+    )
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-2000:]
     assert "# fail 0" in result.stdout and "# skipped 0" in result.stdout
 
@@ -91,8 +106,13 @@ def test_extension_lends_sillytavern_model_to_the_real_bridge(tmp_path: Path) ->
     """SillyTavern's generateRaw faked; real serve, real WebSocket (Node 20 needs the flag).
     The bridge's budget of lent jobs is raised: these chats run faster than anyone types."""
     with serve(tmp_path / "data", {"llm": {"lent_jobs_per_minute": 120}}) as url:
-        result = run_node_tests("test/e2e-model.test.js",
-                                env={"BME_E2E_MODEL_URL": url, "BME_E2E_TOKEN": TOKEN,
-                                     "NODE_OPTIONS": "--experimental-websocket"})
+        result = run_node_tests(
+            "test/e2e-model.test.js",
+            env={
+                "BME_E2E_MODEL_URL": url,
+                "BME_E2E_TOKEN": TOKEN,
+                "NODE_OPTIONS": "--experimental-websocket",
+            },
+        )
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-2000:]
     assert "# fail 0" in result.stdout and "# skipped 0" in result.stdout

@@ -10,7 +10,8 @@ def test_layout_imports_no_qt() -> None:
     code = (
         "import sys, bme_desktop.layout as L\n"
         "L.ForceLayout(10, [[0, 1]]).run(5)\n"
-        "bad = [m for m in sys.modules if m.split('.')[0] in ('PySide6', 'shiboken6', 'pyqtgraph', 'OpenGL')]\n"
+        "bad = [m for m in sys.modules if m.split('.')[0] in ('PySide6', 'shiboken6', 'pyqtgraph', "
+        "'OpenGL')]\n"
         "print(bad)\n"
         "sys.exit(1 if bad else 0)\n"
     )

@@ -27,15 +27,29 @@ TOKEN = "mcp-test-token-0123456789abcdefghijklmnop"
 
 def child_env(tmp_path: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("BME_")}
-    env.update({"PYTHON_KEYRING_BACKEND": "keyring.backends.null.Keyring", "HOME": str(tmp_path / "home"),
-                "XDG_DATA_HOME": str(tmp_path / "xdg"), "PYTHONPATH": str(ROOT), "BME_BRIDGE_TOKEN": TOKEN})
+    env.update(
+        {
+            "PYTHON_KEYRING_BACKEND": "keyring.backends.null.Keyring",
+            "HOME": str(tmp_path / "home"),
+            "XDG_DATA_HOME": str(tmp_path / "xdg"),
+            "PYTHONPATH": str(ROOT),
+            "BME_BRIDGE_TOKEN": TOKEN,
+        }
+    )
     return env
 
 
-def launch(tmp_path: Path, data_dir: Path, command: str, *args: str) -> tuple[subprocess.Popen[str], dict[str, Any]]:
-    proc = subprocess.Popen([sys.executable, "-m", "bme_desktop", command, "--data-dir", str(data_dir), *args],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=child_env(tmp_path),
-                            cwd=ROOT)
+def launch(
+    tmp_path: Path, data_dir: Path, command: str, *args: str
+) -> tuple[subprocess.Popen[str], dict[str, Any]]:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "bme_desktop", command, "--data-dir", str(data_dir), *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=child_env(tmp_path),
+        cwd=ROOT,
+    )
     assert proc.stdout is not None
     line = proc.stdout.readline()
     if not line:
@@ -58,16 +72,20 @@ def procs() -> Iterator[list[subprocess.Popen[str]]]:
 
 
 def stdio_session(tmp_path: Path, data_dir: Path) -> tuple[list[str], dict[str, Any], dict[str, Any]]:
-    params = StdioServerParameters(command=sys.executable,
-                                   args=["-m", "bme_desktop", "mcp", "--data-dir", str(data_dir)],
-                                   env=child_env(tmp_path), cwd=str(ROOT))
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "bme_desktop", "mcp", "--data-dir", str(data_dir)],
+        env=child_env(tmp_path),
+        cwd=str(ROOT),
+    )
     out: dict[str, Any] = {}
 
     async def run() -> None:
         async with Client(params, read_timeout_seconds=120) as client:
             out["tools"] = sorted(t.name for t in (await client.list_tools()).tools)
-            wrote = await client.call_tool("memory_write", {"text": "The user's dog Biscuit is afraid of thunder.",
-                                                            "title": "Biscuit"})
+            wrote = await client.call_tool(
+                "memory_write", {"text": "The user's dog Biscuit is afraid of thunder.", "title": "Biscuit"}
+            )
             out["wrote"] = wrote.structured_content
             recalled = await client.call_tool("memory_recall", {"query": "What is Biscuit afraid of?"})
             out["recalled"] = recalled.structured_content
@@ -85,8 +103,9 @@ def test_stdio_opens_the_memory_itself_when_no_app_runs(tmp_path: Path) -> None:
     assert (data_dir / "memory.db").exists()
 
 
-def test_stdio_goes_through_the_running_apps_bridge(tmp_path: Path,
-                                                    procs: list[subprocess.Popen[str]]) -> None:
+def test_stdio_goes_through_the_running_apps_bridge(
+    tmp_path: Path, procs: list[subprocess.Popen[str]]
+) -> None:
     data_dir = tmp_path / "data"
     serve, ready = launch(tmp_path, data_dir, "serve", "--port", "0")
     procs.append(serve)
@@ -100,8 +119,9 @@ def test_stdio_goes_through_the_running_apps_bridge(tmp_path: Path,
         assert node_id in [n["id"] for n in bridge.recall("agent", "Biscuit thunder")["nodes"]]
 
 
-def test_streamable_http_needs_the_token_and_a_local_origin(tmp_path: Path,
-                                                            procs: list[subprocess.Popen[str]]) -> None:
+def test_streamable_http_needs_the_token_and_a_local_origin(
+    tmp_path: Path, procs: list[subprocess.Popen[str]]
+) -> None:
     proc, ready = launch(tmp_path, tmp_path / "data", "mcp", "--http", "--port", "0")
     procs.append(proc)
     url = ready["url"]
@@ -110,17 +130,23 @@ def test_streamable_http_needs_the_token_and_a_local_origin(tmp_path: Path,
     accept = {"Accept": "application/json, text/event-stream"}
     assert httpx.post(url, json=hello, headers=accept).status_code == 401
     assert httpx.post(url, json=hello, headers={**accept, "Authorization": "Bearer wrong"}).status_code == 401
-    foreign = httpx.post(url, json=hello, headers={**accept, "Authorization": f"Bearer {TOKEN}",
-                                                   "Origin": "https://evil.example"})
+    foreign = httpx.post(
+        url,
+        json=hello,
+        headers={**accept, "Authorization": f"Bearer {TOKEN}", "Origin": "https://evil.example"},
+    )
     assert foreign.status_code == 403
-    rebound = httpx.post(url, json=hello, headers={**accept, "Authorization": f"Bearer {TOKEN}",
-                                                   "Host": "evil.example"})
+    rebound = httpx.post(
+        url, json=hello, headers={**accept, "Authorization": f"Bearer {TOKEN}", "Host": "evil.example"}
+    )
     assert rebound.status_code == 403
     out: dict[str, Any] = {}
 
     async def run() -> None:
-        async with httpx2.AsyncClient(headers={"Authorization": f"Bearer {TOKEN}"}, timeout=120) as http, \
-                Client(streamable_http_client(url, http_client=http)) as client:
+        async with (
+            httpx2.AsyncClient(headers={"Authorization": f"Bearer {TOKEN}"}, timeout=120) as http,
+            Client(streamable_http_client(url, http_client=http)) as client,
+        ):
             wrote = await client.call_tool("memory_write", {"text": "The user's favourite tea is genmaicha."})
             out["wrote"] = wrote.structured_content
             found = await client.call_tool("memory_search", {"query": "genmaicha"})
@@ -132,8 +158,23 @@ def test_streamable_http_needs_the_token_and_a_local_origin(tmp_path: Path,
 
 
 def test_a_bad_port_is_a_clear_error(tmp_path: Path) -> None:
-    done = subprocess.run([sys.executable, "-m", "bme_desktop", "mcp", "--data-dir", str(tmp_path / "d"), "--http",
-                           "--port", "70000"], capture_output=True, text=True, env=child_env(tmp_path), cwd=ROOT,
-                          timeout=120)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "bme_desktop",
+            "mcp",
+            "--data-dir",
+            str(tmp_path / "d"),
+            "--http",
+            "--port",
+            "70000",
+        ],
+        capture_output=True,
+        text=True,
+        env=child_env(tmp_path),
+        cwd=ROOT,
+        timeout=120,
+    )
     assert done.returncode == 2 and "--port must be from 0 to 65535" in done.stderr
     assert not (tmp_path / "d" / "memory.db").exists()

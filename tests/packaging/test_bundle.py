@@ -59,8 +59,12 @@ def test_the_bundled_program_runs_without_the_venv(tmp_path: Path) -> None:
     bundle = _bundle()
     assert bundle is not None
     shot = tmp_path / "demo.png"
-    run = subprocess.run(["bash", str(ROOT / "packaging" / "smoke-bundle.sh"), str(bundle), str(shot)],
-                         capture_output=True, text=True, timeout=590)
+    run = subprocess.run(
+        ["bash", str(ROOT / "packaging" / "smoke-bundle.sh"), str(bundle), str(shot)],
+        capture_output=True,
+        text=True,
+        timeout=590,
+    )
     assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
     assert "bundle smoke test passed" in run.stdout
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

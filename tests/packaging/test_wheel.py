@@ -29,9 +29,13 @@ def shipped_sources() -> set[str]:
 @pytest.fixture(scope="module")
 def wheel_names(tmp_path_factory: pytest.TempPathFactory) -> set[str]:
     out = tmp_path_factory.mktemp("dist")
-    subprocess.run([sys.executable, "-m", "build", "--wheel", "--outdir", str(out), str(ROOT)], check=True,
-                   capture_output=True, timeout=600)
-    wheel, = out.glob("bme_desktop-*.whl")
+    subprocess.run(
+        [sys.executable, "-m", "build", "--wheel", "--outdir", str(out), str(ROOT)],
+        check=True,
+        capture_output=True,
+        timeout=600,
+    )
+    (wheel,) = out.glob("bme_desktop-*.whl")
     with zipfile.ZipFile(wheel) as archive:
         return set(archive.namelist())
 

@@ -71,13 +71,19 @@ def test_pairing_writes_the_bridge_address_and_token_for_the_user_only(tmp_path:
         assert stat.S_IMODE((target / CONNECTION_FILE).stat().st_mode) == 0o600
 
 
-@pytest.mark.parametrize(("setup", "says"), [
-    (lambda p: p, "is not a folder"),
-    (lambda p: (p.mkdir(), p)[1], "no readable package.json"),
-    (lambda p: (p.mkdir(), (p / "package.json").write_text('{"name": "express"}'), p)[2], "names another"),
-    (lambda p: fake_sillytavern(p, "1.11.8"), "1.11.8 in .* is too old"),
-    (lambda p: fake_sillytavern(p, "nightly"), "too old"),
-])
+@pytest.mark.parametrize(
+    ("setup", "says"),
+    [
+        (lambda p: p, "is not a folder"),
+        (lambda p: (p.mkdir(), p)[1], "no readable package.json"),
+        (
+            lambda p: (p.mkdir(), (p / "package.json").write_text('{"name": "express"}'), p)[2],
+            "names another",
+        ),
+        (lambda p: fake_sillytavern(p, "1.11.8"), "1.11.8 in .* is too old"),
+        (lambda p: fake_sillytavern(p, "nightly"), "too old"),
+    ],
+)
 def test_what_is_not_a_supported_sillytavern_is_refused(tmp_path: Path, setup: object, says: str) -> None:
     folder = setup(tmp_path / "st")  # type: ignore[operator]
     with pytest.raises(InstallError, match=says):
@@ -90,8 +96,9 @@ def test_sillytavern_is_found_in_the_usual_places(tmp_path: Path) -> None:
     assert [(s.root, s.version) for s in find_sillytavern(tmp_path)] == [(tmp_path / "SillyTavern", "1.12.6")]
 
 
-def test_the_cli_installs_and_pairs_with_the_configured_bridge(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_cli_installs_and_pairs_with_the_configured_bridge(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     st = fake_sillytavern(tmp_path / "st")
     data = tmp_path / "data"
     data.mkdir()
@@ -100,15 +107,29 @@ def test_the_cli_installs_and_pairs_with_the_configured_bridge(tmp_path: Path, c
     assert main(["sillytavern", "install", "--st-dir", str(st), "--data-dir", str(data)]) == 0
     out = capsys.readouterr().out
     assert "SillyTavern 1.12.6, user default-user" in out and "connects by itself" in out
-    written = json.loads((st / "data" / "default-user" / "extensions" / "bme-desktop" / CONNECTION_FILE).read_text())
+    written = json.loads(
+        (st / "data" / "default-user" / "extensions" / "bme-desktop" / CONNECTION_FILE).read_text()
+    )
     assert (written["url"], written["token"]) == ("http://127.0.0.1:7400", TOKEN)
 
 
-def test_the_cli_refuses_a_missing_user_and_installs_nothing(tmp_path: Path,
-                                                            capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_cli_refuses_a_missing_user_and_installs_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     st = fake_sillytavern(tmp_path / "st")
-    code = main(["sillytavern", "install", "--st-dir", str(st), "--user", "bob", "--no-pair",
-                 "--data-dir", str(tmp_path / "data")])
+    code = main(
+        [
+            "sillytavern",
+            "install",
+            "--st-dir",
+            str(st),
+            "--user",
+            "bob",
+            "--no-pair",
+            "--data-dir",
+            str(tmp_path / "data"),
+        ]
+    )
     assert code == 2 and "has no SillyTavern user 'bob'" in capsys.readouterr().err
     assert not list((st / "data").glob("*/extensions"))
 

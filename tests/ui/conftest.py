@@ -43,12 +43,18 @@ def service(data_dir: Path) -> Iterator[MemoryService]:
 @pytest.fixture
 def seed(service: MemoryService) -> Callable[..., Node]:
     """``seed(type, fields, **draft)`` creates a memory in chat ``CHAT`` (the chat exists after a sync)."""
-    service.sync(CHAT, [MessageIn(index=0, role="user", text="hello"),
-                        MessageIn(index=1, role="assistant", text="hi")], complete=True, character="Lyra")
+    service.sync(
+        CHAT,
+        [MessageIn(index=0, role="user", text="hello"), MessageIn(index=1, role="assistant", text="hi")],
+        complete=True,
+        character="Lyra",
+    )
 
     def make(type_id: str = "fact", fields: dict[str, str] | None = None, **draft: object) -> Node:
-        return service.create_node(CHAT, NodeDraft(type=type_id, fields=fields or {"statement": "x"}, **draft),
-                                   actor="test")  # type: ignore[arg-type]
+        return service.create_node(
+            CHAT, NodeDraft(type=type_id, fields=fields or {"statement": "x"}, **draft), actor="test"
+        )  # type: ignore[arg-type]
+
     return make
 
 
@@ -62,18 +68,28 @@ def context(qapp: object, service: MemoryService, data_dir: Path) -> Iterator[Ap
 @pytest.fixture
 def settled(context: AppContext) -> Callable[[], None]:
     """Call to run the event loop until the context's workers and their follow-ups are done."""
+
     def wait() -> None:
         # coalescing timers (the counts' 250 ms) are waited for, not outlasted by a quiet period
-        assert settle(context.runner, quiet_ms=150, pending=timers_pending(context)), \
+        assert settle(context.runner, quiet_ms=150, pending=timers_pending(context)), (
             "background work did not finish"
+        )
+
     return wait
 
 
 @pytest.fixture
 def desktop(qapp: object, data_dir: Path) -> Iterator[DesktopApp]:
     """The whole app over an empty data folder (no bridge, no pipelines), English first."""
-    args = argparse.Namespace(database_url=None, screenshot=None, theme="violet-haze", panel=None, lang="en",
-                              demo=False, no_bridge=True)
+    args = argparse.Namespace(
+        database_url=None,
+        screenshot=None,
+        theme="violet-haze",
+        panel=None,
+        lang="en",
+        demo=False,
+        no_bridge=True,
+    )
     settings = load_settings(data_dir)
     service = MemoryService.open(data_dir, settings=settings, attach=False)
     app = DesktopApp(qapp, data_dir, args, settings, service, ThemeManager(themes_dir()))  # type: ignore[arg-type]
@@ -103,4 +119,5 @@ def story_view(qtbot: object, context: AppContext) -> Callable[..., object]:
             view.show()
         source.set_data(GraphData.from_records(*story(n)))
         return view
+
     return make

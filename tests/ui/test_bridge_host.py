@@ -29,8 +29,9 @@ def service(tmp_path: Path, settings: Settings) -> Iterator[MemoryService]:
     service.close()
 
 
-def test_hosted_bridge_serves_and_stops_cleanly(tmp_path: Path, settings: Settings, service: MemoryService,
-                                                qapp: object) -> None:
+def test_hosted_bridge_serves_and_stops_cleanly(
+    tmp_path: Path, settings: Settings, service: MemoryService, qapp: object
+) -> None:
     hosted = start_bridge(service, tmp_path, settings)
     try:
         assert hosted.server is not None, hosted.status
@@ -44,8 +45,9 @@ def test_hosted_bridge_serves_and_stops_cleanly(tmp_path: Path, settings: Settin
     assert not (tmp_path / "bridge.json").exists()
 
 
-def test_a_second_bridge_on_the_same_data_dir_is_not_started(tmp_path: Path, settings: Settings,
-                                                             service: MemoryService, qapp: object) -> None:
+def test_a_second_bridge_on_the_same_data_dir_is_not_started(
+    tmp_path: Path, settings: Settings, service: MemoryService, qapp: object
+) -> None:
     first = start_bridge(service, tmp_path, settings)
     (tmp_path / "bridge.json").write_text(json.dumps({"url": "http://127.0.0.1:1", "pid": 1, "protocol": 1}))
     try:

@@ -24,7 +24,9 @@ def _companion(qtbot, context: AppContext) -> CompanionWindow:
     return window
 
 
-def test_view_menu_toggles_an_always_on_top_companion_and_follows_its_close(qtbot, desktop: DesktopApp) -> None:
+def test_view_menu_toggles_an_always_on_top_companion_and_follows_its_close(
+    qtbot, desktop: DesktopApp
+) -> None:
     action = desktop.window.menus.companion
     action.trigger()
     companion = desktop.companion
@@ -37,8 +39,8 @@ def test_view_menu_toggles_an_always_on_top_companion_and_follows_its_close(qtbo
 
 
 def test_it_shows_the_last_recall_and_the_memories_it_came_from(
-        qtbot, context: AppContext, service: MemoryService, seed: Callable[..., Node],
-        settled: Callable[[], None]) -> None:
+    qtbot, context: AppContext, service: MemoryService, seed: Callable[..., Node], settled: Callable[[], None]
+) -> None:
     keys = seed("fact", {"statement": "The lighthouse keeper hoards brass keys"})
     companion = _companion(qtbot, context)
     service.recall(RecallRequest(CHAT, "what about the lighthouse keeper", index=1), keep=True)
@@ -50,14 +52,16 @@ def test_it_shows_the_last_recall_and_the_memories_it_came_from(
 
 
 def test_f_forgets_and_p_pins_the_memory_under_the_cursor(
-        qtbot, context: AppContext, service: MemoryService, seed: Callable[..., Node],
-        settled: Callable[[], None]) -> None:
+    qtbot, context: AppContext, service: MemoryService, seed: Callable[..., Node], settled: Callable[[], None]
+) -> None:
     keys = seed("fact", {"statement": "The lighthouse keeper hoards brass keys"})
     lamp = seed("fact", {"statement": "The lighthouse lamp burns whale oil"})
     service.recall(RecallRequest(CHAT, "lighthouse keeper brass keys lamp", index=1), keep=True)
     companion = _companion(qtbot, context)
     settled()
-    ids = [companion.memories.item(r).data(Qt.ItemDataRole.UserRole) for r in range(companion.memories.count())]
+    ids = [
+        companion.memories.item(r).data(Qt.ItemDataRole.UserRole) for r in range(companion.memories.count())
+    ]
     assert set(ids) == {keys.id, lamp.id}
     companion.memories.setFocus()
     companion.memories.setCurrentRow(ids.index(lamp.id))
@@ -81,8 +85,8 @@ def test_f_forgets_and_p_pins_the_memory_under_the_cursor(
 
 
 def test_it_follows_the_chat_sillytavern_syncs_and_searches_there(
-        qtbot, context: AppContext, service: MemoryService, seed: Callable[..., Node],
-        settled: Callable[[], None]) -> None:
+    qtbot, context: AppContext, service: MemoryService, seed: Callable[..., Node], settled: Callable[[], None]
+) -> None:
     seed("fact", {"statement": "The lighthouse keeper hoards brass keys"})
     companion = _companion(qtbot, context)
     service.sync("chat-2", [MessageIn(index=0, role="user", text="a new story")], complete=True)
@@ -97,8 +101,8 @@ def test_it_follows_the_chat_sillytavern_syncs_and_searches_there(
 
 
 def test_opened_after_sillytavern_synced_it_starts_on_that_chat_not_the_main_window_s(
-        qtbot, context: AppContext, service: MemoryService, seed: Callable[..., Node],
-        settled: Callable[[], None]) -> None:
+    qtbot, context: AppContext, service: MemoryService, seed: Callable[..., Node], settled: Callable[[], None]
+) -> None:
     seed("fact", {"statement": "The lighthouse keeper hoards brass keys"})
     context.set_chat(CHAT)  # the main window shows one chat…
     service.sync("chat-2", [MessageIn(index=0, role="user", text="a new story")], complete=True)
@@ -109,8 +113,8 @@ def test_opened_after_sillytavern_synced_it_starts_on_that_chat_not_the_main_win
 
 
 def test_ctrl_z_in_the_companion_undoes_a_forget_in_its_own_chat(
-        qtbot, context: AppContext, service: MemoryService, seed: Callable[..., Node],
-        settled: Callable[[], None]) -> None:
+    qtbot, context: AppContext, service: MemoryService, seed: Callable[..., Node], settled: Callable[[], None]
+) -> None:
     keys = seed("fact", {"statement": "The lighthouse keeper hoards brass keys"})
     service.recall(RecallRequest(CHAT, "lighthouse keeper brass keys", index=1), keep=True)
     service.sync("chat-2", [MessageIn(index=0, role="user", text="a new story")], complete=True)
@@ -130,8 +134,8 @@ def test_ctrl_z_in_the_companion_undoes_a_forget_in_its_own_chat(
 
 
 def test_a_recalled_memory_pinned_already_offers_unpin(
-        qtbot, context: AppContext, service: MemoryService, seed: Callable[..., Node],
-        settled: Callable[[], None]) -> None:
+    qtbot, context: AppContext, service: MemoryService, seed: Callable[..., Node], settled: Callable[[], None]
+) -> None:
     keys = seed("fact", {"statement": "The lighthouse keeper hoards brass keys"})
     service.update_node(CHAT, keys.id, {"pinned": True})
     service.recall(RecallRequest(CHAT, "what about the lighthouse keeper", index=1), keep=True)

@@ -13,13 +13,15 @@ from bme_desktop.ui.context import AppContext
 
 
 def test_settings_are_written_off_the_gui_thread_and_the_last_save_wins(
-        context: AppContext, data_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    context: AppContext, data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     threads: list[threading.Thread] = []
     real = context_module.save_settings
 
     def recording(folder: Path, settings: object) -> None:
         threads.append(threading.current_thread())
         real(folder, settings)  # type: ignore[arg-type]
+
     monkeypatch.setattr(context_module, "save_settings", recording)
     names = list(context.themes.themes)
     for name in names:

@@ -26,13 +26,19 @@ def test_demo_story_does_not_import_qt() -> None:
     import inspect
 
     import bme_desktop.ui.demo_story as module
-    imported = {n.module or "" for n in ast.walk(ast.parse(inspect.getsource(module))) if isinstance(n, ast.ImportFrom)}
+
+    imported = {
+        n.module or ""
+        for n in ast.walk(ast.parse(inspect.getsource(module)))
+        if isinstance(n, ast.ImportFrom)
+    }
     assert not any("PySide6" in name or "pyqtgraph" in name for name in imported)
 
 
 def test_demo_gives_the_user_a_persona_that_grew_over_three_snapshots(service: MemoryService) -> None:
     from bme_desktop.core.lifecycle.persona import KINDS, current_persona, persona_history
     from bme_desktop.core.lifecycle.tiers import is_injectable
+
     build_demo(service, scale=2)
     history = persona_history(service, "demo-ember-road")
     assert [p.version for p in history] == [1, 2, 3]
@@ -43,14 +49,17 @@ def test_demo_gives_the_user_a_persona_that_grew_over_three_snapshots(service: M
     assert {tr.kind for tr in current.traits} == set(KINDS)
     patient = next(tr for tr in current.traits if tr.text == "patient with strangers")
     assert len(patient.evidence) == 2  # said twice, one trait with both memories as evidence
-    for node in service.read(lambda r: r.nodes_by_ids("demo-ember-road", {i for tr in current.traits
-                                                                          for i in tr.evidence})):
+    for node in service.read(
+        lambda r: r.nodes_by_ids("demo-ember-road", {i for tr in current.traits for i in tr.evidence})
+    ):
         assert is_injectable(node) and node.created_at <= current.at
 
 
 def test_the_persona_panel_shows_the_demo_profile_and_its_timeline(
-        qtbot, context: AppContext, service: MemoryService, settled: Callable[[], None]) -> None:
+    qtbot, context: AppContext, service: MemoryService, settled: Callable[[], None]
+) -> None:
     from bme_desktop.ui.panels.persona import PersonaPanel
+
     build_demo(service, scale=2)
     panel = PersonaPanel(context)
     qtbot.addWidget(panel)
@@ -64,6 +73,7 @@ def test_the_persona_panel_shows_the_demo_profile_and_its_timeline(
 def test_an_upkeep_pass_after_the_demo_keeps_the_persona_evidence_approved(service: MemoryService) -> None:
     from bme_desktop.core.lifecycle.persona import current_persona
     from bme_desktop.core.lifecycle.tasks import run_upkeep
+
     build_demo(service, scale=2)
     before = current_persona(service, "demo-ember-road")
     run_upkeep(service, "demo-ember-road")  # the app runs one at start: new memories go to review

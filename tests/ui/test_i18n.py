@@ -28,15 +28,33 @@ from bme_desktop.ui.main_window import MainWindow
 from bme_desktop.ui.resources import translations_dir
 
 # Proper names and technical words that stay in Latin letters in Chinese too.
-WHITELIST = {"BME", "Desktop", "SQLite", "English", "Crimson", "Synth", "Neon", "Cyan", "Amber", "Console",
-             "Violet", "Haze", "Ctrl", "Lyra", "OpenGL", "offscreen", "SillyTavern"}  # product, platform names
+WHITELIST = {
+    "BME",
+    "Desktop",
+    "SQLite",
+    "English",
+    "Crimson",
+    "Synth",
+    "Neon",
+    "Cyan",
+    "Amber",
+    "Console",
+    "Violet",
+    "Haze",
+    "Ctrl",
+    "Lyra",
+    "OpenGL",
+    "offscreen",
+    "SillyTavern",
+}  # product, platform names
 WORD = re.compile(r"[A-Za-z]{3,}")
 MARKUP = re.compile(r"<[^>]*>|&\w+;")  # rich text's tags and entities are not shown
 
 
 def shown_text(widget: QLabel, text: str) -> str:
     rich = widget.textFormat() == Qt.TextFormat.RichText or (
-        widget.textFormat() == Qt.TextFormat.AutoText and text.lstrip().startswith("<"))
+        widget.textFormat() == Qt.TextFormat.AutoText and text.lstrip().startswith("<")
+    )
     return MARKUP.sub(" ", text) if rich else text
 
 
@@ -56,8 +74,10 @@ def visible_texts(window: MainWindow) -> Iterator[tuple[str, str]]:
             yield from (("tab", widget.tabText(i)) for i in range(widget.count()))
         if isinstance(widget, QTableView) and widget.model() is not None:
             model = widget.model()
-            yield from (("header", str(model.headerData(c, Qt.Orientation.Horizontal)))
-                        for c in range(model.columnCount()))
+            yield from (
+                ("header", str(model.headerData(c, Qt.Orientation.Horizontal)))
+                for c in range(model.columnCount())
+            )
         if isinstance(widget, QMenu):
             yield "menu", widget.title()
             yield from (("action", a.text()) for a in widget.actions())
@@ -73,7 +93,8 @@ def chinese(qapp: QApplication) -> Iterator[None]:
 
 
 def test_the_zh_build_has_no_untranslated_visible_strings(
-        qtbot, chinese: None, context: AppContext, seed: Callable[..., Node], settled: Callable[[], None]) -> None:
+    qtbot, chinese: None, context: AppContext, seed: Callable[..., Node], settled: Callable[[], None]
+) -> None:
     node = seed("character", {"name": "Lyra", "state": "守灯人"})
     context.language = "zh"
     window = MainWindow(context)
@@ -83,8 +104,11 @@ def test_the_zh_build_has_no_untranslated_visible_strings(
     context.sigNodeSelected.emit(node.id)
     settled()
     data_paths = str(context.data_dir)
-    untranslated = [(kind, text) for kind, text in visible_texts(window)
-                    if any(w not in WHITELIST for w in WORD.findall(text.replace(data_paths, "")))]
+    untranslated = [
+        (kind, text)
+        for kind, text in visible_texts(window)
+        if any(w not in WHITELIST for w in WORD.findall(text.replace(data_paths, "")))
+    ]
     assert untranslated == []
 
 
@@ -106,6 +130,7 @@ def test_english_reads_its_plurals_right(qapp: QApplication) -> None:
 
     from bme_desktop.ui.panels.actions import progress_text
     from bme_desktop.ui.panels.review import Review
+
     translator = install_translator(qapp, "en", translations_dir())
     assert translator is not None
     try:
@@ -123,6 +148,7 @@ def test_every_plural_of_the_interface_has_its_english_forms() -> None:
     """A message with plural forms (``self.tr(text, "", n)``) is in bme_en.ts, both forms filled,
     neither with '(s)': the update script adds new ones there as unfinished."""
     import xml.etree.ElementTree as ET
+
     root = ET.parse(translations_dir() / "bme_en.ts").getroot()
     messages = root.findall(".//message")
     assert len(messages) >= 10

@@ -22,7 +22,8 @@ CHAT = "chat-1"
 def _select(panel: MemoriesPanel, row: int) -> None:
     panel.table.selectionModel().setCurrentIndex(
         panel.model.index(row, 1),
-        QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows)
+        QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows,
+    )
 
 
 def _open(qtbot, context: AppContext, settled: Callable[[], None], height: int) -> MemoriesPanel:
@@ -40,8 +41,8 @@ def _selected_ids(panel: MemoriesPanel) -> list[str]:
 
 
 def test_saving_keeps_the_selection_scroll_and_shows_the_saved_values(
-        qtbot, context: AppContext, service: MemoryService, seed: Callable[..., Node],
-        settled: Callable[[], None]) -> None:
+    qtbot, context: AppContext, service: MemoryService, seed: Callable[..., Node], settled: Callable[[], None]
+) -> None:
     for i in range(60):
         seed("fact", {"statement": f"fact number {i}"})
     panel = _open(qtbot, context, settled, 900)
@@ -67,8 +68,8 @@ def test_saving_keeps_the_selection_scroll_and_shows_the_saved_values(
 
 
 def test_new_rows_arrive_without_moving_the_selected_row(
-        qtbot, context: AppContext, service: MemoryService, seed: Callable[..., Node],
-        settled: Callable[[], None]) -> None:
+    qtbot, context: AppContext, service: MemoryService, seed: Callable[..., Node], settled: Callable[[], None]
+) -> None:
     for i in range(40):
         seed("fact", {"statement": f"old fact {i}"})
     panel = _open(qtbot, context, settled, 1100)  # tall enough for row 5 to show whatever the theme's font
@@ -87,12 +88,13 @@ def test_new_rows_arrive_without_moving_the_selected_row(
     assert _selected_ids(panel) == [chosen.id]
     assert panel.table.rowViewportPosition(row) == y  # and it did not move on screen
     assert {panel.model.node_at(r).fields["statement"] for r in range(3)} == {  # type: ignore[union-attr]
-        f"new fact {i}" for i in range(3)}
+        f"new fact {i}" for i in range(3)
+    }
 
 
 def test_every_count_on_screen_agrees_during_a_stream_of_new_memories(
-        qtbot, context: AppContext, service: MemoryService, seed: Callable[..., Node],
-        settled: Callable[[], None]) -> None:
+    qtbot, context: AppContext, service: MemoryService, seed: Callable[..., Node], settled: Callable[[], None]
+) -> None:
     for i in range(5):
         seed("fact", {"statement": f"fact {i}"})
     window = MainWindow(context)
@@ -106,6 +108,7 @@ def test_every_count_on_screen_agrees_during_a_stream_of_new_memories(
     def shown() -> tuple[str, str, str]:
         chat_line = window.chats.chat_items()[CHAT].text().splitlines()[1].split(" ")[0]
         return chat_line, overview.cards["nodes"].value.text(), memories.count.text().split(" ")[0]
+
     for batch in range(3):  # memories arriving as a sync extracts them
         for i in range(4):
             service.create_node(CHAT, NodeDraft(type="fact", fields={"statement": f"new {batch}.{i}"}))

@@ -30,15 +30,22 @@ def _every_panel(window: MainWindow) -> None:
 
 
 def _english_left(window: QWidget, data: str) -> list[tuple[str, str]]:
-    return [(kind, text) for kind, text in visible_texts(window)
-            if any(w not in WHITELIST | NAMES for w in WORD.findall(text.replace(data, "")))]
+    return [
+        (kind, text)
+        for kind, text in visible_texts(window)
+        if any(w not in WHITELIST | NAMES for w in WORD.findall(text.replace(data, "")))
+    ]
 
 
 @pytest.fixture
 def story(desktop: DesktopApp) -> MemoriesPanel:
     service = desktop.context.service
-    service.sync(CHAT, [MessageIn(index=0, role="user", text="hello"),
-                        MessageIn(index=1, role="assistant", text="hi")], complete=True, character="Lyra")
+    service.sync(
+        CHAT,
+        [MessageIn(index=0, role="user", text="hello"), MessageIn(index=1, role="assistant", text="hi")],
+        complete=True,
+        character="Lyra",
+    )
     for name in ("Lyra", "Kael", "Wren"):
         service.create_node(CHAT, NodeDraft(type="character", fields={"name": name}))
     window = desktop.window
@@ -55,7 +62,8 @@ def story(desktop: DesktopApp) -> MemoriesPanel:
 
 
 def test_a_language_switch_translates_the_same_window_in_place(
-        desktop: DesktopApp, story: MemoriesPanel, qapp: QApplication, monkeypatch: pytest.MonkeyPatch) -> None:
+    desktop: DesktopApp, story: MemoriesPanel, qapp: QApplication, monkeypatch: pytest.MonkeyPatch
+) -> None:
     errors = Errors()
     monkeypatch.setattr(sys, "excepthook", errors)
     window, context = desktop.window, desktop.context
@@ -89,15 +97,17 @@ def test_a_language_switch_translates_the_same_window_in_place(
     assert window.docks["memories"].windowTitle() == title
     assert window.menuBar().actions()[0].text() == file_menu
     assert settle(context.runner)
-    chinese_left = [(kind, text) for kind, text in visible_texts(window)
-                    if CJK.search(text) and text != "中文"]  # the language's own name, in View → Language
+    chinese_left = [
+        (kind, text) for kind, text in visible_texts(window) if CJK.search(text) and text != "中文"
+    ]  # the language's own name, in View → Language
     assert chinese_left == []
     assert story.editor.node is not None and story.editor.node.id == selected.id
     assert errors.seen == []
 
 
-def test_a_panel_first_shown_after_a_switch_speaks_the_new_language(desktop: DesktopApp,
-                                                                   story: MemoriesPanel) -> None:
+def test_a_panel_first_shown_after_a_switch_speaks_the_new_language(
+    desktop: DesktopApp, story: MemoriesPanel
+) -> None:
     desktop.set_language("zh")
     window = desktop.window
     assert window.show_panel("settings")

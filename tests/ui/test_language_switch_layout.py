@@ -12,16 +12,23 @@ from bme_desktop.ui.wait_idle import settle
 
 def _layout(window: MainWindow) -> tuple[QRect, dict[str, QRect]]:
     """The window's geometry and that of every dock on screen (not a tab behind another)."""
-    return window.geometry(), {key: dock.geometry() for key, dock in window.docks.items()
-                               if dock.isVisible() and not dock.visibleRegion().isEmpty()}
+    return window.geometry(), {
+        key: dock.geometry()
+        for key, dock in window.docks.items()
+        if dock.isVisible() and not dock.visibleRegion().isEmpty()
+    }
 
 
-def test_switching_language_keeps_the_window_and_dock_geometry(desktop: DesktopApp, qapp: QApplication) -> None:
+def test_switching_language_keeps_the_window_and_dock_geometry(
+    desktop: DesktopApp, qapp: QApplication
+) -> None:
     window = desktop.window
     window.resize(1440, 900)
     window.show()
     settle(desktop.context.runner)
-    window.resizeDocks([window.docks["chats"], window.docks["memories"]], [420, 560], Qt.Orientation.Horizontal)
+    window.resizeDocks(
+        [window.docks["chats"], window.docks["memories"]], [420, 560], Qt.Orientation.Horizontal
+    )
     assert window.show_panel("persona")  # another tab of the right-hand group in front
     window.stack.setCurrentIndex(window.stack.count() - 1)
     settle(desktop.context.runner)

@@ -44,6 +44,7 @@ def test_the_hidden_graph_restyles_its_points_only_once_shown(qtbot, desktop: De
 
     def colours() -> list[str]:
         return [b.color().name() for b in view.canvas.scatter.data["brush"]]
+
     before = colours()
     assert before
     desktop.context.themes.apply("neon-cyan")

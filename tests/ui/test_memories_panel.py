@@ -19,8 +19,9 @@ def _titles(panel: MemoriesPanel) -> set[str]:
     return {panel.model.node_at(r).title for r in range(panel.model.rowCount())}  # type: ignore[union-attr]
 
 
-def test_typing_in_the_search_box_filters_the_table(qtbot, context: AppContext, service: MemoryService,
-                                                    seed: Callable[..., Node], settled: Callable[[], None]) -> None:
+def test_typing_in_the_search_box_filters_the_table(
+    qtbot, context: AppContext, service: MemoryService, seed: Callable[..., Node], settled: Callable[[], None]
+) -> None:
     seed("character", {"name": "Lyra", "state": "keeps the lanterns"})
     seed("character", {"name": "Orsk", "state": "owes the harbour"})
     seed("fact", {"statement": "Lyra fears deep water", "subject": "Lyra"})
@@ -37,8 +38,9 @@ def test_typing_in_the_search_box_filters_the_table(qtbot, context: AppContext, 
     assert panel.model.total == total == 2
 
 
-def test_the_table_pages_instead_of_loading_everything(qtbot, context: AppContext, seed: Callable[..., Node],
-                                                       settled: Callable[[], None]) -> None:
+def test_the_table_pages_instead_of_loading_everything(
+    qtbot, context: AppContext, seed: Callable[..., Node], settled: Callable[[], None]
+) -> None:
     for i in range(25):
         seed("fact", {"statement": f"fact {i}"})
     panel = MemoriesPanel(context)
@@ -55,8 +57,8 @@ def test_the_table_pages_instead_of_loading_everything(qtbot, context: AppContex
 
 
 def test_saving_in_the_editor_changes_the_store_and_undo_restores_it(
-        qtbot, context: AppContext, service: MemoryService, seed: Callable[..., Node],
-        settled: Callable[[], None]) -> None:
+    qtbot, context: AppContext, service: MemoryService, seed: Callable[..., Node], settled: Callable[[], None]
+) -> None:
     node = seed("event", {"summary": "Lyra lights the lantern", "title": "Lantern"})
     window = MainWindow(context)
     qtbot.addWidget(window)
@@ -81,8 +83,9 @@ def test_saving_in_the_editor_changes_the_store_and_undo_restores_it(
     assert panel.editor.field_edit("summary").toPlainText() == "Lyra lights the lantern"  # type: ignore[union-attr]
 
 
-def test_new_memory_creates_a_node(qtbot, context: AppContext, service: MemoryService, seed: Callable[..., Node],
-                                   settled: Callable[[], None]) -> None:
+def test_new_memory_creates_a_node(
+    qtbot, context: AppContext, service: MemoryService, seed: Callable[..., Node], settled: Callable[[], None]
+) -> None:
     seed()
     panel = MemoriesPanel(context)
     qtbot.addWidget(panel)
@@ -98,8 +101,9 @@ def test_new_memory_creates_a_node(qtbot, context: AppContext, service: MemorySe
     assert "No names underwater" in _titles(panel)
 
 
-def test_delete_moves_the_node_to_the_recycle_bin(qtbot, context: AppContext, service: MemoryService,
-                                                  seed: Callable[..., Node], settled: Callable[[], None]) -> None:
+def test_delete_moves_the_node_to_the_recycle_bin(
+    qtbot, context: AppContext, service: MemoryService, seed: Callable[..., Node], settled: Callable[[], None]
+) -> None:
     node = seed("fact", {"statement": "to be deleted"})
     panel = MemoriesPanel(context)
     qtbot.addWidget(panel)
@@ -113,8 +117,8 @@ def test_delete_moves_the_node_to_the_recycle_bin(qtbot, context: AppContext, se
 
 
 def test_with_no_memory_the_editor_shows_no_stale_or_made_up_values(
-        qtbot, context: AppContext, service: MemoryService, seed: Callable[..., Node],
-        settled: Callable[[], None]) -> None:
+    qtbot, context: AppContext, service: MemoryService, seed: Callable[..., Node], settled: Callable[[], None]
+) -> None:
     node = seed("fact", {"statement": "to be deleted"}, importance=8.0)
     panel = MemoriesPanel(context)
     qtbot.addWidget(panel)
@@ -125,7 +129,9 @@ def test_with_no_memory_the_editor_shows_no_stale_or_made_up_values(
     assert not editor.importance.isVisible() and not editor.save_button.isVisible()  # not "Event, 0.0"
     context.sigNodeSelected.emit(node.id)
     settled()
-    assert editor.importance.isVisible() and editor.importance.value() == 8.0 and editor.save_button.isEnabled()
+    assert (
+        editor.importance.isVisible() and editor.importance.value() == 8.0 and editor.save_button.isEnabled()
+    )
     editor.delete_button.click()
     settled()
     assert editor.node is None and not editor.importance.isVisible()  # the deleted one's values went with it

@@ -25,8 +25,8 @@ def _panel(qtbot, context: AppContext, settled: Callable[[], None]) -> MemoriesP
 
 
 def test_link_dialog_creates_an_edge_and_unlink_removes_it(
-        qtbot, context: AppContext, service: MemoryService, seed: Callable[..., Node],
-        settled: Callable[[], None]) -> None:
+    qtbot, context: AppContext, service: MemoryService, seed: Callable[..., Node], settled: Callable[[], None]
+) -> None:
     lyra = seed("character", {"name": "Lyra"})
     harbour = seed("location", {"name": "Harbour"})
     panel = _panel(qtbot, context, settled)
@@ -51,8 +51,8 @@ def test_link_dialog_creates_an_edge_and_unlink_removes_it(
 
 
 def test_merge_button_merges_the_two_selected_and_undo_restores_them(
-        qtbot, context: AppContext, service: MemoryService, seed: Callable[..., Node],
-        settled: Callable[[], None]) -> None:
+    qtbot, context: AppContext, service: MemoryService, seed: Callable[..., Node], settled: Callable[[], None]
+) -> None:
     keep = seed("fact", {"statement": "Lyra keeps the lantern"}, source_indices=[0])
     other = seed("fact", {"statement": "Lyra tends the lantern", "subject": "Lyra"}, source_indices=[1])
     window = MainWindow(context)
@@ -64,8 +64,9 @@ def test_merge_button_merges_the_two_selected_and_undo_restores_them(
     selection = panel.table.selectionModel()
     for node in (keep, other):
         index = panel.model.index(panel.model.row_of(node.id), 0)
-        selection.setCurrentIndex(index, QItemSelectionModel.SelectionFlag.Select
-                                  | QItemSelectionModel.SelectionFlag.Rows)
+        selection.setCurrentIndex(
+            index, QItemSelectionModel.SelectionFlag.Select | QItemSelectionModel.SelectionFlag.Rows
+        )
     assert [n.id for n in panel.selected_nodes()] == [keep.id, other.id]
     assert panel.ops.merge_button.isEnabled()
     panel.ops.merge_button.click()
@@ -85,16 +86,17 @@ def test_merge_button_merges_the_two_selected_and_undo_restores_them(
 
 
 def test_merge_can_keep_the_other_memory_or_be_cancelled(
-        qtbot, context: AppContext, service: MemoryService, seed: Callable[..., Node],
-        settled: Callable[[], None]) -> None:
+    qtbot, context: AppContext, service: MemoryService, seed: Callable[..., Node], settled: Callable[[], None]
+) -> None:
     first = seed("fact", {"statement": "Lyra keeps the lantern"}, source_indices=[0])
     second = seed("fact", {"statement": "Lyra tends the lantern"}, source_indices=[1])
     panel = _panel(qtbot, context, settled)
     selection = panel.table.selectionModel()
     for node in (first, second):
         index = panel.model.index(panel.model.row_of(node.id), 0)
-        selection.setCurrentIndex(index, QItemSelectionModel.SelectionFlag.Select
-                                  | QItemSelectionModel.SelectionFlag.Rows)
+        selection.setCurrentIndex(
+            index, QItemSelectionModel.SelectionFlag.Select | QItemSelectionModel.SelectionFlag.Rows
+        )
     panel.ops.merge_button.click()
     box = panel.ops.confirm_box
     assert box is not None
@@ -104,7 +106,7 @@ def test_merge_can_keep_the_other_memory_or_be_cancelled(
     panel.ops.merge_button.click()
     box = panel.ops.confirm_box
     assert box is not None
-    swap, = [b for b in box.buttons() if box.buttonRole(b) == QMessageBox.ButtonRole.ActionRole]
+    (swap,) = [b for b in box.buttons() if box.buttonRole(b) == QMessageBox.ButtonRole.ActionRole]
     assert second.title in swap.text()
     swap.click()
     settled()
@@ -112,8 +114,9 @@ def test_merge_can_keep_the_other_memory_or_be_cancelled(
     assert service.get_node(CHAT, first.id, include_deleted=True).deleted_at is not None
 
 
-def test_pin_and_tier_are_single_service_edits(qtbot, context: AppContext, service: MemoryService,
-                                               seed: Callable[..., Node], settled: Callable[[], None]) -> None:
+def test_pin_and_tier_are_single_service_edits(
+    qtbot, context: AppContext, service: MemoryService, seed: Callable[..., Node], settled: Callable[[], None]
+) -> None:
     node = seed("fact", {"statement": "Lyra keeps the lantern"})
     panel = _panel(qtbot, context, settled)
     panel.table.selectRow(panel.model.row_of(node.id))

@@ -8,8 +8,11 @@ from bme_desktop.ui.memory_table import MIN_TITLE_CHARS, TITLE_COLUMN, make_memo
 
 
 def _others(table: object) -> int:
-    return sum(table.columnWidth(c) for c in range(len(COLUMNS))  # type: ignore[attr-defined]
-               if c != TITLE_COLUMN and not table.isColumnHidden(c))  # type: ignore[attr-defined]
+    return sum(
+        table.columnWidth(c)
+        for c in range(len(COLUMNS))  # type: ignore[attr-defined]
+        if c != TITLE_COLUMN and not table.isColumnHidden(c)
+    )  # type: ignore[attr-defined]
 
 
 def test_a_narrow_table_keeps_the_title_readable_and_scrolls_sideways(qtbot, context: AppContext) -> None:

@@ -19,7 +19,8 @@ CHAT = "chat-1"  # the chat the ``seed`` fixture writes
 
 
 def test_an_edit_comes_back_with_its_change_record_and_initiator(
-        context: AppContext, service: MemoryService, seed: Callable[..., Node], settled: Callable[[], None]) -> None:
+    context: AppContext, service: MemoryService, seed: Callable[..., Node], settled: Callable[[], None]
+) -> None:
     node = seed()
     threads: list[str] = []
     results: list[OpResult[Node]] = []
@@ -29,6 +30,7 @@ def test_an_edit_comes_back_with_its_change_record_and_initiator(
     def edit(s: MemoryService) -> Node:
         threads.append(threading.current_thread().name)
         return s.update_node(CHAT, node.id, {"pinned": True})
+
     context.operate(edit, results.append)
     settled()
     (result,) = results
@@ -43,8 +45,8 @@ def test_an_edit_comes_back_with_its_change_record_and_initiator(
 
 
 def test_the_editor_reads_others_edits_again_but_not_its_own(
-        qtbot, context: AppContext, service: MemoryService, seed: Callable[..., Node],
-        settled: Callable[[], None]) -> None:
+    qtbot, context: AppContext, service: MemoryService, seed: Callable[..., Node], settled: Callable[[], None]
+) -> None:
     node = seed(fields={"statement": "one"})
     context.set_chat(CHAT)
     editor = NodeEditor(context)

@@ -6,10 +6,14 @@ from bme_desktop.ui.panels.overview import LastExtraction, extraction_text
 
 
 def test_the_line_names_the_model_of_the_last_batch() -> None:
-    assert extraction_text(LastExtraction("llm", "SillyTavern's model (gpt-4o)", "")) == \
-        "Last extraction: SillyTavern's model (gpt-4o)"
-    assert extraction_text(LastExtraction("llm", "proxy upstream (deepseek-chat)", "")) == \
-        "Last extraction: the proxy's upstream (deepseek-chat)"
+    assert (
+        extraction_text(LastExtraction("llm", "SillyTavern's model (gpt-4o)", ""))
+        == "Last extraction: SillyTavern's model (gpt-4o)"
+    )
+    assert (
+        extraction_text(LastExtraction("llm", "proxy upstream (deepseek-chat)", ""))
+        == "Last extraction: the proxy's upstream (deepseek-chat)"
+    )
     assert extraction_text(LastExtraction("llm", "qwen2.5:7b", "")) == "Last extraction: qwen2.5:7b"
 
 

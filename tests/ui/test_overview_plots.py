@@ -34,12 +34,15 @@ def test_latency_is_numbered_in_order() -> None:
 
 
 def keep_recall(service: MemoryService, index: int, elapsed_ms: float) -> None:
-    service.put_recall_record(RecallRequest(CHAT, "where is the key?", index=index),
-                              RecallResult(injection="", token_estimate=0, elapsed_ms=elapsed_ms, nodes=[]))
+    service.put_recall_record(
+        RecallRequest(CHAT, "where is the key?", index=index),
+        RecallResult(injection="", token_estimate=0, elapsed_ms=elapsed_ms, nodes=[]),
+    )
 
 
-def test_series_of_a_real_chat_count_live_memories_and_kept_recalls(service: MemoryService,
-                                                                     seed: Callable[..., Node]) -> None:
+def test_series_of_a_real_chat_count_live_memories_and_kept_recalls(
+    service: MemoryService, seed: Callable[..., Node]
+) -> None:
     seed()
     seed()
     gone = seed()
@@ -54,8 +57,13 @@ def test_series_of_a_real_chat_count_live_memories_and_kept_recalls(service: Mem
 
 
 def test_a_burst_of_graph_changes_is_one_refresh_that_shows_the_new_memories(
-        qtbot, context: AppContext, service: MemoryService, seed: Callable[..., Node],
-        settled: Callable[[], None], monkeypatch: pytest.MonkeyPatch) -> None:
+    qtbot,
+    context: AppContext,
+    service: MemoryService,
+    seed: Callable[..., Node],
+    settled: Callable[[], None],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     seed()
     panel = OverviewPanel(context)
     qtbot.addWidget(panel)
@@ -68,6 +76,7 @@ def test_a_burst_of_graph_changes_is_one_refresh_that_shows_the_new_memories(
     def counting(svc: MemoryService, chat_id: str) -> object:
         loads.append(chat_id)
         return real(svc, chat_id)
+
     monkeypatch.setattr(overview_module, "load_overview", counting)
     for _ in range(4):
         seed()
@@ -95,7 +104,8 @@ def test_an_empty_memories_by_type_chart_says_so_and_shows_no_axis_values(qtbot,
 
 
 def test_a_theme_switch_redraws_the_chart_on_screen_and_a_hidden_one_when_it_is_picked(
-        qtbot, context: AppContext, seed: Callable[..., Node], settled: Callable[[], None]) -> None:
+    qtbot, context: AppContext, seed: Callable[..., Node], settled: Callable[[], None]
+) -> None:
     seed()
     panel = OverviewPanel(context)
     qtbot.addWidget(panel)
@@ -114,9 +124,15 @@ def test_a_theme_switch_redraws_the_chart_on_screen_and_a_hidden_one_when_it_is_
 
 def test_the_charts_behind_the_picker_are_built_when_first_picked(qtbot, context: AppContext) -> None:
     import pyqtgraph as pg
+
     panel = OverviewPanel(context)
     qtbot.addWidget(panel)
-    assert [isinstance(panel.charts.stack.widget(i), pg.PlotWidget) for i in range(4)] == [True, False, False, False]
+    assert [isinstance(panel.charts.stack.widget(i), pg.PlotWidget) for i in range(4)] == [
+        True,
+        False,
+        False,
+        False,
+    ]
     panel.charts.picker.setCurrentIndex(3)
     assert isinstance(panel.charts.stack.widget(3), pg.PlotWidget)
     assert panel.charts.stack.currentWidget() is panel.charts.retrievability

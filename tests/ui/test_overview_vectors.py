@@ -30,8 +30,13 @@ def recaller(hashed_recaller: HybridRecaller) -> HybridRecaller:
 
 
 def test_the_panel_shows_the_embedded_count_once_the_index_is_ready(
-        qtbot, context: AppContext, service: MemoryService, recaller: HybridRecaller,
-        seed: Callable[..., Node], settled: Callable[[], None]) -> None:
+    qtbot,
+    context: AppContext,
+    service: MemoryService,
+    recaller: HybridRecaller,
+    seed: Callable[..., Node],
+    settled: Callable[[], None],
+) -> None:
     for _ in range(3):
         seed()
     panel = OverviewPanel(context)

@@ -14,10 +14,12 @@ CHAT = "chat-1"
 
 
 def test_running_upkeep_promotes_an_important_draft_and_shows_the_count(
-        qtbot, context: AppContext, service: MemoryService, seed: Callable[..., Node],
-        settled: Callable[[], None]) -> None:
+    qtbot, context: AppContext, service: MemoryService, seed: Callable[..., Node], settled: Callable[[], None]
+) -> None:
     register_tasks(service)
-    draft = seed("fact", {"statement": "the lighthouse key is under the stone"}, tier="short_term", importance=9.0)
+    draft = seed(
+        "fact", {"statement": "the lighthouse key is under the stone"}, tier="short_term", importance=9.0
+    )
     panel = ActionsPanel(context)
     qtbot.addWidget(panel)
     context.set_chat(CHAT)
@@ -31,8 +33,8 @@ def test_running_upkeep_promotes_an_important_draft_and_shows_the_count(
 
 
 def test_a_task_this_version_has_not_registered_is_disabled_with_a_reason(
-        qtbot, context: AppContext, service: MemoryService, seed: Callable[..., Node],
-        settled: Callable[[], None]) -> None:
+    qtbot, context: AppContext, service: MemoryService, seed: Callable[..., Node], settled: Callable[[], None]
+) -> None:
     seed()
     service.maintenance_tasks.pop("reflect", None)
     panel = ActionsPanel(context)
@@ -47,13 +49,15 @@ def test_a_task_this_version_has_not_registered_is_disabled_with_a_reason(
 
 
 def test_a_conflict_from_the_service_is_shown_as_the_result(
-        qtbot, context: AppContext, service: MemoryService, seed: Callable[..., Node],
-        settled: Callable[[], None]) -> None:
+    qtbot, context: AppContext, service: MemoryService, seed: Callable[..., Node], settled: Callable[[], None]
+) -> None:
     from bme_desktop.core.errors import Conflict
+
     seed()
 
     def refuse(_chat_id: str) -> object:
         raise Conflict("the graph is being restored")
+
     service.maintenance_tasks["summarize"] = refuse  # type: ignore[assignment]
     panel = ActionsPanel(context)
     qtbot.addWidget(panel)

@@ -23,6 +23,7 @@ CHAT = "chat-1"
 
 def slow_task(started: threading.Event, finished: list[str]) -> CancellableTask:
     """A task looping for ten seconds, checking its token every 10 ms."""
+
     def run(chat_id: str, cancel: CancelToken | None) -> ChangeRecord:
         started.set()
         for _ in range(1000):
@@ -30,12 +31,13 @@ def slow_task(started: threading.Event, finished: list[str]) -> CancellableTask:
             time.sleep(0.01)
         finished.append(chat_id)
         return ChangeRecord(chat_id)
+
     return CancellableTask(run)
 
 
 def test_cancel_during_a_running_task_ends_it_cancelled_and_resets_the_row(
-        qtbot, context: AppContext, service: MemoryService, seed: Callable[..., Node],
-        settled: Callable[[], None]) -> None:
+    qtbot, context: AppContext, service: MemoryService, seed: Callable[..., Node], settled: Callable[[], None]
+) -> None:
     seed()
     started, finished = threading.Event(), []
     service.maintenance_tasks["summarize"] = slow_task(started, finished)
@@ -55,7 +57,8 @@ def test_cancel_during_a_running_task_ends_it_cancelled_and_resets_the_row(
 
 
 def test_a_task_that_cannot_stop_keeps_cancel_disabled_with_the_reason(
-        qtbot, context: AppContext, service: MemoryService, seed: Callable[..., Node]) -> None:
+    qtbot, context: AppContext, service: MemoryService, seed: Callable[..., Node]
+) -> None:
     seed()
     service.maintenance_tasks["compress"] = lambda chat_id: ChangeRecord(chat_id)
     panel = ActionsPanel(context)
@@ -66,8 +69,14 @@ def test_a_task_that_cannot_stop_keeps_cancel_disabled_with_the_reason(
     assert "cannot be stopped" in row.cancel.toolTip()
 
 
-def test_cancelling_an_export_writes_no_file(qtbot, context: AppContext, seed: Callable[..., Node], tmp_path: Path,
-                                            monkeypatch: pytest.MonkeyPatch, settled: Callable[[], None]) -> None:
+def test_cancelling_an_export_writes_no_file(
+    qtbot,
+    context: AppContext,
+    seed: Callable[..., Node],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    settled: Callable[[], None],
+) -> None:
     seed()
     panel = ActionsPanel(context)
     qtbot.addWidget(panel)
@@ -81,6 +90,7 @@ def test_cancelling_an_export_writes_no_file(qtbot, context: AppContext, seed: C
         reading.set()
         release.wait(5)
         return real_dumps(document)
+
     monkeypatch.setattr(actions_io, "dumps", held_dumps)
     row = panel.files.rows["export"]
     row.button.click()

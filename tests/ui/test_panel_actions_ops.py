@@ -17,15 +17,28 @@ from bme_desktop.ui.context import AppContext
 from bme_desktop.ui.panels.actions import ActionRow, ActionsPanel
 
 CHAT = "chat-1"
-TEXTS = ["Mira, where does the road go?", "To Keld harbour. We must find the lost compass before winter.",
-         "Who keeps the harbour?", "Captain Oren keeps it. No ship may leave Keld after dark.",
-         "I promise I will help you.", "Mira smiles and walks to the old lighthouse of Keld."]
+TEXTS = [
+    "Mira, where does the road go?",
+    "To Keld harbour. We must find the lost compass before winter.",
+    "Who keeps the harbour?",
+    "Captain Oren keeps it. No ship may leave Keld after dark.",
+    "I promise I will help you.",
+    "Mira smiles and walks to the old lighthouse of Keld.",
+]
 
 
 def _panel(qtbot, context: AppContext, service: MemoryService) -> ActionsPanel:
     # messages stored before the extractor is attached: they wait, unread
-    service.sync(CHAT, [MessageIn(index=i, role="user" if i % 2 == 0 else "assistant", text=text)
-                        for i, text in enumerate(TEXTS)], complete=True, character="Mira", user="Ash")
+    service.sync(
+        CHAT,
+        [
+            MessageIn(index=i, role="user" if i % 2 == 0 else "assistant", text=text)
+            for i, text in enumerate(TEXTS)
+        ],
+        complete=True,
+        character="Mira",
+        user="Ash",
+    )
     attach(service)
     panel = ActionsPanel(context)
     qtbot.addWidget(panel)
@@ -34,7 +47,8 @@ def _panel(qtbot, context: AppContext, service: MemoryService) -> ActionsPanel:
 
 
 def test_extract_pending_reports_progress_and_one_undo_puts_the_chat_back(
-        qtbot, context: AppContext, service: MemoryService, settled: Callable[[], None]) -> None:
+    qtbot, context: AppContext, service: MemoryService, settled: Callable[[], None]
+) -> None:
     panel = _panel(qtbot, context, service)
     row = panel.operations.rows["extract_pending"]
     assert row.button.isEnabled()
@@ -53,7 +67,8 @@ def test_extract_pending_reports_progress_and_one_undo_puts_the_chat_back(
 
 
 def test_a_bad_range_is_shown_with_the_reason_and_changes_nothing(
-        qtbot, context: AppContext, service: MemoryService, settled: Callable[[], None]) -> None:
+    qtbot, context: AppContext, service: MemoryService, settled: Callable[[], None]
+) -> None:
     panel = _panel(qtbot, context, service)
     ops = panel.operations
     ops.use_range.setChecked(True)
@@ -82,12 +97,14 @@ def _record(row: ActionRow) -> list[tuple[int, int, str]]:
     def recording(done: int, total: int) -> None:
         show(done, total)
         seen.append((row.progress.value(), row.progress.maximum(), row.result.text()))
+
     row.show_progress = recording  # type: ignore[method-assign]
     return seen
 
 
 def test_extract_now_shows_messages_read_of_those_due(
-        qtbot, context: AppContext, service: MemoryService, settled: Callable[[], None]) -> None:
+    qtbot, context: AppContext, service: MemoryService, settled: Callable[[], None]
+) -> None:
     panel = _panel(qtbot, context, service)
     row = panel.rows["extract"]
     seen = _record(row)
@@ -101,7 +118,8 @@ def test_extract_now_shows_messages_read_of_those_due(
 
 
 def test_rebuild_graph_counts_the_messages_extracted_again(
-        qtbot, context: AppContext, service: MemoryService, settled: Callable[[], None]) -> None:
+    qtbot, context: AppContext, service: MemoryService, settled: Callable[[], None]
+) -> None:
     panel = _panel(qtbot, context, service)
     panel.rows["extract"].button.click()
     settled()
@@ -111,7 +129,7 @@ def test_rebuild_graph_counts_the_messages_extracted_again(
     qtbot.waitUntil(lambda: panel.confirm_box is not None and panel.confirm_box.isVisible(), timeout=5000)
     box = panel.confirm_box
     assert box is not None
-    go, = [b for b in box.buttons() if box.buttonRole(b) == QMessageBox.ButtonRole.DestructiveRole]
+    (go,) = [b for b in box.buttons() if box.buttonRole(b) == QMessageBox.ButtonRole.DestructiveRole]
     go.click()
     settled()
     assert seen and seen[-1][:2] == (6, 6) and seen[-1][2].startswith("6 of 6 message")
@@ -119,7 +137,8 @@ def test_rebuild_graph_counts_the_messages_extracted_again(
 
 
 def test_counts_of_another_chat_or_an_idle_row_are_ignored(
-        qtbot, context: AppContext, service: MemoryService, settled: Callable[[], None]) -> None:
+    qtbot, context: AppContext, service: MemoryService, settled: Callable[[], None]
+) -> None:
     panel = _panel(qtbot, context, service)
     row = panel.rows["rebuild_vectors"]
     service.events.publish(MaintenanceProgressed(CHAT, "rebuild_vectors", 3, 10))
@@ -133,6 +152,7 @@ def test_a_row_shows_counts_with_thousands_and_keeps_them_across_a_retranslate(q
 
     from bme_desktop.ui.format import format_count
     from bme_desktop.ui.panels.actions import ACTIONS
+
     holder = QWidget()
     qtbot.addWidget(holder)
     grid = QGridLayout(holder)

@@ -35,9 +35,9 @@ def answer_dialogs(monkeypatch: pytest.MonkeyPatch, path: Path, passphrase: str 
     monkeypatch.setattr(QInputDialog, "getText", lambda *_a, **_k: (passphrase or "", passphrase is not None))
 
 
-def test_export_writes_a_json_file_core_backup_loads(panel: ActionsPanel, tmp_path: Path,
-                                                     monkeypatch: pytest.MonkeyPatch,
-                                                     settled: Callable[[], None]) -> None:
+def test_export_writes_a_json_file_core_backup_loads(
+    panel: ActionsPanel, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, settled: Callable[[], None]
+) -> None:
     answer_dialogs(monkeypatch, tmp_path / "story.json")
     panel.files.rows["export"].button.click()
     settled()
@@ -47,8 +47,9 @@ def test_export_writes_a_json_file_core_backup_loads(panel: ActionsPanel, tmp_pa
     assert "story.json" in panel.files.rows["export"].result.text()
 
 
-def test_export_by_extension_writes_graphml(panel: ActionsPanel, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                           settled: Callable[[], None]) -> None:
+def test_export_by_extension_writes_graphml(
+    panel: ActionsPanel, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, settled: Callable[[], None]
+) -> None:
     answer_dialogs(monkeypatch, tmp_path / "story.graphml")
     panel.files.rows["export"].button.click()
     settled()
@@ -56,12 +57,25 @@ def test_export_by_extension_writes_graphml(panel: ActionsPanel, tmp_path: Path,
     assert root.tag.endswith("graphml")
 
 
-def test_an_invalid_import_shows_its_error_and_changes_nothing(panel: ActionsPanel, service: MemoryService,
-                                                               tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                               settled: Callable[[], None]) -> None:
+def test_an_invalid_import_shows_its_error_and_changes_nothing(
+    panel: ActionsPanel,
+    service: MemoryService,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    settled: Callable[[], None],
+) -> None:
     bad = tmp_path / "bad.json"
-    bad.write_text(json.dumps({"format": "bme-desktop-export", "format_version": 1, "app_version": "0",
-                               "exported_at": 0, "chats": [{"chat_id": 5}]}))
+    bad.write_text(
+        json.dumps(
+            {
+                "format": "bme-desktop-export",
+                "format_version": 1,
+                "app_version": "0",
+                "exported_at": 0,
+                "chats": [{"chat_id": 5}],
+            }
+        )
+    )
     answer_dialogs(monkeypatch, bad)
     before = [(c.chat_id, c.node_count) for c in service.list_chats()]
     panel.files.rows["import"].button.click()
@@ -72,10 +86,15 @@ def test_an_invalid_import_shows_its_error_and_changes_nothing(panel: ActionsPan
     assert [(c.chat_id, c.node_count) for c in service.list_chats()] == before
 
 
-def test_importing_an_export_adds_a_new_chat_and_opens_it(panel: ActionsPanel, context: AppContext,
-                                                           service: MemoryService, tmp_path: Path, qtbot,
-                                                           monkeypatch: pytest.MonkeyPatch,
-                                                           settled: Callable[[], None]) -> None:
+def test_importing_an_export_adds_a_new_chat_and_opens_it(
+    panel: ActionsPanel,
+    context: AppContext,
+    service: MemoryService,
+    tmp_path: Path,
+    qtbot,
+    monkeypatch: pytest.MonkeyPatch,
+    settled: Callable[[], None],
+) -> None:
     answer_dialogs(monkeypatch, tmp_path / "story.json")
     panel.files.rows["export"].button.click()
     settled()
@@ -87,9 +106,13 @@ def test_importing_an_export_adds_a_new_chat_and_opens_it(panel: ActionsPanel, c
     assert service.chat_stats("chat-1 (2)").node_count == 1
 
 
-def test_an_encrypted_backup_restores_a_deleted_chat(panel: ActionsPanel, service: MemoryService, tmp_path: Path,
-                                                     monkeypatch: pytest.MonkeyPatch,
-                                                     settled: Callable[[], None]) -> None:
+def test_an_encrypted_backup_restores_a_deleted_chat(
+    panel: ActionsPanel,
+    service: MemoryService,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    settled: Callable[[], None],
+) -> None:
     path = tmp_path / "all.bmebak"
     answer_dialogs(monkeypatch, path, passphrase="correct horse")
     panel.files.rows["backup"].button.click()
@@ -102,8 +125,13 @@ def test_an_encrypted_backup_restores_a_deleted_chat(panel: ActionsPanel, servic
     assert "Imported chat-1" in panel.files.rows["restore"].result.text()
 
 
-def test_a_wrong_passphrase_restores_nothing(panel: ActionsPanel, service: MemoryService, tmp_path: Path,
-                                             monkeypatch: pytest.MonkeyPatch, settled: Callable[[], None]) -> None:
+def test_a_wrong_passphrase_restores_nothing(
+    panel: ActionsPanel,
+    service: MemoryService,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    settled: Callable[[], None],
+) -> None:
     path = tmp_path / "all.bmebak"
     answer_dialogs(monkeypatch, path, passphrase="correct horse")
     panel.files.rows["backup"].button.click()
@@ -116,9 +144,9 @@ def test_a_wrong_passphrase_restores_nothing(panel: ActionsPanel, service: Memor
     assert panel.files.rows["restore"].result.text().startswith("Failed:")
 
 
-def test_purge_needs_the_typed_word_then_deletes_every_chat(panel: ActionsPanel, service: MemoryService,
-                                                            monkeypatch: pytest.MonkeyPatch,
-                                                            settled: Callable[[], None]) -> None:
+def test_purge_needs_the_typed_word_then_deletes_every_chat(
+    panel: ActionsPanel, service: MemoryService, monkeypatch: pytest.MonkeyPatch, settled: Callable[[], None]
+) -> None:
     monkeypatch.setattr(QInputDialog, "getText", lambda *_a, **_k: ("purge", True))
     panel.files.rows["purge"].button.click()
     settled()
@@ -131,16 +159,21 @@ def test_purge_needs_the_typed_word_then_deletes_every_chat(panel: ActionsPanel,
     assert "Purged 1 chats" in panel.files.rows["purge"].result.text()
 
 
-def test_the_panel_shows_the_last_backup_and_that_the_schedule_is_off(panel: ActionsPanel,
-                                                                      settled: Callable[[], None]) -> None:
+def test_the_panel_shows_the_last_backup_and_that_the_schedule_is_off(
+    panel: ActionsPanel, settled: Callable[[], None]
+) -> None:
     settled()
     text = panel.files.schedule_line.text()
     assert "Last backup: none yet" in text and "scheduled backups are off" in text
 
 
 def test_import_memories_previews_each_mode_and_replace_needs_the_typed_word(
-        panel: ActionsPanel, service: MemoryService, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-        settled: Callable[[], None]) -> None:
+    panel: ActionsPanel,
+    service: MemoryService,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    settled: Callable[[], None],
+) -> None:
     answer_dialogs(monkeypatch, tmp_path / "story.json")
     panel.files.rows["export"].button.click()
     settled()

@@ -70,6 +70,7 @@ def test_the_time_scrubber_filters_to_the_memories_of_the_first_messages(qtbot, 
 
     def node(i: int, sources: list[int]) -> Node:
         return Node(id=f"n{i}", chat_id="c", type="fact", title=f"n{i}", fields={}, source_indices=sources)
+
     data = GraphData.from_records([node(0, [0, 9]), node(1, [4]), node(2, [20]), node(3, [])], [])
     GraphSource.for_context(context).set_data(data)
     graph = FakeGraph()
@@ -94,6 +95,7 @@ def test_layout_run_stop_and_force_sliders_reach_the_views(qtbot, context: AppCo
 
         def set_forces(self, spread: float, gravity: float) -> None:
             calls.append(("forces", (spread, gravity)))
+
     bar = GraphToolbar(context, [Graph()])
     qtbot.addWidget(bar)
     assert bar.layout_run.isChecked()  # runs by default
@@ -102,4 +104,8 @@ def test_layout_run_stop_and_force_sliders_reach_the_views(qtbot, context: AppCo
     spread, gravity = bar.force_values()
     bar.spread.setValue(bar.spread.maximum())
     qtbot.waitUntil(lambda: bool(calls) and calls[-1][0] == "forces")
-    assert calls[-1][1][0] > spread and abs(calls[-1][1][0] - 8.0) < 1e-6 and abs(calls[-1][1][1] - gravity) < 1e-6
+    assert (
+        calls[-1][1][0] > spread
+        and abs(calls[-1][1][0] - 8.0) < 1e-6
+        and abs(calls[-1][1][1] - gravity) < 1e-6
+    )

@@ -30,9 +30,9 @@ def _keep(service: MemoryService, index: int, text: str) -> None:
     service.recall(RecallRequest(CHAT, text, index=index), keep=True)
 
 
-def test_the_detail_counts_the_selected_records_memories(qtbot, context: AppContext, service: MemoryService,
-                                                         seed: Callable[..., Node],
-                                                         settled: Callable[[], None]) -> None:
+def test_the_detail_counts_the_selected_records_memories(
+    qtbot, context: AppContext, service: MemoryService, seed: Callable[..., Node], settled: Callable[[], None]
+) -> None:
     seed("fact", {"statement": "The lighthouse keeper hoards brass keys"})
     _keep(service, 0, "zzqx nothing matches this")
     _keep(service, 2, "the lighthouse keeper and the brass keys")
@@ -46,9 +46,9 @@ def test_the_detail_counts_the_selected_records_memories(qtbot, context: AppCont
     assert "Pick a recall" not in panel.text.placeholderText()
 
 
-def test_edit_saves_the_new_injection_and_marks_it_edited(qtbot, context: AppContext, service: MemoryService,
-                                                          seed: Callable[..., Node],
-                                                          settled: Callable[[], None]) -> None:
+def test_edit_saves_the_new_injection_and_marks_it_edited(
+    qtbot, context: AppContext, service: MemoryService, seed: Callable[..., Node], settled: Callable[[], None]
+) -> None:
     seed("fact", {"statement": "The lighthouse keeper hoards brass keys"})
     _keep(service, 2, "the lighthouse keeper and the brass keys")
     panel = _panel(qtbot, context, settled)
@@ -62,9 +62,14 @@ def test_edit_saves_the_new_injection_and_marks_it_edited(qtbot, context: AppCon
     assert panel.text.isReadOnly() and "edited by hand" in panel.detail.text()
 
 
-def test_delete_removes_the_selected_record(qtbot, context: AppContext, service: MemoryService,
-                                            seed: Callable[..., Node], settled: Callable[[], None],
-                                            monkeypatch: pytest.MonkeyPatch) -> None:
+def test_delete_removes_the_selected_record(
+    qtbot,
+    context: AppContext,
+    service: MemoryService,
+    seed: Callable[..., Node],
+    settled: Callable[[], None],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     seed("fact", {"statement": "The lighthouse keeper hoards brass keys"})
     _keep(service, 0, "brass keys")
     _keep(service, 2, "the lighthouse keeper")
@@ -76,9 +81,9 @@ def test_delete_removes_the_selected_record(qtbot, context: AppContext, service:
     assert panel.model.rowCount() == 1 and panel.detail.text().startswith("Message 0")
 
 
-def test_rerun_replaces_an_edited_record_with_a_fresh_recall(qtbot, context: AppContext,
-                                                             service: MemoryService, seed: Callable[..., Node],
-                                                             settled: Callable[[], None]) -> None:
+def test_rerun_replaces_an_edited_record_with_a_fresh_recall(
+    qtbot, context: AppContext, service: MemoryService, seed: Callable[..., Node], settled: Callable[[], None]
+) -> None:
     seed("fact", {"statement": "The lighthouse keeper hoards brass keys"})
     _keep(service, 2, "the lighthouse keeper and the brass keys")
     fresh = service.recall_record(CHAT, 2)
@@ -93,8 +98,8 @@ def test_rerun_replaces_an_edited_record_with_a_fresh_recall(qtbot, context: App
 
 
 def test_the_playground_shows_nodes_with_score_components_without_keeping(
-        qtbot, context: AppContext, service: MemoryService, seed: Callable[..., Node],
-        settled: Callable[[], None]) -> None:
+    qtbot, context: AppContext, service: MemoryService, seed: Callable[..., Node], settled: Callable[[], None]
+) -> None:
     node = seed("fact", {"statement": "The lighthouse keeper hoards brass keys"})
     panel = _panel(qtbot, context, settled)
     play = panel.playground
@@ -115,8 +120,9 @@ def test_the_playground_shows_nodes_with_score_components_without_keeping(
     assert selected == [node.id]
 
 
-def test_another_chat_opens_on_its_latest_record(qtbot, context: AppContext, service: MemoryService,
-                                                 seed: Callable[..., Node], settled: Callable[[], None]) -> None:
+def test_another_chat_opens_on_its_latest_record(
+    qtbot, context: AppContext, service: MemoryService, seed: Callable[..., Node], settled: Callable[[], None]
+) -> None:
     seed("fact", {"statement": "The lighthouse keeper hoards brass keys"})
     _keep(service, 0, "brass keys")
     _keep(service, 2, "the lighthouse keeper")

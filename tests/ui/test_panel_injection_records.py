@@ -17,8 +17,9 @@ CHAT = "chat-1"
 
 
 @pytest.fixture
-def panel(qtbot, context: AppContext, service: MemoryService, seed: Callable[..., Node],
-          settled: Callable[[], None]) -> InjectionPanel:
+def panel(
+    qtbot, context: AppContext, service: MemoryService, seed: Callable[..., Node], settled: Callable[[], None]
+) -> InjectionPanel:
     seed("fact", {"statement": "The lighthouse keeper hoards brass keys"})
     for index, text in ((0, "brass keys"), (4, "the lighthouse keeper"), (2, "keys again")):
         service.recall(RecallRequest(CHAT, text, index=index), keep=True)
@@ -35,13 +36,18 @@ def test_a_chat_opens_on_its_latest_kept_recall(panel: InjectionPanel) -> None:
     assert panel.list.currentIndex().row() == 0 and panel.detail.text().startswith("Message 4")
 
 
-def test_answering_no_keeps_the_recall(panel: InjectionPanel, service: MemoryService,
-                                       monkeypatch: pytest.MonkeyPatch, settled: Callable[[], None]) -> None:
+def test_answering_no_keeps_the_recall(
+    panel: InjectionPanel,
+    service: MemoryService,
+    monkeypatch: pytest.MonkeyPatch,
+    settled: Callable[[], None],
+) -> None:
     asked: list[str] = []
 
     def no(_parent: object, _title: str, text: str, *_a: object) -> QMessageBox.StandardButton:
         asked.append(text)
         return QMessageBox.StandardButton.No
+
     monkeypatch.setattr(QMessageBox, "question", no)
     panel.delete_button.click()
     settled()
@@ -50,8 +56,12 @@ def test_answering_no_keeps_the_recall(panel: InjectionPanel, service: MemorySer
     assert panel.model.rowCount() == 3
 
 
-def test_answering_yes_deletes_the_recall(panel: InjectionPanel, service: MemoryService,
-                                          monkeypatch: pytest.MonkeyPatch, settled: Callable[[], None]) -> None:
+def test_answering_yes_deletes_the_recall(
+    panel: InjectionPanel,
+    service: MemoryService,
+    monkeypatch: pytest.MonkeyPatch,
+    settled: Callable[[], None],
+) -> None:
     monkeypatch.setattr(QMessageBox, "question", lambda *_a: QMessageBox.StandardButton.Yes)
     panel.delete_button.click()
     settled()

@@ -22,8 +22,9 @@ def _top(section: PatrolPanel, row: int) -> str:
     return section.tree.topLevelItem(row).text(0)
 
 
-def test_the_latest_report_is_listed_with_counts(qtbot, context: AppContext, service: MemoryService,
-                                                 seed: Callable[..., Node], settled: Callable[[], None]) -> None:
+def test_the_latest_report_is_listed_with_counts(
+    qtbot, context: AppContext, service: MemoryService, seed: Callable[..., Node], settled: Callable[[], None]
+) -> None:
     seed("fact", {"statement": "Snow in June"})
     seed("fact", {"statement": "Rain in May"})
     run_patrol(service, CHAT)
@@ -36,8 +37,9 @@ def test_the_latest_report_is_listed_with_counts(qtbot, context: AppContext, ser
     assert "(2)" in _top(section, 4) and section.tree.topLevelItem(4).childCount() == 2
 
 
-def test_clicking_an_item_selects_its_memory(qtbot, context: AppContext, service: MemoryService,
-                                             seed: Callable[..., Node], settled: Callable[[], None]) -> None:
+def test_clicking_an_item_selects_its_memory(
+    qtbot, context: AppContext, service: MemoryService, seed: Callable[..., Node], settled: Callable[[], None]
+) -> None:
     node = seed("fact", {"statement": "Snow in June"})
     run_patrol(service, CHAT)
     section = PatrolPanel(context)
@@ -51,8 +53,9 @@ def test_clicking_an_item_selects_its_memory(qtbot, context: AppContext, service
     assert selected == [node.id]
 
 
-def test_run_patrol_now_stores_and_shows_a_report(qtbot, context: AppContext, service: MemoryService,
-                                                  seed: Callable[..., Node], settled: Callable[[], None]) -> None:
+def test_run_patrol_now_stores_and_shows_a_report(
+    qtbot, context: AppContext, service: MemoryService, seed: Callable[..., Node], settled: Callable[[], None]
+) -> None:
     seed("fact", {"statement": "Snow in June"})
     section = PatrolPanel(context)
     qtbot.addWidget(section)
@@ -65,8 +68,9 @@ def test_run_patrol_now_stores_and_shows_a_report(qtbot, context: AppContext, se
     assert section.counts()["unclassified"] == 1 and section.tree.topLevelItemCount() == 7
 
 
-def test_asking_shows_what_is_known_and_how_sure(qtbot, context: AppContext, seed: Callable[..., Node],
-                                                 settled: Callable[[], None]) -> None:
+def test_asking_shows_what_is_known_and_how_sure(
+    qtbot, context: AppContext, seed: Callable[..., Node], settled: Callable[[], None]
+) -> None:
     seed("fact", {"statement": "Lyra loves green tea"})
     section = PatrolPanel(context)
     qtbot.addWidget(section)
@@ -94,11 +98,16 @@ def test_entries_past_the_cap_are_counted_and_said_to_be_not_listed(qtbot, conte
 
 def _auto_event(service: MemoryService, text: str) -> Node:
     """An event as extraction writes it (retention never retires what was written by hand)."""
-    return service.write(lambda uow: editing.create_node(uow, CHAT, editing.NodeDraft(
-        type="event", fields={"summary": text}), manual=False))
+    return service.write(
+        lambda uow: editing.create_node(
+            uow, CHAT, editing.NodeDraft(type="event", fields={"summary": text}), manual=False
+        )
+    )
 
 
-def _patrolled(qtbot, context: AppContext, service: MemoryService, settled: Callable[[], None]) -> PatrolPanel:
+def _patrolled(
+    qtbot, context: AppContext, service: MemoryService, settled: Callable[[], None]
+) -> PatrolPanel:
     """The panel showing a patrol run now on the chat."""
     run_patrol(service, CHAT)
     section = PatrolPanel(context)
@@ -108,8 +117,9 @@ def _patrolled(qtbot, context: AppContext, service: MemoryService, settled: Call
     return section
 
 
-def test_the_report_previews_what_the_next_upkeep_retires(qtbot, context: AppContext, service: MemoryService,
-                                                          seed: Callable[..., Node], settled: Callable[[], None]) -> None:
+def test_the_report_previews_what_the_next_upkeep_retires(
+    qtbot, context: AppContext, service: MemoryService, seed: Callable[..., Node], settled: Callable[[], None]
+) -> None:
     seed("fact", {"statement": "Snow in June"})  # the chat
     events = [_auto_event(service, f"The tide rose {i} times") for i in range(3)]
     service.settings.lifecycle.retention_max_count = {"event": 1}
@@ -121,12 +131,16 @@ def test_the_report_previews_what_the_next_upkeep_retires(qtbot, context: AppCon
     assert listed < {e.id for e in events}
 
 
-def test_a_refused_rule_is_shown_under_the_preview(qtbot, context: AppContext, service: MemoryService,
-                                                   seed: Callable[..., Node], settled: Callable[[], None]) -> None:
+def test_a_refused_rule_is_shown_under_the_preview(
+    qtbot, context: AppContext, service: MemoryService, seed: Callable[..., Node], settled: Callable[[], None]
+) -> None:
     seed("fact", {"statement": "Snow in June"})
     old = _auto_event(service, "The tide rose")
-    service.write(lambda uow: uow.conn.execute(t.nodes.update().where(t.nodes.c.id == old.id).values(
-        created_at=service.now() - 2 * 86400.0)))  # two days old
+    service.write(
+        lambda uow: uow.conn.execute(
+            t.nodes.update().where(t.nodes.c.id == old.id).values(created_at=service.now() - 2 * 86400.0)
+        )
+    )  # two days old
     service.settings.lifecycle.retention_max_age_days = {"event": 1.0}
     top = _patrolled(qtbot, context, service, settled).tree.topLevelItem(6)
     assert top.text(0) == "Will be retired at the next upkeep (0)"

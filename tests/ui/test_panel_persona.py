@@ -17,9 +17,10 @@ CHAT = "chat-1"
 
 
 def test_a_snapshot_is_shown_and_evidence_selects_its_memory(
-        qtbot, context: AppContext, service: MemoryService, seed: Callable[..., Node],
-        settled: Callable[[], None]) -> None:
+    qtbot, context: AppContext, service: MemoryService, seed: Callable[..., Node], settled: Callable[[], None]
+) -> None:
     from bme_desktop.ui.panels.persona import NODE_ROLE, PersonaPanel
+
     fact = seed("fact", {"statement": "Loves the sea", "category": "preference", "subject": "user"})
     run_step(service, CHAT, persona.persona_in)
     panel = PersonaPanel(context)
@@ -38,9 +39,10 @@ def test_a_snapshot_is_shown_and_evidence_selects_its_memory(
 
 
 def test_reject_removes_the_trait_from_the_profile(
-        qtbot, context: AppContext, service: MemoryService, seed: Callable[..., Node],
-        settled: Callable[[], None]) -> None:
+    qtbot, context: AppContext, service: MemoryService, seed: Callable[..., Node], settled: Callable[[], None]
+) -> None:
     from bme_desktop.ui.panels.persona import PersonaPanel
+
     seed("fact", {"statement": "Hates mornings", "category": "trait", "subject": "user"})
     run_step(service, CHAT, persona.persona_in)
     panel = PersonaPanel(context)

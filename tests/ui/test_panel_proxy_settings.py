@@ -36,6 +36,7 @@ def upstream() -> Iterator[str]:
 
         def log_message(self, *_args: object) -> None:
             pass
+
     server = HTTPServer(("127.0.0.1", 0), Models)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -51,8 +52,9 @@ def make_panel(qtbot, context: AppContext, settled: Callable[[], None]) -> Setti
     return panel
 
 
-def test_the_proxy_section_and_its_upstream_key_round_trip(qtbot, context: AppContext, data_dir: Path,
-                                                          settled: Callable[[], None], no_keyring: None) -> None:
+def test_the_proxy_section_and_its_upstream_key_round_trip(
+    qtbot, context: AppContext, data_dir: Path, settled: Callable[[], None], no_keyring: None
+) -> None:
     panel = make_panel(qtbot, context, settled)
     panel.editors["proxy.upstream_base_url"].set_value("https://api.example.com/v1")
     panel.editors["proxy.model_map"].set_value(["gpt=gpt-real"])
@@ -74,8 +76,9 @@ def test_the_proxy_section_and_its_upstream_key_round_trip(qtbot, context: AppCo
     assert "stored" in again.proxy_endpoint.key_note.text()
 
 
-def test_a_bad_upstream_url_is_refused_and_nothing_is_written(qtbot, context: AppContext, data_dir: Path,
-                                                              settled: Callable[[], None]) -> None:
+def test_a_bad_upstream_url_is_refused_and_nothing_is_written(
+    qtbot, context: AppContext, data_dir: Path, settled: Callable[[], None]
+) -> None:
     panel = make_panel(qtbot, context, settled)
     panel.editors["proxy.upstream_base_url"].set_value("api.example.com")
     assert not panel.save()
@@ -84,8 +87,9 @@ def test_a_bad_upstream_url_is_refused_and_nothing_is_written(qtbot, context: Ap
     assert "http://" in panel.editors["proxy.upstream_base_url"].error.text()
 
 
-def test_test_connection_reaches_the_upstream_in_the_form(qtbot, context: AppContext, upstream: str,
-                                                         settled: Callable[[], None], no_keyring: None) -> None:
+def test_test_connection_reaches_the_upstream_in_the_form(
+    qtbot, context: AppContext, upstream: str, settled: Callable[[], None], no_keyring: None
+) -> None:
     panel = make_panel(qtbot, context, settled)
     panel.editors["proxy.upstream_base_url"].set_value(upstream)
     panel.editors["proxy.model_map"].set_value(["gpt=gpt-real"])

@@ -20,8 +20,9 @@ def make_panel(qtbot, context: AppContext, settled: Callable[[], None]) -> Setti
     return panel
 
 
-def test_saved_form_values_come_back_from_settings_json(qtbot, context: AppContext, data_dir: Path,
-                                                        settled: Callable[[], None]) -> None:
+def test_saved_form_values_come_back_from_settings_json(
+    qtbot, context: AppContext, data_dir: Path, settled: Callable[[], None]
+) -> None:
     panel = make_panel(qtbot, context, settled)
     panel.editors["recall.top_k"].set_value(12)
     panel.editors["lifecycle.audit_mode"].set_value("all")
@@ -41,7 +42,8 @@ def test_saved_form_values_come_back_from_settings_json(qtbot, context: AppConte
 
 
 def test_an_out_of_range_value_is_refused_by_name_and_nothing_is_written(
-        qtbot, context: AppContext, data_dir: Path, settled: Callable[[], None]) -> None:
+    qtbot, context: AppContext, data_dir: Path, settled: Callable[[], None]
+) -> None:
     panel = make_panel(qtbot, context, settled)
     spin = panel.editors["recall.top_k"].input
     assert isinstance(spin, QSpinBox) and spin.maximum() == 100  # the range comes from the field's bounds
@@ -64,7 +66,9 @@ def test_reset_puts_a_sections_defaults_back(qtbot, context: AppContext, settled
     assert panel.editors["llm.max_retries"].value() == 7
 
 
-def test_rotate_replaces_the_stored_bridge_token(qtbot, context: AppContext, settled: Callable[[], None]) -> None:
+def test_rotate_replaces_the_stored_bridge_token(
+    qtbot, context: AppContext, settled: Callable[[], None]
+) -> None:
     panel = make_panel(qtbot, context, settled)
     store = panel.bridge_box.store
     before = store.load()
@@ -76,16 +80,18 @@ def test_rotate_replaces_the_stored_bridge_token(qtbot, context: AppContext, set
     assert panel.bridge_box.token_edit.text() == after.value
 
 
-def test_rates_read_per_second_and_durations_in_seconds(qtbot, context: AppContext,
-                                                        settled: Callable[[], None]) -> None:
+def test_rates_read_per_second_and_durations_in_seconds(
+    qtbot, context: AppContext, settled: Callable[[], None]
+) -> None:
     panel = make_panel(qtbot, context, settled)
     rate = panel.editors["bridge.rate_limit_per_s"].input
     timeout = panel.editors["recall.timeout_s"].input
     assert rate.suffix() == " /s" and timeout.suffix() == " s"  # type: ignore[attr-defined]
 
 
-def test_retention_rules_round_trip_and_core_types_show_no_limit(qtbot, context: AppContext, data_dir: Path,
-                                                                 settled: Callable[[], None]) -> None:
+def test_retention_rules_round_trip_and_core_types_show_no_limit(
+    qtbot, context: AppContext, data_dir: Path, settled: Callable[[], None]
+) -> None:
     panel = make_panel(qtbot, context, settled)
     box = panel.retention_box
     assert not box.age["character"].isEnabled() and box.age["character"].text() == "no limit"
@@ -104,7 +110,8 @@ def test_retention_rules_round_trip_and_core_types_show_no_limit(qtbot, context:
 
 
 def test_a_bad_retention_rule_is_refused_in_the_box_and_nothing_is_written(
-        qtbot, context: AppContext, data_dir: Path, settled: Callable[[], None]) -> None:
+    qtbot, context: AppContext, data_dir: Path, settled: Callable[[], None]
+) -> None:
     panel = make_panel(qtbot, context, settled)
     spin = panel.retention_box.count["event"]
     spin.setMaximum(100_000_000)  # a value past the widget's range, as a future bound would be
@@ -117,27 +124,38 @@ def test_a_bad_retention_rule_is_refused_in_the_box_and_nothing_is_written(
 
 
 def test_saving_changed_retention_rules_says_what_the_next_upkeep_retires_in_the_open_chat(
-        qtbot, context: AppContext, service, seed, settled: Callable[[], None]) -> None:
+    qtbot, context: AppContext, service, seed, settled: Callable[[], None]
+) -> None:
     from bme_desktop.core import editing
+
     seed("fact", {"statement": "Snow in June"})  # the chat, and a memory written by hand (never retired)
     for i in range(3):  # events as extraction writes them
-        service.write(lambda uow, i=i: editing.create_node(uow, "chat-1", editing.NodeDraft(
-            type="event", fields={"summary": f"The tide rose {i} times"}), manual=False))
+        service.write(
+            lambda uow, i=i: editing.create_node(
+                uow,
+                "chat-1",
+                editing.NodeDraft(type="event", fields={"summary": f"The tide rose {i} times"}),
+                manual=False,
+            )
+        )
     service.settings = context.settings  # one object, as the app holds it
     context.set_chat("chat-1")
     panel = make_panel(qtbot, context, settled)
     panel.retention_box.count["event"].setValue(1)
     assert panel.save()
     settled()
-    assert panel.status.text() == ("Saved. The next upkeep retires 2 memories of this chat to the recycle bin "
-                                   "(listed in Patrol).")
+    assert panel.status.text() == (
+        "Saved. The next upkeep retires 2 memories of this chat to the recycle bin (listed in Patrol)."
+    )
     assert len(service.all_nodes("chat-1")) == 4  # said, not done
 
 
 def test_every_section_is_on_screen_in_a_narrow_dock_and_shows_which_is_open(
-        qtbot, context: AppContext, settled: Callable[[], None]) -> None:
+    qtbot, context: AppContext, settled: Callable[[], None]
+) -> None:
     """Nine sections never hide behind tab-scroll arrows: a grid of checkable buttons."""
     from bme_desktop.ui.panel_tabs import SETTINGS_TABS
+
     panel = make_panel(qtbot, context, settled)
     panel.resize(520, 700)
     panel.show()
@@ -145,8 +163,11 @@ def test_every_section_is_on_screen_in_a_narrow_dock_and_shows_which_is_open(
     buttons = panel.sections.buttons()
     assert len(buttons) == len(SETTINGS_TABS)
     for button in buttons:
-        assert button.isVisible() and panel.rect().contains(button.geometry().translated(
-            button.mapTo(panel, button.rect().topLeft()) - button.geometry().topLeft()))
+        assert button.isVisible() and panel.rect().contains(
+            button.geometry().translated(
+                button.mapTo(panel, button.rect().topLeft()) - button.geometry().topLeft()
+            )
+        )
         assert button.text() and button.width() >= button.fontMetrics().horizontalAdvance(button.text())
     assert [b.isChecked() for b in buttons] == [i == 0 for i in range(len(buttons))]
     buttons[SETTINGS_TABS.index("backup")].click()

@@ -22,8 +22,9 @@ PAGE = "http://127.0.0.1:8000"
 
 
 @pytest.fixture
-def hosted(context: AppContext, service: MemoryService, data_dir: Path,
-           monkeypatch: pytest.MonkeyPatch) -> Iterator[BridgeServer]:
+def hosted(
+    context: AppContext, service: MemoryService, data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[BridgeServer]:
     monkeypatch.setenv("BME_BRIDGE_TOKEN", TOKEN)
     settings = Settings()
     settings.bridge.port = 0
@@ -48,7 +49,8 @@ def row_texts(box: ClientsBox, row: int) -> list[str]:
 
 
 def test_a_request_through_the_hosted_bridge_shows_up_within_a_refresh(
-        qtbot, context: AppContext, hosted: BridgeServer, settled: Callable[[], None]) -> None:
+    qtbot, context: AppContext, hosted: BridgeServer, settled: Callable[[], None]
+) -> None:
     box = shown_box(qtbot, context, settled)
     assert box.table.rowCount() == 0
     headers = {"Authorization": f"Bearer {TOKEN}", "Origin": PAGE, "User-Agent": "Mozilla/5.0 (X11)"}
@@ -62,7 +64,8 @@ def test_a_request_through_the_hosted_bridge_shows_up_within_a_refresh(
 
 
 def test_no_client_yet_shows_the_empty_state(
-        qtbot, context: AppContext, hosted: BridgeServer, settled: Callable[[], None]) -> None:
+    qtbot, context: AppContext, hosted: BridgeServer, settled: Callable[[], None]
+) -> None:
     box = shown_box(qtbot, context, settled)
     assert box.table.isHidden() and not box.empty.isHidden()
     assert box.empty.text() == "No frontend has connected yet."
@@ -75,7 +78,8 @@ def test_without_a_running_bridge_it_says_so(qtbot, context: AppContext, settled
 
 
 def test_a_wrong_token_shows_as_refused_not_as_a_client(
-        qtbot, context: AppContext, hosted: BridgeServer, settled: Callable[[], None]) -> None:
+    qtbot, context: AppContext, hosted: BridgeServer, settled: Callable[[], None]
+) -> None:
     box = shown_box(qtbot, context, settled)
     wrong = {"Authorization": "Bearer wrong", "Origin": PAGE}
     assert httpx.get(f"{hosted.url}/v1/chats", headers=wrong).status_code == 401
@@ -84,22 +88,27 @@ def test_a_wrong_token_shows_as_refused_not_as_a_client(
     assert not box.refused.isHidden() and PAGE in box.refused.text()
 
 
-def test_an_open_events_socket_reads_on(qtbot, context: AppContext, hosted: BridgeServer,
-                                        settled: Callable[[], None]) -> None:
+def test_an_open_events_socket_reads_on(
+    qtbot, context: AppContext, hosted: BridgeServer, settled: Callable[[], None]
+) -> None:
     hosted.context.clients.socket_opened(identify("127.0.0.1", PAGE, "SillyTavern/1.12"))
     box = shown_box(qtbot, context, settled)
     assert row_texts(box, 0)[0] == "SillyTavern extension" and row_texts(box, 0)[4] == "on"
 
 
-def test_the_timer_runs_only_while_the_box_is_shown(qtbot, context: AppContext, settled: Callable[[], None]) -> None:
+def test_the_timer_runs_only_while_the_box_is_shown(
+    qtbot, context: AppContext, settled: Callable[[], None]
+) -> None:
     box = shown_box(qtbot, context, settled)
     assert box.timer.isActive()
     box.hide()
     assert not box.timer.isActive()
 
 
-@pytest.mark.parametrize(("seconds", "text"), [(0, "0 s ago"), (59.9, "59 s ago"), (60, "1 min ago"),
-                                               (3599, "59 min ago"), (7200, "2 h ago")])
+@pytest.mark.parametrize(
+    ("seconds", "text"),
+    [(0, "0 s ago"), (59.9, "59 s ago"), (60, "1 min ago"), (3599, "59 min ago"), (7200, "2 h ago")],
+)
 def test_last_seen_reads_as_a_short_age(qapp: object, seconds: float, text: str) -> None:
     assert ago(seconds) == text
 

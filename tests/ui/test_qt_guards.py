@@ -22,8 +22,10 @@ def test_none_refcount_does_not_drift_across_qt_calls(qapp: object) -> None:
 def test_a_task_reports_its_result_on_the_gui_thread(qtbot) -> None:
     runner = TaskRunner()
     seen: list[tuple[object, bool]] = []
-    runner.run(lambda control: threading.get_ident(),
-               on_done=lambda worker: seen.append((worker, threading.get_ident() == threading.main_thread().ident)))
+    runner.run(
+        lambda control: threading.get_ident(),
+        on_done=lambda worker: seen.append((worker, threading.get_ident() == threading.main_thread().ident)),
+    )
     qtbot.waitUntil(lambda: bool(seen) and not runner.busy)
     worker_thread, on_gui_thread = seen[0]
     assert worker_thread != threading.main_thread().ident and on_gui_thread
@@ -46,6 +48,7 @@ def test_errors_reach_the_error_handler(qtbot) -> None:
 
     def fail(control: object) -> None:
         raise ValueError("boom")
+
     runner.run(fail, on_error=errors.append)
     qtbot.waitUntil(lambda: not runner.busy)
     assert [str(e) for e in errors] == ["boom"]

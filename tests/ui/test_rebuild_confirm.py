@@ -21,14 +21,24 @@ TURNS = ("Welcome to the Silver Tavern.", "I love apple pie.", "Alice nods. Marc
 def _story(service: MemoryService) -> None:
     """Extracted memories, a rule no extractor writes again (as the demo has) and one typed by hand."""
     attach(service)
-    service.sync(CHAT, [MessageIn(i, "assistant" if i % 2 == 0 else "user", text) for i, text in enumerate(TURNS)],
-                 complete=True, character="Alice", wait=True)
+    service.sync(
+        CHAT,
+        [MessageIn(i, "assistant" if i % 2 == 0 else "user", text) for i, text in enumerate(TURNS)],
+        complete=True,
+        character="Alice",
+        wait=True,
+    )
 
     def rule(uow: Any) -> None:
         uow.begin_batch(CHAT, "extract", actor="demo", read_from=0, read_to=3)
-        editing.create_node(uow, CHAT, editing.NodeDraft(
-            type="rule", fields={"title": "Pay first", "constraint": "Guests pay first."}), manual=False)
+        editing.create_node(
+            uow,
+            CHAT,
+            editing.NodeDraft(type="rule", fields={"title": "Pay first", "constraint": "Guests pay first."}),
+            manual=False,
+        )
         uow.end_batch()
+
     service.write(rule)
     service.create_node(CHAT, editing.NodeDraft(type="fact", fields={"statement": "Tom hates rain"}))
 
@@ -38,7 +48,8 @@ def _graph(service: MemoryService) -> set[tuple[str, str]]:
 
 
 def test_rebuild_asks_with_the_numbers_and_cancel_changes_nothing(
-        qtbot, context: AppContext, service: MemoryService, settled: Any) -> None:
+    qtbot, context: AppContext, service: MemoryService, settled: Any
+) -> None:
     _story(service)
     before = _graph(service)
     panel = ActionsPanel(context)
@@ -56,8 +67,9 @@ def test_rebuild_asks_with_the_numbers_and_cancel_changes_nothing(
     assert _graph(service) == before and not panel._running
 
 
-def test_confirmed_rebuild_is_undone_by_one_ctrl_z(qtbot, context: AppContext, service: MemoryService,
-                                                   settled: Any) -> None:
+def test_confirmed_rebuild_is_undone_by_one_ctrl_z(
+    qtbot, context: AppContext, service: MemoryService, settled: Any
+) -> None:
     _story(service)
     before = _graph(service)
     window = MainWindow(context)

@@ -14,9 +14,9 @@ from bme_desktop.ui.panels.review import ReviewPanel
 CHAT = "chat-1"
 
 
-def test_approving_selected_rows_changes_review_status(qtbot, context: AppContext, service: MemoryService,
-                                                       seed: Callable[..., Node],
-                                                       settled: Callable[[], None]) -> None:
+def test_approving_selected_rows_changes_review_status(
+    qtbot, context: AppContext, service: MemoryService, seed: Callable[..., Node], settled: Callable[[], None]
+) -> None:
     pending = [seed("fact", {"statement": f"claim {i}"}, review_status="pending") for i in range(3)]
     seed("fact", {"statement": "already fine"})
     panel = ReviewPanel(context)
@@ -26,8 +26,10 @@ def test_approving_selected_rows_changes_review_status(qtbot, context: AppContex
     assert panel.model.rowCount() == 3
     selection = panel.table.selectionModel()
     for row in (0, 1):
-        selection.select(panel.model.index(row, 0),
-                         QItemSelectionModel.SelectionFlag.Select | QItemSelectionModel.SelectionFlag.Rows)
+        selection.select(
+            panel.model.index(row, 0),
+            QItemSelectionModel.SelectionFlag.Select | QItemSelectionModel.SelectionFlag.Rows,
+        )
     chosen = set(panel.selected_ids())
     panel.approve_button.click()
     settled()
@@ -37,8 +39,9 @@ def test_approving_selected_rows_changes_review_status(qtbot, context: AppContex
     assert panel.model.rowCount() == 1
 
 
-def test_rejecting_marks_the_memory_rejected(qtbot, context: AppContext, service: MemoryService,
-                                             seed: Callable[..., Node], settled: Callable[[], None]) -> None:
+def test_rejecting_marks_the_memory_rejected(
+    qtbot, context: AppContext, service: MemoryService, seed: Callable[..., Node], settled: Callable[[], None]
+) -> None:
     node = seed("fact", {"statement": "dubious"}, review_status="pending")
     panel = ReviewPanel(context)
     qtbot.addWidget(panel)
@@ -51,10 +54,16 @@ def test_rejecting_marks_the_memory_rejected(qtbot, context: AppContext, service
 
 
 def _sources(service: MemoryService) -> None:
-    service.sync(CHAT, [MessageIn(index=0, role="user", text="hello"),
-                        MessageIn(index=1, role="assistant", text="hi"),
-                        MessageIn(index=2, role="user", text="Kael lost his compass at the ferry.")],
-                 complete=True, character="Lyra")
+    service.sync(
+        CHAT,
+        [
+            MessageIn(index=0, role="user", text="hello"),
+            MessageIn(index=1, role="assistant", text="hi"),
+            MessageIn(index=2, role="user", text="Kael lost his compass at the ferry."),
+        ],
+        complete=True,
+        character="Lyra",
+    )
 
 
 def _panel(qtbot, context: AppContext, settled: Callable[[], None]) -> ReviewPanel:
@@ -68,10 +77,14 @@ def _panel(qtbot, context: AppContext, settled: Callable[[], None]) -> ReviewPan
 
 
 def test_the_card_shows_the_text_the_reason_and_the_source_message(
-        qtbot, context: AppContext, service: MemoryService, seed: Callable[..., Node],
-        settled: Callable[[], None]) -> None:
-    node = seed("fact", {"statement": "Kael lost his compass", "subject": "Kael"}, review_status="pending",
-                source_indices=[2])
+    qtbot, context: AppContext, service: MemoryService, seed: Callable[..., Node], settled: Callable[[], None]
+) -> None:
+    node = seed(
+        "fact",
+        {"statement": "Kael lost his compass", "subject": "Kael"},
+        review_status="pending",
+        source_indices=[2],
+    )
     _sources(service)
     panel = _panel(qtbot, context, settled)
     panel.select_row(0)
@@ -85,8 +98,9 @@ def test_the_card_shows_the_text_the_reason_and_the_source_message(
     assert "#2" in text and "Kael lost his compass at the ferry." in text  # where it came from
 
 
-def test_keys_approve_reject_move_and_undo(qtbot, context: AppContext, service: MemoryService,
-                                           seed: Callable[..., Node], settled: Callable[[], None]) -> None:
+def test_keys_approve_reject_move_and_undo(
+    qtbot, context: AppContext, service: MemoryService, seed: Callable[..., Node], settled: Callable[[], None]
+) -> None:
     nodes = [seed("fact", {"statement": f"claim {i}"}, review_status="pending") for i in range(4)]
     panel = _panel(qtbot, context, settled)
     panel.select_row(0)
@@ -114,8 +128,9 @@ def test_keys_approve_reject_move_and_undo(qtbot, context: AppContext, service: 
     assert panel.selected_ids() == [nodes[2].id]  # and the selection stayed where it was
 
 
-def test_approving_a_selection_is_one_undoable_step(qtbot, context: AppContext, service: MemoryService,
-                                                    seed: Callable[..., Node], settled: Callable[[], None]) -> None:
+def test_approving_a_selection_is_one_undoable_step(
+    qtbot, context: AppContext, service: MemoryService, seed: Callable[..., Node], settled: Callable[[], None]
+) -> None:
     nodes = [seed("fact", {"statement": f"claim {i}"}, review_status="pending") for i in range(3)]
     panel = _panel(qtbot, context, settled)
     panel.table.setFocus()
@@ -133,8 +148,8 @@ def test_approving_a_selection_is_one_undoable_step(qtbot, context: AppContext, 
 
 
 def test_e_edits_in_place_and_typing_there_does_not_decide(
-        qtbot, context: AppContext, service: MemoryService, seed: Callable[..., Node],
-        settled: Callable[[], None]) -> None:
+    qtbot, context: AppContext, service: MemoryService, seed: Callable[..., Node], settled: Callable[[], None]
+) -> None:
     node = seed("fact", {"statement": "draft"}, review_status="pending")
     panel = _panel(qtbot, context, settled)
     panel.select_row(0)
@@ -154,8 +169,8 @@ def test_e_edits_in_place_and_typing_there_does_not_decide(
 
 
 def test_shown_the_queue_selects_its_first_memory_and_n_p_move_through_it(
-        qtbot, context: AppContext, service: MemoryService, seed: Callable[..., Node],
-        settled: Callable[[], None]) -> None:
+    qtbot, context: AppContext, service: MemoryService, seed: Callable[..., Node], settled: Callable[[], None]
+) -> None:
     nodes = [seed("fact", {"statement": f"claim {i}"}, review_status="pending") for i in range(3)]
     panel = _panel(qtbot, context, settled)  # no click: the card and the keys work at once
     qtbot.waitUntil(lambda: panel.current_card() is not None, timeout=10000)

@@ -21,24 +21,42 @@ from bme_desktop.ui.panels.memories import MemoriesPanel
 from bme_desktop.ui.panels.node_editor import NodeEditor
 
 CHAT = "chat-1"
-TOWER = LoreEntry(book="Eldoria", uid="3", keys=("Glass Tower",), comment="Glass Tower",
-                  content="The Glass Tower stands on the northern cliffs.")
+TOWER = LoreEntry(
+    book="Eldoria",
+    uid="3",
+    keys=("Glass Tower",),
+    comment="Glass Tower",
+    content="The Glass Tower stands on the northern cliffs.",
+)
 
 
 def identities(service: MemoryService) -> None:
-    for chat, character, cid in (("a", "Mira", "mira.png"), ("b", "Mira", "mira.png"), ("c", "Garrick", "g.png")):
-        service.sync(chat, [], identity=ChatIdentity(character=character, character_id=cid, user="Alex",
-                                                     persona_id="alex", world="Eldoria"))
+    for chat, character, cid in (
+        ("a", "Mira", "mira.png"),
+        ("b", "Mira", "mira.png"),
+        ("c", "Garrick", "g.png"),
+    ):
+        service.sync(
+            chat,
+            [],
+            identity=ChatIdentity(
+                character=character, character_id=cid, user="Alex", persona_id="alex", world="Eldoria"
+            ),
+        )
 
 
-def test_chats_are_grouped_by_character_and_by_persona(qtbot, context: AppContext, service: MemoryService,
-                                                       settled: Callable[[], None]) -> None:
+def test_chats_are_grouped_by_character_and_by_persona(
+    qtbot, context: AppContext, service: MemoryService, settled: Callable[[], None]
+) -> None:
     identities(service)
     switcher = ChatSwitcher(context)
     qtbot.addWidget(switcher)
     settled()
     assert sorted(switcher.group_names()) == ["Garrick · 1 chat", "Mira · 2 chats"]
-    assert switcher.chat_items()["a"].text().splitlines() == ["a", switcher.chat_items()["a"].text().splitlines()[1]]
+    assert switcher.chat_items()["a"].text().splitlines() == [
+        "a",
+        switcher.chat_items()["a"].text().splitlines()[1],
+    ]
     assert "as Alex" in switcher.chat_items()["a"].text()
     switcher.grouping.setCurrentIndex(switcher.grouping.findData("persona"))
     assert switcher.group_names() == ["Alex · 3 chats"]
@@ -46,8 +64,9 @@ def test_chats_are_grouped_by_character_and_by_persona(qtbot, context: AppContex
     assert switcher.group_names() == [] and set(switcher.chat_items()) == {"a", "b", "c"}
 
 
-def test_picking_a_chat_under_its_character_opens_it(qtbot, context: AppContext, service: MemoryService,
-                                                     settled: Callable[[], None]) -> None:
+def test_picking_a_chat_under_its_character_opens_it(
+    qtbot, context: AppContext, service: MemoryService, settled: Callable[[], None]
+) -> None:
     identities(service)
     switcher = ChatSwitcher(context)
     qtbot.addWidget(switcher)
@@ -61,11 +80,18 @@ def _scope_column(panel: MemoriesPanel) -> list[str]:
     return [panel.model.index(r, column).data() for r in range(panel.model.rowCount())]
 
 
-def test_the_table_shows_scope_badges_and_filters_by_scope(qtbot, context: AppContext, service: MemoryService,
-                                                           settled: Callable[[], None]) -> None:
+def test_the_table_shows_scope_badges_and_filters_by_scope(
+    qtbot, context: AppContext, service: MemoryService, settled: Callable[[], None]
+) -> None:
     identities(service)
-    service.create_node("a", NodeDraft(type="fact", fields={"statement": "Alex was born in March", "subject": "Alex"},
-                                       scope=Scope(kind="persona")))
+    service.create_node(
+        "a",
+        NodeDraft(
+            type="fact",
+            fields={"statement": "Alex was born in March", "subject": "Alex"},
+            scope=Scope(kind="persona"),
+        ),
+    )
     service.create_node("a", NodeDraft(type="event", fields={"summary": "They found a red stone"}))
     service.sync_lorebook("a", [TOWER])
     panel = MemoriesPanel(context)
@@ -80,7 +106,8 @@ def test_the_table_shows_scope_badges_and_filters_by_scope(qtbot, context: AppCo
 
 
 def test_the_editor_moves_a_memory_to_another_scope_in_one_undo_step(
-        qtbot, context: AppContext, service: MemoryService, settled: Callable[[], None]) -> None:
+    qtbot, context: AppContext, service: MemoryService, settled: Callable[[], None]
+) -> None:
     identities(service)
     node = service.create_node("a", NodeDraft(type="fact", fields={"statement": "Mira fears the sea"}))
     context.set_chat("a")
@@ -96,7 +123,8 @@ def test_the_editor_moves_a_memory_to_another_scope_in_one_undo_step(
 
 
 def test_a_lorebook_memory_is_shown_read_only_with_where_it_came_from(
-        qtbot, context: AppContext, service: MemoryService, settled: Callable[[], None]) -> None:
+    qtbot, context: AppContext, service: MemoryService, settled: Callable[[], None]
+) -> None:
     identities(service)
     service.sync_lorebook("a", [TOWER])
     (tower,) = [n for n in service.all_nodes("a") if n.title == "Glass Tower"]
@@ -111,10 +139,17 @@ def test_a_lorebook_memory_is_shown_read_only_with_where_it_came_from(
 
 
 def test_selected_memories_export_as_world_info_and_a_file_imports_into_a_scope(
-        qtbot, context: AppContext, service: MemoryService, seed: Callable[..., Node], settled: Callable[[], None],
-        tmp_path: Path) -> None:
+    qtbot,
+    context: AppContext,
+    service: MemoryService,
+    seed: Callable[..., Node],
+    settled: Callable[[], None],
+    tmp_path: Path,
+) -> None:
     identities(service)
-    service.create_node("a", NodeDraft(type="location", fields={"name": "Sunken Library", "state": "Half drowned."}))
+    service.create_node(
+        "a", NodeDraft(type="location", fields={"name": "Sunken Library", "state": "Half drowned."})
+    )
     panel = MemoriesPanel(context)
     qtbot.addWidget(panel)
     context.set_chat("a")
@@ -135,7 +170,8 @@ def test_selected_memories_export_as_world_info_and_a_file_imports_into_a_scope(
 
 
 def test_a_malformed_world_info_file_is_refused_and_nothing_written(
-        qtbot, context: AppContext, service: MemoryService, settled: Callable[[], None], tmp_path: Path) -> None:
+    qtbot, context: AppContext, service: MemoryService, settled: Callable[[], None], tmp_path: Path
+) -> None:
     identities(service)
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps({"entries": {"0": {"key": ["a"], "content": "x" * 100_000}}}), encoding="utf-8")
@@ -149,15 +185,20 @@ def test_a_malformed_world_info_file_is_refused_and_nothing_written(
 
 
 def test_a_character_group_s_menu_shows_the_character_across_chats_in_the_graph(
-        qtbot, context: AppContext, service: MemoryService, settled: Callable[[], None]) -> None:
+    qtbot, context: AppContext, service: MemoryService, settled: Callable[[], None]
+) -> None:
     from bme_desktop.ui.main_window import MainWindow
+
     identities(service)
     window = MainWindow(context)
     qtbot.addWidget(window)
     settled()
     chats = window.chats
-    mira = next(chats.proxy.index(r, 0) for r in range(chats.proxy.rowCount())
-                if str(chats.proxy.index(r, 0).data()).startswith("Mira"))
+    mira = next(
+        chats.proxy.index(r, 0)
+        for r in range(chats.proxy.rowCount())
+        if str(chats.proxy.index(r, 0).data()).startswith("Mira")
+    )
     assert chats.group_menu(chats.list.model().index(0, 0, mira)) is None  # a chat row has no such menu
     menu = chats.group_menu(mira)
     assert menu is not None

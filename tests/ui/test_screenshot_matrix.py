@@ -49,16 +49,27 @@ def _raised(desktop: DesktopApp, key: str) -> QWidget:
 
 def _close(colour: QColor, token: str) -> bool:
     want = QColor(token)
-    return all(abs(a - b) <= TOLERANCE for a, b in ((colour.red(), want.red()), (colour.green(), want.green()),
-                                                     (colour.blue(), want.blue())))
+    return all(
+        abs(a - b) <= TOLERANCE
+        for a, b in ((colour.red(), want.red()), (colour.green(), want.green()), (colour.blue(), want.blue()))
+    )
 
 
-def test_every_panel_renders_in_every_theme_and_language(qapp: QApplication, data_dir: Path,
-                                                         tmp_path: Path) -> None:
+def test_every_panel_renders_in_every_theme_and_language(
+    qapp: QApplication, data_dir: Path, tmp_path: Path
+) -> None:
     out = Path(os.environ.get("BME_SCREENSHOT_DIR") or tmp_path / "shots")
     out.mkdir(parents=True, exist_ok=True)
-    args = argparse.Namespace(database_url=None, screenshot=None, theme="violet-haze", panel=None, lang="en",
-                              demo=True, no_bridge=True, demo_scale=1)
+    args = argparse.Namespace(
+        database_url=None,
+        screenshot=None,
+        theme="violet-haze",
+        panel=None,
+        lang="en",
+        demo=True,
+        no_bridge=True,
+        demo_scale=1,
+    )
     settings = load_settings(data_dir)
     themes = ThemeManager(themes_dir())
     themes.apply("violet-haze", qapp)
@@ -91,7 +102,9 @@ def test_every_panel_renders_in_every_theme_and_language(qapp: QApplication, dat
                     assert settle(desktop.context.runner, quiet_ms=100), f"{key}: workers did not settle"
                     QApplication.processEvents()
                     raised = _raised(desktop, key)
-                    assert raised.isVisible() and not raised.visibleRegion().isEmpty(), f"{key} is not visible"
+                    assert raised.isVisible() and not raised.visibleRegion().isEmpty(), (
+                        f"{key} is not visible"
+                    )
                     if key in desktop.window.views:
                         assert desktop.window.stack.currentWidget() is raised
                     shot = out / f"{key}-{name}-{language}.png"
@@ -99,15 +112,20 @@ def test_every_panel_renders_in_every_theme_and_language(qapp: QApplication, dat
                     assert shot.stat().st_size > 0
                     image = QImage(str(shot))
                     assert not image.isNull() and image.width() >= SCREENSHOT_SIZE[0] // 2
-                    colours = {image.pixel(x, y) for x in range(0, image.width(), 41)
-                               for y in range(0, image.height(), 31)}
+                    colours = {
+                        image.pixel(x, y)
+                        for x in range(0, image.width(), 41)
+                        for y in range(0, image.height(), 31)
+                    }
                     assert len(colours) > 5, f"{shot.name} is (nearly) one colour"
                     chats = desktop.window.docks["chats"].widget()
                     scale = image.width() / desktop.window.width()
                     spot = chats.mapTo(desktop.window, QPoint(2, 2))
                     pixel = image.pixelColor(int(spot.x() * scale), int(spot.y() * scale))
                     assert _close(pixel, theme.color("background")), (
-                        f"{shot.name}: background {pixel.name()} is not {theme.name}'s {theme.color('background')}")
+                        f"{shot.name}: background {pixel.name()} is not {theme.name}'s "
+                        f"{theme.color('background')}"
+                    )
                     shots += 1
         assert shots == len(keys) * len(themes.themes) * len(LANGUAGES)
     finally:

@@ -20,15 +20,26 @@ from bme_desktop.ui.theming import ThemeManager
 
 
 def _args(panel: str, shot: Path | None = None) -> argparse.Namespace:
-    return argparse.Namespace(database_url=None, screenshot=str(shot) if shot else None, theme="neon-cyan",
-                              panel=panel, lang="en", demo=True, no_bridge=True, demo_scale=1)
+    return argparse.Namespace(
+        database_url=None,
+        screenshot=str(shot) if shot else None,
+        theme="neon-cyan",
+        panel=panel,
+        lang="en",
+        demo=True,
+        no_bridge=True,
+        demo_scale=1,
+    )
 
 
-def test_the_screenshot_shows_the_bridge_tab_with_its_empty_client_list(qapp: QApplication, data_dir: Path,
-                                                                        tmp_path: Path) -> None:
+def test_the_screenshot_shows_the_bridge_tab_with_its_empty_client_list(
+    qapp: QApplication, data_dir: Path, tmp_path: Path
+) -> None:
     settings = load_settings(data_dir)
     service = MemoryService.open(data_dir, settings=settings)
-    desktop = DesktopApp(qapp, data_dir, _args("settings:bridge"), settings, service, ThemeManager(themes_dir()))
+    desktop = DesktopApp(
+        qapp, data_dir, _args("settings:bridge"), settings, service, ThemeManager(themes_dir())
+    )
     try:
         assert desktop.screenshot(tmp_path / "bridge.png") == 0
         assert (tmp_path / "bridge.png").stat().st_size > 0
@@ -50,12 +61,16 @@ def test_the_screenshot_shows_the_bridge_tab_with_its_empty_client_list(qapp: QA
         service.close()
 
 
-@pytest.mark.parametrize(("panel", "words"), [("settings:bridgee", ["unknown settings tab 'bridgee'",
-                                                                     ", ".join(SETTINGS_TABS)]),
-                                              ("memories:bridge", ["'memories' panel has no tabs", "settings:TAB"])])
-def test_an_unknown_tab_is_refused_before_anything_is_created(qapp: QApplication, tmp_path: Path,
-                                                              capsys: pytest.CaptureFixture[str], panel: str,
-                                                              words: list[str]) -> None:
+@pytest.mark.parametrize(
+    ("panel", "words"),
+    [
+        ("settings:bridgee", ["unknown settings tab 'bridgee'", ", ".join(SETTINGS_TABS)]),
+        ("memories:bridge", ["'memories' panel has no tabs", "settings:TAB"]),
+    ],
+)
+def test_an_unknown_tab_is_refused_before_anything_is_created(
+    qapp: QApplication, tmp_path: Path, capsys: pytest.CaptureFixture[str], panel: str, words: list[str]
+) -> None:
     shot, folder = tmp_path / "shot.png", tmp_path / "data"
     assert gui_main(folder, _args(panel, shot)) == 2
     err = capsys.readouterr().err

@@ -17,8 +17,9 @@ SCREEN = (1366, 768 - 40)  # a taskbar
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_every_panel_and_view_fits_a_1366_by_768_screen(qtbot, desktop: DesktopApp, lang: str,
-                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_every_panel_and_view_fits_a_1366_by_768_screen(
+    qtbot, desktop: DesktopApp, lang: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(welcome, "build_demo", partial(build_demo, scale=1))
     desktop.set_language(lang)
     window = desktop.window

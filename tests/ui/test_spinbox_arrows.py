@@ -44,7 +44,9 @@ def _pixels_near(image: QImage, rect: QRect, color: str, tolerance: int = 40) ->
     for y in range(rect.top(), rect.bottom() + 1):
         for x in range(rect.left(), rect.right() + 1):
             got = image.pixelColor(x, y)
-            distance = abs(got.red() - want.red()) + abs(got.green() - want.green()) + abs(got.blue() - want.blue())
+            distance = (
+                abs(got.red() - want.red()) + abs(got.green() - want.green()) + abs(got.blue() - want.blue())
+            )
             count += distance <= tolerance
     return count
 
@@ -63,8 +65,9 @@ def test_the_stylesheet_draws_spin_arrows_from_existing_images(qapp: QApplicatio
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_spin_arrows_are_painted_and_the_buttons_step_the_value(qtbot: QtBot, themed: ThemeManager,
-                                                                 name: str) -> None:
+def test_spin_arrows_are_painted_and_the_buttons_step_the_value(
+    qtbot: QtBot, themed: ThemeManager, name: str
+) -> None:
     theme = themed.apply(name)
     box = QSpinBox()
     box.setRange(0, 65535)
@@ -73,7 +76,9 @@ def test_spin_arrows_are_painted_and_the_buttons_step_the_value(qtbot: QtBot, th
     qtbot.addWidget(box)
     box.show()
     qtbot.waitExposed(box)
-    up, down = (_button_rect(box, c) for c in (QStyle.SubControl.SC_SpinBoxUp, QStyle.SubControl.SC_SpinBoxDown))
+    up, down = (
+        _button_rect(box, c) for c in (QStyle.SubControl.SC_SpinBoxUp, QStyle.SubControl.SC_SpinBoxDown)
+    )
     assert up.width() >= 12 and up.height() >= 8 and down.width() >= 12 and down.height() >= 8
     image = box.grab().toImage()
     for rect in (up, down):  # the arrow itself, in the theme's muted foreground
@@ -94,15 +99,21 @@ def test_an_icon_is_the_package_svg_painted_in_the_colour(tmp_path: Path) -> Non
     text = painted.read_text(encoding="utf-8")
     assert "#e94560" in text and "currentColor" not in text
     assert icons.path("arrow-up", "#e94560") == painted  # written once per icon and colour
-    assert render("{{ icon(arrow-down, fg) }}", {"fg": "#00e5ff"}, lambda n, c: f"{n}:{c}") == "arrow-down:#00e5ff"
+    assert (
+        render("{{ icon(arrow-down, fg) }}", {"fg": "#00e5ff"}, lambda n, c: f"{n}:{c}")
+        == "arrow-down:#00e5ff"
+    )
 
 
-@pytest.mark.parametrize(("template", "message"), [
-    ("{{ icon(no-such-icon, fg) }}", "cannot be read"),
-    ("{{ icon(arrow-up, nothing) }}", "unknown token 'nothing'"),
-    ("{{ icon(../bme-desktop, fg) }}", "bad icon name"),
-    ("{{ icon(arrow-up) }}", "an icon name and a colour"),
-])
+@pytest.mark.parametrize(
+    ("template", "message"),
+    [
+        ("{{ icon(no-such-icon, fg) }}", "cannot be read"),
+        ("{{ icon(arrow-up, nothing) }}", "unknown token 'nothing'"),
+        ("{{ icon(../bme-desktop, fg) }}", "bad icon name"),
+        ("{{ icon(arrow-up) }}", "an icon name and a colour"),
+    ],
+)
 def test_a_bad_icon_in_the_template_is_refused(template: str, message: str) -> None:
     with pytest.raises(TemplateError, match=re.escape(message)):
         render(template, {"fg": "#ffffff"}, ColoredIcons().url)

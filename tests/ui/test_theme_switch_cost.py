@@ -33,9 +33,22 @@ def _seed(service: MemoryService, count: int) -> None:
     def write(uow: UnitOfWork) -> None:
         for i in range(count):
             fields = {"statement": f"statement {i}", "subject": f"subject {i}"}
-            uow.put_node(Node(id=new_id(), chat_id=CHAT, type="fact", title=node_title("fact", fields), fields=fields,
-                              importance=float(i % 10), tier=TIERS[i % 2], created_at=now + i, updated_at=now + i,
-                              review_status=("pending", "approved", "rejected")[i % 3], source_indices=[0]))
+            uow.put_node(
+                Node(
+                    id=new_id(),
+                    chat_id=CHAT,
+                    type="fact",
+                    title=node_title("fact", fields),
+                    fields=fields,
+                    importance=float(i % 10),
+                    tier=TIERS[i % 2],
+                    created_at=now + i,
+                    updated_at=now + i,
+                    review_status=("pending", "approved", "rejected")[i % 3],
+                    source_indices=[0],
+                )
+            )
+
     service.write(write)
 
 
@@ -63,11 +76,14 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> Calls:
         calls.count += 1
         calls.rows.add(index.row())
         return original(self, index, *args)  # type: ignore[arg-type]
+
     monkeypatch.setattr(MemoryTableModel, "data", data)  # before the model exists
     return calls
 
 
-def _loaded_table(qtbot: object, context: AppContext, service: MemoryService) -> tuple[MemoryTableModel, QTableView]:
+def _loaded_table(
+    qtbot: object, context: AppContext, service: MemoryService
+) -> tuple[MemoryTableModel, QTableView]:
     _seed(service, ROWS)
     context.themes.apply("crimson-synth")  # as the app does before its window exists
     model = MemoryTableModel(context, page_size=ROWS)
@@ -83,7 +99,8 @@ def _loaded_table(qtbot: object, context: AppContext, service: MemoryService) ->
 
 
 def test_a_theme_switch_asks_the_model_only_for_the_rows_on_screen(
-        qtbot: object, context: AppContext, service: MemoryService, counted: Calls) -> None:
+    qtbot: object, context: AppContext, service: MemoryService, counted: Calls
+) -> None:
     model, table = _loaded_table(qtbot, context, service)
     first = table.rowAt(0)
     last = table.rowAt(table.viewport().height() - 1)
@@ -99,18 +116,23 @@ def test_a_theme_switch_asks_the_model_only_for_the_rows_on_screen(
         assert 0 < counted.count <= bound, f"{name}: {counted.count} data() calls, {on_screen} rows on screen"
         assert min(counted.rows) >= first - 1 and max(counted.rows) <= last + 1, sorted(counted.rows)
     # the colours the model hands out follow the theme
-    row = next(r for r in range(ROWS) if model.node_at(r) is not None and model.node_at(r).review_status == "pending")  # type: ignore[union-attr]
+    row = next(
+        r for r in range(ROWS) if model.node_at(r) is not None and model.node_at(r).review_status == "pending"
+    )  # type: ignore[union-attr]
     color = model.data(model.index(row, [c for c, _ in COLUMNS].index("review")), 9)  # ForegroundRole
     assert color.name() == context.themes.current.color("warning")
 
 
 def test_columns_fit_their_longest_label_without_measuring_rows(
-        qtbot: object, context: AppContext, service: MemoryService, counted: Calls) -> None:
+    qtbot: object, context: AppContext, service: MemoryService, counted: Calls
+) -> None:
     _model, table = _loaded_table(qtbot, context, service)
     names = [c for c, _ in COLUMNS]
     metrics = table.fontMetrics()
-    for column, labels in (("type", [node_type_label(t) for t in NODE_TYPES]),
-                           ("tier", [tier_label(t) for t in TIERS])):
+    for column, labels in (
+        ("type", [node_type_label(t) for t in NODE_TYPES]),
+        ("tier", [tier_label(t) for t in TIERS]),
+    ):
         widest = max(metrics.horizontalAdvance(label) for label in labels)
         assert table.columnWidth(names.index(column)) > widest
     counted.clear()
@@ -121,4 +143,3 @@ def test_columns_fit_their_longest_label_without_measuring_rows(
     _drain()
     assert table.columnWidth(names.index("type")) > before
     assert counted.rows and max(counted.rows) - min(counted.rows) < 60  # the rows on screen only
-

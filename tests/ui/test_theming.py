@@ -46,12 +46,15 @@ def _raw(name: str = "crimson-synth") -> dict[str, object]:
     return json.loads((themes_dir() / f"{name}.json").read_text())  # type: ignore[no-any-return]
 
 
-@pytest.mark.parametrize("breakage, message", [
-    (lambda d: d["colors"].pop("primary"), "missing token colors.primary"),
-    (lambda d: d["nodes"].update(event="red"), "nodes.event must be a #rrggbb"),
-    (lambda d: d["colors"].update(text=d["colors"]["surface"]), "contrast"),
-    (lambda d: d["edges"].update(sparkle="#ffffff"), "unknown token edges.sparkle"),
-])
+@pytest.mark.parametrize(
+    "breakage, message",
+    [
+        (lambda d: d["colors"].pop("primary"), "missing token colors.primary"),
+        (lambda d: d["nodes"].update(event="red"), "nodes.event must be a #rrggbb"),
+        (lambda d: d["colors"].update(text=d["colors"]["surface"]), "contrast"),
+        (lambda d: d["edges"].update(sparkle="#ffffff"), "unknown token edges.sparkle"),
+    ],
+)
 def test_a_broken_theme_is_refused_with_the_key_named(breakage: object, message: str) -> None:
     data = _raw()
     breakage(data)  # type: ignore[operator]
@@ -68,7 +71,10 @@ def test_a_theme_whose_name_differs_from_its_file_is_refused(tmp_path: Path) -> 
 
 def test_template_helpers_and_unknown_tokens() -> None:
     tokens = {"bg": "#808080"}
-    assert render("a{{ darken(bg, 10) }}b{{ lighten(bg, 10) }}", tokens) == f"a{darken('#808080', 10)}b{lighten('#808080', 10)}"
+    assert (
+        render("a{{ darken(bg, 10) }}b{{ lighten(bg, 10) }}", tokens)
+        == f"a{darken('#808080', 10)}b{lighten('#808080', 10)}"
+    )
     assert darken("#808080", 10) < "#808080" < lighten("#808080", 10)
     assert render("{{ rgba(bg, 0.5) }}", tokens) == "rgba(128, 128, 128, 128)"
     with pytest.raises(TemplateError):
@@ -83,13 +89,16 @@ def test_switching_theme_changes_the_application_palette_live(qapp: QApplication
     for name in ("neon-cyan", "amber-console"):
         manager.apply(name)
         expected = manager.themes[name]
-        assert QApplication.palette().color(QPalette.ColorRole.Highlight).name() == expected.color("selection")
+        assert QApplication.palette().color(QPalette.ColorRole.Highlight).name() == expected.color(
+            "selection"
+        )
         assert expected.color("background") in qapp.styleSheet()
     assert seen == ["neon-cyan", "amber-console"]
 
 
 def test_a_theme_picked_from_the_menu_restyles_the_views_in_the_next_turn_with_painting_held(
-        qtbot, desktop) -> None:
+    qtbot, desktop
+) -> None:
     window = desktop.window
     window.show()
     seen: list[str] = []

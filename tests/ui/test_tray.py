@@ -17,8 +17,8 @@ CHAT = "chat-1"
 
 
 def test_tray_status_counts_pending_reviews_and_follows_changes(
-        qtbot, context: AppContext, service: MemoryService, seed: Callable[..., Node],
-        settled: Callable[[], None]) -> None:
+    qtbot, context: AppContext, service: MemoryService, seed: Callable[..., Node], settled: Callable[[], None]
+) -> None:
     node = seed("fact", {"statement": "unsure"}, review_status="pending")
     seed("fact", {"statement": "sure"})
     status = TrayStatus(context)
@@ -31,8 +31,9 @@ def test_tray_status_counts_pending_reviews_and_follows_changes(
     assert "Bridge: 127.0.0.1:7317" in status.tooltip and "0 memories waiting" in status.tooltip
 
 
-def test_tray_menu_shows_the_count_and_opens_review(qtbot, context: AppContext, seed: Callable[..., Node],
-                                                    settled: Callable[[], None]) -> None:
+def test_tray_menu_shows_the_count_and_opens_review(
+    qtbot, context: AppContext, seed: Callable[..., Node], settled: Callable[[], None]
+) -> None:
     seed("fact", {"statement": "unsure"}, review_status="pending")
     window = MainWindow(context)
     qtbot.addWidget(window)
@@ -49,8 +50,9 @@ def test_tray_menu_shows_the_count_and_opens_review(qtbot, context: AppContext, 
     tray.close()
 
 
-def test_a_worker_error_shows_a_notice_with_the_traceback(qtbot, context: AppContext, seed: Callable[..., Node],
-                                                          settled: Callable[[], None]) -> None:
+def test_a_worker_error_shows_a_notice_with_the_traceback(
+    qtbot, context: AppContext, seed: Callable[..., Node], settled: Callable[[], None]
+) -> None:
     seed()
     window = MainWindow(context)
     qtbot.addWidget(window)
@@ -58,6 +60,7 @@ def test_a_worker_error_shows_a_notice_with_the_traceback(qtbot, context: AppCon
 
     def broken(_service: MemoryService) -> None:
         raise RuntimeError("the lantern broke")
+
     context.call(broken)
     settled()
     assert "the lantern broke" in window.statusBar().currentMessage()

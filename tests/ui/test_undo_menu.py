@@ -14,8 +14,8 @@ CHAT = "chat-1"
 
 
 def test_undo_and_redo_name_the_step_and_follow_each_operation(
-        qtbot, context: AppContext, service: MemoryService, seed: Callable[..., Node],
-        settled: Callable[[], None]) -> None:
+    qtbot, context: AppContext, service: MemoryService, seed: Callable[..., Node], settled: Callable[[], None]
+) -> None:
     window = MainWindow(context)
     qtbot.addWidget(window)
     undo, redo = window.menus.undo, window.menus.redo
@@ -40,8 +40,9 @@ def test_undo_and_redo_name_the_step_and_follow_each_operation(
     assert undo.text() == "Undo New memory" and redo.text() == "Redo Edit"
 
 
-def test_another_chat_has_its_own_steps(qtbot, context: AppContext, service: MemoryService,
-                                        seed: Callable[..., Node], settled: Callable[[], None]) -> None:
+def test_another_chat_has_its_own_steps(
+    qtbot, context: AppContext, service: MemoryService, seed: Callable[..., Node], settled: Callable[[], None]
+) -> None:
     seed("fact", {"statement": "Lyra keeps the lantern"})
     service.sync("chat-2", [], complete=True, character="Orsk")
     window = MainWindow(context)

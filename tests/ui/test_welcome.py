@@ -34,8 +34,9 @@ def test_an_empty_data_folder_opens_on_the_welcome_page(qtbot, desktop: DesktopA
     assert not any(a.isChecked() for a in window.navigation.views.values())  # no view is on screen
 
 
-def test_open_the_demo_builds_a_chat_and_shows_its_graph(qtbot, desktop: DesktopApp,
-                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+def test_open_the_demo_builds_a_chat_and_shows_its_graph(
+    qtbot, desktop: DesktopApp, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(welcome, "build_demo", partial(build_demo, scale=1))  # a small story: a fast test
     window = _shown(desktop).window
     qtbot.mouseClick(window.welcome.demo_button, Qt.MouseButton.LeftButton)
@@ -46,7 +47,8 @@ def test_open_the_demo_builds_a_chat_and_shows_its_graph(qtbot, desktop: Desktop
 
 
 def test_connect_sillytavern_shows_the_token_to_copy_and_installs_into_one_found(
-        qtbot, desktop: DesktopApp, tmp_path: Path) -> None:
+    qtbot, desktop: DesktopApp, tmp_path: Path
+) -> None:
     home = tmp_path / "home"
     st = home / "SillyTavern"
     (st / "data" / "default-user").mkdir(parents=True)
@@ -66,8 +68,9 @@ def test_connect_sillytavern_shows_the_token_to_copy_and_installs_into_one_found
     assert "paired with this bridge" in box.install_note.text()
 
 
-def test_open_a_data_folder_closes_this_window_to_reopen_there(qtbot, desktop: DesktopApp, tmp_path: Path,
-                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+def test_open_a_data_folder_closes_this_window_to_reopen_there(
+    qtbot, desktop: DesktopApp, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     other = tmp_path / "other"
     other.mkdir()
     monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *_a, **_k: str(other))
@@ -76,7 +79,9 @@ def test_open_a_data_folder_closes_this_window_to_reopen_there(qtbot, desktop: D
     assert desktop.reopen_in == other and not window.isVisible()
 
 
-def test_views_and_panels_are_checkable_buttons_that_show_what_is_on_screen(qtbot, desktop: DesktopApp) -> None:
+def test_views_and_panels_are_checkable_buttons_that_show_what_is_on_screen(
+    qtbot, desktop: DesktopApp
+) -> None:
     window = _shown(desktop).window
     nav = window.navigation
     nav.views["nebula"].trigger()

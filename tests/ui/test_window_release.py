@@ -27,11 +27,17 @@ CHAT = "chat-1"
 def receivers(context: AppContext) -> dict[str, int]:
     """How many connections each long-lived signal has (the context's, its events', runner's, themes')."""
     senders: list[tuple[QObject, str]] = [
-        (context, "sigChatChanged(QString)"), (context, "sigNodeSelected(QString)"),
-        (context, "sigStatus(QString)"), (context, "sigError(QString)"),
-        (context.events, "sigEvent(PyObject)"), (context.events, "sigGraphChanged(PyObject)"),
-        (context.events, "sigChatsChanged(QString)"), (context.runner, "sigBusyChanged(bool)"),
-        (context.runner, "sigError(PyObject)"), (context.themes, "sigThemeChanged(PyObject)")]
+        (context, "sigChatChanged(QString)"),
+        (context, "sigNodeSelected(QString)"),
+        (context, "sigStatus(QString)"),
+        (context, "sigError(QString)"),
+        (context.events, "sigEvent(PyObject)"),
+        (context.events, "sigGraphChanged(PyObject)"),
+        (context.events, "sigChatsChanged(QString)"),
+        (context.runner, "sigBusyChanged(bool)"),
+        (context.runner, "sigError(PyObject)"),
+        (context.themes, "sigThemeChanged(PyObject)"),
+    ]
     return {f"{type(obj).__name__}.{sig}": obj.receivers(SIGNAL(sig)) for obj, sig in senders}
 
 
@@ -50,12 +56,17 @@ def delete_later_now() -> None:
     QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
 
 
-def test_a_language_switch_keeps_the_window_and_its_wiring(desktop: DesktopApp, qapp: QApplication,
-                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_language_switch_keeps_the_window_and_its_wiring(
+    desktop: DesktopApp, qapp: QApplication, monkeypatch: pytest.MonkeyPatch
+) -> None:
     context = desktop.context
     service = context.service
-    service.sync(CHAT, [MessageIn(index=0, role="user", text="hello"),
-                        MessageIn(index=1, role="assistant", text="hi")], complete=True, character="Lyra")
+    service.sync(
+        CHAT,
+        [MessageIn(index=0, role="user", text="hello"), MessageIn(index=1, role="assistant", text="hi")],
+        complete=True,
+        character="Lyra",
+    )
     for name in ("Lyra", "Kael", "Wren"):
         service.create_node(CHAT, NodeDraft(type="character", fields={"name": name}))
     window = desktop.window
@@ -76,8 +87,9 @@ def test_a_language_switch_keeps_the_window_and_its_wiring(desktop: DesktopApp, 
     errors = Errors()
     monkeypatch.setattr(sys, "excepthook", errors)
     assert desktop.window.show_panel("graph2d")
-    nodes = [service.create_node(CHAT, NodeDraft(type="event", fields={"summary": f"event {i}"}))
-             for i in range(6)]
+    nodes = [
+        service.create_node(CHAT, NodeDraft(type="event", fields={"summary": f"event {i}"})) for i in range(6)
+    ]
     service.link(CHAT, nodes[0].id, nodes[1].id, "advances")
     service.delete_node(CHAT, nodes[2].id)
     context.set_chat("")

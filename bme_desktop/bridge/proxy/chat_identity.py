@@ -118,8 +118,12 @@ class Continuity:
             return self._map.get(pair_key(*pair))
 
 
-def identify(headers: Mapping[str, str], body: Mapping[str, Any], turns: Sequence[Turn],
-             continuity: Continuity | None = None) -> ChatIdentity:
+def identify(
+    headers: Mapping[str, str],
+    body: Mapping[str, Any],
+    turns: Sequence[Turn],
+    continuity: Continuity | None = None,
+) -> ChatIdentity:
     raw = headers.get(HEADER)
     if raw is not None:
         return ChatIdentity(_from_header(raw), "header")

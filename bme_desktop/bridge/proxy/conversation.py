@@ -37,8 +37,11 @@ def content_text(content: Any) -> str:
         for part in content:
             if isinstance(part, str):
                 parts.append(part)
-            elif isinstance(part, dict) and part.get("type") in TEXT_PART_TYPES \
-                    and isinstance(part.get("text"), str):
+            elif (
+                isinstance(part, dict)
+                and part.get("type") in TEXT_PART_TYPES
+                and isinstance(part.get("text"), str)
+            ):
                 parts.append(part["text"])
         return "\n".join(parts)
     return ""
@@ -71,8 +74,11 @@ def conversation(messages: Sequence[Any]) -> list[Turn]:
         if not text:
             continue
         raw_name = m.get("name")
-        name = raw_name if isinstance(raw_name, str) and 0 < len(raw_name) <= MAX_NAME_CHARS \
-            and "\x00" not in raw_name else None
+        name = (
+            raw_name
+            if isinstance(raw_name, str) and 0 < len(raw_name) <= MAX_NAME_CHARS and "\x00" not in raw_name
+            else None
+        )
         turns.append(Turn(pos, str(m["role"]), text, name))
     return turns
 

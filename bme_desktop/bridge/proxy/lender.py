@@ -50,11 +50,20 @@ class ProxyLender:
         if not (proxy.enabled and base_url and model):
             return None
         total = timeout_s if timeout_s is not None else llm.lent_timeout_s
-        config = LLMConfig(base_url=base_url, model=model, temperature=llm.temperature,
-                           max_tokens=llm.lent_max_tokens, extra_headers={HOP: "1"}, source=SOURCE_PROXY,
-                           policy=HttpPolicy(connect_timeout=min(10.0, total), total_timeout=total,
-                                             idle_timeout=min(60.0, total),
-                                             max_retries=0 if timeout_s is not None else llm.max_retries))
+        config = LLMConfig(
+            base_url=base_url,
+            model=model,
+            temperature=llm.temperature,
+            max_tokens=llm.lent_max_tokens,
+            extra_headers={HOP: "1"},
+            source=SOURCE_PROXY,
+            policy=HttpPolicy(
+                connect_timeout=min(10.0, total),
+                total_timeout=total,
+                idle_timeout=min(60.0, total),
+                max_retries=0 if timeout_s is not None else llm.max_retries,
+            ),
+        )
         data_dir: Path | None = self.service.data_dir
 
         def complete(messages: list[ChatMessage], cancel: threading.Event | None) -> str:

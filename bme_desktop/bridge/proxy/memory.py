@@ -63,8 +63,9 @@ class FingerprintCache:
         return out
 
 
-def sync_window(service: MemoryService, chat_id: str, turns: Sequence[Turn],
-                cache: FingerprintCache | None = None) -> int:
+def sync_window(
+    service: MemoryService, chat_id: str, turns: Sequence[Turn], cache: FingerprintCache | None = None
+) -> int:
     """Store the request's conversation as the chat's messages; returns the stored index of
     its first message (not 0 when the app trimmed older messages; see ``plan_sync``).
 
@@ -76,8 +77,9 @@ def sync_window(service: MemoryService, chat_id: str, turns: Sequence[Turn],
     plan = plan_sync(stored, window)
     character, user = last_name(turns, "assistant"), last_name(turns, "user")
     end = plan.offset + len(turns)
-    if all(stored.get(plan.offset + i) in (None, fp) for i, fp in enumerate(window)) \
-            and (not stored or max(stored) < end):
+    if all(stored.get(plan.offset + i) in (None, fp) for i, fp in enumerate(window)) and (
+        not stored or max(stored) < end
+    ):
         new = [t.message(plan.offset + i) for i, t in enumerate(turns) if plan.offset + i not in stored]
         if new:
             service.sync(chat_id, new, complete=False, character=character, user=user)
@@ -87,16 +89,21 @@ def sync_window(service: MemoryService, chat_id: str, turns: Sequence[Turn],
     if plan.prefix:
         prefix = service.messages(chat_id, 0, plan.offset - 1)
         if [m.index for m in prefix] == list(range(plan.offset)):
-            messages = [MessageIn(index=m.index, role=m.role, text=m.text, name=m.name, swipe_id=m.swipe_id,
-                                  time=m.time) for m in prefix] + messages
+            messages = [
+                MessageIn(
+                    index=m.index, role=m.role, text=m.text, name=m.name, swipe_id=m.swipe_id, time=m.time
+                )
+                for m in prefix
+            ] + messages
         else:  # a stored history with gaps (pushed partially by another client): keep it
             complete = False
     service.sync(chat_id, messages, complete=complete, character=character, user=user)
     return plan.offset
 
 
-def prepare(service: MemoryService, chat_id: str, turns: Sequence[Turn],
-            cache: FingerprintCache | None = None) -> Prepared:
+def prepare(
+    service: MemoryService, chat_id: str, turns: Sequence[Turn], cache: FingerprintCache | None = None
+) -> Prepared:
     """Sync, then recall for the last user message. Never raises."""
     out = Prepared()
     if not turns:
@@ -117,8 +124,13 @@ def prepare(service: MemoryService, chat_id: str, turns: Sequence[Turn],
     if position is None:
         return out
     settings = service.settings.recall
-    request = RecallRequest(chat_id=chat_id, user_input=turns[position].text, index=out.offset + position,
-                            top_k=settings.top_k, budget_tokens=settings.budget_tokens)
+    request = RecallRequest(
+        chat_id=chat_id,
+        user_input=turns[position].text,
+        index=out.offset + position,
+        top_k=settings.top_k,
+        budget_tokens=settings.budget_tokens,
+    )
     started = time.perf_counter()
     try:
         result = service.recall(request)
@@ -139,7 +151,9 @@ def sync_reply(service: MemoryService, chat_id: str, index: int, text: str, name
     try:
         if service.messages(chat_id, index):
             return False
-        service.sync(chat_id, [MessageIn(index=index, role="assistant", text=text, name=name)], complete=False)
+        service.sync(
+            chat_id, [MessageIn(index=index, role="assistant", text=text, name=name)], complete=False
+        )
         return True
     except Exception:
         log.warning("proxy: syncing the reply into chat %r failed", chat_id, exc_info=True)

@@ -69,12 +69,21 @@ PROXY: web.AppKey[ProxyState] = web.AppKey("bme_proxy_state", ProxyState)
 def _unavailable(c: BridgeContext) -> web.Response | None:
     settings = c.service.settings.proxy
     if not settings.enabled:
-        return openai_error(503, "proxy_disabled", "the BME Desktop proxy is turned off "
-                            "(proxy.enabled in settings.json); see docs/proxy.md", retry=False)
+        return openai_error(
+            503,
+            "proxy_disabled",
+            "the BME Desktop proxy is turned off (proxy.enabled in settings.json); see docs/proxy.md",
+            retry=False,
+        )
     if not settings.upstream_base_url.strip():
-        return openai_error(503, "no_upstream", "the BME Desktop proxy has no upstream yet: set "
-                            "proxy.upstream_base_url in settings.json (e.g. https://api.openai.com/v1); "
-                            "see docs/proxy.md", retry=False)
+        return openai_error(
+            503,
+            "no_upstream",
+            "the BME Desktop proxy has no upstream yet: set "
+            "proxy.upstream_base_url in settings.json (e.g. https://api.openai.com/v1); "
+            "see docs/proxy.md",
+            retry=False,
+        )
     return None
 
 
@@ -90,8 +99,13 @@ def _encode(body: dict[str, Any]) -> bytes:
     return json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
 
-def _decorate(response: web.StreamResponse, request: web.Request, identity: ChatIdentity | None,
-              memory: str, timing: str | None = None) -> None:
+def _decorate(
+    response: web.StreamResponse,
+    request: web.Request,
+    identity: ChatIdentity | None,
+    memory: str,
+    timing: str | None = None,
+) -> None:
     if timing:
         response.headers["Server-Timing"] = timing
     if identity is not None:
@@ -110,24 +124,36 @@ def _error_event(message: str) -> bytes:
     return f"data: {json.dumps(body)}\n\n".encode()
 
 
-async def _memory_before(c: BridgeContext, state: ProxyState, request: web.Request, body: dict[str, Any],
-                         turns: list[Turn]) -> tuple[ChatIdentity, Prepared]:
+async def _memory_before(
+    c: BridgeContext, state: ProxyState, request: web.Request, body: dict[str, Any], turns: list[Turn]
+) -> tuple[ChatIdentity, Prepared]:
     identity = identify(request.headers, body, turns, state.continuity)
     loop = asyncio.get_running_loop()
     async with state.lock(identity.chat_id):
         prepared = await loop.run_in_executor(
-            c.executor, functools.partial(prepare, c.service, identity.chat_id, turns, state.fingerprints))
+            c.executor, functools.partial(prepare, c.service, identity.chat_id, turns, state.fingerprints)
+        )
     return identity, prepared
 
 
-async def _memory_after(c: BridgeContext, state: ProxyState, identity: ChatIdentity, prepared: Prepared,
-                        turns: list[Turn], text: str) -> None:
+async def _memory_after(
+    c: BridgeContext,
+    state: ProxyState,
+    identity: ChatIdentity,
+    prepared: Prepared,
+    turns: list[Turn],
+    text: str,
+) -> None:
     assert prepared.reply_index is not None
     state.continuity.remember(turns[-1].text, text, identity.chat_id)
     loop = asyncio.get_running_loop()
     async with state.lock(identity.chat_id):
-        stored = await loop.run_in_executor(c.executor, functools.partial(
-            sync_reply, c.service, identity.chat_id, prepared.reply_index, text, prepared.reply_name))
+        stored = await loop.run_in_executor(
+            c.executor,
+            functools.partial(
+                sync_reply, c.service, identity.chat_id, prepared.reply_index, text, prepared.reply_name
+            ),
+        )
     if stored:
         state.replies_synced += 1
 
@@ -137,8 +163,12 @@ async def chat_completions(request: web.Request) -> web.StreamResponse:
     c = ctx(request)
     state = request.app[PROXY]
     if HOP in request.headers:
-        return openai_error(508, "loop_detected", "proxy.upstream_base_url points back at BME Desktop "
-                            "itself; set it to the real server", retry=False)
+        return openai_error(
+            508,
+            "loop_detected",
+            "proxy.upstream_base_url points back at BME Desktop itself; set it to the real server",
+            retry=False,
+        )
     refused = _unavailable(c)
     if refused is not None:
         return refused
@@ -153,8 +183,12 @@ async def chat_completions(request: web.Request) -> web.StreamResponse:
         turns = conversation(messages)
         identity, prepared = await _memory_before(c, state, request, body, turns)
         if prepared.injection:
-            body = {**body, "messages": inject(messages, prepared.injection, depth=settings.injection_depth,
-                                               mode=settings.injection_mode)}
+            body = {
+                **body,
+                "messages": inject(
+                    messages, prepared.injection, depth=settings.injection_depth, mode=settings.injection_mode
+                ),
+            }
     model = body.get("model")
     mapped = settings.models().get(model) if isinstance(model, str) else None
     if mapped:
@@ -163,35 +197,61 @@ async def chat_completions(request: web.Request) -> web.StreamResponse:
         state.lender.saw_model(body["model"].strip())
     loop = asyncio.get_running_loop()
     raw = request.content_length or 0
-    payload = await loop.run_in_executor(None, _encode, body) if raw > ENCODE_IN_THREAD_ABOVE else _encode(body)
+    payload = (
+        await loop.run_in_executor(None, _encode, body) if raw > ENCODE_IN_THREAD_ABOVE else _encode(body)
+    )
     key = await _upstream_key(c, state)
     url = endpoint(settings, "/chat/completions")
     before_ms = (time.perf_counter() - started) * 1000
     # What the bridge spent before forwarding: the sync, the recall, and all of it.
-    timing = f"bme-sync;dur={prepared.sync_ms:.2f}, bme-recall;dur={prepared.recall_ms:.2f}, " \
-             f"bme-proxy;dur={before_ms:.2f}"
+    timing = (
+        f"bme-sync;dur={prepared.sync_ms:.2f}, bme-recall;dur={prepared.recall_ms:.2f}, "
+        f"bme-proxy;dur={before_ms:.2f}"
+    )
     try:
         upstream = await state.upstream.session(url).post(
-            url, data=payload, headers=request_headers(request.headers, key, json_body=True),
-            timeout=timeout(settings))
+            url,
+            data=payload,
+            headers=request_headers(request.headers, key, json_body=True),
+            timeout=timeout(settings),
+        )
     except TimeoutError:
-        return openai_error(504, "upstream_timeout", f"the upstream at {url} did not answer within "
-                            f"{settings.timeout_s:g} s (proxy.timeout_s)", retry=True)
+        return openai_error(
+            504,
+            "upstream_timeout",
+            f"the upstream at {url} did not answer within {settings.timeout_s:g} s (proxy.timeout_s)",
+            retry=True,
+        )
     except aiohttp.ClientError as exc:
-        return openai_error(502, "upstream_unreachable", f"cannot reach the upstream at {url}: "
-                            f"{type(exc).__name__}: {exc}", retry=True)
+        return openai_error(
+            502,
+            "upstream_unreachable",
+            f"cannot reach the upstream at {url}: {type(exc).__name__}: {exc}",
+            retry=True,
+        )
     return await _relay(c, state, request, upstream, identity, prepared, turns, timing)
 
 
-async def _relay(c: BridgeContext, state: ProxyState, request: web.Request, upstream: aiohttp.ClientResponse,
-                 identity: ChatIdentity | None, prepared: Prepared, turns: list[Turn],
-                 timing: str) -> web.StreamResponse:
+async def _relay(
+    c: BridgeContext,
+    state: ProxyState,
+    request: web.Request,
+    upstream: aiohttp.ClientResponse,
+    identity: ChatIdentity | None,
+    prepared: Prepared,
+    turns: list[Turn],
+    timing: str,
+) -> web.StreamResponse:
     """Relay status, headers and body as they arrive; then sync a finished reply."""
     is_sse = "text/event-stream" in upstream.headers.get("Content-Type", "").lower()
-    reader = ReplyReader(sse=is_sse) \
-        if upstream.status == 200 and identity is not None and prepared.reply_index is not None else None
-    response = web.StreamResponse(status=upstream.status, reason=upstream.reason,
-                                  headers=relayed_headers(upstream.headers))
+    reader = (
+        ReplyReader(sse=is_sse)
+        if upstream.status == 200 and identity is not None and prepared.reply_index is not None
+        else None
+    )
+    response = web.StreamResponse(
+        status=upstream.status, reason=upstream.reason, headers=relayed_headers(upstream.headers)
+    )
     _decorate(response, request, identity, prepared.status, timing)
     delivered = False  # the whole body reached the client
     # The client went away after the reply's end ([DONE] or a finish_reason) was relayed, before
@@ -210,21 +270,28 @@ async def _relay(c: BridgeContext, state: ProxyState, request: web.Request, upst
     except (ClientGone, ConnectionError):
         left_after_end = reader is not None and reader.finished and not state.stopping.is_set()
         if left_after_end:
-            log.debug("proxy: the client closed after the reply ended (chat %r)", identity and identity.chat_id)
+            log.debug(
+                "proxy: the client closed after the reply ended (chat %r)", identity and identity.chat_id
+            )
         else:
-            log.info("proxy: the client left mid-answer (chat %r); upstream request closed, nothing synced",
-                     identity and identity.chat_id)
+            log.info(
+                "proxy: the client left mid-answer (chat %r); upstream request closed, nothing synced",
+                identity and identity.chat_id,
+            )
     except Exception as exc:  # the upstream broke (or worse): end this answer, which has begun
         if isinstance(exc, aiohttp.ClientError | TimeoutError):
-            log.warning("proxy: the upstream broke mid-answer (chat %r): %s", identity and identity.chat_id, exc)
+            log.warning(
+                "proxy: the upstream broke mid-answer (chat %r): %s", identity and identity.chat_id, exc
+            )
         else:
             log.exception("proxy: relaying the answer failed (chat %r)", identity and identity.chat_id)
         if not response.prepared:
             raise
         if is_sse:  # clients read the error event; OpenAI's SDKs raise it
             with contextlib.suppress(ConnectionError, RuntimeError):
-                await response.write(_error_event(f"the upstream connection broke mid-answer: "
-                                                  f"{type(exc).__name__}"))
+                await response.write(
+                    _error_event(f"the upstream connection broke mid-answer: {type(exc).__name__}")
+                )
                 await response.write_eof()
         elif request.transport is not None:  # a cut body must not look complete: break the transfer
             request.transport.close()
@@ -244,8 +311,11 @@ async def _relay(c: BridgeContext, state: ProxyState, request: web.Request, upst
 
 
 def _alias_list(aliases: dict[str, str], upstream_ids: set[str] | None = None) -> list[dict[str, Any]]:
-    return [{"id": alias, "object": "model", "created": 0, "owned_by": "bme-desktop"}
-            for alias in aliases if upstream_ids is None or alias not in upstream_ids]
+    return [
+        {"id": alias, "object": "model", "created": 0, "owned_by": "bme-desktop"}
+        for alias in aliases
+        if upstream_ids is None or alias not in upstream_ids
+    ]
 
 
 def _aliases_only(request: web.Request, aliases: dict[str, str], why: str) -> web.Response:
@@ -261,8 +331,9 @@ async def models(request: web.Request) -> web.StreamResponse:
     c = ctx(request)
     state = request.app[PROXY]
     if HOP in request.headers:
-        return openai_error(508, "loop_detected", "proxy.upstream_base_url points back at BME Desktop itself",
-                            retry=False)
+        return openai_error(
+            508, "loop_detected", "proxy.upstream_base_url points back at BME Desktop itself", retry=False
+        )
     settings = c.service.settings.proxy
     aliases = settings.models()
     refused = _unavailable(c)
@@ -274,15 +345,21 @@ async def models(request: web.Request) -> web.StreamResponse:
     url = endpoint(settings, "/models")
     try:
         upstream = await state.upstream.session(url).get(
-            url, headers=request_headers(request.headers, key, json_body=False),
-            timeout=aiohttp.ClientTimeout(total=min(settings.timeout_s, MODELS_TIMEOUT_S)))
+            url,
+            headers=request_headers(request.headers, key, json_body=False),
+            timeout=aiohttp.ClientTimeout(total=min(settings.timeout_s, MODELS_TIMEOUT_S)),
+        )
         async with upstream:
             raw = await upstream.read()
     except (aiohttp.ClientError, TimeoutError) as exc:
         if aliases:
             return _aliases_only(request, aliases, "unreachable")
-        status, code = (504, "upstream_timeout") if isinstance(exc, TimeoutError) else (502, "upstream_unreachable")
-        return openai_error(status, code, f"cannot list models at {url}: {type(exc).__name__}: {exc}", retry=True)
+        status, code = (
+            (504, "upstream_timeout") if isinstance(exc, TimeoutError) else (502, "upstream_unreachable")
+        )
+        return openai_error(
+            status, code, f"cannot list models at {url}: {type(exc).__name__}: {exc}", retry=True
+        )
     if upstream.status != 200 and aliases:
         return _aliases_only(request, aliases, f"error-{upstream.status}")
     data: Any = None

@@ -32,8 +32,13 @@ def client_gone(request: web.Request) -> bool:
     return transport is None or transport.is_closing()
 
 
-async def chunks(upstream: aiohttp.ClientResponse, request: web.Request, *,
-                 stopping: asyncio.Event | None = None, check_s: float = CLIENT_CHECK_S) -> AsyncGenerator[bytes, None]:
+async def chunks(
+    upstream: aiohttp.ClientResponse,
+    request: web.Request,
+    *,
+    stopping: asyncio.Event | None = None,
+    check_s: float = CLIENT_CHECK_S,
+) -> AsyncGenerator[bytes, None]:
     """The upstream body as it arrives. Raises :class:`ClientGone` when the client
     disconnects or the bridge is stopping (checked every ``check_s`` while the upstream is
     silent, and before each chunk is handed on)."""
@@ -155,6 +160,10 @@ class ReplyReader:
         if not isinstance(choices, list):
             return None
         for choice in choices:
-            if isinstance(choice, dict) and choice.get("index", 0) == 0 and isinstance(choice.get("message"), dict):
+            if (
+                isinstance(choice, dict)
+                and choice.get("index", 0) == 0
+                and isinstance(choice.get("message"), dict)
+            ):
                 return clean_text(content_text(choice["message"].get("content"))) or None
         return None

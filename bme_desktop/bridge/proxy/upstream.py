@@ -24,20 +24,52 @@ from ..config import is_loopback_host
 
 KEY_REFRESH_S = 5.0
 HOP = "X-BME-Proxy-Hop"  # set on requests the proxy sends: a request that carries it looped back
-HOP_BY_HOP = frozenset({"connection", "keep-alive", "proxy-authenticate", "proxy-authorization", "te",
-                        "trailer", "trailers", "transfer-encoding", "upgrade"})
+HOP_BY_HOP = frozenset(
+    {
+        "connection",
+        "keep-alive",
+        "proxy-authenticate",
+        "proxy-authorization",
+        "te",
+        "trailer",
+        "trailers",
+        "transfer-encoding",
+        "upgrade",
+    }
+)
 # Client headers never sent upstream: the bridge token, connection framing, browser and BME ones.
-NOT_FORWARDED = HOP_BY_HOP | {"host", "content-length", "authorization", "cookie", "origin", "referer",
-                              "accept-encoding", "content-type", "api-key", "x-api-key"}
+NOT_FORWARDED = HOP_BY_HOP | {
+    "host",
+    "content-length",
+    "authorization",
+    "cookie",
+    "origin",
+    "referer",
+    "accept-encoding",
+    "content-type",
+    "api-key",
+    "x-api-key",
+}
 # Upstream headers never relayed back (the body is relayed as it arrives, decompressed).
-NOT_RELAYED = HOP_BY_HOP | {"content-length", "content-encoding", "set-cookie", "server", "date",
-                            "access-control-allow-origin", "access-control-allow-credentials",
-                            "access-control-allow-headers", "access-control-allow-methods",
-                            "access-control-expose-headers", "access-control-max-age", "vary"}
+NOT_RELAYED = HOP_BY_HOP | {
+    "content-length",
+    "content-encoding",
+    "set-cookie",
+    "server",
+    "date",
+    "access-control-allow-origin",
+    "access-control-allow-credentials",
+    "access-control-allow-headers",
+    "access-control-allow-methods",
+    "access-control-expose-headers",
+    "access-control-max-age",
+    "vary",
+}
 
 
-def read_upstream_key(data_dir: Path | None, environ: Mapping[str, str] | None = None,
-                      backend: Any | None = None) -> str | None:
+def read_upstream_key(
+    data_dir: Path | None, environ: Mapping[str, str] | None = None, backend: Any | None = None
+) -> str | None:
     """The upstream API key: ``$BME_PROXY_UPSTREAM_KEY`` when set (environment variables win,
     as for every key of the app), else the one stored as ``proxy-upstream-key``: the OS
     keyring (service ``bme-desktop``), or where no keyring works the user-only file of that
@@ -130,8 +162,14 @@ def relayed_headers(upstream: Mapping[str, str]) -> CIMultiDict[str]:
     return out
 
 
-def openai_error(status: int, code: str, message: str, *, retry: bool | None = None,
-                 headers: Mapping[str, str] | None = None) -> web.Response:
+def openai_error(
+    status: int,
+    code: str,
+    message: str,
+    *,
+    retry: bool | None = None,
+    headers: Mapping[str, str] | None = None,
+) -> web.Response:
     """An error the proxy makes itself, shaped like OpenAI's (``error.message``, ``type``,
     ``code``). ``x-should-retry`` tells OpenAI's SDKs whether retrying can help."""
     body = {"error": {"message": message, "type": "bme_proxy_error", "code": code}}
@@ -166,8 +204,9 @@ class Upstream:
         session = self._sessions.get(direct)
         if session is None or session.closed:
             connector = aiohttp.TCPConnector(limit=100, limit_per_host=32, keepalive_timeout=60)
-            session = aiohttp.ClientSession(connector=connector, trust_env=not direct,
-                                            skip_auto_headers=("User-Agent",))
+            session = aiohttp.ClientSession(
+                connector=connector, trust_env=not direct, skip_auto_headers=("User-Agent",)
+            )
             self._sessions[direct] = session
         return session
 

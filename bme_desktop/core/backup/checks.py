@@ -21,6 +21,7 @@ def parse_json(raw: bytes, limit: int) -> Any:
 
     def no_constants(name: str) -> Any:
         raise ValueError(f"{name} is not allowed")
+
     try:
         return loads_json(text, parse_constant=no_constants)
     except json.JSONDecodeError as exc:

@@ -63,8 +63,9 @@ def is_encrypted(data: bytes) -> bool:
 
 
 def _derive(passphrase: str, salt: bytes, params: KdfParams) -> tuple[bytes, bytes]:
-    key = Scrypt(salt=salt, length=64, n=2 ** params.log2_n, r=params.r, p=params.p).derive(
-        passphrase.encode("utf-8"))
+    key = Scrypt(salt=salt, length=64, n=2**params.log2_n, r=params.r, p=params.p).derive(
+        passphrase.encode("utf-8")
+    )
     return key[:32], hashlib.sha256(key[32:]).digest()[:16]
 
 
@@ -95,9 +96,11 @@ def open_header(header: bytes, passphrase: str) -> tuple[bytes, bytes]:
     """The AES key and nonce of a file starting with ``header``; a wrong passphrase is refused."""
     if not is_encrypted(header) or len(header) < _HEADER.size:
         raise BackupError("", "not an encrypted BME Desktop backup")
-    _, version, kdf, log2_n, r, p, salt, nonce, check = _HEADER.unpack(header[:_HEADER.size])
+    _, version, kdf, log2_n, r, p, salt, nonce, check = _HEADER.unpack(header[: _HEADER.size])
     if version != VERSION:
-        raise BackupError("", f"backup format version {version} is not supported (this version reads {VERSION})")
+        raise BackupError(
+            "", f"backup format version {version} is not supported (this version reads {VERSION})"
+        )
     if kdf != KDF_SCRYPT or not (10 <= log2_n <= 22 and 1 <= r <= 32 and 1 <= p <= 16):
         raise BackupError("", "the backup header is damaged (unknown key derivation settings)")
     key, expected = _derive(passphrase, salt, KdfParams(log2_n, r, p))
@@ -110,7 +113,7 @@ def decryptor(header: bytes, key: bytes, nonce: bytes, tag: bytes) -> AEADDecryp
     """The streaming GCM decryptor; its ``finalize`` raises :class:`BackupError` when the file
     was altered (nothing it returned before may be used then)."""
     ctx = Cipher(algorithms.AES(key), modes.GCM(nonce, tag)).decryptor()
-    ctx.authenticate_additional_data(header[:_HEADER.size])
+    ctx.authenticate_additional_data(header[: _HEADER.size])
     return ctx
 
 
@@ -122,10 +125,10 @@ def decrypt(data: bytes, passphrase: str, *, limit: int = MAX_FILE_BYTES) -> byt
         raise BackupError("", f"the file is larger than {limit // (1024 * 1024)} MB")
     if not is_encrypted(data) or len(data) < _HEADER.size + 16:
         raise BackupError("", "not an encrypted BME Desktop backup")
-    header = data[:_HEADER.size]
+    header = data[: _HEADER.size]
     key, nonce = open_header(header, passphrase)
     try:
-        packed = AESGCM(key).decrypt(nonce, data[_HEADER.size:], header)
+        packed = AESGCM(key).decrypt(nonce, data[_HEADER.size :], header)
     except InvalidTag:
         raise BackupError("", ALTERED) from None
     return gunzip_bounded(packed, limit)

@@ -86,8 +86,14 @@ class BackupWritten:
     digests: dict[str, dict[str, dict[str, str]]]  # chat id → the digests of its records
 
 
-def write_backup_file(service: Backups, path: Path, passphrase: str | None, *,
-                      params: KdfParams | None = None, cancel: CancelToken | None = None) -> BackupWritten:
+def write_backup_file(
+    service: Backups,
+    path: Path,
+    passphrase: str | None,
+    *,
+    params: KdfParams | None = None,
+    cancel: CancelToken | None = None,
+) -> BackupWritten:
     """Every chat as one export document, encrypted with the passphrase (else plain gzip),
     written chat by chat (one chat in memory at a time) to a private temporary file renamed
     into place."""
@@ -97,6 +103,7 @@ def write_backup_file(service: Backups, path: Path, passphrase: str | None, *,
     def keep(chat: dict[str, Any]) -> None:
         checkpoint(cancel)  # a cancelled backup leaves no file
         digests[chat["chat_id"]] = chat_digests(chat)
+
     with atomic_output(path) as out:
         sealer = _Sealer(out, passphrase, params)
         service.read(lambda r: write_document(r, sealer.write, now=now, each=keep))
@@ -104,11 +111,14 @@ def write_backup_file(service: Backups, path: Path, passphrase: str | None, *,
     return BackupWritten(path, sealer.size, ident, now, digests)
 
 
-def write_full_backup(service: Backups, path: Path, passphrase: str | None, *, data_dir: Path,
-                      params: KdfParams | None = None) -> Path:
+def write_full_backup(
+    service: Backups, path: Path, passphrase: str | None, *, data_dir: Path, params: KdfParams | None = None
+) -> Path:
     """A full backup at ``path``; it starts a new chain of increments (the watermark)."""
     done = write_backup_file(service, path, passphrase, params=params)
-    save_watermark(data_dir, Watermark(chain=done.ident, last=done.ident, seq=0, at=done.at, digests=done.digests))
+    save_watermark(
+        data_dir, Watermark(chain=done.ident, last=done.ident, seq=0, at=done.at, digests=done.digests)
+    )
     return path
 
 
@@ -120,8 +130,14 @@ class IncrementalRun:
     deleted: int  # records and chats marked deleted
 
 
-def write_incremental_backup(service: Backups, passphrase: str | None, *, data_dir: Path,
-                             path: Path | None = None, params: KdfParams | None = None) -> IncrementalRun:
+def write_incremental_backup(
+    service: Backups,
+    passphrase: str | None,
+    *,
+    data_dir: Path,
+    path: Path | None = None,
+    params: KdfParams | None = None,
+) -> IncrementalRun:
     """What changed since the watermark, as the next link of its chain (default: in the
     data folder's ``backups/``). Without a watermark there is nothing to build on."""
     mark = load_watermark(data_dir)
@@ -135,24 +151,33 @@ def write_incremental_backup(service: Backups, passphrase: str | None, *, data_d
         digests[chat["chat_id"]] = chat_digests(chat)
         if (entry := diff_chat(chat, mark)) is not None:
             entries.append(entry)
+
     service.read(lambda r: write_document(r, lambda _text: None, now=now, each=diff))
     increment = increment_document(entries, set(digests), mark, parent=mark.last, exported_at=now)
     data = seal(json.dumps(increment, ensure_ascii=False, sort_keys=True).encode("utf-8"), passphrase, params)
     when = datetime.fromtimestamp(now, tz=UTC)
     if path is None:
-        path = backup_dir(data_dir) / incremental_name(when, increment["seq"], encrypted=passphrase is not None)
+        path = backup_dir(data_dir) / incremental_name(
+            when, increment["seq"], encrypted=passphrase is not None
+        )
     write_atomically(path, data)
-    save_watermark(data_dir, Watermark(chain=mark.chain, last=file_id(data), seq=increment["seq"], at=now,
-                                       digests=digests))
+    save_watermark(
+        data_dir,
+        Watermark(chain=mark.chain, last=file_id(data), seq=increment["seq"], at=now, digests=digests),
+    )
     changed = sum(len(v) for c in increment["chats"] for v in c["upsert"].values())
-    deleted = sum(len(v) for c in increment["chats"] for v in c["delete"].values()) + len(increment["deleted_chats"])
+    deleted = sum(len(v) for c in increment["chats"] for v in c["delete"].values()) + len(
+        increment["deleted_chats"]
+    )
     return IncrementalRun(path=path, seq=increment["seq"], changed=changed, deleted=deleted)
 
 
-def restore_chain(service: Backups, paths: Sequence[Path], passphrase: str | None, *,
-                  mode: ImportMode = "merge") -> ImportResult:
+def restore_chain(
+    service: Backups, paths: Sequence[Path], passphrase: str | None, *, mode: ImportMode = "merge"
+) -> ImportResult:
     """A full backup and its increments: every link checked, decrypted and the final state
-    validated (one chat at a time) before one import transaction. With ``replace``, chats the chain deleted are
+    validated (one chat at a time) before one import transaction. With ``replace``, chats the chain deleted
+    are
     deleted here too, so the store ends as the source was."""
     chain = open_chain(paths, passphrase)
     return import_chats(service, chain, mode=mode, delete=chain.deleted_chats if mode == "replace" else ())
@@ -164,8 +189,9 @@ def read_backup(data: bytes, passphrase: str | None) -> list[ChatDoc]:
     return load_document(decode_backup(data, passphrase))
 
 
-def restore(service: Backups, path: Path, passphrase: str | None, *,
-            mode: ImportMode = "merge") -> ImportResult:
+def restore(
+    service: Backups, path: Path, passphrase: str | None, *, mode: ImportMode = "merge"
+) -> ImportResult:
     """Decrypt (if needed) and validate the whole file chat by chat, then import it in one
     transaction, reading it again one chat at a time (memory: the largest chat)."""
     return import_chats(service, open_backup(path, passphrase), mode=mode)
@@ -186,9 +212,16 @@ def last_backup(folder: Path) -> datetime | None:
     return max(times, default=None)
 
 
-def scheduled_backup(service: Backups, data_dir: Path, *, passphrase: str | None,
-                     policy: RetentionPolicy | None = None, interval: timedelta | None = None,
-                     params: KdfParams | None = None, folder: Path | None = None) -> BackupRun:
+def scheduled_backup(
+    service: Backups,
+    data_dir: Path,
+    *,
+    passphrase: str | None,
+    policy: RetentionPolicy | None = None,
+    interval: timedelta | None = None,
+    params: KdfParams | None = None,
+    folder: Path | None = None,
+) -> BackupRun:
     """Write a backup into ``folder`` (default ``<data_dir>/backups/``) when one is due, then
     apply retention. Only files named ``bme-backup-*`` and ``bme-incr-*`` are ever deleted."""
     folder = folder or backup_dir(data_dir)

@@ -7,9 +7,11 @@ from typing import Final
 FORMAT_NAME: Final = "bme-desktop-export"
 FORMAT_VERSION: Final = 1
 
-MAX_FILE_BYTES: Final = 100 * 1024 * 1024  # a document read whole (an increment, a World Info file) larger than this is refused
+MAX_FILE_BYTES: Final = (
+    100 * 1024 * 1024
+)  # a document read whole (an increment, a World Info file) larger than this is refused
 MAX_RECORD_BYTES: Final = MAX_FILE_BYTES  # a chat (with all its memories) of a streamed export or backup
-MAX_STREAM_BYTES: Final = 64 * 1024 ** 3  # a streamed document (an endless or gzip-bomb stream stops here)
+MAX_STREAM_BYTES: Final = 64 * 1024**3  # a streamed document (an endless or gzip-bomb stream stops here)
 MAX_CHATS: Final = 10_000
 MAX_ITEMS: Final = 1_000_000  # messages, nodes, edges, summaries or recall records in one chat
 MAX_TEXT: Final = 1_000_000  # message text, recall injections, summaries

@@ -51,8 +51,14 @@ def extraction_paused(service: Pipelines) -> AbstractContextManager[None]:
     return extraction.pause() if isinstance(extraction, Pausable) else nullcontext()
 
 
-def import_chats(service: Backups, chats: Collection[ChatDoc], *, mode: ImportMode = "new",
-                 as_chat: str | None = None, delete: Sequence[str] = ()) -> ImportResult:
+def import_chats(
+    service: Backups,
+    chats: Collection[ChatDoc],
+    *,
+    mode: ImportMode = "new",
+    as_chat: str | None = None,
+    delete: Sequence[str] = (),
+) -> ImportResult:
     """Import ``chats`` in one transaction; ``delete`` names chats to delete in the same
     transaction (a restored chain's deleted chats)."""
     if as_chat is not None:
@@ -64,8 +70,13 @@ def import_chats(service: Backups, chats: Collection[ChatDoc], *, mode: ImportMo
         return service.write(lambda uow: _import_all(uow, chats, mode, as_chat, delete))
 
 
-def _import_all(uow: UnitOfWork, chats: Collection[ChatDoc], mode: ImportMode, as_chat: str | None,
-                delete: Sequence[str] = ()) -> ImportResult:
+def _import_all(
+    uow: UnitOfWork,
+    chats: Collection[ChatDoc],
+    mode: ImportMode,
+    as_chat: str | None,
+    delete: Sequence[str] = (),
+) -> ImportResult:
     result = ImportResult()
     for chat_id in delete:
         if uow.read.chat_pk(chat_id) is not None:
@@ -79,12 +90,23 @@ def _import_all(uow: UnitOfWork, chats: Collection[ChatDoc], mode: ImportMode, a
                 result.skipped.append(target)
                 continue
             if mode == "new":
-                raise BackupError(f"chats[{pos}].chat_id", f"chat {target!r} already exists "
-                                                           "(import it under another id, or replace it)")
+                raise BackupError(
+                    f"chats[{pos}].chat_id",
+                    f"chat {target!r} already exists (import it under another id, or replace it)",
+                )
             delete_chat_rows(uow, target)
         import_chat(uow, chat, target, force_remap=as_chat is not None, result=result)
-        uow.audit(target, "import", "import", None, source_chat=chat.chat_id, mode=mode,
-                  nodes=len(chat.nodes), edges=len(chat.edges), messages=len(chat.messages))
+        uow.audit(
+            target,
+            "import",
+            "import",
+            None,
+            source_chat=chat.chat_id,
+            mode=mode,
+            nodes=len(chat.nodes),
+            edges=len(chat.edges),
+            messages=len(chat.messages),
+        )
     return result
 
 
@@ -92,9 +114,11 @@ delete_chat_rows = chat_rows.delete_chat_rows
 
 
 def _ids_taken(uow: UnitOfWork, chat: ChatDoc) -> bool:
-    return (chat_rows.any_id_taken(uow.read, "nodes", [n.id for n in chat.nodes])
-            or chat_rows.any_id_taken(uow.read, "edges", [e.id for e in chat.edges])
-            or chat_rows.any_id_taken(uow.read, "summaries", [s.id for s in chat.summaries]))
+    return (
+        chat_rows.any_id_taken(uow.read, "nodes", [n.id for n in chat.nodes])
+        or chat_rows.any_id_taken(uow.read, "edges", [e.id for e in chat.edges])
+        or chat_rows.any_id_taken(uow.read, "summaries", [s.id for s in chat.summaries])
+    )
 
 
 def remap_json(value: Any, ids: dict[str, str]) -> Any:
@@ -108,7 +132,9 @@ def remap_json(value: Any, ids: dict[str, str]) -> Any:
     return value
 
 
-def import_chat(uow: UnitOfWork, chat: ChatDoc, target: str, *, force_remap: bool, result: ImportResult) -> None:
+def import_chat(
+    uow: UnitOfWork, chat: ChatDoc, target: str, *, force_remap: bool, result: ImportResult
+) -> None:
     remap = force_remap or _ids_taken(uow, chat)
     ids: dict[str, str] = {}
     if remap:
@@ -117,13 +143,20 @@ def import_chat(uow: UnitOfWork, chat: ChatDoc, target: str, *, force_remap: boo
         result.remapped.append(target)
     pk = chat_rows.insert_chat(
         uow,
-        chat_id=target, character=chat.character, user_name=chat.user, created_at=chat.created_at,
-        character_id=chat.identity.character_id, persona_id=chat.identity.persona_id, world=chat.identity.world,
+        chat_id=target,
+        character=chat.character,
+        user_name=chat.user,
+        created_at=chat.created_at,
+        character_id=chat.identity.character_id,
+        persona_id=chat.identity.persona_id,
+        world=chat.identity.world,
         isolated=bool(chat.identity.isolated),
         character_key=identity_key(chat.identity.character_id, chat.character),
         persona_key=identity_key(chat.identity.persona_id, chat.user),
-        last_activity=chat.last_activity, revision=chat.revision,
-        state=remap_json(chat.state, ids))
+        last_activity=chat.last_activity,
+        revision=chat.revision,
+        state=remap_json(chat.state, ids),
+    )
     batches = _insert_batches(uow, pk, chat)
     insert_messages(uow, pk, chat)
     journals: dict[int, list[dict[str, Any]]] = {}
@@ -135,25 +168,41 @@ def import_chat(uow: UnitOfWork, chat: ChatDoc, target: str, *, force_remap: boo
     record = uow.change(target)
     rows: list[dict[str, Any]] = []
     for node in chat.nodes:
-        n = replace(node, id=ids.get(node.id, node.id), chat_id=target, batch_id=new_batch(node.batch_id),
-                    parent_id=None if node.parent_id is None else ids.get(node.parent_id, node.parent_id),
-                    flags=remap_json(node.flags, ids))
+        n = replace(
+            node,
+            id=ids.get(node.id, node.id),
+            chat_id=target,
+            batch_id=new_batch(node.batch_id),
+            parent_id=None if node.parent_id is None else ids.get(node.parent_id, node.parent_id),
+            flags=remap_json(node.flags, ids),
+        )
         rows.append(node_to_row(n, pk))
         record.node_added(n.id)
         _journal(journals, n.batch_id, "nodes", n.id, rows[-1])
     chat_rows.insert_rows(uow, "nodes", rows)
     rows = []
     for edge in chat.edges:
-        e = replace(edge, id=ids.get(edge.id, edge.id), chat_id=target, from_id=ids.get(edge.from_id, edge.from_id),
-                    to_id=ids.get(edge.to_id, edge.to_id), batch_id=new_batch(edge.batch_id))
+        e = replace(
+            edge,
+            id=ids.get(edge.id, edge.id),
+            chat_id=target,
+            from_id=ids.get(edge.from_id, edge.from_id),
+            to_id=ids.get(edge.to_id, edge.to_id),
+            batch_id=new_batch(edge.batch_id),
+        )
         rows.append(edge_to_row(e, pk))
         record.edge_added(e.id)
         _journal(journals, e.batch_id, "edges", e.id, rows[-1])
     chat_rows.insert_rows(uow, "edges", rows)
     rows = []
     for summary in chat.summaries:
-        s = replace(summary, id=ids.get(summary.id, summary.id), chat_id=target,
-                    batch_id=new_batch(summary.batch_id), source_ids=remap_json(summary.source_ids, ids))
+        s = replace(
+            summary,
+            id=ids.get(summary.id, summary.id),
+            chat_id=target,
+            batch_id=new_batch(summary.batch_id),
+            source_ids=remap_json(summary.source_ids, ids),
+        )
         rows.append(summary_to_row(s, pk))
         _journal(journals, s.batch_id, "summaries", s.id, rows[-1])
     chat_rows.insert_rows(uow, "summaries", rows)
@@ -169,8 +218,13 @@ def import_chat(uow: UnitOfWork, chat: ChatDoc, target: str, *, force_remap: boo
     result.messages += len(chat.messages)
 
 
-def _journal(journals: dict[int, list[dict[str, Any]]], batch_id: int | None, table: str, row_id: str,
-             row: dict[str, Any]) -> None:
+def _journal(
+    journals: dict[int, list[dict[str, Any]]],
+    batch_id: int | None,
+    table: str,
+    row_id: str,
+    row: dict[str, Any],
+) -> None:
     if batch_id is not None:
         journals.setdefault(batch_id, []).append({"table": table, "id": row_id, "before": None, "after": row})
 
@@ -178,24 +232,57 @@ def _journal(journals: dict[int, list[dict[str, Any]]], batch_id: int | None, ta
 def _insert_batches(uow: UnitOfWork, pk: int, chat: ChatDoc) -> dict[int, int]:
     out: dict[int, int] = {}
     for b in chat.batches:
-        status = "discarded" if b["kind"] == "manual" and b["status"] in ("applied", "undone") else b["status"]
+        status = (
+            "discarded" if b["kind"] == "manual" and b["status"] in ("applied", "undone") else b["status"]
+        )
         out[b["id"]] = chat_rows.insert_batch(
-            uow, chat_pk=pk, kind=b["kind"], status=status, read_from=b["read_from"], read_to=b["read_to"],
-            created_at=b["created_at"], actor=b["actor"], description=b["description"], journal=[],
-            state_before=None)
+            uow,
+            chat_pk=pk,
+            kind=b["kind"],
+            status=status,
+            read_from=b["read_from"],
+            read_to=b["read_to"],
+            created_at=b["created_at"],
+            actor=b["actor"],
+            description=b["description"],
+            journal=[],
+            state_before=None,
+        )
     return out
 
 
 def insert_messages(uow: UnitOfWork, pk: int, chat: ChatDoc) -> None:
-    rows = [{"chat_pk": pk, "idx": m.index, "role": m.role, "name": m.name, "text": m.text,
-             "swipe_id": m.swipe_id, "time": m.time, "fingerprint": m.fingerprint, "stored_at": uow.now}
-            for m in chat.messages]
+    rows = [
+        {
+            "chat_pk": pk,
+            "idx": m.index,
+            "role": m.role,
+            "name": m.name,
+            "text": m.text,
+            "swipe_id": m.swipe_id,
+            "time": m.time,
+            "fingerprint": m.fingerprint,
+            "stored_at": uow.now,
+        }
+        for m in chat.messages
+    ]
     chat_rows.insert_rows(uow, "messages", rows)
 
 
 def insert_recall_records(uow: UnitOfWork, pk: int, chat: ChatDoc, ids: dict[str, str]) -> None:
-    rows = [{"chat_pk": pk, "idx": r.index, "user_input": r.user_input, "injection": r.injection,
-             "token_estimate": r.token_estimate, "elapsed_ms": r.elapsed_ms, "nodes": remap_json(r.nodes, ids),
-             "manually_edited": r.manually_edited, "created_at": r.created_at, "updated_at": r.updated_at}
-            for r in chat.recall_records]
+    rows = [
+        {
+            "chat_pk": pk,
+            "idx": r.index,
+            "user_input": r.user_input,
+            "injection": r.injection,
+            "token_estimate": r.token_estimate,
+            "elapsed_ms": r.elapsed_ms,
+            "nodes": remap_json(r.nodes, ids),
+            "manually_edited": r.manually_edited,
+            "created_at": r.created_at,
+            "updated_at": r.updated_at,
+        }
+        for r in chat.recall_records
+    ]
     chat_rows.insert_rows(uow, "recall_records", rows)

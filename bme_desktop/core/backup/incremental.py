@@ -34,8 +34,14 @@ INCREMENTAL_VERSION = 1
 WATERMARK_FILE = "backup-watermark.json"
 HEADER_KEYS = ("chat_id", "character", "user", "created_at", "last_activity", "revision", "state")
 # record lists of a chat in the export document and the key naming one record
-SECTIONS: dict[str, str] = {"messages": "index", "batches": "id", "nodes": "id", "edges": "id",
-                            "summaries": "id", "recall_records": "index"}
+SECTIONS: dict[str, str] = {
+    "messages": "index",
+    "batches": "id",
+    "nodes": "id",
+    "edges": "id",
+    "summaries": "id",
+    "recall_records": "index",
+}
 _HEADER = "chat"  # the digest slot of a chat's own fields
 
 
@@ -77,8 +83,16 @@ class Watermark:
     digests: Digests = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        return {"format": "bme-desktop-watermark", "version": 1, "app_version": __version__, "chain": self.chain,
-                "last": self.last, "seq": self.seq, "at": self.at, "digests": self.digests}
+        return {
+            "format": "bme-desktop-watermark",
+            "version": 1,
+            "app_version": __version__,
+            "chain": self.chain,
+            "last": self.last,
+            "seq": self.seq,
+            "at": self.at,
+            "digests": self.digests,
+        }
 
 
 def watermark_path(data_dir: Path) -> Path:
@@ -91,14 +105,23 @@ def load_watermark(data_dir: Path) -> Watermark | None:
         return None
     try:
         raw = json.loads(path.read_text(encoding="utf-8"))
-        return Watermark(chain=str(raw["chain"]), last=str(raw["last"]), seq=int(raw["seq"]),
-                         at=float(raw["at"]), digests=raw["digests"])
+        return Watermark(
+            chain=str(raw["chain"]),
+            last=str(raw["last"]),
+            seq=int(raw["seq"]),
+            at=float(raw["at"]),
+            digests=raw["digests"],
+        )
     except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise BackupError("", f"{path} cannot be read ({exc}); make a full backup to start a new chain") from None
+        raise BackupError(
+            "", f"{path} cannot be read ({exc}); make a full backup to start a new chain"
+        ) from None
 
 
 def save_watermark(data_dir: Path, mark: Watermark) -> None:
-    write_atomically(watermark_path(data_dir), json.dumps(mark.to_json(), separators=(",", ":")).encode("utf-8"))
+    write_atomically(
+        watermark_path(data_dir), json.dumps(mark.to_json(), separators=(",", ":")).encode("utf-8")
+    )
 
 
 def diff_chat(chat: dict[str, Any], mark: Watermark) -> dict[str, Any] | None:
@@ -121,20 +144,34 @@ def diff_chat(chat: dict[str, Any], mark: Watermark) -> dict[str, Any] | None:
     return entry if entry["header"] is not None or entry["upsert"] or entry["delete"] else None
 
 
-def increment_document(entries: list[dict[str, Any]], seen: set[str], mark: Watermark, *, parent: str,
-                       exported_at: float) -> dict[str, Any]:
+def increment_document(
+    entries: list[dict[str, Any]], seen: set[str], mark: Watermark, *, parent: str, exported_at: float
+) -> dict[str, Any]:
     """The increment of ``entries`` (from :func:`diff_chat`, in chat order); the chats of
     ``mark`` not ``seen`` now were deleted."""
-    return {"format": INCREMENTAL_FORMAT, "format_version": INCREMENTAL_VERSION, "app_version": __version__,
-            "exported_at": exported_at, "chain": mark.chain, "parent": parent, "seq": mark.seq + 1,
-            "chats": entries, "deleted_chats": sorted(c for c in mark.digests if c not in seen)}
+    return {
+        "format": INCREMENTAL_FORMAT,
+        "format_version": INCREMENTAL_VERSION,
+        "app_version": __version__,
+        "exported_at": exported_at,
+        "chain": mark.chain,
+        "parent": parent,
+        "seq": mark.seq + 1,
+        "chats": entries,
+        "deleted_chats": sorted(c for c in mark.digests if c not in seen),
+    }
 
 
 def diff_document(document: dict[str, Any], mark: Watermark, *, parent: str) -> dict[str, Any]:
     """The increment that turns the state ``mark`` saw into ``document``."""
     entries = [e for chat in document["chats"] if (e := diff_chat(chat, mark)) is not None]
-    return increment_document(entries, {c["chat_id"] for c in document["chats"]}, mark, parent=parent,
-                              exported_at=document["exported_at"])
+    return increment_document(
+        entries,
+        {c["chat_id"] for c in document["chats"]},
+        mark,
+        parent=parent,
+        exported_at=document["exported_at"],
+    )
 
 
 def is_incremental(doc: object) -> bool:
@@ -143,21 +180,46 @@ def is_incremental(doc: object) -> bool:
 
 def _check_link(doc: object, name: str, *, chain: str, parent: str, seq: int) -> dict[str, Any]:
     if not is_incremental(doc):
-        raise BackupError("", f"{name}: not an incremental backup (only the first file of a chain is a full one)")
-    top = Obj(doc, "", ("format", "format_version", "app_version", "exported_at", "chain", "parent", "seq",
-                        "chats", "deleted_chats"))
+        raise BackupError(
+            "", f"{name}: not an incremental backup (only the first file of a chain is a full one)"
+        )
+    top = Obj(
+        doc,
+        "",
+        (
+            "format",
+            "format_version",
+            "app_version",
+            "exported_at",
+            "chain",
+            "parent",
+            "seq",
+            "chats",
+            "deleted_chats",
+        ),
+    )
     version = top.whole("format_version", 1)
     if version > INCREMENTAL_VERSION:
-        raise BackupError("format_version", f"{name}: written by a newer BME Desktop (incremental format "
-                                            f"{version}); this one reads up to {INCREMENTAL_VERSION}")
+        raise BackupError(
+            "format_version",
+            f"{name}: written by a newer BME Desktop (incremental format "
+            f"{version}); this one reads up to {INCREMENTAL_VERSION}",
+        )
     if top.text("chain", 64) != chain:
-        raise BackupError("chain", f"{name}: belongs to another chain (not made after the full backup given first)")
+        raise BackupError(
+            "chain", f"{name}: belongs to another chain (not made after the full backup given first)"
+        )
     got = top.whole("seq", 1)
     if top.text("parent", 64) != parent:
         if got > seq:
-            raise BackupError("parent", f"{name}: link {got} of the chain, but link {seq} is missing before it")
-        raise BackupError("parent", f"{name}: link {got} of the chain does not follow the file before it "
-                                    f"(expected link {seq}; links out of order or repeated)")
+            raise BackupError(
+                "parent", f"{name}: link {got} of the chain, but link {seq} is missing before it"
+            )
+        raise BackupError(
+            "parent",
+            f"{name}: link {got} of the chain does not follow the file before it "
+            f"(expected link {seq}; links out of order or repeated)",
+        )
     for i, entry in enumerate(top.items("chats", MAX_CHATS)):
         e = Obj(entry, f"chats[{i}]", ("chat_id", "header", "upsert", "delete"))
         e.text("chat_id", 256, nonempty=True)
@@ -182,8 +244,9 @@ def _sort(chat: dict[str, Any]) -> None:
     chat["recall_records"].sort(key=lambda r: r["index"])
 
 
-def apply_to_chat(chat: dict[str, Any] | None, chat_id: str, increment: dict[str, Any],
-                  entries: dict[str, dict[str, Any]]) -> dict[str, Any] | None:
+def apply_to_chat(
+    chat: dict[str, Any] | None, chat_id: str, increment: dict[str, Any], entries: dict[str, dict[str, Any]]
+) -> dict[str, Any] | None:
     """One chat (None: not there) after ``increment``, whose ``chats`` are ``entries`` by id."""
     if chat_id in increment["deleted_chats"]:
         chat = None
@@ -204,19 +267,29 @@ def apply_to_chat(chat: dict[str, Any] | None, chat_id: str, increment: dict[str
             replaced = {str(item[key]) for item in upserts}
         except (TypeError, KeyError):
             raise BackupError(f"chats.{section}", f"records of chat {chat_id!r} lack their {key!r}") from None
-        chat[section] = [item for item in chat[section]
-                         if str(item[key]) not in gone and str(item[key]) not in replaced] + list(upserts)
+        chat[section] = [
+            item for item in chat[section] if str(item[key]) not in gone and str(item[key]) not in replaced
+        ] + list(upserts)
     _sort(chat)
     return chat
 
 
-def read_links(chain: str, links: Sequence[tuple[str, bytes]], passphrase: str | None) -> list[dict[str, Any]]:
+def read_links(
+    chain: str, links: Sequence[tuple[str, bytes]], passphrase: str | None
+) -> list[dict[str, Any]]:
     """The increments after the full backup whose id is ``chain``, in order, each decrypted
     and checked to name that chain and the file before it (``stream.open_chain`` replays them
     onto the full backup one chat at a time)."""
     out, parent = [], chain
     for seq, (name, data) in enumerate(links, start=1):
-        out.append(_check_link(parse_json(decode_backup(data, passphrase), MAX_FILE_BYTES), name,
-                               chain=chain, parent=parent, seq=seq))
+        out.append(
+            _check_link(
+                parse_json(decode_backup(data, passphrase), MAX_FILE_BYTES),
+                name,
+                chain=chain,
+                parent=parent,
+                seq=seq,
+            )
+        )
         parent = file_id(data)
     return out

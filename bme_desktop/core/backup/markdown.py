@@ -29,7 +29,14 @@ MAX_NAME = 80
 EXCERPT_CHARS = 240
 MAX_EXCERPTS = 3
 _UNSAFE = re.compile(r'[\x00-\x1f\x7f\[\]#^|\\/:*?"<>]+')
-_RESERVED = {"con", "prn", "aux", "nul", *(f"com{i}" for i in range(1, 10)), *(f"lpt{i}" for i in range(1, 10))}
+_RESERVED = {
+    "con",
+    "prn",
+    "aux",
+    "nul",
+    *(f"com{i}" for i in range(1, 10)),
+    *(f"lpt{i}" for i in range(1, 10)),
+}
 
 
 class VaultError(Exception):
@@ -63,8 +70,15 @@ def _one_line(text: str) -> str:
 
 
 class _ChatVault:
-    def __init__(self, chat_id: str, folder: str, nodes: list[Node], edges: list[Edge],
-                 messages: dict[int, Message], records: list[RecallRecord]) -> None:
+    def __init__(
+        self,
+        chat_id: str,
+        folder: str,
+        nodes: list[Node],
+        edges: list[Edge],
+        messages: dict[int, Message],
+        records: list[RecallRecord],
+    ) -> None:
         self.chat_id = chat_id
         self.folder = folder
         self.nodes = nodes
@@ -78,7 +92,8 @@ class _ChatVault:
         out: dict[str, str] = {}
         taken: set[str] = set()
         for node in sorted(self.nodes, key=lambda n: (n.type, n.title.casefold(), n.created_at, n.id)):
-            base = f"{self.folder}/{safe_name(_type_label(node.type), node.type)}/{safe_name(node.title, node.id)}"
+            folder = f"{self.folder}/{safe_name(_type_label(node.type), node.type)}"
+            base = f"{folder}/{safe_name(node.title, node.id)}"
             path, n = base, 2
             while path.casefold() in taken:
                 path, n = f"{base} {n}", n + 1
@@ -92,15 +107,31 @@ class _ChatVault:
     def note(self, node: Node, by_id: dict[str, Node]) -> str:
         node_type = NODE_TYPES.get(node.type)
         front = {
-            "id": node.id, "chat": self.chat_id, "type": node.type, "tier": node.tier,
-            "review_status": node.review_status, "importance": round(node.importance, 2), "pinned": node.pinned,
-            "scope": node.scope.layer, "owner": node.scope.owner, "region": node.scope.region,
-            "created": _iso(node.created_at), "updated": _iso(node.updated_at),
-            "sources": sorted(node.source_indices), "recall_count": node.recall_count,
-            "manually_edited": node.manually_edited, "tags": [f"bme/{node.type}"],
+            "id": node.id,
+            "chat": self.chat_id,
+            "type": node.type,
+            "tier": node.tier,
+            "review_status": node.review_status,
+            "importance": round(node.importance, 2),
+            "pinned": node.pinned,
+            "scope": node.scope.layer,
+            "owner": node.scope.owner,
+            "region": node.scope.region,
+            "created": _iso(node.created_at),
+            "updated": _iso(node.updated_at),
+            "sources": sorted(node.source_indices),
+            "recall_count": node.recall_count,
+            "manually_edited": node.manually_edited,
+            "tags": [f"bme/{node.type}"],
         }
-        lines = ["---", *(f"{k}: {_yaml(v)}" for k, v in front.items() if v is not None), "---", "",
-                 f"# {_one_line(node.title)}", ""]
+        lines = [
+            "---",
+            *(f"{k}: {_yaml(v)}" for k, v in front.items() if v is not None),
+            "---",
+            "",
+            f"# {_one_line(node.title)}",
+            "",
+        ]
         order = node_type.field_names if node_type else tuple(sorted(node.fields))
         for name in [*order, *sorted(set(node.fields) - set(order))]:
             value = node.fields.get(name, "").strip()
@@ -118,13 +149,15 @@ class _ChatVault:
             links.append(f"- {label} {arrow} {self.link(other)}")
         if links:
             lines += ["", "## Links", "", *sorted(set(links))]
-        excerpts = [self.messages[i] for i in sorted(node.source_indices) if i in self.messages][:MAX_EXCERPTS]
+        excerpts = [self.messages[i] for i in sorted(node.source_indices) if i in self.messages][
+            :MAX_EXCERPTS
+        ]
         if excerpts:
             lines += ["", "## Sources", ""]
             for m in excerpts:
                 who = m.name or m.role
                 text = _one_line(m.text)
-                text = text if len(text) <= EXCERPT_CHARS else text[:EXCERPT_CHARS - 1] + "…"
+                text = text if len(text) <= EXCERPT_CHARS else text[: EXCERPT_CHARS - 1] + "…"
                 lines.append(f"> **#{m.index} {who}**: {text}")
                 lines.append(">")
             lines.pop()
@@ -136,12 +169,21 @@ class _ChatVault:
         by_type: dict[str, list[Node]] = {}
         for n in self.nodes:
             by_type.setdefault(n.type, []).append(n)
-        index = [f"# {_one_line(self.chat_id)}", "", f"{len(self.nodes)} memories, {len(self.edges)} links.", ""]
+        index = [
+            f"# {_one_line(self.chat_id)}",
+            "",
+            f"{len(self.nodes)} memories, {len(self.edges)} links.",
+            "",
+        ]
         for type_id in sorted(by_type, key=lambda t: _type_label(t).casefold()):
             label = safe_name(_type_label(type_id), type_id)
             members = sorted(by_type[type_id], key=lambda n: (-n.importance, n.title.casefold(), n.id))
-            out[f"{self.folder}/{label}.md"] = "\n".join(
-                [f"# {label}", "", *(f"- {self.link(n)} — {n.tier}, {n.review_status}" for n in members)]) + "\n"
+            out[f"{self.folder}/{label}.md"] = (
+                "\n".join(
+                    [f"# {label}", "", *(f"- {self.link(n)} — {n.tier}, {n.review_status}" for n in members)]
+                )
+                + "\n"
+            )
             index.append(f"- [[{self.folder}/{label}|{label}]] ({len(members)})")
         if self.records:
             index.append(f"- [[{self.folder}/Injection history|Injection history]] ({len(self.records)})")
@@ -150,12 +192,24 @@ class _ChatVault:
         return out
 
     def injections(self) -> str:
-        lines = [f"# Injection history — {_one_line(self.chat_id)}", "",
-                 "What BME Desktop put in the prompt before each user message.", ""]
+        lines = [
+            f"# Injection history — {_one_line(self.chat_id)}",
+            "",
+            "What BME Desktop put in the prompt before each user message.",
+            "",
+        ]
         for r in sorted(self.records, key=lambda r: r.index):
             edited = " (edited by hand)" if r.manually_edited else ""
-            lines += [f"## Message {r.index}{edited}", "", f"> {_one_line(r.user_input)}", "",
-                      "````text", r.injection.replace("````", "‵‵‵‵"), "````", ""]
+            lines += [
+                f"## Message {r.index}{edited}",
+                "",
+                f"> {_one_line(r.user_input)}",
+                "",
+                "````text",
+                r.injection.replace("````", "‵‵‵‵"),
+                "````",
+                "",
+            ]
         return "\n".join(lines)
 
 
@@ -174,11 +228,16 @@ def vault_notes(reader: Reader, chat_ids: Sequence[str] | None = None) -> dict[s
         folders.add(folder.casefold())
         nodes = reader.all_nodes(chat_id)
         live = {n.id for n in nodes}
-        edges = [e for e in reader.edges(chat_id, include_invalid=False)
-                 if e.deleted_at is None and e.from_id in live and e.to_id in live]
+        edges = [
+            e
+            for e in reader.edges(chat_id, include_invalid=False)
+            if e.deleted_at is None and e.from_id in live and e.to_id in live
+        ]
         wanted = {i for n in nodes for i in n.source_indices}
         messages = {m.index: m for m in reader.messages(chat_id) if m.index in wanted}
-        out.update(_ChatVault(chat_id, folder, nodes, edges, messages, reader.recall_records(chat_id)).notes())
+        out.update(
+            _ChatVault(chat_id, folder, nodes, edges, messages, reader.recall_records(chat_id)).notes()
+        )
     return out
 
 
@@ -196,8 +255,9 @@ def write_vault(notes: dict[str, str], out_dir: Path) -> Path:
     try:
         shutil.rmtree(staging, ignore_errors=True)
         staging.mkdir(parents=True)
-        (staging / MARKER).write_text("Written by bme-desktop export --format markdown; rewritten whole by it.\n",
-                                      encoding="utf-8")
+        (staging / MARKER).write_text(
+            "Written by bme-desktop export --format markdown; rewritten whole by it.\n", encoding="utf-8"
+        )
         for rel, text in notes.items():
             path = staging / rel
             path.parent.mkdir(parents=True, exist_ok=True)

@@ -78,13 +78,17 @@ class ImportPlan:
 
     def lines(self) -> list[str]:
         c = self.counts
-        out = [f"{c['new']} new, {c['updated']} updated, {c['skipped']} skipped, {c['merged']} merged, "
-               f"{c['deleted']} deleted memories; {self.links_added} links and {self.messages_added} messages added"
-               + (f"; new chats: {', '.join(self.new_chats)}" if self.new_chats else "")]
+        out = [
+            f"{c['new']} new, {c['updated']} updated, {c['skipped']} skipped, {c['merged']} merged, "
+            f"{c['deleted']} deleted memories; {self.links_added} links and {self.messages_added} messages "
+            "added" + (f"; new chats: {', '.join(self.new_chats)}" if self.new_chats else "")
+        ]
         for outcome in OUTCOMES:
             if self.examples[outcome]:
                 more = c[outcome] - len(self.examples[outcome])
-                out.append(f"  {outcome}: {'; '.join(self.examples[outcome])}" + (f" (+{more} more)" if more else ""))
+                out.append(
+                    f"  {outcome}: {'; '.join(self.examples[outcome])}" + (f" (+{more} more)" if more else "")
+                )
         return out
 
 
@@ -107,17 +111,22 @@ def _later(a: float | None, b: float | None) -> float | None:
 def reinforce(here: Node, incoming: Node) -> Node:
     """``here`` strengthened by ``incoming`` (idempotent: reinforcing twice changes nothing more)."""
     return replace(
-        here, fields={**incoming.fields, **here.fields}, importance=max(here.importance, incoming.importance),
+        here,
+        fields={**incoming.fields, **here.fields},
+        importance=max(here.importance, incoming.importance),
         recall_count=max(here.recall_count, incoming.recall_count),
         retrievability=max(here.retrievability, incoming.retrievability),
         last_recalled_at=_later(here.last_recalled_at, incoming.last_recalled_at),
-        updated_at=max(here.updated_at, incoming.updated_at), pinned=here.pinned or incoming.pinned,
+        updated_at=max(here.updated_at, incoming.updated_at),
+        pinned=here.pinned or incoming.pinned,
         source_indices=sorted(set(here.source_indices) | set(incoming.source_indices)),
-        srs=here.srs if here.srs is not None else incoming.srs)
+        srs=here.srs if here.srs is not None else incoming.srs,
+    )
 
 
-def _into_existing(uow: UnitOfWork, chat: ChatDoc, target: str, mode: MemoryMode, plan: ImportPlan,
-                   write: bool) -> None:
+def _into_existing(
+    uow: UnitOfWork, chat: ChatDoc, target: str, mode: MemoryMode, plan: ImportPlan, write: bool
+) -> None:
     here = {n.id: n for n in uow.read.all_nodes(target, include_deleted=True)}
     by_key = {_key(n): n for n in here.values() if n.deleted_at is None}
     taken_nodes = chat_rows.taken_ids(uow.read, "nodes", [n.id for n in chat.nodes])
@@ -165,8 +174,12 @@ def _into_existing(uow: UnitOfWork, chat: ChatDoc, target: str, mode: MemoryMode
         plan.links_added += 1
         if write:
             new_id = uuid.uuid4().hex if mode == "new" or edge.id in taken_edges else edge.id
-            edge_rows.append(edge_to_row(replace(edge, id=new_id, chat_id=target, from_id=a, to_id=b,
-                                                 batch_id=None), uow.read.require_chat_pk(target)))
+            edge_rows.append(
+                edge_to_row(
+                    replace(edge, id=new_id, chat_id=target, from_id=a, to_id=b, batch_id=None),
+                    uow.read.require_chat_pk(target),
+                )
+            )
             uow.change(target).edge_added(new_id)
     if write:
         chat_rows.insert_rows(uow, "edges", edge_rows)
@@ -183,8 +196,9 @@ def _says_already(uow: UnitOfWork, chat_id: str, a: str, b: str, edge: Edge) -> 
     return found is not None
 
 
-def _fill_free(uow: UnitOfWork, chat: ChatDoc, target: str, ids: dict[str, str], plan: ImportPlan,
-               write: bool) -> None:
+def _fill_free(
+    uow: UnitOfWork, chat: ChatDoc, target: str, ids: dict[str, str], plan: ImportPlan, write: bool
+) -> None:
     """Messages and kept recalls at free indices; summaries under free ids."""
     have = {m.index for m in uow.read.messages(target)}
     messages = [m for m in chat.messages if m.index not in have]
@@ -202,7 +216,9 @@ def _fill_free(uow: UnitOfWork, chat: ChatDoc, target: str, ids: dict[str, str],
     taken = chat_rows.taken_ids(uow.read, "summaries", [s.id for s in chat.summaries])
     for s in chat.summaries:
         if s.id not in taken:
-            uow.put_summary(replace(s, chat_id=target, batch_id=None, source_ids=remap_json(s.source_ids, ids)))
+            uow.put_summary(
+                replace(s, chat_id=target, batch_id=None, source_ids=remap_json(s.source_ids, ids))
+            )
 
 
 def _run(uow: UnitOfWork, chats: Collection[ChatDoc], mode: MemoryMode, write: bool) -> ImportPlan:
@@ -238,8 +254,15 @@ def _run(uow: UnitOfWork, chats: Collection[ChatDoc], mode: MemoryMode, write: b
                     delete_chat_rows(uow, target)
                 import_chat(uow, chat, target, force_remap=False, result=result)
         if write:
-            uow.audit(target, "import", "import", None, source_chat=chat.chat_id, mode=mode,
-                      **{k: v for k, v in plan.counts.items()})
+            uow.audit(
+                target,
+                "import",
+                "import",
+                None,
+                source_chat=chat.chat_id,
+                mode=mode,
+                **{k: v for k, v in plan.counts.items()},
+            )
     plan.written = write
     return plan
 

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from ..ports import Purging
     from ..store.store import Store
 
+
 @dataclass
 class PurgeResult:
     chats: list[str]

@@ -47,14 +47,17 @@ def files_to_delete(names: Sequence[str], policy: RetentionPolicy) -> list[str]:
     Increments older than the oldest full backup kept have lost their chain and go too."""
     dated = sorted(((when, name) for name in names if (when := backup_time(name)) is not None), reverse=True)
     if policy.keep_last is not None:
-        keep = {name for _, name in dated[:max(1, policy.keep_last)]}
+        keep = {name for _, name in dated[: max(1, policy.keep_last)]}
     else:
         keep = _kept_by_calendar(dated, policy)
     if dated:
         keep.add(dated[0][1])
     oldest = min((when for when, name in dated if name in keep), default=None)
-    orphans = [name for name in names if (when := backup_time(name, incremental=True)) is not None
-               and oldest is not None and when < oldest]
+    orphans = [
+        name
+        for name in names
+        if (when := backup_time(name, incremental=True)) is not None and oldest is not None and when < oldest
+    ]
     return sorted([name for _, name in dated if name not in keep] + orphans)
 
 

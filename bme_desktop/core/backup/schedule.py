@@ -48,6 +48,7 @@ def backup_passphrase(settings: BackupSettings, keyring_backend: Any | None = No
     if settings.passphrase_env and os.environ.get(settings.passphrase_env):
         return os.environ[settings.passphrase_env], "env"
     from ..secrets import KEYRING_SERVICE, usable_keyring
+
     backend = usable_keyring(keyring_backend)
     if backend is not None:
         try:
@@ -112,13 +113,21 @@ def run_scheduled_backup(service: Backups, *, keyring_backend: Any | None = None
         if settings.encrypt:
             passphrase, _ = backup_passphrase(settings, keyring_backend)
             if passphrase is None:
-                message = (f"scheduled backup skipped: encryption is on but no passphrase is set "
-                           f"(set ${settings.passphrase_env} or the keyring secret {BACKUP_PASSPHRASE_KEY!r})")
+                message = (
+                    f"scheduled backup skipped: encryption is on but no passphrase is set "
+                    f"(set ${settings.passphrase_env} or the keyring secret {BACKUP_PASSPHRASE_KEY!r})"
+                )
                 log.warning(message)
                 write_status(data_dir, "skipped", message, now)
                 return "skipped"
-        run = scheduled_backup(service, data_dir, passphrase=passphrase, interval=interval, folder=folder,
-                               policy=RetentionPolicy(keep_last=settings.keep))
+        run = scheduled_backup(
+            service,
+            data_dir,
+            passphrase=passphrase,
+            interval=interval,
+            folder=folder,
+            policy=RetentionPolicy(keep_last=settings.keep),
+        )
     except (BackupError, OSError) as exc:
         log.warning("scheduled backup failed: %s", exc)
         write_status(data_dir, "failed", f"scheduled backup failed: {exc}", now)

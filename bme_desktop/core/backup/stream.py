@@ -176,14 +176,14 @@ class _Text:
         return True
 
     def _drop(self) -> None:
-        done = self.buf[:self.pos]
+        done = self.buf[: self.pos]
         newlines = done.count("\n")
         if newlines:
             self.line += newlines
             self.col = len(done) - done.rfind("\n")
         else:
             self.col += len(done)
-        self.buf, self.pos = self.buf[self.pos:], 0
+        self.buf, self.pos = self.buf[self.pos :], 0
 
     def peek(self) -> str | None:
         while True:
@@ -209,7 +209,9 @@ class _Text:
         raise BackupError("", f"not valid JSON: line {line} column {col}: {message}")
 
     def too_large(self, what: str) -> None:
-        raise BackupError(what, f"is larger than {size_text(self.bound)} of JSON text (the most one chat may have)")
+        raise BackupError(
+            what, f"is larger than {size_text(self.bound)} of JSON text (the most one chat may have)"
+        )
 
     def value(self, what: str) -> Any:
         """The next JSON value, once its whole text is here (at most ``bound`` characters)."""
@@ -274,8 +276,13 @@ def iter_document(chunks: Iterator[bytes], bound: int = MAX_RECORD_BYTES) -> Ite
         text.fail(text.pos, "Extra data")
 
 
-def _walk(source: BackupSource, bound: int, name: str, links: Sequence[dict[str, Any]] = (),
-          ever: set[str] | None = None) -> Iterator[ChatDoc]:
+def _walk(
+    source: BackupSource,
+    bound: int,
+    name: str,
+    links: Sequence[dict[str, Any]] = (),
+    ever: set[str] | None = None,
+) -> Iterator[ChatDoc]:
     """The file's chats, validated one at a time; with ``links`` (checked increments), each
     brought to its final state first (chats the increments add come last, by id). ``ever``
     collects the id of every chat the chain had."""
@@ -338,8 +345,14 @@ class StreamedBackup(Collection[ChatDoc]):
         return isinstance(item, ChatDoc) and item.chat_id in self.chat_ids
 
 
-def open_backup(path: Path, passphrase: str | None, *, bound: int = MAX_RECORD_BYTES, name: str = "",
-                keep: int = KEEP_BYTES) -> StreamedBackup:
+def open_backup(
+    path: Path,
+    passphrase: str | None,
+    *,
+    bound: int = MAX_RECORD_BYTES,
+    name: str = "",
+    keep: int = KEEP_BYTES,
+) -> StreamedBackup:
     """Validate the whole file, keeping nothing but chat ids — unless its JSON text is at most
     ``keep`` bytes: then the validated chats are kept and not read again (a second pass costs
     as much as the first; for small files memory is no concern). A damaged, altered,
@@ -353,10 +366,14 @@ def open_backup(path: Path, passphrase: str | None, *, bound: int = MAX_RECORD_B
             kept.append(chat)
         else:
             kept = None
-    return StreamedBackup(source, bound, ids, name, kept=kept if kept is not None and source.read <= keep else None)
+    return StreamedBackup(
+        source, bound, ids, name, kept=kept if kept is not None and source.read <= keep else None
+    )
 
 
-def open_chain(paths: Sequence[Path], passphrase: str | None, *, bound: int = MAX_RECORD_BYTES) -> StreamedBackup:
+def open_chain(
+    paths: Sequence[Path], passphrase: str | None, *, bound: int = MAX_RECORD_BYTES
+) -> StreamedBackup:
     """A full backup and its increments, in order: every link checked (the increments are read
     whole, the full backup streamed) and the final state of every chat validated."""
     if not paths:

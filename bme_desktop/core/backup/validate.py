@@ -26,14 +26,67 @@ from .format import (
 )
 
 ID_LEN = 36
-_CHAT_KEYS = ("chat_id", "character", "user", "character_id", "persona_id", "world", "isolated", "created_at", "last_activity", "revision", "state", "messages",
-              "batches", "nodes", "edges", "summaries", "recall_records")
-_NODE_KEYS = ("id", "type", "title", "fields", "importance", "tier", "review_status", "pinned", "scope",
-              "story_time", "level", "parent_id", "srs", "retrievability", "recall_count", "last_recalled_at",
-              "created_at", "updated_at", "source_indices", "batch_id", "manually_edited", "deleted",
-              "deleted_at", "flags")
-_EDGE_KEYS = ("id", "from", "to", "relation", "strength", "valid_from", "valid_until", "source_indices",
-              "batch_id", "manually_edited", "created_at", "updated_at", "deleted", "deleted_at")
+_CHAT_KEYS = (
+    "chat_id",
+    "character",
+    "user",
+    "character_id",
+    "persona_id",
+    "world",
+    "isolated",
+    "created_at",
+    "last_activity",
+    "revision",
+    "state",
+    "messages",
+    "batches",
+    "nodes",
+    "edges",
+    "summaries",
+    "recall_records",
+)
+_NODE_KEYS = (
+    "id",
+    "type",
+    "title",
+    "fields",
+    "importance",
+    "tier",
+    "review_status",
+    "pinned",
+    "scope",
+    "story_time",
+    "level",
+    "parent_id",
+    "srs",
+    "retrievability",
+    "recall_count",
+    "last_recalled_at",
+    "created_at",
+    "updated_at",
+    "source_indices",
+    "batch_id",
+    "manually_edited",
+    "deleted",
+    "deleted_at",
+    "flags",
+)
+_EDGE_KEYS = (
+    "id",
+    "from",
+    "to",
+    "relation",
+    "strength",
+    "valid_from",
+    "valid_until",
+    "source_indices",
+    "batch_id",
+    "manually_edited",
+    "created_at",
+    "updated_at",
+    "deleted",
+    "deleted_at",
+)
 
 
 @dataclass
@@ -131,8 +184,10 @@ class DocumentCheck:
             raise BackupError("format", f"must be {FORMAT_NAME!r} (this is not a BME Desktop export)")
         version = top.whole("format_version", 1)
         if version > FORMAT_VERSION:
-            raise BackupError("format_version", f"{version} was written by a newer BME Desktop; "
-                                                f"this one reads up to {FORMAT_VERSION}")
+            raise BackupError(
+                "format_version",
+                f"{version} was written by a newer BME Desktop; this one reads up to {FORMAT_VERSION}",
+            )
         top.opt_text("app_version", 64)
         top.opt_number("exported_at")
 
@@ -167,38 +222,104 @@ def _deleted_at(o: Obj) -> float | None:
 
 def _chat(raw: object, path: str, seen_ids: dict[str, set[str]]) -> ChatDoc:
     o = Obj(raw, path, _CHAT_KEYS)
-    chat = ChatDoc(chat_id=o.text("chat_id", MAX_SHORT_TEXT, nonempty=True),
-                   character=o.opt_text("character", MAX_SHORT_TEXT), user=o.opt_text("user", MAX_SHORT_TEXT),
-                   created_at=o.number("created_at"), last_activity=o.number("last_activity"),
-                   revision=o.whole("revision"), state=o.json_object("state", nullable=False) or {},
-                   identity=ChatIdentity(character_id=o.opt_text("character_id", MAX_SHORT_TEXT),
-                                         persona_id=o.opt_text("persona_id", MAX_SHORT_TEXT),
-                                         world=o.opt_text("world", MAX_SHORT_TEXT),
-                                         isolated=o.flag("isolated") if o.value.get("isolated") is not None else False))
+    chat = ChatDoc(
+        chat_id=o.text("chat_id", MAX_SHORT_TEXT, nonempty=True),
+        character=o.opt_text("character", MAX_SHORT_TEXT),
+        user=o.opt_text("user", MAX_SHORT_TEXT),
+        created_at=o.number("created_at"),
+        last_activity=o.number("last_activity"),
+        revision=o.whole("revision"),
+        state=o.json_object("state", nullable=False) or {},
+        identity=ChatIdentity(
+            character_id=o.opt_text("character_id", MAX_SHORT_TEXT),
+            persona_id=o.opt_text("persona_id", MAX_SHORT_TEXT),
+            world=o.opt_text("world", MAX_SHORT_TEXT),
+            isolated=o.flag("isolated") if o.value.get("isolated") is not None else False,
+        ),
+    )
     indices: set[int] = set()
     for i, m in enumerate(o.items("messages")):
-        chat.messages.append(_message(Obj(m, f"{o.at('messages')}[{i}]", (
-            "index", "role", "name", "text", "swipe_id", "time")), chat.chat_id, indices))
+        chat.messages.append(
+            _message(
+                Obj(m, f"{o.at('messages')}[{i}]", ("index", "role", "name", "text", "swipe_id", "time")),
+                chat.chat_id,
+                indices,
+            )
+        )
     batch_ids: set[int] = set()
     for i, b in enumerate(o.items("batches")):
-        chat.batches.append(_batch(Obj(b, f"{o.at('batches')}[{i}]", (
-            "id", "kind", "status", "read_from", "read_to", "created_at", "actor", "description")), batch_ids))
+        chat.batches.append(
+            _batch(
+                Obj(
+                    b,
+                    f"{o.at('batches')}[{i}]",
+                    ("id", "kind", "status", "read_from", "read_to", "created_at", "actor", "description"),
+                ),
+                batch_ids,
+            )
+        )
     for i, n in enumerate(o.items("nodes")):
-        chat.nodes.append(_node(Obj(n, f"{o.at('nodes')}[{i}]", _NODE_KEYS), chat.chat_id, seen_ids["nodes"],
-                                batch_ids))
+        chat.nodes.append(
+            _node(Obj(n, f"{o.at('nodes')}[{i}]", _NODE_KEYS), chat.chat_id, seen_ids["nodes"], batch_ids)
+        )
     node_ids = {n.id for n in chat.nodes}
     for i, e in enumerate(o.items("edges")):
-        chat.edges.append(_edge(Obj(e, f"{o.at('edges')}[{i}]", _EDGE_KEYS), chat.chat_id, seen_ids["edges"],
-                                batch_ids, node_ids))
+        chat.edges.append(
+            _edge(
+                Obj(e, f"{o.at('edges')}[{i}]", _EDGE_KEYS),
+                chat.chat_id,
+                seen_ids["edges"],
+                batch_ids,
+                node_ids,
+            )
+        )
     for i, s in enumerate(o.items("summaries")):
-        chat.summaries.append(_summary(Obj(s, f"{o.at('summaries')}[{i}]", (
-            "id", "level", "kind", "status", "text", "start_index", "end_index", "source_ids", "batch_id",
-            "created_at")), chat.chat_id, seen_ids["summaries"], batch_ids))
+        chat.summaries.append(
+            _summary(
+                Obj(
+                    s,
+                    f"{o.at('summaries')}[{i}]",
+                    (
+                        "id",
+                        "level",
+                        "kind",
+                        "status",
+                        "text",
+                        "start_index",
+                        "end_index",
+                        "source_ids",
+                        "batch_id",
+                        "created_at",
+                    ),
+                ),
+                chat.chat_id,
+                seen_ids["summaries"],
+                batch_ids,
+            )
+        )
     recall_indices: set[int] = set()
     for i, r in enumerate(o.items("recall_records")):
-        chat.recall_records.append(_recall(Obj(r, f"{o.at('recall_records')}[{i}]", (
-            "index", "user_input", "injection", "token_estimate", "elapsed_ms", "nodes", "manually_edited",
-            "created_at", "updated_at")), chat.chat_id, recall_indices))
+        chat.recall_records.append(
+            _recall(
+                Obj(
+                    r,
+                    f"{o.at('recall_records')}[{i}]",
+                    (
+                        "index",
+                        "user_input",
+                        "injection",
+                        "token_estimate",
+                        "elapsed_ms",
+                        "nodes",
+                        "manually_edited",
+                        "created_at",
+                        "updated_at",
+                    ),
+                ),
+                chat.chat_id,
+                recall_indices,
+            )
+        )
     return chat
 
 
@@ -210,11 +331,25 @@ def _message(o: Obj, chat_id: str, seen: set[int]) -> Message:
     role = o.text("role", 16)
     if role not in ROLES:
         raise BackupError(o.at("role"), f"must be one of {', '.join(ROLES)}")
-    m = MessageIn(index=index, role=role, text=o.text("text", MAX_TEXT), name=o.opt_text("name", MAX_SHORT_TEXT),
-                  swipe_id=o.opt_whole("swipe_id", None), time=o.opt_text("time", 64))
+    m = MessageIn(
+        index=index,
+        role=role,
+        text=o.text("text", MAX_TEXT),
+        name=o.opt_text("name", MAX_SHORT_TEXT),
+        swipe_id=o.opt_whole("swipe_id", None),
+        time=o.opt_text("time", 64),
+    )
 
-    return Message(chat_id=chat_id, index=m.index, role=m.role, name=m.name, text=m.text, swipe_id=m.swipe_id,
-                   time=m.time, fingerprint=fingerprint(m))
+    return Message(
+        chat_id=chat_id,
+        index=m.index,
+        role=m.role,
+        name=m.name,
+        text=m.text,
+        swipe_id=m.swipe_id,
+        time=m.time,
+        fingerprint=fingerprint(m),
+    )
 
 
 def _batch(o: Obj, seen: set[int]) -> dict[str, Any]:
@@ -222,10 +357,16 @@ def _batch(o: Obj, seen: set[int]) -> dict[str, Any]:
     if batch_id in seen:
         raise BackupError(o.at("id"), f"batch {batch_id} appears twice")
     seen.add(batch_id)
-    return {"id": batch_id, "kind": o.text("kind", 32, nonempty=True), "status": o.text("status", 16, nonempty=True),
-            "read_from": o.opt_whole("read_from", None), "read_to": o.opt_whole("read_to", None),
-            "created_at": o.number("created_at"), "actor": o.text("actor", 64),
-            "description": o.text("description", MAX_TEXT)}
+    return {
+        "id": batch_id,
+        "kind": o.text("kind", 32, nonempty=True),
+        "status": o.text("status", 16, nonempty=True),
+        "read_from": o.opt_whole("read_from", None),
+        "read_to": o.opt_whole("read_to", None),
+        "created_at": o.number("created_at"),
+        "actor": o.text("actor", 64),
+        "description": o.text("description", MAX_TEXT),
+    }
 
 
 def _node(o: Obj, chat_id: str, seen: set[str], batches: set[int]) -> Node:
@@ -241,23 +382,43 @@ def _node(o: Obj, chat_id: str, seen: set[str], batches: set[int]) -> Node:
     if review not in REVIEW_STATUSES:
         raise BackupError(o.at("review_status"), f"must be one of {', '.join(REVIEW_STATUSES)}")
     s = Obj(o.value.get("scope"), o.at("scope"), ("layer", "owner", "region", "kind"))
-    scope = Scope(layer=s.text("layer", 16), owner=s.opt_text("owner", MAX_SHORT_TEXT),
-                  region=s.opt_text("region", MAX_SHORT_TEXT), kind=s.opt_text("kind", 16) or "chat")
+    scope = Scope(
+        layer=s.text("layer", 16),
+        owner=s.opt_text("owner", MAX_SHORT_TEXT),
+        region=s.opt_text("region", MAX_SHORT_TEXT),
+        kind=s.opt_text("kind", 16) or "chat",
+    )
     try:
         check_scope(scope, o.at("scope"))
     except ValidationError as exc:
         raise BackupError(exc.field, str(exc).split(": ", 1)[-1]) from None
     parent = o.opt_text("parent_id", ID_LEN)
-    return Node(id=node_id, chat_id=chat_id, type=type_id, title=o.text("title", MAX_SHORT_TEXT),
-                fields={k: str(v) for k, v in fields.items()}, importance=o.number("importance", 0, 10),
-                tier=tier, review_status=review, pinned=o.flag("pinned"), scope=scope,
-                story_time=o.json_object("story_time", nullable=True), level=o.whole("level"),
-                parent_id=parent, srs=o.json_object("srs", nullable=True),
-                retrievability=o.number("retrievability", 0, 1), recall_count=o.whole("recall_count"),
-                last_recalled_at=o.opt_number("last_recalled_at"), created_at=o.number("created_at"),
-                updated_at=o.number("updated_at"), source_indices=o.indices("source_indices"),
-                batch_id=_batch_ref(o, batches), manually_edited=o.flag("manually_edited"),
-                deleted_at=_deleted_at(o), flags=o.json_object("flags", nullable=False) or {})
+    return Node(
+        id=node_id,
+        chat_id=chat_id,
+        type=type_id,
+        title=o.text("title", MAX_SHORT_TEXT),
+        fields={k: str(v) for k, v in fields.items()},
+        importance=o.number("importance", 0, 10),
+        tier=tier,
+        review_status=review,
+        pinned=o.flag("pinned"),
+        scope=scope,
+        story_time=o.json_object("story_time", nullable=True),
+        level=o.whole("level"),
+        parent_id=parent,
+        srs=o.json_object("srs", nullable=True),
+        retrievability=o.number("retrievability", 0, 1),
+        recall_count=o.whole("recall_count"),
+        last_recalled_at=o.opt_number("last_recalled_at"),
+        created_at=o.number("created_at"),
+        updated_at=o.number("updated_at"),
+        source_indices=o.indices("source_indices"),
+        batch_id=_batch_ref(o, batches),
+        manually_edited=o.flag("manually_edited"),
+        deleted_at=_deleted_at(o),
+        flags=o.json_object("flags", nullable=False) or {},
+    )
 
 
 def _edge(o: Obj, chat_id: str, seen: set[str], batches: set[int], node_ids: set[str]) -> Edge:
@@ -271,20 +432,42 @@ def _edge(o: Obj, chat_id: str, seen: set[str], batches: set[int], node_ids: set
     relation = o.text("relation", 32)
     if relation not in RELATIONS:
         raise BackupError(o.at("relation"), f"unknown relation {relation!r}; known: {', '.join(RELATIONS)}")
-    return Edge(id=edge_id, chat_id=chat_id, from_id=ends[0], to_id=ends[1], relation=relation,
-                strength=o.number("strength", 0, 1), valid_from=o.opt_number("valid_from"),
-                valid_until=o.opt_number("valid_until"), source_indices=o.indices("source_indices"),
-                batch_id=_batch_ref(o, batches), manually_edited=o.flag("manually_edited"),
-                created_at=o.number("created_at"), updated_at=o.number("updated_at"), deleted_at=_deleted_at(o))
+    return Edge(
+        id=edge_id,
+        chat_id=chat_id,
+        from_id=ends[0],
+        to_id=ends[1],
+        relation=relation,
+        strength=o.number("strength", 0, 1),
+        valid_from=o.opt_number("valid_from"),
+        valid_until=o.opt_number("valid_until"),
+        source_indices=o.indices("source_indices"),
+        batch_id=_batch_ref(o, batches),
+        manually_edited=o.flag("manually_edited"),
+        created_at=o.number("created_at"),
+        updated_at=o.number("updated_at"),
+        deleted_at=_deleted_at(o),
+    )
 
 
 def _summary(o: Obj, chat_id: str, seen: set[str], batches: set[int]) -> Summary:
     summary_id = _unique(o.text("id", ID_LEN, nonempty=True), o.at("id"), seen)
-    sources = [check_text(v, f"{o.at('source_ids')}[{i}]", ID_LEN) for i, v in enumerate(o.items("source_ids"))]
-    return Summary(id=summary_id, chat_id=chat_id, level=o.whole("level"), kind=o.text("kind", 16),
-                   status=o.text("status", 16), text=o.text("text", MAX_TEXT),
-                   start_index=o.opt_whole("start_index", None), end_index=o.opt_whole("end_index", None),
-                   source_ids=sources, batch_id=_batch_ref(o, batches), created_at=o.number("created_at"))
+    sources = [
+        check_text(v, f"{o.at('source_ids')}[{i}]", ID_LEN) for i, v in enumerate(o.items("source_ids"))
+    ]
+    return Summary(
+        id=summary_id,
+        chat_id=chat_id,
+        level=o.whole("level"),
+        kind=o.text("kind", 16),
+        status=o.text("status", 16),
+        text=o.text("text", MAX_TEXT),
+        start_index=o.opt_whole("start_index", None),
+        end_index=o.opt_whole("end_index", None),
+        source_ids=sources,
+        batch_id=_batch_ref(o, batches),
+        created_at=o.number("created_at"),
+    )
 
 
 def _recall(o: Obj, chat_id: str, seen: set[int]) -> RecallRecord:
@@ -297,7 +480,15 @@ def _recall(o: Obj, chat_id: str, seen: set[int]) -> RecallRecord:
         if not isinstance(item, dict):
             raise BackupError(f"{o.at('nodes')}[{i}]", "must be an object")
     check_json_size(nodes, o.at("nodes"))
-    return RecallRecord(chat_id=chat_id, index=index, user_input=o.text("user_input", MAX_TEXT),
-                        injection=o.text("injection", MAX_TEXT), token_estimate=o.whole("token_estimate"),
-                        elapsed_ms=o.number("elapsed_ms", 0), nodes=nodes, manually_edited=o.flag("manually_edited"),
-                        created_at=o.number("created_at"), updated_at=o.number("updated_at"))
+    return RecallRecord(
+        chat_id=chat_id,
+        index=index,
+        user_input=o.text("user_input", MAX_TEXT),
+        injection=o.text("injection", MAX_TEXT),
+        token_estimate=o.whole("token_estimate"),
+        elapsed_ms=o.number("elapsed_ms", 0),
+        nodes=nodes,
+        manually_edited=o.flag("manually_edited"),
+        created_at=o.number("created_at"),
+        updated_at=o.number("updated_at"),
+    )

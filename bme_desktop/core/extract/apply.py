@@ -55,13 +55,26 @@ class ApplyReport:
     merged: list[str] = field(default_factory=list)  # memories entity resolution merged into another
 
     def to_json(self) -> dict[str, Any]:
-        return {"created": len(self.created), "updated": len(self.updated), "archived": len(self.archived),
-                "edges": self.edges, "dropped": len(self.dropped), "merged": len(self.merged)}
+        return {
+            "created": len(self.created),
+            "updated": len(self.updated),
+            "archived": len(self.archived),
+            "edges": self.edges,
+            "dropped": len(self.dropped),
+            "merged": len(self.merged),
+        }
 
 
 class _Applier:
-    def __init__(self, uow: UnitOfWork, chat_id: str, plan: Plan, labels: Mapping[str, str],
-                 state: dict[str, Any], vectors: Mapping[int, VectorScores]) -> None:
+    def __init__(
+        self,
+        uow: UnitOfWork,
+        chat_id: str,
+        plan: Plan,
+        labels: Mapping[str, str],
+        state: dict[str, Any],
+        vectors: Mapping[int, VectorScores],
+    ) -> None:
         self.uow, self.chat_id, self.plan, self.labels = uow, chat_id, plan, labels
         self.vectors = vectors  # embedding cosines by operation position, computed before the commit
         self.report = ApplyReport(dropped=list(plan.dropped))
@@ -98,10 +111,17 @@ class _Applier:
                     if not link.target.startswith(("character:", "location:")):  # an ambiguous name
                         self.report.dropped.append(f"link to {link.target!r}: the memory was not kept")
                     continue
-                self._link(self._live(node.id), self._live(target.id), link.relation, link.strength,
-                           op.source_indices)
-        event = next((node for op, node in self.touched if node.type == "event" and node.id in self.report.created),
-                     None)
+                self._link(
+                    self._live(node.id),
+                    self._live(target.id),
+                    link.relation,
+                    link.strength,
+                    op.source_indices,
+                )
+        event = next(
+            (node for op, node in self.touched if node.type == "event" and node.id in self.report.created),
+            None,
+        )
         if event is not None:
             for node_id in dict.fromkeys(self._live(n) for n in self.revised):  # changed: the event is why
                 if node_id != event.id:
@@ -118,17 +138,39 @@ class _Applier:
             self.report.dropped.append(f"link {relation}: not a valid link")
             return
         value = RELATIONS[relation].default_strength if strength is None else float(strength)
-        row = self.uow.conn.execute(select(t.edges).where(
-            t.edges.c.from_id == a, t.edges.c.to_id == b, t.edges.c.relation == relation,
-            t.edges.c.deleted_at.is_(None), t.edges.c.valid_until.is_(None))).mappings().first()
+        row = (
+            self.uow.conn.execute(
+                select(t.edges).where(
+                    t.edges.c.from_id == a,
+                    t.edges.c.to_id == b,
+                    t.edges.c.relation == relation,
+                    t.edges.c.deleted_at.is_(None),
+                    t.edges.c.valid_until.is_(None),
+                )
+            )
+            .mappings()
+            .first()
+        )
         if row is not None:
             edge = row_to_edge(row, self.chat_id)
             if value > edge.strength:
                 self.uow.put_edge(replace(edge, strength=value, updated_at=self.uow.now))
             return
-        self.uow.put_edge(Edge(id=editing.new_id(), chat_id=self.chat_id, from_id=a, to_id=b, relation=relation,
-                               strength=value, valid_from=self.uow.now, source_indices=list(sources),
-                               created_at=self.uow.now, updated_at=self.uow.now), new=True)
+        self.uow.put_edge(
+            Edge(
+                id=editing.new_id(),
+                chat_id=self.chat_id,
+                from_id=a,
+                to_id=b,
+                relation=relation,
+                strength=value,
+                valid_from=self.uow.now,
+                source_indices=list(sources),
+                created_at=self.uow.now,
+                updated_at=self.uow.now,
+            ),
+            new=True,
+        )
         self.report.edges += 1
 
     def _scope(self, op: NodeOp) -> Scope:
@@ -156,8 +198,9 @@ class _Applier:
             return self._entity(op, scope)
         if op.entity or node_type.latest_only:
             types = (op.type,)
-            found = matching.same_name(self.uow, self.chat_id, types, op.fields.get(node_type.title_field, ""),
-                                       scope)
+            found = matching.same_name(
+                self.uow, self.chat_id, types, op.fields.get(node_type.title_field, ""), scope
+            )
             if found is not None:
                 return self._merge(found, op)
         elif op.type == "fact":
@@ -167,16 +210,29 @@ class _Applier:
             if match is not None:
                 return self._supersede(match.node, op, scope)
             if op.change and not self.changed_at & set(op.source_indices):
-                replaced = find_replaced(self.uow, self.chat_id, op.fields.get("statement", ""),
-                                         op.fields.get("subject"), op.source_indices)
+                replaced = find_replaced(
+                    self.uow,
+                    self.chat_id,
+                    op.fields.get("statement", ""),
+                    op.fields.get("subject"),
+                    op.source_indices,
+                )
                 if replaced is not None:
                     self.changed_at.update(op.source_indices)
                     return self._supersede(replaced.node or self._stated_fact(replaced), op, scope)
         else:
             if self.entities is None:
                 self.entities = {n.id: n for n in matching.entity_nodes(self.uow, self.chat_id)}
-            near = matching.nearest(self.uow, self.chat_id, op.type, op.fields, scope, since=similarity_since(op),
-                                    vectors=vectors, names=matching.folded_names(self.entities.values()))
+            near = matching.nearest(
+                self.uow,
+                self.chat_id,
+                op.type,
+                op.fields,
+                scope,
+                since=similarity_since(op),
+                vectors=vectors,
+                names=matching.folded_names(self.entities.values()),
+            )
             if near is not None:
                 return self._merge(near.node, op)
         return self._create(op, scope)
@@ -188,9 +244,17 @@ class _Applier:
         name = op.fields.get("name", "").strip()
         if self.entities is None:
             self.entities = {n.id: n for n in matching.entity_nodes(self.uow, self.chat_id)}
-        match = matching.resolve_entity(self.uow, self.chat_id, op.type, name, entities.aliases_of(op.fields),
-                                        scope, avoid=op.avoid, sources=op.source_indices,
-                                        known=list(self.entities.values()))
+        match = matching.resolve_entity(
+            self.uow,
+            self.chat_id,
+            op.type,
+            name,
+            entities.aliases_of(op.fields),
+            scope,
+            avoid=op.avoid,
+            sources=op.source_indices,
+            known=list(self.entities.values()),
+        )
         if match is None:
             node = self._create(op, scope)
         elif match.how == "ambiguous":
@@ -220,11 +284,15 @@ class _Applier:
                 fields[entities.ALIASES_FIELD] = aliases
             else:
                 fields.pop(entities.ALIASES_FIELD, None)
-        draft = editing.NodeDraft(type=op.type, fields=fields, importance=op.importance or 5.0,
-                                  tier="long_term" if stable else "short_term",
-                                  scope=self._kind(op.type, fields, scope),
-                                  story_time=op.story_time or self.plan.story_time,
-                                  source_indices=list(op.source_indices))
+        draft = editing.NodeDraft(
+            type=op.type,
+            fields=fields,
+            importance=op.importance or 5.0,
+            tier="long_term" if stable else "short_term",
+            scope=self._kind(op.type, fields, scope),
+            story_time=op.story_time or self.plan.story_time,
+            source_indices=list(op.source_indices),
+        )
         node = editing.create_node(self.uow, self.chat_id, draft, manual=False)
         self.report.created.append(node.id)
         return node
@@ -242,7 +310,11 @@ class _Applier:
         fields = dict(node.fields)
         previous: dict[str, str] = {}
         for key, value in op.fields.items():
-            if key not in NODE_TYPES[node.type].field_names or not value.strip() or key == entities.ALIASES_FIELD:
+            if (
+                key not in NODE_TYPES[node.type].field_names
+                or not value.strip()
+                or key == entities.ALIASES_FIELD
+            ):
                 continue
             if key == title_field and node.type in ("character", "location") and fields.get(key):
                 continue  # keep the name as first written
@@ -250,16 +322,22 @@ class _Applier:
                 previous[key] = fields.get(key, "")
                 fields[key] = value.strip()
         if entities.ALIASES_FIELD in NODE_TYPES[node.type].field_names and op.type in matching.ENTITY_TYPES:
-            aliases = entities.with_aliases(fields, [op.fields.get("name", ""), *entities.aliases_of(op.fields)])
+            aliases = entities.with_aliases(
+                fields, [op.fields.get("name", ""), *entities.aliases_of(op.fields)]
+            )
             if aliases != fields.get(entities.ALIASES_FIELD, ""):
                 fields[entities.ALIASES_FIELD] = aliases  # a new name for it is no revision of it
         keep = SOURCES_KEEP.get(node.type, 4)
         sources = sorted(set(node.source_indices) | set(op.source_indices))
         # A thread or a belief keeps where it began (opened, first held) beside its latest messages.
-        sources = sources[:1] + sources[1:][-(keep - 1):] if node.type in OPENING_KEPT else sources[-keep:]
+        sources = sources[:1] + sources[1:][-(keep - 1) :] if node.type in OPENING_KEPT else sources[-keep:]
         importance = max(node.importance, op.importance or 0.0)
-        if not previous and sources == node.source_indices and importance == node.importance \
-                and fields == node.fields:
+        if (
+            not previous
+            and sources == node.source_indices
+            and importance == node.importance
+            and fields == node.fields
+        ):
             return node
         flags = dict(node.flags)
         if previous:
@@ -267,10 +345,23 @@ class _Applier:
             flags["history"] = history[-HISTORY_KEEP:]
             if node.id not in self.revised:
                 self.revised.append(node.id)
-        editing.check_node_values(type_id=node.type, fields=fields, importance=importance, tier=node.tier,
-                                  review_status=node.review_status, source_indices=sources)
-        updated = replace(node, fields=fields, title=node_title(node.type, fields), source_indices=sources,
-                          importance=importance, flags=flags, updated_at=self.uow.now)
+        editing.check_node_values(
+            type_id=node.type,
+            fields=fields,
+            importance=importance,
+            tier=node.tier,
+            review_status=node.review_status,
+            source_indices=sources,
+        )
+        updated = replace(
+            node,
+            fields=fields,
+            title=node_title(node.type, fields),
+            source_indices=sources,
+            importance=importance,
+            flags=flags,
+            updated_at=self.uow.now,
+        )
         self.uow.put_node(updated)
         if updated.id not in self.report.created and updated.id not in self.report.updated:
             self.report.updated.append(updated.id)
@@ -279,12 +370,20 @@ class _Applier:
     def _stated_fact(self, found: Replaced) -> Node:
         """The older statement as a fact of its own (it was said, but not kept as a fact)."""
         cue = fact_cue(found.sentence)
-        fields = {"statement": clip(found.sentence, 300),
-                  "category": cue[0] if cue is not None and cue[0] != "event" else "fact"}
+        fields = {
+            "statement": clip(found.sentence, 300),
+            "category": cue[0] if cue is not None and cue[0] != "event" else "fact",
+        }
         if found.speaker:
             fields["subject"] = found.speaker
-        draft = editing.NodeDraft(type="fact", fields=fields, importance=6.0, tier="long_term",
-                                  scope=self._kind("fact", fields, Scope()), source_indices=[found.index])
+        draft = editing.NodeDraft(
+            type="fact",
+            fields=fields,
+            importance=6.0,
+            tier="long_term",
+            scope=self._kind("fact", fields, Scope()),
+            source_indices=[found.index],
+        )
         node = editing.create_node(self.uow, self.chat_id, draft, manual=False)
         self.report.created.append(node.id)
         return node
@@ -293,21 +392,40 @@ class _Applier:
         """Create the new memory and mark ``old`` as replaced by it (Graphiti-style: the old
         one stays, valid from its first message until the new one's, invalidated now)."""
         new = self._create(op, scope)
-        if old.pinned or old.manually_edited or is_read_only(old) or old.flags.get("superseded_by") \
-                or old.id == new.id:
+        if (
+            old.pinned
+            or old.manually_edited
+            or is_read_only(old)
+            or old.flags.get("superseded_by")
+            or old.id == new.id
+        ):
             return new  # the user's version stands; a memory is replaced once
         for edge in self.uow.read.edges(self.chat_id, node_id=old.id, include_invalid=False):
             if edge.relation not in ("contradicts", "temporal_update"):
                 self.uow.put_edge(replace(edge, valid_until=self.uow.now, updated_at=self.uow.now))
         until = max(op.source_indices) if op.source_indices else None
-        validity = {"from_index": min(old.source_indices) if old.source_indices else None, "until_index": until,
-                    "recorded_from": old.created_at, "invalidated_at": self.uow.now}
-        history = [*old.flags.get("history", []),
-                   {"batch": self.uow.batch_id, "superseded_by": new.id, "at_index": until}][-HISTORY_KEEP:]
-        self.uow.put_node(replace(old, flags={**old.flags, "superseded_by": new.id, "validity": validity,
-                                              "history": history}, updated_at=self.uow.now))
-        new = replace(new, flags={**new.flags, "supersedes": [*new.flags.get("supersedes", []), old.id]},
-                      updated_at=self.uow.now)
+        validity = {
+            "from_index": min(old.source_indices) if old.source_indices else None,
+            "until_index": until,
+            "recorded_from": old.created_at,
+            "invalidated_at": self.uow.now,
+        }
+        history = [
+            *old.flags.get("history", []),
+            {"batch": self.uow.batch_id, "superseded_by": new.id, "at_index": until},
+        ][-HISTORY_KEEP:]
+        self.uow.put_node(
+            replace(
+                old,
+                flags={**old.flags, "superseded_by": new.id, "validity": validity, "history": history},
+                updated_at=self.uow.now,
+            )
+        )
+        new = replace(
+            new,
+            flags={**new.flags, "supersedes": [*new.flags.get("supersedes", []), old.id]},
+            updated_at=self.uow.now,
+        )
         self.uow.put_node(new)
         self._link(new.id, old.id, "temporal_update", None, op.source_indices)
         if old.type == "fact" and new.type == "fact":
@@ -317,19 +435,32 @@ class _Applier:
     def _archive(self, op: NodeOp) -> Node | None:
         node = editing.require_node(self.uow, self.chat_id, op.target_id or "")
         if node.pinned or node.manually_edited or is_read_only(node):
-            self.report.dropped.append(f"archive of {op.target!r} refused: the user pinned or edited it, "
-                                       "or it comes from the lorebook")
+            self.report.dropped.append(
+                f"archive of {op.target!r} refused: the user pinned or edited it, "
+                "or it comes from the lorebook"
+            )
             return None
         if node.tier != "archived":
-            node = replace(node, tier="archived", flags={**node.flags, "archived_by_batch": self.uow.batch_id},
-                           updated_at=self.uow.now)
+            node = replace(
+                node,
+                tier="archived",
+                flags={**node.flags, "archived_by_batch": self.uow.batch_id},
+                updated_at=self.uow.now,
+            )
             self.uow.put_node(node)
             self.report.archived.append(node.id)
         return node
 
 
-def apply_plan(uow: UnitOfWork, chat_id: str, plan: Plan, *, labels: Mapping[str, str] | None = None,
-               state: dict[str, Any], vectors: Mapping[int, VectorScores] | None = None) -> ApplyReport:
+def apply_plan(
+    uow: UnitOfWork,
+    chat_id: str,
+    plan: Plan,
+    *,
+    labels: Mapping[str, str] | None = None,
+    state: dict[str, Any],
+    vectors: Mapping[int, VectorScores] | None = None,
+) -> ApplyReport:
     """Apply ``plan`` (already validated) to the graph and record cognition, regions and story
     time in ``state`` (the chat state dict; the caller saves it). ``vectors``: embedding
     cosines of proposed memories by position in ``plan.ops`` (see :mod:`.vector_match`)."""

@@ -93,8 +93,9 @@ def clean_text(text: str, patterns: Sequence[str] | None = None) -> str:
     return _BLANK_LINES.sub("\n\n", text).strip()
 
 
-def prepare_window(messages: Sequence[Message], start: int, end: int, *,
-                   patterns: Sequence[str] | None = None) -> list[PreparedMessage]:
+def prepare_window(
+    messages: Sequence[Message], start: int, end: int, *, patterns: Sequence[str] | None = None
+) -> list[PreparedMessage]:
     """Clean ``messages`` (already limited to the window) and mark those before ``start``
     as context only. Messages left empty by cleaning are dropped."""
     out: list[PreparedMessage] = []
@@ -104,6 +105,7 @@ def prepare_window(messages: Sequence[Message], start: int, end: int, *,
         text = clean_text(m.text, patterns)
         if not text:
             continue
-        out.append(PreparedMessage(index=m.index, role=m.role, name=m.name, text=text,
-                                   context_only=m.index < start))
+        out.append(
+            PreparedMessage(index=m.index, role=m.role, name=m.name, text=text, context_only=m.index < start)
+        )
     return out

@@ -33,8 +33,9 @@ class GraphContext:
     region: str = ""
 
 
-def graph_context(reader: Reader, chat_id: str, prepared: list[PreparedMessage], state: dict[str, object],
-                  names: list[str]) -> GraphContext:
+def graph_context(
+    reader: Reader, chat_id: str, prepared: list[PreparedMessage], state: dict[str, object], names: list[str]
+) -> GraphContext:
     pk = reader.chat_pk(chat_id)
     ctx = GraphContext()
     if pk is None:
@@ -43,22 +44,35 @@ def graph_context(reader: Reader, chat_id: str, prepared: list[PreparedMessage],
     picked: dict[str, RowMapping] = {}
     text = " ".join(m.text for m in prepared).lower()
     if names:
-        for row in _first(reader, [*live, t.nodes.c.type.in_(("character", "location")), t.nodes.c.title.in_(names)],
-                          MAX_MEMORIES):
+        for row in _first(
+            reader,
+            [*live, t.nodes.c.type.in_(("character", "location")), t.nodes.c.title.in_(names)],
+            MAX_MEMORIES,
+        ):
             picked.setdefault(row["id"], row)
     # a plural probes by its singular ("mushrooms" finds "mushroom stew"): the memory a new
     # statement revises or replaces is often worded in the other number
-    probes = sorted({w[:-1] if len(w) > 5 and w.endswith("s") and not w.endswith("ss") else w
-                     for w in _PROBE.findall(text)}, key=lambda w: (-len(w), w))[:8]
+    probes = sorted(
+        {
+            w[:-1] if len(w) > 5 and w.endswith("s") and not w.endswith("ss") else w
+            for w in _PROBE.findall(text)
+        },
+        key=lambda w: (-len(w), w),
+    )[:8]
     if probes and len(picked) < MAX_MEMORIES:
-        for row in _first(reader, [*live, or_(*(t.nodes.c.search_text.like(f"%{p}%") for p in probes))],
-                          MAX_MEMORIES - len(picked)):
+        for row in _first(
+            reader,
+            [*live, or_(*(t.nodes.c.search_text.like(f"%{p}%") for p in probes))],
+            MAX_MEMORIES - len(picked),
+        ):
             picked.setdefault(row["id"], row)
     for n, picked_row in enumerate(picked.values(), start=1):
         node = row_to_node(picked_row, chat_id)
         label = f"G{n}"
         ctx.labels[label] = node.id
-        ctx.memories.append({"label": label, "type": node.type, "text": clip(node_text(node.type, node.fields), 240)})
+        ctx.memories.append(
+            {"label": label, "type": node.type, "text": clip(node_text(node.type, node.fields), 240)}
+        )
     ctx.summaries = [clip(s.text, 400) for s in reader.summaries(chat_id, status="active")[-3:]]
     story = state.get("story_time")
     if isinstance(story, dict):
@@ -74,18 +88,32 @@ def _first(reader: Reader, cond: list[Any], limit: int) -> list[RowMapping]:
     equals, then by first source message, type and title: the same graph gives the same
     labels on SQLite and PostgreSQL (an SQL LIMIT over ties keeps whichever rows the scan met)."""
     c = t.nodes.c
-    keys = [tuple(k) for k in reader.conn.execute(
-        select(c.id, c.importance, c.updated_at, c.src_min, c.type, c.title).where(*cond))]
+    keys = [
+        tuple(k)
+        for k in reader.conn.execute(
+            select(c.id, c.importance, c.updated_at, c.src_min, c.type, c.title).where(*cond)
+        )
+    ]
     keys.sort(key=lambda k: (-k[1], -k[2], (1 << 30) if k[3] is None else k[3], k[4], k[5], k[0]))
     ids = [k[0] for k in keys[:limit]]
-    rows = {r["id"]: r for r in reader.conn.execute(select(t.nodes).where(c.id.in_(ids))).mappings()} if ids else {}
+    rows = (
+        {r["id"]: r for r in reader.conn.execute(select(t.nodes).where(c.id.in_(ids))).mappings()}
+        if ids
+        else {}
+    )
     return [rows[i] for i in ids if i in rows]
 
 
 def messages_json(prepared: list[PreparedMessage]) -> str:
     """The chat excerpt as JSON data: quoting makes every message inert text."""
-    return json.dumps([{"index": m.index, "role": m.role, "name": m.name, "context_only": m.context_only,
-                        "text": m.text} for m in prepared], ensure_ascii=False, indent=1)
+    return json.dumps(
+        [
+            {"index": m.index, "role": m.role, "name": m.name, "context_only": m.context_only, "text": m.text}
+            for m in prepared
+        ],
+        ensure_ascii=False,
+        indent=1,
+    )
 
 
 MAX_OPEN_ITEMS = 24
@@ -98,10 +126,17 @@ def open_story_items(reader: Reader, chat_id: str) -> tuple[list[OpenItem], dict
     pk = reader.chat_pk(chat_id)
     if pk is None:
         return [], {}
-    rows = reader.conn.execute(select(t.nodes).where(
-        t.nodes.c.chat_pk == pk, t.nodes.c.deleted_at.is_(None), t.nodes.c.tier != "archived",
-        t.nodes.c.type.in_(("thread", "pov_memory")))
-        .order_by(t.nodes.c.src_min.desc(), t.nodes.c.title.desc()).limit(MAX_OPEN_ITEMS * 4)).mappings()
+    rows = reader.conn.execute(
+        select(t.nodes)
+        .where(
+            t.nodes.c.chat_pk == pk,
+            t.nodes.c.deleted_at.is_(None),
+            t.nodes.c.tier != "archived",
+            t.nodes.c.type.in_(("thread", "pov_memory")),
+        )
+        .order_by(t.nodes.c.src_min.desc(), t.nodes.c.title.desc())
+        .limit(MAX_OPEN_ITEMS * 4)
+    ).mappings()
     nodes = [row_to_node(r, chat_id) for r in rows]
     items: list[tuple[tuple[int, str, str], Node]] = []
     for node in nodes:

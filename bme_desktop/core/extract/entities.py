@@ -25,7 +25,8 @@ ALIAS_SEPARATOR = "; "
 MAX_ALIASES = 12
 
 # Titles and honorifics that stand before an English name.
-EN_TITLES = frozenset("""
+EN_TITLES = frozenset(
+    """
 mr mrs ms miss mx dr doctor prof professor sir dame lord lady master mistress madam madame mme mlle monsieur
 king queen prince princess emperor empress duke duchess baron baroness count countess earl marquis viscount
 captain capt general gen colonel col major sergeant sgt lieutenant lt commander admiral officer detective
@@ -33,32 +34,123 @@ inspector chief sheriff marshal constable agent
 father mother brother sister aunt auntie uncle grandma grandpa granny gramps nana papa mama
 elder saint st abbot abbess bishop reverend rev priest priestess friar pastor
 maestro maestra coach nurse ser
-""".split())  # noqa: SIM905
+""".split()  # noqa: SIM905
+)
 
 KIN_TITLES = frozenset({"mother", "father", "brother", "sister", "sir", "lady", "lord", "dame", "master"})
 
 # Chinese titles after a surname (林掌柜, 陆师兄, 陈教授). Relational ones are how the speakers
 # address one another; the others name a role, rarely the role of a speaker of the chat.
-ZH_RELATIONAL_TITLES = ("师兄", "师姐", "师弟", "师妹", "学长", "学姐", "学弟", "学妹", "大哥", "二哥", "大姐",
-                        "哥哥", "姐姐", "妹妹", "弟弟", "哥", "姐", "兄", "妹", "弟")
-ZH_ROLE_TITLES = ("掌柜", "老板", "老板娘", "教授", "主席", "老师", "医生", "大夫", "先生", "小姐", "夫人", "太太",
-                  "将军", "大人", "公子", "姑娘", "队长", "经理", "主任", "总管", "师傅", "师父", "掌门", "长老",
-                  "护法", "真人", "道长", "大师", "捕头", "县令", "员外", "少爷", "同学", "阿姨", "叔叔", "伯伯",
-                  "奶奶", "爷爷", "校长", "院长", "局长", "班长", "总", "董")
+ZH_RELATIONAL_TITLES = (
+    "师兄",
+    "师姐",
+    "师弟",
+    "师妹",
+    "学长",
+    "学姐",
+    "学弟",
+    "学妹",
+    "大哥",
+    "二哥",
+    "大姐",
+    "哥哥",
+    "姐姐",
+    "妹妹",
+    "弟弟",
+    "哥",
+    "姐",
+    "兄",
+    "妹",
+    "弟",
+)
+ZH_ROLE_TITLES = (
+    "掌柜",
+    "老板",
+    "老板娘",
+    "教授",
+    "主席",
+    "老师",
+    "医生",
+    "大夫",
+    "先生",
+    "小姐",
+    "夫人",
+    "太太",
+    "将军",
+    "大人",
+    "公子",
+    "姑娘",
+    "队长",
+    "经理",
+    "主任",
+    "总管",
+    "师傅",
+    "师父",
+    "掌门",
+    "长老",
+    "护法",
+    "真人",
+    "道长",
+    "大师",
+    "捕头",
+    "县令",
+    "员外",
+    "少爷",
+    "同学",
+    "阿姨",
+    "叔叔",
+    "伯伯",
+    "奶奶",
+    "爷爷",
+    "校长",
+    "院长",
+    "局长",
+    "班长",
+    "总",
+    "董",
+)
 ZH_TITLES = tuple(sorted({*ZH_RELATIONAL_TITLES, *ZH_ROLE_TITLES}, key=lambda s: (-len(s), s)))
 ZH_NICK_PREFIXES = ("小", "老", "阿")
 
 # Common Chinese surnames (the frequent single ones and the usual compound ones).
-ZH_COMPOUND_SURNAMES = frozenset({
-    "欧阳", "司马", "上官", "诸葛", "东方", "慕容", "令狐", "皇甫", "南宫", "西门", "独孤", "公孙", "长孙", "宇文",
-    "司徒", "夏侯", "轩辕", "端木", "尉迟", "百里", "呼延", "东郭", "澹台", "公冶", "太史", "申屠"})
+ZH_COMPOUND_SURNAMES = frozenset(
+    {
+        "欧阳",
+        "司马",
+        "上官",
+        "诸葛",
+        "东方",
+        "慕容",
+        "令狐",
+        "皇甫",
+        "南宫",
+        "西门",
+        "独孤",
+        "公孙",
+        "长孙",
+        "宇文",
+        "司徒",
+        "夏侯",
+        "轩辕",
+        "端木",
+        "尉迟",
+        "百里",
+        "呼延",
+        "东郭",
+        "澹台",
+        "公冶",
+        "太史",
+        "申屠",
+    }
+)
 ZH_SURNAMES = frozenset(
     "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈"
     "姚卢姜崔钟谭陆汪范金石廖贾夏韦付傅方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向"
     "汤常温康施文牛樊葛邢安齐易乔伍庞颜倪庄聂章鲁岳翟殷詹申欧耿关兰焦俞左柳甘祝包宁尚符舒阮柯纪梅童凌毕单"
     "季裴霍涂成苗谷盛曲翁冉骆蓝路游辛靳管柴蒙鲍华喻祁蒲房滕屈饶解牟艾尤阳时穆农司卓古吉缪简车项连芦麦褚娄"
     "窦戚岑景党宫费卜冷晏席卫米柏宗瞿桂全佟应臧闵苟邬边卞姬师仇栾隋商刁沙荣巫寇桑郎甄丛仲虞敖巩明佘池查麻"
-    "苑迟邝楚萧燕慕容花云柳风")
+    "苑迟邝楚萧燕慕容花云柳风"
+)
 
 _WORD = re.compile(r"[\w'’.-]+")
 _DECORATION = re.compile(r"^[^\w\u3400-\u9fff]+|[^\w\u3400-\u9fff.]+$")
@@ -93,7 +185,7 @@ def zh_form(name: str) -> ZhForm | None:
     surname = zh_surname(name)
     if not surname:
         return None
-    rest = name[len(surname):]
+    rest = name[len(surname) :]
     for title in ZH_TITLES:
         if rest.endswith(title):
             given = rest[: -len(title)]
@@ -128,7 +220,7 @@ def normal(name: str) -> str:
     text = bare or text  # "🌸Sakura🌸" is Sakura; a name of emoji alone stays itself
     for article in ("the ", "a ", "an "):
         if text.startswith(article):
-            text = text[len(article):]
+            text = text[len(article) :]
     return text
 
 
@@ -186,7 +278,9 @@ def _zh_place_partial(short: str, full: str) -> bool:
         return False
     if full.endswith(short):
         return zh_place_head(short) is not None
-    return full.startswith(short) and zh_place_head(short) is None and zh_place_head(full) == full[len(short):]
+    return (
+        full.startswith(short) and zh_place_head(short) is None and zh_place_head(full) == full[len(short) :]
+    )
 
 
 def partial_of(short: str, full: str, place: bool = False) -> bool:
@@ -206,8 +300,12 @@ def partial_of(short: str, full: str, place: bool = False) -> bool:
             if not a.given and not b.given:  # 老王 / 王老板 yes; 林掌柜 / 林师弟 are two people
                 return a.nick or b.nick or a.title == b.title
             return True
-        return len(short) >= 2 and full.endswith(short) and zh_surname(full) != "" \
+        return (
+            len(short) >= 2
+            and full.endswith(short)
+            and zh_surname(full) != ""
             and len(full) - len(short) == len(zh_surname(full))
+        )
     titles, core = split_title(normal(short))
     if len(titles) == 1 and not core:  # "Nana" of "Nana Ada", "Captain" of "Captain Vale"
         return split_title(normal(full))[0][:1] == titles

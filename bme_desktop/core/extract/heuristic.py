@@ -51,33 +51,45 @@ class HeuristicExtractor:
     def __init__(self, finder: NameFinder | None = None) -> None:
         self.finder = finder or NameFinder()
 
-    def extract(self, window: Sequence[PreparedMessage], chat: ChatInfo,
-                open_items: Sequence[OpenItem] = ()) -> Plan:
+    def extract(
+        self, window: Sequence[PreparedMessage], chat: ChatInfo, open_items: Sequence[OpenItem] = ()
+    ) -> Plan:
         """The plan for the batch's own messages; ``open_items``: the graph's open threads,
         promises and beliefs (see :mod:`.story`), which these messages may close."""
         plan = Plan(extractor=self.name)
         own = [m for m in window if not m.context_only]
         if not own:
             return plan
-        speakers = sorted({s for m in window if (s := speaker(m, chat))} | {n for n in (chat.character, chat.user)
-                                                                              if n})
+        speakers = sorted(
+            {s for m in window if (s := speaker(m, chat))} | {n for n in (chat.character, chat.user) if n}
+        )
         whole = "\n".join(m.text for m in window)
         mentions: dict[int, list[Mention]] = {
-            m.index: self.finder.find(m.text, known=speakers, window=whole, speaker=speaker(m, chat),
-                                      addressee=chat.character if m.role == "user" else chat.user)
-            for m in own}
+            m.index: self.finder.find(
+                m.text,
+                known=speakers,
+                window=whole,
+                speaker=speaker(m, chat),
+                addressee=chat.character if m.role == "user" else chat.user,
+            )
+            for m in own
+        }
         events = self._events(own, chat, mentions, plan)
         event_of = {i: ref for ref, indices in events for i in indices}
         self._names(own, chat, mentions, event_of, plan)
         self._facts_and_rules(own, chat, mentions, event_of, plan)
         self._scene(own, mentions, plan)
-        turns = [Turn(m, speaker(m, chat), chat.character if m.role == "user" else chat.user, mentions[m.index])
-                 for m in own if m.role != "system"]
+        turns = [
+            Turn(m, speaker(m, chat), chat.character if m.role == "user" else chat.user, mentions[m.index])
+            for m in own
+            if m.role != "system"
+        ]
         StoryReader(plan, open_items, event_of).read(turns)
         return plan
 
-    def _events(self, own: list[PreparedMessage], chat: ChatInfo, mentions: dict[int, list[Mention]],
-                plan: Plan) -> list[tuple[str, list[int]]]:
+    def _events(
+        self, own: list[PreparedMessage], chat: ChatInfo, mentions: dict[int, list[Mention]], plan: Plan
+    ) -> list[tuple[str, list[int]]]:
         out: list[tuple[str, list[int]]] = []
         pending: list[PreparedMessage] = []
         for m in own:
@@ -90,23 +102,40 @@ class HeuristicExtractor:
             pending = []
             names: list[str] = []
             for part in turn:
-                for n in [speaker(part, chat), *(x.name for x in mentions[part.index] if x.kind == "character")]:
+                for n in [
+                    speaker(part, chat),
+                    *(x.name for x in mentions[part.index] if x.kind == "character"),
+                ]:
                     if n and n not in names:
                         names.append(n)
-            said = [f"{speaker(p, chat) or p.role}: {clip(p.text, 200 if p.role == 'user' else 320)}" for p in turn]
+            said = [
+                f"{speaker(p, chat) or p.role}: {clip(p.text, 200 if p.role == 'user' else 320)}"
+                for p in turn
+            ]
             first = sentences(m.text)
-            fields = {"summary": clip(" / ".join(said), 600), "title": clip(first[0] if first else m.text, 60)}
+            fields = {
+                "summary": clip(" / ".join(said), 600),
+                "title": clip(first[0] if first else m.text, 60),
+            }
             if names:
                 fields["participants"] = ", ".join(names[:8])
             ref = f"event@{m.index}"
             indices = [p.index for p in turn]
-            plan.ops.append(NodeOp("create", "event", fields, ref=ref, importance=5.0, source_indices=indices))
+            plan.ops.append(
+                NodeOp("create", "event", fields, ref=ref, importance=5.0, source_indices=indices)
+            )
             plan.cognition.extend(CognitionOp(n, known=[ref]) for n in names[:8])
             out.append((ref, indices))
         return out
 
-    def _names(self, own: list[PreparedMessage], chat: ChatInfo, mentions: dict[int, list[Mention]],
-               event_of: dict[int, str], plan: Plan) -> None:
+    def _names(
+        self,
+        own: list[PreparedMessage],
+        chat: ChatInfo,
+        mentions: dict[int, list[Mention]],
+        event_of: dict[int, str],
+        plan: Plan,
+    ) -> None:
         seen: dict[str, NodeOp] = {}
         speakers = sorted({n for n in (chat.character, chat.user, *(m.name for m in own)) if n})
         for m in own:
@@ -120,8 +149,14 @@ class HeuristicExtractor:
                 if op is None:
                     if len(seen) >= MAX_NAMES:
                         continue
-                    op = NodeOp("create", mention.kind, {"name": mention.name}, ref=f"{mention.kind}:{key}",
-                                importance=6.0 if mention.kind == "character" else 4.0, entity=True)
+                    op = NodeOp(
+                        "create",
+                        mention.kind,
+                        {"name": mention.name},
+                        ref=f"{mention.kind}:{key}",
+                        importance=6.0 if mention.kind == "character" else 4.0,
+                        entity=True,
+                    )
                     if entities.role_title(mention.name):
                         op.avoid = speakers  # 林掌柜 is not the speaker 林远 for sharing a surname
                     seen[key] = op
@@ -130,7 +165,9 @@ class HeuristicExtractor:
                     op.fields[entities.ALIASES_FIELD] = entities.with_aliases(op.fields, mention.aliases)
                 if m.index not in op.source_indices:
                     op.source_indices.append(m.index)
-                state = next((s for s in reversed(sentences(m.text)) if mention.name.lower() in s.lower()), None)
+                state = next(
+                    (s for s in reversed(sentences(m.text)) if mention.name.lower() in s.lower()), None
+                )
                 if state and m.role == "assistant":
                     op.fields["state"] = clip(state, 240)
                 event = event_of.get(m.index)
@@ -146,8 +183,14 @@ class HeuristicExtractor:
         for op in seen.values():
             op.source_indices = op.source_indices[-4:]
 
-    def _facts_and_rules(self, own: list[PreparedMessage], chat: ChatInfo, mentions: dict[int, list[Mention]],
-                         event_of: dict[int, str], plan: Plan) -> None:
+    def _facts_and_rules(
+        self,
+        own: list[PreparedMessage],
+        chat: ChatInfo,
+        mentions: dict[int, list[Mention]],
+        event_of: dict[int, str],
+        plan: Plan,
+    ) -> None:
         facts = rules = 0
         for m in own:
             who = speaker(m, chat)
@@ -166,8 +209,14 @@ class HeuristicExtractor:
                     cue = ("fact", 6.5)
                 if rule is not None and (cue is None or overrides_fact(sentence)) and rules < MAX_RULES:
                     rules += 1
-                    op = NodeOp("create", "rule", {"title": clip(rule, 48), "constraint": clip(rule, 300)},
-                                ref=f"rule@{m.index}.{rules}", importance=7.0, source_indices=[m.index])
+                    op = NodeOp(
+                        "create",
+                        "rule",
+                        {"title": clip(rule, 48), "constraint": clip(rule, 300)},
+                        ref=f"rule@{m.index}.{rules}",
+                        importance=7.0,
+                        source_indices=[m.index],
+                    )
                     if event:
                         op.links.append(LinkOp(event, "related", 0.6))
                     plan.ops.append(op)
@@ -177,15 +226,22 @@ class HeuristicExtractor:
                     fields = {"statement": clip(sentence, 300), "category": cue[0]}
                     if subject:
                         fields["subject"] = subject
-                    op = NodeOp("create", "fact", fields, ref=f"fact@{m.index}.{facts}", importance=cue[1],
-                                source_indices=[m.index], scope=Scope(), change=change)
+                    op = NodeOp(
+                        "create",
+                        "fact",
+                        fields,
+                        ref=f"fact@{m.index}.{facts}",
+                        importance=cue[1],
+                        source_indices=[m.index],
+                        scope=Scope(),
+                        change=change,
+                    )
                     if event:
                         op.links.append(LinkOp(event, "related", 0.6))
                     subject_ref = f"character:{subject.lower()}" if subject else None
                     if subject_ref and any(o.ref == subject_ref for o in plan.ops):
                         op.links.append(LinkOp(subject_ref, "related", 0.8))
                     plan.ops.append(op)
-
 
     @staticmethod
     def _scene(own: list[PreparedMessage], mentions: dict[int, list[Mention]], plan: Plan) -> None:
@@ -201,7 +257,9 @@ class HeuristicExtractor:
             if when:
                 op.story_time = dict(when)
         moves = sorted(scene.place)
-        plan.regions = RegionUpdate(active=scene.place[moves[-1]] if moves else None, adjacency=scene.adjacency)
+        plan.regions = RegionUpdate(
+            active=scene.place[moves[-1]] if moves else None, adjacency=scene.adjacency
+        )
         plan.story_time = dict(scene.now) if scene.now else None
 
 

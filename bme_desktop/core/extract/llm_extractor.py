@@ -43,7 +43,9 @@ class LLMExtractor:
         """Which model makes this extractor's plans (the batch says it)."""
         return label_of(self.client)
 
-    def build_messages(self, window: Window, prepared: list[PreparedMessage]) -> tuple[list[ChatMessage], GraphContext]:
+    def build_messages(
+        self, window: Window, prepared: list[PreparedMessage]
+    ) -> tuple[list[ChatMessage], GraphContext]:
         speakers = sorted({s for m in prepared if (s := speaker(m, window.chat))})
         whole = "\n".join(m.text for m in prepared)
         names = speakers + [m.name for m in self.finder.find(whole, known=speakers)]
@@ -51,25 +53,33 @@ class LLMExtractor:
         lang = detect_language([m.text for m in prepared], self.service.settings.appearance.language)
         data_dir = self.service.data_dir
         none = "（无）" if lang == "zh" else "(none)"
-        system = render(load_prompt("extract", lang, data_dir), {"schema": schema_text(),
-                                                                 "relations": relations_text()})
-        user = render(load_prompt("extract-input", lang, data_dir), {
-            "story_time": ctx.story_time or none, "region": ctx.region or none,
-            "summaries": json.dumps(ctx.summaries, ensure_ascii=False) if ctx.summaries else none,
-            "memories": json.dumps(ctx.memories, ensure_ascii=False, indent=1) if ctx.memories else none,
-            "messages": messages_json(prepared)})
+        system = render(
+            load_prompt("extract", lang, data_dir), {"schema": schema_text(), "relations": relations_text()}
+        )
+        user = render(
+            load_prompt("extract-input", lang, data_dir),
+            {
+                "story_time": ctx.story_time or none,
+                "region": ctx.region or none,
+                "summaries": json.dumps(ctx.summaries, ensure_ascii=False) if ctx.summaries else none,
+                "memories": json.dumps(ctx.memories, ensure_ascii=False, indent=1) if ctx.memories else none,
+                "messages": messages_json(prepared),
+            },
+        )
         return [{"role": "system", "content": system}, {"role": "user", "content": user}], ctx
 
-    def extract(self, window: Window, prepared: list[PreparedMessage],
-                cancel: threading.Event | None) -> ModelOutcome:
+    def extract(
+        self, window: Window, prepared: list[PreparedMessage], cancel: threading.Event | None
+    ) -> ModelOutcome:
         if not any(not m.context_only for m in prepared):
             return ModelOutcome(None, {}, "nothing left to read after cleaning")
         messages, ctx = self.build_messages(window, prepared)
         try:
             raw = self.client.chat_json(messages, schema_hint=SCHEMA_HINT, cancel=cancel)
         except LLMError as exc:
-            return ModelOutcome(None, ctx.labels,
-                                f"{self.model_label} failed: {type(exc).__name__}: {exc}"[:500])
+            return ModelOutcome(
+                None, ctx.labels, f"{self.model_label} failed: {type(exc).__name__}: {exc}"[:500]
+            )
         own = [m.index for m in prepared if not m.context_only]
         try:
             plan = plan_from_json(raw, own[-2:])
@@ -79,8 +89,11 @@ class LLMExtractor:
         plan = validate_plan(plan, labels=ctx.labels, allowed_indices={m.index for m in window.messages})
         if offered and not plan.ops:
             first = plan.dropped[0] if plan.dropped else "no valid operation"
-            return ModelOutcome(None, ctx.labels, f"none of the {offered} operations of {self.model_label} "
-                                                  f"was valid ({first})")
+            return ModelOutcome(
+                None,
+                ctx.labels,
+                f"none of the {offered} operations of {self.model_label} was valid ({first})",
+            )
         plan.model = self.model_label
         return ModelOutcome(plan, ctx.labels)
 
@@ -117,15 +130,32 @@ class ModelProvider:
                 return None
             with self._lock:
                 return LLMExtractor(self.service, lent, self._finder())
-        key = _ClientKey(llm.base_url, llm.model, llm.timeout_s, llm.max_retries, llm.temperature,
-                         self.api_key or api_key(self.service.data_dir, LLM_KEY, API_KEY_ENV))
+        key = _ClientKey(
+            llm.base_url,
+            llm.model,
+            llm.timeout_s,
+            llm.max_retries,
+            llm.temperature,
+            self.api_key or api_key(self.service.data_dir, LLM_KEY, API_KEY_ENV),
+        )
         with self._lock:
             if key != self._key or self._extractor is None:
                 self.close()
-                policy = HttpPolicy(total_timeout=key.timeout, idle_timeout=min(key.timeout, 60.0),
-                                    connect_timeout=min(key.timeout, 10.0), max_retries=key.retries)
-                client = LLMClient(LLMConfig(base_url=key.base_url, model=key.model, api_key=key.api_key,
-                                             temperature=key.temperature, policy=policy))
+                policy = HttpPolicy(
+                    total_timeout=key.timeout,
+                    idle_timeout=min(key.timeout, 60.0),
+                    connect_timeout=min(key.timeout, 10.0),
+                    max_retries=key.retries,
+                )
+                client = LLMClient(
+                    LLMConfig(
+                        base_url=key.base_url,
+                        model=key.model,
+                        api_key=key.api_key,
+                        temperature=key.temperature,
+                        policy=policy,
+                    )
+                )
                 self._key, self._extractor = key, LLMExtractor(self.service, client, self._finder())
             return self._extractor
 

@@ -61,23 +61,31 @@ def _op(item: Any, default_sources: list[int]) -> NodeOp:
     action = _text(item.get("action"), "action") or "create"
     type_id = _text(item.get("type"), "type") or ""
     fields = item.get("fields") or {}
-    if not isinstance(fields, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in fields.items()):
+    if not isinstance(fields, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in fields.items()
+    ):
         raise Unusable("fields must be an object of text values")
     owner = _text(item.get("owner"), "owner")
     region = _text(item.get("region"), "region")
     importance = item.get("importance")
     if importance is not None and (isinstance(importance, bool) or not isinstance(importance, int | float)):
         raise Unusable("importance must be a number")
-    return NodeOp(action=action,  # type: ignore[arg-type]  # checked by validate_plan
-                  type=type_id, fields={k: v.strip() for k, v in fields.items() if v.strip()},
-                  ref=_text(item.get("ref"), "ref"), target=_text(item.get("target"), "target"),
-                  importance=float(importance) if importance is not None else None,
-                  # a promise (a thread) is owned by the one who made it; it is no point of view
-                  scope=Scope(layer="pov" if owner and type_id != "thread" else "objective", owner=owner,
-                              region=region),
-                  story_time=check_story_time(item.get("story_time")),
-                  supersedes=_text(item.get("supersedes"), "supersedes"),
-                  source_indices=_indices(item.get("source"), default_sources), links=_links(item.get("links")))
+    return NodeOp(
+        action=action,  # type: ignore[arg-type]  # checked by validate_plan
+        type=type_id,
+        fields={k: v.strip() for k, v in fields.items() if v.strip()},
+        ref=_text(item.get("ref"), "ref"),
+        target=_text(item.get("target"), "target"),
+        importance=float(importance) if importance is not None else None,
+        # a promise (a thread) is owned by the one who made it; it is no point of view
+        scope=Scope(
+            layer="pov" if owner and type_id != "thread" else "objective", owner=owner, region=region
+        ),
+        story_time=check_story_time(item.get("story_time")),
+        supersedes=_text(item.get("supersedes"), "supersedes"),
+        source_indices=_indices(item.get("source"), default_sources),
+        links=_links(item.get("links")),
+    )
 
 
 def _refs(value: Any) -> list[str]:
@@ -93,7 +101,7 @@ def plan_from_json(raw: Any, default_sources: list[int]) -> Plan:
         raise Unusable(f"the reply is a JSON {type(raw).__name__}, not an object")
     items = raw.get("operations", raw.get("ops"))
     if not isinstance(items, list):
-        raise Unusable("the reply has no \"operations\" list")
+        raise Unusable('the reply has no "operations" list')
     plan = Plan(extractor="llm")
     for n, item in enumerate(items[:MAX_OPS]):
         try:
@@ -105,8 +113,13 @@ def plan_from_json(raw: Any, default_sources: list[int]) -> Plan:
     cognition = raw.get("cognition")
     for entry in cognition if isinstance(cognition, list) else []:
         if isinstance(entry, dict) and isinstance(entry.get("owner"), str):
-            plan.cognition.append(CognitionOp(entry["owner"], _refs(entry.get("knows", entry.get("known"))),
-                                              _refs(entry.get("mistaken"))))
+            plan.cognition.append(
+                CognitionOp(
+                    entry["owner"],
+                    _refs(entry.get("knows", entry.get("known"))),
+                    _refs(entry.get("mistaken")),
+                )
+            )
     regions = raw.get("regions")
     if isinstance(regions, dict):
         active = regions.get("active")

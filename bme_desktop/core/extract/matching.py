@@ -28,9 +28,37 @@ FACT_DUPLICATE_THRESHOLD = 0.8
 CONTRADICTION_TOPIC_THRESHOLD = 0.5
 MAX_CANDIDATES = 200
 _PROBE = re.compile(r"[a-z0-9]{4,}|[\u4e00-\u9fff]{2}")
-_SENTIMENT = frozenset({"like", "love", "hate", "dislik", "never", "not", "no", "longer", "anymor", "don",
-                        "doesn", "didn", "won", "stop", "stopp", "prefer", "喜欢", "讨厌", "不再", "再喜", "不喜",
-                        "不吃", "不喝", "没有", "从不", "再也", "也不"})
+_SENTIMENT = frozenset(
+    {
+        "like",
+        "love",
+        "hate",
+        "dislik",
+        "never",
+        "not",
+        "no",
+        "longer",
+        "anymor",
+        "don",
+        "doesn",
+        "didn",
+        "won",
+        "stop",
+        "stopp",
+        "prefer",
+        "喜欢",
+        "讨厌",
+        "不再",
+        "再喜",
+        "不喜",
+        "不吃",
+        "不喝",
+        "没有",
+        "从不",
+        "再也",
+        "也不",
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -51,17 +79,22 @@ def _order_key(score: float, node: Node) -> tuple[float, int, str, str]:
     return (-score, *content_order(node))
 
 
-def candidates(uow: UnitOfWork, chat_id: str, types: tuple[str, ...], text: str,
-               since: int | None = None) -> list[Node]:
+def candidates(
+    uow: UnitOfWork, chat_id: str, types: tuple[str, ...], text: str, since: int | None = None
+) -> list[Node]:
     """Live, unarchived memories of ``types`` sharing at least one probe word with ``text``
     (and, with ``since``, drawn from messages at or after that index)."""
     pk = uow.read.require_chat_pk(chat_id)
     probes = sorted(set(_PROBE.findall(text.lower())), key=lambda w: (-len(w), w))[:6]
     if not probes:
         return []
-    cond = [t.nodes.c.chat_pk == pk, t.nodes.c.type.in_(types), t.nodes.c.deleted_at.is_(None),
-            t.nodes.c.tier != "archived",
-            or_(*(t.nodes.c.search_text.like(f"%{p}%") for p in probes))]
+    cond = [
+        t.nodes.c.chat_pk == pk,
+        t.nodes.c.type.in_(types),
+        t.nodes.c.deleted_at.is_(None),
+        t.nodes.c.tier != "archived",
+        or_(*(t.nodes.c.search_text.like(f"%{p}%") for p in probes)),
+    ]
     if since is not None:
         cond.append(t.nodes.c.src_min >= since)
     # The newest MAX_CANDIDATES by first source message, with every memory tied at the cut: a
@@ -83,12 +116,21 @@ def same_name(uow: UnitOfWork, chat_id: str, types: tuple[str, ...], name: str, 
     # search_text starts with the title lower-cased by Python: SQL lower() folds only ASCII on
     # SQLite and by the server's locale on PostgreSQL ("Élodie" would match on one only).
     prefix = wanted.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-    rows = uow.conn.execute(select(t.nodes).where(
-        t.nodes.c.chat_pk == pk, t.nodes.c.type.in_(types), t.nodes.c.deleted_at.is_(None),
-        t.nodes.c.tier != "archived", t.nodes.c.search_text.like(prefix + " %", escape="\\"))).mappings()
-    found = [n for n in (row_to_node(r, chat_id) for r in rows)
-             if n.fields.get("name", n.title).strip().lower() == wanted
-             and (n.scope.layer, n.scope.owner) == (scope.layer, scope.owner)]
+    rows = uow.conn.execute(
+        select(t.nodes).where(
+            t.nodes.c.chat_pk == pk,
+            t.nodes.c.type.in_(types),
+            t.nodes.c.deleted_at.is_(None),
+            t.nodes.c.tier != "archived",
+            t.nodes.c.search_text.like(prefix + " %", escape="\\"),
+        )
+    ).mappings()
+    found = [
+        n
+        for n in (row_to_node(r, chat_id) for r in rows)
+        if n.fields.get("name", n.title).strip().lower() == wanted
+        and (n.scope.layer, n.scope.owner) == (scope.layer, scope.owner)
+    ]
     if not found:
         return None
     return min(found, key=lambda n: (types.index(n.type), *content_order(n)))
@@ -96,8 +138,13 @@ def same_name(uow: UnitOfWork, chat_id: str, types: tuple[str, ...], name: str, 
 
 def _by_ids(uow: UnitOfWork, chat_id: str, type_id: str, ids: list[str], since: int | None) -> list[Node]:
     pk = uow.read.require_chat_pk(chat_id)
-    cond = [t.nodes.c.chat_pk == pk, t.nodes.c.id.in_(ids), t.nodes.c.type == type_id,
-            t.nodes.c.deleted_at.is_(None), t.nodes.c.tier != "archived"]
+    cond = [
+        t.nodes.c.chat_pk == pk,
+        t.nodes.c.id.in_(ids),
+        t.nodes.c.type == type_id,
+        t.nodes.c.deleted_at.is_(None),
+        t.nodes.c.tier != "archived",
+    ]
     if since is not None:
         cond.append(t.nodes.c.src_min >= since)
     return [row_to_node(r, chat_id) for r in uow.conn.execute(select(t.nodes).where(*cond)).mappings()]
@@ -123,9 +170,17 @@ def about_others(a: frozenset[str], b: frozenset[str]) -> bool:
     return bool(a - b) and bool(b - a)
 
 
-def nearest(uow: UnitOfWork, chat_id: str, type_id: str, fields: dict[str, str], scope: Scope,
-            threshold: float = DUPLICATE_THRESHOLD, since: int | None = None,
-            vectors: VectorScores | None = None, names: Sequence[str] = ()) -> Match | None:
+def nearest(
+    uow: UnitOfWork,
+    chat_id: str,
+    type_id: str,
+    fields: dict[str, str],
+    scope: Scope,
+    threshold: float = DUPLICATE_THRESHOLD,
+    since: int | None = None,
+    vectors: VectorScores | None = None,
+    names: Sequence[str] = (),
+) -> Match | None:
     """The most similar live memory of the same type and scope, if above the threshold: the
     cosine one (``vectors.threshold``) for memories with a vector, else ``threshold`` lexically.
     A memory about other people or places than the proposed one (``names``: the chat's folded
@@ -164,9 +219,20 @@ def has_lore(uow: UnitOfWork, chat_id: str) -> bool:
     asks once, so a chat without a lorebook pays nothing more per proposal)."""
     pk = uow.read.chat_pk(chat_id)
     n = t.nodes.c
-    return pk is not None and uow.conn.execute(select(n.id).where(
-        n.chat_pk == pk, n.deleted_at.is_(None), n.type == "fact",
-        cast(n.flags, String).like('%"lorebook"%sillytavern%')).limit(1)).first() is not None
+    return (
+        pk is not None
+        and uow.conn.execute(
+            select(n.id)
+            .where(
+                n.chat_pk == pk,
+                n.deleted_at.is_(None),
+                n.type == "fact",
+                cast(n.flags, String).like('%"lorebook"%sillytavern%'),
+            )
+            .limit(1)
+        ).first()
+        is not None
+    )
 
 
 def lore_match(uow: UnitOfWork, chat_id: str, type_id: str, fields: dict[str, str]) -> Node | None:
@@ -185,7 +251,9 @@ def lore_match(uow: UnitOfWork, chat_id: str, type_id: str, fields: dict[str, st
         lore = lore_of(node)
         if lore is None or not is_read_only(node):
             continue
-        titles = {fold(node.title)} | {fold(k) for k in lore.get("key", ()) if isinstance(k, str) and not is_regex_key(k)}
+        titles = {fold(node.title)} | {
+            fold(k) for k in lore.get("key", ()) if isinstance(k, str) and not is_regex_key(k)
+        }
         score = 1.0 if name and name in titles else overlap(terms, term_set(node.fields.get("statement", "")))
         if score >= FACT_DUPLICATE_THRESHOLD:
             key = _order_key(score, node)
@@ -238,15 +306,23 @@ class EntityMatch:
 def entity_nodes(uow: UnitOfWork, chat_id: str) -> list[Node]:
     """The chat's live, unarchived characters and places (read once per batch by the applier)."""
     pk = uow.read.require_chat_pk(chat_id)
-    rows = uow.conn.execute(select(t.nodes).where(
-        t.nodes.c.chat_pk == pk, t.nodes.c.type.in_(ENTITY_TYPES), t.nodes.c.deleted_at.is_(None),
-        t.nodes.c.tier != "archived").limit(MAX_ENTITIES)).mappings()
+    rows = uow.conn.execute(
+        select(t.nodes)
+        .where(
+            t.nodes.c.chat_pk == pk,
+            t.nodes.c.type.in_(ENTITY_TYPES),
+            t.nodes.c.deleted_at.is_(None),
+            t.nodes.c.tier != "archived",
+        )
+        .limit(MAX_ENTITIES)
+    ).mappings()
     return [row_to_node(r, chat_id) for r in rows]
 
 
 def _in_scope(nodes: list[Node], scope: Scope) -> list[Node]:
-    return sorted((n for n in nodes if (n.scope.layer, n.scope.owner) == (scope.layer, scope.owner)),
-                  key=content_order)
+    return sorted(
+        (n for n in nodes if (n.scope.layer, n.scope.owner) == (scope.layer, scope.owner)), key=content_order
+    )
 
 
 def _node_names(node: Node) -> list[str]:
@@ -268,7 +344,8 @@ def _partial(node: Node, name: str, type_id: str, avoid: set[str], sources: list
     place = node.type == "location"
     for other in names:
         if entities.partial_of(name, other, place) or (
-                type_id == node.type and entities.partial_of(other, name, place)):
+            type_id == node.type and entities.partial_of(other, name, place)
+        ):
             role = entities.role_title(name) or entities.role_title(other)
             if role and not _near(node.source_indices, sources):
                 continue  # 林掌柜 is a full name's only if the chat names them together
@@ -276,9 +353,18 @@ def _partial(node: Node, name: str, type_id: str, avoid: set[str], sources: list
     return False
 
 
-def resolve_entity(uow: UnitOfWork, chat_id: str, type_id: str, name: str, aliases: list[str], scope: Scope,
-                   *, avoid: list[str] | tuple[str, ...] = (), sources: list[int] | None = None,
-                   known: list[Node] | None = None) -> EntityMatch | None:
+def resolve_entity(
+    uow: UnitOfWork,
+    chat_id: str,
+    type_id: str,
+    name: str,
+    aliases: list[str],
+    scope: Scope,
+    *,
+    avoid: list[str] | tuple[str, ...] = (),
+    sources: list[int] | None = None,
+    known: list[Node] | None = None,
+) -> EntityMatch | None:
     """The existing character or place a proposed one is (entity resolution on write).
 
     Same name or alias (case-insensitive, titles aside: "Captain Roderick Vale" = "Roderick
@@ -292,8 +378,11 @@ def resolve_entity(uow: UnitOfWork, chat_id: str, type_id: str, name: str, alias
     wanted = entities.all_keys(name, aliases)
     if not wanted:
         return None
-    exact = [n for n in nodes if entities.all_keys(n.fields.get("name", n.title),
-                                                   entities.aliases_of(n.fields)) & wanted]
+    exact = [
+        n
+        for n in nodes
+        if entities.all_keys(n.fields.get("name", n.title), entities.aliases_of(n.fields)) & wanted
+    ]
     if exact:
         by_name = [n for n in exact if entities.keys(n.fields.get("name", n.title)) & entities.keys(name)]
         first = by_name or exact

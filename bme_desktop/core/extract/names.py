@@ -35,7 +35,8 @@ if TYPE_CHECKING:
 
 Kind = Literal["character", "location"]
 
-_STOP = frozenset("""
+_STOP = frozenset(
+    """
 a an the i i'm i'll i've i'd he she it they we you me him her us them my your his its our their mine yours
 this that these those there here what when where why how who whom which whose yes no not oh ah well so if
 as at in on of by for from to into onto with without but and or nor then than though although because
@@ -55,9 +56,13 @@ never always sometimes often whatever whoever wherever somehow someone something
 everyone everything everybody anybody anyone sorry excuse pardon thank congratulations happy merry dear
 darling sweetie honey babe buddy pal mate friend friends folks guys man dude bro sis kid kids boy girl
 ladies gentlemen sir everybody hey yo oi ahoy howdy hiya shit fuck crap legal hide run fight help
-""".split())  # noqa: SIM905
-_NAMEABLE = frozenset({"will", "may", "april", "june", "august", "grace", "faith", "joy", "hope", "mark", "rose"})
-_PLACE_WORDS = frozenset("""
+""".split()  # noqa: SIM905
+)
+_NAMEABLE = frozenset(
+    {"will", "may", "april", "june", "august", "grace", "faith", "joy", "hope", "mark", "rose"}
+)
+_PLACE_WORDS = frozenset(
+    """
 tavern inn castle forest woods city town village river mountain mountains temple palace market street
 hall tower library academy harbor harbour port lake cave caves garden gardens bridge square road
 kingdom empire valley desert island sea bay shrine church cathedral manor keep fortress camp station
@@ -68,13 +73,16 @@ monastery marsh swamp fen moor moors hill hills peak pass cliff cliffs canyon gl
 farm ranch mine mines quarry dock docks wharf pier beach coast shore falls springs pond lagoon citadel
 sanctum tomb crypt catacombs dungeon prison jail barracks outpost realm province county isle peninsula
 highway trail alley heights orchard vineyard plains wastes wilds reach crossing tunnels sewers
-""".split())  # noqa: SIM905
+""".split()  # noqa: SIM905
+)
 _PLACE_BEFORE = re.compile(
     r"(?:\b(?:in|at|into|inside|outside|near|towards?|toward|from|across|through|beyond|reached|reach|entered|"
     r"enter|leaving|left|leave|visit(?:ed|ing)?|to the|of the (?:town|city|village|kingdom) of|"
     r"(?:went|go|goes|going|get|got|arrived?|arriving|travell?ed|travel|walked|headed|heading|returned|rode|ran|"
     r"came|moved|moving|fled|drove|drive|flew|fly|flying|back)"
-    r"\s+(?:to|from|back to|into))\s+(?:the\s+)?)$", re.I)
+    r"\s+(?:to|from|back to|into))\s+(?:the\s+)?)$",
+    re.I,
+)
 _PERSON_AFTER = re.compile(
     r"^(?:'s?\s+(?:eyes|face|voice|hands?|arms?|smile|jaw|grin|gaze|brother|sister|mother|father|son|daughter|"
     r"wife|husband|friend|grandson|granddaughter|room|ears)\b|,?\s+(?:who|whose)\b|\s+(?:says|said|asks|asked|"
@@ -83,20 +91,28 @@ _PERSON_AFTER = re.compile(
     r"mutters|muttered|beams|beamed|narrows|narrowed|squints|squinted|groans|groaned|yawns|yawned|stretches|"
     r"stretched|hesitates|hesitated|wants|wanted|thinks|thought|knows|knew|told|tells|swore|swears|promised|"
     r"promises|cried|cries|shouted|shouts|turns|turned|stands|stood|sits|sat|walks|walked|runs|ran|gasps|"
-    r"gasped|blushes|blushed|texted|texts|called|calls|lives|lived|works|worked|turns)\b)", re.I)
+    r"gasped|blushes|blushed|texted|texts|called|calls|lives|lived|works|worked|turns)\b)",
+    re.I,
+)
 _PERSON_BEFORE = re.compile(
     r"\b(?:named|name's|name is|i'm|i am|told|tell|asked|ask|met|meet|thank|thanks|with|and|"
     r"(?:my|your|his|her|our|their) (?:sister|brother|mother|father|son|daughter|wife|husband|friend|"
-    r"boss|landlord|cousin|uncle|aunt|nana|grandma|grandpa|grandson|granddaughter|roommate|partner),?)\s+$", re.I)
+    r"boss|landlord|cousin|uncle|aunt|nana|grandma|grandpa|grandson|granddaughter|roommate|partner),?)\s+$",
+    re.I,
+)
 _APPOSITIVE_PLACE = re.compile(
-    r"^,\s+(?:the|a|an|our|my|that)\s+(?:[a-z'-]+\s+){0,3}?(" + "|".join(sorted(_PLACE_WORDS)) + r")\b")
+    r"^,\s+(?:the|a|an|our|my|that)\s+(?:[a-z'-]+\s+){0,3}?(" + "|".join(sorted(_PLACE_WORDS)) + r")\b"
+)
 _APPOSITIVE_TITLE = re.compile(r"^,\s+(?:the\s+)?([A-Z][a-z]+)(?:\s+of\b|[,.!?;])")
 _ALIAS_CUE = re.compile(
     r"\b(?:call(?:s|ed)?|nicknamed|known as|goes by)\s+(?:(me|him|her|them|you)\s+)?(?:the\s+)?"
-    r"([A-Z][a-z'’]+(?:\s+[A-Z][a-z'’]+){0,2})")
+    r"([A-Z][a-z'’]+(?:\s+[A-Z][a-z'’]+){0,2})"
+)
 _UP, _LOW = "A-ZÀ-ÖØ-Þ", "a-zß-öø-ÿ'’"
 _CAP_RUN = re.compile(
-    rf"(?<![\w'’])(?:(?:Mr|Mrs|Ms|Dr|St|Mx)\.\s+)?[{_UP}][{_LOW}]+(?:[ -][{_UP}][{_LOW}]*)*(?:\s+\d+[A-Z]?\b)?")
+    rf"(?<![\w'’])(?:(?:Mr|Mrs|Ms|Dr|St|Mx)\.\s+)?[{_UP}][{_LOW}]+(?:[ "
+    rf"-][{_UP}][{_LOW}]*)*(?:\s+\d+[A-Z]?\b)?"
+)
 _DATE_BEFORE = re.compile(r"\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?$", re.I)
 _SENTENCE_START = re.compile(r"(?:^|[.!?\"“”:;…\n]\s*|\*\s*|[-—(]\s*)$")
 _ZH_PERSON = frozenset({"nr", "nrt", "nrfg"})
@@ -104,20 +120,56 @@ _ZH_PLACE = frozenset({"ns"})
 _ZH_COMMON = 100  # a word jieba's dictionary counts this often is a word, not a name
 _ZH_PLACE_COMMON = 200
 _ZH_MIN_PLACE = 5  # rarer "places" are mostly jieba's guesses (潭里, 回山)
-_ZH_PLACE_HEADS = tuple(sorted("""
-客栈 酒楼 酒馆 茶馆 茶楼 饭馆 饭庄 大道 大街 街 路 巷 胡同 桥 寺 庙 观 宫 殿 阁 楼 塔 堂 院 府 宅 园 馆 房 潭 湖 河
-江 海 岛 山 峰 岭 谷 崖 洞 村 镇 城 关 宿舍 图书馆 医院 学校 大学 中学 小学 广场 公园 车站 机场 码头 山庄 书院 山谷
+_ZH_PLACE_HEADS = tuple(
+    sorted(
+        """
+客栈 酒楼 酒馆 茶馆 茶楼 饭馆 饭庄 大道 大街 街 路 巷 胡同 桥 寺 庙 观 宫 殿 阁 楼 塔 堂 院 府 宅 园 馆 房 潭
+湖 河
+江 海 岛 山 峰 岭 谷 崖 洞 村 镇 城 关 宿舍 图书馆 医院 学校 大学 中学 小学 广场 公园 车站 机场 码头 山庄 书院
+山谷
 号楼 楼 教学楼 食堂 商场 超市 咖啡馆 咖啡店 书店 花园 庄 寨 坊 台 洲 泉 湾 港 宗 派 门派
-""".split(), key=lambda s: (-len(s), s)))  # noqa: SIM905
+""".split(),  # noqa: SIM905
+        key=lambda s: (-len(s), s),
+    )
+)
 _ZH_SETTLEMENT = frozenset("城镇村县州府省市国都京乡")
 _ZH_NAMED_SUFFIX = frozenset("阁殿楼塔堂院府宫寺庙观潭谷峰宗派")
 _ZH_RARE = 20  # a modifier this rare in jieba's dictionary is a name (落霞, 悦来)
-_ZH_PLACE_BEFORE = re.compile(r"(?:在|到|去|来到|回到|前往|赶往|进了|进入|走进|住在|离开|出了|路过|经过|从|往|向)$")
-_ZH_ALIAS_CUE = re.compile(r"(叫我|叫他|叫她|称我|称他|称她|人称|外号|绰号|又名|号称)[‘“'\"「]?([\u4e00-\u9fff]{2,4})")
+_ZH_PLACE_BEFORE = re.compile(
+    r"(?:在|到|去|来到|回到|前往|赶往|进了|进入|走进|住在|离开|出了|路过|经过|从|往|向)$"
+)
+_ZH_ALIAS_CUE = re.compile(
+    r"(叫我|叫他|叫她|称我|称他|称她|人称|外号|绰号|又名|号称)[‘“'\"「]?([\u4e00-\u9fff]{2,4})"
+)
 _ZH_LEADING = "和跟与同对给把被让叫向找问是在"
-_ZH_STOP_NAMES = frozenset({"老天爷", "老天", "天哪", "天呐", "哎呀", "拜托", "好啦", "成交", "好嘞", "笨蛋", "多谢",
-                            "谢谢", "阿姨", "师父", "师尊", "掌门", "大家", "小姐", "公子", "少爷", "姑娘"})
-_ZH_DHARMA_TITLES = frozenset({"真人", "道长", "道人", "上人", "禅师", "法师", "真君", "散人", "老祖", "尊者", "仙子"})
+_ZH_STOP_NAMES = frozenset(
+    {
+        "老天爷",
+        "老天",
+        "天哪",
+        "天呐",
+        "哎呀",
+        "拜托",
+        "好啦",
+        "成交",
+        "好嘞",
+        "笨蛋",
+        "多谢",
+        "谢谢",
+        "阿姨",
+        "师父",
+        "师尊",
+        "掌门",
+        "大家",
+        "小姐",
+        "公子",
+        "少爷",
+        "姑娘",
+    }
+)
+_ZH_DHARMA_TITLES = frozenset(
+    {"真人", "道长", "道人", "上人", "禅师", "法师", "真君", "散人", "老祖", "尊者", "仙子"}
+)
 _WORK_TITLE = re.compile(r"[《〈][^》〉]{0,80}[》〉]")  # book-title marks: a work's name
 
 
@@ -128,7 +180,9 @@ class Mention:
     aliases: tuple[str, ...] = ()
 
 
-_PLACE_SUFFIX = re.compile(r"(?:town|ton|burg|burgh|ville|shire|ford|port|haven|field|wood|land|mere|wick)$", re.I)
+_PLACE_SUFFIX = re.compile(
+    r"(?:town|ton|burg|burgh|ville|shire|ford|port|haven|field|wood|land|mere|wick)$", re.I
+)
 
 
 def place_word(word: str) -> bool:
@@ -145,13 +199,18 @@ def _place_name(name: str) -> bool:
     if last.lower() in _PLACE_WORDS or (len(last) > 6 and _PLACE_SUFFIX.search(last)):
         return True
     first = name.split()[0].lower()
-    return len(name.split()) > 1 and first in _PLACE_WORDS and not ent.is_title(first)  # Castle Mercer, Flat 4B
+    return (
+        len(name.split()) > 1 and first in _PLACE_WORDS and not ent.is_title(first)
+    )  # Castle Mercer, Flat 4B
 
 
 def _trim(run: str) -> str:
     words = run.replace("’", "'").split()
-    while words and (words[0].lower() in _STOP or words[0].lower().rstrip("'s") in _STOP) \
-            and not ent.is_title(words[0]):
+    while (
+        words
+        and (words[0].lower() in _STOP or words[0].lower().rstrip("'s") in _STOP)
+        and not ent.is_title(words[0])
+    ):
         words = words[1:]
     while words and (words[-1].lower() in _STOP or ent.is_title(words[-1])) and len(words) > 1:
         words = words[:-1]
@@ -175,7 +234,7 @@ def _evidence(name: str, window: str) -> _Evidence:
     if len(name.split()) == 1 and re.search(rf"(?<![\w'’]){re.escape(name.lower())}(?![\w'’])", window):
         ev.lower = True
     for match in re.finditer(rf"(?<![\w'’]){re.escape(name)}(?![\w’]|'(?!s\b))", window):
-        before, after = window[: match.start()], window[match.end():]
+        before, after = window[: match.start()], window[match.end() :]
         if _SENTENCE_START.search(before) is None:
             ev.mid = True
         if re.search(r"\bthe\s+$", before[-5:], re.I):
@@ -213,6 +272,7 @@ class NameFinder:
             from jieba.posseg import POSTokenizer
 
             from ..recall.tokenize import shared_jieba
+
             self._jieba = shared_jieba()
             self._pos = POSTokenizer(self._jieba)
         return self._pos
@@ -242,15 +302,23 @@ class NameFinder:
         if word in speakers:
             return word
         rest = word[1:]
-        if len(word) >= 3 and word[0] in _ZH_LEADING and (ent.zh_form(rest) is not None or rest in speakers
-                                                           or (len(rest) == 2 and rest[0] == rest[1])):
+        if (
+            len(word) >= 3
+            and word[0] in _ZH_LEADING
+            and (ent.zh_form(rest) is not None or rest in speakers or (len(rest) == 2 and rest[0] == rest[1]))
+        ):
             word = rest  # 跟林福 -> 林福, 和晴晴 -> 晴晴: a preposition jieba glued to a name
         if len(word) < 2 or len(word) > 4 or word in _ZH_STOP_NAMES or ent.zh_title_only(word):
             return None
         form = ent.zh_form(word)
         if form is not None and (form.title or form.nick):
             return word
-        if len(word) == 2 and word[0] in ent.ZH_NICK_PREFIXES and flag.startswith("n") and not self._freq(word):
+        if (
+            len(word) == 2
+            and word[0] in ent.ZH_NICK_PREFIXES
+            and flag.startswith("n")
+            and not self._freq(word)
+        ):
             return word  # 小桃, 阿福: a nickname jieba's dictionary does not know
         if flag not in _ZH_PERSON:
             return None
@@ -268,7 +336,9 @@ class NameFinder:
         head = next((h for h in _ZH_PLACE_HEADS if word.endswith(h)), None)
         if head is None or not flag.startswith("n") or flag in _ZH_PLACE:
             return None
-        if word != head and not (len(word) == 2 and self._freq(word) < _ZH_RARE):  # one word ending in a place word
+        if word != head and not (
+            len(word) == 2 and self._freq(word) < _ZH_RARE
+        ):  # one word ending in a place word
             if len(word) >= 3 and word[-1] in _ZH_NAMED_SUFFIX and self._freq(word) < _ZH_PLACE_COMMON:
                 return word, i
             return None
@@ -283,10 +353,18 @@ class NameFinder:
             if not (numeral or (f.startswith("n") and has_han(w))) or f == "known":
                 break
             form = ent.zh_form(w)
-            if w in _ZH_STOP_NAMES or ent.zh_title_only(w) or (form is not None and (form.title or form.nick)):
+            if (
+                w in _ZH_STOP_NAMES
+                or ent.zh_title_only(w)
+                or (form is not None and (form.title or form.nick))
+            ):
                 break
-            if numeral or f in ("nr", "nrt", "nrfg", "ns", "nz") or self._freq(w) < _ZH_RARE or (
-                    len(w) >= 2 and len(head) >= 2 and f == "n" and self._freq(w) < _ZH_COMMON * 5):
+            if (
+                numeral
+                or f in ("nr", "nrt", "nrfg", "ns", "nz")
+                or self._freq(w) < _ZH_RARE
+                or (len(w) >= 2 and len(head) >= 2 and f == "n" and self._freq(w) < _ZH_COMMON * 5)
+            ):
                 specific = True  # 落霞谷, 7号楼; 樱花大道 (a plain noun before a long place word)
             name, start = w + name, j
             j -= 1
@@ -315,7 +393,12 @@ class NameFinder:
                     continue
                 nxt = tokens[i + 1][0] if i + 1 < len(tokens) else ""
                 prev = tokens[i - 1][0] if i > 0 else ""
-                if word in ent.ZH_SURNAMES and flag.startswith("n") and nxt in ent.ZH_TITLES and i + 1 not in used:
+                if (
+                    word in ent.ZH_SURNAMES
+                    and flag.startswith("n")
+                    and nxt in ent.ZH_TITLES
+                    and i + 1 not in used
+                ):
                     used.update((i, i + 1))
                     out.append(Mention(word + nxt, "character"))
                     continue
@@ -323,9 +406,15 @@ class NameFinder:
                     used.update((i, i + 1))
                     out.append(Mention(word + nxt, "character"))  # 玄机真人, 清虚道长
                     continue
-                if flag in ("nr", "nrt") and len(word) in (1, 2) and ent.zh_surname(word) \
-                        and i + 1 < len(tokens) and tokens[i + 1][1] == "nr" and len(nxt) == 1 \
-                        and nxt not in ent.ZH_SURNAMES:
+                if (
+                    flag in ("nr", "nrt")
+                    and len(word) in (1, 2)
+                    and ent.zh_surname(word)
+                    and i + 1 < len(tokens)
+                    and tokens[i + 1][1] == "nr"
+                    and len(nxt) == 1
+                    and nxt not in ent.ZH_SURNAMES
+                ):
                     word = word + nxt  # 林子/nr 轩/nr -> 林子轩
                     used.add(i + 1)
                 if flag in _ZH_PLACE and len(word) >= 2:
@@ -340,7 +429,11 @@ class NameFinder:
                     used.add(i)
                     if nxt in ent.ZH_TITLES and ent.zh_form(person) is not None:
                         out.append(Mention(person, "character", (person + nxt,)))
-                    elif prev in ent.ZH_TITLES and ent.zh_form(person) is not None and not ent.zh_title_only(person):
+                    elif (
+                        prev in ent.ZH_TITLES
+                        and ent.zh_form(person) is not None
+                        and not ent.zh_title_only(person)
+                    ):
                         surname = ent.zh_form(person).surname  # type: ignore[union-attr]
                         out.append(Mention(person, "character", (surname + prev,)))
                     else:
@@ -355,18 +448,25 @@ class NameFinder:
             name = _trim(match.group())
             if name.lower() not in _STOP and match.group().lower() in _NAMEABLE:
                 name = match.group()  # "Will said", "May smiled": a name that is also a word
-            if not name or len(name) < 2 or (name.lower() in _STOP and not (
-                    name.lower() in _NAMEABLE and _evidence(name, window).person)):
+            if (
+                not name
+                or len(name) < 2
+                or (
+                    name.lower() in _STOP
+                    and not (name.lower() in _NAMEABLE and _evidence(name, window).person)
+                )
+            ):
                 continue
             if _DATE_BEFORE.search(before[-12:]):
                 continue  # "the 14th of Harvestmoon": a month
             titles, core = ent.split_title(name)
             if not core:  # a title alone: "Brother," is nobody; "the Baron", "with Nana" are somebody
-                after = text[match.end():match.end() + 2]
+                after = text[match.end() : match.end() + 2]
                 the = re.search(r"\bthe\s+$", before[-5:], re.I) is not None
                 if len(titles) == 1 and (
-                        (the and name.lower() not in ent.KIN_TITLES)
-                        or (not the and not after.startswith(",") and _evidence(name, window).person)):
+                    (the and name.lower() not in ent.KIN_TITLES)
+                    or (not the and not after.startswith(",") and _evidence(name, window).person)
+                ):
                     out.append(Mention(name, "character"))
                 continue
             if core.lower() in _STOP and core.lower() not in _NAMEABLE:
@@ -389,13 +489,14 @@ class NameFinder:
         titles, core = ent.split_title(name)
         if titles and core:
             aliases.append(core)
-        m = _APPOSITIVE_TITLE.match(text[end:end + 40])
+        m = _APPOSITIVE_TITLE.match(text[end : end + 40])
         if m and ent.is_title(m.group(1)):
             aliases.append(m.group(1))
         return tuple(aliases)
 
-    def _stated_aliases(self, text: str, speaker: str | None, addressee: str | None,
-                        found: dict[str, Mention]) -> None:
+    def _stated_aliases(
+        self, text: str, speaker: str | None, addressee: str | None, found: dict[str, Mention]
+    ) -> None:
         """Aliases a sentence states: "call her the Grey Fox", "大家都叫我林老板", and a Chinese
         surname form beside the one full name of that surname ("掌柜林福" / "顾言就是顾主席")."""
         for who in (speaker, addressee):
@@ -408,18 +509,31 @@ class NameFinder:
             cues += [(c.group(1), c.group(2)) for c in _ZH_ALIAS_CUE.finditer(sentence)]
             for pronoun, alias in cues:
                 # a role-play reply voices many people: a name in the sentence owns the alias first
-                others = {m.name for m in inside if alias not in m.name and m.name not in alias
-                          and m.name not in (speaker, addressee)}
+                others = {
+                    m.name
+                    for m in inside
+                    if alias not in m.name and m.name not in alias and m.name not in (speaker, addressee)
+                }
                 owner = others.pop() if len(others) == 1 else None
                 if owner is None and not others:
-                    owner = speaker if pronoun in ("me", "叫我", "称我") else addressee if pronoun == "you" else None
+                    owner = (
+                        speaker
+                        if pronoun in ("me", "叫我", "称我")
+                        else addressee
+                        if pronoun == "you"
+                        else None
+                    )
                 self._add_alias(found, owner, alias)
-            full = [m.name for m in inside if (f := ent.zh_form(m.name)) is not None and f.given and not f.title]
+            full = [
+                m.name for m in inside if (f := ent.zh_form(m.name)) is not None and f.given and not f.title
+            ]
             for m in inside:
                 form = ent.zh_form(m.name)
                 if form is None or form.given or not (form.title or form.nick):
                     continue
-                same = {n for n in full if ent.zh_surname(n) == form.surname and n not in (speaker, addressee)}
+                same = {
+                    n for n in full if ent.zh_surname(n) == form.surname and n not in (speaker, addressee)
+                }
                 if len(same) == 1:
                     self._add_alias(found, same.pop(), m.name)
 
@@ -437,8 +551,15 @@ class NameFinder:
         if twin is not None and twin.kind == "character":
             found[alias.lower()] = Mention(twin.name, twin.kind, tuple(dict.fromkeys((*twin.aliases, owner))))
 
-    def find(self, text: str, *, known: Iterable[str] = (), window: str = "",
-             speaker: str | None = None, addressee: str | None = None) -> list[Mention]:
+    def find(
+        self,
+        text: str,
+        *,
+        known: Iterable[str] = (),
+        window: str = "",
+        speaker: str | None = None,
+        addressee: str | None = None,
+    ) -> list[Mention]:
         """Names in ``text`` in order of first appearance, each once. ``known`` names (speakers)
         are always found; ``window`` is the surrounding text used to confirm new names and
         weigh their kind; ``speaker`` and ``addressee`` own "call me ..." / "calls you ..."."""

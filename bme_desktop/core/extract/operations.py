@@ -45,7 +45,9 @@ class NodeOp:
     source_indices: list[int] = field(default_factory=list)
     links: list[LinkOp] = field(default_factory=list)
     entity: bool = False  # a bare name mention: may join an existing character or location
-    avoid: list[str] = field(default_factory=list)  # names a partial form of this one must not join (speakers)
+    avoid: list[str] = field(
+        default_factory=list
+    )  # names a partial form of this one must not join (speakers)
     target_id: str | None = None  # filled by validation
     # A statement of change ("now", "no longer", "不再"): it may replace an older statement.
     # ``supersedes`` names the replaced memory (a label; the LLM says so), else the applier
@@ -124,8 +126,11 @@ def _check_op(op: NodeOp, labels: Mapping[str, str], allowed: set[int]) -> str |
         issues = [i for i in issues if "requires" not in i.message]  # a partial update is fine
     if issues:
         return f"{op.type}: {issues[0].field} {issues[0].message}"
-    if op.importance is not None and (isinstance(op.importance, bool) or not isinstance(op.importance, int | float)
-                                      or not 0 <= op.importance <= 10):
+    if op.importance is not None and (
+        isinstance(op.importance, bool)
+        or not isinstance(op.importance, int | float)
+        or not 0 <= op.importance <= 10
+    ):
         return "importance must be a number from 0 to 10"
     problem = _check_scope(op.scope)
     if problem:
@@ -161,8 +166,9 @@ def validate_plan(plan: Plan, *, labels: Mapping[str, str], allowed_indices: set
                 op.supersedes_id = labels[op.supersedes]
                 op.change = True
             else:
-                plan.dropped.append(f"{where}: supersedes names an unknown memory {op.supersedes!r} (kept as a"
-                                    " new memory)")
+                plan.dropped.append(
+                    f"{where}: supersedes names an unknown memory {op.supersedes!r} (kept as a new memory)"
+                )
                 op.supersedes = None
         if op.ref is not None:
             refs.add(op.ref)
@@ -176,8 +182,11 @@ def validate_plan(plan: Plan, *, labels: Mapping[str, str], allowed_indices: set
                 plan.dropped.append(f"operation {n + 1}: unknown relation {link.relation!r}")
             elif link.target not in known:
                 plan.dropped.append(f"operation {n + 1}: link to unknown memory {link.target!r}")
-            elif link.strength is not None and (isinstance(link.strength, bool) or not isinstance(
-                    link.strength, int | float) or not 0 <= link.strength <= 1):
+            elif link.strength is not None and (
+                isinstance(link.strength, bool)
+                or not isinstance(link.strength, int | float)
+                or not 0 <= link.strength <= 1
+            ):
                 plan.dropped.append(f"operation {n + 1}: link strength must be from 0 to 1")
             else:
                 links.append(link)
@@ -191,15 +200,23 @@ def validate_plan(plan: Plan, *, labels: Mapping[str, str], allowed_indices: set
         unknown = [r for r in entry.known + entry.mistaken if r not in known]
         if unknown:
             plan.dropped.append(f"cognition of {entry.owner!r} names unknown memories {unknown[:3]}")
-        cognition.append(CognitionOp(entry.owner.strip(), [r for r in entry.known if r in known],
-                                     [r for r in entry.mistaken if r in known]))
+        cognition.append(
+            CognitionOp(
+                entry.owner.strip(),
+                [r for r in entry.known if r in known],
+                [r for r in entry.mistaken if r in known],
+            )
+        )
     plan.cognition = cognition
     regions = plan.regions
     if regions.active is not None and not _name_ok(regions.active):
         plan.dropped.append("active region must be text of 1 to 256 characters")
         regions.active = None
-    pairs = [(a.strip(), b.strip()) for a, b in regions.adjacency if _name_ok(a) and _name_ok(b)
-             and a.strip() != b.strip()]
+    pairs = [
+        (a.strip(), b.strip())
+        for a, b in regions.adjacency
+        if _name_ok(a) and _name_ok(b) and a.strip() != b.strip()
+    ]
     if len(pairs) != len(regions.adjacency):
         plan.dropped.append(f"{len(regions.adjacency) - len(pairs)} invalid region adjacency entries")
     regions.adjacency = pairs[:MAX_OPS]

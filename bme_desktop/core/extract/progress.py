@@ -28,9 +28,13 @@ class ExtractionProgress:
     eta_s: float | None = None  # seconds left at that pace
 
     def to_json(self) -> dict[str, object]:
-        return {"extracted": self.extracted, "total": self.total, "due": self.due,
-                "rate_per_s": None if self.rate is None else round(self.rate, 2),
-                "eta_s": None if self.eta_s is None else round(self.eta_s)}
+        return {
+            "extracted": self.extracted,
+            "total": self.total,
+            "due": self.due,
+            "rate_per_s": None if self.rate is None else round(self.rate, 2),
+            "eta_s": None if self.eta_s is None else round(self.eta_s),
+        }
 
 
 def read_progress(reader: Reader, chat_id: str) -> ExtractionProgress | None:

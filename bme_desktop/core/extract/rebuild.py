@@ -33,8 +33,9 @@ def drop_extraction(uow: UnitOfWork, chat_id: str) -> ChangeRecord:
     return change
 
 
-def rebuild(service: Writes, worker: ExtractionWorker, chat_id: str,
-            cancel: CancelToken | None = None) -> ChangeRecord:
+def rebuild(
+    service: Writes, worker: ExtractionWorker, chat_id: str, cancel: CancelToken | None = None
+) -> ChangeRecord:
     """Cancelled before the drop, nothing changes; cancelled later, it stops before the next
     batch (raising ``Cancelled``) and the batches extracted again so far are kept."""
     with worker.pause():

@@ -39,8 +39,9 @@ class ModelOutcome:
 class ModelExtractor(Protocol):
     name: str
 
-    def extract(self, window: Window, prepared: list[PreparedMessage],
-                cancel: threading.Event | None) -> ModelOutcome: ...
+    def extract(
+        self, window: Window, prepared: list[PreparedMessage], cancel: threading.Event | None
+    ) -> ModelOutcome: ...
 
 
 StepResult = tuple[Window, Committed] | None
@@ -49,8 +50,13 @@ StepResult = tuple[Window, Committed] | None
 class Runner:
     """Reads, extracts and commits batches for one service."""
 
-    def __init__(self, service: Extracting, *, heuristic: HeuristicExtractor | None = None,
-                 model: Callable[[], ModelExtractor | None] | None = None) -> None:
+    def __init__(
+        self,
+        service: Extracting,
+        *,
+        heuristic: HeuristicExtractor | None = None,
+        model: Callable[[], ModelExtractor | None] | None = None,
+    ) -> None:
         self.service = service
         self.heuristic = heuristic or HeuristicExtractor()
         self.model = model or (lambda: None)
@@ -58,17 +64,27 @@ class Runner:
 
     def plan(self, window: Window, cancel: threading.Event | None = None) -> tuple[Plan, dict[str, str]]:
         settings = self.service.settings.extraction
-        prepared = prepare_window(window.messages, window.start, window.end, patterns=settings.cleaning_patterns)
+        prepared = prepare_window(
+            window.messages, window.start, window.end, patterns=settings.cleaning_patterns
+        )
         allowed = {m.index for m in window.messages}
         note = ""
         model = self.model()
         if model is not None:
             outcome = model.extract(window, prepared, cancel)
             if outcome.plan is not None:
-                return validate_plan(outcome.plan, labels=outcome.labels, allowed_indices=allowed), outcome.labels
+                return validate_plan(
+                    outcome.plan, labels=outcome.labels, allowed_indices=allowed
+                ), outcome.labels
             note = f"fallback: {outcome.reason}"
-            self.service.events.publish(ErrorReported(window.chat_id, "extraction", outcome.reason, {
-                "fallback": self.heuristic.name, "from": window.start, "to": window.end}))
+            self.service.events.publish(
+                ErrorReported(
+                    window.chat_id,
+                    "extraction",
+                    outcome.reason,
+                    {"fallback": self.heuristic.name, "from": window.start, "to": window.end},
+                )
+            )
         plan, labels = self._heuristic(window, prepared)
         plan.note = note
         return validate_plan(plan, labels=labels, allowed_indices=allowed), labels
@@ -93,8 +109,11 @@ class Runner:
     def _step(self, chat_id: str, cancel: threading.Event | None, attempts: int) -> StepResult:
         settings = self.service.settings.extraction
         for _ in range(attempts):
-            window = self.service.read(lambda r: next_window(
-                r, chat_id, every_n=settings.every_n_replies, context=settings.context_messages))
+            window = self.service.read(
+                lambda r: next_window(
+                    r, chat_id, every_n=settings.every_n_replies, context=settings.context_messages
+                )
+            )
             if window is None:
                 return None
             self.service.events.publish(ExtractionStarted(chat_id, window.start, window.end))
@@ -104,29 +123,48 @@ class Runner:
                 return None  # shutting down: abandon this batch rather than commit a fallback
             committed = self._commit(window, plan, labels)
             if committed is not None:
-                self.service.events.publish(ExtractionFinished(
-                    chat_id, window.start, window.end, committed.batch_id, plan.extractor, plan.model, plan.note,
-                    committed.report.to_json()))
+                self.service.events.publish(
+                    ExtractionFinished(
+                        chat_id,
+                        window.start,
+                        window.end,
+                        committed.batch_id,
+                        plan.extractor,
+                        plan.model,
+                        plan.note,
+                        committed.report.to_json(),
+                    )
+                )
                 return window, committed
-            log.info("chat %s changed during extraction of %d-%d; reading again", chat_id, window.start,
-                     window.end)
+            log.info(
+                "chat %s changed during extraction of %d-%d; reading again", chat_id, window.start, window.end
+            )
         return None
 
     def _commit(self, window: Window, plan: Plan, labels: dict[str, str]) -> Committed | None:
-        vectors = vector_scores(self.service, window.chat_id, plan, terms=self.terms)  # embedding happens here, not on the writer
+        vectors = vector_scores(
+            self.service, window.chat_id, plan, terms=self.terms
+        )  # embedding happens here, not on the writer
         try:
             return self.service.write(lambda uow: commit(uow, window, plan, labels, vectors))
         except Exception as exc:  # a bad plan must not stop extraction: fall back, then skip visibly
             log.exception("applying the %s plan for %d-%d failed", plan.extractor, window.start, window.end)
             reason = f"applying the {plan.extractor} plan failed: {type(exc).__name__}: {exc}"
-            self.service.events.publish(ErrorReported(window.chat_id, "extraction", reason, {
-                "from": window.start, "to": window.end}))
+            self.service.events.publish(
+                ErrorReported(window.chat_id, "extraction", reason, {"from": window.start, "to": window.end})
+            )
             if plan.extractor != self.heuristic.name:
-                prepared = prepare_window(window.messages, window.start, window.end,
-                                          patterns=self.service.settings.extraction.cleaning_patterns)
+                prepared = prepare_window(
+                    window.messages,
+                    window.start,
+                    window.end,
+                    patterns=self.service.settings.extraction.cleaning_patterns,
+                )
                 fallback, labels = self._heuristic(window, prepared)
                 fallback.note = f"fallback: {reason}"[:500]
-                fallback = validate_plan(fallback, labels=labels, allowed_indices={m.index for m in window.messages})
+                fallback = validate_plan(
+                    fallback, labels=labels, allowed_indices={m.index for m in window.messages}
+                )
                 return self._commit(window, fallback, labels)
             skipped = Plan(extractor="skipped", note=reason[:500])
             return self.service.write(lambda uow: commit(uow, window, skipped, {}))

@@ -56,7 +56,9 @@ class ExtractionWorker:
             base = self._applied.get(chat_id, 0)
             self._work.submit(chat_id, None)
             self._cond.notify_all()
-        return ExtractionTicket(queued=1, waiter=lambda timeout: self._wait(chat_id, generation, base, timeout))
+        return ExtractionTicket(
+            queued=1, waiter=lambda timeout: self._wait(chat_id, generation, base, timeout)
+        )
 
     def shutdown(self, wait: bool = True) -> None:
         with self._cond:
@@ -110,8 +112,9 @@ class ExtractionWorker:
         with self.pause():
             return sum(1 for _ in self.extract_reported(chat_id, "extract", cancel))
 
-    def extract_reported(self, chat_id: str, task: str,
-                         cancel: CancelToken | None = None) -> Generator[tuple[Window, Committed], None, None]:
+    def extract_reported(
+        self, chat_id: str, task: str, cancel: CancelToken | None = None
+    ) -> Generator[tuple[Window, Committed], None, None]:
         """``extract_batches`` for the hand-run ``task`` (``extract``, ``rebuild``): after each
         batch, ``maintenance.progress`` says how many of the messages due when it began are
         read ("312 of 2,000 messages"), for the Actions panel's bar and the bridge."""
@@ -123,8 +126,9 @@ class ExtractionWorker:
                 self.service.events.publish(MaintenanceProgressed(chat_id, task, done, total))
                 yield step
 
-    def extract_batches(self, chat_id: str,
-                        cancel: CancelToken | None = None) -> Generator[tuple[Window, Committed], None, None]:
+    def extract_batches(
+        self, chat_id: str, cancel: CancelToken | None = None
+    ) -> Generator[tuple[Window, Committed], None, None]:
         """Extract batch after batch on the calling thread (the caller holds ``pause()``),
         yielding each committed one until none is due. A cancel stops before the next batch
         (raising ``Cancelled``). However the loop ends, the batches yielded count as applied
@@ -159,7 +163,8 @@ class ExtractionWorker:
             return self._applied.get(chat_id, 0) - base
 
     def _run(self, chat_id: str, _: None) -> None:
-        """A pass over one chat, on the worker's low-priority thread (a recall someone waits for goes first)."""
+        """A pass over one chat, on the worker's low-priority thread (a recall someone waits for goes
+        first)."""
         with self._cond:
             if self._stopping:
                 return
@@ -185,7 +190,9 @@ class ExtractionWorker:
                 step = self.runner.step(chat_id, self._cancel)
             except Exception as exc:
                 log.exception("extraction of chat %s failed", chat_id)
-                self.service.events.publish(ErrorReported(chat_id, "extraction", f"{type(exc).__name__}: {exc}"))
+                self.service.events.publish(
+                    ErrorReported(chat_id, "extraction", f"{type(exc).__name__}: {exc}")
+                )
                 return True
             if step is None:
                 if told:
@@ -205,9 +212,16 @@ class ExtractionWorker:
             log.debug("no progress for chat %s", chat_id, exc_info=True)
             return
         if found is not None:
-            self.service.events.publish(ExtractionProgressed(
-                chat_id, found.extracted, found.total, found.due, None if found.rate is None else round(found.rate, 2),
-                None if found.eta_s is None else round(found.eta_s)))
+            self.service.events.publish(
+                ExtractionProgressed(
+                    chat_id,
+                    found.extracted,
+                    found.total,
+                    found.due,
+                    None if found.rate is None else round(found.rate, 2),
+                    None if found.eta_s is None else round(found.eta_s),
+                )
+            )
 
 
 def attach(service: Core) -> ExtractionWorker:
@@ -217,6 +231,7 @@ def attach(service: Core) -> ExtractionWorker:
 
     worker = ExtractionWorker(service, model=model_from_settings(service))
     service.use_extraction(worker)
-    service.add_maintenance_task("rebuild", CancellableTask(lambda chat_id, cancel: rebuild(service, worker, chat_id,
-                                                                                               cancel)))
+    service.add_maintenance_task(
+        "rebuild", CancellableTask(lambda chat_id, cancel: rebuild(service, worker, chat_id, cancel))
+    )
     return worker

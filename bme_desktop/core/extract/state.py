@@ -33,12 +33,15 @@ def _ids(refs: list[str], nodes: Mapping[str, Node], labels: Mapping[str, str]) 
     return out
 
 
-def record_cognition(state: dict[str, Any], plan: Plan, nodes: Mapping[str, Node],
-                     labels: Mapping[str, str]) -> None:
+def record_cognition(
+    state: dict[str, Any], plan: Plan, nodes: Mapping[str, Node], labels: Mapping[str, str]
+) -> None:
     if not plan.cognition:
         return
-    knowledge: dict[str, Any] = {k: {"known": list(v.get("known", [])), "mistaken": list(v.get("mistaken", []))}
-                                 for k, v in (state.get("knowledge") or {}).items()}
+    knowledge: dict[str, Any] = {
+        k: {"known": list(v.get("known", [])), "mistaken": list(v.get("mistaken", []))}
+        for k, v in (state.get("knowledge") or {}).items()
+    }
     for entry in plan.cognition:
         owner = knowledge.setdefault(entry.owner, {"known": [], "mistaken": []})
         mistaken = _ids(entry.mistaken, nodes, labels)
@@ -65,8 +68,11 @@ def _adjacent(adjacency: dict[str, list[str]], a: str, b: str) -> None:
 
 def record_regions(state: dict[str, Any], plan: Plan) -> None:
     old = state.get("regions") or {}
-    regions: dict[str, Any] = {"active": old.get("active"), "recent": list(old.get("recent", [])),
-                               "adjacency": {k: list(v) for k, v in (old.get("adjacency") or {}).items()}}
+    regions: dict[str, Any] = {
+        "active": old.get("active"),
+        "recent": list(old.get("recent", [])),
+        "adjacency": {k: list(v) for k, v in (old.get("adjacency") or {}).items()},
+    }
     changed = False
     for a, b in plan.regions.adjacency:
         _adjacent(regions["adjacency"], a, b)
@@ -76,7 +82,7 @@ def record_regions(state: dict[str, Any], plan: Plan) -> None:
         if plan.extractor == "heuristic" and regions["active"]:
             _adjacent(regions["adjacency"], regions["active"], new)  # the story moved from one to the other
         regions["active"] = new
-        kept = [r for r in regions["recent"] if r != new][-(MAX_RECENT_REGIONS - 1):]
+        kept = [r for r in regions["recent"] if r != new][-(MAX_RECENT_REGIONS - 1) :]
         regions["recent"] = [*kept, new]
         changed = True
     if changed:

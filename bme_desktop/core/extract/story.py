@@ -57,12 +57,16 @@ class OpenItem:
 
 
 # ----------------------------------------------------------------------------- cues
-_QUEST_VERB = (r"find|track down|search for|look for|hunt (?:for|down)|rescue|save|free|recover|retrieve|"
-               r"get (?:\w+ )?back|bring (?:\w+ )?back|win (?:\w+ )?back|stop|defeat|catch|solve|figure out|uncover|"
-               r"investigate|prove|escape|protect|break the|destroy|deliver|return (?:it|the)|reach|"
-               r"throw (?:\w+ )?(?:a )?party|keep (?:him|her|it|them)|convince|cure|heal|avenge|clear (?:my|his|her) name")
+_QUEST_VERB = (
+    r"find|track down|search for|look for|hunt (?:for|down)|rescue|save|free|recover|retrieve|"
+    r"get (?:\w+ )?back|bring (?:\w+ )?back|win (?:\w+ )?back|stop|defeat|catch|solve|figure out|uncover|"
+    r"investigate|prove|escape|protect|break the|destroy|deliver|return (?:it|the)|reach|"
+    r"throw (?:\w+ )?(?:a )?party|keep (?:him|her|it|them)|convince|cure|heal|avenge|clear (?:my|his|her) "
+    r"name"
+)
 GOAL = re.compile(
-    r"\b(?:we|i|you|they)(?:['’]ve| have)?\s+(?:really\s+|still\s+|all\s+)?(?:must|need to|have to|got to|gotta|"
+    r"\b(?:we|i|you|they)(?:['’]ve| have)?\s+(?:really\s+|still\s+|all\s+)?(?:must|need to|have to|got to|"
+    r"gotta|"
     r"(?:are|am|['’]re|['’]m) going to|set out to|swore to|vow(?:ed)? to|mean to|intend to|"
     r"(?:are|am|['’]re|['’]m) trying to|want to|plan to|hope to|keep hoping)\s+"
     rf"(?:\w+\s+){{0,2}}?(?:{_QUEST_VERB})\b"
@@ -70,28 +74,48 @@ GOAL = re.compile(
     r"|(?:我们|咱们|我|你)(?:一定|必须|得|要|想|还得|需要|准备|决定|发誓)(?:要|得)?(?:去)?"
     r"(?:寻找|找到|找回|寻回|追查|查清|查明|查出|救出|营救|夺回|阻止|打败|击败|解开|弄清|揭开|治好|救回|抓住|想办法)"
     r"|想办法(?:帮|救|找|查|治)|只要(?:能)?(?:拿到|找到|取得|得到|救出)"
-    r"|\b(?:audition|exam|interview|competition|tournament|trial|wedding|duel|recital|concert|match|race)(?:['’]s| is)"
-    r" (?:coming|next|on|this|tomorrow|soon)\b|\b(?:upcoming|next week['’]s) (?:audition|exam|interview|competition|trial)"
-    r"|(?:参加|准备|报名|带你们?组?|一起|做)[^。！？]{0,10}(?:比赛|竞赛|考试|面试|选拔|演出|比武|大会|答辩)", re.I)
+    r"|\b(?:audition|exam|interview|competition|tournament|trial|wedding|duel|recital|concert|match|"
+    r"race)(?:['’]s| is)"
+    r" (?:coming|next|on|this|tomorrow|soon)\b|\b(?:upcoming|next week['’]s) (?:audition|exam|interview|"
+    r"competition|trial)"
+    r"|(?:参加|准备|报名|带你们?组?|一起|做)[^。！？]{0,10}(?:比赛|竞赛|考试|面试|选拔|演出|比武|大会|答辩)",
+    re.I,
+)
 LOSS = re.compile(
     r"\b(?:stole|stolen|vanished|disappeared|went missing|(?:is|are|was|were|has gone|have gone) missing|"
-    r"was taken|were taken|kidnapped|abducted|was murdered|poisoned|imprisoned|(?:was|were|been) captured|held captive|"
+    r"was taken|were taken|kidnapped|abducted|was murdered|poisoned|imprisoned|(?:was|were|been) captured|"
+    r"held captive|"
     r"(?:threw|thrown|locked|cast) (?:\w+ )?(?:into|in) (?:the )?(?:cells?|prison|dungeon|jail|gaol))\b"
-    r"|不见了|失踪|被偷|失窃|被盗|偷走|下落不明|被抓|被绑|被囚|被关|关进|中毒|遇害|失传|阴谋", re.I)
+    r"|不见了|失踪|被偷|失窃|被盗|偷走|下落不明|被抓|被绑|被囚|被关|关进|中毒|遇害|失传|阴谋",
+    re.I,
+)
 OPEN_QUESTION = re.compile(
     r"\b(?:nobody|no one) knows (?:who|why|where|what|how)\b|\bi wonder (?:who|why|where|what)\b"
-    r"|\bwho (?:could have|would have|took|stole)\b|到底是谁|究竟是谁|不知道是谁|谜团|还没完|没解决|没查清", re.I)
+    r"|\bwho (?:could have|would have|took|stole)\b|到底是谁|究竟是谁|不知道是谁|谜团|还没完|没解决|没查清",
+    re.I,
+)
 RESOLVED_CUE = re.compile(
-    r"\b(?:(?:quest|mission|task|job|search|matter|case|mystery) (?:is|was) (?:over|finished|done|solved|complete)|"
-    r"is finished|it['’]s over|we did it|mystery solved|case closed|(?:found|rescued|freed|saved) (?:him|her|them|it) at last|"
-    r"(?:got|brought) (?:him|her|them|it) back|(?:is|are) (?:safe|home|legal) (?:now|at last)|gone home|came home|"
+    r"\b(?:(?:quest|mission|task|job|search|matter|case|mystery) (?:is|was) (?:over|finished|done|solved|"
+    r"complete)|"
+    r"is finished|it['’]s over|we did it|mystery solved|case closed|(?:found|rescued|freed|saved) (?:him|her|"
+    r"them|it) at last|"
+    r"(?:got|brought) (?:him|her|them|it) back|(?:is|are) (?:safe|home|legal) (?:now|at last)|gone home|came "
+    r"home|"
     r"all settled|resolved at last)\b"
     r"|了结|圆满结束|总算结束|终于结束|解决了|找到了|找回来了|寻回来了|大功告成|真相大白|水落石出|救回来了|治好了|"
-    r"一命|好起来了|落下帷幕|告一段落", re.I)
-_THAT_QUEST = re.compile(r"\b(?:that|this|the|our) (?:quest|mission|task|job|search|matter|case|mystery)\b", re.I)
+    r"一命|好起来了|落下帷幕|告一段落",
+    re.I,
+)
+_THAT_QUEST = re.compile(
+    r"\b(?:that|this|the|our) (?:quest|mission|task|job|search|matter|case|mystery)\b", re.I
+)
 # "剑谱的事要查个水落石出", "until it's over": an end wished for, not reached
-_INTENT = re.compile(r"\b(?:will|going to|must|have to|need to|want to|until|when|if|once)\b|要|得|想|会|将|直到|等到", re.I)
-_THREAD_NOUN = re.compile(r"\b(?:quest|mission|task|job|search|matter|case|mystery)\b|这件事|这事|任务|案子", re.I)
+_INTENT = re.compile(
+    r"\b(?:will|going to|must|have to|need to|want to|until|when|if|once)\b|要|得|想|会|将|直到|等到", re.I
+)
+_THREAD_NOUN = re.compile(
+    r"\b(?:quest|mission|task|job|search|matter|case|mystery)\b|这件事|这事|任务|案子", re.I
+)
 
 PROMISE = re.compile(
     r"\b(?P<who>i|we|you|he|she|they|[A-Z][a-z]+)\s+(?:(?:do|really|solemnly|already)\s+)?"
@@ -100,36 +124,57 @@ PROMISE = re.compile(
     r"|(?P<zwho>我|你|他|她)(?:也|都|一定|已经|早就)?(?:答应(?:过|了)?|保证|发誓|向你保证|承诺)(?:你|我|他|她)?[，,：:]?"
     r"(?P<zwhat>[^。！？!?]*)"
     r"|(?P<zkeep>说到做到|一言为定|包在我身上)"
-    r"|(?P<zwho2>我)一定(?:帮你|替你|给你|会帮你)(?P<zwhat2>[^。！？!?]*)", re.I)
+    r"|(?P<zwho2>我)一定(?:帮你|替你|给你|会帮你)(?P<zwhat2>[^。！？!?]*)",
+    re.I,
+)
 KEPT = re.compile(
-    r"\b(?:kept (?:my|his|her|your|our|their) (?:word|promise)|keeps (?:his|her|my|their) word|as I (?:swore|promised)|"
+    r"\b(?:kept (?:my|his|her|your|our|their) (?:word|promise)|keeps (?:his|her|my|their) word|as I (?:swore|"
+    r"promised)|"
     r"promise kept|(?:lesson|word) kept|as promised|like I promised|the word I swore|did what I promised|"
-    r"I (?:keep|kept) my promises?)\b|说话算话|言而有信|兑现|如约|说到做到|守信", re.I)
+    r"I (?:keep|kept) my promises?)\b|说话算话|言而有信|兑现|如约|说到做到|守信",
+    re.I,
+)
 
-KEPT_MINE = re.compile(r"\b(?:as I (?:swore|promised)|kept my (?:word|promise)|like I promised|I (?:keep|kept) my promises?)\b"
-                       r"|我说到做到|我做到了", re.I)
+KEPT_MINE = re.compile(
+    r"\b(?:as I (?:swore|promised)|kept my (?:word|promise)|like I promised|I (?:keep|kept) my promises?)\b"
+    r"|我说到做到|我做到了",
+    re.I,
+)
 _EN_BELIEF = re.compile(
     r"(?P<owner>\b(?:I|you|he|she|they|[A-Z][\w'’.-]+(?: [A-Z][\w'’-]+){0,2}))\s+"
-    r"(?:(?:still|honestly|really|truly|always|firmly|actually|genuinely|wrongly|mistakenly|even|must have)\s+)?"
+    r"(?:(?:still|honestly|really|truly|always|firmly|actually|genuinely|wrongly|mistakenly|even|must "
+    r"have)\s+)?"
     r"(?P<verb>thinks|believes|is sure|is convinced|is certain|assumes|suspects|reckons|imagines|"
     r"thought|believed|was sure|was convinced|was certain|assumed|suspected|had assumed|had thought|"
     r"took (?:me|you|him|her|us|them) for|takes (?:me|you|him|her|us|them) for)\b"
-    r"(?:\s+that)?\s+(?P<belief>[^.!?]{4,})")
+    r"(?:\s+that)?\s+(?P<belief>[^.!?]{4,})"
+)
 _ZH_BELIEF = re.compile(
     r"(?P<verb>误以为|错以为|还以为|原以为|本以为|(?<![可所难])以为|认定|认准|断定|觉得|认为|相信|坚信|确信|怀疑|误会|"
-    r"当成|当作|肯定是|一定是|就知道|一看就是|一看就知道)(?P<belief>[^。！？!?]{3,})")
+    r"当成|当作|肯定是|一定是|就知道|一看就是|一看就知道)(?P<belief>[^。！？!?]{3,})"
+)
 _MISTAKE_CUE = re.compile(r"\b(?:wrongly|mistakenly|falsely)\b|误以为|错以为|还以为|原以为|本以为|误会", re.I)
-_CERTAIN_CUE = re.compile(r"\b(?:is sure|is convinced|is certain|was sure|was convinced|was certain|firmly)\b"
-                          r"|认定|认准|断定|坚信|确信|肯定是|一定是|就知道")
-_PAST_FIRST = re.compile(r"^(?:thought|believed|was sure|was convinced|was certain|assumed|had assumed|had thought|"
-                         r"suspected|took)", re.I)
+_CERTAIN_CUE = re.compile(
+    r"\b(?:is sure|is convinced|is certain|was sure|was convinced|was certain|firmly)\b"
+    r"|认定|认准|断定|坚信|确信|肯定是|一定是|就知道"
+)
+_PAST_FIRST = re.compile(
+    r"^(?:thought|believed|was sure|was convinced|was certain|assumed|had assumed|had thought|"
+    r"suspected|took)",
+    re.I,
+)
 _ZH_FIRST_OK = re.compile(r"误以为|错以为|还以为|原以为|本以为|以为|认定|坚信|确信|肯定是|就知道|一看就")
-_SELF_HELP = re.compile(r"一些(?:方法|方式|办法|建议)|\bsome ways?\b|\ba (?:better |good )?way to\b|\bways to\b", re.I)
+_SELF_HELP = re.compile(
+    r"一些(?:方法|方式|办法|建议)|\bsome ways?\b|\ba (?:better |good )?way to\b|\bways to\b", re.I
+)
 _NOT_A_NAME = re.compile(r"[我你您他她它们的了是在但可就都也还很总些一这那个么吗呢吧啊哦要会能想说]")
 CONTRADICTS = re.compile(
-    r"\b(?:actually|in fact|turns out|not true|wrong|never|wasn['’]t|isn['’]t|aren['’]t|didn['’]t|not a|no [a-z]+ at all|"
+    r"\b(?:actually|in fact|turns out|not true|wrong|never|wasn['’]t|isn['’]t|aren['’]t|didn['’]t|not a|no "
+    r"[a-z]+ at all|"
     r"I['’]m no|I['’]m not|it['’]s not|it was not|he's not|she's not)\b"
-    r"|其实|原来|并不是|并没有|根本不|根本没|不是|误会|搞错|冤枉|其实是|真相", re.I)
+    r"|其实|原来|并不是|并没有|根本不|根本没|不是|误会|搞错|冤枉|其实是|真相",
+    re.I,
+)
 _ZH_ADVERBS = re.compile(r"(?:还|一直|总|也|都|就|始终|心里|一口|竟然|居然|早就|真的)+$")
 _ZH_PRONOUN_OWNER = {"我": "speaker", "你": "other", "他": "third", "她": "third"}
 _FIRST = frozenset({"i", "we"})
@@ -156,15 +201,22 @@ def _owner_of(word: str, turn: Turn, recent: Callable[[Turn, int], str | None], 
     names = [m.name for m in turn.mentions if m.kind == "character"]
     names += [n for n in (turn.speaker, turn.other) if n]
     for name in names:
-        if name == word or name.split()[-1] == word or word in name.split() or name.endswith(word) \
-                or word.endswith(name):
+        if (
+            name == word
+            or name.split()[-1] == word
+            or word in name.split()
+            or name.endswith(word)
+            or word.endswith(name)
+        ):
             return name
     return None
 
 
 def _same_person(name: str, people: set[str]) -> bool:
-    """"Sera" is the speaker "Sera Ashdown"; 青衣 is 苏青衣."""
-    return any(name == p or name in p.split() or (has_han(name) and len(name) >= 2 and name in p) for p in people)
+    """ "Sera" is the speaker "Sera Ashdown"; 青衣 is 苏青衣."""
+    return any(
+        name == p or name in p.split() or (has_han(name) and len(name) >= 2 and name in p) for p in people
+    )
 
 
 def _shared(a: str, b: str) -> float:
@@ -209,10 +261,15 @@ class StoryReader:
             if best:
                 return best[1]
             for earlier in reversed([t for t in turns if t.message.index < turn.message.index]):
-                names = [m.name for m in earlier.mentions if m.kind == "character" and not _same_person(m.name, skip)]
+                names = [
+                    m.name
+                    for m in earlier.mentions
+                    if m.kind == "character" and not _same_person(m.name, skip)
+                ]
                 if names:
                     return max(names, key=lambda n: earlier.message.text.rfind(n.split()[-1]))
             return None
+
         return pick
 
     def _update(self, item: OpenItem, fields: dict[str, str], index: int) -> None:
@@ -233,16 +290,34 @@ class StoryReader:
         is taken up (and usually explained) by the reply."""
         if turn.message.role != "user":
             return None
-        later = [t.message.index for t in self.turns if t.message.index > turn.message.index
-                 and t.message.role == "assistant"]
+        later = [
+            t.message.index
+            for t in self.turns
+            if t.message.index > turn.message.index and t.message.role == "assistant"
+        ]
         return later[0] if later else None
 
-    def _create(self, type_id: str, fields: dict[str, str], index: int, item: OpenItem, importance: float,
-                scope: Scope | None = None, reply: int | None = None) -> str:
+    def _create(
+        self,
+        type_id: str,
+        fields: dict[str, str],
+        index: int,
+        item: OpenItem,
+        importance: float,
+        scope: Scope | None = None,
+        reply: int | None = None,
+    ) -> str:
         ref = f"{type_id}@{index}.{len(self.created) + 1}"
         sources = [index] if reply is None else [index, reply]
-        op = NodeOp("create", type_id, fields, ref=ref, importance=importance, source_indices=sources,
-                    scope=scope or Scope())
+        op = NodeOp(
+            "create",
+            type_id,
+            fields,
+            ref=ref,
+            importance=importance,
+            source_indices=sources,
+            scope=scope or Scope(),
+        )
         event = self.event_of.get(index)
         if event:
             op.links.append(LinkOp(event, "related", 0.6))
@@ -260,7 +335,9 @@ class StoryReader:
             for n, sentence in enumerate(said):
                 if _asks(sentence):
                     continue
-                if n not in kept and not (KEPT.search(sentence) and not re.search("说到做到|一言为定", sentence)):
+                if n not in kept and not (
+                    KEPT.search(sentence) and not re.search("说到做到|一言为定", sentence)
+                ):
                     self._promise(turn, said, n, sentence, recent)
                 self._belief(turn, sentence, recent)
             self._thread(turn, said)
@@ -271,21 +348,33 @@ class StoryReader:
         loss or a quest as the title."""
         if self.threads >= MAX_THREADS:
             return
-        opening = [_clean(x) for x in said if not is_question(x) and not PROMISE.search(x)
-                   and not RESOLVED_CUE.search(x)
-                   and (GOAL.search(x) or LOSS.search(x) or OPEN_QUESTION.search(x))]
+        opening = [
+            _clean(x)
+            for x in said
+            if not is_question(x)
+            and not PROMISE.search(x)
+            and not RESOLVED_CUE.search(x)
+            and (GOAL.search(x) or LOSS.search(x) or OPEN_QUESTION.search(x))
+        ]
         opening = [x for x in opening if len(term_set(x)) >= 2 and not _SELF_HELP.search(x)]
         if not opening:
             return
         text = " ".join(opening)
-        if any(_shared(i.text, text) >= 0.6 for i in self.open if i.kind == "thread") \
-                or any(_shared(i.text, text) >= 0.6 for _, i in self.created if i.kind == "thread"):
+        if any(_shared(i.text, text) >= 0.6 for i in self.open if i.kind == "thread") or any(
+            _shared(i.text, text) >= 0.6 for _, i in self.created if i.kind == "thread"
+        ):
             return  # the thread is already open
         title = max(opening, key=lambda x: (LOSS.search(x) is not None, len(term_set(x))))
         self.threads += 1
         item = OpenItem("", "thread", OPEN, text)
-        self._create("thread", {"title": clip(title, 80), "summary": clip(text, 300), "status": OPEN},
-                     turn.message.index, item, 7.0, reply=self._reply(turn))
+        self._create(
+            "thread",
+            {"title": clip(title, 80), "summary": clip(text, 300), "status": OPEN},
+            turn.message.index,
+            item,
+            7.0,
+            reply=self._reply(turn),
+        )
 
     def _closures(self, turn: Turn, said: list[str]) -> set[int]:
         """Close what the message says is over; the positions of sentences that kept a promise."""
@@ -295,7 +384,7 @@ class StoryReader:
             if is_question(sentence):
                 continue
             cue = RESOLVED_CUE.search(sentence)
-            if cue and not _INTENT.search(sentence[:cue.start()]):
+            if cue and not _INTENT.search(sentence[: cue.start()]):
                 self._close_thread(sentence, index)
             if KEPT.search(sentence) and self._close_promise(sentence, index, turn.speaker):
                 kept.add(n)
@@ -341,15 +430,16 @@ class StoryReader:
             return True
         return False
 
-    def _promise(self, turn: Turn, said: list[str], n: int, sentence: str,
-                 recent: Callable[[Turn, int], str | None]) -> None:
+    def _promise(
+        self, turn: Turn, said: list[str], n: int, sentence: str, recent: Callable[[Turn, int], str | None]
+    ) -> None:
         if self.promises >= MAX_PROMISES:
             return
         match = PROMISE.search(sentence)
         if match is None:
             return
         if match.group("zkeep"):
-            what = _clean(said[n - 1]) if n > 0 and len(sentence) < 12 else _clean(sentence[:match.start()])
+            what = _clean(said[n - 1]) if n > 0 and len(sentence) < 12 else _clean(sentence[: match.start()])
             who: str | None = turn.speaker
         elif match.group("zwho2"):
             what, who = _clean(match.group("zwhat2") or ""), turn.speaker
@@ -371,8 +461,15 @@ class StoryReader:
         title = f"{who}答应：{what}" if zh else f"{who} promised: {what}"
         item = OpenItem("", "thread", PROMISED, _clean(sentence), who)
         summary = _clean(sentence) if len(sentence) > len(what) + 8 else what
-        self._create("thread", {"title": clip(title, 80), "summary": clip(summary, 300), "status": PROMISED},
-                     turn.message.index, item, 6.5, Scope(owner=who), reply=self._reply(turn))
+        self._create(
+            "thread",
+            {"title": clip(title, 80), "summary": clip(summary, 300), "status": PROMISED},
+            turn.message.index,
+            item,
+            6.5,
+            Scope(owner=who),
+            reply=self._reply(turn),
+        )
 
     def _belief(self, turn: Turn, sentence: str, recent: Callable[[Turn, int], str | None]) -> None:
         if self.beliefs >= MAX_BELIEFS:
@@ -391,9 +488,14 @@ class StoryReader:
             if zh is None:
                 return
             verb, belief = zh.group("verb"), zh.group("belief")
-            head = _ZH_ADVERBS.sub("", sentence[:zh.start()])
+            head = _ZH_ADVERBS.sub("", sentence[: zh.start()])
             tail = head[-4:]
-            if verb in ("肯定是", "一定是", "就知道", "一看就是", "一看就知道") or not tail or tail.endswith("我") or tail.endswith("我们"):
+            if (
+                verb in ("肯定是", "一定是", "就知道", "一看就是", "一看就知道")
+                or not tail
+                or tail.endswith("我")
+                or tail.endswith("我们")
+            ):
                 if not _ZH_FIRST_OK.search(verb) or belief.startswith(("你", "您", "自己")):
                     return  # 我觉得挺好 / 我相信你: an opinion or encouragement
                 owner = turn.speaker
@@ -406,24 +508,47 @@ class StoryReader:
             else:
                 names = [m.name for m in turn.mentions if m.kind == "character"]
                 names += [x for x in (turn.speaker, turn.other) if x]
-                owner = next((name for name in sorted(names, key=len, reverse=True)
-                              if head.endswith(name) or head[-6:].find(name) >= 0), None)
+                owner = next(
+                    (
+                        name
+                        for name in sorted(names, key=len, reverse=True)
+                        if head.endswith(name) or head[-6:].find(name) >= 0
+                    ),
+                    None,
+                )
                 clause = re.split(r"[，,。：:；;“”\"*…]", head)[-1]
-                if owner is None and 2 <= len(clause) <= 4 and all("\u4e00" <= ch <= "\u9fff" for ch in clause) \
-                        and not _NOT_A_NAME.search(clause):
+                if (
+                    owner is None
+                    and 2 <= len(clause) <= 4
+                    and all("\u4e00" <= ch <= "\u9fff" for ch in clause)
+                    and not _NOT_A_NAME.search(clause)
+                ):
                     owner = clause  # "晴晴觉得…": a short subject of its own clause names the believer
         belief = _clean(belief)
         if not owner or not term_set(belief):
             return
-        certainty = MISTAKEN if _MISTAKE_CUE.search(sentence) else CERTAIN if _CERTAIN_CUE.search(sentence) \
+        certainty = (
+            MISTAKEN
+            if _MISTAKE_CUE.search(sentence)
+            else CERTAIN
+            if _CERTAIN_CUE.search(sentence)
             else UNSURE
+        )
         self.beliefs += 1
         about = next((m.name for m in turn.mentions if m.name != owner and m.name in belief), None)
-        fields = {"summary": clip(_clean(sentence), 300), "belief": clip(belief, 300), "certainty": certainty,
-                  "about": about or clip(belief, 60)}
+        fields = {
+            "summary": clip(_clean(sentence), 300),
+            "belief": clip(belief, 300),
+            "certainty": certainty,
+            "about": about or clip(belief, 60),
+        }
         item = OpenItem("", "pov_memory", certainty, belief, owner)
-        ref = self._create("pov_memory", fields, turn.message.index, item, 6.0, Scope(layer="pov", owner=owner))
-        cognition = CognitionOp(owner, mistaken=[ref]) if certainty == MISTAKEN else CognitionOp(owner, known=[ref])
+        ref = self._create(
+            "pov_memory", fields, turn.message.index, item, 6.0, Scope(layer="pov", owner=owner)
+        )
+        cognition = (
+            CognitionOp(owner, mistaken=[ref]) if certainty == MISTAKEN else CognitionOp(owner, known=[ref])
+        )
         self.plan.cognition.append(cognition)
 
     def _contradictions(self, turn: Turn) -> None:

@@ -34,17 +34,40 @@ MIN_SCORE = 0.9  # when the changing sentence shares a term with the older excha
 MIN_SCORE_AROUND = 2.0  # when only the exchanges around it do
 SAME_KIND = 1.5  # both statements are about where someone lives, what they eat and drink, or work
 # Words of change and sentiment: shared by any two such statements, they name no topic.
-_NOT_TOPIC = frozenset(term_set(
-    "now no longer anymore any more nowadays these days lately from now on gone went off quit gave given up "
-    "switched moved moving leaving left changed mind love loves like likes hate hates never always every day "
-    "night morning can't without favourite favorite usually really actually want make thing take back "
-    "现在 不再 再也 已经 戒了 戒掉 改成 换成 搬到 搬去 搬家 如今 从此 以后 最近 喜欢 讨厌 每天 总是 一直 以前"))
+_NOT_TOPIC = frozenset(
+    term_set(
+        "now no longer anymore any more nowadays these days lately from now on gone went off quit gave given "
+        "up "
+        "switched moved moving leaving left changed mind love loves like likes hate hates never always every "
+        "day "
+        "night morning can't without favourite favorite usually really actually want make thing take back "
+        "现在 不再 再也 已经 戒了 戒掉 改成 换成 搬到 搬去 搬家 如今 从此 以后 最近 喜欢 讨厌 每天 总是 一直 "
+        "以前"
+    )
+)
 _KINDS = (
-    ("home", re.compile(r"\b(?:live[sd]?|living|moved?|moving|room|apartment|flat|house|home|city|town|stays?)\b|"
-                        r"住|搬|宿舍|家|楼", re.I)),
-    ("food", re.compile(r"\b(?:eat\w*|drink\w*|food|dish|stew|coffee|tea|latte|beer|wine|taste|spicy|sweet|"
-                        r"vegetarian|mushrooms?)\b|吃|喝|茶|咖啡|辣|甜|酒|饭|菜|味", re.I)),
-    ("work", re.compile(r"\b(?:work\w*|job|shop|office|boss|business|career)\b|工作|上班|开店|店|掌柜|老板|公司", re.I)),
+    (
+        "home",
+        re.compile(
+            r"\b(?:live[sd]?|living|moved?|moving|room|apartment|flat|house|home|city|town|stays?)\b|"
+            r"住|搬|宿舍|家|楼",
+            re.I,
+        ),
+    ),
+    (
+        "food",
+        re.compile(
+            r"\b(?:eat\w*|drink\w*|food|dish|stew|coffee|tea|latte|beer|wine|taste|spicy|sweet|"
+            r"vegetarian|mushrooms?)\b|吃|喝|茶|咖啡|辣|甜|酒|饭|菜|味",
+            re.I,
+        ),
+    ),
+    (
+        "work",
+        re.compile(
+            r"\b(?:work\w*|job|shop|office|boss|business|career)\b|工作|上班|开店|店|掌柜|老板|公司", re.I
+        ),
+    ),
 )
 
 
@@ -88,7 +111,9 @@ def _stated(message: Message, before: Message | None) -> list[str]:
     could eat this every night" — with the sentence before it); the first sentence also when
     it answers a question about a state."""
     said = [s for s in sentences(message.text) if len(term_set(s)) >= 2 and not _asks(s)]
-    found = [f"{said[n - 1]} {s}" if n and _REFERS.search(s) else s for n, s in enumerate(said) if is_state(s)]
+    found = [
+        f"{said[n - 1]} {s}" if n and _REFERS.search(s) else s for n, s in enumerate(said) if is_state(s)
+    ]
     if before is not None and not found and said:
         asked = [s for s in sentences(before.text)[-2:] if _asks(s)]
         if asked and STATE.search(asked[-1]):
@@ -113,8 +138,9 @@ def _sum(terms: frozenset[str], weights: dict[str, float]) -> float:
     return sum(weights.get(t, 0.0) for t in terms)
 
 
-def find_replaced(uow: UnitOfWork, chat_id: str, statement: str, subject: str | None,
-                  sources: Sequence[int]) -> Replaced | None:
+def find_replaced(
+    uow: UnitOfWork, chat_id: str, statement: str, subject: str | None, sources: Sequence[int]
+) -> Replaced | None:
     """The older statement that ``statement`` (a change, said in message ``max(sources)``)
     replaces, or None."""
     if not sources:
@@ -150,16 +176,32 @@ def find_replaced(uow: UnitOfWork, chat_id: str, statement: str, subject: str | 
             own = term_set(sentence)
             # The changing sentence against the older one counts most, the exchanges around
             # them least; at least one of the two sentences must take part.
-            score = (2.0 * _sum(direct & own, weights) + _sum(direct & (context - own), weights)
-                     + _sum(around & own, weights) + 0.5 * _sum(around & (context - own), weights))
+            score = (
+                2.0 * _sum(direct & own, weights)
+                + _sum(direct & (context - own), weights)
+                + _sum(around & own, weights)
+                + 0.5 * _sum(around & (context - own), weights)
+            )
             if not (direct & context or around & own):
                 continue
-            if kinds & _kinds(sentence + " " + (before.text if before and not (own & (direct | around)) else "")):
+            if kinds & _kinds(
+                sentence + " " + (before.text if before and not (own & (direct | around)) else "")
+            ):
                 score *= SAME_KIND
             import os
+
             if os.environ.get("SUPDBG"):
-                print("DBG", at, statement[:40], "|", m.index, sentence[:50], round(score, 2),
-                      sorted(direct & context), sorted(around & own))
+                print(
+                    "DBG",
+                    at,
+                    statement[:40],
+                    "|",
+                    m.index,
+                    sentence[:50],
+                    round(score, 2),
+                    sorted(direct & context),
+                    sorted(around & own),
+                )
             near = bool(direct & context)
             if score < (MIN_SCORE if near else MIN_SCORE_AROUND):
                 continue
@@ -173,7 +215,11 @@ def find_replaced(uow: UnitOfWork, chat_id: str, statement: str, subject: str | 
     # Stored facts older than the messages read (same subject, sharing the topic).
     first_read = messages[0].index if messages else at
     for fact in {n.id: n for found in stored.values() for n in found}.values():
-        if not fact.source_indices or max(fact.source_indices) >= first_read or fact.flags.get("superseded_by"):
+        if (
+            not fact.source_indices
+            or max(fact.source_indices) >= first_read
+            or fact.flags.get("superseded_by")
+        ):
             continue
         if (fact.fields.get("subject") or "").strip().lower() != (subject or "").strip().lower():
             continue
@@ -182,6 +228,8 @@ def find_replaced(uow: UnitOfWork, chat_id: str, statement: str, subject: str | 
         if score >= 2 and is_state(fact.fields.get("statement", "")):
             key = (1.0, score, max(fact.source_indices))
             if best is None or key > best[0]:
-                best = (key, Replaced(max(fact.source_indices), fact.fields.get("statement", ""), None, fact,
-                                      score))
+                best = (
+                    key,
+                    Replaced(max(fact.source_indices), fact.fields.get("statement", ""), None, fact, score),
+                )
     return best[1] if best else None

@@ -11,7 +11,9 @@ _SENTENCE = re.compile(r"[^.!?。！？；;\n]+[.!?。！？；;]*[\"'”’」�
 _SPACE = re.compile(r"\s+")
 _NEGATION = re.compile(
     r"\b(?:not|never|no longer|don'?t|doesn'?t|didn'?t|won'?t|isn'?t|hates?|dislikes?|stopped)\b"
-    r"|不再|不喜欢|讨厌|不吃|不要|没有|从不|再也不", re.I)
+    r"|不再|不喜欢|讨厌|不吃|不要|没有|从不|再也不",
+    re.I,
+)
 
 
 def squeeze(text: str) -> str:

@@ -79,8 +79,13 @@ class VectorScores:
 
 def matched_by_similarity(op: NodeOp) -> bool:
     node_type = NODE_TYPES.get(op.type)
-    return (op.action == "create" and node_type is not None and not op.entity and not node_type.latest_only
-            and op.type != "fact")
+    return (
+        op.action == "create"
+        and node_type is not None
+        and not op.entity
+        and not node_type.latest_only
+        and op.type != "fact"
+    )
 
 
 def similarity_since(op: NodeOp) -> int | None:
@@ -90,8 +95,13 @@ def similarity_since(op: NodeOp) -> int | None:
     return None
 
 
-def vector_scores(service: Matching, chat_id: str, plan: Plan, threshold: float | None = None,
-                  terms: TermCache | None = None) -> dict[int, VectorScores]:
+def vector_scores(
+    service: Matching,
+    chat_id: str,
+    plan: Plan,
+    threshold: float | None = None,
+    terms: TermCache | None = None,
+) -> dict[int, VectorScores]:
     """Scores by position in ``plan.ops``; empty without an embedder."""
     wanted = [(n, op) for n, op in enumerate(plan.ops) if matched_by_similarity(op)]
     vectors: Any = service.vector_index()
@@ -110,18 +120,33 @@ def vector_scores(service: Matching, chat_id: str, plan: Plan, threshold: float 
         close: list[list[Node]] = []
         for _, op in wanted:
             since = similarity_since(op)
-            pool = [node for node in nodes if node.type == op.type
-                    and (since is None or (node.source_indices and min(node.source_indices) >= since))]
+            pool = [
+                node
+                for node in nodes
+                if node.type == op.type
+                and (since is None or (node.source_indices and min(node.source_indices) >= since))
+            ]
             pools.append(pool)
             if gate is None:
                 close.append(pool)
                 continue
             mine = terms(node_text(op.type, op.fields))
-            close.append([node for node in pool if overlap(mine, terms(node_text(node.type, node.fields))) >= gate])
+            close.append(
+                [node for node in pool if overlap(mine, terms(node_text(node.type, node.fields))) >= gate]
+            )
         asked = [k for k, near in enumerate(close) if near]
-        texts = [embed_text(Node(id="", chat_id=chat_id, type=wanted[k][1].type,
-                                 title=node_title(wanted[k][1].type, wanted[k][1].fields),
-                                 fields=dict(wanted[k][1].fields))) for k in asked]
+        texts = [
+            embed_text(
+                Node(
+                    id="",
+                    chat_id=chat_id,
+                    type=wanted[k][1].type,
+                    title=node_title(wanted[k][1].type, wanted[k][1].fields),
+                    fields=dict(wanted[k][1].fields),
+                )
+            )
+            for k in asked
+        ]
         compared = list({node.id: node for k in asked for node in close[k]}.values())
         known, missing = _indexed_vectors(vectors.index(chat_id), embedder, compared)
         # one encode call for the proposed memories and the compared ones the index lacks
@@ -130,8 +155,10 @@ def vector_scores(service: Matching, chat_id: str, plan: Plan, threshold: float 
         if rows is not None:
             if known and rows.shape[1] != next(iter(known.values())).shape[0]:
                 raise ValueError(f"embedder returned dimension {rows.shape[1]}, the index holds another")
-            known.update((node.id, row.astype(np.float64)) for node, row in zip(missing, rows[len(texts):],
-                                                                                  strict=True))
+            known.update(
+                (node.id, row.astype(np.float64))
+                for node, row in zip(missing, rows[len(texts) :], strict=True)
+            )
         out: dict[int, VectorScores] = {}
         for k, (n, _) in enumerate(wanted):
             above: dict[str, float] = {}
@@ -150,8 +177,10 @@ def vector_scores(service: Matching, chat_id: str, plan: Plan, threshold: float 
 
 def _embed(embedder: Any, texts: list[str]) -> Any:
     """Unit rows (float32) for ``texts``, asked for in chunks."""
-    parts = [np.asarray(embedder.embed(texts[i:i + EMBED_CHUNK]), dtype=np.float32)
-             for i in range(0, len(texts), EMBED_CHUNK)]
+    parts = [
+        np.asarray(embedder.embed(texts[i : i + EMBED_CHUNK]), dtype=np.float32)
+        for i in range(0, len(texts), EMBED_CHUNK)
+    ]
     rows = np.concatenate(parts) if parts else np.zeros((0, 0), np.float32)
     if rows.ndim != 2 or rows.shape[0] != len(texts):
         raise ValueError(f"embedder returned shape {rows.shape} for {len(texts)} texts")
@@ -164,11 +193,17 @@ def _comparable(r: Reader, chat_id: str, ops: list[NodeOp]) -> list[Node]:
     found: list[Node] = []
     for type_id in sorted({op.type for op in ops}):
         sinces = [similarity_since(op) for op in ops if op.type == type_id]
-        cond = [t.nodes.c.chat_pk == pk, t.nodes.c.type == type_id, t.nodes.c.deleted_at.is_(None),
-                t.nodes.c.tier != "archived"]
+        cond = [
+            t.nodes.c.chat_pk == pk,
+            t.nodes.c.type == type_id,
+            t.nodes.c.deleted_at.is_(None),
+            t.nodes.c.tier != "archived",
+        ]
         if None not in sinces:
             cond.append(t.nodes.c.src_min >= min(s for s in sinces if s is not None))
-        found += [row_to_node(row, chat_id) for row in r.conn.execute(select(t.nodes).where(*cond)).mappings()]
+        found += [
+            row_to_node(row, chat_id) for row in r.conn.execute(select(t.nodes).where(*cond)).mappings()
+        ]
     return found
 
 
@@ -177,7 +212,11 @@ def _indexed_vectors(index: Any, embedder: Any, nodes: list[Node]) -> tuple[dict
     current text (the same embedder gives the same vector for the same text), and the nodes
     it holds none for (to be embedded now)."""
     out: dict[str, Any] = {}
-    if index is not None and index.model == embedder.name and (embedder.dim is None or index.dim == embedder.dim):
+    if (
+        index is not None
+        and index.model == embedder.name
+        and (embedder.dim is None or index.dim == embedder.dim)
+    ):
         current = [node.id for node in nodes if index.text_hash(node.id) == text_hash(embed_text(node))]
         ids, rows = index.vectors_of(current)
         out.update(zip(ids, rows.astype(np.float64), strict=True))

@@ -71,8 +71,13 @@ def _unchanged(uow: UnitOfWork, pk: int, window: Window) -> bool:
     return uow.read.fingerprints_between(pk, window.read_from, window.end) == window.fingerprints()
 
 
-def commit(uow: UnitOfWork, window: Window, plan: Plan, labels: dict[str, str],
-           vectors: dict[int, VectorScores] | None = None) -> Committed | None:
+def commit(
+    uow: UnitOfWork,
+    window: Window,
+    plan: Plan,
+    labels: dict[str, str],
+    vectors: dict[int, VectorScores] | None = None,
+) -> Committed | None:
     """Apply ``plan`` as one journaled batch, or return None if the chat moved on."""
     pk = uow.read.chat_pk(window.chat_id)
     if pk is None:
@@ -84,8 +89,14 @@ def commit(uow: UnitOfWork, window: Window, plan: Plan, labels: dict[str, str],
         description += f" by {plan.model}"
     if plan.note:
         description += f" ({plan.note})"
-    batch_id = uow.begin_batch(window.chat_id, "extract", actor=plan.extractor, description=description[:2000],
-                               read_from=window.read_from, read_to=window.end)
+    batch_id = uow.begin_batch(
+        window.chat_id,
+        "extract",
+        actor=plan.extractor,
+        description=description[:2000],
+        read_from=window.read_from,
+        read_to=window.end,
+    )
     state = uow.chat_state(pk)
     report = apply_plan(uow, window.chat_id, plan, labels=labels, state=state, vectors=vectors)
     state["extracted_to"] = window.end

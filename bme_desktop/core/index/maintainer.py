@@ -80,8 +80,9 @@ REFRESH_DEFER_S = 120.0  # longest a changed memory keeps its old vector while i
 
 
 class VectorMaintainer:
-    def __init__(self, service: Core, factory: Callable[[], RecallEmbedder],
-                 max_indexes: int = MAX_INDEXES) -> None:
+    def __init__(
+        self, service: Core, factory: Callable[[], RecallEmbedder], max_indexes: int = MAX_INDEXES
+    ) -> None:
         self.service = service
         self._factory = factory
         self.max_indexes = max_indexes
@@ -93,7 +94,8 @@ class VectorMaintainer:
         self._indexes: OrderedDict[str, VectorIndex] = OrderedDict()  # least recently used first
         # chat → memory ids to embed (None: check every memory of the chat)
         self._work: KeyedWorker[str, set[str] | None] = KeyedWorker(
-            "bme-vectors", self._run, merge=_merge_ids, tick=self._tick, newest_first=True, cond=self._cond)
+            "bme-vectors", self._run, merge=_merge_ids, tick=self._tick, newest_first=True, cond=self._cond
+        )
         self._stale: set[str] = set()  # chats whose embedding failed part-way
         # Changed memories whose new text waits for the chat's extraction to be idle: chat →
         # memory ids, and when the first of them was put off.
@@ -105,7 +107,9 @@ class VectorMaintainer:
         self._awaiting: dict[str, dict[str, float]] = {}
         self._clock: Callable[[], float] = time.monotonic
         self._stopped = False
-        self._unsubscribe = service.events.on((GraphChanged, ChatDeleted, VectorsSaved, StoreResync), self._on_event)
+        self._unsubscribe = service.events.on(
+            (GraphChanged, ChatDeleted, VectorsSaved, StoreResync), self._on_event
+        )
         service.on_close(self.stop)
 
     # embedder --------------------------------------------------------------------------
@@ -178,7 +182,9 @@ class VectorMaintainer:
         index = VectorIndex(embedder.name, dim)
         rows = [s for s in stored if s.dim == dim]
         if rows:
-            index.upsert([s.node_id for s in rows], np.stack([s.vector for s in rows]), [s.text_hash for s in rows])
+            index.upsert(
+                [s.node_id for s in rows], np.stack([s.vector for s in rows]), [s.text_hash for s in rows]
+            )
         with self._cond:
             kept = self._indexes.setdefault(chat_id, index)
             self._evict(chat_id)
@@ -187,8 +193,10 @@ class VectorMaintainer:
     def _evict(self, keep: str) -> None:
         """Drop the least recently used indexes beyond ``max_indexes`` that have no work
         queued or running, other than ``keep`` (holding ``_cond``)."""
-        idle = [c for c in self._indexes if not self._work.pending(c) and c not in self._rebuilding and c != keep]
-        for chat_id in idle[:max(0, len(self._indexes) - self.max_indexes)]:
+        idle = [
+            c for c in self._indexes if not self._work.pending(c) and c not in self._rebuilding and c != keep
+        ]
+        for chat_id in idle[: max(0, len(self._indexes) - self.max_indexes)]:
             del self._indexes[chat_id]
             self._stale.discard(chat_id)
 
@@ -215,8 +223,11 @@ class VectorMaintainer:
             return self._waiting(chat_id)
 
     def _waiting(self, chat_id: str) -> bool:
-        return (self._work.pending(chat_id) or chat_id in self._deferred
-                or (bool(self._awaiting.get(chat_id)) and chat_id in self._indexes))
+        return (
+            self._work.pending(chat_id)
+            or chat_id in self._deferred
+            or (bool(self._awaiting.get(chat_id)) and chat_id in self._indexes)
+        )
 
     def schedule(self, chat_id: str, ids: set[str] | None) -> None:
         with self._cond:
@@ -229,8 +240,12 @@ class VectorMaintainer:
 
     def wait_idle(self, timeout: float | None = None) -> bool:
         """Block until nothing is queued or being embedded (tests, benchmarks, rebuilds)."""
-        return self._wait_while(lambda: bool(self._work.keys() or self._work.running() is not None
-                                             or self._awaited() or self._deferred), timeout)
+        return self._wait_while(
+            lambda: bool(
+                self._work.keys() or self._work.running() is not None or self._awaited() or self._deferred
+            ),
+            timeout,
+        )
 
     def wait_chat(self, chat_id: str, timeout: float | None = None) -> bool:
         """Block until no memory of ``chat_id`` waits to be embedded (a sync with ``wait: true``
@@ -266,11 +281,18 @@ class VectorMaintainer:
             events.publish(MaintenanceProgressed(chat_id, "rebuild_vectors", 0, len(texts)))
             for start in range(0, len(texts), EMBED_BATCH):
                 checkpoint(cancel)
-                parts.append(np.asarray(fresh.embed(texts[start:start + EMBED_BATCH]), dtype=np.float32))
-                events.publish(MaintenanceProgressed(chat_id, "rebuild_vectors", min(len(texts), start + EMBED_BATCH),
-                                                     len(texts)))
+                parts.append(np.asarray(fresh.embed(texts[start : start + EMBED_BATCH]), dtype=np.float32))
+                events.publish(
+                    MaintenanceProgressed(
+                        chat_id, "rebuild_vectors", min(len(texts), start + EMBED_BATCH), len(texts)
+                    )
+                )
             checkpoint(cancel)
-            dim = int(parts[0].shape[1]) if parts else int(fresh.dim or fresh.embed(["dimension probe"]).shape[1])
+            dim = (
+                int(parts[0].shape[1])
+                if parts
+                else int(fresh.dim or fresh.embed(["dimension probe"]).shape[1])
+            )
             vectors = np.concatenate(parts) if parts else np.zeros((0, dim), dtype=np.float32)
             if vectors.shape != (len(texts), dim):
                 raise ValueError(f"embedder returned shape {vectors.shape} for {len(texts)} memories")
@@ -281,6 +303,7 @@ class VectorMaintainer:
                 checkpoint(cancel)
                 vector_store.delete_vectors(uow, chat_id)
                 vector_store.save_vectors(uow, chat_id, fresh.name, ids, hashes, vectors)
+
             self.service.write(swap)
             index = VectorIndex(fresh.name, dim)
             if ids:
@@ -450,7 +473,9 @@ class VectorMaintainer:
             nodes = self.service.read(lambda r: r.nodes_by_ids(chat_id, sorted(ids)))
             shared = self._shared(chat_id, sorted(ids))
             known = {n.id for n in nodes} | {n.id for n in shared}
-            index.remove([n.id for n in nodes if n.deleted_at is not None] + [i for i in ids if i not in known])
+            index.remove(
+                [n.id for n in nodes if n.deleted_at is not None] + [i for i in ids if i not in known]
+            )
         shared_ids = {n.id for n in shared}
         todo: list[tuple[str, str, str]] = []
         later: set[str] = set()
@@ -477,10 +502,12 @@ class VectorMaintainer:
         for start in range(0, len(todo), EMBED_BATCH):
             if self._stopped:
                 return
-            batch = todo[start:start + EMBED_BATCH]
+            batch = todo[start : start + EMBED_BATCH]
             vectors = embedder.embed([text for _, text, _ in batch])
             if vectors.shape != (len(batch), index.dim):
-                raise ValueError(f"embedder returned shape {vectors.shape}, index holds dimension {index.dim}")
+                raise ValueError(
+                    f"embedder returned shape {vectors.shape}, index holds dimension {index.dim}"
+                )
             ids_ = [b[0] for b in batch]
             hashes = [b[2] for b in batch]
             saved = self.service.write(_saver(chat_id, index.model, ids_, hashes, vectors))
@@ -489,29 +516,36 @@ class VectorMaintainer:
             if keep:
                 index.upsert([ids_[k] for k in keep], vectors[keep], [hashes[k] for k in keep])
 
-
     def _shared(self, chat_id: str, ids: list[str] | None) -> list[Node]:
         """The live memories other chats share with this one (only those of ``ids`` when given)."""
         return self.service.read(lambda r: r.shared_nodes(r.chat_scope(chat_id), ids))
 
-    def _stored_elsewhere(self, index: VectorIndex, shared_ids: set[str],
-                          todo: list[tuple[str, str, str]]) -> list[tuple[str, str, str]]:
+    def _stored_elsewhere(
+        self, index: VectorIndex, shared_ids: set[str], todo: list[tuple[str, str, str]]
+    ) -> list[tuple[str, str, str]]:
         """Of ``todo``, the shared memories whose own chat stored a vector for the same text take
         it from the table; the rest are left to embed."""
         look = [node_id for node_id, _, _ in todo if node_id in shared_ids]
         if not look:
             return todo
         wanted = {node_id: hashed for node_id, _, hashed in todo}
-        stored = [v for v in self.service.read(lambda r: vector_store.load_vectors_by_ids(r, look, index.model))
-                  if v.dim == index.dim and wanted.get(v.node_id) == v.text_hash]
+        stored = [
+            v
+            for v in self.service.read(lambda r: vector_store.load_vectors_by_ids(r, look, index.model))
+            if v.dim == index.dim and wanted.get(v.node_id) == v.text_hash
+        ]
         if stored:
-            index.upsert([v.node_id for v in stored], np.stack([v.vector for v in stored]),
-                         [v.text_hash for v in stored])
+            index.upsert(
+                [v.node_id for v in stored],
+                np.stack([v.vector for v in stored]),
+                [v.text_hash for v in stored],
+            )
         taken = {v.node_id for v in stored}
         return [item for item in todo if item[0] not in taken]
 
-    def _from_other_instances(self, chat_id: str, index: VectorIndex, examined: set[str] | None,
-                              todo: list[tuple[str, str, str]]) -> list[tuple[str, str, str]]:
+    def _from_other_instances(
+        self, chat_id: str, index: VectorIndex, examined: set[str] | None, todo: list[tuple[str, str, str]]
+    ) -> list[tuple[str, str, str]]:
         """Of ``todo`` (memory, text, hash) among the memories ``examined`` (None: all of the
         chat's), what is left to embed here: memories another instance wrote take their vector
         from the table when it is stored for the same text, and wait (are left out) while their
@@ -522,15 +556,27 @@ class VectorMaintainer:
             return todo
         look = [node_id for node_id, _, _ in todo if node_id in waiting]
         wanted = {node_id: hashed for node_id, _, hashed in todo}
-        stored = [v for v in self.service.read(lambda r: vector_store.load_vectors(r, chat_id, index.model, look))
-                  if v.dim == index.dim and wanted.get(v.node_id) == v.text_hash] if look else []
+        stored = (
+            [
+                v
+                for v in self.service.read(lambda r: vector_store.load_vectors(r, chat_id, index.model, look))
+                if v.dim == index.dim and wanted.get(v.node_id) == v.text_hash
+            ]
+            if look
+            else []
+        )
         if stored:
-            index.upsert([v.node_id for v in stored], np.stack([v.vector for v in stored]),
-                         [v.text_hash for v in stored])
+            index.upsert(
+                [v.node_id for v in stored],
+                np.stack([v.vector for v in stored]),
+                [v.text_hash for v in stored],
+            )
         taken = {v.node_id for v in stored}
         now = self._clock()
         left = [item for item in todo if item[0] not in taken and waiting.get(item[0], now) <= now]
-        still = {node_id for node_id, _, _ in todo if node_id not in taken and waiting.get(node_id, now) > now}
+        still = {
+            node_id for node_id, _, _ in todo if node_id not in taken and waiting.get(node_id, now) > now
+        }
         with self._cond:  # settled: found, embedded below, or nothing to do; the rest keeps waiting
             mine = self._awaiting.get(chat_id, {})
             for node_id in (set(waiting) if examined is None else examined) - still:
@@ -551,8 +597,10 @@ def _close(embedder: object) -> None:
         close()
 
 
-def _saver(chat_id: str, model: str, ids: list[str], hashes: list[str],
-           vectors: npt.NDArray[np.float32]) -> Callable[[UnitOfWork], list[str]]:
+def _saver(
+    chat_id: str, model: str, ids: list[str], hashes: list[str], vectors: npt.NDArray[np.float32]
+) -> Callable[[UnitOfWork], list[str]]:
     def save(uow: UnitOfWork) -> list[str]:
         return vector_store.save_vectors(uow, chat_id, model, ids, hashes, vectors)
+
     return save

@@ -70,7 +70,7 @@ class VectorIndex:
             if fresh:
                 base = len(self._ids)
                 self._grow(base + len(fresh))
-                self._matrix[base:base + len(fresh)] = rows[fresh]
+                self._matrix[base : base + len(fresh)] = rows[fresh]
                 for offset, i in enumerate(fresh):
                     self._row[ids[i]] = base + offset
                     self._ids.append(ids[i])
@@ -98,7 +98,11 @@ class VectorIndex:
         """The ids among ``ids`` that have a vector, and their rows (copies)."""
         with self._lock:
             found = [i for i in ids if i in self._row]
-            rows = self._matrix[[self._row[i] for i in found]].copy() if found else np.zeros((0, self.dim), np.float32)
+            rows = (
+                self._matrix[[self._row[i] for i in found]].copy()
+                if found
+                else np.zeros((0, self.dim), np.float32)
+            )
         return found, rows
 
     def scores(self, query: npt.ArrayLike) -> tuple[list[str], npt.NDArray[np.float32]]:

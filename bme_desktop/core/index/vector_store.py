@@ -11,4 +11,11 @@ from ..store.vectors import (
     text_hash,
 )
 
-__all__ = ["StoredVector", "delete_vectors", "load_vectors", "load_vectors_by_ids", "save_vectors", "text_hash"]
+__all__ = [
+    "StoredVector",
+    "delete_vectors",
+    "load_vectors",
+    "load_vectors_by_ids",
+    "save_vectors",
+    "text_hash",
+]

@@ -11,8 +11,11 @@ from ..model import MessageIn
 
 def fingerprint(message: MessageIn) -> str:
     """A stable hash of what makes a message itself: role, name, text and swipe."""
-    payload = json.dumps([message.role, message.name, message.text, message.swipe_id],
-                         ensure_ascii=False, separators=(",", ":"))
+    payload = json.dumps(
+        [message.role, message.name, message.text, message.swipe_id],
+        ensure_ascii=False,
+        separators=(",", ":"),
+    )
     return hashlib.blake2b(payload.encode("utf-8"), digest_size=16).hexdigest()
 
 

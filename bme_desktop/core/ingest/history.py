@@ -87,8 +87,15 @@ def _builds_on(kind: str, earlier: str) -> bool:
     return True
 
 
-def apply_sync(uow: UnitOfWork, chat_id: str, messages: Sequence[MessageIn], *, complete: bool,
-               character: str | None, user: str | None) -> SyncOutcome:
+def apply_sync(
+    uow: UnitOfWork,
+    chat_id: str,
+    messages: Sequence[MessageIn],
+    *,
+    complete: bool,
+    character: str | None,
+    user: str | None,
+) -> SyncOutcome:
     pk = uow.ensure_chat(chat_id, character, user)
     stored = uow.read.fingerprints(pk)
     pushed = {m.index: fingerprint(m) for m in messages}
@@ -113,13 +120,25 @@ def apply_sync(uow: UnitOfWork, chat_id: str, messages: Sequence[MessageIn], *, 
         fp = pushed[m.index]
         if stored.get(m.index) == fp:
             continue
-        row = {"role": m.role, "name": m.name, "text": m.text, "swipe_id": m.swipe_id, "time": m.time,
-               "fingerprint": fp, "stored_at": uow.now}
+        row = {
+            "role": m.role,
+            "name": m.name,
+            "text": m.text,
+            "swipe_id": m.swipe_id,
+            "time": m.time,
+            "fingerprint": fp,
+            "stored_at": uow.now,
+        }
         uow.put_message(pk, m.index, row)
         written += 1
     revision = uow.touch_chat(pk, bump_revision=bool(written or changed_from is not None))
-    return SyncOutcome(stored=written, changed_from=changed_from, rolled_back_batches=rolled_batches,
-                       rolled_back_nodes=rolled_nodes, revision=revision)
+    return SyncOutcome(
+        stored=written,
+        changed_from=changed_from,
+        rolled_back_batches=rolled_batches,
+        rolled_back_nodes=rolled_nodes,
+        revision=revision,
+    )
 
 
 def store_members(uow: UnitOfWork, chat_id: str, names: tuple[str, ...]) -> list[dict[str, object]] | None:

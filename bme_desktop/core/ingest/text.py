@@ -31,8 +31,10 @@ def _clean(value: Any) -> Any:
         for key, item in value.items():
             clean_key = _clean_text(key)
             if clean_key in out:
-                raise ValueError(f"the key {clean_key!r} appears twice in one object "
-                                 "(after unpaired surrogates were replaced with U+FFFD)")
+                raise ValueError(
+                    f"the key {clean_key!r} appears twice in one object "
+                    "(after unpaired surrogates were replaced with U+FFFD)"
+                )
             out[clean_key] = _clean(item)
         return out
     return value

@@ -21,5 +21,17 @@ from .upkeep import UpkeepReport
 from .wake import undo_lifecycle_batch, wake
 from .worker import LifecycleWorker, attach
 
-__all__ = ["HitReport", "LifecycleWorker", "UpkeepReport", "attach", "current_retrievability", "is_injectable",
-           "is_visible", "recall_strength", "record_recall_hits", "run_upkeep", "undo_lifecycle_batch", "wake"]
+__all__ = [
+    "HitReport",
+    "LifecycleWorker",
+    "UpkeepReport",
+    "attach",
+    "current_retrievability",
+    "is_injectable",
+    "is_visible",
+    "recall_strength",
+    "record_recall_hits",
+    "run_upkeep",
+    "undo_lifecycle_batch",
+    "wake",
+]

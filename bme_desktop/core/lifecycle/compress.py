@@ -44,7 +44,7 @@ class CompressionReport:
 
 def _trim(text: str, limit: int) -> str:
     text = " ".join(text.split())
-    return text if len(text) <= limit else text[:limit - 1].rstrip() + "…"
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
 def compose_parent(spec: NodeType, children: list[Node]) -> dict[str, str]:
@@ -56,10 +56,12 @@ def compose_parent(spec: NodeType, children: list[Node]) -> dict[str, str]:
     titles = [(c.fields.get(spec.title_field) or "").strip() for c in children]
     titles = [t for t in titles if t]
     if spec.title_field != spec.summary_field and titles:
-        fields[spec.title_field] = _trim(titles[0] if len(titles) == 1 else f"{titles[0]} … {titles[-1]}",
-                                         TITLE_CHARS)
-    elif spec.title_field != spec.summary_field and any(f.name == spec.title_field and f.required
-                                                         for f in spec.fields):
+        fields[spec.title_field] = _trim(
+            titles[0] if len(titles) == 1 else f"{titles[0]} … {titles[-1]}", TITLE_CHARS
+        )
+    elif spec.title_field != spec.summary_field and any(
+        f.name == spec.title_field and f.required for f in spec.fields
+    ):
         fields[spec.title_field] = _trim(statements[0], TITLE_CHARS)
     return fields
 
@@ -73,8 +75,13 @@ def candidates(read: Reader, chat_id: str) -> dict[GroupKey, list[Node]]:
     groups: dict[GroupKey, list[Node]] = {}
     for n in read.all_nodes(chat_id):
         spec = NODE_TYPES.get(n.type)
-        if (spec is None or spec.compression is None or n.tier not in ("short_term", "long_term")
-                or n.review_status == "rejected" or n.pinned):
+        if (
+            spec is None
+            or spec.compression is None
+            or n.tier not in ("short_term", "long_term")
+            or n.review_status == "rejected"
+            or n.pinned
+        ):
             continue
         groups.setdefault(group_key(n), []).append(n)
     return groups
@@ -90,8 +97,8 @@ def plan(groups: dict[GroupKey, list[Node]]) -> list[list[Node]]:
         members = sorted(groups[key], key=lambda n: (n.created_at, min(n.source_indices, default=0), n.id))
         if len(members) <= threshold or key[1] + 1 > max_depth:
             continue
-        foldable = members[:max(len(members) - keep_recent, 0)]
-        chunks.extend(foldable[i:i + fan_in] for i in range(0, len(foldable) - fan_in + 1, fan_in))
+        foldable = members[: max(len(members) - keep_recent, 0)]
+        chunks.extend(foldable[i : i + fan_in] for i in range(0, len(foldable) - fan_in + 1, fan_in))
     return chunks
 
 
@@ -99,18 +106,34 @@ def _fold(uow: UnitOfWork, chat_id: str, spec: NodeType, children: list[Node], c
     first = children[0]
     approved = all(c.review_status == "approved" for c in children)
     draft = editing.NodeDraft(
-        type=spec.id, fields=composer(spec, children), importance=max(c.importance for c in children),
-        tier="long_term", review_status="approved" if approved else "pending",
-        scope=Scope(first.scope.layer, first.scope.owner, first.scope.region), story_time=first.story_time,
-        source_indices=sorted({i for c in children for i in c.source_indices}))
+        type=spec.id,
+        fields=composer(spec, children),
+        importance=max(c.importance for c in children),
+        tier="long_term",
+        review_status="approved" if approved else "pending",
+        scope=Scope(first.scope.layer, first.scope.owner, first.scope.region),
+        story_time=first.story_time,
+        source_indices=sorted({i for c in children for i in c.source_indices}),
+    )
     parent = editing.create_node(uow, chat_id, draft, manual=False)
-    parent = replace(parent, level=first.level + 1, recall_count=sum(c.recall_count for c in children),
-                     flags={"children": [c.id for c in children], "compressed_at": uow.now})
+    parent = replace(
+        parent,
+        level=first.level + 1,
+        recall_count=sum(c.recall_count for c in children),
+        flags={"children": [c.id for c in children], "compressed_at": uow.now},
+    )
     uow.put_node(parent)
     child_ids = {c.id for c in children}
     for child in children:
-        uow.put_node(replace(child, tier="archived", parent_id=parent.id, updated_at=uow.now,
-                             flags={**child.flags, "compressed_into": parent.id}))
+        uow.put_node(
+            replace(
+                child,
+                tier="archived",
+                parent_id=parent.id,
+                updated_at=uow.now,
+                flags={**child.flags, "compressed_into": parent.id},
+            )
+        )
     seen: set[tuple[str, str, str]] = set()
     for edge in uow.read.edges(chat_id, node_id=parent.id):
         seen.add((edge.from_id, edge.to_id, edge.relation))
@@ -118,8 +141,10 @@ def _fold(uow: UnitOfWork, chat_id: str, spec: NodeType, children: list[Node], c
     for edge in sorted(moved.values(), key=lambda e: (e.created_at, e.id)):
         if edge.deleted_at is not None:
             continue
-        ends = (parent.id if edge.from_id in child_ids else edge.from_id,
-                parent.id if edge.to_id in child_ids else edge.to_id)
+        ends = (
+            parent.id if edge.from_id in child_ids else edge.from_id,
+            parent.id if edge.to_id in child_ids else edge.to_id,
+        )
         key = (ends[0], ends[1], edge.relation)
         if ends[0] == ends[1] or key in seen:
             uow.put_edge(replace(edge, deleted_at=uow.now, updated_at=uow.now))
@@ -129,18 +154,28 @@ def _fold(uow: UnitOfWork, chat_id: str, spec: NodeType, children: list[Node], c
     return parent
 
 
-def compress_in(uow: UnitOfWork, chat_id: str, now: float, settings: LifecycleSettings, *,
-                composer: Composer = compose_parent, label: str = "rules",
-                cancel: CancelToken | None = None) -> CompressionReport:
+def compress_in(
+    uow: UnitOfWork,
+    chat_id: str,
+    now: float,
+    settings: LifecycleSettings,
+    *,
+    composer: Composer = compose_parent,
+    label: str = "rules",
+    cancel: CancelToken | None = None,
+) -> CompressionReport:
     """Fold every planned chunk with ``composer``; ``label`` (the path that wrote the texts)
     ends the batch description."""
     report = CompressionReport()
     chunks = plan(candidates(uow.read, chat_id))
     if not chunks:
         return report
-    report.batch_id = uow.begin_batch(chat_id, "compress", actor=ACTOR,
-                                      description=f"compression: {sum(map(len, chunks))} memories folded "
-                                                  f"into {len(chunks)} ({label})")
+    report.batch_id = uow.begin_batch(
+        chat_id,
+        "compress",
+        actor=ACTOR,
+        description=f"compression: {sum(map(len, chunks))} memories folded into {len(chunks)} ({label})",
+    )
     for children in chunks:
         checkpoint(cancel)
         parent = _fold(uow, chat_id, NODE_TYPES[children[0].type], children, composer)
@@ -150,6 +185,8 @@ def compress_in(uow: UnitOfWork, chat_id: str, now: float, settings: LifecycleSe
     return report
 
 
-def auto_compress_in(uow: UnitOfWork, chat_id: str, now: float, settings: LifecycleSettings) -> CompressionReport:
+def auto_compress_in(
+    uow: UnitOfWork, chat_id: str, now: float, settings: LifecycleSettings
+) -> CompressionReport:
     """The after-extraction hook: compress only when ``auto_compress`` is on."""
     return compress_in(uow, chat_id, now, settings) if settings.auto_compress else CompressionReport()

@@ -36,9 +36,14 @@ Proposal = tuple[str, str | None]  # text, title
 
 
 def request_data(chunks: list[list[Node]]) -> dict[str, Any]:
-    return {"max_chars": TEXT_CHARS, "max_title_chars": TITLE_CHARS,
-            "groups": [{"id": i, "type": c[0].type, "memories": [node_text(n.type, n.fields) for n in c]}
-                       for i, c in enumerate(chunks, 1)]}
+    return {
+        "max_chars": TEXT_CHARS,
+        "max_title_chars": TITLE_CHARS,
+        "groups": [
+            {"id": i, "type": c[0].type, "memories": [node_text(n.type, n.fields) for n in c]}
+            for i, c in enumerate(chunks, 1)
+        ],
+    }
 
 
 def parse_groups(reply: Any, count: int) -> dict[int, Proposal] | None:
@@ -51,8 +56,14 @@ def parse_groups(reply: Any, count: int) -> dict[int, Proposal] | None:
             return None
         key, text = item.get("id"), text_of(item.get("text"), TEXT_CHARS)
         title = text_of(item["title"], TITLE_CHARS, required=False) if item.get("title") is not None else ""
-        if (isinstance(key, bool) or not isinstance(key, int) or not 1 <= key <= count or key in out or not text
-                or title is None):
+        if (
+            isinstance(key, bool)
+            or not isinstance(key, int)
+            or not 1 <= key <= count
+            or key in out
+            or not text
+            or title is None
+        ):
             return None
         out[key] = (text, title or None)
     return out if len(out) == count else None
@@ -67,20 +78,29 @@ def fields_from(spec: NodeType, children: list[Node], proposal: Proposal) -> dic
     return fields
 
 
-def compress_with_change(service: ModelSteps, chat_id: str, *, cancel: CancelToken | None = None
-                         ) -> tuple[CompressionReport, ChangeRecord]:
+def compress_with_change(
+    service: ModelSteps, chat_id: str, *, cancel: CancelToken | None = None
+) -> tuple[CompressionReport, ChangeRecord]:
     settings = service.settings
     now = service.now()
 
     def ask(chunks: list[list[Node]]) -> Asked[dict[int, Proposal]] | None:
         if not chunks:
             return None
-        return ask_model(service, chat_id, "compress", "compress", request_data(chunks), SCHEMA,
-                         lambda reply: parse_groups(reply, len(chunks)),
-                         texts=[node_text(n.type, n.fields) for c in chunks for n in c])
+        return ask_model(
+            service,
+            chat_id,
+            "compress",
+            "compress",
+            request_data(chunks),
+            SCHEMA,
+            lambda reply: parse_groups(reply, len(chunks)),
+            texts=[node_text(n.type, n.fields) for c in chunks for n in c],
+        )
 
-    def write(uow: UnitOfWork, chunks: list[list[Node]], asked: Asked[dict[int, Proposal]] | None
-              ) -> CompressionReport:
+    def write(
+        uow: UnitOfWork, chunks: list[list[Node]], asked: Asked[dict[int, Proposal]] | None
+    ) -> CompressionReport:
         label = asked.label if asked is not None else "rules"
         answer = asked.value if asked is not None else None
         proposed = {tuple(n.id for n in c): answer[i] for i, c in enumerate(chunks, 1)} if answer else {}
@@ -88,9 +108,17 @@ def compress_with_change(service: ModelSteps, chat_id: str, *, cancel: CancelTok
         def composer(spec: NodeType, children: list[Node]) -> dict[str, str]:
             proposal = proposed.get(tuple(n.id for n in children))
             return fields_from(spec, children, proposal) if proposal else compose_parent(spec, children)
+
         now_chunks = plan(candidates(uow.read, chat_id))
         all_llm = bool(proposed) and all(tuple(n.id for n in c) in proposed for c in now_chunks)
-        return compress_in(uow, chat_id, now, settings.lifecycle, composer=composer,
-                           label=(label if is_llm(label) else "llm") if all_llm else ("rules" if is_llm(label) else label), cancel=cancel)
-    return model_step(service, chat_id, lambda r: plan(candidates(r, chat_id)), ask, write, cancel)
+        return compress_in(
+            uow,
+            chat_id,
+            now,
+            settings.lifecycle,
+            composer=composer,
+            label=(label if is_llm(label) else "llm") if all_llm else ("rules" if is_llm(label) else label),
+            cancel=cancel,
+        )
 
+    return model_step(service, chat_id, lambda r: plan(candidates(r, chat_id)), ask, write, cancel)

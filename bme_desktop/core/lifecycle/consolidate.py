@@ -65,8 +65,9 @@ def main_text(node: Node) -> str:
     return main or node_text(node.type, node.fields)
 
 
-def decide_pairs(group: list[Node], vectors: dict[str, tuple[str, np.ndarray]],
-                 threshold: float) -> list[tuple[int, int, float]]:
+def decide_pairs(
+    group: list[Node], vectors: dict[str, tuple[str, np.ndarray]], threshold: float
+) -> list[tuple[int, int, float]]:
     """Candidate pairs (indices into ``group``) with their similarity, highest first."""
     m = text_matrix([main_text(n) for n in group])
     floor = min(threshold - NEAR_MISS_BAND, LEXICAL_GATE)
@@ -88,15 +89,29 @@ def _merge(uow: UnitOfWork, keep: Node, drop: Node, sim: float, text: str | None
     if text and spec is not None and not keep.manually_edited:
         fields[spec.summary_field] = text
     merged_from = [*keep.flags.get("merged_from", []), {"id": drop.id, "similarity": round(sim, 4)}]
-    survivor = replace(keep, fields=fields, source_indices=sorted(set(keep.source_indices) | set(drop.source_indices)),
-                       importance=max(keep.importance, drop.importance),
-                       recall_count=keep.recall_count + drop.recall_count,
-                       flags={**keep.flags, "merged_from": merged_from}, updated_at=uow.now)
+    survivor = replace(
+        keep,
+        fields=fields,
+        source_indices=sorted(set(keep.source_indices) | set(drop.source_indices)),
+        importance=max(keep.importance, drop.importance),
+        recall_count=keep.recall_count + drop.recall_count,
+        flags={**keep.flags, "merged_from": merged_from},
+        updated_at=uow.now,
+    )
     uow.put_node(survivor)
-    uow.put_node(replace(drop, tier="archived", updated_at=uow.now,
-                         flags={**drop.flags, "merged_into": keep.id, "similarity": round(sim, 4)}))
+    uow.put_node(
+        replace(
+            drop,
+            tier="archived",
+            updated_at=uow.now,
+            flags={**drop.flags, "merged_into": keep.id, "similarity": round(sim, 4)},
+        )
+    )
     for edge in uow.read.edges(keep.chat_id, node_id=drop.id):
-        ends = (keep.id if edge.from_id == drop.id else edge.from_id, keep.id if edge.to_id == drop.id else edge.to_id)
+        ends = (
+            keep.id if edge.from_id == drop.id else edge.from_id,
+            keep.id if edge.to_id == drop.id else edge.to_id,
+        )
         if ends[0] == ends[1]:
             uow.put_edge(replace(edge, deleted_at=uow.now, updated_at=uow.now))
         else:
@@ -107,27 +122,44 @@ def _merge(uow: UnitOfWork, keep: Node, drop: Node, sim: float, text: str | None
 def groups_of(read: Reader, chat_id: str) -> tuple[list[list[Node]], Vectors]:
     """Long-term memories by (type, point of view), each oldest first, and their vectors (not
     those SillyTavern's lorebook owns: they change only there)."""
-    nodes = [n for n in read.all_nodes(chat_id)
-             if n.tier == "long_term" and n.review_status != "rejected" and not is_read_only(n)]
+    nodes = [
+        n
+        for n in read.all_nodes(chat_id)
+        if n.tier == "long_term" and n.review_status != "rejected" and not is_read_only(n)
+    ]
     groups: dict[tuple[str, str, str | None], list[Node]] = {}
     for n in nodes:
         groups.setdefault((n.type, n.scope.layer, n.scope.owner), []).append(n)
-    ordered = [sorted(groups[k], key=lambda n: (n.created_at, n.id))
-               for k in sorted(groups, key=lambda k: (k[0], k[1], k[2] or ""))]
+    ordered = [
+        sorted(groups[k], key=lambda n: (n.created_at, n.id))
+        for k in sorted(groups, key=lambda k: (k[0], k[1], k[2] or ""))
+    ]
     return ordered, _vectors(read, [n.id for n in nodes])
 
 
 def merge_candidates(read: Reader, chat_id: str, threshold: float) -> list[tuple[Node, Node, float]]:
     """(older, newer, similarity) for the pairs the rules would merge (before overlaps)."""
     groups, vectors = groups_of(read, chat_id)
-    return [(g[i], g[j], sim) for g in groups for i, j, sim in decide_pairs(g, vectors, threshold)
-            if sim >= threshold and not g[j].pinned and not g[j].manually_edited]
+    return [
+        (g[i], g[j], sim)
+        for g in groups
+        for i, j, sim in decide_pairs(g, vectors, threshold)
+        if sim >= threshold and not g[j].pinned and not g[j].manually_edited
+    ]
 
 
-def consolidate_in(uow: UnitOfWork, chat_id: str, now: float, settings: LifecycleSettings, *,
-                   decider: Decider = decide_pairs, texts: Mapping[tuple[str, str], str] | None = None,
-                   label: str = "rules", judge: str = "rules", cancel: CancelToken | None = None
-                   ) -> ConsolidationReport:
+def consolidate_in(
+    uow: UnitOfWork,
+    chat_id: str,
+    now: float,
+    settings: LifecycleSettings,
+    *,
+    decider: Decider = decide_pairs,
+    texts: Mapping[tuple[str, str], str] | None = None,
+    label: str = "rules",
+    judge: str = "rules",
+    cancel: CancelToken | None = None,
+) -> ConsolidationReport:
     """Merge the pairs ``decider`` keeps; ``texts`` maps (survivor id, archived id) to a merged
     text; ``label`` ends the batch description and ``judge`` is named in the audit entries."""
     report = ConsolidationReport()
@@ -146,20 +178,35 @@ def consolidate_in(uow: UnitOfWork, chat_id: str, now: float, settings: Lifecycl
             gone.add(drop.id)
             plan.append((keep, drop, sim))
     if plan:
-        report.batch_id = uow.begin_batch(chat_id, "consolidate", actor=ACTOR,
-                                          description=f"consolidation: {len(plan)} near-duplicates merged "
-                                                      f"({label})")
+        report.batch_id = uow.begin_batch(
+            chat_id,
+            "consolidate",
+            actor=ACTOR,
+            description=f"consolidation: {len(plan)} near-duplicates merged ({label})",
+        )
         current: dict[str, Node] = {}
         for keep, drop, sim in plan:
             checkpoint(cancel)
-            survivor = _merge(uow, current.get(keep.id, keep), current.get(drop.id, drop), sim,
-                              (texts or {}).get((keep.id, drop.id)))
+            survivor = _merge(
+                uow,
+                current.get(keep.id, keep),
+                current.get(drop.id, drop),
+                sim,
+                (texts or {}).get((keep.id, drop.id)),
+            )
             current[keep.id] = survivor
             report.merged.append((keep.id, drop.id, sim))
         uow.end_batch()
     for keep_id, drop_id, sim in plan_audit(report):
-        uow.audit(chat_id, ACTOR, "consolidate.merge" if sim >= settings.consolidate_threshold
-                  else "consolidate.near_miss", drop_id, other=keep_id, similarity=round(sim, 4), judge=judge)
+        uow.audit(
+            chat_id,
+            ACTOR,
+            "consolidate.merge" if sim >= settings.consolidate_threshold else "consolidate.near_miss",
+            drop_id,
+            other=keep_id,
+            similarity=round(sim, 4),
+            judge=judge,
+        )
     return report
 
 

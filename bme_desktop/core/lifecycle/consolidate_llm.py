@@ -47,9 +47,13 @@ class Verdict:
 
 
 def request_data(pairs: list[tuple[Node, Node, float]]) -> dict[str, Any]:
-    return {"max_chars": TEXT_CHARS,
-            "pairs": [{"id": i, "type": a.type, "a": main_text(a), "b": main_text(b)}
-                      for i, (a, b, _) in enumerate(pairs, 1)]}
+    return {
+        "max_chars": TEXT_CHARS,
+        "pairs": [
+            {"id": i, "type": a.type, "a": main_text(a), "b": main_text(b)}
+            for i, (a, b, _) in enumerate(pairs, 1)
+        ],
+    }
 
 
 def parse_verdicts(reply: Any, count: int) -> dict[int, Verdict] | None:
@@ -72,8 +76,9 @@ def parse_verdicts(reply: Any, count: int) -> dict[int, Verdict] | None:
     return out if len(out) == count else None
 
 
-def consolidate_with_change(service: ModelSteps, chat_id: str, *, cancel: CancelToken | None = None
-                            ) -> tuple[ConsolidationReport, ChangeRecord]:
+def consolidate_with_change(
+    service: ModelSteps, chat_id: str, *, cancel: CancelToken | None = None
+) -> tuple[ConsolidationReport, ChangeRecord]:
     settings = service.settings
     threshold = settings.lifecycle.consolidate_threshold
     now = service.now()
@@ -82,9 +87,16 @@ def consolidate_with_change(service: ModelSteps, chat_id: str, *, cancel: Cancel
     def ask(pairs: Pairs) -> Asked[dict[int, Verdict]] | None:
         if not pairs:
             return None
-        return ask_model(service, chat_id, "consolidate", "consolidate", request_data(pairs), SCHEMA,
-                         lambda reply: parse_verdicts(reply, len(pairs)),
-                         texts=[main_text(n) for a, b, _ in pairs for n in (a, b)])
+        return ask_model(
+            service,
+            chat_id,
+            "consolidate",
+            "consolidate",
+            request_data(pairs),
+            SCHEMA,
+            lambda reply: parse_verdicts(reply, len(pairs)),
+            texts=[main_text(n) for a, b, _ in pairs for n in (a, b)],
+        )
 
     def write(uow: UnitOfWork, pairs: Pairs, asked: Asked[dict[int, Verdict]] | None) -> ConsolidationReport:
         label = asked.label if asked is not None else "rules"
@@ -103,15 +115,38 @@ def consolidate_with_change(service: ModelSteps, chat_id: str, *, cancel: Cancel
                 else:
                     kept.append((i, j, sim))
             return kept
+
         judged = all((a.id, b.id) in verdicts for a, b, _ in merge_candidates(uow.read, chat_id, threshold))
-        path = (label if is_llm(label) else "llm") if verdicts and judged else ("rules" if is_llm(label) else label)
+        path = (
+            (label if is_llm(label) else "llm")
+            if verdicts and judged
+            else ("rules" if is_llm(label) else label)
+        )
         texts = {pair: v.merged for pair, v in verdicts.items() if v.same and v.merged}
-        report = consolidate_in(uow, chat_id, now, settings.lifecycle, decider=decider, texts=texts, label=path,
-                                judge="llm" if verdicts else "rules", cancel=cancel)
+        report = consolidate_in(
+            uow,
+            chat_id,
+            now,
+            settings.lifecycle,
+            decider=decider,
+            texts=texts,
+            label=path,
+            judge="llm" if verdicts else "rules",
+            cancel=cancel,
+        )
         report.kept_apart = list(apart)
         for keep_id, drop_id, sim in apart:
-            uow.audit(chat_id, ACTOR, "consolidate.kept_apart", drop_id, other=keep_id, similarity=round(sim, 4),
-                      judge="llm")
+            uow.audit(
+                chat_id,
+                ACTOR,
+                "consolidate.kept_apart",
+                drop_id,
+                other=keep_id,
+                similarity=round(sim, 4),
+                judge="llm",
+            )
         return report
-    return model_step(service, chat_id, lambda r: merge_candidates(r, chat_id, threshold)[:MAX_PAIRS], ask, write,
-                      cancel)
+
+    return model_step(
+        service, chat_id, lambda r: merge_candidates(r, chat_id, threshold)[:MAX_PAIRS], ask, write, cancel
+    )

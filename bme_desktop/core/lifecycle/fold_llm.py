@@ -34,17 +34,21 @@ def fold_groups(read: Reader, chat_id: str, settings: LifecycleSettings) -> list
     active = read.summaries(chat_id, status="active")
     groups: list[list[Summary]] = []
     for level in sorted({s.level for s in active}):
-        same = sorted((s for s in active if s.level == level),
-                      key=lambda s: (s.start_index if s.start_index is not None else -1, s.created_at))
+        same = sorted(
+            (s for s in active if s.level == level),
+            key=lambda s: (s.start_index if s.start_index is not None else -1, s.created_at),
+        )
         while len(same) > settings.fold_above:
-            groups.append(same[:settings.fold_above])
-            same = same[settings.fold_above:]
+            groups.append(same[: settings.fold_above])
+            same = same[settings.fold_above :]
     return groups
 
 
 def request_data(groups: list[list[Summary]]) -> dict[str, Any]:
-    return {"max_chars": ROLLUP_CHARS,
-            "groups": [{"id": i, "summaries": [s.text for s in group]} for i, group in enumerate(groups, 1)]}
+    return {
+        "max_chars": ROLLUP_CHARS,
+        "groups": [{"id": i, "summaries": [s.text for s in group]} for i, group in enumerate(groups, 1)],
+    }
 
 
 def parse_rollups(reply: Any, count: int) -> dict[int, str] | None:
@@ -52,20 +56,43 @@ def parse_rollups(reply: Any, count: int) -> dict[int, str] | None:
     return numbered_texts(reply, "rollups", count, MAX_CHARS)
 
 
-def fold_with_change(service: ModelSteps, chat_id: str, *, cancel: CancelToken | None = None
-                     ) -> tuple[SummaryReport, ChangeRecord]:
+def fold_with_change(
+    service: ModelSteps, chat_id: str, *, cancel: CancelToken | None = None
+) -> tuple[SummaryReport, ChangeRecord]:
     settings = service.settings
     now = service.now()
 
     def ask(groups: list[list[Summary]]) -> Asked[dict[int, str]] | None:
         if not groups:
             return None
-        return ask_model(service, chat_id, "fold", "fold", request_data(groups), SCHEMA,
-                         lambda reply: parse_rollups(reply, len(groups)), texts=[s.text for g in groups for s in g])
+        return ask_model(
+            service,
+            chat_id,
+            "fold",
+            "fold",
+            request_data(groups),
+            SCHEMA,
+            lambda reply: parse_rollups(reply, len(groups)),
+            texts=[s.text for g in groups for s in g],
+        )
 
-    def write(uow: UnitOfWork, groups: list[list[Summary]], asked: Asked[dict[int, str]] | None) -> SummaryReport:
+    def write(
+        uow: UnitOfWork, groups: list[list[Summary]], asked: Asked[dict[int, str]] | None
+    ) -> SummaryReport:
         answer = asked.value if asked is not None else None
-        proposed = {tuple(s.id for s in g): answer[i] for i, g in enumerate(groups, 1)} if answer is not None else {}
-        return fold_in(uow, chat_id, now, settings.lifecycle, proposed=proposed,
-                       label=asked.label if asked is not None else "rules", cancel=cancel)
-    return model_step(service, chat_id, lambda r: fold_groups(r, chat_id, settings.lifecycle), ask, write, cancel)
+        proposed = (
+            {tuple(s.id for s in g): answer[i] for i, g in enumerate(groups, 1)} if answer is not None else {}
+        )
+        return fold_in(
+            uow,
+            chat_id,
+            now,
+            settings.lifecycle,
+            proposed=proposed,
+            label=asked.label if asked is not None else "rules",
+            cancel=cancel,
+        )
+
+    return model_step(
+        service, chat_id, lambda r: fold_groups(r, chat_id, settings.lifecycle), ask, write, cancel
+    )

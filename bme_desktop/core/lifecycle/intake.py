@@ -19,8 +19,9 @@ from .schedule import new_card, retrievability, valid_card
 ACTOR = "lifecycle"
 
 
-def intake_in(uow: UnitOfWork, chat_id: str, node_ids: Iterable[str], now: float,
-              settings: LifecycleSettings) -> list[str]:
+def intake_in(
+    uow: UnitOfWork, chat_id: str, node_ids: Iterable[str], now: float, settings: LifecycleSettings
+) -> list[str]:
     """Give the listed memories a card and, if their tier needs review, ``pending`` status.
     Memories that already have a card are left alone (idempotent). Returns changed ids."""
     updates: dict[str, dict[str, Any]] = {}
@@ -35,7 +36,9 @@ def intake_in(uow: UnitOfWork, chat_id: str, node_ids: Iterable[str], now: float
         updates[node.id] = update
     if not updates:
         return []
-    batch_id = uow.begin_batch(chat_id, "upkeep", actor=ACTOR, description=f"intake of {len(updates)} new memories")
+    batch_id = uow.begin_batch(
+        chat_id, "upkeep", actor=ACTOR, description=f"intake of {len(updates)} new memories"
+    )
     changed = bulk_update_nodes(uow, chat_id, updates)
     uow.end_batch()
     pending = sum(1 for u in updates.values() if "review_status" in u)

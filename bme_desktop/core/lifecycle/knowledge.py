@@ -29,17 +29,30 @@ def _gather(read: Reader, chat_id: str, about: str, now: float, settings: Lifecy
     needle = about.strip().casefold()
     if not needle or read.chat_pk(chat_id) is None:
         return report
-    matches = [n for n in read.all_nodes(chat_id)
-               if needle in n.title.casefold() or needle in node_text(n.type, n.fields).casefold()]
+    matches = [
+        n
+        for n in read.all_nodes(chat_id)
+        if needle in n.title.casefold() or needle in node_text(n.type, n.fields).casefold()
+    ]
     degree: dict[str, int] = {}
     for edge in read.edges(chat_id, include_invalid=False):
         for end in {edge.from_id, edge.to_id}:
             degree[end] = degree.get(end, 0) + 1
     for n in matches:
-        report.hits.append(KnownMemory(
-            n.id, n.type, n.title, node_text(n.type, n.fields), n.recall_count,
-            round(current_retrievability(n, now, settings), 4), n.tier, n.review_status,
-            round(max(now - n.created_at, 0.0) / DAY, 2), degree.get(n.id, 0)))
+        report.hits.append(
+            KnownMemory(
+                n.id,
+                n.type,
+                n.title,
+                node_text(n.type, n.fields),
+                n.recall_count,
+                round(current_retrievability(n, now, settings), 4),
+                n.tier,
+                n.review_status,
+                round(max(now - n.created_at, 0.0) / DAY, 2),
+                degree.get(n.id, 0),
+            )
+        )
     report.hits.sort(key=lambda h: (-h.strength, -h.confirmations, h.id))
     return report
 

@@ -46,8 +46,11 @@ def build_report(read: Reader, chat_id: str, now: float, settings: LifecycleSett
         if n.tier == "long_term" and now - last >= settings.patrol_unused_days * DAY:
             report.long_unused.append(_item([n], f"unused for {(now - last) / DAY:.0f} days"))
         r = current_retrievability(n, now, settings)
-        if (n.tier == "long_term" and not n.pinned
-                and settings.dormant_below <= r < settings.dormant_below + settings.patrol_forget_margin):
+        if (
+            n.tier == "long_term"
+            and not n.pinned
+            and settings.dormant_below <= r < settings.dormant_below + settings.patrol_forget_margin
+        ):
             report.fading.append(_item([n], f"retrievability {r:.2f}"))
         if n.type == "fact" and not n.fields.get("category", "").strip():
             report.unclassified.append(_item([n], "fact without a category"))
@@ -66,21 +69,29 @@ def build_report(read: Reader, chat_id: str, now: float, settings: LifecycleSett
             report.contradictions.append(_item([a, b], "marked as contradicting"))
     facts: dict[tuple[str, str], list[Node]] = {}
     for n in nodes:
-        subject, category = n.fields.get("subject", "").strip().casefold(), n.fields.get("category", "").strip()
+        subject, category = (
+            n.fields.get("subject", "").strip().casefold(),
+            n.fields.get("category", "").strip(),
+        )
         if n.type == "fact" and subject and category:
             facts.setdefault((subject, category), []).append(n)
     for (subject, category), same in sorted(facts.items()):
         statements = {n.fields.get("statement", "").strip().casefold() for n in same}
         if len(statements) > 1:
-            report.contradictions.append(_item(same, f"{len(statements)} different {category} statements "
-                                                     f"about {subject}"))
+            report.contradictions.append(
+                _item(same, f"{len(statements)} different {category} statements about {subject}")
+            )
     for todo in open_items(read, chat_id, now, settings):
         if now - todo.last_mentioned > settings.working_expiry_days * DAY / 2:
             report.stale_todos.append(todo.text)
     plan = plan_retention(read, chat_id, now, settings)
     report.retiring = [PatrolItem([r.id], [r.title], _retire_note(r)) for r in plan.retire]
-    report.retention = {"total": len(plan.retire), "by_rule": plan.by_rule, "refused": plan.refused,
-                        "bin_expiring": plan.bin_expiring}
+    report.retention = {
+        "total": len(plan.retire),
+        "by_rule": plan.by_rule,
+        "refused": plan.refused,
+        "bin_expiring": plan.bin_expiring,
+    }
     report.cap(MAX_ITEMS)
     return report
 

@@ -38,6 +38,7 @@ def run_patrol(service: Memory, chat_id: str) -> dict[str, Any]:
 
     def op(uow: UnitOfWork) -> None:
         set_key(uow, chat_id, STATE_KEY, record)
+
     service.write(op)
     return record
 

@@ -60,10 +60,14 @@ def synthesise(nodes: list[Node], user: str | None) -> list[Trait]:
             trait = found.setdefault((kind, norm(text)), Trait(kind, text))
             if node_id not in trait.evidence:
                 trait.evidence.append(node_id)
+
     me = {*SELF, norm(user or "")}
     for n in sorted(nodes, key=lambda n: (n.created_at, n.id)):
-        if n.type == "fact" and n.fields.get("category") in KINDS and (user is None or norm(
-                n.fields.get("subject", "")) in me):
+        if (
+            n.type == "fact"
+            and n.fields.get("category") in KINDS
+            and (user is None or norm(n.fields.get("subject", "")) in me)
+        ):
             add(n.fields["category"], n.fields.get("statement", ""), n.id)
         elif n.type == "character" and user and norm(n.title) == norm(user):
             for part in _SPLIT.split(n.fields.get("traits", "")):
@@ -88,12 +92,23 @@ def _snapshots(raw: Any) -> list[dict[str, Any]]:
 
 
 def _load(raw: dict[str, Any]) -> Persona:
-    return Persona(int(raw["version"]), float(raw["at"]), raw.get("batch_id"),
-                   [Trait(tr["kind"], tr["text"], list(tr["evidence"])) for tr in raw["traits"]])
+    return Persona(
+        int(raw["version"]),
+        float(raw["at"]),
+        raw.get("batch_id"),
+        [Trait(tr["kind"], tr["text"], list(tr["evidence"])) for tr in raw["traits"]],
+    )
 
 
-def persona_in(uow: UnitOfWork, chat_id: str, now: float, settings: LifecycleSettings, *,
-               synthesiser: Synthesiser = synthesise, label: str = "rules") -> Persona | None:
+def persona_in(
+    uow: UnitOfWork,
+    chat_id: str,
+    now: float,
+    settings: LifecycleSettings,
+    *,
+    synthesiser: Synthesiser = synthesise,
+    label: str = "rules",
+) -> Persona | None:
     """Write a new snapshot when the profile changed; the new snapshot, or ``None``."""
     chat = uow.read.chat_row(chat_id, state=False) or {}
     nodes = [n for n in uow.read.all_nodes(chat_id) if is_injectable(n) and n.tier == "long_term"]
@@ -104,8 +119,9 @@ def persona_in(uow: UnitOfWork, chat_id: str, now: float, settings: LifecycleSet
         return None
     if snaps and [tr.to_json() for tr in traits] == snaps[-1]["traits"]:
         return None
-    batch_id = uow.begin_batch(chat_id, "persona", actor=ACTOR,
-                               description=f"persona snapshot ({len(traits)} traits) ({label})")
+    batch_id = uow.begin_batch(
+        chat_id, "persona", actor=ACTOR, description=f"persona snapshot ({len(traits)} traits) ({label})"
+    )
     version = (snaps[-1]["version"] + 1) if snaps else 1
     snap = {"version": version, "at": now, "batch_id": batch_id, "traits": [tr.to_json() for tr in traits]}
     set_key(uow, chat_id, "persona", {"snapshots": [*snaps, snap][-KEEP:]})
@@ -126,34 +142,44 @@ def auto_persona_in(uow: UnitOfWork, chat_id: str, now: float, settings: Lifecyc
 def _live(read: Reader, chat_id: str, persona: Persona, no: set[str]) -> Persona:
     ids = {i for tr in persona.traits for i in tr.evidence}
     ok = {n.id for n in read.nodes_by_ids(chat_id, ids) if is_injectable(n)}
-    traits = [Trait(tr.kind, tr.text, [i for i in tr.evidence if i in ok]) for tr in persona.traits
-              if norm(tr.text) not in no]
+    traits = [
+        Trait(tr.kind, tr.text, [i for i in tr.evidence if i in ok])
+        for tr in persona.traits
+        if norm(tr.text) not in no
+    ]
     return Persona(persona.version, persona.at, persona.batch_id, [tr for tr in traits if tr.evidence])
 
 
 def persona_history(service: Editing, chat_id: str) -> list[Persona]:
     """Every stored snapshot, oldest first, as written (evidence unchecked)."""
+
     def op(read: Reader) -> list[Persona]:
         return [_load(s) for s in _snapshots(read_key(read, chat_id, "persona"))]
+
     return service.read(op)
 
 
 def current_persona(service: Editing, chat_id: str) -> Persona | None:
     """The newest snapshot without rejected traits or traits whose evidence is gone."""
+
     def op(read: Reader) -> Persona | None:
         snaps = _snapshots(read_key(read, chat_id, "persona"))
         return _live(read, chat_id, _load(snaps[-1]), rejected(read, chat_id)) if snaps else None
+
     return service.read(op)
 
 
 def reject_trait(service: Editing, chat_id: str, trait: str, *, actor: str = "user") -> None:
     """The user says "that is not me": the trait leaves the profile and never comes back."""
+
     def fn(uow: UnitOfWork) -> None:
         uow.audit(chat_id, actor, "persona.reject", trait[:64], trait=trait)
+
     service.manual_write(chat_id, actor, "persona.reject_trait", fn)
 
 
 def unreject_trait(service: Editing, chat_id: str, trait: str, *, actor: str = "user") -> None:
     def fn(uow: UnitOfWork) -> None:
         uow.audit(chat_id, actor, "persona.unreject", trait[:64], trait=trait)
+
     service.manual_write(chat_id, actor, "persona.unreject_trait", fn)

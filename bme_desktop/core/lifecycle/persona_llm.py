@@ -40,9 +40,14 @@ def sources(read: Reader, chat_id: str) -> tuple[list[Node], str | None]:
 
 
 def request_data(nodes: list[Node], user: str | None) -> dict[str, Any]:
-    return {"user": user or "", "kinds": list(KINDS), "max_chars": TRAIT_CHARS,
-            "memories": [{"n": i, "type": n.type, "text": node_text(n.type, n.fields)}
-                         for i, n in enumerate(nodes, 1)]}
+    return {
+        "user": user or "",
+        "kinds": list(KINDS),
+        "max_chars": TRAIT_CHARS,
+        "memories": [
+            {"n": i, "type": n.type, "text": node_text(n.type, n.fields)} for i, n in enumerate(nodes, 1)
+        ],
+    }
 
 
 def parse_traits(reply: Any, ids: list[str]) -> list[Trait] | None:
@@ -64,8 +69,9 @@ def parse_traits(reply: Any, ids: list[str]) -> list[Trait] | None:
     return list(found.values())
 
 
-def persona_with_change(service: ModelSteps, chat_id: str, *, cancel: CancelToken | None = None
-                        ) -> tuple[Persona | None, ChangeRecord]:
+def persona_with_change(
+    service: ModelSteps, chat_id: str, *, cancel: CancelToken | None = None
+) -> tuple[Persona | None, ChangeRecord]:
     settings = service.settings
     now = service.now()
     Sources = tuple[list[Node], str | None]
@@ -75,8 +81,16 @@ def persona_with_change(service: ModelSteps, chat_id: str, *, cancel: CancelToke
         if not nodes:
             return None
         ids = [n.id for n in nodes]
-        return ask_model(service, chat_id, "persona", "persona", request_data(nodes, user), SCHEMA,
-                         lambda reply: parse_traits(reply, ids), texts=[node_text(n.type, n.fields) for n in nodes])
+        return ask_model(
+            service,
+            chat_id,
+            "persona",
+            "persona",
+            request_data(nodes, user),
+            SCHEMA,
+            lambda reply: parse_traits(reply, ids),
+            texts=[node_text(n.type, n.fields) for n in nodes],
+        )
 
     def write(uow: UnitOfWork, _found: Sources, asked: Asked[list[Trait]] | None) -> Persona | None:
         proposed, label = (asked.value, asked.label) if asked is not None else (None, "rules")
@@ -87,5 +101,7 @@ def persona_with_change(service: ModelSteps, chat_id: str, *, cancel: CancelToke
             live = {n.id for n in now_nodes}
             kept = [Trait(tr.kind, tr.text, [i for i in tr.evidence if i in live]) for tr in proposed]
             return [tr for tr in kept if tr.evidence]
+
         return persona_in(uow, chat_id, now, settings.lifecycle, synthesiser=synthesiser, label=label)
+
     return model_step(service, chat_id, lambda r: sources(r, chat_id), ask, write, cancel)

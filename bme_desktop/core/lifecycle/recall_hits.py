@@ -38,8 +38,9 @@ class HitReport:
     skipped: list[str] = field(default_factory=list)  # unknown, deleted, rejected, or archived for good
 
 
-def record_hits_in(uow: UnitOfWork, chat_id: str, node_ids: Iterable[str], now: float,
-                   settings: LifecycleSettings) -> HitReport:
+def record_hits_in(
+    uow: UnitOfWork, chat_id: str, node_ids: Iterable[str], now: float, settings: LifecycleSettings
+) -> HitReport:
     report = HitReport(chat_id)
     wanted = list(dict.fromkeys(node_ids))
     nodes = {n.id: n for n in uow.read.nodes_by_ids(chat_id, wanted)}
@@ -47,17 +48,31 @@ def record_hits_in(uow: UnitOfWork, chat_id: str, node_ids: Iterable[str], now: 
     flags: dict[str, dict[str, Any]] = {}
     for node_id in wanted:
         node = nodes.get(node_id)
-        if node is None or node.review_status == "rejected" or not (tiers.is_visible(node)
-                                                                     or tiers.is_sleeping(node)):
+        if (
+            node is None
+            or node.review_status == "rejected"
+            or not (tiers.is_visible(node) or tiers.is_sleeping(node))
+        ):
             report.skipped.append(node_id)
             continue
         if tiers.is_sleeping(node):  # asked for directly: back to long-term with a fresh card
             fresh = relearn(node.srs, now, node.importance, settings)
-            update: dict[str, Any] = {"srs": fresh, "tier": "long_term", "updated_at": now,
-                                      "recall_count": node.recall_count + 1,
-                                      "last_recalled_at": max(now, node.last_recalled_at or now)}
-            probe = Node(id=node.id, chat_id=chat_id, type=node.type, title=node.title, fields=node.fields,
-                         pinned=node.pinned, srs=fresh)
+            update: dict[str, Any] = {
+                "srs": fresh,
+                "tier": "long_term",
+                "updated_at": now,
+                "recall_count": node.recall_count + 1,
+                "last_recalled_at": max(now, node.last_recalled_at or now),
+            }
+            probe = Node(
+                id=node.id,
+                chat_id=chat_id,
+                type=node.type,
+                title=node.title,
+                fields=node.fields,
+                pinned=node.pinned,
+                srs=fresh,
+            )
             update["retrievability"] = retrievability(probe, now, settings)
             updates[node_id] = update
             flags[node_id] = {"woken_at": now, "woken_from": node.tier}
@@ -67,21 +82,32 @@ def record_hits_in(uow: UnitOfWork, chat_id: str, node_ids: Iterable[str], now: 
         card = node.srs if valid_card(node.srs) else new_card(node.created_at, node.importance, settings)
         assert card is not None
         outcome = review(card, now, settings)
-        update = {"srs": outcome.srs, "recall_count": node.recall_count + 1,
-                  "last_recalled_at": max(now, node.last_recalled_at or now)}
+        update = {
+            "srs": outcome.srs,
+            "recall_count": node.recall_count + 1,
+            "last_recalled_at": max(now, node.last_recalled_at or now),
+        }
         if node.tier == "short_term":
             status, extra = tiers.promotion_review(node.review_status, settings)
             update.update(tier="long_term", updated_at=now, review_status=status)
             flags[node_id] = {"promoted_at": now, **extra}
             report.promoted.append(node_id)
-        probe = Node(id=node.id, chat_id=chat_id, type=node.type, title=node.title, fields=node.fields,
-                     pinned=node.pinned, srs=outcome.srs)
+        probe = Node(
+            id=node.id,
+            chat_id=chat_id,
+            type=node.type,
+            title=node.title,
+            fields=node.fields,
+            pinned=node.pinned,
+            srs=outcome.srs,
+        )
         update["retrievability"] = retrievability(probe, now, settings)
         updates[node_id] = update
         report.reviewed[node_id] = outcome.rating
     if updates:
-        report.batch_id = uow.begin_batch(chat_id, "review", actor=ACTOR,
-                                          description=f"recall hits: {len(updates)} memories")
+        report.batch_id = uow.begin_batch(
+            chat_id, "review", actor=ACTOR, description=f"recall hits: {len(updates)} memories"
+        )
         bulk_update_nodes(uow, chat_id, updates, merge_flags=flags)
         uow.end_batch()
     return report

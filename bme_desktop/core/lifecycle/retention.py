@@ -74,15 +74,26 @@ class RetentionPlan:
         if r is None:
             return ""
         if r["rule"] == "all":
-            return f"retention refused: the rules would retire all {r['count']} memories of this chat; nothing retired"
+            return (
+                f"retention refused: the rules would retire all {r['count']} memories of this chat; "
+                "nothing retired"
+            )
         unit = "days" if r["rule"] == "max_age" else "memories"
-        return (f"retention refused: the {r['rule'].replace('_', ' ')} of {r['type']} ({r['limit']:g} {unit}) "
-                f"would retire all {r['count']} {r['type']} memories of this chat; nothing retired")
+        return (
+            f"retention refused: the {r['rule'].replace('_', ' ')} of {r['type']} ({r['limit']:g} {unit}) "
+            f"would retire all {r['count']} {r['type']} memories of this chat; nothing retired"
+        )
 
     def to_json(self) -> dict[str, Any]:
-        return {"chat_id": self.chat_id, "at": self.at, "total": len(self.retire), "by_rule": self.by_rule,
-                "retire": [asdict(r) for r in self.retire], "refused": self.refused,
-                "bin_expiring": self.bin_expiring}
+        return {
+            "chat_id": self.chat_id,
+            "at": self.at,
+            "total": len(self.retire),
+            "by_rule": self.by_rule,
+            "retire": [asdict(r) for r in self.retire],
+            "refused": self.refused,
+            "bin_expiring": self.bin_expiring,
+        }
 
 
 def retirable(row: RetentionRow) -> bool:
@@ -111,15 +122,25 @@ def plan_retention(read: Reader, chat_id: str, now: float, settings: LifecycleSe
     going: dict[str, Retirement] = {}
 
     def retire(row: RetentionRow, rule: str, limit: float) -> None:
-        going[row.id] = Retirement(row.id, row.type, row.title, rule, float(limit),
-                                   max(0.0, (now - row.created_at) / DAY), row.recall_count)
+        going[row.id] = Retirement(
+            row.id,
+            row.type,
+            row.title,
+            rule,
+            float(limit),
+            max(0.0, (now - row.created_at) / DAY),
+            row.recall_count,
+        )
 
     by_type: dict[str, list[RetentionRow]] = {}
     for row in rows:
         by_type.setdefault(row.type, []).append(row)
     for type_id, days in sorted(settings.retention_max_age_days.items()):
-        old = [r for r in by_type.get(type_id, []) if retirable(r) and r.recall_count == 0
-               and now - r.created_at > days * DAY]
+        old = [
+            r
+            for r in by_type.get(type_id, [])
+            if retirable(r) and r.recall_count == 0 and now - r.created_at > days * DAY
+        ]
         if old and len(old) == len(by_type[type_id]):
             plan.refused = {"rule": "max_age", "type": type_id, "count": len(old), "limit": days}
             return plan
@@ -133,7 +154,7 @@ def plan_retention(read: Reader, chat_id: str, now: float, settings: LifecycleSe
                 retire(row, "max_count", limit)
     kept = [r for r in rows if r.id not in going]
     if cap and len(kept) > cap:
-        for row in sorted((r for r in kept if retirable(r)), key=weakest_first)[:len(kept) - cap]:
+        for row in sorted((r for r in kept if retirable(r)), key=weakest_first)[: len(kept) - cap]:
             retire(row, "capacity", cap)
     if rows and len(going) == len(rows):
         plan.refused = {"rule": "all", "count": len(rows)}
@@ -160,15 +181,27 @@ def retention_in(uow: UnitOfWork, chat_id: str, now: float, settings: LifecycleS
     if plan.retire:
         report.retired = plan.by_rule
         parts = ", ".join(f"{n} by {rule.replace('_', ' ')}" for rule, n in report.retired.items())
-        report.batch_id = uow.begin_batch(chat_id, "retention", actor=ACTOR,
-                                          description=f"retention: {len(plan.retire)} to the recycle bin ({parts})")
+        report.batch_id = uow.begin_batch(
+            chat_id,
+            "retention",
+            actor=ACTOR,
+            description=f"retention: {len(plan.retire)} to the recycle bin ({parts})",
+        )
         uow.retire_nodes(chat_id, [r.id for r in plan.retire])
         uow.end_batch()
         uow.audit(chat_id, ACTOR, "retention", str(report.batch_id), **report.retired)
     if settings.recycle_bin_days > 0:
         report.bin_emptied, report.bin_links_emptied = uow.empty_bin(
-            chat_id, now - settings.recycle_bin_days * DAY, nodes=plan.bin_expiring > 0)
+            chat_id, now - settings.recycle_bin_days * DAY, nodes=plan.bin_expiring > 0
+        )
     if report.bin_emptied or report.bin_links_emptied:
-        uow.audit(chat_id, ACTOR, "bin.expire", None, memories=report.bin_emptied, links=report.bin_links_emptied,
-                  days=settings.recycle_bin_days)
+        uow.audit(
+            chat_id,
+            ACTOR,
+            "bin.expire",
+            None,
+            memories=report.bin_emptied,
+            links=report.bin_links_emptied,
+            days=settings.recycle_bin_days,
+        )
     return report

@@ -24,12 +24,23 @@ if TYPE_CHECKING:
 
 def pending(service: Editing, chat_id: str, *, limit: int = 200, offset: int = 0) -> tuple[list[Node], int]:
     """Memories waiting for review, oldest first, and how many there are."""
-    return service.search_nodes(chat_id, NodeQuery(review_status="pending", limit=limit, offset=offset,
-                                                   order_by="created_at", descending=False))
+    return service.search_nodes(
+        chat_id,
+        NodeQuery(
+            review_status="pending", limit=limit, offset=offset, order_by="created_at", descending=False
+        ),
+    )
 
 
-def _decide(service: Editing, chat_id: str, node_ids: Sequence[str], status: str, action: str,
-            actor: str, reason: str | None = None) -> list[Node]:
+def _decide(
+    service: Editing,
+    chat_id: str,
+    node_ids: Sequence[str],
+    status: str,
+    action: str,
+    actor: str,
+    reason: str | None = None,
+) -> list[Node]:
     ids = list(dict.fromkeys(node_ids))
     if not ids:
         raise ValidationError("node_ids", "name at least one memory")
@@ -47,6 +58,7 @@ def _decide(service: Editing, chat_id: str, node_ids: Sequence[str], status: str
             uow.audit(chat_id, actor, action, node_id, previous=node.review_status, reason=reason)
             out.append(updated)
         return out
+
     result: list[Node] = service.manual_write(chat_id, actor, f"{action} ({len(ids)})", op)
     return result
 
@@ -54,8 +66,15 @@ def _decide(service: Editing, chat_id: str, node_ids: Sequence[str], status: str
 DECISIONS = {"approved": "review.approve", "rejected": "review.reject", "pending": "review.reopen"}
 
 
-def decide(service: Editing, chat_id: str, node_ids: Sequence[str], status: str, *, actor: str = "user",
-           reason: str | None = None) -> list[Node]:
+def decide(
+    service: Editing,
+    chat_id: str,
+    node_ids: Sequence[str],
+    status: str,
+    *,
+    actor: str = "user",
+    reason: str | None = None,
+) -> list[Node]:
     """Set the review status of memories as a review decision (not an edit: a later edit of
     their source messages still rolls them back and extracts them again)."""
     if status not in DECISIONS:
@@ -68,24 +87,32 @@ def approve(service: Editing, chat_id: str, node_ids: Sequence[str], *, actor: s
     return _decide(service, chat_id, node_ids, "approved", "review.approve", actor)
 
 
-def reject(service: Editing, chat_id: str, node_ids: Sequence[str], *, actor: str = "user",
-           reason: str | None = None) -> list[Node]:
+def reject(
+    service: Editing, chat_id: str, node_ids: Sequence[str], *, actor: str = "user", reason: str | None = None
+) -> list[Node]:
     """Reject memories: they stay (for provenance) but are never injected, and promotions
     or later passes never put them back to pending."""
     return _decide(service, chat_id, node_ids, "rejected", "review.reject", actor, reason)
 
 
-def edit_and_approve(service: Editing, chat_id: str, node_id: str, patch: dict[str, Any], *,
-                     actor: str = "user") -> Node:
+def edit_and_approve(
+    service: Editing, chat_id: str, node_id: str, patch: dict[str, Any], *, actor: str = "user"
+) -> Node:
     """Correct a pending memory and approve it in one step (the edit is the user's version)."""
+
     def op(uow: UnitOfWork) -> Node:
         before = editing.require_node(uow, chat_id, node_id)
         updated = editing.patch_node(uow, chat_id, node_id, {**patch, "review_status": "approved"})
-        updated.flags = {**updated.flags, "reviewed": {"status": "approved", "by": actor, "at": uow.now,
-                                                       "edited": sorted(patch)}}
+        updated.flags = {
+            **updated.flags,
+            "reviewed": {"status": "approved", "by": actor, "at": uow.now, "edited": sorted(patch)},
+        }
         uow.put_node(updated)
-        uow.audit(chat_id, actor, "review.edit", node_id, previous=before.review_status, changed=sorted(patch))
+        uow.audit(
+            chat_id, actor, "review.edit", node_id, previous=before.review_status, changed=sorted(patch)
+        )
         return updated
+
     result: Node = service.manual_write(chat_id, actor, "update_node", op)
     return result
 

@@ -19,8 +19,16 @@ if TYPE_CHECKING:
     from ..ports import Editing
 
 MAX_SOURCES = 4  # the messages shown under a card; the rest are counted
-REASONS = ("kept_after_rollback", "promoted", "compressed", "reopened", "new_long_term", "new", "edited_pending",
-           "marked")
+REASONS = (
+    "kept_after_rollback",
+    "promoted",
+    "compressed",
+    "reopened",
+    "new_long_term",
+    "new",
+    "edited_pending",
+    "marked",
+)
 
 
 def review_reason(node: Node, settings: LifecycleSettings) -> ReviewReason:
@@ -55,5 +63,9 @@ def review_card(service: Editing, chat_id: str, node_id: str) -> ReviewCard:
         sources = [m for m in service.messages(chat_id, shown[0], shown[-1]) if m.index in wanted]
     else:
         sources = [m for i in shown for m in service.messages(chat_id, i, i)]
-    return ReviewCard(node=node, reason=review_reason(node, service.settings.lifecycle), sources=sources,
-                      more_sources=len(indices) - len(shown))
+    return ReviewCard(
+        node=node,
+        reason=review_reason(node, service.settings.lifecycle),
+        sources=sources,
+        more_sources=len(indices) - len(shown),
+    )

@@ -49,8 +49,11 @@ def pool_of(node: Node) -> str:
 
 def half_life_days(pool: str, settings: LifecycleSettings) -> float:
     """Days for retrievability to halve once a card is overdue; ``inf`` for never."""
-    return {"slow": settings.half_life_slow_days, "medium": settings.half_life_medium_days,
-            "fast": settings.half_life_fast_days}.get(pool, math.inf)
+    return {
+        "slow": settings.half_life_slow_days,
+        "medium": settings.half_life_medium_days,
+        "fast": settings.half_life_fast_days,
+    }.get(pool, math.inf)
 
 
 def _dt(ts: float) -> datetime:
@@ -58,17 +61,30 @@ def _dt(ts: float) -> datetime:
 
 
 def _to_card(srs: dict[str, Any]) -> Card:
-    return Card(card_id=1, state=State(int(srs["state"])), step=None, stability=float(srs["stability"]),
-                difficulty=float(srs["difficulty"]), due=_dt(float(srs["due"])),
-                last_review=_dt(float(srs["last_review"])))
+    return Card(
+        card_id=1,
+        state=State(int(srs["state"])),
+        step=None,
+        stability=float(srs["stability"]),
+        difficulty=float(srs["difficulty"]),
+        due=_dt(float(srs["due"])),
+        last_review=_dt(float(srs["last_review"])),
+    )
 
 
 def _from_card(card: Card, reps: int, lapses: int) -> dict[str, Any]:
     assert card.stability is not None and card.difficulty is not None and card.last_review is not None
-    return {"v": CARD_VERSION, "algo": "fsrs6", "state": int(card.state.value),
-            "stability": round(float(card.stability), 6), "difficulty": round(float(card.difficulty), 6),
-            "last_review": card.last_review.timestamp(), "due": card.due.timestamp(),
-            "reps": reps, "lapses": lapses}
+    return {
+        "v": CARD_VERSION,
+        "algo": "fsrs6",
+        "state": int(card.state.value),
+        "stability": round(float(card.stability), 6),
+        "difficulty": round(float(card.difficulty), 6),
+        "last_review": card.last_review.timestamp(),
+        "due": card.due.timestamp(),
+        "reps": reps,
+        "lapses": lapses,
+    }
 
 
 def valid_card(srs: Any) -> bool:
@@ -76,8 +92,10 @@ def valid_card(srs: Any) -> bool:
     if not isinstance(srs, dict) or srs.get("v") != CARD_VERSION:
         return False
     try:
-        return all(math.isfinite(float(srs[k])) for k in ("stability", "difficulty", "last_review", "due")) \
+        return (
+            all(math.isfinite(float(srs[k])) for k in ("stability", "difficulty", "last_review", "due"))
             and float(srs["stability"]) > 0
+        )
     except (KeyError, TypeError, ValueError):
         return False
 
@@ -132,11 +150,14 @@ def review(srs: dict[str, Any], at: float, settings: LifecycleSettings) -> Revie
         new_s = old_s + (new_s - old_s) * cap / old_s  # soft cap: gains shrink above the cap
         card.stability = new_s
         card.due = _dt(at + new_s * DAY)
-    return ReviewOutcome(_from_card(card, int(srs.get("reps", 0)) + 1, int(srs.get("lapses", 0))), rating.name)
+    return ReviewOutcome(
+        _from_card(card, int(srs.get("reps", 0)) + 1, int(srs.get("lapses", 0))), rating.name
+    )
 
 
-def relearn(srs: dict[str, Any] | None, at: float, importance: float,
-            settings: LifecycleSettings) -> dict[str, Any]:
+def relearn(
+    srs: dict[str, Any] | None, at: float, importance: float, settings: LifecycleSettings
+) -> dict[str, Any]:
     """A woken memory starts a fresh card at ``at`` (keeping its difficulty) and counts a lapse."""
     card = new_card(at, importance, settings)
     if srs is not None and valid_card(srs):
@@ -146,8 +167,12 @@ def relearn(srs: dict[str, Any] | None, at: float, importance: float,
     return card
 
 
-def retrievability_array(now: float, last_review: npt.NDArray[np.float64], stability: npt.NDArray[np.float64],
-                         half_life: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+def retrievability_array(
+    now: float,
+    last_review: npt.NDArray[np.float64],
+    stability: npt.NDArray[np.float64],
+    half_life: npt.NDArray[np.float64],
+) -> npt.NDArray[np.float64]:
     """Vectorised retrievability at ``now``; ``half_life`` is ``inf`` for never-pool cards.
     Elapsed time below zero (a clock that went backwards) counts as zero."""
     s = np.maximum(stability, MIN_STABILITY)

@@ -35,7 +35,7 @@ def _grams(text: str) -> Iterator[str]:
         yield t
     for n in (2, 3):
         for i in range(len(t) - n + 1):
-            yield t[i:i + n]
+            yield t[i : i + n]
 
 
 def text_matrix(texts: Sequence[str]) -> npt.NDArray[np.float32]:
@@ -54,7 +54,9 @@ def lexical_similarity(a: str, b: str) -> float:
     return float(m[0] @ m[1])
 
 
-def pairs_above(m: npt.NDArray[np.float32], floor: float, per_row: int = PER_ROW) -> list[tuple[int, int, float]]:
+def pairs_above(
+    m: npt.NDArray[np.float32], floor: float, per_row: int = PER_ROW
+) -> list[tuple[int, int, float]]:
     """Pairs ``i < j`` with cosine ≥ ``floor``, highest first (ties by index): for each ``i``
     its ``per_row`` most similar later partners. The cap keeps a chat of many near-identical
     memories from producing n²/2 pairs (10k alike memories would otherwise take gigabytes);
@@ -67,7 +69,7 @@ def pairs_above(m: npt.NDArray[np.float32], floor: float, per_row: int = PER_ROW
     columns = np.arange(n)
     k = min(per_row, n)
     for start in range(0, n, block):
-        sims = m[start:start + block] @ m.T
+        sims = m[start : start + block] @ m.T
         rows_here = np.arange(start, start + sims.shape[0])
         sims[columns[None, :] <= rows_here[:, None]] = -1.0  # only later partners
         top = np.argpartition(-sims, k - 1, axis=1)[:, :k]

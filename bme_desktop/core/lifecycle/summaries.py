@@ -68,14 +68,16 @@ def _uncovered(read: Reader, chat_id: str) -> list[Batch]:
     """The extraction batches past the last small summary (read in SQL: this runs after every
     extraction batch, and reading the whole chat's batches each time grew with the chat)."""
     covered = read.summaries_end(chat_id, 0)
-    return read.batches(chat_id, status="applied", kind="extract", read_to_above=-1 if covered is None else covered)
+    return read.batches(
+        chat_id, status="applied", kind="extract", read_to_above=-1 if covered is None else covered
+    )
 
 
 def pending_groups(read: Reader, chat_id: str, settings: LifecycleSettings) -> list[list[Batch]]:
     """The extraction batches each next small summary will cover, oldest first."""
     pending = _uncovered(read, chat_id)
     every = settings.summary_every
-    return [pending[i:i + every] for i in range(0, len(pending) - every + 1, every)]
+    return [pending[i : i + every] for i in range(0, len(pending) - every + 1, every)]
 
 
 @dataclass
@@ -89,11 +91,16 @@ class SummarySource:
 
 _GREETINGS = re.compile(
     r"^(?:hi|hey|hello|welcome|thanks?|thank you|good (?:morning|evening|night|afternoon)|bye|goodbye|yes|no|"
-    r"yeah|okay|ok|oh|ah|um|well|sure|deal|right|see you)\b|^(?:你好|您好|欢迎|谢谢|早上好|晚上好|晚安|再见|好的|好啦|嗯|哦|啊|哈)",
-    re.I)
+    r"yeah|okay|ok|oh|ah|um|well|sure|deal|right|see you)\b|^(?:你好|您好|欢迎|谢谢|早上好|晚上好|晚安|再见|"
+    r"好的|好啦|嗯|哦|啊|哈)",
+    re.I,
+)
 _DECISION = re.compile(
-    r"\b(?:must|have to|need to|will|promise[sd]?|decide[sd]?|plan(?:s|ned)? to|let'?s|agree[sd]?|vow(?:s|ed)?|"
-    r"going to|find|search)\b|必须|一定要|决定|答应|打算|要去|寻找|约好|发誓|计划", re.I)
+    r"\b(?:must|have to|need to|will|promise[sd]?|decide[sd]?|plan(?:s|ned)? to|let'?s|agree[sd]?|vow(?:s|"
+    r"ed)?|"
+    r"going to|find|search)\b|必须|一定要|决定|答应|打算|要去|寻找|约好|发誓|计划",
+    re.I,
+)
 _FIRST_PERSON = re.compile(r"^(?:i|i'm|i've|i'll|i'd|my|we|we're|we'll|our)\b|^我", re.I)
 _DECOR = re.compile(r"[*\"“”「」『』]+")
 ECHO_SHARE = 0.7  # a sentence whose words an earlier candidate mostly holds is an echo
@@ -115,10 +122,21 @@ def summary_source(read: Reader, chat_id: str, batches: list[Batch]) -> SummaryS
     end = max(b.read_to or 0 for b in batches)
     nodes = read.all_nodes(chat_id, batch_ids=ids)
     events = [n for n in nodes if n.type == "event"] or nodes
-    names = sorted({n.title for n in nodes if n.type in ("character", "location") and n.title
-                    and min(n.source_indices, default=start) >= start}, key=len, reverse=True)
-    texts = [node_text(n.type, n.fields) for n in sorted(events, key=lambda n: (min(n.source_indices, default=0),
-                                                                                   n.created_at))]
+    names = sorted(
+        {
+            n.title
+            for n in nodes
+            if n.type in ("character", "location")
+            and n.title
+            and min(n.source_indices, default=start) >= start
+        },
+        key=len,
+        reverse=True,
+    )
+    texts = [
+        node_text(n.type, n.fields)
+        for n in sorted(events, key=lambda n: (min(n.source_indices, default=0), n.created_at))
+    ]
     candidates: list[tuple[float, int, str]] = []
     seen: list[frozenset[str]] = []
     for message in read.messages(chat_id, start, end):
@@ -126,8 +144,13 @@ def summary_source(read: Reader, chat_id: str, batches: list[Batch]) -> SummaryS
         for k, raw in enumerate(sentences(message.text)):
             sentence = _clean(raw)
             terms = term_set(sentence)
-            if len(terms) < 3 or _GREETINGS.match(sentence) or is_question(sentence) or "?" in sentence \
-                    or "？" in sentence:
+            if (
+                len(terms) < 3
+                or _GREETINGS.match(sentence)
+                or is_question(sentence)
+                or "?" in sentence
+                or "？" in sentence
+            ):
                 continue
             if any(len(terms & old) >= ECHO_SHARE * len(terms) for old in seen):
                 continue
@@ -152,9 +175,16 @@ def summary_source(read: Reader, chat_id: str, batches: list[Batch]) -> SummaryS
     return SummarySource(start, end, [n.id for n in events], texts, candidates)
 
 
-def summarize_in(uow: UnitOfWork, chat_id: str, now: float, settings: LifecycleSettings, *,
-                 proposed: Mapping[tuple[int, int], str] | None = None, label: str = "rules",
-                 cancel: CancelToken | None = None) -> SummaryReport:
+def summarize_in(
+    uow: UnitOfWork,
+    chat_id: str,
+    now: float,
+    settings: LifecycleSettings,
+    *,
+    proposed: Mapping[tuple[int, int], str] | None = None,
+    label: str = "rules",
+    cancel: CancelToken | None = None,
+) -> SummaryReport:
     """Write the due small summaries. ``proposed`` maps a ``(start, end)`` range to a text the
     LLM wrote for it; other ranges get the extractive text, their description says ``label``."""
     report = SummaryReport()
@@ -165,11 +195,27 @@ def summarize_in(uow: UnitOfWork, chat_id: str, now: float, settings: LifecycleS
         text = (proposed or {}).get((start, end))
         path = (label if is_llm(label) else "llm") if text else ("rules" if is_llm(label) else label)
         text = text or compose(src.candidates, SMALL_CHARS)
-        batch_id = uow.begin_batch(chat_id, "summarize", actor=ACTOR, read_from=start, read_to=end,
-                                   description=f"summary of messages {start}–{end} ({path})")
-        summary = Summary(id=uuid.uuid4().hex, chat_id=chat_id, level=0, kind="small", status="active",
-                          text=text or "(nothing to summarise)", start_index=start, end_index=end,
-                          source_ids=src.source_ids, batch_id=None, created_at=now)
+        batch_id = uow.begin_batch(
+            chat_id,
+            "summarize",
+            actor=ACTOR,
+            read_from=start,
+            read_to=end,
+            description=f"summary of messages {start}–{end} ({path})",
+        )
+        summary = Summary(
+            id=uuid.uuid4().hex,
+            chat_id=chat_id,
+            level=0,
+            kind="small",
+            status="active",
+            text=text or "(nothing to summarise)",
+            start_index=start,
+            end_index=end,
+            source_ids=src.source_ids,
+            batch_id=None,
+            created_at=now,
+        )
         uow.put_summary(summary)
         uow.end_batch()
         report.batch_ids.append(batch_id)
@@ -177,9 +223,16 @@ def summarize_in(uow: UnitOfWork, chat_id: str, now: float, settings: LifecycleS
     return report
 
 
-def fold_in(uow: UnitOfWork, chat_id: str, now: float, settings: LifecycleSettings, *,
-            proposed: Mapping[tuple[str, ...], str] | None = None, label: str = "rules",
-            cancel: CancelToken | None = None) -> SummaryReport:
+def fold_in(
+    uow: UnitOfWork,
+    chat_id: str,
+    now: float,
+    settings: LifecycleSettings,
+    *,
+    proposed: Mapping[tuple[str, ...], str] | None = None,
+    label: str = "rules",
+    cancel: CancelToken | None = None,
+) -> SummaryReport:
     """Fold every overflowing level. ``proposed`` maps the ids of a group of children (oldest
     first) to a text the LLM wrote for it; other groups get the extractive text and ``label``."""
     report = SummaryReport()
@@ -187,24 +240,47 @@ def fold_in(uow: UnitOfWork, chat_id: str, now: float, settings: LifecycleSettin
         checkpoint(cancel)
         active = uow.read.summaries(chat_id, status="active")
         levels = sorted({s.level for s in active})
-        level = next((lv for lv in levels if sum(1 for s in active if s.level == lv) > settings.fold_above), None)
+        level = next(
+            (lv for lv in levels if sum(1 for s in active if s.level == lv) > settings.fold_above), None
+        )
         if level is None:
             return report
-        children = sorted((s for s in active if s.level == level),
-                          key=lambda s: (s.start_index if s.start_index is not None else -1, s.created_at))
-        children = children[:settings.fold_above]
-        candidates = [(10.0 - k, i * 100 + k, sentence) for i, child in enumerate(children)
-                      for k, sentence in enumerate(sentences(child.text)[:2])]
+        children = sorted(
+            (s for s in active if s.level == level),
+            key=lambda s: (s.start_index if s.start_index is not None else -1, s.created_at),
+        )
+        children = children[: settings.fold_above]
+        candidates = [
+            (10.0 - k, i * 100 + k, sentence)
+            for i, child in enumerate(children)
+            for k, sentence in enumerate(sentences(child.text)[:2])
+        ]
         starts = [s.start_index for s in children if s.start_index is not None]
         ends = [s.end_index for s in children if s.end_index is not None]
         start, end = (min(starts) if starts else None), (max(ends) if ends else None)
         text = (proposed or {}).get(tuple(s.id for s in children))
         path = (label if is_llm(label) else "llm") if text else ("rules" if is_llm(label) else label)
-        batch_id = uow.begin_batch(chat_id, "fold", actor=ACTOR, read_from=start, read_to=end,
-                                   description=f"fold {len(children)} level-{level} summaries ({path})")
-        rollup = Summary(id=uuid.uuid4().hex, chat_id=chat_id, level=level + 1, kind="rollup", status="active",
-                         text=text or compose(candidates, ROLLUP_CHARS), start_index=start, end_index=end,
-                         source_ids=[s.id for s in children], batch_id=None, created_at=now)
+        batch_id = uow.begin_batch(
+            chat_id,
+            "fold",
+            actor=ACTOR,
+            read_from=start,
+            read_to=end,
+            description=f"fold {len(children)} level-{level} summaries ({path})",
+        )
+        rollup = Summary(
+            id=uuid.uuid4().hex,
+            chat_id=chat_id,
+            level=level + 1,
+            kind="rollup",
+            status="active",
+            text=text or compose(candidates, ROLLUP_CHARS),
+            start_index=start,
+            end_index=end,
+            source_ids=[s.id for s in children],
+            batch_id=None,
+            created_at=now,
+        )
         uow.put_summary(rollup)
         for child in children:
             uow.put_summary(replace(child, status="folded"))
@@ -212,5 +288,3 @@ def fold_in(uow: UnitOfWork, chat_id: str, now: float, settings: LifecycleSettin
         uow.end_batch()
         report.batch_ids.append(batch_id)
         report.created.append(rollup.id)
-
-

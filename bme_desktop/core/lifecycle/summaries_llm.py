@@ -26,9 +26,13 @@ MAX_TEXTS = 40
 
 
 def request_data(sources: list[SummarySource]) -> dict[str, Any]:
-    return {"max_chars": SMALL_CHARS,
-            "ranges": [{"id": i, "messages": f"{s.start}-{s.end}", "memories": s.texts[:MAX_TEXTS]}
-                       for i, s in enumerate(sources, 1)]}
+    return {
+        "max_chars": SMALL_CHARS,
+        "ranges": [
+            {"id": i, "messages": f"{s.start}-{s.end}", "memories": s.texts[:MAX_TEXTS]}
+            for i, s in enumerate(sources, 1)
+        ],
+    }
 
 
 def parse_summaries(reply: Any, count: int) -> dict[int, str] | None:
@@ -36,21 +40,48 @@ def parse_summaries(reply: Any, count: int) -> dict[int, str] | None:
     return numbered_texts(reply, "summaries", count, MAX_CHARS)
 
 
-def summarize_with_change(service: ModelSteps, chat_id: str, *, cancel: CancelToken | None = None
-                          ) -> tuple[SummaryReport, ChangeRecord]:
+def summarize_with_change(
+    service: ModelSteps, chat_id: str, *, cancel: CancelToken | None = None
+) -> tuple[SummaryReport, ChangeRecord]:
     settings = service.settings
     now = service.now()
 
     def ask(sources: list[SummarySource]) -> Asked[dict[int, str]] | None:
         if not sources:
             return None
-        return ask_model(service, chat_id, "summarize", "summarize", request_data(sources), SCHEMA,
-                         lambda reply: parse_summaries(reply, len(sources)), texts=[t for s in sources for t in s.texts])
+        return ask_model(
+            service,
+            chat_id,
+            "summarize",
+            "summarize",
+            request_data(sources),
+            SCHEMA,
+            lambda reply: parse_summaries(reply, len(sources)),
+            texts=[t for s in sources for t in s.texts],
+        )
 
-    def write(uow: UnitOfWork, sources: list[SummarySource], asked: Asked[dict[int, str]] | None) -> SummaryReport:
+    def write(
+        uow: UnitOfWork, sources: list[SummarySource], asked: Asked[dict[int, str]] | None
+    ) -> SummaryReport:
         answer = asked.value if asked is not None else None
-        proposed = {(s.start, s.end): answer[i] for i, s in enumerate(sources, 1)} if answer is not None else {}
-        return summarize_in(uow, chat_id, now, settings.lifecycle, proposed=proposed,
-                            label=asked.label if asked is not None else "rules", cancel=cancel)
-    return model_step(service, chat_id, lambda r: [summary_source(r, chat_id, g) for g in pending_groups(
-        r, chat_id, settings.lifecycle)], ask, write, cancel)
+        proposed = (
+            {(s.start, s.end): answer[i] for i, s in enumerate(sources, 1)} if answer is not None else {}
+        )
+        return summarize_in(
+            uow,
+            chat_id,
+            now,
+            settings.lifecycle,
+            proposed=proposed,
+            label=asked.label if asked is not None else "rules",
+            cancel=cancel,
+        )
+
+    return model_step(
+        service,
+        chat_id,
+        lambda r: [summary_source(r, chat_id, g) for g in pending_groups(r, chat_id, settings.lifecycle)],
+        ask,
+        write,
+        cancel,
+    )

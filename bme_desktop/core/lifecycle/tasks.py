@@ -23,12 +23,20 @@ Step = Callable[[UnitOfWork, str, float, LifecycleSettings], Any]
 class CancellableStep(Protocol):
     """A step that also takes ``cancel=`` (checked in its loops)."""
 
-    def __call__(self, uow: UnitOfWork, chat_id: str, now: float, settings: LifecycleSettings, *,
-                 cancel: CancelToken | None = None) -> Any: ...
+    def __call__(
+        self,
+        uow: UnitOfWork,
+        chat_id: str,
+        now: float,
+        settings: LifecycleSettings,
+        *,
+        cancel: CancelToken | None = None,
+    ) -> Any: ...
 
 
-def run_step(service: Memory, chat_id: str, step: Step, cancel: CancelToken | None = None
-             ) -> tuple[Any, ChangeRecord]:
+def run_step(
+    service: Memory, chat_id: str, step: Step, cancel: CancelToken | None = None
+) -> tuple[Any, ChangeRecord]:
     """Run ``step(uow, chat_id, now, settings)`` in one write; its result and the change record.
     ``cancel`` is checked before the commit (a cancelled step's write rolls back)."""
     settings = service.settings.lifecycle
@@ -39,6 +47,7 @@ def run_step(service: Memory, chat_id: str, step: Step, cancel: CancelToken | No
         result = step(uow, chat_id, now, settings)
         checkpoint(cancel)
         return result, copy_change(uow, chat_id)
+
     with acting(Initiator.UPKEEP):
         return service.write(op)
 
@@ -51,8 +60,10 @@ def run_upkeep(service: Memory, chat_id: str) -> UpkeepReport:
 
 def _task(service: Memory, step: CancellableStep) -> CancellableTask:
     """A maintenance task running ``step`` in one write, with ``cancel`` handed to the step."""
+
     def task(chat_id: str, cancel: CancelToken | None) -> ChangeRecord:
         return run_step(service, chat_id, partial(step, cancel=cancel), cancel)[1]
+
     return CancellableTask(task)
 
 
@@ -62,9 +73,15 @@ def steps() -> dict[str, Step]:
     from .consolidate import consolidate_in
     from .persona import persona_in
     from .summaries import fold_in, summarize_in
-    table: dict[str, Step] = {"upkeep": upkeep_in, "consolidate": consolidate_in, "summarize": summarize_in,
-                              "fold": fold_in, "compress": compress_in,
-                              "persona": persona_in}
+
+    table: dict[str, Step] = {
+        "upkeep": upkeep_in,
+        "consolidate": consolidate_in,
+        "summarize": summarize_in,
+        "fold": fold_in,
+        "compress": compress_in,
+        "persona": persona_in,
+    }
     return table
 
 
@@ -74,9 +91,16 @@ def after_extraction_steps() -> dict[str, Step]:
     from .persona import auto_persona_in
     from .reflect import auto_reflect_in
     from .working_memory import working_in
+
     table = steps()
-    return {"summarize": table["summarize"], "fold": table["fold"], "compress": auto_compress_in,
-            "reflect": auto_reflect_in, "persona": auto_persona_in, "working": working_in}
+    return {
+        "summarize": table["summarize"],
+        "fold": table["fold"],
+        "compress": auto_compress_in,
+        "reflect": auto_reflect_in,
+        "persona": auto_persona_in,
+        "working": working_in,
+    }
 
 
 def register_tasks(service: TaskRegistry) -> None:
@@ -86,11 +110,17 @@ def register_tasks(service: TaskRegistry) -> None:
     from .persona_llm import persona_with_change
     from .reflect import reflect_with_change
     from .summaries_llm import summarize_with_change
+
     service.add_maintenance_task("upkeep", _task(service, upkeep_in))
     # tasks that may ask an LLM first (outside the write), then write what it proposed
     with_change: dict[str, Callable[..., tuple[Any, ChangeRecord]]] = {
-        "reflect": reflect_with_change, "summarize": summarize_with_change, "compress": compress_with_change,
-        "persona": persona_with_change, "consolidate": consolidate_with_change, "fold": fold_with_change}
+        "reflect": reflect_with_change,
+        "summarize": summarize_with_change,
+        "compress": compress_with_change,
+        "persona": persona_with_change,
+        "consolidate": consolidate_with_change,
+        "fold": fold_with_change,
+    }
     for name, run in with_change.items():
         service.add_maintenance_task(name, _llm_task(service, run))
 
@@ -98,4 +128,5 @@ def register_tasks(service: TaskRegistry) -> None:
 def _llm_task(service: TaskRegistry, run: Callable[..., tuple[Any, ChangeRecord]]) -> CancellableTask:
     def task(chat_id: str, cancel: CancelToken | None) -> ChangeRecord:
         return run(service, chat_id, cancel=cancel)[1]
+
     return CancellableTask(task)

@@ -91,8 +91,9 @@ def decide(now: float, inputs: TierInputs, settings: LifecycleSettings) -> TierM
     went backwards) has age zero, so nothing expires early."""
     short = inputs.tier == "short_term"
     age_s = np.maximum(now - inputs.created_at, 0.0)
-    promote = short & ((inputs.importance >= settings.promote_importance) | (inputs.recall_count > 0)
-                       | inputs.pinned)
+    promote = short & (
+        (inputs.importance >= settings.promote_importance) | (inputs.recall_count > 0) | inputs.pinned
+    )
     expire = short & ~promote & (age_s >= settings.short_term_hours * 3600.0)
     sleep = (inputs.tier == "long_term") & ~inputs.pinned & (inputs.retrievability < settings.dormant_below)
     return TierMoves(promote=promote, expire=expire, sleep=sleep)

@@ -55,9 +55,15 @@ class UpkeepReport:
     bin_emptied: int = 0  # memories the recycle bin deleted for good
 
     def counts(self) -> dict[str, int]:
-        return {"scanned": self.scanned, "cards_created": self.cards_created, "pending": self.pending,
-                "promoted": self.promoted, "expired": self.expired, "dormant": self.dormant,
-                "retrievability_updated": self.retrievability_updated}
+        return {
+            "scanned": self.scanned,
+            "cards_created": self.cards_created,
+            "pending": self.pending,
+            "promoted": self.promoted,
+            "expired": self.expired,
+            "dormant": self.dormant,
+            "retrievability_updated": self.retrievability_updated,
+        }
 
 
 def _pool(type_id: str, category: str | None) -> str:
@@ -69,8 +75,9 @@ def _pool(type_id: str, category: str | None) -> str:
     return node_type.decay_pool
 
 
-def plan_upkeep(uow: UnitOfWork, chat_id: str, now: float, settings: LifecycleSettings
-                ) -> tuple[UpkeepReport, dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
+def plan_upkeep(
+    uow: UnitOfWork, chat_id: str, now: float, settings: LifecycleSettings
+) -> tuple[UpkeepReport, dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
     """Decide the pass without writing: ``(report, column updates, flag merges)``."""
     report = UpkeepReport(chat_id, now)
     rows = uow.read.upkeep_rows(uow.read.require_chat_pk(chat_id))
@@ -106,7 +113,9 @@ def plan_upkeep(uow: UnitOfWork, chat_id: str, now: float, settings: LifecycleSe
     half_life = np.array([pools[key] for key in zip(cols[1], cols[2], strict=True)], dtype=np.float64)
     half_life[pinned] = math.inf
     fresh_r = retrievability_array(now, last_review, stability, half_life)
-    moves = tiers.decide(now, tiers.TierInputs(tier, importance, created, recall_count, pinned, fresh_r), settings)
+    moves = tiers.decide(
+        now, tiers.TierInputs(tier, importance, created, recall_count, pinned, fresh_r), settings
+    )
     awake = (tier == "short_term") | (tier == "long_term")
     write_r = awake & (np.abs(fresh_r - stored_r) >= settings.retrievability_step)
     write_r |= moves.sleep & (fresh_r != stored_r)
@@ -130,8 +139,14 @@ def plan_upkeep(uow: UnitOfWork, chat_id: str, now: float, settings: LifecycleSe
     return report, updates, flags
 
 
-def upkeep_in(uow: UnitOfWork, chat_id: str, now: float, settings: LifecycleSettings, *,
-              cancel: CancelToken | None = None) -> UpkeepReport:
+def upkeep_in(
+    uow: UnitOfWork,
+    chat_id: str,
+    now: float,
+    settings: LifecycleSettings,
+    *,
+    cancel: CancelToken | None = None,
+) -> UpkeepReport:
     """Run one upkeep pass inside ``uow``; one journaled batch when anything changes, then
     retention (a batch of its own when it retires anything) and the recycle bin's expiry."""
     report, updates, flags = plan_upkeep(uow, chat_id, now, settings)
@@ -148,8 +163,14 @@ def upkeep_in(uow: UnitOfWork, chat_id: str, now: float, settings: LifecycleSett
     return report
 
 
-def _write_pass(uow: UnitOfWork, chat_id: str, report: UpkeepReport, journaled: dict[str, dict[str, Any]],
-                flags: dict[str, dict[str, Any]], cancel: CancelToken | None) -> None:
+def _write_pass(
+    uow: UnitOfWork,
+    chat_id: str,
+    report: UpkeepReport,
+    journaled: dict[str, dict[str, Any]],
+    flags: dict[str, dict[str, Any]],
+    cancel: CancelToken | None,
+) -> None:
     report.batch_id = uow.begin_batch(chat_id, "upkeep", actor=ACTOR, description=_describe(report))
     report.changed_ids += bulk_update_nodes(uow, chat_id, journaled, merge_flags=flags, cancel=cancel)
     uow.end_batch()

@@ -15,8 +15,18 @@ from .schedule import relearn, retrievability
 if TYPE_CHECKING:
     from ..ports import Editing
 
-LIFECYCLE_KINDS = ("upkeep", "retention", "review", "consolidate", "summarize", "fold", "compress", "reflect", "persona",
-                   "working")
+LIFECYCLE_KINDS = (
+    "upkeep",
+    "retention",
+    "review",
+    "consolidate",
+    "summarize",
+    "fold",
+    "compress",
+    "reflect",
+    "persona",
+    "working",
+)
 
 
 def wake_in(uow: UnitOfWork, service: Editing, chat_id: str, node_id: str) -> Node:
@@ -44,6 +54,7 @@ def wake(service: Editing, chat_id: str, node_id: str, *, actor: str = "user") -
 def undo_lifecycle_batch(service: Editing, chat_id: str, batch_id: int, *, actor: str = "user") -> None:
     """Undo one automatic life-cycle batch exactly; refuses (Conflict) when a memory it
     touched has changed since, so later work is never overwritten."""
+
     def op(uow: UnitOfWork) -> None:
         batches = {b.id: b for b in uow.read.batches(chat_id)}
         batch = batches.get(batch_id)
@@ -58,4 +69,5 @@ def undo_lifecycle_batch(service: Editing, chat_id: str, batch_id: int, *, actor
         except journal.JournalConflict as exc:
             raise Conflict(f"cannot undo: {exc}") from exc
         uow.audit(chat_id, actor, "undo", str(batch_id), kind=batch.kind)
+
     service.write(op)

@@ -52,7 +52,8 @@ class LifecycleWorker:
         # Jobs from the writer thread, a chat's kind of job once (intakes merged); the tick
         # runs the schedule. The thread runs from start() on (a worker not started is driven by hand).
         self._jobs: KeyedWorker[tuple[str, str], _Job] = KeyedWorker(
-            "bme-lifecycle", self._run_job, merge=_merged, tick=self._tick, tick_every=POLL_S, lazy=False)
+            "bme-lifecycle", self._run_job, merge=_merged, tick=self._tick, tick_every=POLL_S, lazy=False
+        )
         self._unsubscribe = service.events.on((GraphChanged, ExtractionFinished), self._on_event)
         self._next_upkeep = monotonic() + FIRST_UPKEEP_DELAY_S
         self._next_patrol_check = monotonic() + FIRST_UPKEEP_DELAY_S
@@ -119,6 +120,7 @@ class LifecycleWorker:
         if self._monotonic() >= self._next_backup_check and not self._closed():
             self._next_backup_check = self._monotonic() + BACKUP_CHECK_S
             from ..backup.schedule import run_scheduled_backup
+
             run_scheduled_backup(self.service)
 
     def _do(self, job: _Job) -> None:
@@ -126,7 +128,9 @@ class LifecycleWorker:
             return
         if job.kind == "intake":
             ids = job.node_ids
-            run_step(self.service, job.chat_id, lambda uow, chat_id, now, s: intake_in(uow, chat_id, ids, now, s))
+            run_step(
+                self.service, job.chat_id, lambda uow, chat_id, now, s: intake_in(uow, chat_id, ids, now, s)
+            )
             return
         if not self._closed():
             run_step(self.service, job.chat_id, _in_turn(list(after_extraction_steps().values())))
@@ -141,14 +145,17 @@ def _in_turn(steps: list[Step]) -> Step:
     """One step running ``steps`` in order in the same write (each checks its own auto_* setting
     and leaves its own batch): one trip through the writer after each extraction batch instead
     of one per step, which on a first connect's hundreds of batches was most of their cost."""
+
     def run(uow: UnitOfWork, chat_id: str, now: float, settings: LifecycleSettings) -> None:
         for step in steps:
             step(uow, chat_id, now, settings)
+
     return run
 
 
 def attach(service: Core) -> LifecycleWorker:
     """Register the life-cycle maintenance tasks and start the worker."""
     from .tasks import register_tasks
+
     register_tasks(service)
     return LifecycleWorker(service).start()

@@ -30,7 +30,9 @@ KEY = INDEPENDENT_STATE["working"]
 ACTOR = "lifecycle"
 _TODO = re.compile(
     r"(?:\b(?:I['’]ll|I will|I['’]m going to|I am going to|remind me to|I promise(?: to)?|promise to|"
-    r"don't let me forget to)\s+|记得|答应(?:了)?|要去|提醒我)([^.!?。！？\n]{2,80})", re.IGNORECASE)
+    r"don't let me forget to)\s+|记得|答应(?:了)?|要去|提醒我)([^.!?。！？\n]{2,80})",
+    re.IGNORECASE,
+)
 _DONE = re.compile(r"\b(?:done|finished)\b|做好了|完成了|搞定了", re.IGNORECASE)
 _WORD = re.compile(r"[a-z0-9']{3,}|[\u4e00-\u9fff]{2}", re.IGNORECASE)
 _STOP = {"the", "and", "for", "with", "that", "this", "i'll", "will", "done", "finished", "it's"}
@@ -44,14 +46,18 @@ class WorkItem:
     source_index: int | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"text": self.text, "created_at": self.created_at, "last_mentioned": self.last_mentioned,
-                "source_index": self.source_index}
+        return {
+            "text": self.text,
+            "created_at": self.created_at,
+            "last_mentioned": self.last_mentioned,
+            "source_index": self.source_index,
+        }
 
 
 def _words(text: str) -> set[str]:
     found = {w.casefold() for w in _WORD.findall(text)}
     zh = "".join(ch for ch in text if "\u4e00" <= ch <= "\u9fff")
-    found |= {zh[i:i + 2] for i in range(len(zh) - 1)}
+    found |= {zh[i : i + 2] for i in range(len(zh) - 1)}
     return found - _STOP
 
 
@@ -59,8 +65,9 @@ def _mentions(item: WorkItem, text: str) -> bool:
     return bool(_words(item.text) & _words(text))
 
 
-def apply_text(items: list[WorkItem], text: str, now: float, settings: LifecycleSettings,
-               index: int | None = None) -> list[WorkItem]:
+def apply_text(
+    items: list[WorkItem], text: str, now: float, settings: LifecycleSettings, index: int | None = None
+) -> list[WorkItem]:
     """The to-do list after the user said ``text`` at ``now`` (pure)."""
     items = [i for i in items if now - i.last_mentioned <= settings.working_expiry_days * 86400]
     if _DONE.search(text) and items:
@@ -79,7 +86,7 @@ def apply_text(items: list[WorkItem], text: str, now: float, settings: Lifecycle
             same.last_mentioned = now
         else:
             items.append(WorkItem(task, now, now, index))
-    return sorted(items, key=lambda i: (i.created_at, i.text))[-settings.working_max:]
+    return sorted(items, key=lambda i: (i.created_at, i.text))[-settings.working_max :]
 
 
 def _load(raw: Any) -> tuple[int, list[WorkItem]]:
@@ -99,8 +106,14 @@ def working_in(uow: UnitOfWork, chat_id: str, now: float, settings: LifecycleSet
     last = max((m.index for m in messages), default=scanned)
     if [i.to_json() for i in items] == before and last == scanned:
         return items
-    uow.begin_batch(chat_id, "working", actor=ACTOR, read_from=scanned + 1 if messages else None,
-                    read_to=last if messages else None, description=f"working memory: {len(items)} open")
+    uow.begin_batch(
+        chat_id,
+        "working",
+        actor=ACTOR,
+        read_from=scanned + 1 if messages else None,
+        read_to=last if messages else None,
+        description=f"working memory: {len(items)} open",
+    )
     set_key(uow, chat_id, KEY, {"scanned_to": last, "items": [i.to_json() for i in items]})
     uow.end_batch()
     return items
@@ -108,6 +121,7 @@ def working_in(uow: UnitOfWork, chat_id: str, now: float, settings: LifecycleSet
 
 def update_working_memory(service: Memory, chat_id: str) -> list[WorkItem]:
     from .tasks import run_step
+
     items: list[WorkItem] = run_step(service, chat_id, working_in)[0]
     return items
 

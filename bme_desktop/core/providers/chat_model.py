@@ -51,8 +51,13 @@ class ChatModel(Protocol):
     @property
     def name(self) -> str: ...  # the model's name where known, else ""
 
-    def chat_json(self, messages: Sequence[ChatMessage], *, schema_hint: str | None = None,
-                  cancel: threading.Event | None = None) -> JSONValue: ...
+    def chat_json(
+        self,
+        messages: Sequence[ChatMessage],
+        *,
+        schema_hint: str | None = None,
+        cancel: threading.Event | None = None,
+    ) -> JSONValue: ...
 
 
 def model_label(source: str, name: str) -> str:
@@ -82,16 +87,21 @@ class TextModel:
     name: str
     complete: Complete
 
-    def chat_json(self, messages: Sequence[ChatMessage], *, schema_hint: str | None = None,
-                  cancel: threading.Event | None = None) -> JSONValue:
+    def chat_json(
+        self,
+        messages: Sequence[ChatMessage],
+        *,
+        schema_hint: str | None = None,
+        cancel: threading.Event | None = None,
+    ) -> JSONValue:
         return json_reply(lambda msgs: self.complete(msgs, cancel), messages, schema_hint, log)
 
 
 class ModelLender(Protocol):
     """Lends a model to the memory (the bridge implements it). ``lend`` returns ``None`` when
-    it cannot serve ``purpose`` now (nobody offers a connection, the proxy saw no request yet,
-    or the purpose is not one it serves). ``timeout_s`` bounds each call of the model
-(default: ``llm.lent_timeout_s``)."""
+        it cannot serve ``purpose`` now (nobody offers a connection, the proxy saw no request yet,
+        or the purpose is not one it serves). ``timeout_s`` bounds each call of the model
+    (default: ``llm.lent_timeout_s``)."""
 
     @property
     def source(self) -> str: ...
@@ -118,6 +128,7 @@ class ModelLenders:
             with self._lock:
                 if self._lenders.get(lender.source) is lender:
                     del self._lenders[lender.source]
+
         return remove
 
     def sources(self) -> list[str]:
@@ -142,8 +153,11 @@ class ModelLenders:
             if model is None:
                 continue
             if not self._spend(settings.lent_jobs_per_minute):
-                log.info("lent-model budget spent (%d jobs a minute); %s job takes the offline path",
-                         settings.lent_jobs_per_minute, purpose)
+                log.info(
+                    "lent-model budget spent (%d jobs a minute); %s job takes the offline path",
+                    settings.lent_jobs_per_minute,
+                    purpose,
+                )
                 return _spent(model, settings.lent_jobs_per_minute)
             return model
         return None
@@ -161,7 +175,10 @@ class ModelLenders:
 
 def _spent(model: ChatModel, per_minute: int) -> ChatModel:
     def refuse(messages: list[ChatMessage], cancel: threading.Event | None) -> str:
-        raise LLMError(f"the budget of {per_minute} borrowed-model jobs a minute is spent (llm.lent_jobs_per_minute)")
+        raise LLMError(
+            f"the budget of {per_minute} borrowed-model jobs a minute is spent (llm.lent_jobs_per_minute)"
+        )
+
     return TextModel(model.source, model.name, refuse)
 
 

@@ -86,7 +86,9 @@ class E5ModelFile:
     def _entry(self, name: str, dtype: int) -> _TensorEntry:
         entry = self._tensors.get(name)
         if entry is None or entry.dtype != dtype:
-            raise E5ModelFileError(f"{self.path}: no {'float32' if dtype == _FLOAT32 else 'Q4_0'} tensor {name!r}")
+            raise E5ModelFileError(
+                f"{self.path}: no {'float32' if dtype == _FLOAT32 else 'Q4_0'} tensor {name!r}"
+            )
         return entry
 
 
@@ -110,7 +112,9 @@ def _parse(buf: mmap.mmap) -> tuple[E5Shape, E5Vocabulary, dict[str, _TensorEntr
     if buf[:4] != MAGIC:
         raise E5ModelFileError("not an E5S1 model file (bad magic)")
     at = 8  # magic + version
-    hidden, layers, heads, intermediate, vocabulary, max_positions, _type_vocab = struct.unpack_from("<7i", buf, at)
+    hidden, layers, heads, intermediate, vocabulary, max_positions, _type_vocab = struct.unpack_from(
+        "<7i", buf, at
+    )
     at += 28
     (eps,) = struct.unpack_from("<f", buf, at)
     at += 8  # eps + block size

@@ -114,7 +114,11 @@ class E5OnnxEngine:
         tokenizer = self._tokenizer
         cuts = range(0, max(len(content), 1), self._window)
         return [
-            _Window(index, [tokenizer.bos, *content[a : a + self._window], tokenizer.eos], max(len(content[a : a + self._window]), 1))
+            _Window(
+                index,
+                [tokenizer.bos, *content[a : a + self._window], tokenizer.eos],
+                max(len(content[a : a + self._window]), 1),
+            )
             for a in cuts
         ]
 
@@ -130,7 +134,9 @@ class E5OnnxEngine:
             mask[row, :n] = 1.0
         bias = ((1.0 - mask) * _MASKED)[:, None, None, :]
         (hidden,) = self._session.run(None, {"embedded": embedded, "mask_bias": bias})
-        means: npt.NDArray[np.float32] = (hidden * mask[..., None]).sum(axis=1) / mask.sum(axis=1, keepdims=True)
+        means: npt.NDArray[np.float32] = (hidden * mask[..., None]).sum(axis=1) / mask.sum(
+            axis=1, keepdims=True
+        )
         return means
 
 
@@ -140,7 +146,11 @@ def _batches(windows: list[_Window]) -> list[list[_Window]]:
     batches: list[list[_Window]] = []
     for window in windows:
         current = batches[-1] if batches else None
-        if current is None or len(current) >= BATCH_SIZE or (len(current) + 1) * len(window.ids) > BATCH_TOKENS:
+        if (
+            current is None
+            or len(current) >= BATCH_SIZE
+            or (len(current) + 1) * len(window.ids) > BATCH_TOKENS
+        ):
             batches.append([window])
         else:
             current.append(window)
@@ -162,8 +172,9 @@ def encoder_model(weights: E5ModelFile, model_path: Path) -> str | bytes:
     """The encoder graph for ``weights``: the cached file's path when it was built before, else
     built now (and cached when the cache folder is writable)."""
     stat = model_path.stat()
-    key = hashlib.sha256(f"{model_path.resolve()}|{stat.st_size}|{stat.st_mtime_ns}|{BUILDER_FINGERPRINT}"
-                         .encode()).hexdigest()[:24]
+    key = hashlib.sha256(
+        f"{model_path.resolve()}|{stat.st_size}|{stat.st_mtime_ns}|{BUILDER_FINGERPRINT}".encode()
+    ).hexdigest()[:24]
     cached = cache_dir() / f"e5-encoder-{key}.onnx"
     if cached.is_file():
         return str(cached)
@@ -241,7 +252,9 @@ class _GraphBuilder:
         self.initialisers.append(self._numpy_helper.from_array(np.ascontiguousarray(value), name))
         return name
 
-    def node(self, op: str, inputs: list[str], outputs: list[str], domain: str = "", **attributes: Any) -> str:
+    def node(
+        self, op: str, inputs: list[str], outputs: list[str], domain: str = "", **attributes: Any
+    ) -> str:
         self.nodes.append(self._helper.make_node(op, inputs, outputs, domain=domain, **attributes))
         return outputs[0]
 
@@ -293,7 +306,11 @@ class _GraphBuilder:
         self.constant(f"{name}.gamma", self._weights.float_tensor(f"{tensor}.w"))
         self.constant(f"{name}.beta", self._weights.float_tensor(f"{tensor}.b"))
         return self.node(
-            "LayerNormalization", [x, f"{name}.gamma", f"{name}.beta"], [f"{name}.normed"], axis=-1, epsilon=self._eps
+            "LayerNormalization",
+            [x, f"{name}.gamma", f"{name}.beta"],
+            [f"{name}.normed"],
+            axis=-1,
+            epsilon=self._eps,
         )
 
     def _heads_of(self, x: str, name: str, perm: list[int]) -> str:

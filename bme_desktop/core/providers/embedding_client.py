@@ -45,7 +45,11 @@ class EmbeddingClient:
     """Remote embedder. ``name`` is ``"openai-compatible:<model>"``."""
 
     def __init__(
-        self, config: EmbeddingConfig, *, logger: logging.Logger | None = None, rng: random.Random | None = None
+        self,
+        config: EmbeddingConfig,
+        *,
+        logger: logging.Logger | None = None,
+        rng: random.Random | None = None,
     ) -> None:
         if config.batch_size < 1:
             raise ValueError("batch_size must be at least 1")

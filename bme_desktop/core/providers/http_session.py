@@ -91,7 +91,9 @@ class HttpSession:
         ``timeout`` overrides the policy's ``total_timeout`` for this call.
         """
         deadline = Deadline(self.policy.total_timeout if timeout is None else timeout)
-        response = self._send(method, path, payload, deadline, cancel, idle=None, retries=retries, summary=summary)
+        response = self._send(
+            method, path, payload, deadline, cancel, idle=None, retries=retries, summary=summary
+        )
         try:
             body = b"".join(self._iter_bytes(response, deadline, cancel))
         finally:
@@ -100,7 +102,8 @@ class HttpSession:
             return json.loads(body)
         except ValueError as exc:
             raise LLMBadResponse(
-                f"{method} {path}: body is not JSON ({len(body)} bytes)", raw_excerpt=excerpt(body.decode("utf-8", "replace"))
+                f"{method} {path}: body is not JSON ({len(body)} bytes)",
+                raw_excerpt=excerpt(body.decode("utf-8", "replace")),
             ) from exc
 
     @contextmanager
@@ -115,7 +118,14 @@ class HttpSession:
         """
         deadline = Deadline(self.policy.total_timeout)
         response = self._send(
-            "POST", path, payload, deadline, cancel, idle=self.policy.idle_timeout, retries=True, summary=summary
+            "POST",
+            path,
+            payload,
+            deadline,
+            cancel,
+            idle=self.policy.idle_timeout,
+            retries=True,
+            summary=summary,
         )
         try:
             yield self._iter_lines(response, deadline, cancel)
@@ -149,18 +159,26 @@ class HttpSession:
                 raise LLMTimeout(f"{method} {url}: no answer within {deadline.seconds:g}s")
             self._log.debug(
                 "%s %s attempt %d headers=%s payload=%s",
-                method, url, attempt + 1, redact_headers(self._headers), summary or "-",
+                method,
+                url,
+                attempt + 1,
+                redact_headers(self._headers),
+                summary or "-",
             )
             error: LLMError
             delay: float | None = None
             try:
-                request = self._client.build_request(method, url, json=payload, timeout=self._timeout(deadline, idle))
+                request = self._client.build_request(
+                    method, url, json=payload, timeout=self._timeout(deadline, idle)
+                )
                 response = self._client.send(request, stream=True)
             except httpx.ConnectTimeout as exc:
                 error = LLMConnectionError(f"{method} {url}: connect timed out ({exc.__class__.__name__})")
             except httpx.TimeoutException as exc:
-                what = f"no data for {idle:g}s" if idle is not None and deadline.remaining() > 0 else (
-                    f"no answer within {deadline.seconds:g}s"
+                what = (
+                    f"no data for {idle:g}s"
+                    if idle is not None and deadline.remaining() > 0
+                    else (f"no answer within {deadline.seconds:g}s")
                 )
                 raise LLMTimeout(f"{method} {url}: {what}") from exc
             except httpx.TransportError as exc:
@@ -176,7 +194,9 @@ class HttpSession:
             wait = delay if delay is not None else self.policy.backoff_delay(attempt, self._rng)
             if wait >= deadline.remaining():
                 raise error
-            self._log.warning("%s %s failed (%s); retry %d/%d in %.2fs", method, url, error, attempt + 1, max_retries, wait)
+            self._log.warning(
+                "%s %s failed (%s); retry %d/%d in %.2fs", method, url, error, attempt + 1, max_retries, wait
+            )
             self._sleep(wait, cancel)
             attempt += 1
 
@@ -197,7 +217,9 @@ class HttpSession:
         elif cancel.wait(seconds):
             raise LLMCancelled("cancelled by caller")
 
-    def _iter_bytes(self, response: httpx.Response, deadline: Deadline, cancel: threading.Event | None) -> Iterator[bytes]:
+    def _iter_bytes(
+        self, response: httpx.Response, deadline: Deadline, cancel: threading.Event | None
+    ) -> Iterator[bytes]:
         with self._mapped_read_errors(deadline, idle=None):
             for chunk in response.iter_bytes():
                 check_cancel(cancel)
@@ -205,7 +227,9 @@ class HttpSession:
                     raise LLMTimeout(f"response body not complete within {deadline.seconds:g}s")
                 yield chunk
 
-    def _iter_lines(self, response: httpx.Response, deadline: Deadline, cancel: threading.Event | None) -> Iterator[str]:
+    def _iter_lines(
+        self, response: httpx.Response, deadline: Deadline, cancel: threading.Event | None
+    ) -> Iterator[str]:
         with self._mapped_read_errors(deadline, idle=self.policy.idle_timeout):
             for line in response.iter_lines():
                 check_cancel(cancel)

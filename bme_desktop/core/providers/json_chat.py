@@ -46,13 +46,19 @@ def repair_request(
         {"role": "system", "content": REPAIR_INSTRUCTION + _shape(schema_hint)},
         {
             "role": "user",
-            "content": f"The JSON parser said: {parse_error}\n\nText to repair:\n{bad_reply[:_REPAIR_TEXT_LIMIT]}",
+            "content": (
+                f"The JSON parser said: {parse_error}\n\nText to repair:\n{bad_reply[:_REPAIR_TEXT_LIMIT]}"
+            ),
         },
     ]
 
 
-def json_reply(complete: Callable[[list[ChatMessage]], str], messages: Sequence[ChatMessage],
-               schema_hint: str | None, log: logging.Logger) -> JSONValue:
+def json_reply(
+    complete: Callable[[list[ChatMessage]], str],
+    messages: Sequence[ChatMessage],
+    schema_hint: str | None,
+    log: logging.Logger,
+) -> JSONValue:
     """Ask ``complete`` for JSON (the instruction added), parse tolerantly and, if that
     fails, make exactly one repair request. Raises :class:`LLMBadResponse` when the repaired
     reply is not JSON either; whatever ``complete`` raises passes through."""

@@ -52,7 +52,9 @@ class LLMConfig:
     extra_headers: Mapping[str, str] = field(default_factory=dict)
     policy: HttpPolicy = field(default_factory=HttpPolicy)
     json_mode: bool = True  # send response_format={"type": "json_object"} from chat_json
-    source: str = SOURCE_ENDPOINT  # who lends it (chat_model.py): the Settings endpoint, or the proxy's upstream
+    source: str = (
+        SOURCE_ENDPOINT  # who lends it (chat_model.py): the Settings endpoint, or the proxy's upstream
+    )
 
 
 class LLMClient:
@@ -120,7 +122,9 @@ class LLMClient:
         parses tolerantly (:mod:`.json_repair`) and, if that fails, makes exactly one repair
         request. Raises :class:`LLMBadResponse` when the repaired reply is not JSON either.
         """
-        return json_reply(lambda msgs: self._json_completion(msgs, cancel).text, messages, schema_hint, self._log)
+        return json_reply(
+            lambda msgs: self._json_completion(msgs, cancel).text, messages, schema_hint, self._log
+        )
 
     def stream_chat(
         self, messages: Sequence[ChatMessage], *, cancel: threading.Event | None = None
@@ -166,8 +170,13 @@ class LLMClient:
             except LLMHTTPError as exc:
                 if exc.status not in (404, 405, 501):
                     raise
-                self._complete([{"role": "user", "content": "ping"}], cancel=None, json_mode=False,
-                               max_tokens=1, retries=False)
+                self._complete(
+                    [{"role": "user", "content": "ping"}],
+                    cancel=None,
+                    json_mode=False,
+                    max_tokens=1,
+                    retries=False,
+                )
                 return ConnectionReport(ok=True, latency=time.monotonic() - start)
         except LLMError as exc:
             return ConnectionReport(ok=False, latency=time.monotonic() - start, error=str(exc))
@@ -190,7 +199,9 @@ class LLMClient:
             except LLMHTTPError as exc:
                 if exc.status not in (400, 422):
                     raise
-                self._log.info("server rejected response_format (HTTP %d); asking for JSON without it", exc.status)
+                self._log.info(
+                    "server rejected response_format (HTTP %d); asking for JSON without it", exc.status
+                )
                 self._response_format_rejected = True
         return self._complete(messages, cancel=cancel, json_mode=False)
 
@@ -223,12 +234,20 @@ class LLMClient:
         start = time.monotonic()
         payload = self._payload(messages, stream=False, json_mode=json_mode, max_tokens=max_tokens)
         body = self._session.request_json(
-            "POST", "chat/completions", payload, cancel=cancel, retries=retries, summary=describe_messages(messages)
+            "POST",
+            "chat/completions",
+            payload,
+            cancel=cancel,
+            retries=retries,
+            summary=describe_messages(messages),
         )
         result = parse_completion(body, self.config.model, time.monotonic() - start)
         self._log.info(
             "chat %s: %d chars in %.2fs (finish=%s, usage=%s)",
-            result.model, len(result.text), result.elapsed, result.finish_reason, result.usage,
+            result.model,
+            len(result.text),
+            result.elapsed,
+            result.finish_reason,
+            result.usage,
         )
         return result
-

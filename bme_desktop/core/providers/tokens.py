@@ -54,5 +54,7 @@ def estimate_message_tokens(messages: Iterable[Mapping[str, Any]]) -> int:
     total = 0
     for message in messages:
         content = message.get("content", "")
-        total += MESSAGE_OVERHEAD_TOKENS + estimate_tokens(content if isinstance(content, str) else str(content))
+        total += MESSAGE_OVERHEAD_TOKENS + estimate_tokens(
+            content if isinstance(content, str) else str(content)
+        )
     return total

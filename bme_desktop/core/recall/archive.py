@@ -20,12 +20,25 @@ def message_node(chat_id: str, m: Message) -> Node:
     fields = {"speaker": m.name or m.role, "text": m.text[:600]}
     if m.time:
         fields["time"] = m.time
-    return Node(id=message_doc_id(m.index), chat_id=chat_id, type="message",
-                title=f"{m.name or m.role}, message {m.index}", fields=fields, source_indices=[m.index])
+    return Node(
+        id=message_doc_id(m.index),
+        chat_id=chat_id,
+        type="message",
+        title=f"{m.name or m.role}, message {m.index}",
+        fields=fields,
+        source_indices=[m.index],
+    )
 
 
-def archive_hits(state: ChatState, text: str, cues: Cues, k: int, covered: set[int],
-                 before: int | None = None, after: int | None = None) -> list[RecalledNode]:
+def archive_hits(
+    state: ChatState,
+    text: str,
+    cues: Cues,
+    k: int,
+    covered: set[int],
+    before: int | None = None,
+    after: int | None = None,
+) -> list[RecalledNode]:
     """Up to ``k`` archived messages for ``text``; none unless the cues ask for the archive.
     ``before``: the index of the message being answered — it and later ones are not memories.
     ``after``: only messages after this index, whatever the cues (those not extracted yet)."""
@@ -40,7 +53,11 @@ def archive_hits(state: ChatState, text: str, cues: Cues, k: int, covered: set[i
         if doc is None:
             continue
         index = int(doc.split(":", 1)[1])
-        if index in covered or (before is not None and index >= before) or (after is not None and index <= after):
+        if (
+            index in covered
+            or (before is not None and index >= before)
+            or (after is not None and index <= after)
+        ):
             continue
         lex = float(scores[slot])
         w_day = day_weight([index], cues, state.message_days)
@@ -54,6 +71,12 @@ def archive_hits(state: ChatState, text: str, cues: Cues, k: int, covered: set[i
     for score, index, lex, w_day in best[:k]:
         m = state.messages.get(index)
         if m is not None:
-            out.append(RecalledNode(message_node(state.chat_id, m), score, "archive",
-                                    {"lexical": round(lex, 4), "w_time": w_day, "archive": 1.0}))
+            out.append(
+                RecalledNode(
+                    message_node(state.chat_id, m),
+                    score,
+                    "archive",
+                    {"lexical": round(lex, 4), "w_time": w_day, "archive": 1.0},
+                )
+            )
     return out

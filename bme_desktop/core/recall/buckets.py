@@ -5,12 +5,22 @@ from __future__ import annotations
 from ..model import Node
 
 CORE_TYPES = {"rule": "Rules", "thread": "Plot threads", "synopsis": "Story so far"}
-RECALLED_TYPES = {"character": "Current state", "location": "Current state", "event": "Events",
-                  "fact": "Facts", "reflection": "Reflections"}
+RECALLED_TYPES = {
+    "character": "Current state",
+    "location": "Current state",
+    "event": "Events",
+    "fact": "Facts",
+    "reflection": "Reflections",
+}
 ARCHIVE = "archive"
 BUCKET_TITLES = {
-    "summary": "Story so far", "rule": "Rules", "thread": "Plot threads",
-    "state": "Current state", "event": "Events", "fact": "Facts", "reflection": "Reflections",
+    "summary": "Story so far",
+    "rule": "Rules",
+    "thread": "Plot threads",
+    "state": "Current state",
+    "event": "Events",
+    "fact": "Facts",
+    "reflection": "Reflections",
     ARCHIVE: "From the chat archive (verbatim messages)",
 }
 BUCKET_ORDER = ("summary", "rule", "thread", "state", "event", "fact", "reflection", "pov", ARCHIVE)

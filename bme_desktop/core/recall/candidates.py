@@ -58,7 +58,7 @@ def lexical_candidates(state: ChatState, query: Query, pool: int = POOL) -> dict
     for part in query.parts:
         per_part.append((part, lexical_part(state, part.text, pool)))
     blended = _blend(per_part)
-    return dict(sorted(blended.items(), key=lambda kv: (-kv[1], kv[0]))[:pool * 2])
+    return dict(sorted(blended.items(), key=lambda kv: (-kv[1], kv[0]))[: pool * 2])
 
 
 def lexical_part(state: ChatState, text: str, pool: int = POOL) -> dict[str, float]:
@@ -83,8 +83,13 @@ class VectorScorer:
     cache: PartCache[tuple[dict[str, float], tuple[float, float]]] | None = None
 
     @classmethod
-    def create(cls, index: VectorIndex, query: Query, vectors: npt.NDArray[np.float32],
-               cache: PartCache[tuple[dict[str, float], tuple[float, float]]] | None = None) -> VectorScorer:
+    def create(
+        cls,
+        index: VectorIndex,
+        query: Query,
+        vectors: npt.NDArray[np.float32],
+        cache: PartCache[tuple[dict[str, float], tuple[float, float]]] | None = None,
+    ) -> VectorScorer:
         return cls(index, query, vectors, [], cache)
 
     def _scaled(self, sims: npt.NDArray[np.float32], part: int) -> npt.NDArray[np.float32]:
@@ -109,10 +114,11 @@ class VectorScorer:
             if found[0]:
                 per_part.append((part, found[0]))
         blended = _blend(per_part)
-        return dict(sorted(blended.items(), key=lambda kv: (-kv[1], kv[0]))[:pool * 2])
+        return dict(sorted(blended.items(), key=lambda kv: (-kv[1], kv[0]))[: pool * 2])
 
-    def _part_candidates(self, vector: npt.NDArray[np.float32],
-                         pool: int) -> tuple[dict[str, float], tuple[float, float]]:
+    def _part_candidates(
+        self, vector: npt.NDArray[np.float32], pool: int
+    ) -> tuple[dict[str, float], tuple[float, float]]:
         ids, sims = self.index.scores(vector)
         if sims.size == 0:
             return {}, (0.0, 0.0)
@@ -132,15 +138,20 @@ class VectorScorer:
         if not found or not self.scale:
             return {}
         sims = rows @ self.vectors.T
-        per_part = [(part, dict(zip(found, self._scaled(sims[:, i], i).tolist(), strict=True)))
-                    for i, part in enumerate(self.query.parts)]
+        per_part = [
+            (part, dict(zip(found, self._scaled(sims[:, i], i).tolist(), strict=True)))
+            for i, part in enumerate(self.query.parts)
+        ]
         return _blend(per_part)
 
 
 def named(state: ChatState, text: str) -> set[str]:
     """Memories whose title occurs verbatim in ``text``."""
-    return {doc_id for doc_id in state.lexical.exact_name_hits(text)
-            if doc_id in state.nodes and len(state.nodes[doc_id].title) >= ANCHOR_MIN_CHARS}
+    return {
+        doc_id
+        for doc_id in state.lexical.exact_name_hits(text)
+        if doc_id in state.nodes and len(state.nodes[doc_id].title) >= ANCHOR_MIN_CHARS
+    }
 
 
 def anchors(state: ChatState, titled: set[str]) -> set[str]:

@@ -54,8 +54,15 @@ class StoryPlace:
             return cls(None, {})
         active = regions.get("active")
         near = regions.get("adjacency") or {}
-        adjacency = {str(k).strip().lower(): frozenset(str(x).strip().lower() for x in v)
-                     for k, v in near.items() if isinstance(v, list)} if isinstance(near, dict) else {}
+        adjacency = (
+            {
+                str(k).strip().lower(): frozenset(str(x).strip().lower() for x in v)
+                for k, v in near.items()
+                if isinstance(v, list)
+            }
+            if isinstance(near, dict)
+            else {}
+        )
         return cls(str(active) if active else None, adjacency)
 
 
@@ -113,8 +120,14 @@ class ChatState:
 
     def needs_refresh(self) -> bool:
         with self.flags:
-            return (not self.loaded or bool(self.dirty_nodes) or self.edges_dirty or bool(self.dirty_edges)
-                    or self.messages_from is not None or bool(self.shared_dirty))
+            return (
+                not self.loaded
+                or bool(self.dirty_nodes)
+                or self.edges_dirty
+                or bool(self.dirty_edges)
+                or self.messages_from is not None
+                or bool(self.shared_dirty)
+            )
 
     def draws(self) -> bool:
         """Whether other chats' memories can come into this chat (it is not isolated)."""
@@ -179,7 +192,9 @@ class RecallCache:
         self.max_chats = max_chats
         self._states: OrderedDict[str, ChatState] = OrderedDict()  # least recently used first
         self._lock = threading.Lock()
-        self._unsubscribe = service.events.on((GraphChanged, ChatSynced, ChatDeleted, StoreResync), self._on_event)
+        self._unsubscribe = service.events.on(
+            (GraphChanged, ChatSynced, ChatDeleted, StoreResync), self._on_event
+        )
 
     def close(self) -> None:
         self._unsubscribe()
@@ -220,7 +235,9 @@ class RecallCache:
                     state.members = Members.of(event.data)
                 changed = event.changed_from
                 first = state.message_end if changed is None else int(changed)
-                state.messages_from = first if state.messages_from is None else min(first, state.messages_from)
+                state.messages_from = (
+                    first if state.messages_from is None else min(first, state.messages_from)
+                )
 
     def _mark_shared(self, chat_id: str, change: ChangeRecord) -> None:
         """Memories another chat changed may be (or have been) shared with the kept states:
@@ -289,14 +306,19 @@ class RecallCache:
                 state.edges_dirty = state.edges_dirty or edges_dirty
                 state.dirty_edges.update(dirty_edges)
                 if messages_from is not None:
-                    state.messages_from = (messages_from if state.messages_from is None
-                                           else min(messages_from, state.messages_from))
+                    state.messages_from = (
+                        messages_from
+                        if state.messages_from is None
+                        else min(messages_from, state.messages_from)
+                    )
             raise
 
-    def _read(self, chat_id: str, load: bool, dirty: list[str], edges_dirty: bool,
-              messages_from: int | None) -> _Fresh:
+    def _read(
+        self, chat_id: str, load: bool, dirty: list[str], edges_dirty: bool, messages_from: int | None
+    ) -> _Fresh:
         fresh = _Fresh(load=load, dirty=dirty, messages_from=messages_from)
         if load:
+
             def load_all(r: Reader) -> tuple[dict[str, Any] | None, ChatScope, list[Node]]:
                 scope = r.chat_scope(chat_id)
                 return r.chat_row(chat_id, state=True), scope, r.all_nodes(chat_id) + r.shared_nodes(scope)
@@ -304,7 +326,8 @@ class RecallCache:
             fresh.row, fresh.scope, fresh.nodes = self.service.read(load_all)
         elif dirty:  # a batch changed memories: where and when the story is may have moved too
             fresh.row, found = self.service.read(
-                lambda r: (r.chat_row(chat_id, state=True), r.nodes_by_ids(chat_id, dirty)))
+                lambda r: (r.chat_row(chat_id, state=True), r.nodes_by_ids(chat_id, dirty))
+            )
             fresh.found = {n.id: n for n in found}
         if edges_dirty:
             fresh.edges = [e for e in self.service.edges(chat_id) if e.is_valid]
@@ -362,7 +385,9 @@ class RecallCache:
                     edges.pop(edge_id, None)
                 elif edge_id in edges:
                     edges[edge_id] = edge
-            added = sorted((e for i, e in found_edges.items() if i not in edges), key=lambda e: (e.created_at, e.id))
+            added = sorted(
+                (e for i, e in found_edges.items() if i not in edges), key=lambda e: (e.created_at, e.id)
+            )
             edges.update((e.id, e) for e in added)  # new ones go last, as a full read orders them
             state.edges = list(edges.values())
             state.graph_version += 1

@@ -59,8 +59,11 @@ def build_graph(nodes: Mapping[str, Node], edges: list[Edge]) -> Graph:
             rows += [a, b]
             cols += [b, a]
             vals += [weight, weight]
-    events = sorted((min(n.source_indices), node_id) for node_id, n in nodes.items()
-                    if n.type == "event" and n.source_indices)
+    events = sorted(
+        (min(n.source_indices), node_id)
+        for node_id, n in nodes.items()
+        if n.type == "event" and n.source_indices
+    )
     for (_, left), (_, right) in itertools.pairwise(events):
         a, b = position[left], position[right]
         rows += [a, b]
@@ -75,7 +78,9 @@ def build_graph(nodes: Mapping[str, Node], edges: list[Edge]) -> Graph:
     return Graph(ids, position, excite.T.tocsr(), inhibit.T.tocsr())
 
 
-def diffuse(graph: Graph, seeds: Mapping[str, float], steps: int = STEPS, keep: int = KEEP) -> dict[str, float]:
+def diffuse(
+    graph: Graph, seeds: Mapping[str, float], steps: int = STEPS, keep: int = KEEP
+) -> dict[str, float]:
     """Positive energy of the ``keep`` most energised nodes reached from ``seeds`` (seeds included)."""
     n = len(graph.ids)
     if n == 0 or not seeds:

@@ -28,9 +28,16 @@ def source_overlap(a: Sequence[int], b: Sequence[int]) -> float:
     return len(sa & sb) / min(len(sa), len(sb))
 
 
-def mmr(scores: Sequence[float], vectors: npt.NDArray[np.float32] | None, has_vector: Sequence[bool],
-        sources: Sequence[Sequence[int]], k: int, lam: float = LAMBDA,
-        covered: Collection[int] = (), covers: Sequence[bool] | None = None) -> list[int]:
+def mmr(
+    scores: Sequence[float],
+    vectors: npt.NDArray[np.float32] | None,
+    has_vector: Sequence[bool],
+    sources: Sequence[Sequence[int]],
+    k: int,
+    lam: float = LAMBDA,
+    covered: Collection[int] = (),
+    covers: Sequence[bool] | None = None,
+) -> list[int]:
     """Positions (into the inputs, best first) of up to ``k`` diverse, relevant items.
     ``covers[i]``: whether item i, once picked, cites its messages for the rule above (a
     character or place citing every scene it appears in does not: it tells none of them)."""

@@ -58,7 +58,9 @@ class RemoteEmbedder:
     def embed_query(self, texts: Sequence[str]) -> Matrix:
         vectors = self.query_client.embed(texts)
         if self.client.dim is not None and vectors.shape[1] != self.client.dim:
-            raise EmbeddingDimensionError(self.client.dim, int(vectors.shape[1]), model=self.client.config.model)
+            raise EmbeddingDimensionError(
+                self.client.dim, int(vectors.shape[1]), model=self.client.config.model
+            )
         return vectors
 
 
@@ -80,7 +82,8 @@ class QueryCache:
         self._lock = threading.Lock()
         # Prefetches in the order asked, on a low-priority keyed worker (its thread starts with the first)
         self._background: KeyedWorker[str, Future[npt.NDArray[np.float32]]] = KeyedWorker(
-            "bme-query-prefetch", self._prefetch_one)
+            "bme-query-prefetch", self._prefetch_one
+        )
         self._closed = False
 
     @property
@@ -159,8 +162,10 @@ class QueryCache:
             if self._closed:
                 return 0
             mine: dict[str, Future[npt.NDArray[np.float32]]] = {
-                text: Future() for text in dict.fromkeys(texts)
-                if text and text not in self._cache and text not in self._in_flight}
+                text: Future()
+                for text in dict.fromkeys(texts)
+                if text and text not in self._cache and text not in self._in_flight
+            }
             if not mine:
                 return 0
             self._in_flight.update(mine)
@@ -215,22 +220,34 @@ def embedder_engine(embedder: object) -> str | None:
     return engine if isinstance(engine, str) else None
 
 
-def make_embedder(settings: EmbeddingSettings, query_timeout_s: float = 3.0,
-                  api_key: str | None = None) -> RecallEmbedder:
+def make_embedder(
+    settings: EmbeddingSettings, query_timeout_s: float = 3.0, api_key: str | None = None
+) -> RecallEmbedder:
     """The configured embedder (queries cached). Raises ``ImportError``/``ValueError`` when it
     cannot be built."""
     return QueryCache(_make_uncached(settings, query_timeout_s, api_key))
 
 
-def _make_uncached(settings: EmbeddingSettings, query_timeout_s: float, api_key: str | None) -> RecallEmbedder:
+def _make_uncached(
+    settings: EmbeddingSettings, query_timeout_s: float, api_key: str | None
+) -> RecallEmbedder:
     if settings.provider == "remote":
+
         def client(timeout: float, retries: int) -> EmbeddingClient:
             policy = HttpPolicy(connect_timeout=min(5.0, timeout), total_timeout=timeout, max_retries=retries)
-            return EmbeddingClient(EmbeddingConfig(base_url=settings.base_url, model=settings.model,
-                                                   api_key=api_key, batch_size=settings.batch_size,
-                                                   policy=policy))
+            return EmbeddingClient(
+                EmbeddingConfig(
+                    base_url=settings.base_url,
+                    model=settings.model,
+                    api_key=api_key,
+                    batch_size=settings.batch_size,
+                    policy=policy,
+                )
+            )
+
         return RemoteEmbedder(client(settings.timeout_s, 1), client(query_timeout_s, 0))
     from ..providers.local_embedder import make_default_local_embedder, make_local_embedder
+
     name = settings.local_model.strip().lower()
     if name in ("", "default"):
         return make_default_local_embedder()

@@ -49,9 +49,16 @@ class KeywordRecaller:
             if hits:
                 scored.append((hits / max(1, len(terms)) + node.importance / 100.0, node))
         scored.sort(key=lambda pair: (-pair[0], pair[1].id))
-        chosen = [RecalledNode(node, score, "recalled", {"lexical": score})
-                  for score, node in scored[: request.top_k]]
+        chosen = [
+            RecalledNode(node, score, "recalled", {"lexical": score})
+            for score, node in scored[: request.top_k]
+        ]
         injection, shown, more = render_injection(chosen, request.budget_tokens)
-        return RecallResult(injection=injection, token_estimate=estimate_tokens(injection),
-                            elapsed_ms=(time.perf_counter() - started) * 1000, nodes=shown,
-                            skipped_stages=["vector", "diffusion", "rerank"], more_not_shown=more)
+        return RecallResult(
+            injection=injection,
+            token_estimate=estimate_tokens(injection),
+            elapsed_ms=(time.perf_counter() - started) * 1000,
+            nodes=shown,
+            skipped_stages=["vector", "diffusion", "rerank"],
+            more_not_shown=more,
+        )

@@ -254,7 +254,11 @@ class BM25Index:
         scores = np.zeros(n_slots, dtype=np.float64)
         term_ids = np.unique(
             np.fromiter(
-                (t for t in (self._term_ids.get(tok) for tok in self.tokenizer.iter_tokens(query)) if t is not None),
+                (
+                    t
+                    for t in (self._term_ids.get(tok) for tok in self.tokenizer.iter_tokens(query))
+                    if t is not None
+                ),
                 dtype=np.int64,
             )
         )

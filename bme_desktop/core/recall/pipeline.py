@@ -105,8 +105,15 @@ class HybridRecaller:
         core_nodes = sorted((state.nodes[i] for i in state.core_ids), key=lambda n: (-n.importance, n.id))
         held = sum(1 for n in core_nodes if is_held(n, gate))
         seen = witnesses(state.messages.values(), state.members) if request.for_character else None
-        core = weigh_scopes([RecalledNode(n, n.importance / 10.0, bucket_of(n), {"core": 1.0})
-                             for n in core_nodes if not is_held(n, gate)], request.chat_id, settings)
+        core = weigh_scopes(
+            [
+                RecalledNode(n, n.importance / 10.0, bucket_of(n), {"core": 1.0})
+                for n in core_nodes
+                if not is_held(n, gate)
+            ],
+            request.chat_id,
+            settings,
+        )
         if seen is not None:
             core = for_character(core, request.for_character, seen, state.knowledge)
         last_reply, previous = request.last_reply, request.previous_input
@@ -120,8 +127,7 @@ class HybridRecaller:
         if binary or cues.noise:
             skipped.append("recall (binary input)" if binary else "recall (greeting or empty input)")
             context = self._context(request.chat_id, stale, request.for_character, seen)
-            return self._finish(request, state, started, core, [], context, skipped,
-                                held)
+            return self._finish(request, state, started, core, [], context, skipped, held)
 
         # The query is embedded on another thread (the engine releases the GIL) while the
         # lexical stage, the name anchors and the database reads run here.
@@ -141,13 +147,22 @@ class HybridRecaller:
         extra = [i for i in diffusion if i not in found.lexical and i not in found.vector]
         if scorer is not None and extra:
             vector.update(scorer.scores_for(extra))
-        ctx = ScoreContext(lexical=lexical, vector=vector, diffusion=diffusion, anchors=found.anchors, cues=cues,
-                           character=state.character, active_region=(region := self._active_region(state, found.anchors, cues)),
-                           adjacent_regions=state.regions.adjacency.get((region or "").lower(), frozenset()),
-                           region_weights=(settings.region_current, settings.region_adjacent, settings.region_global),
-                           owners=self._owners(state, titled | self._addressee_ids(state, said)),
-                           vectors_available=scorer is not None, message_days=state.message_days,
-                           now=self.service.now(), lifecycle=self.service.settings.lifecycle)
+        ctx = ScoreContext(
+            lexical=lexical,
+            vector=vector,
+            diffusion=diffusion,
+            anchors=found.anchors,
+            cues=cues,
+            character=state.character,
+            active_region=(region := self._active_region(state, found.anchors, cues)),
+            adjacent_regions=state.regions.adjacency.get((region or "").lower(), frozenset()),
+            region_weights=(settings.region_current, settings.region_adjacent, settings.region_global),
+            owners=self._owners(state, titled | self._addressee_ids(state, said)),
+            vectors_available=scorer is not None,
+            message_days=state.message_days,
+            now=self.service.now(),
+            lifecycle=self.service.settings.lifecycle,
+        )
         core_ids = state.core_ids
         scored: list[RecalledNode] = []
         sleeping: list[RecalledNode] = []
@@ -162,8 +177,9 @@ class HybridRecaller:
             if is_held(node, gate):
                 held_scores.append(score)
             else:
-                (sleeping if is_sleeping(node) else scored).append(RecalledNode(node, score, bucket_of(node),
-                                                                                components))
+                (sleeping if is_sleeping(node) else scored).append(
+                    RecalledNode(node, score, bucket_of(node), components)
+                )
         scored += asked_for(sleeping, scored, ctx, titled)
         scored = weigh_scopes(scored, request.chat_id, settings)  # other chats' memories: by scope kind
         if seen is not None:  # a group chat: what the character about to speak knows
@@ -176,22 +192,37 @@ class HybridRecaller:
         floor = chosen[-1].score if len(chosen) >= request.top_k else 0.0
         held += sum(1 for score in held_scores if score > floor)
         if settings.rerank_with_llm:
-            outcome = rerank(query.text, chosen, self.service.settings.llm, deadline - time.perf_counter(),
-                             self.service.lenders)
+            outcome = rerank(
+                query.text,
+                chosen,
+                self.service.settings.llm,
+                deadline - time.perf_counter(),
+                self.service.lenders,
+            )
             chosen = outcome.items
             if not outcome.used:
                 skipped.append(f"rerank ({outcome.reason}; score order kept)")
         else:
             skipped.append("rerank (off)")
         covered = {i for r in chosen for i in r.node.source_indices}
-        archived = archive_hits(state, query.text, cues, max(1, request.top_k // 2), covered,
-                                before=request.index)
+        archived = archive_hits(
+            state, query.text, cues, max(1, request.top_k // 2), covered, before=request.index
+        )
         if state.message_end - 1 - state.extracted_to > IMPORT_BACKLOG and self._extracting(request.chat_id):
-            skipped.append(f"memories (partial: messages {state.extracted_to + 1}–{state.message_end - 1} "
-                           "not extracted yet; searched as messages)")
+            skipped.append(
+                f"memories (partial: messages {state.extracted_to + 1}–{state.message_end - 1} "
+                "not extracted yet; searched as messages)"
+            )
             if not (cues.remember or cues.days):  # (the archive was searched whole otherwise)
-                archived = archive_hits(state, query.text, cues, max(1, request.top_k // 2), covered,
-                                        before=request.index, after=state.extracted_to)
+                archived = archive_hits(
+                    state,
+                    query.text,
+                    cues,
+                    max(1, request.top_k // 2),
+                    covered,
+                    before=request.index,
+                    after=state.extracted_to,
+                )
         if seen is not None:
             archived = for_character(archived, request.for_character, seen, state.knowledge)
         recalled = _merge(chosen, archived)[: request.top_k]
@@ -237,8 +268,14 @@ class HybridRecaller:
             return None
         return _Embedding(index, texts, self._pool.submit(_embed_release, embedder, texts, self._in_flight))
 
-    def _vector_scorer(self, embedding: _Embedding | None, query: Query, deadline: float,
-                       skipped: list[str], state: ChatState) -> VectorScorer | None:
+    def _vector_scorer(
+        self,
+        embedding: _Embedding | None,
+        query: Query,
+        deadline: float,
+        skipped: list[str],
+        state: ChatState,
+    ) -> VectorScorer | None:
         if embedding is None:
             return None
         index, texts = embedding.index, embedding.texts
@@ -255,8 +292,14 @@ class HybridRecaller:
             return None
         return VectorScorer.create(index, query, vectors, state.vector_parts)
 
-    def prepare(self, chat_id: str, user_input: str, index: int | None = None,
-                last_reply: str | None = None, previous_input: str | None = None) -> int:
+    def prepare(
+        self,
+        chat_id: str,
+        user_input: str,
+        index: int | None = None,
+        last_reply: str | None = None,
+        previous_input: str | None = None,
+    ) -> int:
         """Get ready for a recall of ``user_input`` (the input being typed): bring the chat's
         state up to date and embed the query parts in the background. The context is taken
         as the recall will take it (given, or from the stored messages). Returns how many
@@ -286,7 +329,9 @@ class HybridRecaller:
         newest = messages[-1]
         if newest.role == "user":  # a frontend that syncs the input before it recalls
             last_reply, previous = context_from_messages(messages, newest.index)
-            queued += self._prefetch(build_query(newest.text, last_reply, previous, self.service.settings.recall))
+            queued += self._prefetch(
+                build_query(newest.text, last_reply, previous, self.service.settings.recall)
+            )
         return queued
 
     def _prefetch(self, query: Query) -> int:
@@ -307,7 +352,9 @@ class HybridRecaller:
             cached = state.graph
             due = state.chat_id in self._warm_due
         building = state.graph_build
-        if cached is not None and (cached[0] == state.graph_version or (not wait and (building.locked() or due))):
+        if cached is not None and (
+            cached[0] == state.graph_version or (not wait and (building.locked() or due))
+        ):
             return cached[1]
         with building:
             with self._lock:
@@ -348,6 +395,7 @@ class HybridRecaller:
         """Load the Chinese word list and the embedding model on a thread of its own (at normal
         priority: a first recall may wait for the word list), so neither falls on the first
         recall or on a first import's refresh."""
+
         def load() -> None:
             try:
                 shared_jieba()
@@ -369,16 +417,20 @@ class HybridRecaller:
         with self._lock:
             self._warm_due.pop(chat_id, None)
 
-    def _diffuse(self, state: ChatState, found: Candidates, with_vectors: bool, deadline: float,
-                 skipped: list[str]) -> dict[str, float]:
+    def _diffuse(
+        self, state: ChatState, found: Candidates, with_vectors: bool, deadline: float, skipped: list[str]
+    ) -> dict[str, float]:
         if time.perf_counter() > deadline:
             skipped.append("diffusion (no time left)")
             return {}
         pre: dict[str, float] = {}
         for node_id in found.ids():
             lex = found.lexical.get(node_id, 0.0)
-            pre[node_id] = (W_VECTOR * found.vector.get(node_id, 0.0) + W_LEXICAL * lex if with_vectors
-                            else (W_VECTOR + W_LEXICAL) * lex)
+            pre[node_id] = (
+                W_VECTOR * found.vector.get(node_id, 0.0) + W_LEXICAL * lex
+                if with_vectors
+                else (W_VECTOR + W_LEXICAL) * lex
+            )
         top = sorted(pre.items(), key=lambda kv: (-kv[1], kv[0]))[:SEEDS]
         best = top[0][1] if top and top[0][1] > 0 else 1.0
         seeds = {node_id: s / best for node_id, s in top if s > 0}
@@ -388,8 +440,15 @@ class HybridRecaller:
             return {}
         return diffuse(self._graph(state, wait=False), seeds)
 
-    def _diversify(self, chat_id: str, scored: list[RecalledNode], k: int, deadline: float,
-                   skipped: list[str], cited: set[int]) -> list[RecalledNode]:
+    def _diversify(
+        self,
+        chat_id: str,
+        scored: list[RecalledNode],
+        k: int,
+        deadline: float,
+        skipped: list[str],
+        cited: set[int],
+    ) -> list[RecalledNode]:
         """MMR over the best ``k × POOL_FACTOR``; ``cited``: the messages the core memories
         (rules, open threads) already bring."""
         pool = scored[: k * POOL_FACTOR]
@@ -399,8 +458,18 @@ class HybridRecaller:
         has = [False] * len(pool)
         if time.perf_counter() > deadline:  # by shared messages only (no vectors to read)
             skipped.append("diversity (no time left: by source messages only)")
-            return [pool[i] for i in mmr([r.score for r in pool], None, has, sources, k, covered=cited,
-                                         covers=[tells(r.node) for r in pool])]
+            return [
+                pool[i]
+                for i in mmr(
+                    [r.score for r in pool],
+                    None,
+                    has,
+                    sources,
+                    k,
+                    covered=cited,
+                    covers=[tells(r.node) for r in pool],
+                )
+            ]
         index = self.vectors.index(chat_id) if self.vectors is not None else None
         vectors = None
         if index is not None and len(index):
@@ -412,8 +481,15 @@ class HybridRecaller:
                 if node_id in at:
                     vectors[i] = rows[at[node_id]]
                     has[i] = True
-        order = mmr([r.score for r in pool], vectors, has, sources, k, covered=cited,
-                    covers=[tells(r.node) for r in pool])
+        order = mmr(
+            [r.score for r in pool],
+            vectors,
+            has,
+            sources,
+            k,
+            covered=cited,
+            covers=[tells(r.node) for r in pool],
+        )
         return [pool[i] for i in order]
 
     def _today(self, state: ChatState) -> DayRef:
@@ -427,7 +503,9 @@ class HybridRecaller:
     def _active_region(state: ChatState, anchored: set[str], cues: Cues) -> str | None:
         """The place the input names, else where the story is now (extraction's active region)
         unless the input is a question or a "remember when": those reach beyond the scene."""
-        named = sorted(state.nodes[i].title for i in anchored if i in state.nodes and state.nodes[i].type == "location")
+        named = sorted(
+            state.nodes[i].title for i in anchored if i in state.nodes and state.nodes[i].type == "location"
+        )
         if named:
             return named[0]
         return None if cues.question or cues.remember or cues.days else state.regions.active
@@ -441,8 +519,11 @@ class HybridRecaller:
         key = normalise_name(name)
         with self._lock:
             table = state.name_table()
-        found = {i for i in state.lexical.exact_name_hits(name)
-                 if i in state.nodes and normalise_name(state.nodes[i].title) == key}
+        found = {
+            i
+            for i in state.lexical.exact_name_hits(name)
+            if i in state.nodes and normalise_name(state.nodes[i].title) == key
+        }
         found |= table.names.get(key, frozenset())
         return {i for i in found if i in state.nodes and state.nodes[i].type == "character"}
 
@@ -474,8 +555,9 @@ class HybridRecaller:
                 item.score *= REPEAT_PENALTY
                 item.components["w_repeat"] = REPEAT_PENALTY
 
-    def _context(self, chat_id: str, stale: list[frozenset[str]], who: str | None = None,
-                 seen: Witnesses | None = None) -> _Context:
+    def _context(
+        self, chat_id: str, stale: list[frozenset[str]], who: str | None = None, seen: Witnesses | None = None
+    ) -> _Context:
         """What recall injects besides memories: active summaries (without the sentences that
         state a replaced memory, ``stale``; for a group generation, only those of scenes the
         character ``who`` was in) and open to-dos."""
@@ -495,28 +577,55 @@ class HybridRecaller:
         found, todos = self.service.read(read)
         if who is not None and seen is not None:
             found = [s for s in found if knows_span(s.start_index, s.end_index, fold(who), seen)]
-        summaries = [text for s in sorted(found, key=lambda s: (-s.level, s.start_index or 0, s.id))[:3]
-                     if (text := current_text(s.text, stale))]
+        summaries = [
+            text
+            for s in sorted(found, key=lambda s: (-s.level, s.start_index or 0, s.id))[:3]
+            if (text := current_text(s.text, stale))
+        ]
         return _Context(summaries, todos)
 
-    def _finish(self, request: RecallRequest, state: ChatState, started: float, core: list[RecalledNode],
-                recalled: list[RecalledNode], context: _Context, skipped: list[str], held: int) -> RecallResult:
+    def _finish(
+        self,
+        request: RecallRequest,
+        state: ChatState,
+        started: float,
+        core: list[RecalledNode],
+        recalled: list[RecalledNode],
+        context: _Context,
+        skipped: list[str],
+        held: int,
+    ) -> RecallResult:
         mark_mistaken([*core, *recalled], state.knowledge)  # a belief the story showed wrong says so
-        text, shown, more = render_buckets(core, recalled, context.summaries, request.budget_tokens,
-                                           context.todos, state.story_time, _chinese(state))
+        text, shown, more = render_buckets(
+            core,
+            recalled,
+            context.summaries,
+            request.budget_tokens,
+            context.todos,
+            state.story_time,
+            _chinese(state),
+        )
         if request.index is not None:
             ids = {r.node.id for r in shown if r.bucket != "archive" and "core" not in r.components}
             with self._lock:
                 state.last_shown = (request.index, ids)
-            hits = self._new_hits(state, request.index, [r.node.id for r in shown if r.bucket != "archive"
-                                                         and r.node.chat_id == request.chat_id])
+            hits = self._new_hits(
+                state,
+                request.index,
+                [r.node.id for r in shown if r.bucket != "archive" and r.node.chat_id == request.chat_id],
+            )
             if hits:  # a recall on a real turn counts as a review (life cycle), written after the answer
                 settings, now, chat_id = self.service.settings.lifecycle, self.service.now(), request.chat_id
                 self.service.write_later(lambda uow: record_hits_in(uow, chat_id, hits, now, settings))
-        return RecallResult(injection=text, token_estimate=estimate_tokens(text),
-                            elapsed_ms=(time.perf_counter() - started) * 1000, nodes=shown,
-                            skipped_stages=skipped, more_not_shown=more, held_for_review=held)
-
+        return RecallResult(
+            injection=text,
+            token_estimate=estimate_tokens(text),
+            elapsed_ms=(time.perf_counter() - started) * 1000,
+            nodes=shown,
+            skipped_stages=skipped,
+            more_not_shown=more,
+            held_for_review=held,
+        )
 
     def _new_hits(self, state: ChatState, index: int, hits: list[str]) -> list[str]:
         """The hits not yet counted for this message: recalling one index again (a swipe, a
@@ -555,10 +664,14 @@ def tells(node: Node) -> bool:
     """Whether ``node`` tells what its source messages say (an event, a fact, a thread, a rule of a
     few messages), rather than naming who or where appears in them (a character, a place) or
     summing up many (a synopsis)."""
-    return node.type not in ("character", "location", "synopsis") and 0 < len(node.source_indices) <= TELLS_MAX
+    return (
+        node.type not in ("character", "location", "synopsis") and 0 < len(node.source_indices) <= TELLS_MAX
+    )
 
 
-def _riders(recalled: list[RecalledNode], pool: list[RecalledNode], cited: set[int], most: int) -> list[RecalledNode]:
+def _riders(
+    recalled: list[RecalledNode], pool: list[RecalledNode], cited: set[int], most: int
+) -> list[RecalledNode]:
     """The memories that share a slot with the recalled ones: they cite only messages already
     cited (by a recalled memory or ``cited``, the core's) and ranked at least as high as the last
     recalled memory, so they had a place by score (a plot thread beside the event it was read
@@ -573,8 +686,12 @@ def _riders(recalled: list[RecalledNode], pool: list[RecalledNode], cited: set[i
     for item in pool:
         if len(out) >= most:
             break
-        if (item.node.id not in have and item.score >= floor and item.node.source_indices
-                and set(item.node.source_indices) <= sources):
+        if (
+            item.node.id not in have
+            and item.score >= floor
+            and item.node.source_indices
+            and set(item.node.source_indices) <= sources
+        ):
             item.components["shares_slot"] = 1.0
             out.append(item)
     return out
@@ -592,7 +709,9 @@ def _merge(chosen: list[RecalledNode], archived: list[RecalledNode]) -> list[Rec
     return out + rest
 
 
-def _embed_release(embedder: RecallEmbedder, texts: list[str], gate: threading.Semaphore) -> npt.NDArray[np.float32]:
+def _embed_release(
+    embedder: RecallEmbedder, texts: list[str], gate: threading.Semaphore
+) -> npt.NDArray[np.float32]:
     try:
         return embedder.embed_query(texts)
     finally:

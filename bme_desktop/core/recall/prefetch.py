@@ -34,8 +34,9 @@ class RecallWarmer:
         self.service = service
         self.recaller = recaller
         # chat → also prefetch query vectors (a chat's waiting work: prefetch if any asked)
-        self._refresher: KeyedWorker[str, bool] = KeyedWorker("bme-recall-refresh", self._refresh,
-                                                              merge=operator.or_, low_priority=False)
+        self._refresher: KeyedWorker[str, bool] = KeyedWorker(
+            "bme-recall-refresh", self._refresh, merge=operator.or_, low_priority=False
+        )
         self._pool: KeyedWorker[str, bool] = KeyedWorker("bme-recall-warm", self._warm, merge=operator.or_)
         self._unsubscribe = service.events.on((ChatSynced, GraphChanged), self._on_event)
         service.on_close(self.stop)

@@ -26,7 +26,8 @@ _SPLIT = re.compile(
     r"\?\s+|\.\s+|"
     r",\s*and\s+(?=(?:(?:from|to|in|at|with|for|by|since|until)\s+)?(?:what|when|where|who|whom|whose|which|why|how|"
     r"did|do|does|is|are|was|were|has|have|had)\b)",
-    re.IGNORECASE)
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True)
@@ -77,15 +78,18 @@ def context_from_messages(messages: Sequence[Message], index: int | None) -> tup
     return last_reply, previous
 
 
-def build_query(user_input: str, last_reply: str | None, previous_input: str | None,
-                settings: RecallSettings) -> Query:
+def build_query(
+    user_input: str, last_reply: str | None, previous_input: str | None, settings: RecallSettings
+) -> Query:
     text = clean_input(user_input, INPUT_CHARS)
     weighted: list[tuple[str, float, str]] = []
     context_share = QUESTION_CONTEXT if text and is_question(text) else 1.0
     if text:
         weighted.append((text, settings.weight_current, "current"))
-    for extra, weight, kind in ((last_reply, settings.weight_last_reply, "last_reply"),
-                                (previous_input, settings.weight_previous_input, "previous_input")):
+    for extra, weight, kind in (
+        (last_reply, settings.weight_last_reply, "last_reply"),
+        (previous_input, settings.weight_previous_input, "previous_input"),
+    ):
         cleaned = clean_input(extra or "", PART_CHARS)
         if cleaned and weight > 0:
             weighted.append((cleaned, weight * context_share, kind))

@@ -38,8 +38,11 @@ def scope_weight(node: Node, chat_id: str, settings: RecallSettings) -> float:
     """1 for the chat's own memories; the kind's weight for one drawn from another chat."""
     if node.chat_id == chat_id:
         return 1.0
-    return {"character": settings.weight_scope_character, "persona": settings.weight_scope_persona,
-            "world": settings.weight_scope_world}.get(node.scope.kind, 0.0)
+    return {
+        "character": settings.weight_scope_character,
+        "persona": settings.weight_scope_persona,
+        "world": settings.weight_scope_world,
+    }.get(node.scope.kind, 0.0)
 
 
 def weigh_scopes(items: Iterable[RecalledNode], chat_id: str, settings: RecallSettings) -> list[RecalledNode]:
@@ -91,13 +94,17 @@ class Members:
         spans: list[tuple[str, int, int | None]] = []
         for entry in table if isinstance(table, list) else []:
             name = fold(str(entry.get("name", ""))) if isinstance(entry, dict) else ""
-            since, until = (entry.get("since"), entry.get("until")) if isinstance(entry, dict) else (None, None)
+            since, until = (
+                (entry.get("since"), entry.get("until")) if isinstance(entry, dict) else (None, None)
+            )
             if name and isinstance(since, int) and (until is None or isinstance(until, int)):
                 spans.append((name, since, until))
         return cls(tuple(spans))
 
     def at(self, index: int) -> set[str]:
-        return {name for name, since, until in self.spans if since <= index and (until is None or index <= until)}
+        return {
+            name for name, since, until in self.spans if since <= index and (until is None or index <= until)
+        }
 
 
 @dataclass(frozen=True)
@@ -149,7 +156,9 @@ class Knowledge:
         for owner, entry in table.items():
             ids = entry.get("mistaken") if isinstance(entry, dict) else None
             if isinstance(ids, list) and fold(str(owner)):
-                mistaken[fold(str(owner))] = mistaken.get(fold(str(owner)), frozenset()) | {str(i) for i in ids}
+                mistaken[fold(str(owner))] = mistaken.get(fold(str(owner)), frozenset()) | {
+                    str(i) for i in ids
+                }
         return cls(mistaken)
 
     def is_mistaken(self, node: Node) -> bool:
@@ -180,7 +189,9 @@ def knows(node: Node, who: str, seen: Witnesses, knowledge: Knowledge | None = N
     told). The knowledge state's ``known`` lists do not widen this: offline extraction lists
     there every character a turn names, present or not ("don't tell Mira" names Mira)."""
     knowledge = knowledge or Knowledge()
-    own_view = (node.scope.layer == "pov" or node.type == "pov_memory") and fold(node.scope.owner or "") == who
+    own_view = (node.scope.layer == "pov" or node.type == "pov_memory") and fold(
+        node.scope.owner or ""
+    ) == who
     if node.id in knowledge.mistaken.get(who, frozenset()) and not own_view:
         return False
     if node.scope.kind in ("world", "persona") or node.type in ALWAYS_KNOWN:
@@ -207,11 +218,16 @@ def knows_span(start: int | None, end: int | None, who: str, seen: Witnesses) ->
     return all(who in seen.present[scene] for scene in scenes)
 
 
-def for_character(items: list[RecalledNode], who: str | None, seen: Witnesses,
-                  knowledge: Knowledge | None = None) -> list[RecalledNode]:
+def for_character(
+    items: list[RecalledNode], who: str | None, seen: Witnesses, knowledge: Knowledge | None = None
+) -> list[RecalledNode]:
     """A group generation: only what the character about to speak knows."""
     if who is None:
         return items
     folded = fold(who)
-    return [item for item in items if (item.bucket == "archive" and folded in seen.at(item.node.source_indices))
-            or (item.bucket != "archive" and knows(item.node, folded, seen, knowledge))]
+    return [
+        item
+        for item in items
+        if (item.bucket == "archive" and folded in seen.at(item.node.source_indices))
+        or (item.bucket != "archive" and knows(item.node, folded, seen, knowledge))
+    ]

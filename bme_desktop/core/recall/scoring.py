@@ -54,7 +54,11 @@ class ScoreContext:
     character: str | None = None
     active_region: str | None = None
     adjacent_regions: frozenset[str] = frozenset()  # lower case
-    region_weights: tuple[float, float, float] = (1.15, 0.9, 0.75)  # current, adjacent, other (settings.recall)
+    region_weights: tuple[float, float, float] = (
+        1.15,
+        0.9,
+        0.75,
+    )  # current, adjacent, other (settings.recall)
     owners: frozenset[str] = frozenset()  # every name (lower case) of the characters the input names
     vectors_available: bool = True
     message_days: Mapping[int, DayRef] = field(default_factory=dict)
@@ -156,14 +160,27 @@ def score_node(node: Node, ctx: ScoreContext) -> tuple[float, dict[str, float]]:
     w_kind = kind_weight(node, ctx.cues)
     score = relevance * w_life * w_pov * w_region * w_time * w_kind
     return score, {  # raw numbers: whoever shows them rounds (the bridge, the kept record, the UI)
-        "vector": v, "lexical": lex, "diffusion": g, "importance": importance, "anchor": 1.0 if anchored else 0.0,
-        "relevance": relevance, "retrievability": retrievability, "w_lifecycle": w_life, "w_pov": w_pov,
-        "w_region": w_region, "w_time": w_time, "w_kind": w_kind,
+        "vector": v,
+        "lexical": lex,
+        "diffusion": g,
+        "importance": importance,
+        "anchor": 1.0 if anchored else 0.0,
+        "relevance": relevance,
+        "retrievability": retrievability,
+        "w_lifecycle": w_life,
+        "w_pov": w_pov,
+        "w_region": w_region,
+        "w_time": w_time,
+        "w_kind": w_kind,
     }
 
 
-def asked_for(sleeping: Sequence[RecalledNode], awake: Sequence[RecalledNode], ctx: ScoreContext,
-              titled: Collection[str] = ()) -> list[RecalledNode]:
+def asked_for(
+    sleeping: Sequence[RecalledNode],
+    awake: Sequence[RecalledNode],
+    ctx: ScoreContext,
+    titled: Collection[str] = (),
+) -> list[RecalledNode]:
     """The sleeping memories this recall asks for directly; the rest stay asleep. A memory
     whose title the input names verbatim (``titled``), or from a day or month the input
     names, is asked for; so is one whose

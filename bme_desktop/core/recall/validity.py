@@ -7,7 +7,8 @@ memories drawn from the message the replaced statement came from (the event, a c
 state), when they matched the input only through the replaced statement's words, count
 ``CARRIER_WEIGHT`` as much, or are left out when their text states it (``QUOTES_SHARE`` of its
 terms: an event quoting the old message) when the input asks for the current value (it shares
-a word with the successor, or says now, still, these days, 现在, 还…), else weigh ×0.5. A character or place is more than one statement:
+a word with the successor, or says now, still, these days, 现在, 还…), else weigh ×0.5. A character or place
+is more than one statement:
 it is never left out or weighed down for one; when its text states the replaced value, the
 injection marks it as no longer true. When the input does ask
 about the past, the replaced memory is recalled (brought in just below its successor when that
@@ -29,7 +30,9 @@ from .buckets import bucket_of
 from .documents import body_text
 
 CARRIER_WEIGHT = 0.5
-NOW = re.compile(r"现在|如今|目前|还|\b(?:now|still|these days|nowadays|currently|any ?more)\b", re.IGNORECASE)
+NOW = re.compile(
+    r"现在|如今|目前|还|\b(?:now|still|these days|nowadays|currently|any ?more)\b", re.IGNORECASE
+)
 PREDECESSOR_SHARE = 0.95  # for a question about the past, the replaced memory ranks just below its successor
 ENTITY_TYPES = ("character", "location")
 LABEL_FIELDS = frozenset({"status", "category", "certainty", "subject", "title"})
@@ -60,8 +63,13 @@ def old_sources(node: Node, new: Node | None) -> set[int]:
     return set(node.source_indices) - set(new.source_indices if new is not None else ())
 
 
-def apply_validity(scored: list[RecalledNode], nodes: Mapping[str, Node], past: bool,
-                   query: str = "", core: list[RecalledNode] | None = None) -> list[RecalledNode]:
+def apply_validity(
+    scored: list[RecalledNode],
+    nodes: Mapping[str, Node],
+    past: bool,
+    query: str = "",
+    core: list[RecalledNode] | None = None,
+) -> list[RecalledNode]:
     """``scored`` with replaced memories handled as the module says (a new list). ``core``
     (the rules and open threads every injection carries) loses, in place, a memory that only
     restates a replaced statement the input is about."""
@@ -79,8 +87,9 @@ def apply_validity(scored: list[RecalledNode], nodes: Mapping[str, Node], past: 
                         present[old_node.id].score = share
                         present[old_node.id].components["predecessor"] = 1.0
                     continue
-                present[old_node.id] = RecalledNode(old_node, share, bucket_of(old_node),
-                                                    {**recalled.components, "predecessor": 1.0})
+                present[old_node.id] = RecalledNode(
+                    old_node, share, bucket_of(old_node), {**recalled.components, "predecessor": 1.0}
+                )
                 recalled_too.append(present[old_node.id])
         return recalled_too
     replaced = [r for r in scored if is_replaced(r.node, nodes)]
@@ -109,8 +118,10 @@ def apply_validity(scored: list[RecalledNode], nodes: Mapping[str, Node], past: 
     about: list[tuple[Node, Node]] = []  # the pairs the input is about
     for old_node, old, new in pairs.values():
         item = by_id.get(new.id)
-        topical = max(old.components.get("relevance", old.score) if old is not None else 0.0,
-                      item.components.get("relevance", item.score) if item is not None else 0.0)
+        topical = max(
+            old.components.get("relevance", old.score) if old is not None else 0.0,
+            item.components.get("relevance", item.score) if item is not None else 0.0,
+        )
         shares = asked & (term_set(body_text(old_node)) | term_set(body_text(new)))
         if not shares and topical < TOPIC_SHARE * best:
             continue
@@ -142,8 +153,9 @@ def apply_validity(scored: list[RecalledNode], nodes: Mapping[str, Node], past: 
             # it came back for the replaced statement's words (or who took part), not for
             # something else it holds
             via_old = not (asked & terms) - topic - term_set(recalled.node.fields.get("participants", ""))
-            states_old = any(old_terms and len(old_terms & terms) >= QUOTES_SHARE * len(old_terms)
-                             for old_terms in stated)
+            states_old = any(
+                old_terms and len(old_terms & terms) >= QUOTES_SHARE * len(old_terms) for old_terms in stated
+            )
             if recalled.node.type in ENTITY_TYPES:
                 if any(recalled.node.id in names for names in old_names):
                     # the place or person the replaced statement names and its successor does
@@ -155,8 +167,10 @@ def apply_validity(scored: list[RecalledNode], nodes: Mapping[str, Node], past: 
                     recalled.components["states_replaced"] = float(until)
                 else:  # what it says now came later: the old message is no source of it here
                     dropped = carried & set(recalled.node.source_indices)
-                    recalled.node = replace(recalled.node, source_indices=[
-                        i for i in recalled.node.source_indices if i not in dropped])
+                    recalled.node = replace(
+                        recalled.node,
+                        source_indices=[i for i in recalled.node.source_indices if i not in dropped],
+                    )
                     recalled.components["sources_replaced"] = float(len(dropped))
             elif states_old and (via_old or asks_now or asked & successors):
                 continue  # it states the old value as if current, and the current value is asked for
@@ -171,16 +185,22 @@ def _sibling(node: Node, carried: set[int], about: list[tuple[Node, Node]]) -> b
     """A fact said only in a replaced statement's message, about the same subject: the rest of
     the old state ("he's stuck in Chicago … he lives there now")."""
     subject = node.fields.get("subject", "").strip().lower()
-    return (node.type == "fact" and bool(subject) and set(node.source_indices) <= carried
-            and any(old.fields.get("subject", "").strip().lower() == subject for old, _ in about))
+    return (
+        node.type == "fact"
+        and bool(subject)
+        and set(node.source_indices) <= carried
+        and any(old.fields.get("subject", "").strip().lower() == subject for old, _ in about)
+    )
 
 
 def _restates(node: Node, stated: list[frozenset[str]]) -> bool:
     """Whether ``node`` says no more than one of the replaced statements (``stated``): most of
     its words are that statement's and it holds most of that statement's words."""
     terms = term_set(" ".join(v for k, v in node.fields.items() if k not in LABEL_FIELDS and v))
-    return bool(terms) and any(old and len(old & terms) >= QUOTES_SHARE * len(old)
-                               and len(old & terms) >= QUOTES_SHARE * len(terms) for old in stated)
+    return bool(terms) and any(
+        old and len(old & terms) >= QUOTES_SHARE * len(old) and len(old & terms) >= QUOTES_SHARE * len(terms)
+        for old in stated
+    )
 
 
 def _names_in(old: Node, new: Node, nodes: Mapping[str, Node]) -> set[str]:
@@ -221,6 +241,9 @@ def current_text(text: str, stated: list[frozenset[str]]) -> str:
     """``text`` (a summary) without the sentences that state a replaced memory."""
     if not stated:
         return text
-    kept = [s for s in sentences(text)
-            if not any(len(old & (terms := term_set(s))) >= QUOTES_SHARE * len(old) and terms for old in stated)]
+    kept = [
+        s
+        for s in sentences(text)
+        if not any(len(old & (terms := term_set(s))) >= QUOTES_SHARE * len(old) and terms for old in stated)
+    ]
     return " ".join(kept)

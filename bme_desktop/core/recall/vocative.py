@@ -21,8 +21,10 @@ from dataclasses import dataclass
 MAX_NAME_CHARS = 40
 MIN_REST_CHARS = 3
 _LEADING = re.compile(r"^\s*(?P<name>[^,，:：!！?？。.\n]{1,40}?)\s*[,，:：]\s*(?P<rest>\S.*)$", re.DOTALL)
-_TRAILING = re.compile(r"^(?P<rest>.*\S)\s*[,，]\s*(?P<name>[^,，:：!！?？。.\n]{1,40}?)\s*(?P<end>[?？!！.。…~～]*)\s*$",
-                       re.DOTALL)
+_TRAILING = re.compile(
+    r"^(?P<rest>.*\S)\s*[,，]\s*(?P<name>[^,，:：!！?？。.\n]{1,40}?)\s*(?P<end>[?？!！.。…~～]*)\s*$",
+    re.DOTALL,
+)
 _SECOND_PERSON = re.compile(r"\b(?:you|your|yours|yourself)\b|你|您", re.IGNORECASE)
 
 

@@ -24,20 +24,30 @@ BulkTable = Literal["nodes", "edges", "summaries", "messages", "recall_records"]
 _ID_TABLES = {"nodes": t.nodes, "edges": t.edges, "summaries": t.summaries}
 _BULK_TABLES = {**_ID_TABLES, "messages": t.messages, "recall_records": t.recall_records}
 # children first: every table that holds memory of one chat, then the chat row itself
-_CHAT_TABLES = (t.vectors, t.recall_records, t.summaries, t.edges, t.nodes, t.batches, t.messages, t.audit_log)
+_CHAT_TABLES = (
+    t.vectors,
+    t.recall_records,
+    t.summaries,
+    t.edges,
+    t.nodes,
+    t.batches,
+    t.messages,
+    t.audit_log,
+)
 _CHUNK = 500
 
 
 def chunks(rows: Sequence[Any], size: int = _CHUNK) -> Iterator[Sequence[Any]]:
     for start in range(0, len(rows), size):
-        yield rows[start:start + size]
+        yield rows[start : start + size]
 
 
 def all_edges(reader: Reader, chat_id: str) -> list[Edge]:
     """Every edge of the chat, deleted and invalid ones too, oldest first."""
     pk = reader.require_chat_pk(chat_id)
-    rows = reader.conn.execute(select(t.edges).where(t.edges.c.chat_pk == pk)
-                               .order_by(t.edges.c.created_at, t.edges.c.id)).mappings()
+    rows = reader.conn.execute(
+        select(t.edges).where(t.edges.c.chat_pk == pk).order_by(t.edges.c.created_at, t.edges.c.id)
+    ).mappings()
     return [row_to_edge(r, chat_id) for r in rows]
 
 
@@ -49,9 +59,20 @@ def edge_ids(reader: Reader, chat_id: str) -> set[str]:
 def batch_headers(reader: Reader, chat_pk: int) -> list[dict[str, Any]]:
     """The chat's batches without their journals, in order."""
     b = t.batches.c
-    rows = reader.conn.execute(select(
-        b.id, b.kind, b.status, b.read_from, b.read_to, b.created_at, b.actor, b.description,
-    ).where(b.chat_pk == chat_pk).order_by(b.id)).mappings()
+    rows = reader.conn.execute(
+        select(
+            b.id,
+            b.kind,
+            b.status,
+            b.read_from,
+            b.read_to,
+            b.created_at,
+            b.actor,
+            b.description,
+        )
+        .where(b.chat_pk == chat_pk)
+        .order_by(b.id)
+    ).mappings()
     return [dict(r) for r in rows]
 
 
@@ -66,8 +87,10 @@ def taken_ids(reader: Reader, table: IdTable, ids: Sequence[str]) -> set[str]:
 
 def any_id_taken(reader: Reader, table: IdTable, ids: Sequence[str]) -> bool:
     tab = _ID_TABLES[table]
-    return any(reader.conn.execute(select(tab.c.id).where(tab.c.id.in_(chunk)).limit(1)).first()
-               for chunk in chunks(ids))
+    return any(
+        reader.conn.execute(select(tab.c.id).where(tab.c.id.in_(chunk)).limit(1)).first()
+        for chunk in chunks(ids)
+    )
 
 
 def insert_rows(uow: UnitOfWork, table: BulkTable, rows: Sequence[dict[str, Any]]) -> None:

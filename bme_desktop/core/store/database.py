@@ -38,9 +38,11 @@ def _check_sqlite_file(path: Path) -> None:
         with path.open("rb") as fh:
             head = fh.read(16)
         if not head:
-            raise StoreError(f"the database {path} is empty (0 bytes): it was probably truncated (a crash, a full "
-                             "disk or an interrupted copy); it was left untouched. Restore it from a backup, "
-                             "or move it away to start an empty memory")
+            raise StoreError(
+                f"the database {path} is empty (0 bytes): it was probably truncated (a crash, a full "
+                "disk or an interrupted copy); it was left untouched. Restore it from a backup, "
+                "or move it away to start an empty memory"
+            )
         if head != b"SQLite format 3\x00":
             raise StoreError(f"{path} is not a SQLite database; it was left untouched")
 
@@ -89,8 +91,9 @@ def create_store_engine(url: str) -> Engine:
                 raise StoreError(f"cannot create the database {database}: {exc.strerror or exc}") from exc
             # A pool keeps connections open: closing the last connection to a WAL database
             # checkpoints and deletes the WAL file, which made every write cost ~20 ms.
-            engine = create_engine(url, pool_size=4, max_overflow=8,
-                                   connect_args={"check_same_thread": False, "timeout": 10.0})
+            engine = create_engine(
+                url, pool_size=4, max_overflow=8, connect_args={"check_same_thread": False, "timeout": 10.0}
+            )
             event.listen(engine, "connect", _sqlite_pragmas)
         else:
             engine = create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=5)
@@ -102,6 +105,7 @@ def create_store_engine(url: str) -> Engine:
     except (DBAPIError, sqlite3.DatabaseError) as exc:
         engine.dispose()
         where = parsed.database if parsed.get_backend_name() == "sqlite" else parsed.render_as_string()
-        raise StoreError(f"cannot open the database {where}: {exc.orig if isinstance(exc, DBAPIError) else exc}") \
-            from exc
+        raise StoreError(
+            f"cannot open the database {where}: {exc.orig if isinstance(exc, DBAPIError) else exc}"
+        ) from exc
     return engine

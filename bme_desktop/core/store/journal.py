@@ -27,8 +27,9 @@ class JournalConflict(Exception):
     """The rows changed since the batch; undoing it would overwrite later work."""
 
 
-def apply_image(uow: UnitOfWork, chat_id: str, table_name: str, row_id: str,
-                 image: dict[str, Any] | None) -> None:
+def apply_image(
+    uow: UnitOfWork, chat_id: str, table_name: str, row_id: str, image: dict[str, Any] | None
+) -> None:
     table = t.JOURNALED[table_name]
     current = uow.current_row(table, row_id)
     record = uow.change(chat_id)
@@ -59,9 +60,13 @@ def _matches(current: dict[str, Any] | None, image: dict[str, Any] | None) -> bo
 
 def _note(record: Any, table_name: str, row_id: str, kind: str) -> None:
     if table_name == "nodes":
-        {"added": record.node_added, "changed": record.node_changed, "removed": record.node_removed}[kind](row_id)
+        {"added": record.node_added, "changed": record.node_changed, "removed": record.node_removed}[kind](
+            row_id
+        )
     elif table_name == "edges":
-        {"added": record.edge_added, "changed": record.edge_changed, "removed": record.edge_removed}[kind](row_id)
+        {"added": record.edge_added, "changed": record.edge_changed, "removed": record.edge_removed}[kind](
+            row_id
+        )
 
 
 def batch_row(uow: UnitOfWork, batch_id: int) -> dict[str, Any]:
@@ -79,23 +84,38 @@ def set_batch_status(uow: UnitOfWork, batch_id: int, status: str) -> None:
 def later_automatic_batches(uow: UnitOfWork, batch: dict[str, Any]) -> list[tuple[int, str]]:
     """(id, kind) of the applied automatic batches of the chat after ``batch``, in order."""
     b = t.batches.c
-    return [(int(i), str(k)) for i, k in uow.conn.execute(select(b.id, b.kind).where(
-        b.chat_pk == batch["chat_pk"], b.id > batch["id"], b.kind != "manual", b.status == "applied")
-        .order_by(b.id)).all()]
+    return [
+        (int(i), str(k))
+        for i, k in uow.conn.execute(
+            select(b.id, b.kind)
+            .where(
+                b.chat_pk == batch["chat_pk"], b.id > batch["id"], b.kind != "manual", b.status == "applied"
+            )
+            .order_by(b.id)
+        ).all()
+    ]
 
 
-def chat_images(conn: Connection, chat_pk: int, tables: Sequence[str]) -> dict[str, dict[str, dict[str, Any]]]:
+def chat_images(
+    conn: Connection, chat_pk: int, tables: Sequence[str]
+) -> dict[str, dict[str, dict[str, Any]]]:
     """Every row of the chat in the journaled ``tables``: table -> id -> full row."""
     out: dict[str, dict[str, dict[str, Any]]] = {}
     for name in tables:
         table = t.JOURNALED[name]
-        out[name] = {r["id"]: dict(r) for r in conn.execute(select(table).where(table.c.chat_pk == chat_pk)).mappings()}
+        out[name] = {
+            r["id"]: dict(r) for r in conn.execute(select(table).where(table.c.chat_pk == chat_pk)).mappings()
+        }
     return out
 
 
 def batch_statuses(conn: Connection, chat_pk: int) -> dict[int, str]:
-    return {int(i): str(s) for i, s in conn.execute(
-        select(t.batches.c.id, t.batches.c.status).where(t.batches.c.chat_pk == chat_pk)).all()}
+    return {
+        int(i): str(s)
+        for i, s in conn.execute(
+            select(t.batches.c.id, t.batches.c.status).where(t.batches.c.chat_pk == chat_pk)
+        ).all()
+    }
 
 
 def _flag_kept(uow: UnitOfWork, table_name: str, current: dict[str, Any], reason: str) -> None:
@@ -103,8 +123,11 @@ def _flag_kept(uow: UnitOfWork, table_name: str, current: dict[str, Any], reason
         return
     flags = dict(current["flags"])
     flags["kept_after_rollback"] = reason
-    uow.conn.execute(t.nodes.update().where(t.nodes.c.id == current["id"])
-                     .values(flags=flags, review_status="pending", updated_at=uow.now))
+    uow.conn.execute(
+        t.nodes.update()
+        .where(t.nodes.c.id == current["id"])
+        .values(flags=flags, review_status="pending", updated_at=uow.now)
+    )
 
 
 def _check_unchanged(uow: UnitOfWork, journal: list[dict[str, Any]], image: str, why: str) -> None:
@@ -130,8 +153,11 @@ def rollback_history(uow: UnitOfWork, batch_id: int) -> int:
     for entry in reversed(batch["journal"]):
         table = t.JOURNALED[entry["table"]]
         current = uow.current_row(table, entry["id"])
-        if current is not None and current.get("manually_edited") and not (entry["after"] or {}).get(
-                "manually_edited"):
+        if (
+            current is not None
+            and current.get("manually_edited")
+            and not (entry["after"] or {}).get("manually_edited")
+        ):
             _flag_kept(uow, entry["table"], current, f"its source messages changed (batch {batch_id})")
             _note(uow.change(chat_id), entry["table"], entry["id"], "changed")
             continue
@@ -139,8 +165,10 @@ def rollback_history(uow: UnitOfWork, batch_id: int) -> int:
         undone += 1
     uow.conn.execute(t.batches.update().where(t.batches.c.id == batch_id).values(status="rolled_back"))
     if batch["state_before"] is not None:
-        uow.set_chat_state(batch["chat_pk"], _state_without(uow.chat_state(batch["chat_pk"]), batch["kind"],
-                                                            dict(batch["state_before"])))
+        uow.set_chat_state(
+            batch["chat_pk"],
+            _state_without(uow.chat_state(batch["chat_pk"]), batch["kind"], dict(batch["state_before"])),
+        )
     return undone
 
 

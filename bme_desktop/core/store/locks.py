@@ -34,8 +34,9 @@ CLAIM_POLL_S = 0.05
 
 def lock_key(namespace: str, name: str) -> int:
     """A signed 64-bit advisory-lock key for ``name`` within ``namespace``."""
-    digest = hashlib.blake2b(name.encode("utf-8", "surrogatepass"), digest_size=8,
-                             person=namespace.encode()[:16]).digest()
+    digest = hashlib.blake2b(
+        name.encode("utf-8", "surrogatepass"), digest_size=8, person=namespace.encode()[:16]
+    ).digest()
     return int.from_bytes(digest, "big", signed=True)
 
 

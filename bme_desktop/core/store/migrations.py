@@ -26,8 +26,14 @@ def _v2_audit_log(conn: Connection) -> None:
 def _v3_scopes(conn: Connection) -> None:
     """v3: memory beyond one chat. Each memory has a scope kind (every existing one stays
     ``chat``: nothing is shared that was not before); each chat says who is who."""
-    for column in (tables.chats.c.character_id, tables.chats.c.persona_id, tables.chats.c.character_key,
-                   tables.chats.c.persona_key, tables.chats.c.world, tables.chats.c.isolated):
+    for column in (
+        tables.chats.c.character_id,
+        tables.chats.c.persona_id,
+        tables.chats.c.character_key,
+        tables.chats.c.persona_key,
+        tables.chats.c.world,
+        tables.chats.c.isolated,
+    ):
         _add_column(conn, "chats", column)
     _add_column(conn, "nodes", tables.nodes.c.scope_kind)
     for index in tables.chats.indexes | tables.nodes.indexes:
@@ -36,8 +42,11 @@ def _v3_scopes(conn: Connection) -> None:
     # Names only so far: the folded name is the key (the same rule as ``scopes.identity_key``).
     rows = conn.execute(select(tables.chats.c.pk, tables.chats.c.character, tables.chats.c.user_name)).all()
     for pk, character, user in rows:
-        conn.execute(tables.chats.update().where(tables.chats.c.pk == pk).values(
-            character_key=identity_key(None, character), persona_key=identity_key(None, user)))
+        conn.execute(
+            tables.chats.update()
+            .where(tables.chats.c.pk == pk)
+            .values(character_key=identity_key(None, character), persona_key=identity_key(None, user))
+        )
 
 
 def _add_column(conn: Connection, table: str, column: Column[Any]) -> None:
@@ -77,8 +86,10 @@ def read_version(conn: Connection) -> int | None:
 
 def _stamp(conn: Connection, version: int) -> None:
     conn.execute(tables.meta.delete().where(tables.meta.c.key.in_(["app", "schema_version"])))
-    conn.execute(tables.meta.insert(), [{"key": "app", "value": APP_ID},
-                                        {"key": "schema_version", "value": str(version)}])
+    conn.execute(
+        tables.meta.insert(),
+        [{"key": "app", "value": APP_ID}, {"key": "schema_version", "value": str(version)}],
+    )
 
 
 def refuse_unknown_version(conn: Connection, where: str) -> None:
@@ -87,7 +98,8 @@ def refuse_unknown_version(conn: Connection, where: str) -> None:
     if version is not None and version > SCHEMA_VERSION:
         raise StoreError(
             f"{where} was written by a newer BME Desktop (schema v{version}; this version knows up to "
-            f"v{SCHEMA_VERSION}). It was left untouched: update the app to open it.")
+            f"v{SCHEMA_VERSION}). It was left untouched: update the app to open it."
+        )
 
 
 def migrate(engine: Engine, where: str) -> int:

@@ -21,13 +21,29 @@ from .unit_of_work import UnitOfWork
 
 CHUNK = 500
 # Columns a life-cycle pass may change through this path (the rest go through put_node).
-BULK_COLUMNS = frozenset({"tier", "review_status", "srs", "retrievability", "recall_count", "last_recalled_at",
-                          "updated_at", "flags", "importance"})
+BULK_COLUMNS = frozenset(
+    {
+        "tier",
+        "review_status",
+        "srs",
+        "retrievability",
+        "recall_count",
+        "last_recalled_at",
+        "updated_at",
+        "flags",
+        "importance",
+    }
+)
 
 
-def bulk_update_nodes(uow: UnitOfWork, chat_id: str, updates: Mapping[str, Mapping[str, Any]], *,
-                      merge_flags: Mapping[str, Mapping[str, Any]] | None = None,
-                      cancel: CancelToken | None = None) -> list[str]:
+def bulk_update_nodes(
+    uow: UnitOfWork,
+    chat_id: str,
+    updates: Mapping[str, Mapping[str, Any]],
+    *,
+    merge_flags: Mapping[str, Mapping[str, Any]] | None = None,
+    cancel: CancelToken | None = None,
+) -> list[str]:
     """Apply ``{node_id: {column: value}}`` (and merge ``merge_flags[node_id]`` into the row's
     flags) and journal each changed row in the open batch. Rows whose values are already
     equal are skipped. Returns the ids actually changed. ``cancel`` is checked per chunk."""
@@ -43,8 +59,10 @@ def bulk_update_nodes(uow: UnitOfWork, chat_id: str, updates: Mapping[str, Mappi
     record = uow.change(chat_id)
     for start in range(0, len(ids), CHUNK):
         checkpoint(cancel)
-        chunk = ids[start:start + CHUNK]
-        rows = uow.conn.execute(select(t.nodes).where(t.nodes.c.chat_pk == pk, t.nodes.c.id.in_(chunk))).mappings()
+        chunk = ids[start : start + CHUNK]
+        rows = uow.conn.execute(
+            select(t.nodes).where(t.nodes.c.chat_pk == pk, t.nodes.c.id.in_(chunk))
+        ).mappings()
         for row in rows:
             before = dict(row)
             want = dict(updates[before["id"]])
@@ -60,8 +78,11 @@ def bulk_update_nodes(uow: UnitOfWork, chat_id: str, updates: Mapping[str, Mappi
             changed.append(before["id"])
             record.node_changed(before["id"])
     for key, params in groups.items():
-        stmt = t.nodes.update().where(t.nodes.c.id == bindparam("b_id")).values(
-            {t.nodes.c[k]: bindparam(f"v_{k}", type_=t.nodes.c[k].type) for k in key})
+        stmt = (
+            t.nodes.update()
+            .where(t.nodes.c.id == bindparam("b_id"))
+            .values({t.nodes.c[k]: bindparam(f"v_{k}", type_=t.nodes.c[k].type) for k in key})
+        )
         uow.conn.execute(stmt, params)
     return changed
 
@@ -76,8 +97,11 @@ def write_retrievability(uow: UnitOfWork, chat_id: str, values: Mapping[str, flo
     if not values:
         return []
     pk = uow.read.require_chat_pk(chat_id)
-    stmt = t.nodes.update().where(t.nodes.c.id == bindparam("b_id"), t.nodes.c.chat_pk == pk).values(
-        retrievability=bindparam("v_r"))
+    stmt = (
+        t.nodes.update()
+        .where(t.nodes.c.id == bindparam("b_id"), t.nodes.c.chat_pk == pk)
+        .values(retrievability=bindparam("v_r"))
+    )
     uow.conn.execute(stmt, [{"b_id": k, "v_r": float(v)} for k, v in values.items()])
     record = uow.change(chat_id)
     for node_id in values:

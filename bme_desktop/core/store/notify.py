@@ -36,8 +36,14 @@ log = logging.getLogger(__name__)
 
 CHANNEL = "bme_changes"
 MAX_PAYLOAD = 7000  # bytes (PostgreSQL refuses more than 8,000)
-_ID_SETS = {"na": "nodes_added", "nc": "nodes_changed", "nr": "nodes_removed",
-            "ea": "edges_added", "ec": "edges_changed", "er": "edges_removed"}
+_ID_SETS = {
+    "na": "nodes_added",
+    "nc": "nodes_changed",
+    "nr": "nodes_removed",
+    "ea": "edges_added",
+    "ec": "edges_changed",
+    "er": "edges_removed",
+}
 RECONNECT_S = (0.5, 1.0, 2.0, 5.0)
 
 
@@ -45,8 +51,9 @@ def _dumps(message: object) -> str:
     return json.dumps(message, ensure_ascii=True, separators=(",", ":"))
 
 
-def _split(head: dict[str, Any], lists: Iterable[tuple[str, Iterable[str]]], out: list[str],
-           always: bool = False) -> None:
+def _split(
+    head: dict[str, Any], lists: Iterable[tuple[str, Iterable[str]]], out: list[str], always: bool = False
+) -> None:
     """``head`` with the id lists added, split into messages of at most ``MAX_PAYLOAD`` bytes
     (one at least when ``always``)."""
     message: dict[str, Any] = dict(head)
@@ -64,13 +71,22 @@ def _split(head: dict[str, Any], lists: Iterable[tuple[str, Iterable[str]]], out
         out.append(_dumps(message))
 
 
-def payloads(instance: str, changes: Iterable[ChangeRecord], synced: Iterable[tuple[str, dict[str, Any]]] = (),
-             deleted: Iterable[str] = (), vectors: Iterable[tuple[str, list[str]]] = ()) -> list[str]:
+def payloads(
+    instance: str,
+    changes: Iterable[ChangeRecord],
+    synced: Iterable[tuple[str, dict[str, Any]]] = (),
+    deleted: Iterable[str] = (),
+    vectors: Iterable[tuple[str, list[str]]] = (),
+) -> list[str]:
     """The notifications for one transaction, each at most ``MAX_PAYLOAD`` bytes."""
     out: list[str] = []
     for change in changes:
-        _split({"i": instance, "k": "graph", "c": change.chat_id, "b": change.batch_id},
-               [(key, getattr(change, attr)) for key, attr in _ID_SETS.items()], out, change.messages_changed)
+        _split(
+            {"i": instance, "k": "graph", "c": change.chat_id, "b": change.batch_id},
+            [(key, getattr(change, attr)) for key, attr in _ID_SETS.items()],
+            out,
+            change.messages_changed,
+        )
     out += [_dumps({"i": instance, "k": "synced", "c": chat_id, "d": data}) for chat_id, data in synced]
     out += [_dumps({"i": instance, "k": "deleted", "c": chat_id}) for chat_id in deleted]
     for chat_id, ids in vectors:

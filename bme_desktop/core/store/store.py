@@ -48,8 +48,16 @@ class Store:
             uow = UnitOfWork(conn, now)
             yield uow
             if self.backend == "postgresql":
-                send(conn, payloads(self.instance_id, [c for c in uow.changes.values() if not c.empty],
-                                    uow.synced, uow.deleted, uow.vectors_saved))
+                send(
+                    conn,
+                    payloads(
+                        self.instance_id,
+                        [c for c in uow.changes.values() if not c.empty],
+                        uow.synced,
+                        uow.deleted,
+                        uow.vectors_saved,
+                    ),
+                )
 
     def close(self) -> None:
         self.engine.dispose()

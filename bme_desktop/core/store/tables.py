@@ -22,20 +22,23 @@ from sqlalchemy import (
 metadata = MetaData()
 
 meta = Table(
-    "meta", metadata,
+    "meta",
+    metadata,
     Column("key", String(64), primary_key=True),
     Column("value", Text, nullable=False),
 )
 
 settings = Table(
-    "settings", metadata,
+    "settings",
+    metadata,
     Column("key", String(128), primary_key=True),
     Column("value", JSON, nullable=False),
     Column("updated_at", Float, nullable=False),
 )
 
 chats = Table(
-    "chats", metadata,
+    "chats",
+    metadata,
     Column("pk", Integer, primary_key=True, autoincrement=True),
     Column("chat_id", String(256), nullable=False, unique=True),
     Column("character", String(256)),
@@ -56,7 +59,8 @@ chats = Table(
 )
 
 messages = Table(
-    "messages", metadata,
+    "messages",
+    metadata,
     Column("chat_pk", Integer, ForeignKey("chats.pk", ondelete="CASCADE"), primary_key=True),
     Column("idx", Integer, primary_key=True),
     Column("role", String(16), nullable=False),
@@ -69,7 +73,8 @@ messages = Table(
 )
 
 nodes = Table(
-    "nodes", metadata,
+    "nodes",
+    metadata,
     Column("id", String(36), primary_key=True),
     Column("chat_pk", Integer, ForeignKey("chats.pk", ondelete="CASCADE"), nullable=False),
     Column("type", String(32), nullable=False),
@@ -107,7 +112,8 @@ Index("ix_nodes_chat_updated", nodes.c.chat_pk, nodes.c.updated_at)
 Index("ix_nodes_scope_kind", nodes.c.scope_kind, nodes.c.chat_pk)
 
 edges = Table(
-    "edges", metadata,
+    "edges",
+    metadata,
     Column("id", String(36), primary_key=True),
     Column("chat_pk", Integer, ForeignKey("chats.pk", ondelete="CASCADE"), nullable=False),
     Column("from_id", String(36), nullable=False),
@@ -128,7 +134,8 @@ Index("ix_edges_from", edges.c.from_id)
 Index("ix_edges_to", edges.c.to_id)
 
 batches = Table(
-    "batches", metadata,
+    "batches",
+    metadata,
     Column("id", Integer, primary_key=True, autoincrement=True),
     Column("chat_pk", Integer, ForeignKey("chats.pk", ondelete="CASCADE"), nullable=False),
     Column("kind", String(32), nullable=False),
@@ -146,7 +153,8 @@ Index("ix_chats_persona_key", chats.c.persona_key)
 Index("ix_batches_chat", batches.c.chat_pk, batches.c.status)
 
 recall_records = Table(
-    "recall_records", metadata,
+    "recall_records",
+    metadata,
     Column("chat_pk", Integer, ForeignKey("chats.pk", ondelete="CASCADE"), primary_key=True),
     Column("idx", Integer, primary_key=True),
     Column("user_input", Text, nullable=False),
@@ -160,7 +168,8 @@ recall_records = Table(
 )
 
 summaries = Table(
-    "summaries", metadata,
+    "summaries",
+    metadata,
     Column("id", String(36), primary_key=True),
     Column("chat_pk", Integer, ForeignKey("chats.pk", ondelete="CASCADE"), nullable=False),
     Column("level", Integer, nullable=False),
@@ -176,7 +185,8 @@ summaries = Table(
 Index("ix_summaries_chat", summaries.c.chat_pk)
 
 vectors = Table(
-    "vectors", metadata,
+    "vectors",
+    metadata,
     Column("node_id", String(36), ForeignKey("nodes.id", ondelete="CASCADE"), primary_key=True),
     Column("chat_pk", Integer, ForeignKey("chats.pk", ondelete="CASCADE"), nullable=False),
     Column("model", String(128), nullable=False),
@@ -187,7 +197,8 @@ vectors = Table(
 Index("ix_vectors_chat", vectors.c.chat_pk)
 
 audit_log = Table(
-    "audit_log", metadata,
+    "audit_log",
+    metadata,
     Column("id", Integer, primary_key=True, autoincrement=True),
     Column("chat_pk", Integer, ForeignKey("chats.pk", ondelete="CASCADE")),
     Column("at", Float, nullable=False),

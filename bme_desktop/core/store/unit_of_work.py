@@ -80,24 +80,46 @@ class UnitOfWork:
             record = self.changes[chat_id] = ChangeRecord(chat_id)
         return record
 
-    def ensure_chat(self, chat_id: str, character: str | None = None, user: str | None = None,
-                    identity: ChatIdentity | None = None) -> int:
+    def ensure_chat(
+        self,
+        chat_id: str,
+        character: str | None = None,
+        user: str | None = None,
+        identity: ChatIdentity | None = None,
+    ) -> int:
         """The chat's key, creating it if new. ``identity`` (a sync's who-is-who) updates the
         stable ids, world and isolation; a chat id already bound to another character id is a
         conflict (two characters' chats whose ids collide stay apart)."""
         batch = self._batch
-        if batch is not None and batch.chat_id == chat_id and character is None and user is None and identity is None:
+        if (
+            batch is not None
+            and batch.chat_id == chat_id
+            and character is None
+            and user is None
+            and identity is None
+        ):
             return batch.chat_pk  # every row an open batch writes: the chat it began with
         row = self.read.chat_row(chat_id, state=False)
         if identity is not None:
             character = identity.character if identity.character is not None else character
             user = identity.user if identity.user is not None else user
         if row is None:  # ON CONFLICT: a writer that did not take the chat lock may be creating it too
-            self.conn.execute(self._insert(t.chats).values(
-                chat_id=chat_id, character=character, user_name=user, created_at=self.now,
-                last_activity=self.now, revision=0, state={}, isolated=False,
-                character_key=identity_key(None, character),
-                persona_key=identity_key(None, user)).on_conflict_do_nothing(index_elements=["chat_id"]))
+            self.conn.execute(
+                self._insert(t.chats)
+                .values(
+                    chat_id=chat_id,
+                    character=character,
+                    user_name=user,
+                    created_at=self.now,
+                    last_activity=self.now,
+                    revision=0,
+                    state={},
+                    isolated=False,
+                    character_key=identity_key(None, character),
+                    persona_key=identity_key(None, user),
+                )
+                .on_conflict_do_nothing(index_elements=["chat_id"])
+            )
             row = self.read.chat_row(chat_id, state=False)
             if row is None:
                 raise RuntimeError(f"chat {chat_id!r} was neither created nor found")
@@ -110,11 +132,13 @@ class UnitOfWork:
         if identity is not None:
             updates.update(_identity_updates(chat_id, row, identity))
         if "character" in updates or "character_id" in updates:
-            updates["character_key"] = identity_key(updates.get("character_id", row["character_id"]),
-                                                    updates.get("character", row["character"]))
+            updates["character_key"] = identity_key(
+                updates.get("character_id", row["character_id"]), updates.get("character", row["character"])
+            )
         if "user_name" in updates or "persona_id" in updates:
-            updates["persona_key"] = identity_key(updates.get("persona_id", row["persona_id"]),
-                                                  updates.get("user_name", row["user_name"]))
+            updates["persona_key"] = identity_key(
+                updates.get("persona_id", row["persona_id"]), updates.get("user_name", row["user_name"])
+            )
         updates = {k: v for k, v in updates.items() if v != row.get(k)}
         if updates:
             self.conn.execute(t.chats.update().where(t.chats.c.pk == pk).values(**updates))
@@ -133,14 +157,18 @@ class UnitOfWork:
         """Delete the stored messages at or after ``changed_from`` that are not in ``keep`` (a
         complete sync's list is the whole chat: what it lacks was deleted)."""
         m = t.messages.c
-        self.conn.execute(delete(t.messages).where(m.chat_pk == chat_pk, m.idx >= changed_from,
-                                                   m.idx.not_in(list(keep))))
+        self.conn.execute(
+            delete(t.messages).where(m.chat_pk == chat_pk, m.idx >= changed_from, m.idx.not_in(list(keep)))
+        )
 
     def drop_recalls_after_change(self, chat_pk: int, changed_from: int) -> None:
         """Delete the kept recalls at or after ``changed_from``, except hand-edited ones."""
         r = t.recall_records.c
-        self.conn.execute(delete(t.recall_records).where(r.chat_pk == chat_pk, r.idx >= changed_from,
-                                                         r.manually_edited.is_(False)))
+        self.conn.execute(
+            delete(t.recall_records).where(
+                r.chat_pk == chat_pk, r.idx >= changed_from, r.manually_edited.is_(False)
+            )
+        )
 
     def chat_id_of(self, chat_pk: int) -> str:
         if chat_pk not in self._chat_ids:
@@ -165,8 +193,16 @@ class UnitOfWork:
     def delete_chat(self, chat_id: str) -> None:
         """Delete the chat and every row that belongs to it (no recycle bin: the caller asked)."""
         pk = self.read.require_chat_pk(chat_id)
-        for table in (t.vectors, t.recall_records, t.summaries, t.edges, t.nodes, t.batches, t.messages,
-                      t.audit_log):
+        for table in (
+            t.vectors,
+            t.recall_records,
+            t.summaries,
+            t.edges,
+            t.nodes,
+            t.batches,
+            t.messages,
+            t.audit_log,
+        ):
             self.conn.execute(table.delete().where(table.c.chat_pk == pk))
         self.conn.execute(t.chats.delete().where(t.chats.c.pk == pk))
         self.deleted.append(chat_id)
@@ -179,28 +215,59 @@ class UnitOfWork:
         ids = list(self.conn.execute(select(s.id).where(s.chat_pk == pk)).scalars())
         for summary_id in ids:
             self.drop_row(t.summaries, summary_id)
-        self.conn.execute(t.batches.update().where(
-            t.batches.c.chat_pk == pk, t.batches.c.kind.in_(batch_kinds),
-            t.batches.c.status == "applied").values(status="rolled_back"))
+        self.conn.execute(
+            t.batches.update()
+            .where(
+                t.batches.c.chat_pk == pk, t.batches.c.kind.in_(batch_kinds), t.batches.c.status == "applied"
+            )
+            .values(status="rolled_back")
+        )
         return len(ids)
 
     # batches ------------------------------------------------------------------------------
     def discard_redo(self, chat_id: str, *, keep: int) -> None:
         """A new manual edit (batch ``keep``) clears the redo stack: undone manual batches are discarded."""
         pk = self.read.require_chat_pk(chat_id)
-        self.conn.execute(t.batches.update().where(
-            t.batches.c.chat_pk == pk, t.batches.c.kind == "manual", t.batches.c.status == "undone",
-            t.batches.c.id != keep).values(status="discarded"))
+        self.conn.execute(
+            t.batches.update()
+            .where(
+                t.batches.c.chat_pk == pk,
+                t.batches.c.kind == "manual",
+                t.batches.c.status == "undone",
+                t.batches.c.id != keep,
+            )
+            .values(status="discarded")
+        )
 
-    def begin_batch(self, chat_id: str, kind: str, *, actor: str, description: str = "",
-                    read_from: int | None = None, read_to: int | None = None) -> int:
+    def begin_batch(
+        self,
+        chat_id: str,
+        kind: str,
+        *,
+        actor: str,
+        description: str = "",
+        read_from: int | None = None,
+        read_to: int | None = None,
+    ) -> int:
         if self._batch is not None:
             raise RuntimeError("a batch is already open in this unit of work")
         pk = self.ensure_chat(chat_id)
-        batch_id = int(self.conn.execute(t.batches.insert().values(
-            chat_pk=pk, kind=kind, status="applied", read_from=read_from, read_to=read_to,
-            created_at=self.now, actor=actor, description=description, journal=[],
-            state_before=self.chat_state(pk))).inserted_primary_key[0])  # type: ignore[index]
+        batch_id = int(
+            self.conn.execute(
+                t.batches.insert().values(
+                    chat_pk=pk,
+                    kind=kind,
+                    status="applied",
+                    read_from=read_from,
+                    read_to=read_to,
+                    created_at=self.now,
+                    actor=actor,
+                    description=description,
+                    journal=[],
+                    state_before=self.chat_state(pk),
+                )
+            ).inserted_primary_key[0]  # type: ignore[index]
+        )
         self._batch = OpenBatch(batch_id, pk, chat_id)
         self.read.pin_chat(chat_id, pk)
         self.change(chat_id).batch_id = batch_id
@@ -219,8 +286,9 @@ class UnitOfWork:
     def batch_id(self) -> int | None:
         return self._batch.id if self._batch else None
 
-    def journal_row(self, table: str, row_id: str, before: dict[str, Any] | None,
-                 after: dict[str, Any] | None) -> None:
+    def journal_row(
+        self, table: str, row_id: str, before: dict[str, Any] | None, after: dict[str, Any] | None
+    ) -> None:
         """Record a row write in the batch's journal (for code that writes rows itself, in bulk).
         An update keeps only the columns that changed (plus the few that rollback and conflict
         checks read); inserts and deletes keep the whole row."""
@@ -295,7 +363,6 @@ class UnitOfWork:
         if self.drop_row(t.nodes, node_id) is not None:
             self.change(chat_id).node_removed(node_id)
 
-
     # the recycle bin, in bulk (retention, core/lifecycle/retention.py) -----------------------
     def retire_nodes(self, chat_id: str, node_ids: Sequence[str], *, chunk: int = 500) -> list[str]:
         """Move live memories and their live links to the recycle bin (``deleted_at`` now), as
@@ -305,14 +372,23 @@ class UnitOfWork:
         moved: list[str] = []
         stamp = {"deleted_at": self.now, "updated_at": self.now}
         for start in range(0, len(node_ids), chunk):
-            ids = list(node_ids[start:start + chunk])
-            for table, cond in ((t.nodes, t.nodes.c.id.in_(ids)),
-                                (t.edges, or_(t.edges.c.from_id.in_(ids), t.edges.c.to_id.in_(ids)))):
+            ids = list(node_ids[start : start + chunk])
+            for table, cond in (
+                (t.nodes, t.nodes.c.id.in_(ids)),
+                (t.edges, or_(t.edges.c.from_id.in_(ids), t.edges.c.to_id.in_(ids))),
+            ):
                 # An update's journal image holds the changed and the always-journaled columns only.
                 # The chat is checked here, not in SQL: with it there, SQLite walks the chat's
                 # index (every row of the chat, per chunk) instead of the ids' keys.
-                found = self.conn.execute(select(table.c.chat_pk, *(table.c[k] for k in ALWAYS_JOURNALED)).where(
-                    table.c.deleted_at.is_(None), cond)).mappings().all()
+                found = (
+                    self.conn.execute(
+                        select(table.c.chat_pk, *(table.c[k] for k in ALWAYS_JOURNALED)).where(
+                            table.c.deleted_at.is_(None), cond
+                        )
+                    )
+                    .mappings()
+                    .all()
+                )
                 rows = [{k: r[k] for k in ALWAYS_JOURNALED} for r in found if r["chat_pk"] == pk]
                 for before in rows:
                     self.journal_row(table.name, before["id"], before, {**before, **stamp})
@@ -322,7 +398,9 @@ class UnitOfWork:
                     else:
                         record.edge_removed(before["id"])
                 if rows:
-                    self.conn.execute(table.update().where(table.c.id.in_([r["id"] for r in rows])).values(**stamp))
+                    self.conn.execute(
+                        table.update().where(table.c.id.in_([r["id"] for r in rows])).values(**stamp)
+                    )
         return moved
 
     def empty_bin(self, chat_id: str, deleted_before: float, *, nodes: bool = True) -> tuple[int, int]:
@@ -332,19 +410,30 @@ class UnitOfWork:
         delete (``Reader.node_counts``), only links are looked for."""
         pk = self.read.require_chat_pk(chat_id)
         n, e = t.nodes.c, t.edges.c
-        ids = list(self.conn.execute(select(n.id).where(
-            n.chat_pk == pk, n.deleted_at <= deleted_before)).scalars()) if nodes else []
-        edge_ids: set[str] = set(self.conn.execute(select(e.id).where(
-            e.chat_pk == pk, e.deleted_at <= deleted_before)).scalars())
+        ids = (
+            list(
+                self.conn.execute(
+                    select(n.id).where(n.chat_pk == pk, n.deleted_at <= deleted_before)
+                ).scalars()
+            )
+            if nodes
+            else []
+        )
+        edge_ids: set[str] = set(
+            self.conn.execute(select(e.id).where(e.chat_pk == pk, e.deleted_at <= deleted_before)).scalars()
+        )
         for start in range(0, len(ids), 500):
-            part = ids[start:start + 500]
-            edge_ids.update(self.conn.execute(select(e.id).where(
-                e.chat_pk == pk, or_(e.from_id.in_(part), e.to_id.in_(part)))).scalars())
+            part = ids[start : start + 500]
+            edge_ids.update(
+                self.conn.execute(
+                    select(e.id).where(e.chat_pk == pk, or_(e.from_id.in_(part), e.to_id.in_(part)))
+                ).scalars()
+            )
             self.conn.execute(t.vectors.delete().where(t.vectors.c.node_id.in_(part)))
             self.conn.execute(t.nodes.delete().where(n.id.in_(part)))
         gone = sorted(edge_ids)
         for start in range(0, len(gone), 500):
-            self.conn.execute(t.edges.delete().where(e.id.in_(gone[start:start + 500])))
+            self.conn.execute(t.edges.delete().where(e.id.in_(gone[start : start + 500])))
         record = self.change(chat_id)
         for node_id in ids:
             record.node_removed(node_id)
@@ -353,11 +442,15 @@ class UnitOfWork:
         return len(ids), len(gone)
 
     # audit --------------------------------------------------------------------------------
-    def audit(self, chat_id: str | None, actor: str, action: str, target: str | None = None,
-              **detail: Any) -> None:
+    def audit(
+        self, chat_id: str | None, actor: str, action: str, target: str | None = None, **detail: Any
+    ) -> None:
         pk = self.read.chat_pk(chat_id) if chat_id is not None else None
-        self.conn.execute(t.audit_log.insert().values(chat_pk=pk, at=self.now, actor=actor, action=action,
-                                                      target=target, detail=detail))
+        self.conn.execute(
+            t.audit_log.insert().values(
+                chat_pk=pk, at=self.now, actor=actor, action=action, target=target, detail=detail
+            )
+        )
 
 
 def _identity_updates(chat_id: str, row: dict[str, Any], identity: ChatIdentity) -> dict[str, Any]:
@@ -366,8 +459,10 @@ def _identity_updates(chat_id: str, row: dict[str, Any], identity: ChatIdentity)
     if identity.character_id is not None:
         if stored is not None and stored != identity.character_id:
             raise Conflict(
-                f"chat {chat_id!r} belongs to the character with id {stored!r}, not {identity.character_id!r}: "
-                "two characters' chats are never merged; send a chat id unique to the character")
+                f"chat {chat_id!r} belongs to the character with id {stored!r}, not "
+                f"{identity.character_id!r}: "
+                "two characters' chats are never merged; send a chat id unique to the character"
+            )
         updates["character_id"] = identity.character_id
     if identity.persona_id is not None:
         updates["persona_id"] = identity.persona_id
@@ -376,4 +471,3 @@ def _identity_updates(chat_id: str, row: dict[str, Any], identity: ChatIdentity)
     if identity.isolated is not None:
         updates["isolated"] = identity.isolated
     return updates
-

@@ -32,14 +32,17 @@ def text_hash(text: str) -> str:
     return hashlib.blake2b(text.encode("utf-8", "replace"), digest_size=16).hexdigest()
 
 
-def load_vectors(reader: Reader, chat_id: str, model: str, ids: Sequence[str] | None = None) -> list[StoredVector]:
+def load_vectors(
+    reader: Reader, chat_id: str, model: str, ids: Sequence[str] | None = None
+) -> list[StoredVector]:
     """The chat's stored vectors of ``model`` (only those of ``ids`` when given)."""
     pk = reader.chat_pk(chat_id)
     if pk is None or (ids is not None and not ids):
         return []
     v = t.vectors
-    query = select(v.c.node_id, v.c.model, v.c.dim, v.c.text_hash, v.c.data).where(v.c.chat_pk == pk,
-                                                                                  v.c.model == model)
+    query = select(v.c.node_id, v.c.model, v.c.dim, v.c.text_hash, v.c.data).where(
+        v.c.chat_pk == pk, v.c.model == model
+    )
     rows = reader.conn.execute(query if ids is None else query.where(v.c.node_id.in_(list(ids))))
     out: list[StoredVector] = []
     for node_id, row_model, dim, hashed, data in rows:
@@ -55,7 +58,9 @@ def vectors_of_any_model(reader: Reader, ids: Sequence[str]) -> list[tuple[str, 
     out: list[tuple[str, str, bytes]] = []
     wanted = list(ids)
     for start in range(0, len(wanted), 500):
-        rows = reader.conn.execute(select(v.node_id, v.model, v.data).where(v.node_id.in_(wanted[start:start + 500])))
+        rows = reader.conn.execute(
+            select(v.node_id, v.model, v.data).where(v.node_id.in_(wanted[start : start + 500]))
+        )
         out.extend((str(node_id), str(model), bytes(data)) for node_id, model, data in rows)
     return out
 
@@ -67,8 +72,11 @@ def load_vectors_by_ids(reader: Reader, ids: Sequence[str], model: str) -> list[
     out: list[StoredVector] = []
     wanted = list(ids)
     for start in range(0, len(wanted), 500):
-        rows = reader.conn.execute(select(v.c.node_id, v.c.model, v.c.dim, v.c.text_hash, v.c.data).where(
-            v.c.model == model, v.c.node_id.in_(wanted[start:start + 500])))
+        rows = reader.conn.execute(
+            select(v.c.node_id, v.c.model, v.c.dim, v.c.text_hash, v.c.data).where(
+                v.c.model == model, v.c.node_id.in_(wanted[start : start + 500])
+            )
+        )
         for node_id, row_model, dim, hashed, data in rows:
             vector = np.frombuffer(bytes(data), dtype=np.float32)
             if vector.size == dim:
@@ -76,23 +84,44 @@ def load_vectors_by_ids(reader: Reader, ids: Sequence[str], model: str) -> list[
     return out
 
 
-def save_vectors(uow: UnitOfWork, chat_id: str, model: str, ids: Sequence[str], hashes: Sequence[str],
-                 vectors: npt.NDArray[np.float32]) -> list[str]:
+def save_vectors(
+    uow: UnitOfWork,
+    chat_id: str,
+    model: str,
+    ids: Sequence[str],
+    hashes: Sequence[str],
+    vectors: npt.NDArray[np.float32],
+) -> list[str]:
     """Replace the rows of ``ids``; skips nodes that no longer exist. Returns the ids saved."""
     pk = uow.read.chat_pk(chat_id)
     if pk is None or not ids:
         return []
-    existing = {row[0] for row in uow.conn.execute(
-        select(t.nodes.c.id).where(t.nodes.c.chat_pk == pk, t.nodes.c.id.in_(list(ids))))}
+    existing = {
+        row[0]
+        for row in uow.conn.execute(
+            select(t.nodes.c.id).where(t.nodes.c.chat_pk == pk, t.nodes.c.id.in_(list(ids)))
+        )
+    }
     keep = [i for i, node_id in enumerate(ids) if node_id in existing]
     if not keep:
         return []
     saved = [ids[i] for i in keep]
     uow.conn.execute(delete(t.vectors).where(t.vectors.c.node_id.in_(saved)))
     dim = int(vectors.shape[1])
-    uow.conn.execute(t.vectors.insert(), [
-        {"node_id": ids[i], "chat_pk": pk, "model": model, "dim": dim, "text_hash": hashes[i],
-         "data": np.ascontiguousarray(vectors[i], dtype=np.float32).tobytes()} for i in keep])
+    uow.conn.execute(
+        t.vectors.insert(),
+        [
+            {
+                "node_id": ids[i],
+                "chat_pk": pk,
+                "model": model,
+                "dim": dim,
+                "text_hash": hashes[i],
+                "data": np.ascontiguousarray(vectors[i], dtype=np.float32).tobytes(),
+            }
+            for i in keep
+        ],
+    )
     uow.vectors_saved.append((chat_id, saved))  # other instances on the database load them, not embed them
     return saved
 

@@ -24,8 +24,9 @@ def resolve_language(cli: str | None, setting: str, system: QLocale | None = Non
     return "zh" if locale.language() == QLocale.Language.Chinese else "en"
 
 
-def install_translator(app: QCoreApplication, language: str, folder: Path,
-                       previous: QTranslator | None = None) -> QTranslator | None:
+def install_translator(
+    app: QCoreApplication, language: str, folder: Path, previous: QTranslator | None = None
+) -> QTranslator | None:
     """Remove ``previous`` and install the translator for ``language`` (English's holds only
     the plural forms); None for a language without a file."""
     if previous is not None:

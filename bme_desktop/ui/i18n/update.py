@@ -32,8 +32,21 @@ def main() -> int:
         ts = translations_dir() / f"{name}.ts"
         target = "zh_CN" if language == "zh" else language
         only = ["-pluralonly"] if language in PLURAL_ONLY else []
-        subprocess.run([_tool("pyside6-lupdate"), *sources, "-ts", str(ts), "-source-language", "en",
-                        "-target-language", target, "-no-obsolete", *only], check=True)
+        subprocess.run(
+            [
+                _tool("pyside6-lupdate"),
+                *sources,
+                "-ts",
+                str(ts),
+                "-source-language",
+                "en",
+                "-target-language",
+                target,
+                "-no-obsolete",
+                *only,
+            ],
+            check=True,
+        )
         subprocess.run([_tool("pyside6-lrelease"), str(ts), "-qm", str(ts.with_suffix(".qm"))], check=True)
     return 0
 

@@ -24,41 +24,49 @@ class PanelSpec:
 
 def _overview(context: AppContext) -> QWidget:
     from .overview import OverviewPanel
+
     return OverviewPanel(context)
 
 
 def _memories(context: AppContext) -> QWidget:
     from .memories import MemoriesPanel
+
     return MemoriesPanel(context)
 
 
 def _review(context: AppContext) -> QWidget:
     from .review import ReviewPanel
+
     return ReviewPanel(context)
 
 
 def _patrol(context: AppContext) -> QWidget:
     from .patrol import PatrolPanel
+
     return PatrolPanel(context)
 
 
 def _injection(context: AppContext) -> QWidget:
     from .injection import InjectionPanel
+
     return InjectionPanel(context)
 
 
 def _actions(context: AppContext) -> QWidget:
     from .actions import ActionsPanel
+
     return ActionsPanel(context)
 
 
 def _settings(context: AppContext) -> QWidget:
     from .settings import SettingsPanel
+
     return SettingsPanel(context)
 
 
 def _persona(context: AppContext) -> QWidget:
     from .persona import PersonaPanel
+
     return PersonaPanel(context)
 
 
@@ -69,9 +77,24 @@ def panel_specs() -> tuple[PanelSpec, ...]:
         PanelSpec("memories", lambda: QCoreApplication.translate("Panels", "Memories"), _memories, right),
         PanelSpec("review", lambda: QCoreApplication.translate("Panels", "Review"), _review, right),
         PanelSpec("patrol", lambda: QCoreApplication.translate("Panels", "Patrol"), _patrol, right),
-        PanelSpec("injection", lambda: QCoreApplication.translate("Panels", "Injection"), _injection, right, visible=False),
-        PanelSpec("actions", lambda: QCoreApplication.translate("Panels", "Actions"), _actions, right, visible=False),
-        PanelSpec("settings", lambda: QCoreApplication.translate("Panels", "Settings"), _settings, right,
-                  visible=False),
-        PanelSpec("persona", lambda: QCoreApplication.translate("Panels", "Persona"), _persona, right, visible=False),
+        PanelSpec(
+            "injection",
+            lambda: QCoreApplication.translate("Panels", "Injection"),
+            _injection,
+            right,
+            visible=False,
+        ),
+        PanelSpec(
+            "actions", lambda: QCoreApplication.translate("Panels", "Actions"), _actions, right, visible=False
+        ),
+        PanelSpec(
+            "settings",
+            lambda: QCoreApplication.translate("Panels", "Settings"),
+            _settings,
+            right,
+            visible=False,
+        ),
+        PanelSpec(
+            "persona", lambda: QCoreApplication.translate("Panels", "Persona"), _persona, right, visible=False
+        ),
     )

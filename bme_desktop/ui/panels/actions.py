@@ -54,16 +54,60 @@ class ActionSpec:
 
 
 ACTIONS: tuple[ActionSpec, ...] = (
-    ActionSpec("extract", lambda: QCoreApplication.translate("Actions", "Extract now"), lambda: QCoreApplication.translate("Actions", "Extract memories from messages not read yet.")),
-    ActionSpec("rebuild", lambda: QCoreApplication.translate("Actions", "Rebuild graph"), lambda: QCoreApplication.translate("Actions", "Undo every extraction and extract the whole chat again.")),
-    ActionSpec("rebuild_vectors", lambda: QCoreApplication.translate("Actions", "Rebuild vectors"), lambda: QCoreApplication.translate("Actions", "Embed every memory again for recall.")),
-    ActionSpec("compress", lambda: QCoreApplication.translate("Actions", "Compress"), lambda: QCoreApplication.translate("Actions", "Merge long runs of small events.")),
-    ActionSpec("summarize", lambda: QCoreApplication.translate("Actions", "Summarize"), lambda: QCoreApplication.translate("Actions", "Write summaries of recent events.")),
-    ActionSpec("fold", lambda: QCoreApplication.translate("Actions", "Fold summaries"), lambda: QCoreApplication.translate("Actions", "Fold old summaries into a higher-level one.")),
-    ActionSpec("reflect", lambda: QCoreApplication.translate("Actions", "Reflect"), lambda: QCoreApplication.translate("Actions", "Draw insights from what happened.")),
-    ActionSpec("persona", lambda: QCoreApplication.translate("Actions", "Update persona"), lambda: QCoreApplication.translate("Actions", "Update the user's profile from what the story says about them.")),
-    ActionSpec("upkeep", lambda: QCoreApplication.translate("Actions", "Upkeep"), lambda: QCoreApplication.translate("Actions", "Promote, decay and wake memories as of now.")),
-    ActionSpec("consolidate", lambda: QCoreApplication.translate("Actions", "Consolidate"), lambda: QCoreApplication.translate("Actions", "Merge memories that say the same thing.")),
+    ActionSpec(
+        "extract",
+        lambda: QCoreApplication.translate("Actions", "Extract now"),
+        lambda: QCoreApplication.translate("Actions", "Extract memories from messages not read yet."),
+    ),
+    ActionSpec(
+        "rebuild",
+        lambda: QCoreApplication.translate("Actions", "Rebuild graph"),
+        lambda: QCoreApplication.translate(
+            "Actions", "Undo every extraction and extract the whole chat again."
+        ),
+    ),
+    ActionSpec(
+        "rebuild_vectors",
+        lambda: QCoreApplication.translate("Actions", "Rebuild vectors"),
+        lambda: QCoreApplication.translate("Actions", "Embed every memory again for recall."),
+    ),
+    ActionSpec(
+        "compress",
+        lambda: QCoreApplication.translate("Actions", "Compress"),
+        lambda: QCoreApplication.translate("Actions", "Merge long runs of small events."),
+    ),
+    ActionSpec(
+        "summarize",
+        lambda: QCoreApplication.translate("Actions", "Summarize"),
+        lambda: QCoreApplication.translate("Actions", "Write summaries of recent events."),
+    ),
+    ActionSpec(
+        "fold",
+        lambda: QCoreApplication.translate("Actions", "Fold summaries"),
+        lambda: QCoreApplication.translate("Actions", "Fold old summaries into a higher-level one."),
+    ),
+    ActionSpec(
+        "reflect",
+        lambda: QCoreApplication.translate("Actions", "Reflect"),
+        lambda: QCoreApplication.translate("Actions", "Draw insights from what happened."),
+    ),
+    ActionSpec(
+        "persona",
+        lambda: QCoreApplication.translate("Actions", "Update persona"),
+        lambda: QCoreApplication.translate(
+            "Actions", "Update the user's profile from what the story says about them."
+        ),
+    ),
+    ActionSpec(
+        "upkeep",
+        lambda: QCoreApplication.translate("Actions", "Upkeep"),
+        lambda: QCoreApplication.translate("Actions", "Promote, decay and wake memories as of now."),
+    ),
+    ActionSpec(
+        "consolidate",
+        lambda: QCoreApplication.translate("Actions", "Consolidate"),
+        lambda: QCoreApplication.translate("Actions", "Merge memories that say the same thing."),
+    ),
 )
 
 
@@ -79,15 +123,18 @@ def result_text(result: ActionResult) -> str:
     change = result.change
     if change is None:
         return QCoreApplication.translate("Actions", "{0} batches extracted in {1} s").format(
-            format_count(result.batches), seconds)
+            format_count(result.batches), seconds
+        )
     nodes = len(change.nodes_added | change.nodes_changed | change.nodes_removed)
     edges = len(change.edges_added | change.edges_changed | change.edges_removed)
     if edges:
         text = QCoreApplication.translate("Actions", "{0} memories and {1} links changed in {2} s").format(
-            format_count(nodes), format_count(edges), seconds)
+            format_count(nodes), format_count(edges), seconds
+        )
     else:
         text = QCoreApplication.translate("Actions", "{0} memories changed in {1} s").format(
-            format_count(nodes), seconds)
+            format_count(nodes), seconds
+        )
     if change.batch_id is not None and (nodes or edges):
         text += QCoreApplication.translate("Actions", " · Ctrl+Z undoes it")
     return text
@@ -120,38 +167,56 @@ def plan_text(plan: RewritePlan) -> tuple[str, str]:
     memories = format_count(plan.memories)
     if plan.task == "rebuild":
         question = QCoreApplication.translate(
-            "Actions", "Rebuild the memories of this chat from its {0} messages?").format(format_count(plan.messages))
-        kinds = ", ".join(f"{format_count(n)} {node_type_label(k)}" for k, n in sorted(
-            plan.dropped_by_type.items(), key=lambda kv: -kv[1]))
+            "Actions", "Rebuild the memories of this chat from its {0} messages?"
+        ).format(format_count(plan.messages))
+        kinds = ", ".join(
+            f"{format_count(n)} {node_type_label(k)}"
+            for k, n in sorted(plan.dropped_by_type.items(), key=lambda kv: -kv[1])
+        )
         detail = QCoreApplication.translate(
-            "Actions", "{0} memories: {1} written or edited by hand are kept; the other {2} ({3}) are removed and "
-                       "the chat is extracted again. What extraction does not write (summaries, reflections, and "
-                       "anything the demo or an older version made) does not come back until its own task "
-                       "runs.").format(memories, format_count(plan.by_hand), format_count(plan.dropped), kinds or "—")
+            "Actions",
+            "{0} memories: {1} written or edited by hand are kept; the other {2} ({3}) are removed and "
+            "the chat is extracted again. What extraction does not write (summaries, reflections, and "
+            "anything the demo or an older version made) does not come back until its own task "
+            "runs.",
+        ).format(memories, format_count(plan.by_hand), format_count(plan.dropped), kinds or "—")
     elif plan.task == "consolidate":
         question = QCoreApplication.translate("Actions", "Merge memories that say the same thing?")
         detail = QCoreApplication.translate(
-            "Actions", "Among the {0} memories of this chat, each pair that says the same thing becomes one; the "
-                       "other goes to the recycle bin.").format(memories)
+            "Actions",
+            "Among the {0} memories of this chat, each pair that says the same thing becomes one; the "
+            "other goes to the recycle bin.",
+        ).format(memories)
     elif plan.task == "compress":
         question = QCoreApplication.translate("Actions", "Compress long runs of small events?")
         detail = QCoreApplication.translate(
-            "Actions", "Runs of small events among the {0} memories of this chat are folded into one memory "
-                       "each; the events are archived, not deleted.").format(memories)
+            "Actions",
+            "Runs of small events among the {0} memories of this chat are folded into one memory "
+            "each; the events are archived, not deleted.",
+        ).format(memories)
     else:
         question = QCoreApplication.translate("Actions", "Fold old summaries?")
-        detail = QCoreApplication.translate("Actions", "Old summaries of this chat are folded into a higher-level one.")
+        detail = QCoreApplication.translate(
+            "Actions", "Old summaries of this chat are folded into a higher-level one."
+        )
     if plan.undoable:
         detail += "\n\n" + QCoreApplication.translate("Actions", "One Ctrl+Z undoes the whole run.")
     else:
         detail += "\n\n" + QCoreApplication.translate(
-            "Actions", "This cannot be undone: the chat is too large ({0} rows) to keep an undo copy. Export a "
-                       "backup first if you may want it back.").format(format_count(plan.rows))
+            "Actions",
+            "This cannot be undone: the chat is too large ({0} rows) to keep an undo copy. Export a "
+            "backup first if you may want it back.",
+        ).format(format_count(plan.rows))
     return question, detail
 
 
-def run_action(service: MemoryService, chat_id: str, key: str, cancel: CancelToken | None = None,
-               plan: RewritePlan | None = None) -> ActionResult:
+def run_action(
+    service: MemoryService,
+    chat_id: str,
+    key: str,
+    cancel: CancelToken | None = None,
+    plan: RewritePlan | None = None,
+) -> ActionResult:
     """Blocking: run one action (on a worker thread); raises ``Cancelled`` when ``cancel`` stops it.
     A memory task is recorded as one undo step (``rewrites.run_recorded``)."""
     start = time.monotonic()
@@ -172,7 +237,8 @@ def cancel_hint(service: MemoryService, key: str) -> str:
         return ""
     if key in ("extract", "rebuild"):
         return QCoreApplication.translate(
-            "Actions", "Stop before the next batch; the batches extracted so far are kept.")
+            "Actions", "Stop before the next batch; the batches extracted so far are kept."
+        )
     return QCoreApplication.translate("Actions", "Stop this task; nothing it changed is kept.")
 
 
@@ -226,8 +292,9 @@ class ActionRow:
     def set_cancel_hint(self, hint: str) -> None:
         """``hint`` says what Cancel does; "" means this task cannot be stopped once started."""
         self.cancel_hint = hint
-        self.cancel.setToolTip(hint or QCoreApplication.translate(
-            "Actions", "This task cannot be stopped once started."))
+        self.cancel.setToolTip(
+            hint or QCoreApplication.translate("Actions", "This task cannot be stopped once started.")
+        )
 
     def _running_text(self) -> str:
         if self._counts is None:
@@ -327,6 +394,7 @@ class ActionsPanel(RowRunner, Retranslated, QWidget):
             row.cancel.clicked.connect(lambda _checked=False, key=key: self.cancel(key))
         from .actions_files import FileActions  # it builds on ActionRow above
         from .actions_ops import StoryOperations
+
         self.operations = StoryOperations(context)  # ST-BME's operations, with a message range
         self.operations_heading = operations_heading = QLabel()
         operations_heading.setProperty("role", "heading")
@@ -365,8 +433,10 @@ class ActionsPanel(RowRunner, Retranslated, QWidget):
         QTimer.singleShot(0, self, self._align_buttons)  # once the sections below have their new words too
 
     def _align_buttons(self) -> None:
-        buttons = [row.button for row in (*self.rows.values(), *self.operations.rows.values(),
-                                          *self.files.rows.values())]
+        buttons = [
+            row.button
+            for row in (*self.rows.values(), *self.operations.rows.values(), *self.files.rows.values())
+        ]
         for button in buttons:
             button.setMinimumWidth(0)
         width = max(b.sizeHint().width() for b in buttons)
@@ -388,7 +458,9 @@ class ActionsPanel(RowRunner, Retranslated, QWidget):
 
     def update_availability(self) -> None:
         chat_id = self._context.chat_id
-        self.chat_label.setText(self.tr("Runs on the chat that is open.") if chat_id else self.tr("No chat open"))
+        self.chat_label.setText(
+            self.tr("Runs on the chat that is open.") if chat_id else self.tr("No chat open")
+        )
         self.chat_label.setToolTip(chat_id)
         for key, row in self.rows.items():
             if key not in self._running:
@@ -405,9 +477,12 @@ class ActionsPanel(RowRunner, Retranslated, QWidget):
             return
         chat_id = self._context.chat_id
         self.rows[key].button.setEnabled(False)
-        self._context.call(lambda s: plan_rewrite(s, chat_id, key), lambda plan: self._confirm(chat_id, plan),
-                           on_error=lambda exc: self._finish(key, self.tr("Failed: {0}").format(exc), False),
-                           owner=self)
+        self._context.call(
+            lambda s: plan_rewrite(s, chat_id, key),
+            lambda plan: self._confirm(chat_id, plan),
+            on_error=lambda exc: self._finish(key, self.tr("Failed: {0}").format(exc), False),
+            owner=self,
+        )
 
     def _confirm(self, chat_id: str, plan: RewritePlan) -> None:
         row = self.rows[plan.task]
@@ -415,11 +490,18 @@ class ActionsPanel(RowRunner, Retranslated, QWidget):
         if chat_id != self._context.chat_id:
             return
         question, detail = plan_text(plan)
-        box = QMessageBox(QMessageBox.Icon.Warning if not plan.undoable else QMessageBox.Icon.Question,
-                          row.spec.title(), question, QMessageBox.StandardButton.NoButton, self)
+        box = QMessageBox(
+            QMessageBox.Icon.Warning if not plan.undoable else QMessageBox.Icon.Question,
+            row.spec.title(),
+            question,
+            QMessageBox.StandardButton.NoButton,
+            self,
+        )
         box.setInformativeText(detail)
         go = box.addButton(row.spec.title(), QMessageBox.ButtonRole.DestructiveRole)
-        stop = box.addButton(QCoreApplication.translate("Actions", "Cancel"), QMessageBox.ButtonRole.RejectRole)
+        stop = box.addButton(
+            QCoreApplication.translate("Actions", "Cancel"), QMessageBox.ButtonRole.RejectRole
+        )
         box.setDefaultButton(stop)  # Enter does not destroy anything
         box.setEscapeButton(stop)
         box.finished.connect(lambda _r: self._start(plan.task, plan) if box.clickedButton() is go else None)
@@ -443,6 +525,7 @@ class ActionsPanel(RowRunner, Retranslated, QWidget):
                 self._finish(key, self.tr("Cancelled"), True)
             else:
                 self._finish(key, self.tr("Failed: {0}").format(exc), False)
-        self._context.call(lambda s: run_action(s, chat_id, key, token, plan), done,
-                           on_error=failed, owner=self)
 
+        self._context.call(
+            lambda s: run_action(s, chat_id, key, token, plan), done, on_error=failed, owner=self
+        )

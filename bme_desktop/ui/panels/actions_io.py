@@ -42,8 +42,9 @@ def format_of(path: str, fallback: ExportFormat = "json") -> ExportFormat:
     return fallback
 
 
-def export_chat(service: MemoryService, chat_id: str, path: Path, fmt: ExportFormat,
-                cancel: CancelToken | None = None) -> Written:
+def export_chat(
+    service: MemoryService, chat_id: str, path: Path, fmt: ExportFormat, cancel: CancelToken | None = None
+) -> Written:
     if fmt == "json":
         data = dumps(service.export_document([chat_id])).encode("utf-8")
     else:
@@ -77,8 +78,9 @@ def import_as_new(service: MemoryService, path: Path, cancel: CancelToken | None
     return import_chats(service, chats, mode="new", as_chat=as_chat)
 
 
-def backup_all(service: MemoryService, path: Path, passphrase: str | None,
-               cancel: CancelToken | None = None) -> Written:
+def backup_all(
+    service: MemoryService, path: Path, passphrase: str | None, cancel: CancelToken | None = None
+) -> Written:
     checkpoint(cancel)
     return Written(path, write_backup_file(service, path, passphrase, cancel=cancel).size)
 
@@ -89,8 +91,9 @@ def needs_passphrase(path: Path) -> bool:
         return is_encrypted(handle.read(len(MAGIC)))
 
 
-def restore_from(service: MemoryService, path: Path, passphrase: str | None,
-                 cancel: CancelToken | None = None) -> ImportResult:
+def restore_from(
+    service: MemoryService, path: Path, passphrase: str | None, cancel: CancelToken | None = None
+) -> ImportResult:
     """Decrypt and validate everything, then merge in one transaction: chats already in the
     store are kept and reported as skipped."""
     chats = open_backup(path, passphrase)
@@ -106,12 +109,14 @@ class WorldInfoImported:
     disabled: int  # entries switched off in the file
 
 
-def import_worldinfo(service: MemoryService, chat_id: str, path: Path, kind: str,
-                     cancel: CancelToken | None = None) -> WorldInfoImported:
+def import_worldinfo(
+    service: MemoryService, chat_id: str, path: Path, kind: str, cancel: CancelToken | None = None
+) -> WorldInfoImported:
     """A SillyTavern World Info file (or a character card's book, JSON or PNG) into the chat's
     memories of scope ``kind``: validated whole first, so a malformed file writes nothing."""
     from ...core.errors import ValidationError
     from ...core.worldinfo import load_document, read_worldinfo
+
     doc = load_document(read_file(path))
     if doc is None:
         raise ValidationError("file", "is not a SillyTavern World Info file or character card")
@@ -126,7 +131,12 @@ def export_worldinfo(service: MemoryService, chat_id: str, node_ids: list[str], 
     import json
 
     from ...core.worldinfo import write_worldinfo
-    data = (json.dumps(write_worldinfo(service.worldinfo_entries(chat_id, node_ids)), ensure_ascii=False, indent=4)
-            + "\n").encode("utf-8")
+
+    data = (
+        json.dumps(
+            write_worldinfo(service.worldinfo_entries(chat_id, node_ids)), ensure_ascii=False, indent=4
+        )
+        + "\n"
+    ).encode("utf-8")
     write_atomically(path, data)
     return Written(path, len(data))

@@ -21,11 +21,44 @@ from ..lifetime import subscribe
 from .actions import ActionRow, ActionSpec, RowRunner
 
 OPERATION_ACTIONS: tuple[ActionSpec, ...] = (
-    ActionSpec("extract_pending", lambda: QCoreApplication.translate("Actions", "Extract pending"), lambda: QCoreApplication.translate("Actions", "Extract only the messages not extracted yet, as one undo step.")),
-    ActionSpec("reextract", lambda: QCoreApplication.translate("Actions", "Re-extract range"), lambda: QCoreApplication.translate("Actions", "Roll the extraction back from the range's first message and extract again from scratch.")),
-    ActionSpec("rebuild_summaries", lambda: QCoreApplication.translate("Actions", "Rebuild summaries"), lambda: QCoreApplication.translate("Actions", "Write the summaries again from the extraction batches.")),
-    ActionSpec("rebuild_vectors", lambda: QCoreApplication.translate("Actions", "Rebuild range vectors"), lambda: QCoreApplication.translate("Actions", "Embed again the memories drawn from the range's messages.")),
-    ActionSpec("evolve", lambda: QCoreApplication.translate("Actions", "Force evolve"), lambda: QCoreApplication.translate("Actions", "New memories revise the older memories they are linked to (by the model, or by the rules offline).")),
+    ActionSpec(
+        "extract_pending",
+        lambda: QCoreApplication.translate("Actions", "Extract pending"),
+        lambda: QCoreApplication.translate(
+            "Actions", "Extract only the messages not extracted yet, as one undo step."
+        ),
+    ),
+    ActionSpec(
+        "reextract",
+        lambda: QCoreApplication.translate("Actions", "Re-extract range"),
+        lambda: QCoreApplication.translate(
+            "Actions",
+            "Roll the extraction back from the range's first message and extract again from scratch.",
+        ),
+    ),
+    ActionSpec(
+        "rebuild_summaries",
+        lambda: QCoreApplication.translate("Actions", "Rebuild summaries"),
+        lambda: QCoreApplication.translate(
+            "Actions", "Write the summaries again from the extraction batches."
+        ),
+    ),
+    ActionSpec(
+        "rebuild_vectors",
+        lambda: QCoreApplication.translate("Actions", "Rebuild range vectors"),
+        lambda: QCoreApplication.translate(
+            "Actions", "Embed again the memories drawn from the range's messages."
+        ),
+    ),
+    ActionSpec(
+        "evolve",
+        lambda: QCoreApplication.translate("Actions", "Force evolve"),
+        lambda: QCoreApplication.translate(
+            "Actions",
+            "New memories revise the older memories they are linked to (by the model, or by the rules "
+            "offline).",
+        ),
+    ),
 )
 MAX_INDEX = 10_000_000
 
@@ -40,9 +73,13 @@ def operation_text(result: OperationResult, seconds: float) -> str:
     elif result.task == "rebuild_vectors":
         text = QCoreApplication.translate("Actions", "{0} memories embedded again in {1} s").format(n, s)
     elif str(result.detail.get("path", "rules")).startswith("llm"):
-        text = QCoreApplication.translate("Actions", "{0} memories revised by the model in {1} s").format(n, s)
+        text = QCoreApplication.translate("Actions", "{0} memories revised by the model in {1} s").format(
+            n, s
+        )
     else:
-        text = QCoreApplication.translate("Actions", "{0} memories revised by the rules in {1} s").format(n, s)
+        text = QCoreApplication.translate("Actions", "{0} memories revised by the rules in {1} s").format(
+            n, s
+        )
     if result.change.batch_id is not None:
         text += QCoreApplication.translate("Actions", " · Ctrl+Z undoes it")
     return text
@@ -86,7 +123,13 @@ class StoryOperations(RowRunner, Retranslated, QWidget):
 
     def retranslate(self) -> None:
         self.use_range.setText(QCoreApplication.translate("Actions", "Only messages"))
-        self.use_range.setToolTip(QCoreApplication.translate("Actions", "Re-extract, Rebuild range vectors and Force evolve work on these messages; without a range, on the whole chat (evolve: on what is new since its last run)."))
+        self.use_range.setToolTip(
+            QCoreApplication.translate(
+                "Actions",
+                "Re-extract, Rebuild range vectors and Force evolve work on these messages; without a range, "
+                "on the whole chat (evolve: on what is new since its last run).",
+            )
+        )
         self.to_label.setText(QCoreApplication.translate("Actions", "to"))
         for row in self.rows.values():
             row.retranslate()
@@ -102,17 +145,26 @@ class StoryOperations(RowRunner, Retranslated, QWidget):
         if not self._context.chat_id:
             return False, QCoreApplication.translate("Actions", "Open a chat first.")
         if key in ("extract_pending", "reextract") and not service.can_extract_now():
-            return False, QCoreApplication.translate("Actions", "No extractor is attached to this data folder.")
+            return False, QCoreApplication.translate(
+                "Actions", "No extractor is attached to this data folder."
+            )
         if key == "rebuild_vectors" and service.vector_index() is None:
-            return False, QCoreApplication.translate("Actions", "Recall has no vector index in this data folder.")
+            return False, QCoreApplication.translate(
+                "Actions", "Recall has no vector index in this data folder."
+            )
         return True, ""
 
     def update_availability(self) -> None:
         for key, row in self.rows.items():
             if key not in self._running:
                 row.set_available(*self.available(key))
-                row.set_cancel_hint(QCoreApplication.translate("Actions", "Stop before the next batch; the batches extracted so far are kept.")
-                                    if key in ("extract_pending", "reextract") else "")
+                row.set_cancel_hint(
+                    QCoreApplication.translate(
+                        "Actions", "Stop before the next batch; the batches extracted so far are kept."
+                    )
+                    if key in ("extract_pending", "reextract")
+                    else ""
+                )
 
     def run(self, key: str) -> None:
         ok, _reason = self.available(key)
@@ -131,8 +183,15 @@ class StoryOperations(RowRunner, Retranslated, QWidget):
             if isinstance(exc, Cancelled):
                 self._finish(key, QCoreApplication.translate("Actions", "Cancelled"), True)
             elif isinstance(exc, NothingToDo):
-                self._finish(key, QCoreApplication.translate("Actions", "Nothing to do: {0}").format(exc), True)
+                self._finish(
+                    key, QCoreApplication.translate("Actions", "Nothing to do: {0}").format(exc), True
+                )
             else:
                 self._finish(key, QCoreApplication.translate("Actions", "Failed: {0}").format(exc), False)
-        self._context.call(lambda s: run_operation(s, chat_id, key, start=start, end=end, cancel=token), done,
-                           on_error=failed, owner=self)
+
+        self._context.call(
+            lambda s: run_operation(s, chat_id, key, start=start, end=end, cancel=token),
+            done,
+            on_error=failed,
+            owner=self,
+        )

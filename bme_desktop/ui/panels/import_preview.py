@@ -37,43 +37,67 @@ REPLACE_WORD = "REPLACE"  # typed to confirm a replace, in every language
 
 
 def mode_label(mode: str) -> str:
-    labels = {"skip": QCoreApplication.translate("ImportPreview", "Skip memories already here (safe to repeat)"),
-              "merge": QCoreApplication.translate("ImportPreview", "Merge into the memories here"),
-              "new": QCoreApplication.translate("ImportPreview", "Add every memory as new"),
-              "replace": QCoreApplication.translate("ImportPreview", "Replace the chats of the file")}
+    labels = {
+        "skip": QCoreApplication.translate("ImportPreview", "Skip memories already here (safe to repeat)"),
+        "merge": QCoreApplication.translate("ImportPreview", "Merge into the memories here"),
+        "new": QCoreApplication.translate("ImportPreview", "Add every memory as new"),
+        "replace": QCoreApplication.translate("ImportPreview", "Replace the chats of the file"),
+    }
     return labels[mode]
 
 
 def outcome_label(outcome: str) -> str:
-    labels = {"new": QCoreApplication.translate("ImportPreview", "New"),
-              "updated": QCoreApplication.translate("ImportPreview", "Updated"),
-              "skipped": QCoreApplication.translate("ImportPreview", "Skipped"),
-              "merged": QCoreApplication.translate("ImportPreview", "Merged"),
-              "deleted": QCoreApplication.translate("ImportPreview", "Deleted")}
+    labels = {
+        "new": QCoreApplication.translate("ImportPreview", "New"),
+        "updated": QCoreApplication.translate("ImportPreview", "Updated"),
+        "skipped": QCoreApplication.translate("ImportPreview", "Skipped"),
+        "merged": QCoreApplication.translate("ImportPreview", "Merged"),
+        "deleted": QCoreApplication.translate("ImportPreview", "Deleted"),
+    }
     return labels[outcome]
 
 
 def plan_text(plan: ImportPlan) -> str:
     c = {k: format_count(v) for k, v in plan.counts.items()}
-    lines = [QCoreApplication.translate(
-        "ImportPreview", "{0} new, {1} updated, {2} skipped, {3} merged, {4} deleted memories; {5} links and {6} "
-                         "messages added.").format(c["new"], c["updated"], c["skipped"], c["merged"], c["deleted"],
-                                                   format_count(plan.links_added), format_count(plan.messages_added))]
+    lines = [
+        QCoreApplication.translate(
+            "ImportPreview",
+            "{0} new, {1} updated, {2} skipped, {3} merged, {4} deleted memories; {5} links and {6} "
+            "messages added.",
+        ).format(
+            c["new"],
+            c["updated"],
+            c["skipped"],
+            c["merged"],
+            c["deleted"],
+            format_count(plan.links_added),
+            format_count(plan.messages_added),
+        )
+    ]
     if plan.new_chats:
-        lines.append(QCoreApplication.translate("ImportPreview", "New chats: {0}").format(", ".join(plan.new_chats)))
+        lines.append(
+            QCoreApplication.translate("ImportPreview", "New chats: {0}").format(", ".join(plan.new_chats))
+        )
     for outcome in OUTCOMES:
         if plan.examples[outcome]:
             lines.append(f"{outcome_label(outcome)}: {'; '.join(plan.examples[outcome])}")
     if not plan.changes:
-        lines.append(QCoreApplication.translate("ImportPreview", "Nothing would change: everything is here already."))
+        lines.append(
+            QCoreApplication.translate("ImportPreview", "Nothing would change: everything is here already.")
+        )
     return "\n".join(lines)
 
 
 class ImportPreviewDialog(QDialog):
     """Choose a mode, read its preview, then import (or cancel: nothing was written)."""
 
-    def __init__(self, context: AppContext, chats: Collection[ChatDoc], done: Callable[[ImportPlan], None],
-                 parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        context: AppContext,
+        chats: Collection[ChatDoc],
+        done: Callable[[ImportPlan], None],
+        parent: QWidget | None = None,
+    ) -> None:
         super().__init__(parent)
         self.setWindowTitle(self.tr("Import memories"))
         self._context = context
@@ -122,8 +146,13 @@ class ImportPreviewDialog(QDialog):
                 self._plan = plan
                 self.preview.setText(plan_text(plan))
                 self._update_button()
-        self._context.call(lambda s: preview_import(s, chats, mode), shown,
-                           on_error=lambda exc: self.preview.setText(self.tr("Failed: {0}").format(exc)), owner=self)
+
+        self._context.call(
+            lambda s: preview_import(s, chats, mode),
+            shown,
+            on_error=lambda exc: self.preview.setText(self.tr("Failed: {0}").format(exc)),
+            owner=self,
+        )
 
     def _update_button(self) -> None:
         confirmed = self.current_mode() != "replace" or self.confirm.text().strip() == REPLACE_WORD
@@ -139,5 +168,10 @@ class ImportPreviewDialog(QDialog):
         def finished(plan: ImportPlan) -> None:
             self._done(plan)
             self.accept()
-        self._context.call(lambda s: import_memories(s, chats, mode), finished,
-                           on_error=lambda exc: self.preview.setText(self.tr("Failed: {0}").format(exc)), owner=self)
+
+        self._context.call(
+            lambda s: import_memories(s, chats, mode),
+            finished,
+            on_error=lambda exc: self.preview.setText(self.tr("Failed: {0}").format(exc)),
+            owner=self,
+        )

@@ -102,8 +102,9 @@ class InjectionPanel(Retranslated, QWidget):
         if not chat_id:
             self._fill([])
             return
-        self._context.call(lambda s: s.recall_records(chat_id), self._fill,
-                           key=f"injection-{id(self)}", owner=self)
+        self._context.call(
+            lambda s: s.recall_records(chat_id), self._fill, key=f"injection-{id(self)}", owner=self
+        )
 
     def current_record(self) -> RecallRecord | None:
         row = self.list.currentIndex().row()
@@ -118,16 +119,21 @@ class InjectionPanel(Retranslated, QWidget):
         if record is None:
             return
         answer = QMessageBox.question(
-            self, self.tr("Delete kept recall"),
+            self,
+            self.tr("Delete kept recall"),
             self.tr("Delete the kept recall of message {0}? This cannot be undone.").format(record.index),
-            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No)
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.No,
+        )
         if answer != QMessageBox.StandardButton.Yes:
             return
         self._act(lambda s, r: s.delete_recall_record(r.chat_id, r.index), self.tr("Deleting…"))
 
     def rerun(self) -> None:
-        self._act(lambda s, r: s.recall(RecallRequest(r.chat_id, r.user_input, index=r.index)),
-                  self.tr("Recalling again…"))
+        self._act(
+            lambda s, r: s.recall(RecallRequest(r.chat_id, r.user_input, index=r.index)),
+            self.tr("Recalling again…"),
+        )
 
     def _act(self, fn: Callable[[MemoryService, RecallRecord], Any], busy: str) -> None:
         record = self.current_record()
@@ -135,8 +141,13 @@ class InjectionPanel(Retranslated, QWidget):
             return
         self._set_buttons(False)
         self.detail.setText(busy)
-        self._context.call(lambda s: fn(s, record), lambda _result: self.refresh(),
-                           key=f"injection-act-{id(self)}", on_error=lambda _exc: self.refresh(), owner=self)
+        self._context.call(
+            lambda s: fn(s, record),
+            lambda _result: self.refresh(),
+            key=f"injection-act-{id(self)}",
+            on_error=lambda _exc: self.refresh(),
+            owner=self,
+        )
 
     def _on_event(self, event: Event) -> None:
         if isinstance(event, RecallFinished) and event.chat_id == self._context.chat_id and not self._editing:
@@ -150,8 +161,11 @@ class InjectionPanel(Retranslated, QWidget):
             item = QStandardItem(self._title(record))
             item.setToolTip(record.user_input)
             self.model.appendRow(item)
-        rows = [i for i, r in enumerate(self._records)  # keep the selection only within the same chat
-                if previous is not None and (r.chat_id, r.index) == (previous.chat_id, previous.index)]
+        rows = [
+            i
+            for i, r in enumerate(self._records)  # keep the selection only within the same chat
+            if previous is not None and (r.chat_id, r.index) == (previous.chat_id, previous.index)
+        ]
         if self._records:
             self.list.setCurrentIndex(self.model.index(rows[0] if rows else 0, 0))
             self._show(self.list.currentIndex().row())
@@ -172,8 +186,13 @@ class InjectionPanel(Retranslated, QWidget):
             self.text.setFocus()
 
     def _set_buttons(self, enabled: bool) -> None:
-        for button in (self.edit_button, self.save_button, self.cancel_button, self.delete_button,
-                       self.rerun_button):
+        for button in (
+            self.edit_button,
+            self.save_button,
+            self.cancel_button,
+            self.delete_button,
+            self.rerun_button,
+        ):
             button.setEnabled(enabled)
 
     def _show(self, row: int) -> None:
@@ -194,12 +213,17 @@ class InjectionPanel(Retranslated, QWidget):
         record = self._records[row]
         if record.nodes:
             detail = self.tr("Message {0} · {1} memories · ~{2} tokens · {3} ms").format(
-                record.index, len(record.nodes), record.token_estimate, round(record.elapsed_ms, 1))
+                record.index, len(record.nodes), record.token_estimate, round(record.elapsed_ms, 1)
+            )
         else:
             detail = self.tr("Message {0} · no memory matched · {1} ms").format(
-                record.index, round(record.elapsed_ms, 1))
+                record.index, round(record.elapsed_ms, 1)
+            )
         if record.manually_edited:
             detail += self.tr(" · edited by hand")
         self.detail.setText(detail)
-        self.text.setPlaceholderText(self.tr("Nothing was injected for message {0}.").format(record.index)
-                                     if not record.injection.strip() else "")
+        self.text.setPlaceholderText(
+            self.tr("Nothing was injected for message {0}.").format(record.index)
+            if not record.injection.strip()
+            else ""
+        )

@@ -30,9 +30,11 @@ def component_label(key: str) -> str:
 def stage_label(stage: str) -> str:
     """``"vector (no embedder)"`` -> the translated stage name; the reason goes to the tooltip."""
     head = stage.split("(", 1)[0].strip()
-    labels = {"vector": QCoreApplication.translate("InjectionLabels", "Meaning search"),
+    labels = {
+        "vector": QCoreApplication.translate("InjectionLabels", "Meaning search"),
         "diffusion": QCoreApplication.translate("InjectionLabels", "Link spreading"),
         "rerank": QCoreApplication.translate("InjectionLabels", "Reranking"),
-              "diversity": QCoreApplication.translate("InjectionLabels", "Diversity"),
-        "recall": QCoreApplication.translate("InjectionLabels", "Recall")}
+        "diversity": QCoreApplication.translate("InjectionLabels", "Diversity"),
+        "recall": QCoreApplication.translate("InjectionLabels", "Recall"),
+    }
     return labels.get(head, QCoreApplication.translate("InjectionLabels", "Other stage"))

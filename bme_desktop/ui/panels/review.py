@@ -59,20 +59,28 @@ def reason_text(reason: ReviewReason) -> str:
     """The reason a memory waits for review, in the interface language."""
     detail = reason.detail
     if reason.code == "kept_after_rollback":
-        return QCoreApplication.translate("Review", "Its source messages were edited, but you had changed it by hand, so it was kept "
-                            "for you to check.")
+        return QCoreApplication.translate(
+            "Review",
+            "Its source messages were edited, but you had changed it by hand, so it was kept "
+            "for you to check.",
+        )
     if reason.code == "promoted":
         recalls = int(detail.get("recalls", 0))
         return Review().promoted(recalls)
     if reason.code == "compressed":
-        return QCoreApplication.translate("Review", "Written by Compress from {0} memories, not all of them approved.").format(
-            format_count(int(detail.get("children", 0))))
+        return QCoreApplication.translate(
+            "Review", "Written by Compress from {0} memories, not all of them approved."
+        ).format(format_count(int(detail.get("children", 0))))
     if reason.code == "reopened":
         return QCoreApplication.translate("Review", "Sent back to review by hand.")
     if reason.code == "new_long_term":
-        return QCoreApplication.translate("Review", "A new long-term memory made by extraction (the review mode lists those).")
+        return QCoreApplication.translate(
+            "Review", "A new long-term memory made by extraction (the review mode lists those)."
+        )
     if reason.code == "new":
-        return QCoreApplication.translate("Review", "A new memory made by extraction (the review mode lists every one).")
+        return QCoreApplication.translate(
+            "Review", "A new memory made by extraction (the review mode lists every one)."
+        )
     if reason.code == "edited_pending":
         return QCoreApplication.translate("Review", "Written or edited by hand and saved as pending.")
     return QCoreApplication.translate("Review", "Marked for review (imported, or made by an older version).")
@@ -81,32 +89,65 @@ def reason_text(reason: ReviewReason) -> str:
 def card_html(card: ReviewCard) -> str:
     """The card: title, kind, what the memory says, why it is here and its source messages."""
     node, esc = card.node, html.escape
-    parts = [f"<h3>{esc(node.title or node_type_label(node.type))}</h3>",
-             "<p>" + esc(QCoreApplication.translate("Review", "{0} · {1} · {2} · importance {3} · made {4}").format(
-                 node_type_label(node.type), tier_label(node.tier), scope_label(node.scope.kind),
-                 f"{node.importance:.1f}", format_time(node.created_at))) + "</p>"]
-    rows = "".join(f"<tr><td><i>{esc(field_label(k))}</i>&nbsp;&nbsp;</td><td>{esc(v)}</td></tr>"
-                   for k, v in node.fields.items())
+    parts = [
+        f"<h3>{esc(node.title or node_type_label(node.type))}</h3>",
+        "<p>"
+        + esc(
+            QCoreApplication.translate("Review", "{0} · {1} · {2} · importance {3} · made {4}").format(
+                node_type_label(node.type),
+                tier_label(node.tier),
+                scope_label(node.scope.kind),
+                f"{node.importance:.1f}",
+                format_time(node.created_at),
+            )
+        )
+        + "</p>",
+    ]
+    rows = "".join(
+        f"<tr><td><i>{esc(field_label(k))}</i>&nbsp;&nbsp;</td><td>{esc(v)}</td></tr>"
+        for k, v in node.fields.items()
+    )
     parts.append(f"<table cellspacing='2'>{rows}</table>")  # what it says first, as on a card
-    parts.append("<p><b>" + esc(QCoreApplication.translate("Review", "Why it is here")) + "</b><br>"
-                 + esc(reason_text(card.reason)) + "</p>")
+    parts.append(
+        "<p><b>"
+        + esc(QCoreApplication.translate("Review", "Why it is here"))
+        + "</b><br>"
+        + esc(reason_text(card.reason))
+        + "</p>"
+    )
     parts.append("<p><b>" + esc(QCoreApplication.translate("Review", "Sources")) + "</b></p>")
     if not card.sources:
-        parts.append("<p>" + esc(QCoreApplication.translate("Review", "No source messages recorded.")) + "</p>")
+        parts.append(
+            "<p>" + esc(QCoreApplication.translate("Review", "No source messages recorded.")) + "</p>"
+        )
     for message in card.sources:
         text = message.text if len(message.text) <= EXCERPT else message.text[:EXCERPT].rstrip() + "…"
-        parts.append("<p>" + esc(QCoreApplication.translate("Review", "#{0} {1}:").format(message.index,
-                                                                  speaker_label(message.role, message.name)))
-                     + f"<br>{esc(text)}</p>")
+        parts.append(
+            "<p>"
+            + esc(
+                QCoreApplication.translate("Review", "#{0} {1}:").format(
+                    message.index, speaker_label(message.role, message.name)
+                )
+            )
+            + f"<br>{esc(text)}</p>"
+        )
     if card.more_sources:
-        parts.append("<p>" + esc(QCoreApplication.translate("Review", "and {0} more messages").format(format_count(card.more_sources)))
-                     + "</p>")
+        parts.append(
+            "<p>"
+            + esc(
+                QCoreApplication.translate("Review", "and {0} more messages").format(
+                    format_count(card.more_sources)
+                )
+            )
+            + "</p>"
+        )
     return "".join(parts)
 
 
 def key_hint() -> str:
     return QCoreApplication.translate(
-        "Review", "A approve · R reject · E edit · N/J next · P/K previous · U undo")
+        "Review", "A approve · R reject · E edit · N/J next · P/K previous · U undo"
+    )
 
 
 class ReviewPanel(Retranslated, QWidget):
@@ -115,11 +156,15 @@ class ReviewPanel(Retranslated, QWidget):
         self._context = context
         self._card: ReviewCard | None = None
         self._resume_row = -1  # where the selection goes once decided rows leave the list
-        self.model = MemoryTableModel(context, fixed=NodeQuery(review_status="pending", order_by="created_at",
-                                                               descending=False), parent=self)
+        self.model = MemoryTableModel(
+            context,
+            fixed=NodeQuery(review_status="pending", order_by="created_at", descending=False),
+            parent=self,
+        )
         # type and title only: the title stays readable beside the card, which says the rest (scope included)
-        self.table = make_memory_table(self.model, multi=True, hidden=("review", "recalls", "tier", "importance",
-                                                                       "updated", "scope"))
+        self.table = make_memory_table(
+            self.model, multi=True, hidden=("review", "recalls", "tier", "importance", "updated", "scope")
+        )
         self.table.selectionModel().selectionChanged.connect(self._selection_changed)
         self.summary = QLabel()
         self.summary.setProperty("role", "muted")
@@ -192,9 +237,15 @@ class ReviewPanel(Retranslated, QWidget):
     def _shortcuts(self) -> None:
         """Single keys on the list and the card only: typing in the editor never triggers them."""
         keys: tuple[tuple[str, Callable[[], None]], ...] = (
-            ("A", lambda: self.set_status("approved")), ("R", lambda: self.set_status("rejected")),
-            ("E", self.edit), ("N", lambda: self.step(1)), ("J", lambda: self.step(1)),
-            ("P", lambda: self.step(-1)), ("K", lambda: self.step(-1)), ("U", self.undo))
+            ("A", lambda: self.set_status("approved")),
+            ("R", lambda: self.set_status("rejected")),
+            ("E", self.edit),
+            ("N", lambda: self.step(1)),
+            ("J", lambda: self.step(1)),
+            ("P", lambda: self.step(-1)),
+            ("K", lambda: self.step(-1)),
+            ("U", self.undo),
+        )
         for widget in (self.table, self.card):
             for key, slot in keys:
                 shortcut = QShortcut(QKeySequence(key), widget)
@@ -230,6 +281,7 @@ class ReviewPanel(Retranslated, QWidget):
 
         def run(service: MemoryService) -> int:
             return len(service.decide_review(chat_id, ids, status))
+
         self.approve_button.setEnabled(False)
         self.reject_button.setEnabled(False)
         done = self._approved if status == "approved" else self._rejected
@@ -255,6 +307,7 @@ class ReviewPanel(Retranslated, QWidget):
 
         def done(changed: bool) -> None:
             self._context.sigStatus.emit(self.tr("Undone.") if changed else self.tr("Nothing to undo."))
+
         self._context.operate(lambda s: s.undo(chat_id), lambda r: done(r.value), owner=self)
 
     # internals -----------------------------------------------------------------------------
@@ -317,8 +370,13 @@ class ReviewPanel(Retranslated, QWidget):
 
     def _load_card(self, node_id: str) -> None:
         chat_id = self._context.chat_id
-        self._context.call(lambda s: s.review_card(chat_id, node_id), self._show_card,
-                           key=f"review-card-{id(self)}", on_error=lambda _e: None, owner=self)
+        self._context.call(
+            lambda s: s.review_card(chat_id, node_id),
+            self._show_card,
+            key=f"review-card-{id(self)}",
+            on_error=lambda _e: None,
+            owner=self,
+        )
 
     def _show_card(self, card: ReviewCard) -> None:
         if self.selected_ids() == [card.node.id]:
@@ -330,9 +388,16 @@ class ReviewPanel(Retranslated, QWidget):
         if self._card is not None and selected == 1:
             self.card.setHtml(card_html(self._card))
         elif selected > 1:
-            self.card.setHtml("<p>" + html.escape(self.tr(
-                "{0} memories selected: A approves them all, R rejects them all, as one step U undoes.").format(
-                    format_count(selected))) + "</p>")
+            self.card.setHtml(
+                "<p>"
+                + html.escape(
+                    self.tr(
+                        "{0} memories selected: A approves them all, R rejects them all, as one step U "
+                        "undoes."
+                    ).format(format_count(selected))
+                )
+                + "</p>"
+            )
         elif self.model.rowCount() or self.model.total:
             self.card.setHtml("<p>" + html.escape(self.tr("Select a memory to see what it says.")) + "</p>")
         else:
@@ -340,8 +405,11 @@ class ReviewPanel(Retranslated, QWidget):
 
     def _update_summary(self) -> None:
         selected = len(self.table.selectionModel().selectedRows())
-        self.summary.setText(self.tr("{0} waiting · {1} selected").format(
-            format_count(self.model.total), format_count(selected)))
+        self.summary.setText(
+            self.tr("{0} waiting · {1} selected").format(
+                format_count(self.model.total), format_count(selected)
+            )
+        )
         self.approve_button.setEnabled(selected > 0)
         self.reject_button.setEnabled(selected > 0)
         self.edit_button.setEnabled(selected == 1)

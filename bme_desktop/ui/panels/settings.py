@@ -126,7 +126,9 @@ class SettingsPanel(Retranslated, QWidget):
     def _add_section(self, section: str, cls: type[Any], _classes: dict[str, Any]) -> None:
         page = QWidget()
         form = QFormLayout(page)
-        form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)  # a narrow dock: fields under their labels
+        form.setRowWrapPolicy(
+            QFormLayout.RowWrapPolicy.WrapLongRows
+        )  # a narrow dock: fields under their labels
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         self._forms[section] = form
         editors = section_editors(section, cls)
@@ -165,7 +167,9 @@ class SettingsPanel(Retranslated, QWidget):
             setattr(self, f"{section}_endpoint", box)
             return box
         if section == "proxy":
-            self.proxy_endpoint = EndpointBox(self._context, "proxy", self._proxy_values, key_name=PROXY_UPSTREAM_KEY)
+            self.proxy_endpoint = EndpointBox(
+                self._context, "proxy", self._proxy_values, key_name=PROXY_UPSTREAM_KEY
+            )
             return self.proxy_endpoint
         if section == "lifecycle":
             self.retention_box = RetentionBox()
@@ -185,8 +189,12 @@ class SettingsPanel(Retranslated, QWidget):
     def _endpoint_values(self, section: str) -> Callable[[], tuple[str, str, int]]:
         def values() -> tuple[str, str, int]:
             batch = self.editors.get(f"{section}.batch_size")
-            return (str(self.editors[f"{section}.base_url"].value()), str(self.editors[f"{section}.model"].value()),
-                    int(batch.value()) if batch is not None else 1)
+            return (
+                str(self.editors[f"{section}.base_url"].value()),
+                str(self.editors[f"{section}.model"].value()),
+                int(batch.value()) if batch is not None else 1,
+            )
+
         return values
 
     def _proxy_values(self) -> tuple[str, str, int]:
@@ -209,7 +217,9 @@ class SettingsPanel(Retranslated, QWidget):
             section, name = key.split(".", 1)
             editor.set_value(data[section][name])
             editor.show_error("")
-        self.retention_box.set_values(settings.lifecycle.retention_max_age_days, settings.lifecycle.retention_max_count)
+        self.retention_box.set_values(
+            settings.lifecycle.retention_max_age_days, settings.lifecycle.retention_max_count
+        )
         self.retention_box.show_error("")
 
     def reset_section(self, section: str) -> None:
@@ -257,15 +267,26 @@ class SettingsPanel(Retranslated, QWidget):
 
     def _preview_retention(self, chat_id: str) -> None:
         """Changed retention rules say at once what the next upkeep will retire in the open chat."""
+
         def show(preview: dict[str, Any]) -> None:
             if preview.get("refused"):
-                self.status.setText(self.tr("Saved. In this chat the retention rules are refused: they would "
-                                            "retire every memory of a type (see Patrol); nothing will be retired."))
+                self.status.setText(
+                    self.tr(
+                        "Saved. In this chat the retention rules are refused: they would "
+                        "retire every memory of a type (see Patrol); nothing will be retired."
+                    )
+                )
             else:
-                self.status.setText(self.tr("Saved. The next upkeep retires {0} memories of this chat to the "
-                                            "recycle bin (listed in Patrol).").format(
-                    format_count(int(preview.get("total", 0)))))
-        self._context.call(lambda s: s.retention_preview(chat_id), show, key=f"retention-{id(self)}", owner=self)
+                self.status.setText(
+                    self.tr(
+                        "Saved. The next upkeep retires {0} memories of this chat to the "
+                        "recycle bin (listed in Patrol)."
+                    ).format(format_count(int(preview.get("total", 0))))
+                )
+
+        self._context.call(
+            lambda s: s.retention_preview(chat_id), show, key=f"retention-{id(self)}", owner=self
+        )
 
     def _refuse(self, message: str) -> None:
         key = message.split(" ", 1)[0]
@@ -279,8 +300,11 @@ class SettingsPanel(Retranslated, QWidget):
             self.status.setText(self.tr("Not saved: {0}").format(message))
             return
         meta = editor.meta
-        text = (self.tr("Must be between {0} and {1}.").format(meta["min"], meta["max"])
-                if "min" in meta and "max" in meta else message)
+        text = (
+            self.tr("Must be between {0} and {1}.").format(meta["min"], meta["max"])
+            if "min" in meta and "max" in meta
+            else message
+        )
         editor.show_error(text)
         self.tabs.setCurrentIndex(self._tab_of[key.split(".", 1)[0]])
         self.status.setText(self.tr("Not saved: “{0}” needs a different value.").format(field_label(key)))
@@ -298,8 +322,8 @@ class SettingsPanel(Retranslated, QWidget):
 
         def failed(exc: Exception) -> None:
             self.status.setText(self.tr("Settings saved, but the API key was not: {0}").format(exc))
-        self._context.call(lambda _s: [saver() for saver in savers], done,
-                           on_error=failed, owner=self)
+
+        self._context.call(lambda _s: [saver() for saver in savers], done, on_error=failed, owner=self)
 
     def _preview_theme(self, name: str) -> None:
         if name and name != self._context.themes.current.name:

@@ -69,8 +69,13 @@ class BridgeBox(Retranslated, QWidget):
         self._token: Token | None = None
         self.retranslate()
         store = self.store
-        context.call(lambda _s: store.get_or_create(), self._show_token, key=f"token-{id(self)}",
-                     on_error=lambda exc: self.note.setText(str(exc)), owner=self)
+        context.call(
+            lambda _s: store.get_or_create(),
+            self._show_token,
+            key=f"token-{id(self)}",
+            on_error=lambda exc: self.note.setText(str(exc)),
+            owner=self,
+        )
 
     def retranslate(self) -> None:
         self.show_button.setText(self.tr("Hide") if self.show_button.isChecked() else self.tr("Show"))
@@ -89,10 +94,18 @@ class BridgeBox(Retranslated, QWidget):
     def _show_token(self, token: Token) -> None:
         self._token = token
         self.token_edit.setText(token.value)
-        where = {"env": self.tr("from the environment variable {0}"), "keyring": self.tr("in the system keyring"),
-                 "file": self.tr("in a file in the data folder, readable only by you (no system keyring works here)")}[token.source]
-        self.note.setText(self.tr("SillyTavern's extension needs this token. It is kept {0}.").format(
-            where.format(token.where)))
+        where = {
+            "env": self.tr("from the environment variable {0}"),
+            "keyring": self.tr("in the system keyring"),
+            "file": self.tr(
+                "in a file in the data folder, readable only by you (no system keyring works here)"
+            ),
+        }[token.source]
+        self.note.setText(
+            self.tr("SillyTavern's extension needs this token. It is kept {0}.").format(
+                where.format(token.where)
+            )
+        )
         self.note.setToolTip(token.where)
 
     def rotate(self) -> None:
@@ -102,30 +115,36 @@ class BridgeBox(Retranslated, QWidget):
         def done(token: Token) -> None:
             self.rotate_button.setEnabled(True)
             self._show_token(token)
-            self._context.sigStatus.emit(self.tr("New bridge token: a running bridge accepts only it within "
-                                                 "a few seconds."))
+            self._context.sigStatus.emit(
+                self.tr("New bridge token: a running bridge accepts only it within a few seconds.")
+            )
 
         def failed(exc: Exception) -> None:
             self.rotate_button.setEnabled(True)
             self.note.setText(self.tr("Cannot rotate: {0}").format(exc))
+
         self._context.call(lambda _s: store.rotate(), done, on_error=failed, owner=self)
 
     def choose_sillytavern(self) -> None:
-        folder = QFileDialog.getExistingDirectory(self, self.tr("Choose the SillyTavern folder"), str(Path.home()))
+        folder = QFileDialog.getExistingDirectory(
+            self, self.tr("Choose the SillyTavern folder"), str(Path.home())
+        )
         if folder:
             self.install(Path(folder))
 
     def install(self, st_root: Path, user: str | None = None) -> None:
         users = find_users(st_root)
         if not users:
-            self.install_note.setText(self.tr("{0} has no data/<user> folder: is it the SillyTavern folder?")
-                                      .format(st_root))
+            self.install_note.setText(
+                self.tr("{0} has no data/<user> folder: is it the SillyTavern folder?").format(st_root)
+            )
             return
         if user is None:
             user = users[0]
             if len(users) > 1:
-                user, ok = QInputDialog.getItem(self, self.tr("SillyTavern user"),
-                                                self.tr("Install for which user?"), users, 0, False)
+                user, ok = QInputDialog.getItem(
+                    self, self.tr("SillyTavern user"), self.tr("Install for which user?"), users, 0, False
+                )
                 if not ok:
                     return
         chosen = user
@@ -133,11 +152,18 @@ class BridgeBox(Retranslated, QWidget):
         data_dir = self._context.data_dir
 
         def done(target: Path) -> None:
-            self.install_note.setText(self.tr("Installed in {0} and paired with this bridge. Reload SillyTavern: "
-                                              "the extension connects by itself.").format(target))
+            self.install_note.setText(
+                self.tr(
+                    "Installed in {0} and paired with this bridge. Reload SillyTavern: "
+                    "the extension connects by itself."
+                ).format(target)
+            )
+
         def failed(exc: Exception) -> None:
             self.install_note.setText(self.tr("Not installed: {0}").format(exc))
+
         def work(_s: object) -> Path:  # on a worker: reads package.json, the token store, writes files
             check_sillytavern(st_root)
             return install_extension(st_root, chosen, connection=bridge_connection(data_dir))
+
         self._context.call(work, done, on_error=failed, owner=self)

@@ -98,8 +98,15 @@ class ClientsBox(Retranslated, QWidget):
         self.retranslate()
 
     def retranslate(self) -> None:
-        self.table.setHorizontalHeaderLabels([self.tr("Who"), self.tr("Last seen"), self.tr("Requests"),
-                                              self.tr("Last request"), self.tr("Events")])
+        self.table.setHorizontalHeaderLabels(
+            [
+                self.tr("Who"),
+                self.tr("Last seen"),
+                self.tr("Requests"),
+                self.tr("Last request"),
+                self.tr("Events"),
+            ]
+        )
         self.refresh()
 
     def showEvent(self, event: QShowEvent) -> None:
@@ -117,29 +124,42 @@ class ClientsBox(Retranslated, QWidget):
         refused = bridge.refused_clients() if bridge is not None else []
         self._fill(clients)
         if bridge is None:
-            self.empty.setText(self.tr("The bridge is not running in this window, so no frontend can connect."))
+            self.empty.setText(
+                self.tr("The bridge is not running in this window, so no frontend can connect.")
+            )
         else:
             self.empty.setText(self.tr("No frontend has connected yet."))
         self.empty.setVisible(not clients)
         self.table.setVisible(bool(clients))
         if refused:
             latest = refused[0]
-            self.refused.setText(self.tr("Refused for a missing or wrong token: {0}, {1}. Check the token "
-                                         "in that frontend.").format(client_label(latest), ago(latest.idle_s)))
+            self.refused.setText(
+                self.tr(
+                    "Refused for a missing or wrong token: {0}, {1}. Check the token in that frontend."
+                ).format(client_label(latest), ago(latest.idle_s))
+            )
         self.refused.setVisible(bool(refused))
 
     def _fill(self, clients: list[ClientInfo]) -> None:
         self.table.setRowCount(len(clients))
         for row, info in enumerate(clients):
             who = info.identity
-            cells = (client_label(info), ago(info.idle_s), format_count(info.requests), kind_label(info.last_kind),
-                     self.tr("on") if info.events_open else self.tr("off"))
+            cells = (
+                client_label(info),
+                ago(info.idle_s),
+                format_count(info.requests),
+                kind_label(info.last_kind),
+                self.tr("on") if info.events_open else self.tr("off"),
+            )
             tip = self.tr("Address: {0}\nOrigin: {1}\nUser agent: {2}\nFirst seen: {3}").format(
-                who.address, who.origin or "—", who.agent or "—", format_time(info.first_seen))
+                who.address, who.origin or "—", who.agent or "—", format_time(info.first_seen)
+            )
             for column, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 item.setToolTip(tip)
                 self.table.setItem(row, column, item)
         rows = min(max(len(clients), 1), VISIBLE_ROWS)
-        height = self.table.horizontalHeader().height() + rows * self.table.verticalHeader().defaultSectionSize()
+        height = (
+            self.table.horizontalHeader().height() + rows * self.table.verticalHeader().defaultSectionSize()
+        )
         self.table.setFixedHeight(height + 2 * self.table.frameWidth())

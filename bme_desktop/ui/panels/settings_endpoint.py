@@ -16,20 +16,30 @@ from ..context import AppContext
 from ..i18n import Retranslated
 
 
-def test_endpoint(kind: str, base_url: str, model: str, api_key: str | None, batch_size: int = 1) -> ConnectionReport:
+def test_endpoint(
+    kind: str, base_url: str, model: str, api_key: str | None, batch_size: int = 1
+) -> ConnectionReport:
     """Blocking HTTP: run on a worker. The proxy's upstream is an OpenAI-compatible chat endpoint."""
     if kind in ("llm", "proxy"):
         return LLMClient(LLMConfig(base_url=base_url, model=model, api_key=api_key)).test_connection()
-    return EmbeddingClient(EmbeddingConfig(base_url=base_url, model=model, api_key=api_key,
-                                           batch_size=max(1, batch_size))).test_connection()
+    return EmbeddingClient(
+        EmbeddingConfig(base_url=base_url, model=model, api_key=api_key, batch_size=max(1, batch_size))
+    ).test_connection()
 
 
 class EndpointBox(Retranslated, QWidget):
     """``kind`` is "llm", "embedding" or "proxy" (the proxy's upstream); ``values()`` gives
     (base_url, model, batch size) from the form; ``key_name`` the secret's name."""
 
-    def __init__(self, context: AppContext, kind: str, values: Callable[[], tuple[str, str, int]],
-                 parent: QWidget | None = None, *, key_name: str | None = None) -> None:
+    def __init__(
+        self,
+        context: AppContext,
+        kind: str,
+        values: Callable[[], tuple[str, str, int]],
+        parent: QWidget | None = None,
+        *,
+        key_name: str | None = None,
+    ) -> None:
         super().__init__(parent)
         self._context, self.kind, self._values = context, kind, values
         self.key_name = key_name or f"{kind}-api-key"
@@ -64,7 +74,9 @@ class EndpointBox(Retranslated, QWidget):
     def retranslate(self) -> None:
         self.key_edit.setPlaceholderText(
             QCoreApplication.translate("SettingsPanel", "Upstream API key (kept in the system keyring)")
-            if self.kind == "proxy" else self.tr("API key (kept in the system keyring)"))
+            if self.kind == "proxy"
+            else self.tr("API key (kept in the system keyring)")
+        )
         self.file_ok.setText(self.tr("Keep API keys in a file only you can read"))
         self.test_button.setText(self.tr("Test connection"))
         if self._key_state is not None:
@@ -72,9 +84,13 @@ class EndpointBox(Retranslated, QWidget):
 
     def refresh(self) -> None:
         store, name = self.store, self.key_name
-        self._context.call(lambda _s: (store.keyring() is not None, store.load(name)), self._loaded,
-                           key=f"apikey-{id(self)}",
-                           on_error=lambda exc: self.key_note.setText(str(exc)), owner=self)
+        self._context.call(
+            lambda _s: (store.keyring() is not None, store.load(name)),
+            self._loaded,
+            key=f"apikey-{id(self)}",
+            on_error=lambda exc: self.key_note.setText(str(exc)),
+            owner=self,
+        )
 
     def _loaded(self, result: tuple[bool, StoredKey]) -> None:
         self._key_state = result
@@ -83,10 +99,16 @@ class EndpointBox(Retranslated, QWidget):
         if self.stored.source == "file":
             self.file_ok.setChecked(True)
         if has_keyring:
-            note = self.tr("A key is stored in the system keyring.") if self.stored.value else self.tr("No key stored.")
+            note = (
+                self.tr("A key is stored in the system keyring.")
+                if self.stored.value
+                else self.tr("No key stored.")
+            )
         else:
-            note = self.tr("No system keyring works here. Tick the box to keep the key in a file in the data "
-                           "folder instead.")
+            note = self.tr(
+                "No system keyring works here. Tick the box to keep the key in a file in the data "
+                "folder instead."
+            )
             if self.stored.value:
                 note = self.tr("A key is stored in a file in the data folder that only you can read.")
         self.key_note.setText(note)
@@ -97,7 +119,8 @@ class EndpointBox(Retranslated, QWidget):
         return self.key_edit.text().strip() or None
 
     def key_saver(self) -> Callable[[], str] | None:
-        """A blocking function (keyring) storing the typed key, for the save worker; None if none was typed."""
+        """A blocking function (keyring) storing the typed key, for the save worker; None if none was
+        typed."""
         key, store, name, allow_file = self.pending_key(), self.store, self.key_name, self.file_ok.isChecked()
         if key is None:
             return None
@@ -113,9 +136,13 @@ class EndpointBox(Retranslated, QWidget):
         self.test_button.setEnabled(False)
         self.result.setText(self.tr("Testing…"))
         self._model = model
-        self._context.call(lambda _s: test_endpoint(kind, base_url, model, key, batch), self._tested,
-                           key=f"test-{id(self)}",
-                           on_error=lambda exc: self._show(self.tr("Failed: {0}").format(exc)), owner=self)
+        self._context.call(
+            lambda _s: test_endpoint(kind, base_url, model, key, batch),
+            self._tested,
+            key=f"test-{id(self)}",
+            on_error=lambda exc: self._show(self.tr("Failed: {0}").format(exc)),
+            owner=self,
+        )
 
     def _tested(self, report: ConnectionReport) -> None:
         if not report.ok:

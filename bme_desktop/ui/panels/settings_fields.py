@@ -52,13 +52,16 @@ def error_label() -> QLabel:
 class FieldEditor(Retranslated, QWidget):
     """One setting: the input widget and, under it, the error shown after a refused Save."""
 
-    def __init__(self, key: str, field: dataclasses.Field[Any], kind: Any, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, key: str, field: dataclasses.Field[Any], kind: Any, parent: QWidget | None = None
+    ) -> None:
         super().__init__(parent)
         self.key = key
         self.meta = field.metadata
         self.kind, self.optional = _unwrap(kind)
-        self.default: Any = (field.default_factory() if field.default_factory is not dataclasses.MISSING
-                             else field.default)
+        self.default: Any = (
+            field.default_factory() if field.default_factory is not dataclasses.MISSING else field.default
+        )
         self.input = self._make_input(key.rsplit(".", 1)[-1])
         self.error = error_label()
         layout = QVBoxLayout(self)
@@ -98,7 +101,9 @@ class FieldEditor(Retranslated, QWidget):
             return dspin
         if typing.get_origin(self.kind) is list:
             text = QPlainTextEdit()
-            text.setFixedHeight(72)  # and a fixed policy: an expanding one made its form row take the spare height
+            text.setFixedHeight(
+                72
+            )  # and a fixed policy: an expanding one made its form row take the spare height
             text.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
             return text
         return QLineEdit()
@@ -142,5 +147,8 @@ def section_editors(prefix: str, cls: type[Any]) -> list[FieldEditor]:
     """One editor per field of the settings section ``cls`` (keys ``prefix.field``); mappings
     (the retention rules) have a box of their own."""
     hints = typing.get_type_hints(cls)
-    return [FieldEditor(f"{prefix}.{f.name}", f, hints[f.name]) for f in dataclasses.fields(cls)
-            if typing.get_origin(hints[f.name]) is not dict]
+    return [
+        FieldEditor(f"{prefix}.{f.name}", f, hints[f.name])
+        for f in dataclasses.fields(cls)
+        if typing.get_origin(hints[f.name]) is not dict
+    ]

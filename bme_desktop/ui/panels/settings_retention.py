@@ -52,8 +52,15 @@ class RetentionBox(Retranslated, QWidget):
         self.retranslate()
 
     def retranslate(self) -> None:
-        for header, text in zip(self.headers, (self.tr("Memory type"), self.tr("Maximum age (never recalled)"),
-                                               self.tr("Maximum count per chat")), strict=True):
+        for header, text in zip(
+            self.headers,
+            (
+                self.tr("Memory type"),
+                self.tr("Maximum age (never recalled)"),
+                self.tr("Maximum count per chat"),
+            ),
+            strict=True,
+        ):
             header.setText(text)
         for type_id, label in self.type_labels.items():
             label.setText(node_type_label(type_id))
@@ -62,10 +69,14 @@ class RetentionBox(Retranslated, QWidget):
                 spin.setSpecialValueText(self.tr("no limit"))
                 spin.setSuffix(suffix)
                 spin.setToolTip(self.tr("Core memories are never retired.") if is_core_type(type_id) else "")
-        self.note.setText(self.tr("What a rule retires goes to the recycle bin at the next upkeep; the Patrol "
-                                  "report says beforehand how many. Core memories (characters, rules, summaries, "
-                                  "lasting traits), pinned memories and those written or edited by hand are never "
-                                  "retired."))
+        self.note.setText(
+            self.tr(
+                "What a rule retires goes to the recycle bin at the next upkeep; the Patrol "
+                "report says beforehand how many. Core memories (characters, rules, summaries, "
+                "lasting traits), pinned memories and those written or edited by hand are never "
+                "retired."
+            )
+        )
 
     @staticmethod
     def _spin(maximum: int, core: bool) -> QSpinBox:

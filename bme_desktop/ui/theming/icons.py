@@ -39,7 +39,8 @@ class ColoredIcons:
         return self._folder
 
     def path(self, name: str, color: str) -> Path:
-        """The file of ``resources/icons/<name>.svg`` with ``currentColor`` painted ``color`` (``#rrggbb``)."""
+        """The file of ``resources/icons/<name>.svg`` with ``currentColor`` painted ``color``
+        (``#rrggbb``)."""
         if not _NAME_RE.match(name):
             raise IconError(f"bad icon name {name!r}")
         if not is_hex(color):

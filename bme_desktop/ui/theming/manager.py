@@ -84,8 +84,12 @@ class ThemeManager(QObject):
         app = app or QApplication.instance()  # type: ignore[assignment]
         frozen: list[QWidget] = []
         if app is not None:
-            frozen = restyle(app, palette_for(theme), stylesheet_for(theme, self._template, self._icons),
-                             thaw=not views_later)
+            frozen = restyle(
+                app,
+                palette_for(theme),
+                stylesheet_for(theme, self._template, self._icons),
+                thaw=not views_later,
+            )
         self._current = theme
         if views_later:
             QTimer.singleShot(0, self, lambda: self._announce(frozen))

@@ -16,15 +16,35 @@ from typing import Any
 from ...core.schema import NODE_TYPES
 from .colors import contrast, is_hex
 
-COLOR_TOKENS = ("background", "surface", "surface_alt", "border", "text", "text_muted", "primary",
-                "secondary", "accent", "warning", "error", "success", "selection")
+COLOR_TOKENS = (
+    "background",
+    "surface",
+    "surface_alt",
+    "border",
+    "text",
+    "text_muted",
+    "primary",
+    "secondary",
+    "accent",
+    "warning",
+    "error",
+    "success",
+    "selection",
+)
 EDGE_BUCKETS = ("association", "participation", "causal", "update", "conflict")
 # Which colour bucket draws each relation (a few pens, never one per edge).
-RELATION_BUCKETS: Mapping[str, str] = MappingProxyType({
-    "related": "association", "involved_in": "participation", "occurred_at": "participation",
-    "advances": "causal", "updates": "update", "evolves": "update", "temporal_update": "update",
-    "contradicts": "conflict",
-})
+RELATION_BUCKETS: Mapping[str, str] = MappingProxyType(
+    {
+        "related": "association",
+        "involved_in": "participation",
+        "occurred_at": "participation",
+        "advances": "causal",
+        "updates": "update",
+        "evolves": "update",
+        "temporal_update": "update",
+        "contradicts": "conflict",
+    }
+)
 MIN_TEXT_CONTRAST = 7.0
 MIN_MUTED_CONTRAST = 4.5
 

@@ -31,7 +31,12 @@ def _arg(raw: str, tokens: Mapping[str, str]) -> str | float:
         raise TemplateError(f"unknown token {raw!r}") from None
 
 
-_FUNCTIONS: Mapping[str, Callable[..., str]] = {"darken": darken, "lighten": lighten, "rgba": rgba, "mix": mix}
+_FUNCTIONS: Mapping[str, Callable[..., str]] = {
+    "darken": darken,
+    "lighten": lighten,
+    "rgba": rgba,
+    "mix": mix,
+}
 # ``icon(name, colour)``: the text that draws icon ``name`` in that colour (a QSS ``url(...)``).
 IconFunction = Callable[[str, str], str]
 

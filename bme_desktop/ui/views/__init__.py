@@ -29,16 +29,19 @@ class ViewSpec:
 
 def _timeline(context: AppContext) -> QWidget:
     from .memory_list import MemoryListView
+
     return MemoryListView(context)
 
 
 def _graph2d(context: AppContext) -> QWidget:
     from .graph2d import Graph2DView
+
     return Graph2DView(context)
 
 
 def _nebula(context: AppContext) -> QWidget:
     from .nebula import NebulaView
+
     return NebulaView(context)
 
 

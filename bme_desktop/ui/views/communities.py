@@ -60,13 +60,26 @@ def by_chat(ids: Sequence[str], labels: Sequence[str]) -> Communities:
         sizes[label] = sizes.get(label, 0) + 1
     order = sorted(sizes, key=lambda k: (-sizes[k], k))
     index = {name: g for g, name in enumerate(order)}
-    return Communities(ids=tuple(ids), label=np.array([index[x] for x in labels], dtype=np.int64),
-                       sizes=np.array([sizes[k] for k in order], dtype=np.int64), names=tuple(order),
-                       loose_type=np.full(len(order), -1, dtype=np.int64), of_chats=True)
+    return Communities(
+        ids=tuple(ids),
+        label=np.array([index[x] for x in labels], dtype=np.int64),
+        sizes=np.array([sizes[k] for k in order], dtype=np.int64),
+        names=tuple(order),
+        loose_type=np.full(len(order), -1, dtype=np.int64),
+        of_chats=True,
+    )
 
 
-def detect(ids: Sequence[str], titles: Sequence[str], importance: np.ndarray, type_idx: IntArray,
-           src: IntArray, dst: IntArray, *, seed: int = SEED) -> Communities:
+def detect(
+    ids: Sequence[str],
+    titles: Sequence[str],
+    importance: np.ndarray,
+    type_idx: IntArray,
+    src: IntArray,
+    dst: IntArray,
+    *,
+    seed: int = SEED,
+) -> Communities:
     """Louvain communities of the undirected graph (parallel edges add weight)."""
     n = len(ids)
     if n == 0:
@@ -95,8 +108,13 @@ def detect(ids: Sequence[str], titles: Sequence[str], importance: np.ndarray, ty
     for g, (rows, _t) in enumerate(members):
         label[rows] = g
         names.append(_name(rows, titles, degree, importance))
-    return Communities(ids=tuple(ids), label=label, sizes=np.array([m[0].size for m in members], np.int64),
-                       names=tuple(names), loose_type=np.array([m[1] for m in members], np.int64))
+    return Communities(
+        ids=tuple(ids),
+        label=label,
+        sizes=np.array([m[0].size for m in members], np.int64),
+        names=tuple(names),
+        loose_type=np.array([m[1] for m in members], np.int64),
+    )
 
 
 def _name(rows: np.ndarray, titles: Sequence[str], degree: np.ndarray, importance: np.ndarray) -> str:

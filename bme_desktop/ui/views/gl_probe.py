@@ -36,10 +36,12 @@ def _probe() -> tuple[str, str]:
 
 
 def opengl_problem() -> str:
-    """"" when an OpenGL context can be created and made current, else why not (translated now)."""
+    """ "" when an OpenGL context can be created and made current, else why not (translated now)."""
     why, detail = _probe()
     if why == "platform":
-        return QCoreApplication.translate("GraphViews", "the “{0}” display platform has no OpenGL").format(detail)
+        return QCoreApplication.translate("GraphViews", "the “{0}” display platform has no OpenGL").format(
+            detail
+        )
     if why == "create":
         return QCoreApplication.translate("GraphViews", "no OpenGL context could be created")
     if why == "current":

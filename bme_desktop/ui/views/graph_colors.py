@@ -29,8 +29,10 @@ def community_palette(theme: Theme) -> list[str]:
     base_l = float(np.mean([to_oklab(c)[0] for c in theme.nodes.values()]))
     start = oklch_of(theme.color("primary"))[2]
     step = 360.0 / COMMUNITY_COLOURS
-    wheel = [from_oklch(min(base_l, 0.76) + (0.08 if k % 2 == 0 else -0.06), 0.16, (start + k * step) % 360)
-             for k in range(COMMUNITY_COLOURS)]
+    wheel = [
+        from_oklch(min(base_l, 0.76) + (0.08 if k % 2 == 0 else -0.06), 0.16, (start + k * step) % 360)
+        for k in range(COMMUNITY_COLOURS)
+    ]
     out = [wheel[(k * WHEEL_STEP) % COMMUNITY_COLOURS] for k in range(COMMUNITY_COLOURS)]
     out.append(theme.color("text_muted"))
     return out
@@ -45,7 +47,7 @@ def colour_index(mode: str, type_idx: IntArray, group: IntArray, communities: Co
     if mode != BY_COMMUNITY:
         return type_idx
     coloured = np.zeros(communities.count + 1, dtype=bool)  # the extra slot: not detected yet (-1)
-    coloured[:communities.count] = communities.loose_type < 0
+    coloured[: communities.count] = communities.loose_type < 0
     coloured[COMMUNITY_COLOURS:] = False
     return np.where(coloured[group], group, COMMUNITY_COLOURS).astype(np.int64)
 
@@ -59,14 +61,29 @@ class LegendEntry:
     type_idx: int = -1
 
 
-def legend_entries(mode: str, theme: Theme, type_idx: IntArray, shown: np.ndarray,
-                   communities: Communities, group: IntArray, other_text: str) -> list[LegendEntry]:
+def legend_entries(
+    mode: str,
+    theme: Theme,
+    type_idx: IntArray,
+    shown: np.ndarray,
+    communities: Communities,
+    group: IntArray,
+    other_text: str,
+) -> list[LegendEntry]:
     """What each colour on screen means, most nodes first (only colours of shown nodes)."""
     if mode != BY_COMMUNITY:
         counts = np.bincount(type_idx[shown], minlength=len(TYPE_NAMES) + 1)
         names = (*TYPE_NAMES, "")
-        return [LegendEntry(theme.node_color(names[t]), node_type_label(names[t]) if names[t] else other_text,
-                            int(counts[t]), type_idx=t) for t in np.argsort(-counts, kind="stable") if counts[t]]
+        return [
+            LegendEntry(
+                theme.node_color(names[t]),
+                node_type_label(names[t]) if names[t] else other_text,
+                int(counts[t]),
+                type_idx=t,
+            )
+            for t in np.argsort(-counts, kind="stable")
+            if counts[t]
+        ]
     palette = community_palette(theme)
     counts = np.bincount(group[shown] + 1, minlength=communities.count + 1)[1:]
     out = []

@@ -155,9 +155,13 @@ class GraphData:
             self.type_idx = np.concatenate((self.type_idx, [self._type(n.type) for n in new]))
             self.tier_idx = np.concatenate((self.tier_idx, [self._tier(n.tier) for n in new]))
             self.owner_idx = np.concatenate((self.owner_idx, [self._owner(n) for n in new]))
-            self.region_idx = np.concatenate((self.region_idx, [self.regions.of(n.scope.region) for n in new]))
+            self.region_idx = np.concatenate(
+                (self.region_idx, [self.regions.of(n.scope.region) for n in new])
+            )
             self.importance = np.concatenate((self.importance, [float(n.importance) for n in new]))
-            self.first_message = np.concatenate((self.first_message, [_first(n) for n in new])).astype(np.int64)
+            self.first_message = np.concatenate((self.first_message, [_first(n) for n in new])).astype(
+                np.int64
+            )
             self.scope_idx = np.concatenate((self.scope_idx, [_scope(n) for n in new])).astype(np.int64)
         return np.arange(start, self.n, dtype=np.int64), np.array(changed, dtype=np.int64)
 
@@ -195,8 +199,15 @@ class GraphData:
         self.titles = [self.titles[i] for i in kept]
         self.texts = [self.texts[i] for i in kept]
         self.row = {node_id: i for i, node_id in enumerate(self.ids)}
-        for name in ("type_idx", "tier_idx", "owner_idx", "region_idx", "importance", "first_message",
-                     "scope_idx"):
+        for name in (
+            "type_idx",
+            "tier_idx",
+            "owner_idx",
+            "region_idx",
+            "importance",
+            "first_message",
+            "scope_idx",
+        ):
             setattr(self, name, getattr(self, name)[keep])
         if self.m:
             self.src, self.dst = remap[self.src], remap[self.dst]
@@ -220,14 +231,21 @@ class GraphData:
                 new.append((edge.id, a, b, edge))
             else:
                 self.src[r], self.dst[r] = a, b
-                self.bucket[r], self.inhibitory[r] = self._bucket(edge.relation), self._inhibitory(edge.relation)
+                self.bucket[r], self.inhibitory[r] = (
+                    self._bucket(edge.relation),
+                    self._inhibitory(edge.relation),
+                )
                 self.invalid[r], self.strength[r] = not edge.is_valid, edge.strength
         if new:
             self.edge_ids.extend(e[0] for e in new)
             self.src = np.concatenate((self.src, [e[1] for e in new])).astype(np.int64)
             self.dst = np.concatenate((self.dst, [e[2] for e in new])).astype(np.int64)
-            self.bucket = np.concatenate((self.bucket, [self._bucket(e[3].relation) for e in new])).astype(np.int64)
-            self.inhibitory = np.concatenate((self.inhibitory, [self._inhibitory(e[3].relation) for e in new]))
+            self.bucket = np.concatenate((self.bucket, [self._bucket(e[3].relation) for e in new])).astype(
+                np.int64
+            )
+            self.inhibitory = np.concatenate(
+                (self.inhibitory, [self._inhibitory(e[3].relation) for e in new])
+            )
             self.invalid = np.concatenate((self.invalid, [not e[3].is_valid for e in new]))
             self.strength = np.concatenate((self.strength, [float(e[3].strength) for e in new]))
 
@@ -258,8 +276,9 @@ class GraphData:
         return np.stack((self.src, self.dst), axis=1) if self.m else np.zeros((0, 2), np.int64)
 
 
-def segments(pos: npt.NDArray[np.floating], src: Sequence[int] | IntArray,
-             dst: Sequence[int] | IntArray) -> tuple[FloatArray, FloatArray]:
+def segments(
+    pos: npt.NDArray[np.floating], src: Sequence[int] | IntArray, dst: Sequence[int] | IntArray
+) -> tuple[FloatArray, FloatArray]:
     """x and y arrays ``[a0, b0, a1, b1, …]`` for a ``connect="pairs"`` curve."""
     s, d = np.asarray(src, np.int64), np.asarray(dst, np.int64)
     xy = np.empty((2 * s.size, 2), dtype=np.float64)

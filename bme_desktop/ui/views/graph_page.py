@@ -30,8 +30,9 @@ from .layout_link import LayoutLink
 class GraphPage(Retranslated, QWidget):
     sigNodeSelected = Signal(str)  # a click on a node ("" on the background)
 
-    def __init__(self, context: AppContext, source: GraphSource | None, dim: int,
-                 parent: QWidget | None = None) -> None:
+    def __init__(
+        self, context: AppContext, source: GraphSource | None, dim: int, parent: QWidget | None = None
+    ) -> None:
         super().__init__(parent)
         self.context = context
         self.source = source or GraphSource.for_context(context)
@@ -101,8 +102,11 @@ class GraphPage(Retranslated, QWidget):
     def _selected_by_user(self, node_id: str) -> None:
         self.sigNodeSelected.emit(node_id)
         if node_id and not self.source.editable(node_id):  # another chat's, shown across chats
-            self.context.sigStatus.emit(self.tr("This memory belongs to chat “{0}”: open that chat to edit it.")
-                                        .format(self.source.chat_of(node_id)))
+            self.context.sigStatus.emit(
+                self.tr("This memory belongs to chat “{0}”: open that chat to edit it.").format(
+                    self.source.chat_of(node_id)
+                )
+            )
             return
         self.context.sigNodeSelected.emit(node_id)
 

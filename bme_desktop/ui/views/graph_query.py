@@ -92,8 +92,9 @@ def lane_order(n_owners: int) -> IntArray:
     return slots
 
 
-def lane_shift(pos: npt.NDArray[np.floating], owner_idx: IntArray, n_owners: int,
-               gap: float = 0.25) -> FloatArray:
+def lane_shift(
+    pos: npt.NDArray[np.floating], owner_idx: IntArray, n_owners: int, gap: float = 0.25
+) -> FloatArray:
     """Per-node (dx, 0) that centres each owner's nodes in its own column, side by side.
 
     Each column is as wide as most of its own nodes' spread (a far outlier is pulled to its
@@ -119,8 +120,10 @@ def lane_shift(pos: npt.NDArray[np.floating], owner_idx: IntArray, n_owners: int
     slot = lane_order(lanes)
     for side in (1, -1):  # outwards on each side, in slot order, only lanes with memories take room
         edge = width[0] / 2
-        for lane in sorted((int(i) for i in np.flatnonzero((np.sign(slot) == side) & (count > 0))),
-                           key=lambda i: abs(int(slot[i]))):
+        for lane in sorted(
+            (int(i) for i in np.flatnonzero((np.sign(slot) == side) & (count > 0))),
+            key=lambda i: abs(int(slot[i])),
+        ):
             centre[lane] = side * (edge + width[lane] / 2)
             edge += width[lane]
     shift[:, 0] = centre[owner_idx] + local - x

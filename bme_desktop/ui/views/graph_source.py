@@ -110,8 +110,13 @@ class GraphSource(QObject):
 
         def work(service: MemoryService) -> tuple[str, bool, list[str], dict[str, str], GraphData]:
             if not across:
-                return chat_id, across, [chat_id], {}, GraphData.from_records(service.all_nodes(chat_id),
-                                                                              service.edges(chat_id))
+                return (
+                    chat_id,
+                    across,
+                    [chat_id],
+                    {},
+                    GraphData.from_records(service.all_nodes(chat_id), service.edges(chat_id)),
+                )
             found = service.character_graph(chat_id)
             data = GraphData.from_records(found.nodes, found.edges)
             # message numbers are each chat's own: the time scrubber runs over the open chat's
@@ -119,6 +124,7 @@ class GraphSource(QObject):
             chat_of = {n.id: n.chat_id for n in found.nodes}
             data.first_message[np.array([chat_of[i] != chat_id for i in data.ids], dtype=bool)] = -1
             return chat_id, across, found.chat_ids, chat_of, data
+
         self.context.call(work, self._loaded, key=f"graph-load-{id(self)}")
 
     def _loaded(self, result: tuple[str, bool, list[str], dict[str, str], GraphData]) -> None:
@@ -142,12 +148,23 @@ class GraphSource(QObject):
             self._communities_found(Communities())
             return
         if self.across:  # across chats: a community is a chat
-            self._communities_found(by_chat(list(data.ids), [self._chat_of.get(i, self.chat_id) for i in data.ids]))
+            self._communities_found(
+                by_chat(list(data.ids), [self._chat_of.get(i, self.chat_id) for i in data.ids])
+            )
             return
-        snapshot = (list(data.ids), list(data.titles), data.importance.copy(), data.type_idx.copy(),
-                    data.src.copy(), data.dst.copy())
-        self.context.runner.run(lambda _control: detect(*snapshot), on_done=self._communities_found,
-                                key=f"graph-communities-{id(self)}")
+        snapshot = (
+            list(data.ids),
+            list(data.titles),
+            data.importance.copy(),
+            data.type_idx.copy(),
+            data.src.copy(),
+            data.dst.copy(),
+        )
+        self.context.runner.run(
+            lambda _control: detect(*snapshot),
+            on_done=self._communities_found,
+            key=f"graph-communities-{id(self)}",
+        )
 
     def _communities_found(self, communities: Communities) -> None:
         self.communities = communities
@@ -162,8 +179,10 @@ class GraphSource(QObject):
                 self._reload_timer.start()  # a chat shown changed: read them again after the burst
             else:  # a chat that lent nothing yet: a new chat of the character, or its first shared memory
                 chat_id, ids = self.chat_id, sorted(change.nodes_added | change.nodes_changed)
-                self.context.call(lambda s: s.lends_to_character(chat_id, change.chat_id, ids),
-                                  lambda lends: self._lends(chat_id, lends))
+                self.context.call(
+                    lambda s: s.lends_to_character(chat_id, change.chat_id, ids),
+                    lambda lends: self._lends(chat_id, lends),
+                )
             return
         if change.chat_id != self.chat_id or change.empty:
             return

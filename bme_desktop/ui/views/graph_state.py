@@ -124,7 +124,9 @@ class GraphState(QObject):
 
     def _follow_selection(self) -> None:
         if self.local_depth > 0:
-            self.focus_id, self.focus_k = (self.selected_id, self.local_depth) if self.selected_id else ("", 1)
+            self.focus_id, self.focus_k = (
+                (self.selected_id, self.local_depth) if self.selected_id else ("", 1)
+            )
             self._local = True
         elif self._local:
             self.focus_id, self._local = "", False
@@ -197,6 +199,8 @@ class GraphState(QObject):
         type_name = TYPE_NAMES[data.type_idx[row]] if data.type_idx[row] < len(TYPE_NAMES) else ""
         text = data.texts[row]
         text = text if len(text) <= 280 else text[:279] + "…"
-        return (f"<b>{html.escape(data.titles[row])}</b><br><i>{html.escape(node_type_label(type_name))}"
-                f" · {html.escape(tier_label(TIER_NAMES[data.tier_idx[row]]))}</i>"
-                f"<p>{html.escape(text)}</p>")
+        return (
+            f"<b>{html.escape(data.titles[row])}</b><br><i>{html.escape(node_type_label(type_name))}"
+            f" · {html.escape(tier_label(TIER_NAMES[data.tier_idx[row]]))}</i>"
+            f"<p>{html.escape(text)}</p>"
+        )

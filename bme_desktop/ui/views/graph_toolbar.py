@@ -59,7 +59,9 @@ class GraphToolbar(Retranslated, QWidget):
         self.scopes = self._menu_button(SCOPE_KINDS)
         self.search = QLineEdit()
         self.search.setClearButtonEnabled(True)
-        self.search.setMinimumWidth(self.search.fontMetrics().averageCharWidth() * 16)  # never squeezed to "S…"
+        self.search.setMinimumWidth(
+            self.search.fontMetrics().averageCharWidth() * 16
+        )  # never squeezed to "S…"
         self._search_timer = QTimer(self, singleShot=True, interval=250)
         self._search_timer.timeout.connect(lambda: self._each("set_search", self.search.text().strip()))
         self.search.textChanged.connect(lambda _t: self._search_timer.start())
@@ -73,11 +75,15 @@ class GraphToolbar(Retranslated, QWidget):
         self.colour = QComboBox()
         self.colour.addItem("", BY_COMMUNITY)
         self.colour.addItem("", BY_TYPE)
-        self.colour.currentIndexChanged.connect(lambda _i: self._each("set_color_by", self.colour.currentData()))
+        self.colour.currentIndexChanged.connect(
+            lambda _i: self._each("set_color_by", self.colour.currentData())
+        )
         self.local = QComboBox()
         for k in (0, 1, 2, 3):
             self.local.addItem("", k)
-        self.local.currentIndexChanged.connect(lambda _i: self._each("set_local_depth", int(self.local.currentData())))
+        self.local.currentIndexChanged.connect(
+            lambda _i: self._each("set_local_depth", int(self.local.currentData()))
+        )
         # layout: run/stop and the forces
         self.layout_run = self._toggle()
         self.layout_run.setChecked(True)
@@ -144,7 +150,9 @@ class GraphToolbar(Retranslated, QWidget):
         for action in self.tiers.menu().actions():
             action.setText(tier_label(str(action.data())))
         self.scopes.setText(self.tr("Scopes"))
-        self.scopes.setToolTip(self.tr("Who else remembers a memory: this chat, the character, your persona, the world"))
+        self.scopes.setToolTip(
+            self.tr("Who else remembers a memory: this chat, the character, your persona, the world")
+        )
         for action in self.scopes.menu().actions():
             action.setText(scope_label(str(action.data())))
         self.search.setPlaceholderText(self.tr("Search the graph…"))
@@ -153,9 +161,15 @@ class GraphToolbar(Retranslated, QWidget):
         self.recall.setText(self.tr("Last recall"))
         self.recall.setToolTip(self.tr("Light up the memories the newest recall put in the prompt"))
         self.across.setText(self.tr("This character across chats"))
-        self.across.setToolTip(self.tr("Show the memories of this chat's character from all its chats, each chat "
-                                       "a colour (with Communities); memories of other chats are read-only here"))
-        self.colour.setToolTip(self.tr("What the node colours show; the legend on the graph says what each colour means"))
+        self.across.setToolTip(
+            self.tr(
+                "Show the memories of this chat's character from all its chats, each chat "
+                "a colour (with Communities); memories of other chats are read-only here"
+            )
+        )
+        self.colour.setToolTip(
+            self.tr("What the node colours show; the legend on the graph says what each colour means")
+        )
         self.colour.setItemText(0, self.tr("Communities"))
         self.colour.setItemText(1, self.tr("Types"))
         self.local.setToolTip(self.tr("Show only the selected memory and what lies a few links away from it"))
@@ -168,7 +182,9 @@ class GraphToolbar(Retranslated, QWidget):
         self.forces.setToolTip(self.tr("How far nodes push apart and how hard they are pulled to the centre"))
         self.spread_label.setText(self.tr("Spread"))
         self.gravity_label.setText(self.tr("Pull to centre"))
-        self.time.setToolTip(self.tr("The graph as of a message: drag left to see memory grow over the story"))
+        self.time.setToolTip(
+            self.tr("The graph as of a message: drag left to see memory grow over the story")
+        )
         self._show_time()
         self._show_across()
 
@@ -183,9 +199,15 @@ class GraphToolbar(Retranslated, QWidget):
         source = self._source
         self.across_note.setVisible(source.across)
         if source.across:
-            self.across_note.setText(self.tr(
-                "Showing this character across %n chat(s), each chat a community; only this chat's memories "
-                "can be edited here. Turn off “This character across chats” to go back.", "", len(source.chats)))
+            self.across_note.setText(
+                self.tr(
+                    "Showing this character across %n chat(s), each chat a community; only this chat's "
+                    "memories "
+                    "can be edited here. Turn off “This character across chats” to go back.",
+                    "",
+                    len(source.chats),
+                )
+            )
 
     def _menu_button(self, keys: Iterable[str]) -> QToolButton:
         """A button whose menu checks ``keys`` (all on); ``retranslate`` names them."""
@@ -214,9 +236,11 @@ class GraphToolbar(Retranslated, QWidget):
 
     def force_values(self) -> tuple[float, float]:
         """(spread, gravity) the sliders stand at."""
+
         def value(slider: QSlider, bounds: tuple[float, float]) -> float:
             lo, hi = math.log(bounds[0]), math.log(bounds[1])
             return float(math.exp(lo + (hi - lo) * slider.value() / 100))
+
         return value(self.spread, SPREAD_RANGE), value(self.gravity, GRAVITY_RANGE)
 
     @staticmethod
@@ -232,8 +256,12 @@ class GraphToolbar(Retranslated, QWidget):
         return None if len(chosen) == len(actions) else chosen
 
     def current_filter(self) -> GraphFilter:
-        return GraphFilter(types=self._chosen(self.types), tiers=self._chosen(self.tiers),
-                           scopes=self._chosen(self.scopes), until_message=self.until_message())
+        return GraphFilter(
+            types=self._chosen(self.types),
+            tiers=self._chosen(self.tiers),
+            scopes=self._chosen(self.scopes),
+            until_message=self.until_message(),
+        )
 
     # time scrubber ---------------------------------------------------------------------------
     def until_message(self) -> int | None:
@@ -281,8 +309,12 @@ class GraphToolbar(Retranslated, QWidget):
         if not on or not chat_id:
             self._each("set_highlight", None)
             return
-        self._context.call(lambda s: last_recall_ids(s, chat_id), self._show_recall,
-                           key=f"recall-highlight-{id(self)}", owner=self)
+        self._context.call(
+            lambda s: last_recall_ids(s, chat_id),
+            self._show_recall,
+            key=f"recall-highlight-{id(self)}",
+            owner=self,
+        )
 
     def _show_recall(self, ids: list[str]) -> None:
         if not self.recall.isChecked():

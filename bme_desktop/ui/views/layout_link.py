@@ -52,11 +52,18 @@ class LayoutLink(QObject):
     sigSettled = Signal()
     _sigDone = Signal(object, str)  # runner, reason (worker → GUI)
 
-    def __init__(self, dim: int = 2, *, max_rate: float = 30.0, max_iterations: int = 800,
-                 parent: QObject | None = None) -> None:
+    def __init__(
+        self,
+        dim: int = 2,
+        *,
+        max_rate: float = 30.0,
+        max_iterations: int = 800,
+        parent: QObject | None = None,
+    ) -> None:
         super().__init__(parent)
-        self.settings = LayoutSettings(dim=dim, scaling=DEFAULT_SPREAD, gravity=DEFAULT_GRAVITY,
-                                       group_gravity=GROUP_GRAVITY)
+        self.settings = LayoutSettings(
+            dim=dim, scaling=DEFAULT_SPREAD, gravity=DEFAULT_GRAVITY, group_gravity=GROUP_GRAVITY
+        )
         self.layout = ForceLayout(0, settings=self.settings)
         self.max_rate, self.max_iterations = max_rate, max_iterations
         self.runner: LayoutRunner | None = None
@@ -77,7 +84,9 @@ class LayoutLink(QObject):
         self._stop()
         self._generation += 1
         self._worker_generation = self._generation
-        self.layout = ForceLayout(positions=pos.reshape(-1, self.settings.dim), edges=e, settings=self.settings)
+        self.layout = ForceLayout(
+            positions=pos.reshape(-1, self.settings.dim), edges=e, settings=self.settings
+        )
         self._start()
 
     def add_nodes(self, positions: FloatArray, edges: npt.ArrayLike) -> None:
@@ -106,8 +115,11 @@ class LayoutLink(QObject):
             if g.shape[0] != lay.n_nodes:
                 return  # rows changed since: the next detection brings matching groups
             if arrange:
-                lay.set_positions(np.arange(lay.n_nodes), arrange_groups(lay.positions, g, lay.pinned), pin=False)
+                lay.set_positions(
+                    np.arange(lay.n_nodes), arrange_groups(lay.positions, g, lay.pinned), pin=False
+                )
             lay.set_groups(g)
+
         self.settled = False
         self._change(change)
 
@@ -149,6 +161,7 @@ class LayoutLink(QObject):
         def change(lay: ForceLayout) -> None:
             lay.settings = settings
             lay.reset_convergence()
+
         self._change(change)
 
     def take(self) -> FloatArray | None:
@@ -183,13 +196,23 @@ class LayoutLink(QObject):
 
     def _start(self) -> None:
         self.settled = False
-        if self._paused or self._stopped or self._closed or (self.runner is not None and not self.runner.finished):
+        if (
+            self._paused
+            or self._stopped
+            or self._closed
+            or (self.runner is not None and not self.runner.finished)
+        ):
             return
         self._catch_up()  # the new runner starts from every change made so far
         self.layout.reset_convergence()
-        runner = LayoutRunner(self.layout, on_positions=self._publish, max_rate=self.max_rate,
-                              max_iterations=self.max_iterations, rest=yield_to_gui,
-                              on_done=lambda reason: self._sigDone.emit(runner, reason))
+        runner = LayoutRunner(
+            self.layout,
+            on_positions=self._publish,
+            max_rate=self.max_rate,
+            max_iterations=self.max_iterations,
+            rest=yield_to_gui,
+            on_done=lambda reason: self._sigDone.emit(runner, reason),
+        )
         self.runner = runner
         self._posted = []
         runner.start()

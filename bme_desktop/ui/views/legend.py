@@ -47,9 +47,11 @@ class GraphLegend(Retranslated, QWidget):
 
     def restyle(self, theme: Theme) -> None:
         self._text_colour = theme.color("text")
-        self.setStyleSheet(f"#graphLegend {{ background: {rgba(theme.color('background'), 0.78)};"
-                           f" border: 1px solid {theme.color('border')}; border-radius: 4px; }}"
-                           f" #graphLegend QLabel {{ background: transparent; color: {theme.color('text')}; }}")
+        self.setStyleSheet(
+            f"#graphLegend {{ background: {rgba(theme.color('background'), 0.78)};"
+            f" border: 1px solid {theme.color('border')}; border-radius: 4px; }}"
+            f" #graphLegend QLabel {{ background: transparent; color: {theme.color('text')}; }}"
+        )
         self.set_entries(self.title.text(), self.entries)
 
     def set_entries(self, title: str, entries: list[LegendEntry]) -> None:
@@ -57,11 +59,15 @@ class GraphLegend(Retranslated, QWidget):
         self.title.setText(f"<b>{html.escape(title)}</b>")
         lines = []
         for e in entries[:MAX_LINES]:
-            name = e.text if len(e.text) <= MAX_NAME else e.text[:MAX_NAME - 1] + "…"
-            text = f"<span style='color:{e.colour}'>●</span>&nbsp;{html.escape(name)}&nbsp;<span>{e.count:,}</span>"
+            name = e.text if len(e.text) <= MAX_NAME else e.text[: MAX_NAME - 1] + "…"
+            text = (
+                f"<span style='color:{e.colour}'>●</span>&nbsp;{html.escape(name)}"
+                f"&nbsp;<span>{e.count:,}</span>"
+            )
             if e.group >= 0:
-                text = (f"<a href='{e.group}' style='color:{self._text_colour}; text-decoration:none'>"
-                        f"{text}</a>")
+                text = (
+                    f"<a href='{e.group}' style='color:{self._text_colour}; text-decoration:none'>{text}</a>"
+                )
             lines.append(text)
         if len(entries) > MAX_LINES:
             lines.append(f"… {sum(e.count for e in entries[MAX_LINES:]):,}")
@@ -80,8 +86,11 @@ class GraphLegend(Retranslated, QWidget):
         other = self.tr("Other and unlinked") if by_community else self.tr("Other")
         if by_community and st.communities.count == 0 and st.data.n:
             title = self.tr("Communities (finding…)")
-        entries = legend_entries(st.color_by, theme, st.data.type_idx, st.shown(), st.communities,
-                                 st.group, other) if st.group.size == st.data.n else []
+        entries = (
+            legend_entries(st.color_by, theme, st.data.type_idx, st.shown(), st.communities, st.group, other)
+            if st.group.size == st.data.n
+            else []
+        )
         self.set_entries(title, entries)
         self.move(8, 8)
         self.raise_()

@@ -36,8 +36,9 @@ class CardDelegate(QStyledItemDelegate):
     def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QSize:
         return QSize(option.rect.width(), CARD_HEIGHT)
 
-    def paint(self, painter: QPainter, option: QStyleOptionViewItem,
-              index: QModelIndex | QPersistentModelIndex) -> None:
+    def paint(
+        self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
+    ) -> None:
         node = self._model.node_at(index.row())
         if node is None:
             return
@@ -58,21 +59,32 @@ class CardDelegate(QStyledItemDelegate):
         tag = f"{node_type_label(node.type)} · {tier_label(node.tier)}"
         tag_width = metrics.horizontalAdvance(tag) + 8
         painter.setPen(qcolor(theme.node_color(node.type)))
-        painter.drawText(QRect(text_rect.right() - tag_width, text_rect.top(), tag_width, metrics.height()),
-                         int(Qt.AlignmentFlag.AlignRight), tag)
+        painter.drawText(
+            QRect(text_rect.right() - tag_width, text_rect.top(), tag_width, metrics.height()),
+            int(Qt.AlignmentFlag.AlignRight),
+            tag,
+        )
         bold = painter.font()
         bold.setBold(True)
         painter.setFont(bold)
         painter.setPen(qcolor(theme.color("text")))
         title_rect = QRect(text_rect.left(), text_rect.top(), text_rect.width() - tag_width, metrics.height())
-        painter.drawText(title_rect, int(Qt.AlignmentFlag.AlignLeft),
-                         QFontMetrics(bold).elidedText(node.title, Qt.TextElideMode.ElideRight, title_rect.width()))
+        painter.drawText(
+            title_rect,
+            int(Qt.AlignmentFlag.AlignLeft),
+            QFontMetrics(bold).elidedText(node.title, Qt.TextElideMode.ElideRight, title_rect.width()),
+        )
         painter.setFont(font)
         painter.setPen(qcolor(theme.color("text_muted")))
         summary = node.fields.get(NODE_TYPES[node.type].summary_field, "") if node.type in NODE_TYPES else ""
-        line = QRect(text_rect.left(), text_rect.bottom() - metrics.height(), text_rect.width(), metrics.height())
-        painter.drawText(line, int(Qt.AlignmentFlag.AlignLeft),
-                         metrics.elidedText(summary.replace("\n", " "), Qt.TextElideMode.ElideRight, line.width()))
+        line = QRect(
+            text_rect.left(), text_rect.bottom() - metrics.height(), text_rect.width(), metrics.height()
+        )
+        painter.drawText(
+            line,
+            int(Qt.AlignmentFlag.AlignLeft),
+            metrics.elidedText(summary.replace("\n", " "), Qt.TextElideMode.ElideRight, line.width()),
+        )
         painter.restore()
 
 
@@ -80,8 +92,9 @@ class MemoryListView(QWidget):
     def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._context = context
-        self.model = MemoryTableModel(context, fixed=NodeQuery(order_by="created_at", descending=True),
-                                       parent=self)
+        self.model = MemoryTableModel(
+            context, fixed=NodeQuery(order_by="created_at", descending=True), parent=self
+        )
         self.list = QListView()
         self.list.setModel(self.model)
         self.list.setItemDelegate(CardDelegate(self.model, context))

@@ -133,7 +133,10 @@ class GroupPacking:
     def apply(self, pos: FloatArray) -> FloatArray:
         g, k = self.groups, self.count.size
         safe = np.maximum(self.count, 1.0)
-        self.mean = np.stack([np.bincount(g, weights=pos[:, d], minlength=k) for d in range(2)], axis=1) / safe[:, None]
+        self.mean = (
+            np.stack([np.bincount(g, weights=pos[:, d], minlength=k) for d in range(2)], axis=1)
+            / safe[:, None]
+        )
         local = pos[:, :2] - self.mean[g]
         sq = np.einsum("ij,ij->i", local, local)
         rms = np.sqrt(np.bincount(g, weights=sq, minlength=k) / safe)
@@ -148,5 +151,7 @@ class GroupPacking:
     def to_layout(self, row: int, x: float, y: float) -> tuple[float, float]:
         """The layout position that :meth:`apply` shows at (x, y) for ``row``."""
         g = int(self.groups[row])
-        return (float(self.mean[g, 0] + (x - self.centre[g, 0]) / self.scale[g]),
-                float(self.mean[g, 1] + (y - self.centre[g, 1]) / self.scale[g]))
+        return (
+            float(self.mean[g, 0] + (x - self.centre[g, 0]) / self.scale[g]),
+            float(self.mean[g, 1] + (y - self.centre[g, 1]) / self.scale[g]),
+        )

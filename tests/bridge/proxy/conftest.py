@@ -34,9 +34,11 @@ def fake() -> Iterator[FakeOpenAIServer]:
 @pytest.fixture
 def configure(service: MemoryService, fake: FakeOpenAIServer) -> Callable[..., ProxySettings]:
     """Change the proxy settings of the running service (read on every request)."""
+
     def apply(**changes: Any) -> ProxySettings:
         service.settings.proxy = replace(ProxySettings(upstream_base_url=fake.base_url), **changes)
         return service.settings.proxy
+
     apply()
     return apply
 

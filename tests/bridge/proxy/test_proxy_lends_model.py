@@ -21,8 +21,19 @@ from bme_desktop.core.settings import ProxySettings
 from .conftest import wait_for
 
 CHAT = {"X-BME-Chat": "ferry"}
-EXTRACTION = json.dumps({"operations": [
-    {"action": "create", "type": "location", "ref": "n1", "fields": {"name": "Old Mill"}, "source": [0]}]})
+EXTRACTION = json.dumps(
+    {
+        "operations": [
+            {
+                "action": "create",
+                "type": "location",
+                "ref": "n1",
+                "fields": {"name": "Old Mill"},
+                "source": [0],
+            }
+        ]
+    }
+)
 
 
 @pytest.fixture(autouse=True)
@@ -37,17 +48,26 @@ def _answers(request: dict[str, object]) -> Reply | str:
 
 
 def _chat_once(proxy: httpx.Client, model: str) -> None:
-    body = {"model": model, "messages": [{"role": "user", "content": "I lost my silver key near the Old Mill."}]}
+    body = {
+        "model": model,
+        "messages": [{"role": "user", "content": "I lost my silver key near the Old Mill."}],
+    }
     assert proxy.post("/chat/completions", json=body, headers=CHAT).status_code == 200
 
 
 def _extract_batches(service: MemoryService) -> list[tuple[str, str]]:
-    return [(b.actor, b.description or "") for b in service.read(lambda r: r.batches("ferry", kind="extract"))]
+    return [
+        (b.actor, b.description or "") for b in service.read(lambda r: r.batches("ferry", kind="extract"))
+    ]
 
 
 def test_with_proxy_mode_allowed_the_upstream_extracts_and_the_batch_says_so(
-        service: MemoryService, bridge: BridgeServer, proxy: httpx.Client, fake: FakeOpenAIServer,
-        configure: Callable[..., ProxySettings]) -> None:
+    service: MemoryService,
+    bridge: BridgeServer,
+    proxy: httpx.Client,
+    fake: FakeOpenAIServer,
+    configure: Callable[..., ProxySettings],
+) -> None:
     configure(model_map=["sera=upstream-large"])
     service.settings.llm = replace(service.settings.llm, use_proxy_upstream=True)
     fake.responder = _answers
@@ -64,8 +84,9 @@ def test_with_proxy_mode_allowed_the_upstream_extracts_and_the_batch_says_so(
     assert job.json["max_tokens"] == service.settings.llm.lent_max_tokens
 
 
-def test_proxy_mode_is_off_by_default(service: MemoryService, bridge: BridgeServer, proxy: httpx.Client,
-                                      fake: FakeOpenAIServer) -> None:
+def test_proxy_mode_is_off_by_default(
+    service: MemoryService, bridge: BridgeServer, proxy: httpx.Client, fake: FakeOpenAIServer
+) -> None:
     fake.responder = _answers
     attach(service)
     _chat_once(proxy, "fake-chat")
@@ -75,17 +96,22 @@ def test_proxy_mode_is_off_by_default(service: MemoryService, bridge: BridgeServ
     assert all("JSON" not in r.json["messages"][0]["content"] for r in fake.requests_to("/chat/completions"))
 
 
-def test_before_any_chat_request_the_proxy_has_no_model_to_lend(service: MemoryService, bridge: BridgeServer,
-                                                                configure: Callable[..., ProxySettings]) -> None:
+def test_before_any_chat_request_the_proxy_has_no_model_to_lend(
+    service: MemoryService, bridge: BridgeServer, configure: Callable[..., ProxySettings]
+) -> None:
     service.settings.llm = replace(service.settings.llm, use_proxy_upstream=True)
     assert service.lenders.borrow(service.settings.llm, "extract") is None
 
 
 def test_an_upstream_that_breaks_mid_job_falls_back_to_the_rules(
-        service: MemoryService, bridge: BridgeServer, proxy: httpx.Client, fake: FakeOpenAIServer) -> None:
+    service: MemoryService, bridge: BridgeServer, proxy: httpx.Client, fake: FakeOpenAIServer
+) -> None:
     service.settings.llm = replace(service.settings.llm, use_proxy_upstream=True, max_retries=0)
-    fake.responder = lambda request: (Reply.drop() if "JSON" in str(request["messages"][0].get("content"))  # type: ignore[index]
-                                      else Reply.text("I will look near the mill."))
+    fake.responder = lambda request: (
+        Reply.drop()
+        if "JSON" in str(request["messages"][0].get("content"))  # type: ignore[index]
+        else Reply.text("I will look near the mill.")
+    )
     attach(service)
     _chat_once(proxy, "fake-chat")
     wait_for(lambda: _extract_batches(service))

@@ -32,16 +32,30 @@ def a(text: str) -> dict[str, Any]:
 # conversation ------------------------------------------------------------------------------
 def test_content_text_reads_strings_and_text_parts() -> None:
     assert content_text("hi") == "hi"
-    assert content_text([{"type": "text", "text": "a"}, {"type": "image_url", "image_url": {}}, "b"]) == "a\nb"
+    assert (
+        content_text([{"type": "text", "text": "a"}, {"type": "image_url", "image_url": {}}, "b"]) == "a\nb"
+    )
     assert content_text(None) == "" and content_text(42) == ""
 
 
 def test_conversation_keeps_user_and_assistant_messages_with_text() -> None:
-    turns = conversation([SYS, u(" hi "), {"role": "assistant", "content": None, "tool_calls": []},
-                          {"role": "developer", "content": "x"}, {"role": "tool", "content": "t"}, "junk",
-                          a("yo\x00!"), {"role": "user", "content": "x", "name": "N" * 300}])
+    turns = conversation(
+        [
+            SYS,
+            u(" hi "),
+            {"role": "assistant", "content": None, "tool_calls": []},
+            {"role": "developer", "content": "x"},
+            {"role": "tool", "content": "t"},
+            "junk",
+            a("yo\x00!"),
+            {"role": "user", "content": "x", "name": "N" * 300},
+        ]
+    )
     assert [(t.position, t.role, t.text, t.name) for t in turns] == [
-        (1, "user", "hi", None), (6, "assistant", "yo!", None), (7, "user", "x", None)]
+        (1, "user", "hi", None),
+        (6, "assistant", "yo!", None),
+        (7, "user", "x", None),
+    ]
 
 
 # alignment ---------------------------------------------------------------------------------
@@ -53,18 +67,21 @@ def stored_of(*names: str) -> dict[int, str]:
     return dict(enumerate(names))
 
 
-@pytest.mark.parametrize(("stored", "window", "offset"), [
-    ({}, fps("a", "b"), 0),  # nothing stored
-    (stored_of("a", "b"), fps("a", "b", "c"), 0),  # same start
-    (stored_of("a", "b", "c", "d"), fps("c", "d", "e"), 2),  # trimmed window
-    (stored_of("a", "b", "c", "d"), fps("d", "e"), 3),  # starts with the last stored message
-    (stored_of("a", "b", "c", "d"), fps("b", "x"), 0),  # one message matches by chance: not trusted
-    (stored_of("a", "b", "c", "d"), fps("x", "y"), 0),  # a different conversation
-    (stored_of("a", "b", "a", "b", "c"), fps("a", "b", "c", "z"), 2),  # the longest match wins
-    (stored_of("a", "b", "c", "a", "b"), fps("a", "b", "x"), 0),  # a tie goes to the start
-    (stored_of("a", "b", "c", "d"), fps("a", "x", "c"), 0),  # an edit near the start
-    (stored_of(*"abcdefgh"), fps("f", "g", "h", "i"), 5),
-])
+@pytest.mark.parametrize(
+    ("stored", "window", "offset"),
+    [
+        ({}, fps("a", "b"), 0),  # nothing stored
+        (stored_of("a", "b"), fps("a", "b", "c"), 0),  # same start
+        (stored_of("a", "b", "c", "d"), fps("c", "d", "e"), 2),  # trimmed window
+        (stored_of("a", "b", "c", "d"), fps("d", "e"), 3),  # starts with the last stored message
+        (stored_of("a", "b", "c", "d"), fps("b", "x"), 0),  # one message matches by chance: not trusted
+        (stored_of("a", "b", "c", "d"), fps("x", "y"), 0),  # a different conversation
+        (stored_of("a", "b", "a", "b", "c"), fps("a", "b", "c", "z"), 2),  # the longest match wins
+        (stored_of("a", "b", "c", "a", "b"), fps("a", "b", "x"), 0),  # a tie goes to the start
+        (stored_of("a", "b", "c", "d"), fps("a", "x", "c"), 0),  # an edit near the start
+        (stored_of(*"abcdefgh"), fps("f", "g", "h", "i"), 5),
+    ],
+)
 def test_align(stored: dict[int, str], window: list[str], offset: int) -> None:
     assert align(stored, window) == offset
 
@@ -107,11 +124,18 @@ def delta(text: str | None, finish: str | None = None, index: int = 0) -> dict[s
 
 
 def test_reply_reader_joins_deltas_across_arbitrary_chunk_boundaries() -> None:
-    body = sse(delta(""), delta("Hel"), delta("lo", index=1), delta("lo, "), delta("wörld"), delta(None, "stop"),
-               "[DONE]")
+    body = sse(
+        delta(""),
+        delta("Hel"),
+        delta("lo", index=1),
+        delta("lo, "),
+        delta("wörld"),
+        delta(None, "stop"),
+        "[DONE]",
+    )
     reader = ReplyReader(sse=True)
     for i in range(0, len(body), 7):
-        reader.feed(body[i:i + 7])
+        reader.feed(body[i : i + 7])
     reader.end()
     assert reader.text() == "Hello, wörld"
 
@@ -132,10 +156,14 @@ def test_reply_reader_needs_a_finished_stream() -> None:
 
 def test_reply_reader_reads_a_plain_completion() -> None:
     reader = ReplyReader(sse=False)
-    reader.feed(json.dumps({"choices": [{"index": 0, "message": {"role": "assistant", "content": " Hi "}}]}).encode())
+    reader.feed(
+        json.dumps({"choices": [{"index": 0, "message": {"role": "assistant", "content": " Hi "}}]}).encode()
+    )
     assert reader.text() == "Hi"
     tool = ReplyReader(sse=False)
-    tool.feed(json.dumps({"choices": [{"index": 0, "message": {"content": None, "tool_calls": []}}]}).encode())
+    tool.feed(
+        json.dumps({"choices": [{"index": 0, "message": {"content": None, "tool_calls": []}}]}).encode()
+    )
     assert tool.text() is None
     junk = ReplyReader(sse=False)
     junk.feed(b"<html>")
@@ -144,14 +172,40 @@ def test_reply_reader_reads_a_plain_completion() -> None:
 
 # headers -----------------------------------------------------------------------------------
 def test_headers_that_cross_and_those_that_do_not() -> None:
-    out = request_headers({"Authorization": "Bearer bridge", "Host": "127.0.0.1:7317", "X-BME-Chat": "c",
-                           "Cookie": "x", "OpenAI-Organization": "org", "User-Agent": "app/1",
-                           "Content-Length": "5", "Sec-Fetch-Mode": "cors", "X-Title": "t"}, "sk-up", json_body=True)
-    assert dict(out) == {"OpenAI-Organization": "org", "User-Agent": "app/1", "X-Title": "t",
-                         "Content-Type": "application/json", "Accept-Encoding": "identity",
-                         "X-BME-Proxy-Hop": "1", "Authorization": "Bearer sk-up"}
-    back = relayed_headers({"Content-Type": "text/event-stream", "Content-Length": "9", "x-request-id": "r",
-                            "Set-Cookie": "s", "Transfer-Encoding": "chunked", "Retry-After": "3"})
+    out = request_headers(
+        {
+            "Authorization": "Bearer bridge",
+            "Host": "127.0.0.1:7317",
+            "X-BME-Chat": "c",
+            "Cookie": "x",
+            "OpenAI-Organization": "org",
+            "User-Agent": "app/1",
+            "Content-Length": "5",
+            "Sec-Fetch-Mode": "cors",
+            "X-Title": "t",
+        },
+        "sk-up",
+        json_body=True,
+    )
+    assert dict(out) == {
+        "OpenAI-Organization": "org",
+        "User-Agent": "app/1",
+        "X-Title": "t",
+        "Content-Type": "application/json",
+        "Accept-Encoding": "identity",
+        "X-BME-Proxy-Hop": "1",
+        "Authorization": "Bearer sk-up",
+    }
+    back = relayed_headers(
+        {
+            "Content-Type": "text/event-stream",
+            "Content-Length": "9",
+            "x-request-id": "r",
+            "Set-Cookie": "s",
+            "Transfer-Encoding": "chunked",
+            "Retry-After": "3",
+        }
+    )
     assert dict(back) == {"Content-Type": "text/event-stream", "x-request-id": "r", "Retry-After": "3"}
 
 
@@ -159,23 +213,37 @@ def test_headers_that_cross_and_those_that_do_not() -> None:
 def test_proxy_settings_defaults_and_round_trip() -> None:
     settings = Settings()
     assert settings.proxy == ProxySettings()
-    assert settings.proxy.enabled and settings.proxy.upstream_base_url == "" and settings.proxy.injection_depth == 0
-    data = {"proxy": {"upstream_base_url": "http://127.0.0.1:11434/v1", "model_map": ["mem = qwen2.5:7b"],
-                      "injection_depth": 2, "injection_mode": "user", "timeout_s": 30}}
+    assert (
+        settings.proxy.enabled
+        and settings.proxy.upstream_base_url == ""
+        and settings.proxy.injection_depth == 0
+    )
+    data = {
+        "proxy": {
+            "upstream_base_url": "http://127.0.0.1:11434/v1",
+            "model_map": ["mem = qwen2.5:7b"],
+            "injection_depth": 2,
+            "injection_mode": "user",
+            "timeout_s": 30,
+        }
+    }
     loaded = settings_from_json(data)
     assert loaded.proxy.models() == {"mem": "qwen2.5:7b"}
     assert settings_from_json(loaded.to_json()) == loaded
 
 
-@pytest.mark.parametrize(("proxy", "message"), [
-    ({"model_map": ["nonsense"]}, "proxy.model_map[0] must read 'alias=upstream-model'"),
-    ({"model_map": ["=x"]}, "proxy.model_map[0]"),
-    ({"upstream_base_url": "api.openai.com"}, "proxy.upstream_base_url must start with http"),
-    ({"injection_depth": -1}, "proxy.injection_depth must be at least 0"),
-    ({"injection_mode": "assistant"}, "proxy.injection_mode must be one of"),
-    ({"timeout_s": 0}, "proxy.timeout_s must be at least 1"),
-    ({"api_key": "sk-x"}, "unknown setting proxy.api_key"),
-])
+@pytest.mark.parametrize(
+    ("proxy", "message"),
+    [
+        ({"model_map": ["nonsense"]}, "proxy.model_map[0] must read 'alias=upstream-model'"),
+        ({"model_map": ["=x"]}, "proxy.model_map[0]"),
+        ({"upstream_base_url": "api.openai.com"}, "proxy.upstream_base_url must start with http"),
+        ({"injection_depth": -1}, "proxy.injection_depth must be at least 0"),
+        ({"injection_mode": "assistant"}, "proxy.injection_mode must be one of"),
+        ({"timeout_s": 0}, "proxy.timeout_s must be at least 1"),
+        ({"api_key": "sk-x"}, "unknown setting proxy.api_key"),
+    ],
+)
 def test_bad_proxy_settings_are_named(proxy: dict[str, Any], message: str) -> None:
     with pytest.raises(SettingsError) as err:
         settings_from_json({"proxy": proxy})
@@ -208,7 +276,9 @@ def test_the_upstream_key_comes_from_the_environment_then_the_keyring_then_the_f
     assert read_upstream_key(tmp_path, env, ring) == "sk-env"  # the environment wins
     assert read_upstream_key(None, {}, ring) == "sk-ring"
     # No usable keyring: the key the Settings panel kept in a user-only file.
-    ApiKeyStore(tmp_path, keyring_backend=NullKeyring()).store("proxy-upstream-key", "sk-file", allow_file=True)
+    ApiKeyStore(tmp_path, keyring_backend=NullKeyring()).store(
+        "proxy-upstream-key", "sk-file", allow_file=True
+    )
     assert read_upstream_key(tmp_path, {}, NullKeyring()) == "sk-file"
     assert read_upstream_key(tmp_path, {}, ring) == "sk-ring"  # a keyring entry comes first
     assert read_upstream_key(None, {}, NullKeyring()) is None

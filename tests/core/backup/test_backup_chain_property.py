@@ -48,8 +48,11 @@ def apply(service: MemoryService, step: tuple[str, int], files: list[Path], fold
         return
     if kind == "backup":
         assert service.data_dir is not None
-        files.append(write_incremental_backup(service, None, data_dir=service.data_dir,
-                                              path=folder / f"inc-{len(files)}.json.gz").path)
+        files.append(
+            write_incremental_backup(
+                service, None, data_dir=service.data_dir, path=folder / f"inc-{len(files)}.json.gz"
+            ).path
+        )
         return
     if not chats:
         return
@@ -98,8 +101,12 @@ def two_stores() -> Iterator[tuple[Path, ManualClock, MemoryService, MemoryServi
             target.close()
 
 
-@settings(max_examples=8, deadline=None, derandomize=True,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(
+    max_examples=8,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 @given(st.lists(STEP, min_size=1, max_size=12))
 def test_a_chain_of_increments_restores_exactly(steps: list[tuple[str, int]]) -> None:
     with two_stores() as (root, clock, source, target):

@@ -16,8 +16,13 @@ from bme_desktop.core.service import MemoryService
 
 
 def cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "bme_desktop", *args], capture_output=True, text=True,
-                          timeout=120, env={**os.environ, **(env or {})})
+    return subprocess.run(
+        [sys.executable, "-m", "bme_desktop", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, **(env or {})},
+    )
 
 
 @pytest.fixture
@@ -49,13 +54,21 @@ def test_export_then_import_as_a_new_chat_and_graphml(data_dir: Path, tmp_path: 
     assert len(ET.fromstring(out.stdout.encode()).findall(".//{*}node")) == 8
 
 
-@pytest.mark.parametrize(("content", "words"), [
-    (b"{oops", "not valid JSON"),
-    (json.dumps({"format": "bme-desktop-export", "format_version": 1, "chats": [{"chat_id": 5}]}).encode(),
-     "chats[0].chat_id: must be text"),
-])
-def test_bad_import_file_is_one_line_exit_2_and_changes_nothing(data_dir: Path, tmp_path: Path,
-                                                                content: bytes, words: str) -> None:
+@pytest.mark.parametrize(
+    ("content", "words"),
+    [
+        (b"{oops", "not valid JSON"),
+        (
+            json.dumps(
+                {"format": "bme-desktop-export", "format_version": 1, "chats": [{"chat_id": 5}]}
+            ).encode(),
+            "chats[0].chat_id: must be text",
+        ),
+    ],
+)
+def test_bad_import_file_is_one_line_exit_2_and_changes_nothing(
+    data_dir: Path, tmp_path: Path, content: bytes, words: str
+) -> None:
     (tmp_path / "bad.json").write_bytes(content)
     out = cli("import", str(tmp_path / "bad.json"), "--data-dir", str(data_dir), "--replace")
     assert out.returncode == 2
@@ -63,11 +76,16 @@ def test_bad_import_file_is_one_line_exit_2_and_changes_nothing(data_dir: Path, 
     assert chat_ids(data_dir) == ["story-1"]
 
 
-def test_an_import_file_with_a_lone_surrogate_is_imported_with_the_replacement(data_dir: Path,
-                                                                                tmp_path: Path) -> None:
+def test_an_import_file_with_a_lone_surrogate_is_imported_with_the_replacement(
+    data_dir: Path, tmp_path: Path
+) -> None:
     out = cli("export", "--data-dir", str(data_dir), "--chat", "story-1", "-o", str(tmp_path / "e.json"))
     assert out.returncode == 0, out.stderr
-    text = (tmp_path / "e.json").read_text("utf-8").replace("The castle gate is shut.", "The gate\\ud800 is shut.")
+    text = (
+        (tmp_path / "e.json")
+        .read_text("utf-8")
+        .replace("The castle gate is shut.", "The gate\\ud800 is shut.")
+    )
     assert "\\ud800" in text
     (tmp_path / "e.json").write_text(text, "utf-8")
     out = cli("import", str(tmp_path / "e.json"), "--data-dir", str(data_dir), "--as", "copy")
@@ -129,7 +147,9 @@ def test_purge_needs_its_confirmation_then_prints_the_sizes(data_dir: Path) -> N
     assert chat_ids(data_dir) == []
 
 
-def test_import_previews_then_writes_and_replace_needs_its_confirmation(data_dir: Path, tmp_path: Path) -> None:
+def test_import_previews_then_writes_and_replace_needs_its_confirmation(
+    data_dir: Path, tmp_path: Path
+) -> None:
     out = cli("export", "--data-dir", str(data_dir), "-o", str(tmp_path / "e.json"))
     assert out.returncode == 0, out.stderr
     out = cli("import", str(tmp_path / "e.json"), "--data-dir", str(data_dir), "--mode", "new", "--dry-run")
@@ -140,6 +160,8 @@ def test_import_previews_then_writes_and_replace_needs_its_confirmation(data_dir
     assert "0 new, 0 updated, 5 skipped" in out.stdout and "nothing to import" in out.stdout
     out = cli("import", str(tmp_path / "e.json"), "--data-dir", str(data_dir), "--mode", "replace")
     assert out.returncode == 2 and "--yes-replace" in out.stderr
-    out = cli("import", str(tmp_path / "e.json"), "--data-dir", str(data_dir), "--mode", "replace", "--yes-replace")
+    out = cli(
+        "import", str(tmp_path / "e.json"), "--data-dir", str(data_dir), "--mode", "replace", "--yes-replace"
+    )
     assert out.returncode == 0, out.stderr
     assert chat_ids(data_dir) == ["story-1"]

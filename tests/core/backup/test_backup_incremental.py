@@ -36,23 +36,31 @@ def edit_a_lot(service: MemoryService) -> None:
     fill_chat(service, "story-3")
 
 
-def test_a_chain_restores_the_source_exactly_with_deletions(tmp_path: Path, clock: ManualClock,
-                                                           database_url: str) -> None:
+def test_a_chain_restores_the_source_exactly_with_deletions(
+    tmp_path: Path, clock: ManualClock, database_url: str
+) -> None:
     source = MemoryService.open(tmp_path / "src", clock=clock, attach=False)
     target = MemoryService.open(tmp_path / "dst", database_url=database_url, clock=clock, attach=False)
     try:
         fill_chat(source)
         fill_chat(source, "doomed")
-        files = [write_full_backup(source, tmp_path / "full.bmebak", "passphrase!", data_dir=source.data_dir,
-                                   params=FAST)]
+        files = [
+            write_full_backup(
+                source, tmp_path / "full.bmebak", "passphrase!", data_dir=source.data_dir, params=FAST
+            )
+        ]
         clock.advance(60)
         edit_a_lot(source)
         source.delete_chat("doomed")
-        files.append(write_incremental_backup(source, "passphrase!", data_dir=tmp_path / "src",
-                                              path=tmp_path / "i1.bmebak", params=FAST).path)
+        files.append(
+            write_incremental_backup(
+                source, "passphrase!", data_dir=tmp_path / "src", path=tmp_path / "i1.bmebak", params=FAST
+            ).path
+        )
         clock.advance(60)
-        unchanged = write_incremental_backup(source, "passphrase!", data_dir=tmp_path / "src",
-                                             path=tmp_path / "i2.bmebak", params=FAST)
+        unchanged = write_incremental_backup(
+            source, "passphrase!", data_dir=tmp_path / "src", path=tmp_path / "i2.bmebak", params=FAST
+        )
         assert (unchanged.changed, unchanged.deleted) == (0, 0)
         files.append(unchanged.path)
         fill_chat(target, "doomed")  # restoring the chain with replace deletes what the source deleted
@@ -85,18 +93,24 @@ def chain(filled: MemoryService, tmp_path: Path) -> list[Path]:
     files = [write_full_backup(filled, tmp_path / "full.json.gz", None, data_dir=data_dir)]
     for i in range(1, 4):
         filled.create_node(CHAT, editing.NodeDraft("location", {"name": f"Room {i}"}))
-        files.append(write_incremental_backup(filled, None, data_dir=data_dir, path=tmp_path / f"i{i}.json.gz").path)
+        files.append(
+            write_incremental_backup(filled, None, data_dir=data_dir, path=tmp_path / f"i{i}.json.gz").path
+        )
     return files
 
 
-@pytest.mark.parametrize(("pick", "words"), [
-    ([0, 1, 3], "link 3 of the chain, but link 2 is missing"),
-    ([0, 2, 1, 3], "link 2 of the chain, but link 1 is missing"),
-    ([0, 1, 1], "does not follow the file before it"),
-    ([1, 2], "a chain starts with a full backup"),
-])
+@pytest.mark.parametrize(
+    ("pick", "words"),
+    [
+        ([0, 1, 3], "link 3 of the chain, but link 2 is missing"),
+        ([0, 2, 1, 3], "link 2 of the chain, but link 1 is missing"),
+        ([0, 1, 1], "does not follow the file before it"),
+        ([1, 2], "a chain starts with a full backup"),
+    ],
+)
 def test_a_missing_or_reordered_link_is_refused_and_nothing_is_written(
-        chain: list[Path], tmp_path: Path, pick: list[int], words: str) -> None:
+    chain: list[Path], tmp_path: Path, pick: list[int], words: str
+) -> None:
     target = MemoryService.open(tmp_path / "dst", attach=False)
     try:
         with pytest.raises(BackupError, match=words):
@@ -106,8 +120,9 @@ def test_a_missing_or_reordered_link_is_refused_and_nothing_is_written(
         target.close()
 
 
-def test_a_link_of_another_chain_or_a_newer_version_is_refused(chain: list[Path], filled: MemoryService,
-                                                               tmp_path: Path) -> None:
+def test_a_link_of_another_chain_or_a_newer_version_is_refused(
+    chain: list[Path], filled: MemoryService, tmp_path: Path
+) -> None:
     assert filled.data_dir is not None
     other = write_full_backup(filled, tmp_path / "other.json.gz", None, data_dir=filled.data_dir)
     with pytest.raises(BackupError, match="belongs to another chain"):

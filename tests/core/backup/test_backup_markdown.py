@@ -24,7 +24,7 @@ def test_one_note_per_live_memory_under_its_type_with_front_matter(filled: Memor
     ann = next(n for n in filled.all_nodes(CHAT) if n.title == "Ann")
     text = notes[f"{CHAT}/Character/Ann.md"]
     assert text.startswith("---\n") and f'id: "{ann.id}"' in text and 'type: "character"' in text
-    assert 'sources: [0, 2]' in text and 'tags: ["bme/character"]' in text
+    assert "sources: [0, 2]" in text and 'tags: ["bme/character"]' in text
     assert "**Traits**: brave, 勇敢" in text
     assert "> **#0 Ann**: 我们去北方的城堡。" in text  # the source message, quoted
     assert not [p for p in notes if "Ann fears bats" in notes[p]]  # the deleted fact stays out
@@ -42,7 +42,10 @@ def test_edges_are_wikilinks_with_the_notes_path(filled: MemoryService) -> None:
 
 def test_type_and_chat_indexes_and_the_injection_history(filled: MemoryService) -> None:
     notes = notes_of(filled)
-    assert f"- [[{CHAT}/Location/North castle|North castle]] — short_term, pending" in notes[f"{CHAT}/Location.md"]
+    assert (
+        f"- [[{CHAT}/Location/North castle|North castle]] — short_term, pending"
+        in notes[f"{CHAT}/Location.md"]
+    )
     index = notes[f"{CHAT}/{CHAT}.md"]
     assert f"- [[{CHAT}/Character|Character]] (1)" in index
     assert f"[[{CHAT}/Injection history|Injection history]] (1)" in index
@@ -57,10 +60,18 @@ def test_same_titles_get_their_own_notes(filled: MemoryService) -> None:
     assert paths == [f"{CHAT}/Fact/Ann 2.md", f"{CHAT}/Fact/Ann.md"]
 
 
-@pytest.mark.parametrize(("raw", "safe"), [
-    ("a/b\\c", "a b c"), ("[[Link]]|#tag^x", "Link tag x"), ("..hidden", "hidden"), ("CON", "fallback"),
-    ("   ", "fallback"), ("x" * 200, "x" * 80), ("line\nbreak", "line break"),
-])
+@pytest.mark.parametrize(
+    ("raw", "safe"),
+    [
+        ("a/b\\c", "a b c"),
+        ("[[Link]]|#tag^x", "Link tag x"),
+        ("..hidden", "hidden"),
+        ("CON", "fallback"),
+        ("   ", "fallback"),
+        ("x" * 200, "x" * 80),
+        ("line\nbreak", "line break"),
+    ],
+)
 def test_names_are_safe_for_every_platform_and_for_links(raw: str, safe: str) -> None:
     assert safe_name(raw, "fallback") == safe
 
@@ -77,8 +88,9 @@ def test_a_folder_that_is_not_ours_is_refused_and_left_alone(tmp_path: Path) -> 
 def test_writing_again_replaces_the_previous_vault_whole(tmp_path: Path) -> None:
     write_vault({"chat/old.md": "old"}, tmp_path / "vault")
     write_vault({"chat/new.md": "new"}, tmp_path / "vault")
-    assert sorted(p.relative_to(tmp_path / "vault").as_posix() for p in (tmp_path / "vault").rglob("*")
-                  if p.is_file()) == [MARKER, "chat/new.md"]
+    assert sorted(
+        p.relative_to(tmp_path / "vault").as_posix() for p in (tmp_path / "vault").rglob("*") if p.is_file()
+    ) == [MARKER, "chat/new.md"]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["vault"]
 
 

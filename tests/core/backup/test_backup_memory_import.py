@@ -36,7 +36,9 @@ def diverge(service: MemoryService) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("mode", MODES)
-def test_the_preview_writes_nothing_and_the_import_does_what_it_said(filled: MemoryService, mode: str) -> None:
+def test_the_preview_writes_nothing_and_the_import_does_what_it_said(
+    filled: MemoryService, mode: str
+) -> None:
     doc = exported(filled)
     diverge(filled)
     before = state(filled)
@@ -47,7 +49,13 @@ def test_the_preview_writes_nothing_and_the_import_does_what_it_said(filled: Mem
     nodes = len(doc[0].nodes)
     expected = {
         "skip": {"new": 0, "updated": 0, "skipped": nodes, "merged": 0, "deleted": 0},
-        "merge": {"new": 0, "updated": 1, "skipped": nodes - 1, "merged": 0, "deleted": 0},  # Ann's importance back up
+        "merge": {
+            "new": 0,
+            "updated": 1,
+            "skipped": nodes - 1,
+            "merged": 0,
+            "deleted": 0,
+        },  # Ann's importance back up
         "new": {"new": nodes, "updated": 0, "skipped": 0, "merged": 0, "deleted": 0},
         "replace": {"new": 0, "updated": 1, "skipped": nodes - 1, "merged": 0, "deleted": 1},  # Harbour goes
     }[mode]
@@ -72,11 +80,19 @@ def test_importing_the_same_file_twice_changes_nothing(filled: MemoryService, mo
     after_first = state(filled)
     again = import_memories(filled, doc, mode)  # type: ignore[arg-type]
     assert state(filled) == after_first
-    assert again.counts["new"] == again.counts["updated"] == again.counts["merged"] == again.counts["deleted"] == 0
+    assert (
+        again.counts["new"]
+        == again.counts["updated"]
+        == again.counts["merged"]
+        == again.counts["deleted"]
+        == 0
+    )
     assert again.links_added == again.messages_added == 0
 
 
-def test_merge_reinforces_a_near_duplicate_of_another_id(filled: MemoryService, service: MemoryService) -> None:
+def test_merge_reinforces_a_near_duplicate_of_another_id(
+    filled: MemoryService, service: MemoryService
+) -> None:
     service.sync(CHAT, [MessageIn(0, "user", "我们去北方的城堡。", name="Ann")], character="GM")
     mine = service.create_node(CHAT, editing.NodeDraft("character", {"name": "ann"}, importance=2.0))
     plan = import_memories(service, exported(filled), "merge")
@@ -88,19 +104,27 @@ def test_merge_reinforces_a_near_duplicate_of_another_id(filled: MemoryService, 
 
 def test_a_file_chat_that_is_not_here_is_created_whole(filled: MemoryService, service: MemoryService) -> None:
     plan = import_memories(service, exported(filled), "skip")
-    assert plan.new_chats == [CHAT] and plan.counts["new"] == len(filled.all_nodes(CHAT)) + 1  # + the recycled one
+    assert (
+        plan.new_chats == [CHAT] and plan.counts["new"] == len(filled.all_nodes(CHAT)) + 1
+    )  # + the recycled one
     assert state(service) == state(filled)
 
 
 STEPS = st.lists(st.tuples(st.sampled_from(["add", "edit", "recycle"]), st.integers(0, 9)), max_size=6)
 
 
-@settings(max_examples=5, deadline=None, derandomize=True,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=5,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 @given(here=STEPS, there=STEPS)
-def test_merge_imports_are_idempotent(filled: MemoryService, here: list[tuple[str, int]],
-                                      there: list[tuple[str, int]]) -> None:
+def test_merge_imports_are_idempotent(
+    filled: MemoryService, here: list[tuple[str, int]], there: list[tuple[str, int]]
+) -> None:
     """Whatever both sides did since they parted, a second merge of the same file changes nothing."""
+
     def edit(steps: list[tuple[str, int]], tag: str) -> None:
         for kind, k in steps:
             live = sorted(filled.all_nodes(CHAT), key=lambda n: n.id)
@@ -110,6 +134,7 @@ def test_merge_imports_are_idempotent(filled: MemoryService, here: list[tuple[st
                 filled.update_node(CHAT, live[k % len(live)].id, {"importance": float(k)})
             elif kind == "recycle" and live:
                 filled.delete_node(CHAT, live[k % len(live)].id)
+
     edit(there, "there")
     doc = exported(filled)
     filled.undo(CHAT)  # the two sides part: one step of "there" is not here

@@ -23,8 +23,9 @@ def test_purge_deletes_every_row_of_every_chat(service: MemoryService) -> None:
     result = purge_all(service)
     assert sorted(result.chats) == ["story-1", "story-2"] and result.rows > 20
     assert service.list_chats() == []
-    counts = service.read(lambda r: [r.conn.execute(select(func.count()).select_from(t)).scalar_one()
-                                     for t in MEMORY_TABLES])
+    counts = service.read(
+        lambda r: [r.conn.execute(select(func.count()).select_from(t)).scalar_one() for t in MEMORY_TABLES]
+    )
     assert counts == [0] * len(MEMORY_TABLES)
     fill_chat(service)  # the store still works
     assert [c.chat_id for c in service.list_chats()] == ["story-1"]

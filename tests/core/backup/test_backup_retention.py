@@ -39,11 +39,20 @@ def test_scheduled_backup_writes_when_due_and_prunes(tmp_path: Path) -> None:
         policy = RetentionPolicy(keep_daily=2, keep_weekly=0)
         paths = []
         for _ in range(4):
-            run = scheduled_backup(service, tmp_path, passphrase="passphrase!", policy=policy,
-                                   interval=timedelta(hours=20), params=KdfParams(log2_n=12))
+            run = scheduled_backup(
+                service,
+                tmp_path,
+                passphrase="passphrase!",
+                policy=policy,
+                interval=timedelta(hours=20),
+                params=KdfParams(log2_n=12),
+            )
             assert run.path is not None
             paths.append(run.path)
-            assert scheduled_backup(service, tmp_path, passphrase=None, interval=timedelta(hours=20)).path is None
+            assert (
+                scheduled_backup(service, tmp_path, passphrase=None, interval=timedelta(hours=20)).path
+                is None
+            )
             clock.advance(86400)
         folder = tmp_path / "backups"
         assert sorted(p.name for p in folder.iterdir()) == sorted(p.name for p in paths[-2:])

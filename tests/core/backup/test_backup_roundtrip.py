@@ -78,6 +78,7 @@ def test_replace_into_a_fresh_store_keeps_ids(filled: MemoryService, tmp_path: A
 
 def test_imported_extraction_batch_still_rolls_back_when_its_message_changes(filled: MemoryService) -> None:
     from bme_desktop.core.model import MessageIn
+
     doc = filled.read(lambda r: export_document(r, now=0.0))
     import_chats(filled, load_document(dumps(doc).encode()), as_chat="copy")
     messages = [MessageIn(m.index, m.role, m.text, m.name, m.swipe_id) for m in filled.messages("copy")]
@@ -90,14 +91,26 @@ def test_imported_extraction_batch_still_rolls_back_when_its_message_changes(fil
 def test_round_trip_keeps_scopes_and_who_is_who(filled: MemoryService) -> None:
     from bme_desktop.core.scopes import ChatIdentity
 
-    filled.sync(CHAT, [], identity=ChatIdentity(
-        character="Ann", user="Bo", character_id="ann.png", persona_id="bo", world="Northlands"))
+    filled.sync(
+        CHAT,
+        [],
+        identity=ChatIdentity(
+            character="Ann", user="Bo", character_id="ann.png", persona_id="bo", world="Northlands"
+        ),
+    )
     ann = next(n for n in filled.all_nodes(CHAT) if n.title == "Ann")
     filled.move_scope(CHAT, ann.id, "world")
-    import_chats(filled, load_document(dumps(filled.read(lambda r: export_document(r, now=0.0))).encode()),
-                 as_chat="copy")
+    import_chats(
+        filled,
+        load_document(dumps(filled.read(lambda r: export_document(r, now=0.0))).encode()),
+        as_chat="copy",
+    )
     copy = export(filled, "copy")
     assert (copy["character_id"], copy["persona_id"], copy["world"], copy["isolated"]) == (
-        "ann.png", "bo", "Northlands", False)
+        "ann.png",
+        "bo",
+        "Northlands",
+        False,
+    )
     assert {n["title"]: n["scope"]["kind"] for n in copy["nodes"]}["Ann"] == "world"
     assert filled.read(lambda r: r.chat_scope("copy")).character_key == "id:ann.png"

@@ -45,8 +45,9 @@ def test_off_by_default(tmp_path: Path, clock: ManualClock) -> None:
         service.close()
 
 
-def test_encryption_without_a_passphrase_skips_and_says_so(tmp_path: Path, clock: ManualClock,
-                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+def test_encryption_without_a_passphrase_skips_and_says_so(
+    tmp_path: Path, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.delenv("BME_BACKUP_PASSPHRASE", raising=False)
     service = open_service(tmp_path, clock, scheduled=True)
     try:
@@ -59,7 +60,8 @@ def test_encryption_without_a_passphrase_skips_and_says_so(tmp_path: Path, clock
 
 
 def test_the_passphrase_comes_from_the_keyring_and_the_newest_n_are_kept(
-        tmp_path: Path, clock: ManualClock, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.delenv("BME_BACKUP_PASSPHRASE", raising=False)
     keyring = FakeKeyring({"bme-desktop/backup-passphrase": "from the keyring"})
     service = open_service(tmp_path, clock, scheduled=True, keep=1, interval_hours=24.0)
@@ -82,8 +84,9 @@ def test_the_passphrase_comes_from_the_keyring_and_the_newest_n_are_kept(
         service.close()
 
 
-def test_a_folder_that_links_outside_the_data_folder_is_refused(tmp_path: Path, clock: ManualClock,
-                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_folder_that_links_outside_the_data_folder_is_refused(
+    tmp_path: Path, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("BME_BACKUP_PASSPHRASE", "env passphrase")
     service = open_service(tmp_path, clock, scheduled=True, folder="out")
     (tmp_path / "elsewhere").mkdir()
@@ -91,7 +94,10 @@ def test_a_folder_that_links_outside_the_data_folder_is_refused(tmp_path: Path, 
     try:
         assert run_scheduled_backup(service, keyring_backend=NO_KEYRING) == "failed"
         assert list((tmp_path / "elsewhere").iterdir()) == []
-        assert "not inside the data folder" in backup_status(tmp_path / "data", service.settings.backup, 0).message
+        assert (
+            "not inside the data folder"
+            in backup_status(tmp_path / "data", service.settings.backup, 0).message
+        )
     finally:
         service.close()
 
@@ -103,8 +109,10 @@ def test_a_folder_setting_outside_the_data_folder_is_refused(folder: str) -> Non
 
 
 def test_the_life_cycle_worker_of_the_app_and_serve_runs_the_scheduled_backup(
-        tmp_path: Path, clock: ManualClock, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from bme_desktop.core.lifecycle.worker import FIRST_UPKEEP_DELAY_S, LifecycleWorker
+
     monkeypatch.setenv("BME_BACKUP_PASSPHRASE", "env passphrase")
     service = open_service(tmp_path, clock, scheduled=True)
     service.settings.lifecycle.upkeep_interval_minutes = 0.0  # only the backup is under test

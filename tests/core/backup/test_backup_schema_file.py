@@ -38,7 +38,9 @@ def problems(value: Any, schema: dict[str, Any], path: str = "$") -> list[str]:
     low, high = schema.get("minimum"), schema.get("maximum")
     if _is(value, "number") and ((low is not None and value < low) or (high is not None and value > high)):
         out.append(f"{path}: {value} out of range")
-    if isinstance(value, str) and not schema.get("minLength", 0) <= len(value) <= schema.get("maxLength", 1e18):
+    if isinstance(value, str) and not schema.get("minLength", 0) <= len(value) <= schema.get(
+        "maxLength", 1e18
+    ):
         out.append(f"{path}: bad length")
     if isinstance(value, list):
         if len(value) > schema.get("maxItems", 1e18):
@@ -67,8 +69,10 @@ def test_the_checker_catches_a_broken_export(filled: MemoryService) -> None:
     doc = copy.deepcopy(filled.read(lambda r: export_document(r, now=1.0)))
     doc["chats"][0]["nodes"][0]["tier"] = "forever"
     doc["chats"][0]["edges"][0]["strength"] = "strong"
-    assert problems(doc, SCHEMA) == ["$.chats[0].nodes[0].tier: 'forever' not in enum",
-                                     "$.chats[0].edges[0].strength: 'strong' is not number"]
+    assert problems(doc, SCHEMA) == [
+        "$.chats[0].nodes[0].tier: 'forever' not in enum",
+        "$.chats[0].edges[0].strength: 'strong' is not number",
+    ]
 
 
 def test_schema_enums_match_the_core_schema() -> None:

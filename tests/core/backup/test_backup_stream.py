@@ -75,20 +75,26 @@ def test_the_streamed_export_is_the_same_bytes_as_the_whole_document(three: Memo
 
 @pytest.mark.parametrize("passphrase", [None, SECRET])
 def test_a_backup_larger_than_the_bound_restores_exactly_chat_by_chat(
-        three: MemoryService, empty: MemoryService, tmp_path: Path, passphrase: str | None) -> None:
+    three: MemoryService, empty: MemoryService, tmp_path: Path, passphrase: str | None
+) -> None:
     path = tmp_path / "all.bak"
     written = write_backup_file(three, path, passphrase, params=FAST)
     bound = largest_chat(three) + 16
     unpacked = len(snapshot(three).encode())
     assert unpacked > 2 * bound  # the whole document is over the bound; no chat is
     backup = open_backup(path, passphrase, bound=bound, keep=0)  # kept nothing: the import reads it again
-    assert backup.kept is None and backup.chat_ids == ["story-1", "story-2", "story-3"] and written.size == path.stat().st_size
+    assert (
+        backup.kept is None
+        and backup.chat_ids == ["story-1", "story-2", "story-3"]
+        and written.size == path.stat().st_size
+    )
     import_chats(empty, backup, mode="new")
     assert snapshot(empty) == restored(three)
 
 
 def test_a_chat_over_the_bound_is_refused_by_name_and_nothing_is_written(
-        three: MemoryService, empty: MemoryService, tmp_path: Path) -> None:
+    three: MemoryService, empty: MemoryService, tmp_path: Path
+) -> None:
     path = tmp_path / "all.json.gz"
     write_backup_file(three, path, None)
     before = snapshot(empty)
@@ -102,13 +108,14 @@ def test_a_truncated_backup_is_refused(three: MemoryService, tmp_path: Path, cut
     path = tmp_path / "all.json.gz"
     write_backup_file(three, path, None)
     data = path.read_bytes()
-    path.write_bytes(data[:int(len(data) * cut)])
+    path.write_bytes(data[: int(len(data) * cut)])
     with pytest.raises(BackupError, match=r"cut short|not valid JSON|not valid gzip"):
         open_backup(path, None)
 
 
 def test_a_flipped_byte_in_an_encrypted_backup_is_refused_before_the_import(
-        three: MemoryService, empty: MemoryService, tmp_path: Path) -> None:
+    three: MemoryService, empty: MemoryService, tmp_path: Path
+) -> None:
     path = tmp_path / "all.bmebak"
     write_backup_file(three, path, SECRET, params=FAST)
     data = bytearray(path.read_bytes())
@@ -119,7 +126,8 @@ def test_a_flipped_byte_in_an_encrypted_backup_is_refused_before_the_import(
 
 
 def test_a_file_altered_after_validation_rolls_the_import_back(
-        three: MemoryService, empty: MemoryService, tmp_path: Path) -> None:
+    three: MemoryService, empty: MemoryService, tmp_path: Path
+) -> None:
     """Decrypted text is used before the GCM tag (at the end) is checked: the import's own
     pass fails at the end and its one transaction leaves nothing."""
     path = tmp_path / "all.bmebak"
@@ -147,17 +155,29 @@ def test_malformed_json_in_the_middle_is_refused_with_its_line(three: MemoryServ
 
 @pytest.mark.parametrize("size", [1, 3, 7, 64])
 def test_any_chunking_gives_the_same_members(size: int) -> None:
-    doc = {"app_version": "0.1", "chats": [{"a": [1.5, -20, "北\\ud800"]}, {"b": {"c": 12345678}}],
-           "exported_at": 1234567.25, "format": "x", "format_version": 1}
+    doc = {
+        "app_version": "0.1",
+        "chats": [{"a": [1.5, -20, "北\\ud800"]}, {"b": {"c": 12345678}}],
+        "exported_at": 1234567.25,
+        "format": "x",
+        "format_version": 1,
+    }
     raw = json.dumps(doc, ensure_ascii=False, indent=1).encode()
-    events = list(iter_document(iter([raw[i:i + size] for i in range(0, len(raw), size)])))
-    assert events == [("app_version", "0.1"), ("chats[", None), ("chat", {"a": [1.5, -20, "北\\ud800"]}),
-                      ("chat", {"b": {"c": 12345678}}), ("exported_at", 1234567.25), ("format", "x"),
-                      ("format_version", 1)]
+    events = list(iter_document(iter([raw[i : i + size] for i in range(0, len(raw), size)])))
+    assert events == [
+        ("app_version", "0.1"),
+        ("chats[", None),
+        ("chat", {"a": [1.5, -20, "北\\ud800"]}),
+        ("chat", {"b": {"c": 12345678}}),
+        ("exported_at", 1234567.25),
+        ("format", "x"),
+        ("format_version", 1),
+    ]
 
 
 def test_a_backup_written_whole_by_an_older_version_still_restores(
-        three: MemoryService, empty: MemoryService, tmp_path: Path) -> None:
+    three: MemoryService, empty: MemoryService, tmp_path: Path
+) -> None:
     path = tmp_path / "old.bmebak"
     path.write_bytes(seal(snapshot(three).encode(), SECRET, FAST))  # one AES-GCM call over the whole text
     import_chats(empty, open_backup(path, SECRET, keep=0), mode="new")
@@ -172,7 +192,8 @@ def test_a_streamed_backup_reads_back_whole_too(three: MemoryService, tmp_path: 
 
 
 def test_a_chain_whose_full_backup_is_larger_than_the_bound_restores_exactly(
-        three: MemoryService, empty: MemoryService, tmp_path: Path, clock: ManualClock) -> None:
+    three: MemoryService, empty: MemoryService, tmp_path: Path, clock: ManualClock
+) -> None:
     data_dir = three.data_dir
     assert data_dir is not None
     files = [write_full_backup(three, tmp_path / "full.json.gz", None, data_dir=data_dir)]

@@ -14,8 +14,10 @@ def found(text: str, known: tuple[str, ...] = (), **kw: str) -> dict[str, Mentio
 
 
 def test_greetings_interjections_and_bare_titles_are_nobody() -> None:
-    text = ('"Welcome, traveller!" *she says.* "Hush now. Aye, the road is long." "Blast, this rain." '
-            '"Brother, sit with us." "Careful! Alright, alright." The 14th of Harvestmoon came.')
+    text = (
+        '"Welcome, traveller!" *she says.* "Hush now. Aye, the road is long." "Blast, this rain." '
+        '"Brother, sit with us." "Careful! Alright, alright." The 14th of Harvestmoon came.'
+    )
     assert found(text) == {}
 
 
@@ -30,8 +32,10 @@ def test_a_common_word_is_a_name_only_when_it_acts_like_one() -> None:
 
 
 def test_context_decides_person_or_place() -> None:
-    names = found("Rain drums on the shutters of the Crooked Lantern, the only inn in Thornwick. "
-                  "Later they rode into Greyfen Marsh, and Kestrel smiled.")
+    names = found(
+        "Rain drums on the shutters of the Crooked Lantern, the only inn in Thornwick. "
+        "Later they rode into Greyfen Marsh, and Kestrel smiled."
+    )
     assert names["Crooked Lantern"].kind == "location"
     assert names["Thornwick"].kind == "location"
     assert names["Greyfen Marsh"].kind == "location"
@@ -39,8 +43,10 @@ def test_context_decides_person_or_place() -> None:
 
 
 def test_titles_and_stated_aliases_travel_with_the_name() -> None:
-    names = found("Her full name's Kestrel Marrow, but the watchmen call her the Grey Fox. "
-                  "We owe taxes to Lord Hadrian Mercer, Baron of the valley. Captain Roderick Vale waits.")
+    names = found(
+        "Her full name's Kestrel Marrow, but the watchmen call her the Grey Fox. "
+        "We owe taxes to Lord Hadrian Mercer, Baron of the valley. Captain Roderick Vale waits."
+    )
     assert "Grey Fox" in names["Kestrel Marrow"].aliases
     assert "Baron" in names["Lord Hadrian Mercer"].aliases
     assert "Roderick Vale" in names["Captain Roderick Vale"].aliases
@@ -60,13 +66,22 @@ def test_a_speakers_name_is_cut_out_before_tagging() -> None:
 
 def test_chinese_places_are_specific_names_before_a_place_word() -> None:
     names = found("三日后，两人来到清河镇，走进悦来客栈。昨天退房走了，说要去落霞谷。他住男生宿舍7号楼。")
-    assert {n for n, m in names.items() if m.kind == "location"} >= {"清河镇", "悦来客栈", "落霞谷", "男生宿舍7号楼"}
+    assert {n for n, m in names.items() if m.kind == "location"} >= {
+        "清河镇",
+        "悦来客栈",
+        "落霞谷",
+        "男生宿舍7号楼",
+    }
     assert "退房" not in names
 
 
 def test_chinese_surname_title_forms_and_stated_aliases() -> None:
-    names = found("一个圆脸胖子迎出来：“我是这儿的掌柜林福，大家都叫我林老板。”", known=("苏青衣", "林远"),
-                  speaker="苏青衣", addressee="林远")
+    names = found(
+        "一个圆脸胖子迎出来：“我是这儿的掌柜林福，大家都叫我林老板。”",
+        known=("苏青衣", "林远"),
+        speaker="苏青衣",
+        addressee="林远",
+    )
     assert set(names["林福"].aliases) >= {"林掌柜", "林老板"}
     assert "林老板" not in (names.get("苏青衣") or Mention("苏青衣", "character")).aliases
 
@@ -82,7 +97,9 @@ def test_partial_forms() -> None:
     assert entities.partial_of("老王", "王老板")
     assert not entities.partial_of("林掌柜", "林师弟")  # a role and a fellow disciple: two people
     assert not entities.partial_of("林远", "林福")
-    assert entities.partial_of("寒潭", "后山寒潭", place=True) and entities.partial_of("明德", "明德大学", place=True)
+    assert entities.partial_of("寒潭", "后山寒潭", place=True) and entities.partial_of(
+        "明德", "明德大学", place=True
+    )
     assert entities.keys("Captain Roderick Vale") == {"captain roderick vale", "roderick vale"}
     assert entities.role_title("林掌柜") and not entities.role_title("陆师兄")
 

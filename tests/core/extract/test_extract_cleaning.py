@@ -11,8 +11,10 @@ def msg(i: int, role: str, text: str) -> Message:
 
 
 def test_presets_remove_reasoning_blocks_in_any_case() -> None:
-    text = "<think>secret plan</think>Hello <THINKING a='1'>x\ny</THINKING>there<analysis>z</analysis>" \
-           "<reasoning>r</reasoning>!"
+    text = (
+        "<think>secret plan</think>Hello <THINKING a='1'>x\ny</THINKING>there<analysis>z</analysis>"
+        "<reasoning>r</reasoning>!"
+    )
     assert clean_text(text) == "Hello there!"
 
 
@@ -21,8 +23,10 @@ def test_unclosed_reasoning_block_runs_to_the_end() -> None:
 
 
 def test_presets_remove_pollution_tags() -> None:
-    text = ("Story.<choice>1. go\n2. stay</choice><UpdateVariable>hp=3</UpdateVariable>"
-            "<status_current_variable>{}</status_current_variable><StatusPlaceHolderImpl/> End.")
+    text = (
+        "Story.<choice>1. go\n2. stay</choice><UpdateVariable>hp=3</UpdateVariable>"
+        "<status_current_variable>{}</status_current_variable><StatusPlaceHolderImpl/> End."
+    )
     assert clean_text(text) == "Story. End."
 
 
@@ -41,6 +45,14 @@ def test_invalid_user_pattern_is_skipped_and_reported() -> None:
 
 
 def test_window_marks_context_and_drops_messages_left_empty() -> None:
-    window = prepare_window([msg(3, "user", "earlier"), msg(4, "assistant", "<think>only</think>"),
-                             msg(5, "user", "now"), msg(6, "assistant", "reply")], start=5, end=6)
+    window = prepare_window(
+        [
+            msg(3, "user", "earlier"),
+            msg(4, "assistant", "<think>only</think>"),
+            msg(5, "user", "now"),
+            msg(6, "assistant", "reply"),
+        ],
+        start=5,
+        end=6,
+    )
     assert [(m.index, m.context_only) for m in window] == [(3, True), (5, False), (6, False)]

@@ -9,9 +9,14 @@ from bme_desktop.core.extract.scheduler import ExtractionWorker
 from bme_desktop.core.settings import Settings
 from tests.core.extract.extract_helpers import canonical_graph, chat, open_service, record_events
 
-TURNS = (("assistant", "Welcome to the Silver Tavern."), ("user", "I love apple pie."),
-         ("assistant", "Alice nods. Marcus arrives."), ("user", "Hello Marcus."),
-         ("assistant", "Marcus says you must always pay first."), ("user", "Fine."))
+TURNS = (
+    ("assistant", "Welcome to the Silver Tavern."),
+    ("user", "I love apple pie."),
+    ("assistant", "Alice nods. Marcus arrives."),
+    ("user", "Hello Marcus."),
+    ("assistant", "Marcus says you must always pay first."),
+    ("user", "Fine."),
+)
 
 
 def test_sync_wait_extracts_one_batch_per_reply_with_context(tmp_path: Path) -> None:
@@ -67,8 +72,9 @@ def test_a_pass_tells_its_progress_and_ends_with_nothing_due(tmp_path: Path) -> 
 def test_extraction_runs_off_the_writer_thread(tmp_path: Path) -> None:
     with open_service(tmp_path) as svc:
         threads: set[str] = set()
-        svc.events.subscribe(lambda e: threads.add(threading.current_thread().name)
-                             if e.type == "extraction.started" else None)
+        svc.events.subscribe(
+            lambda e: threads.add(threading.current_thread().name) if e.type == "extraction.started" else None
+        )
         svc.sync("c", chat(*TURNS[:3]), complete=True, wait=True)
         assert threads == {"bme-extract"}
 

@@ -26,7 +26,9 @@ def updates(plan: Plan) -> dict[str, dict[str, str]]:
 
 # threads ---------------------------------------------------------------------------------------
 def test_a_loss_that_sets_a_quest_opens_a_thread_with_the_reply_as_its_second_source() -> None:
-    plan = run(EN, ("user", "Someone stole the Moonstone Chalice from the temple."), ("assistant", "Then we ride."))
+    plan = run(
+        EN, ("user", "Someone stole the Moonstone Chalice from the temple."), ("assistant", "Then we ride.")
+    )
     (thread,) = made(plan, "thread")
     assert thread.fields["status"] == "open" and "Moonstone Chalice" in thread.fields["title"]
     assert thread.source_indices == [1, 2]
@@ -38,15 +40,22 @@ def test_a_chinese_goal_opens_a_thread() -> None:
 
 
 def test_small_talk_and_advice_open_no_thread() -> None:
-    plan = run(EN, ("user", "You captured the sunset perfectly!"),
-               ("assistant", "We need to find some ways to relax. 我们需要寻找一些方法来缓解压力。"))
+    plan = run(
+        EN,
+        ("user", "You captured the sunset perfectly!"),
+        ("assistant", "We need to find some ways to relax. 我们需要寻找一些方法来缓解压力。"),
+    )
     assert made(plan, "thread") == []
 
 
 def test_a_thread_said_to_be_over_is_resolved() -> None:
     quest = OpenItem("S1", "thread", "open", "Someone stole the Moonstone Chalice; recover the chalice")
-    plan = run(EN, ("user", "Done?"), ("assistant", "The chalice is home, and that quest is finished."),
-               open_items=(quest,))
+    plan = run(
+        EN,
+        ("user", "Done?"),
+        ("assistant", "The chalice is home, and that quest is finished."),
+        open_items=(quest,),
+    )
     assert updates(plan) == {"S1": {"status": "resolved"}}
 
 
@@ -59,7 +68,11 @@ def test_a_chinese_thread_said_to_be_over_is_resolved_by_the_words_it_shares() -
 
 # promises ----------------------------------------------------------------------------------------
 def test_the_assistants_promise_is_its_own_with_the_speaker_as_subject() -> None:
-    plan = run(EN, ("user", "Teach me the sling?"), ("assistant", "I promise I'll teach you before we reach the chapel."))
+    plan = run(
+        EN,
+        ("user", "Teach me the sling?"),
+        ("assistant", "I promise I'll teach you before we reach the chapel."),
+    )
     (promise,) = made(plan, "thread")
     assert promise.fields["status"] == "promised" and promise.scope.owner == "Sera"
     assert promise.fields["title"].startswith("Sera promised: I'll teach you")
@@ -77,7 +90,9 @@ def test_you_promised_names_the_one_spoken_to() -> None:
 
 
 def test_a_kept_promise_is_done() -> None:
-    sling = OpenItem("S1", "thread", "promised", "I promise I'll teach you the sling before the chapel", "Sera")
+    sling = OpenItem(
+        "S1", "thread", "promised", "I promise I'll teach you the sling before the chapel", "Sera"
+    )
     plan = run(EN, ("user", "I hit it!"), ("assistant", "Lesson kept, as I swore."), open_items=(sling,))
     assert updates(plan) == {"S1": {"status": "done"}}
 
@@ -91,8 +106,11 @@ def test_a_kept_chinese_promise_is_done_by_the_words_it_shares() -> None:
 
 # points of view -----------------------------------------------------------------------------------
 def test_a_belief_belongs_to_the_one_who_holds_it() -> None:
-    plan = run(EN, ("user", "Who was that?"),
-               ("assistant", "*Tomas watches as Petrosyan leaves.* He thinks it's mice in the walls!"))
+    plan = run(
+        EN,
+        ("user", "Who was that?"),
+        ("assistant", "*Tomas watches as Petrosyan leaves.* He thinks it's mice in the walls!"),
+    )
     (pov,) = made(plan, "pov_memory")
     assert pov.scope.layer == "pov" and pov.scope.owner == "Petrosyan"
     assert pov.fields["belief"] == "it's mice in the walls" and pov.fields["certainty"] == "unsure"
@@ -105,14 +123,23 @@ def test_a_chinese_belief_belongs_to_the_subject_of_its_clause() -> None:
 
 
 def test_the_speakers_present_opinions_are_not_kept_but_a_past_belief_is() -> None:
-    plan = run(EN, ("user", "I think it's a great idea. 我觉得挺好。"), ("assistant", "I honestly thought you'd forgotten it."))
+    plan = run(
+        EN,
+        ("user", "I think it's a great idea. 我觉得挺好。"),
+        ("assistant", "I honestly thought you'd forgotten it."),
+    )
     (pov,) = made(plan, "pov_memory")
     assert pov.scope.owner == "Sera" and pov.fields["belief"] == "you'd forgotten it"
 
 
 def test_a_belief_later_contradicted_is_mistaken_for_its_owner() -> None:
-    plan = run(EN, ("user", "Hello."), ("assistant", "Then the cook, Ilse, waves. She thinks you're the Baron's tax collector."),
-               ("user", "A tax collector? I've never collected a coin in my life."), ("assistant", "Ha."))
+    plan = run(
+        EN,
+        ("user", "Hello."),
+        ("assistant", "Then the cook, Ilse, waves. She thinks you're the Baron's tax collector."),
+        ("user", "A tax collector? I've never collected a coin in my life."),
+        ("assistant", "Ha."),
+    )
     (pov,) = made(plan, "pov_memory")
     assert pov.fields["certainty"] == "mistaken" and 3 in pov.source_indices
     assert any(c.owner == "Ilse" and pov.ref in c.mistaken for c in plan.cognition)
@@ -120,7 +147,12 @@ def test_a_belief_later_contradicted_is_mistaken_for_its_owner() -> None:
 
 def test_an_open_chinese_belief_contradicted_later_is_updated_to_mistaken() -> None:
     belief = OpenItem("S1", "pov_memory", "certain", "是魔教的人潜进来偷走的剑谱", "玄机真人")
-    plan = run(ZH, ("user", "剑谱呢？"), ("assistant", "其实剑谱不是魔教偷走的，是陆沉借去抄录了。"), open_items=(belief,))
+    plan = run(
+        ZH,
+        ("user", "剑谱呢？"),
+        ("assistant", "其实剑谱不是魔教偷走的，是陆沉借去抄录了。"),
+        open_items=(belief,),
+    )
     assert updates(plan) == {"S1": {"certainty": "mistaken"}}
     assert [c.mistaken for c in plan.cognition if c.owner == "玄机真人"] == [["S1"]]
 
@@ -132,17 +164,33 @@ def test_misbelief_words_mark_a_belief_mistaken_at_once() -> None:
 
 
 def test_the_same_window_gives_the_same_story_operations() -> None:
-    turns = (("user", "Someone stole the chalice. I promise I'll find it."),
-             ("assistant", "She thinks you're a thief. 晴晴觉得顾言在躲她。"))
+    turns = (
+        ("user", "Someone stole the chalice. I promise I'll find it."),
+        ("assistant", "She thinks you're a thief. 晴晴觉得顾言在躲她。"),
+    )
     assert run(EN, *turns) == run(EN, *turns)
 
 
 def test_the_model_path_keeps_a_promise_objective_with_its_owner_and_a_belief_in_the_pov_layer() -> None:
     from bme_desktop.core.extract.llm_parse import plan_from_json
-    plan = plan_from_json({"operations": [
-        {"type": "thread", "owner": "Sera", "fields": {"title": "Sera promised: teach the sling", "status": "promised"}},
-        {"type": "pov_memory", "owner": "Ilse", "fields": {"summary": "Ilse thinks Tomas collects taxes",
-                                                           "certainty": "mistaken"}}]}, [1])
+
+    plan = plan_from_json(
+        {
+            "operations": [
+                {
+                    "type": "thread",
+                    "owner": "Sera",
+                    "fields": {"title": "Sera promised: teach the sling", "status": "promised"},
+                },
+                {
+                    "type": "pov_memory",
+                    "owner": "Ilse",
+                    "fields": {"summary": "Ilse thinks Tomas collects taxes", "certainty": "mistaken"},
+                },
+            ]
+        },
+        [1],
+    )
     promise, belief = plan.ops
     assert (promise.scope.layer, promise.scope.owner) == ("objective", "Sera")
     assert (belief.scope.layer, belief.scope.owner) == ("pov", "Ilse")
@@ -150,20 +198,35 @@ def test_the_model_path_keeps_a_promise_objective_with_its_owner_and_a_belief_in
 
 def test_he_or_she_is_never_the_speaker_even_named_by_a_short_form() -> None:
     chat = ChatInfo(character="Sera Ashdown", user="Tomas")
-    plan = run(chat, ("user", "Hello."),
-               ("assistant", "*The cook, Ilse, walks off, and Sera leans in.* She thinks you're the Baron's tax man."))
+    plan = run(
+        chat,
+        ("user", "Hello."),
+        (
+            "assistant",
+            "*The cook, Ilse, walks off, and Sera leans in.* She thinks you're the Baron's tax man.",
+        ),
+    )
     assert [op.scope.owner for op in made(plan, "pov_memory")] == ["Ilse"]
 
 
 def test_a_name_shared_with_the_rest_of_the_message_closes_no_thread() -> None:
     manual = OpenItem("S1", "thread", "open", "掌门师尊玄机真人认定是魔教的人偷走了剑谱")
     fish = OpenItem("S2", "thread", "open", "只要拿到灵鱼，师父的伤就能好")
-    plan = run(ZH, ("user", "师父！"), ("assistant", "*玄机真人走出来。*“这鱼……确实救了我一命。”"), open_items=(manual, fish))
+    plan = run(
+        ZH,
+        ("user", "师父！"),
+        ("assistant", "*玄机真人走出来。*“这鱼……确实救了我一命。”"),
+        open_items=(manual, fish),
+    )
     assert updates(plan) == {}
 
 
 def test_an_end_wished_for_or_naming_another_matter_closes_nothing() -> None:
     fish = OpenItem("S1", "thread", "open", "只要拿到灵鱼，师父的伤就能好")
-    plan = run(ZH, ("user", "剑谱呢？"), ("assistant", "掌门说了，剑谱的事要查个水落石出。嗯，剑谱这件事总算了结了。"),
-               open_items=(fish,))
+    plan = run(
+        ZH,
+        ("user", "剑谱呢？"),
+        ("assistant", "掌门说了，剑谱的事要查个水落石出。嗯，剑谱这件事总算了结了。"),
+        open_items=(fish,),
+    )
     assert updates(plan) == {}

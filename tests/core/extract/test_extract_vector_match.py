@@ -36,8 +36,17 @@ class TinyEmbedder:
 
     def embed(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
         self.calls.append(list(texts))
-        return np.array([[0.0, 1.0, 0.0] if "!" in t else [1.0, 0.0, 0.0] if "tavern" in t.lower() or " inn" in t
-                         else [0.0, 0.0, 1.0] for t in texts], dtype=np.float32)
+        return np.array(
+            [
+                [0.0, 1.0, 0.0]
+                if "!" in t
+                else [1.0, 0.0, 0.0]
+                if "tavern" in t.lower() or " inn" in t
+                else [0.0, 0.0, 1.0]
+                for t in texts
+            ],
+            dtype=np.float32,
+        )
 
     def embed_query(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
         return self.embed(texts)
@@ -48,10 +57,14 @@ class EchoModel:
 
     name = "echo"
 
-    def extract(self, window: Window, prepared: list[PreparedMessage],
-                cancel: threading.Event | None) -> ModelOutcome:
-        ops = [NodeOp(action="create", type="event", fields={"summary": m.text}, source_indices=[m.index])
-               for m in prepared if m.role == "assistant" and not m.context_only]
+    def extract(
+        self, window: Window, prepared: list[PreparedMessage], cancel: threading.Event | None
+    ) -> ModelOutcome:
+        ops = [
+            NodeOp(action="create", type="event", fields={"summary": m.text}, source_indices=[m.index])
+            for m in prepared
+            if m.role == "assistant" and not m.context_only
+        ]
         return ModelOutcome(Plan(extractor="echo", ops=ops), {})
 
 

@@ -116,23 +116,29 @@ def clean_run(turns: tuple[tuple[int, int], ...]) -> tuple[Memory, ...]:
     chat = messages(turns)
     with running(None) as (service, _):
         for n in range(0, len(chat), 2):
-            service.sync("clean", chat[n:n + 2], wait=True)
+            service.sync("clean", chat[n : n + 2], wait=True)
             caught_up(service)
         return tuple(memories(service, "clean"))
 
 
-turns_st = st.lists(st.tuples(st.integers(0, len(USER_LINES) - 1), st.integers(0, len(REPLIES) - 1)),
-                    min_size=3, max_size=7)
+turns_st = st.lists(
+    st.tuples(st.integers(0, len(USER_LINES) - 1), st.integers(0, len(REPLIES) - 1)), min_size=3, max_size=7
+)
 # per sync: how many messages, whether it waits, whether the vector index may catch up after it
 syncs_st = st.lists(st.tuples(st.integers(1, 7), st.booleans(), st.booleans()), min_size=1, max_size=8)
 
 
-@settings(max_examples=6, deadline=None, derandomize=True,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=6,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 @given(turns=turns_st, syncs=syncs_st, edit=st.integers(0, 100))
 @example(turns=[(0, 0), (1, 1), (2, 2), (0, 3), (1, 4)], syncs=[(10, True, False)], edit=3)
 def test_the_same_chat_gives_the_same_memories_however_it_arrives(
-        database_url: str, turns: list[tuple[int, int]], syncs: list[tuple[int, bool, bool]], edit: int) -> None:
+    database_url: str, turns: list[tuple[int, int]], syncs: list[tuple[int, bool, bool]], edit: int
+) -> None:
     chat = messages(turns)
     expected = list(clean_run(tuple(turns)))
     chat_id = f"c-{uuid.uuid4().hex[:8]}"  # examples share the test's database
@@ -142,7 +148,7 @@ def test_the_same_chat_gives_the_same_memories_however_it_arrives(
         for size, wait, catch_up in syncs:
             if sent >= len(chat):
                 break
-            service.sync(chat_id, chat[sent:sent + size], wait=wait)
+            service.sync(chat_id, chat[sent : sent + size], wait=wait)
             sent += size
             if catch_up:
                 embedder.gate.set()
@@ -154,7 +160,10 @@ def test_the_same_chat_gives_the_same_memories_however_it_arrives(
         assert memories(service, chat_id) == expected
 
         k = edit % len(chat)
-        service.sync(chat_id, [MessageIn(k, chat[k].role, chat[k].text + " Then silence.", name=chat[k].name)],
-                     wait=True)
+        service.sync(
+            chat_id,
+            [MessageIn(k, chat[k].role, chat[k].text + " Then silence.", name=chat[k].name)],
+            wait=True,
+        )
         service.sync(chat_id, [chat[k]], wait=True)
         assert memories(service, chat_id) == expected

@@ -16,16 +16,20 @@ def _story(service: MemoryService) -> Node:
     service.sync(CHAT, [MessageIn(i, "user" if i % 2 == 0 else "assistant", f"line {i}") for i in range(4)])
     for name in ("苏婉", "赵小桃", "Lena Brandt"):
         service.create_node(CHAT, NodeDraft("character", {"name": name}))
-    return service.create_node(CHAT, NodeDraft("event", {"summary": "林川答应一定帮苏婉找回玉佩"}, source_indices=[0]))
+    return service.create_node(
+        CHAT, NodeDraft("event", {"summary": "林川答应一定帮苏婉找回玉佩"}, source_indices=[0])
+    )
 
 
 def _nearest(service: MemoryService, summary: str, existing: Node) -> Node | None:
     def run(uow: UnitOfWork) -> Node | None:
         names = matching.folded_names(matching.entity_nodes(uow, CHAT))
         above = VectorScores(indexed=frozenset({existing.id}), above={existing.id: 0.98}, threshold=0.975)
-        found = matching.nearest(uow, CHAT, "event", {"summary": summary}, Scope(), since=None,
-                                 vectors=above, names=names)
+        found = matching.nearest(
+            uow, CHAT, "event", {"summary": summary}, Scope(), since=None, vectors=above, names=names
+        )
         return found.node if found else None
+
     return service.write(run)
 
 
@@ -42,7 +46,16 @@ def test_the_same_people_at_that_cosine_are_a_duplicate(service: MemoryService) 
 
 
 def test_latin_names_count_as_whole_words_only() -> None:
-    names = matching.folded_names([Node(id="c", chat_id=CHAT, type="character", title="Lena Brandt",
-                                        fields={"name": "Lena Brandt", "aliases": "Lena"})])
+    names = matching.folded_names(
+        [
+            Node(
+                id="c",
+                chat_id=CHAT,
+                type="character",
+                title="Lena Brandt",
+                fields={"name": "Lena Brandt", "aliases": "Lena"},
+            )
+        ]
+    )
     assert matching.names_in("lena brandt hides the key", names) == {"lena brandt", "lena"}
     assert matching.names_in("Magdalena hides the key", names) == frozenset()

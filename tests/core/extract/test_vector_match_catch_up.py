@@ -46,7 +46,9 @@ def test_a_memory_still_waiting_for_its_vector_is_compared_by_cosine(service: Me
     vectors = recaller.vectors
     assert vectors is not None
     service.sync(CHAT, [MessageIn(0, "user", "hi"), MessageIn(1, "assistant", "hello")])
-    first = service.create_node(CHAT, NodeDraft("event", {"summary": "Lena hides the key"}, source_indices=[0]))
+    first = service.create_node(
+        CHAT, NodeDraft("event", {"summary": "Lena hides the key"}, source_indices=[0])
+    )
     assert vectors.index(CHAT) is not None and vectors.wait_idle(20)
     embedder.gate.clear()  # the indexer now stalls on the next memory
     late = service.create_node(CHAT, NodeDraft("event", {"summary": "Tom finds the key"}, source_indices=[1]))
@@ -54,7 +56,9 @@ def test_a_memory_still_waiting_for_its_vector_is_compared_by_cosine(service: Me
     index = vectors.index(CHAT)
     assert index is not None and late.id not in index and first.id in index
     try:
-        plan = Plan("heuristic", [NodeOp("create", "event", {"summary": "the key again"}, source_indices=[1])])
+        plan = Plan(
+            "heuristic", [NodeOp("create", "event", {"summary": "the key again"}, source_indices=[1])]
+        )
         found = vector_scores(service, CHAT, plan)[0]
         assert {first.id, late.id} <= found.indexed
         assert set(found.above) == {first.id, late.id}

@@ -28,7 +28,7 @@ class TwoDirections:
         self.duplicate_threshold = threshold
 
     def embed(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
-        other = np.array([0.95, np.sqrt(1 - 0.95 ** 2)], dtype=np.float32)
+        other = np.array([0.95, np.sqrt(1 - 0.95**2)], dtype=np.float32)
         return np.stack([np.array([1.0, 0.0], np.float32) if "key" in t else other for t in texts])
 
     def embed_query(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
@@ -41,7 +41,9 @@ def scores(service: MemoryService, threshold: float | None) -> dict[str, float]:
     service.create_node(CHAT, NodeDraft("event", {"summary": "Lena hides the key"}, source_indices=[0]))
     assert recaller.vectors is not None and recaller.vectors.index(CHAT) is not None
     assert recaller.vectors.wait_idle(20)
-    plan = Plan("heuristic", [NodeOp("create", "event", {"summary": "Lena lights the lamp"}, source_indices=[1])])
+    plan = Plan(
+        "heuristic", [NodeOp("create", "event", {"summary": "Lena lights the lamp"}, source_indices=[1])]
+    )
     found = vector_scores(service, CHAT, plan)
     recaller.vectors.stop()
     return found[0].above

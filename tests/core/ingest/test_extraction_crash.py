@@ -19,16 +19,25 @@ from bme_desktop.core.service import MemoryService
 from tests.core.extract.extract_helpers import canonical_graph, open_service
 
 ROOT = Path(__file__).resolve().parents[3]
-LINES = ("Marcus went to the Silver Tavern.", "I love green tea.", "You must always pay first.",
-         "Alice smiles at Marcus.", "My birthday is in May.", "小明去了北京。", "Marcus wakes up angry.")
+LINES = (
+    "Marcus went to the Silver Tavern.",
+    "I love green tea.",
+    "You must always pay first.",
+    "Alice smiles at Marcus.",
+    "My birthday is in May.",
+    "小明去了北京。",
+    "Marcus wakes up angry.",
+)
 
 
 KILL_AFTER = 3  # extraction batches applied before the SIGKILL
 
 
 def messages() -> list[MessageIn]:
-    return [MessageIn(i, "user" if i % 2 == 0 else "assistant", f"{LINES[i % 7]} {LINES[(i * 3) % 7]} ({i})")
-            for i in range(500)]
+    return [
+        MessageIn(i, "user" if i % 2 == 0 else "assistant", f"{LINES[i % 7]} {LINES[(i * 3) % 7]} ({i})")
+        for i in range(500)
+    ]
 
 
 CHILD = textwrap.dedent("""
@@ -48,8 +57,12 @@ CHILD = textwrap.dedent("""
 @pytest.mark.skipif(os.name != "posix", reason="SIGKILL")
 def test_sigkill_during_extraction_loses_nothing_and_leaves_no_half_batch(tmp_path: Path) -> None:
     data = tmp_path / "data"
-    child = subprocess.Popen([sys.executable, "-c", CHILD, str(data)], cwd=ROOT, stdout=subprocess.PIPE,
-                             env={**os.environ, "PYTHONPATH": str(ROOT)})
+    child = subprocess.Popen(
+        [sys.executable, "-c", CHILD, str(data)],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
     try:
         assert child.stdout is not None and child.stdout.readline().strip() == b"accepted"
         probe = MemoryService.open(data, attach=False)

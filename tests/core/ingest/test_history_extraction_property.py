@@ -15,9 +15,17 @@ from bme_desktop.core.model import MessageIn
 from tests.core.extract.extract_helpers import canonical_graph, open_service
 
 LINES = (
-    "Marcus went to the Silver Tavern.", "I love green tea.", "I hate green tea now.",
-    "You must always pay first.", "Alice smiles at Marcus.", "小明去了北京。", "My birthday is in May.",
-    "Marcus wakes up angry.", "记住，我不吃香菜。", "They walked into Rivertown.", "Nothing happens.",
+    "Marcus went to the Silver Tavern.",
+    "I love green tea.",
+    "I hate green tea now.",
+    "You must always pay first.",
+    "Alice smiles at Marcus.",
+    "小明去了北京。",
+    "My birthday is in May.",
+    "Marcus wakes up angry.",
+    "记住，我不吃香菜。",
+    "They walked into Rivertown.",
+    "Nothing happens.",
 )
 text = st.lists(st.sampled_from(LINES), min_size=1, max_size=2).map(" ".join)
 turn = st.tuples(st.just("turn"), text, text)
@@ -26,13 +34,19 @@ edit = st.tuples(st.just("edit"), st.integers(0, 30), text)
 delete = st.tuples(st.just("delete"), st.integers(0, 30), st.none())
 swipe = st.tuples(st.just("swipe"), st.integers(0, 30), text)
 sync = st.tuples(st.just("sync"), st.none(), st.none())
-actions = st.lists(st.one_of(turn, turn, turn, sync, sync, append, edit, delete, swipe), min_size=1, max_size=16)
+actions = st.lists(
+    st.one_of(turn, turn, turn, sync, sync, append, edit, delete, swipe), min_size=1, max_size=16
+)
 
 
 def apply(history: list[MessageIn], action: tuple[str, object, object]) -> list[MessageIn]:
     kind, arg, new_text = action
     if kind == "turn":
-        return [*history, MessageIn(len(history), "user", str(arg)), MessageIn(len(history) + 1, "assistant", str(new_text))]
+        return [
+            *history,
+            MessageIn(len(history), "user", str(arg)),
+            MessageIn(len(history) + 1, "assistant", str(new_text)),
+        ]
     if kind == "append":
         return [*history, MessageIn(len(history), str(arg), str(new_text))]
     if not history:
@@ -42,18 +56,22 @@ def apply(history: list[MessageIn], action: tuple[str, object, object]) -> list[
         history = list(history)
         history[i] = replace(history[i], text=str(new_text))
     elif kind == "delete":
-        history = [replace(m, index=n) for n, m in enumerate(history[:i] + history[i + 1:])]
+        history = [replace(m, index=n) for n, m in enumerate(history[:i] + history[i + 1 :])]
     elif kind == "swipe":
         last = max((m.index for m in history if m.role == "assistant"), default=None)
         if last is not None:
             history = list(history)
-            history[last] = replace(history[last], text=str(new_text), swipe_id=(history[last].swipe_id or 0) + 1)
+            history[last] = replace(
+                history[last], text=str(new_text), swipe_id=(history[last].swipe_id or 0) + 1
+            )
     return history
 
 
 @settings(max_examples=25, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 @given(actions)
-def test_incremental_extraction_equals_a_rebuild_from_scratch(steps: list[tuple[str, object, object]]) -> None:
+def test_incremental_extraction_equals_a_rebuild_from_scratch(
+    steps: list[tuple[str, object, object]],
+) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         history: list[MessageIn] = []
         with open_service(Path(tmp, "live")) as live:
@@ -70,14 +88,16 @@ def test_incremental_extraction_equals_a_rebuild_from_scratch(steps: list[tuple[
         assert got == want
 
 
-partial_actions = st.tuples(turn, st.lists(st.one_of(turn, turn, append, edit, edit, swipe), max_size=12)).map(
-    lambda first_and_rest: [first_and_rest[0], *first_and_rest[1]])
+partial_actions = st.tuples(
+    turn, st.lists(st.one_of(turn, turn, append, edit, edit, swipe), max_size=12)
+).map(lambda first_and_rest: [first_and_rest[0], *first_and_rest[1]])
 
 
 @settings(max_examples=20, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 @given(partial_actions)
 def test_partial_syncs_of_only_what_changed_equal_a_rebuild_from_scratch(
-        steps: list[tuple[str, object, object]]) -> None:
+    steps: list[tuple[str, object, object]],
+) -> None:
     """The way the SillyTavern extension syncs: each new message alone, each edit or swipe as
     a partial sync of that one message. Nothing after an edited message is lost, and what was
     derived from it on is extracted again."""

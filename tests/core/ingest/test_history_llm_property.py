@@ -50,16 +50,38 @@ def scripted_operations(request: dict[str, Any]) -> str:
         for name in names:
             if name not in characters:
                 characters[name] = f"c{len(characters) + 1}"
-                ops.append({"action": "create", "type": "character", "ref": characters[name],
-                            "fields": {"name": name}, "source": [m["index"]]})
+                ops.append(
+                    {
+                        "action": "create",
+                        "type": "character",
+                        "ref": characters[name],
+                        "fields": {"name": name},
+                        "source": [m["index"]],
+                    }
+                )
         if m["role"] == "assistant":
-            ops.append({"action": "create", "type": "event", "ref": f"e{m['index']}",
-                        "fields": {"summary": m["text"]}, "importance": 5, "source": [m["index"]],
-                        "links": [{"to": characters[n], "relation": "involved_in"} for n in dict.fromkeys(names)]})
+            ops.append(
+                {
+                    "action": "create",
+                    "type": "event",
+                    "ref": f"e{m['index']}",
+                    "fields": {"summary": m["text"]},
+                    "importance": 5,
+                    "source": [m["index"]],
+                    "links": [{"to": characters[n], "relation": "involved_in"} for n in dict.fromkeys(names)],
+                }
+            )
         elif "green tea" in m["text"]:
             statement = m["text"].split("green tea")[0] + "green tea"
-            ops.append({"action": "create", "type": "fact", "ref": f"f{m['index']}",
-                        "fields": {"statement": statement, "subject": "Tom"}, "source": [m["index"]]})
+            ops.append(
+                {
+                    "action": "create",
+                    "type": "fact",
+                    "ref": f"f{m['index']}",
+                    "fields": {"statement": statement, "subject": "Tom"},
+                    "source": [m["index"]],
+                }
+            )
     return json.dumps({"operations": ops})
 
 
@@ -87,11 +109,16 @@ def extractors(svc: MemoryService) -> set[str]:
     return {b.actor for b in svc.read(lambda r: r.batches("c", kind="extract"))}
 
 
-@settings(max_examples=15, deadline=None, derandomize=True,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=15,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 @given(actions)
 def test_incremental_llm_extraction_equals_a_rebuild_from_scratch(
-        server: FakeOpenAIServer, steps: list[tuple[str, object, object]]) -> None:
+    server: FakeOpenAIServer, steps: list[tuple[str, object, object]]
+) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         history: list[MessageIn] = []
         with open_service(Path(tmp, "live"), llm_settings(server)) as live:

@@ -23,15 +23,20 @@ def msgs(*texts: str) -> list[MessageIn]:
 
 def fake_extraction(service: MemoryService, read_from: int, read_to: int, summary: str) -> str:
     """What an extractor does: one journaled batch that reads a message range."""
+
     def op(uow: UnitOfWork) -> str:
         uow.begin_batch(CHAT, "extract", actor="test", read_from=read_from, read_to=read_to)
-        node = editing.create_node(uow, CHAT, NodeDraft("event", {"summary": summary},
-                                                        source_indices=list(range(read_from, read_to + 1))),
-                                   manual=False)
+        node = editing.create_node(
+            uow,
+            CHAT,
+            NodeDraft("event", {"summary": summary}, source_indices=list(range(read_from, read_to + 1))),
+            manual=False,
+        )
         pk = uow.read.require_chat_pk(CHAT)
         uow.set_chat_state(pk, {"extracted_to": read_to})
         uow.end_batch()
         return node.id
+
     return service.write(op)
 
 
@@ -118,6 +123,7 @@ def test_rollback_goes_newest_first_and_restores_updates(service: MemoryService)
         uow.begin_batch(CHAT, "extract", actor="test", read_from=2, read_to=3)
         editing.patch_node(uow, CHAT, node_id, {"fields": {"summary": "v2"}}, manual=False)
         uow.end_batch()
+
     service.write(update)
     service.sync(CHAT, msgs("a", "b", "C!", "d"), complete=True)
     assert service.get_node(CHAT, node_id).fields["summary"] == "v1"
@@ -148,15 +154,19 @@ def test_recall_records_at_or_after_the_change_are_dropped(service: MemoryServic
     assert [r.index for r in service.recall_records(CHAT)] == [0]
 
 
-@pytest.mark.parametrize(("messages", "complete", "field"), [
-    ([MessageIn(-1, "user", "x")], False, "messages[0].index"),
-    ([MessageIn(0, "user", "x"), MessageIn(0, "user", "y")], False, "messages[1].index"),
-    ([MessageIn(0, "robot", "x")], False, "messages[0].role"),
-    ([MessageIn(0, "user", "x"), MessageIn(2, "user", "y")], True, "messages"),
-    ([MessageIn(0, "user", "a\x00b")], False, "messages[0].text"),
-])
-def test_bad_messages_are_refused_and_nothing_is_stored(service: MemoryService, messages: list[MessageIn],
-                                                        complete: bool, field: str) -> None:
+@pytest.mark.parametrize(
+    ("messages", "complete", "field"),
+    [
+        ([MessageIn(-1, "user", "x")], False, "messages[0].index"),
+        ([MessageIn(0, "user", "x"), MessageIn(0, "user", "y")], False, "messages[1].index"),
+        ([MessageIn(0, "robot", "x")], False, "messages[0].role"),
+        ([MessageIn(0, "user", "x"), MessageIn(2, "user", "y")], True, "messages"),
+        ([MessageIn(0, "user", "a\x00b")], False, "messages[0].text"),
+    ],
+)
+def test_bad_messages_are_refused_and_nothing_is_stored(
+    service: MemoryService, messages: list[MessageIn], complete: bool, field: str
+) -> None:
     with pytest.raises(ValidationError) as err:
         service.sync(CHAT, messages, complete=complete)
     assert err.value.field == field
@@ -181,6 +191,7 @@ def test_a_failed_write_leaves_nothing_half_applied(service: MemoryService) -> N
     def half(uow: UnitOfWork) -> None:
         editing.create_node(uow, CHAT, NodeDraft("fact", {"statement": "x"}))
         raise RuntimeError("crash in the middle")
+
     with pytest.raises(RuntimeError):
         service.write(half)
     assert service.chat_stats(CHAT).node_count == 0
@@ -197,16 +208,20 @@ def test_replayed_changes_are_idempotent(service: MemoryService) -> None:
 
 def side_batch(service: MemoryService, kind: str, read_to: int, key: str, value: object) -> int:
     """A batch that writes only its chat-state key, as the working-memory scan does."""
+
     def op(uow: UnitOfWork) -> int:
         batch_id = uow.begin_batch(CHAT, kind, actor="test", read_from=0, read_to=read_to)
         pk = uow.read.require_chat_pk(CHAT)
         uow.set_chat_state(pk, {**uow.chat_state(pk), key: value})
         uow.end_batch()
         return batch_id
+
     return service.write(op)
 
 
-def test_a_scan_of_the_whole_history_does_not_drag_later_batches_into_a_rollback(service: MemoryService) -> None:
+def test_a_scan_of_the_whole_history_does_not_drag_later_batches_into_a_rollback(
+    service: MemoryService,
+) -> None:
     """First connect: the working-memory scan reads all 30 messages before extraction has
     got far. Swiping the last reply then re-extracts only what read it, not the whole chat."""
     service.sync(CHAT, msgs(*(f"line {i}" for i in range(30))), complete=True)

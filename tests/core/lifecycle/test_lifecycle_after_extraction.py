@@ -16,15 +16,27 @@ from bme_desktop.core.service import MemoryService
 
 def _extraction(uow: Any, start: int, end: int) -> None:
     uow.begin_batch(CHAT, "extract", actor="test", read_from=start, read_to=end)
-    editing.create_node(uow, CHAT, editing.NodeDraft(type="event", fields={"summary": f"Event {end} at the gate."},
-                                                     source_indices=[end]), manual=False)
+    editing.create_node(
+        uow,
+        CHAT,
+        editing.NodeDraft(
+            type="event", fields={"summary": f"Event {end} at the gate."}, source_indices=[end]
+        ),
+        manual=False,
+    )
     uow.end_batch()
 
 
 def test_the_after_extraction_steps_share_one_write_and_keep_a_batch_each(
-        service: MemoryService, monkeypatch: pytest.MonkeyPatch) -> None:
-    service.sync(CHAT, [MessageIn(i, "user" if i % 2 == 0 else "assistant", f"I need to find the key {i}.")
-                        for i in range(6)])
+    service: MemoryService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    service.sync(
+        CHAT,
+        [
+            MessageIn(i, "user" if i % 2 == 0 else "assistant", f"I need to find the key {i}.")
+            for i in range(6)
+        ],
+    )
     for k in range(service.settings.lifecycle.summary_every):
         service.write(lambda uow, k=k: _extraction(uow, 2 * k, 2 * k + 1))
     worker = LifecycleWorker(service)  # not started: the event is handled on this thread

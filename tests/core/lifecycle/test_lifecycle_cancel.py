@@ -32,18 +32,25 @@ class TripOnWriter(threading.Event):
 
 def _rows(service: MemoryService) -> tuple[Any, ...]:
     def op(r: Any) -> tuple[Any, ...]:
-        return tuple({row["id"]: dict(row) for row in r.conn.execute(select(table)).mappings()}
-                     for table in (t.edges, t.batches, t.summaries))
+        return tuple(
+            {row["id"]: dict(row) for row in r.conn.execute(select(table)).mappings()}
+            for table in (t.edges, t.batches, t.summaries)
+        )
+
     return (node_rows(service), *service.read(op))
 
 
 def _crowded_events(service: MemoryService, clock: ManualClock) -> None:
     for k in range(18):  # event: keep recent 6, fan-in 3 → four chunks to fold
-        auto_node(service, "event", {"summary": f"Event {k} at the gate", "title": f"E{k}"}, source_indices=[k])
+        auto_node(
+            service, "event", {"summary": f"Event {k} at the gate", "title": f"E{k}"}, source_indices=[k]
+        )
         clock.advance(60)
 
 
-def test_compress_cancelled_mid_loop_leaves_every_row_as_before(service: MemoryService, clock: ManualClock) -> None:
+def test_compress_cancelled_mid_loop_leaves_every_row_as_before(
+    service: MemoryService, clock: ManualClock
+) -> None:
     _crowded_events(service, clock)
     before = _rows(service)
     published: list[Event] = []
@@ -70,6 +77,7 @@ def test_a_token_cancelled_before_the_start_runs_nothing(service: MemoryService,
     def plain(chat_id: str) -> ChangeRecord:
         calls.append(chat_id)
         return ChangeRecord(chat_id)
+
     _crowded_events(service, clock)
     service.maintenance_tasks["fold"] = plain
     token = CancelToken()

@@ -16,24 +16,38 @@ from bme_desktop.core.store import tables as t
 
 
 def _edge_rows(service: MemoryService) -> dict[str, dict[str, Any]]:
-    return service.read(lambda r: {row["id"]: dict(row) for row in r.conn.execute(select(t.edges)).mappings()})
+    return service.read(
+        lambda r: {row["id"]: dict(row) for row in r.conn.execute(select(t.edges)).mappings()}
+    )
 
 
 def _events(service: MemoryService, clock: ManualClock, n: int) -> list[str]:
     ids = []
     for k in range(n):
-        ids.append(auto_node(service, "event", {"summary": f"Event {k} at the gate", "title": f"E{k}"},
-                             importance=3 + k % 5, source_indices=[k]).id)
+        ids.append(
+            auto_node(
+                service,
+                "event",
+                {"summary": f"Event {k} at the gate", "title": f"E{k}"},
+                importance=3 + k % 5,
+                source_indices=[k],
+            ).id
+        )
         clock.advance(60)
     return ids
 
 
-def test_the_oldest_beyond_keep_recent_fold_and_undo_restores_exactly(service: MemoryService,
-                                                                       clock: ManualClock) -> None:
+def test_the_oldest_beyond_keep_recent_fold_and_undo_restores_exactly(
+    service: MemoryService, clock: ManualClock
+) -> None:
     ids = _events(service, clock, 10)  # event: threshold 9, fan-in 3, keep recent 6 → 4 foldable, 1 chunk
     place = auto_node(service, "location", {"name": "Gate"})
-    service.write(lambda uow: [editing.link(uow, CHAT, ids[0], place.id, "occurred_at", manual=False),
-                               editing.link(uow, CHAT, ids[0], ids[1], "related", manual=False)])
+    service.write(
+        lambda uow: [
+            editing.link(uow, CHAT, ids[0], place.id, "occurred_at", manual=False),
+            editing.link(uow, CHAT, ids[0], ids[1], "related", manual=False),
+        ]
+    )
     before_nodes, before_edges = node_rows(service), _edge_rows(service)
     change = service.run_maintenance(CHAT, "compress")
     assert change.batch_id is not None
@@ -51,17 +65,25 @@ def test_the_oldest_beyond_keep_recent_fold_and_undo_restores_exactly(service: M
     assert node_rows(service) == before_nodes and _edge_rows(service) == before_edges
 
 
-def test_groups_are_per_point_of_view_and_below_threshold_nothing_happens(service: MemoryService,
-                                                                          clock: ManualClock) -> None:
+def test_groups_are_per_point_of_view_and_below_threshold_nothing_happens(
+    service: MemoryService, clock: ManualClock
+) -> None:
     def pov(owner: str, k: int) -> None:
         def op(uow: Any) -> None:
             uow.begin_batch(CHAT, "extract", actor="test")
-            editing.create_node(uow, CHAT, editing.NodeDraft(
-                type="pov_memory", fields={"summary": f"{owner} remembers {k}"},
-                scope=Scope("pov", owner)), manual=False)
+            editing.create_node(
+                uow,
+                CHAT,
+                editing.NodeDraft(
+                    type="pov_memory", fields={"summary": f"{owner} remembers {k}"}, scope=Scope("pov", owner)
+                ),
+                manual=False,
+            )
             uow.end_batch()
+
         service.write(op)
         clock.advance(60)
+
     for k in range(8):  # pov_memory: threshold 8 → exactly 8 per owner never folds
         pov("Mira", k)
         pov("Tom", k)

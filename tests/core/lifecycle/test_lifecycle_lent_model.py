@@ -26,6 +26,7 @@ class Tavern:
         def complete(messages: list[ChatMessage], cancel: threading.Event | None) -> str:
             self.asked.append(purpose)
             return TRAITS
+
         return TextModel(SOURCE_SILLYTAVERN, "gpt-4o-mini", complete)
 
 
@@ -33,11 +34,16 @@ def _persona_batch(service: MemoryService) -> str:
     service.write(lambda uow: uow.ensure_chat(CHAT, "Aria", "Lin"))
     auto_node(service, "fact", {"statement": "Prefers green tea", "category": "preference"})
     change = service.run_maintenance(CHAT, "persona")
-    return next(b.description or "" for b in service.read(lambda r: r.batches(CHAT, kind="persona"))
-                if b.id == change.batch_id)
+    return next(
+        b.description or ""
+        for b in service.read(lambda r: r.batches(CHAT, kind="persona"))
+        if b.id == change.batch_id
+    )
 
 
-def test_without_an_endpoint_sillytavern_writes_the_persona_and_the_batch_names_it(service: MemoryService) -> None:
+def test_without_an_endpoint_sillytavern_writes_the_persona_and_the_batch_names_it(
+    service: MemoryService,
+) -> None:
     tavern = Tavern()
     service.lenders.add(tavern)
     description = _persona_batch(service)

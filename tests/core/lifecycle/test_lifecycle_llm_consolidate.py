@@ -29,8 +29,11 @@ def _pair(service: MemoryService, clock: ManualClock, second: str = COIN) -> tup
 
 
 def _description(service: MemoryService, batch_id: int | None) -> str:
-    return next(b.description or "" for b in service.read(lambda r: r.batches(CHAT, kind="consolidate"))
-                if b.id == batch_id)
+    return next(
+        b.description or ""
+        for b in service.read(lambda r: r.batches(CHAT, kind="consolidate"))
+        if b.id == batch_id
+    )
 
 
 def test_the_judge_keeps_silver_key_and_silver_coin_apart(service: MemoryService, clock: ManualClock) -> None:
@@ -40,32 +43,46 @@ def test_the_judge_keeps_silver_key_and_silver_coin_apart(service: MemoryService
         server.enqueue(Reply.json({"pairs": [{"id": 1, "same": False}]}))
         change = service.run_maintenance(CHAT, "consolidate")
         user = server.requests_to("/chat/completions")[0].json["messages"][-1]["content"]
-    assert json.loads(user[user.index("{"):])["pairs"] == [{"id": 1, "type": "fact", "a": KEY, "b": COIN}]
+    assert json.loads(user[user.index("{") :])["pairs"] == [{"id": 1, "type": "fact", "a": KEY, "b": COIN}]
     assert change.batch_id is None
     assert get(service, key.id).tier == get(service, coin.id).tier == "long_term"
     log = service.read(lambda r: r.audit(CHAT))
     assert [(e["action"], e["detail"]["judge"]) for e in log if e["action"].startswith("consolidate")] == [
-        ("consolidate.kept_apart", "llm")]
+        ("consolidate.kept_apart", "llm")
+    ]
 
 
-def test_the_same_memory_merges_with_the_judges_text_and_the_batch_saysllm_on(service: MemoryService,
-                                                                             clock: ManualClock) -> None:
+def test_the_same_memory_merges_with_the_judges_text_and_the_batch_saysllm_on(
+    service: MemoryService, clock: ManualClock
+) -> None:
     with FakeOpenAIServer() as server:
         llm_on(service, server.base_url)
         old, new = _pair(service, clock, second=KEY + ".")
-        server.enqueue(Reply.json({"pairs": [{"id": 1, "same": True, "merged": "Mira hides a silver key in her boot"}]}))
+        server.enqueue(
+            Reply.json({"pairs": [{"id": 1, "same": True, "merged": "Mira hides a silver key in her boot"}]})
+        )
         change = service.run_maintenance(CHAT, "consolidate")
     survivor = get(service, old.id)
-    assert survivor.fields["statement"] == "Mira hides a silver key in her boot" and survivor.source_indices == [3, 9]
+    assert survivor.fields[
+        "statement"
+    ] == "Mira hides a silver key in her boot" and survivor.source_indices == [3, 9]
     assert get(service, new.id).flags["merged_into"] == old.id
     assert _description(service, change.batch_id).endswith("(llm: m)")
 
 
-@pytest.mark.parametrize("reply", [Reply.garbage(), Reply.error(500), Reply.json({"pairs": []}),
-                                   Reply.json({"pairs": [{"id": 1, "same": "no"}]}),
-                                   Reply.json({"pairs": [{"id": 1, "same": True, "merged": "x" * 5000}]})])
-def test_a_bad_reply_falls_back_to_the_rules_and_says_so(service: MemoryService, clock: ManualClock,
-                                                         reply: Reply) -> None:
+@pytest.mark.parametrize(
+    "reply",
+    [
+        Reply.garbage(),
+        Reply.error(500),
+        Reply.json({"pairs": []}),
+        Reply.json({"pairs": [{"id": 1, "same": "no"}]}),
+        Reply.json({"pairs": [{"id": 1, "same": True, "merged": "x" * 5000}]}),
+    ],
+)
+def test_a_bad_reply_falls_back_to_the_rules_and_says_so(
+    service: MemoryService, clock: ManualClock, reply: Reply
+) -> None:
     with FakeOpenAIServer() as server:
         errors = llm_on(service, server.base_url)
         old, new = _pair(service, clock)
@@ -81,10 +98,14 @@ def test_an_unreachable_model_falls_back(service: MemoryService, clock: ManualCl
     llm_on(service, "http://127.0.0.1:9/v1")
     _old, new = _pair(service, clock)
     change = service.run_maintenance(CHAT, "consolidate")
-    assert get(service, new.id).tier == "archived" and "model failed" in _description(service, change.batch_id)
+    assert get(service, new.id).tier == "archived" and "model failed" in _description(
+        service, change.batch_id
+    )
 
 
-def test_memory_text_reaches_the_model_only_as_quoted_data(service: MemoryService, clock: ManualClock) -> None:
+def test_memory_text_reaches_the_model_only_as_quoted_data(
+    service: MemoryService, clock: ManualClock
+) -> None:
     with FakeOpenAIServer() as server:
         llm_on(service, server.base_url)
         _pair(service, clock, second=KEY + ". " + INJECTION)
@@ -96,5 +117,5 @@ def test_memory_text_reaches_the_model_only_as_quoted_data(service: MemoryServic
         messages = server.requests_to("/chat/completions")[0].json["messages"]
     assert INJECTION not in messages[0]["content"]
     user = messages[-1]["content"]
-    assert [p["a"] for p in json.loads(user[user.index("{"):])["pairs"]] == [INJECTION]
+    assert [p["a"] for p in json.loads(user[user.index("{") :])["pairs"]] == [INJECTION]
     assert get(service, old.id).tier == "long_term"

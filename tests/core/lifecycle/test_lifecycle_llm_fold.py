@@ -22,15 +22,31 @@ def _key(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def _four_summaries(service: MemoryService, first: str = "Mira opened the gate.") -> None:
-    service.sync(CHAT, [MessageIn(i, "user" if i % 2 == 0 else "assistant", f"message {i}.") for i in range(8)])
+    service.sync(
+        CHAT, [MessageIn(i, "user" if i % 2 == 0 else "assistant", f"message {i}.") for i in range(8)]
+    )
     texts = [first, "Mira met Lin at the well.", "Lin lit the lamp.", "They slept."]
     for k, text in enumerate(texts):
+
         def op(uow: Any, k: int = k, text: str = text) -> None:
             uow.begin_batch(CHAT, "summarize", actor="test", read_from=2 * k, read_to=2 * k + 1)
-            uow.put_summary(Summary(id=uuid.uuid4().hex, chat_id=CHAT, level=0, kind="small", status="active",
-                                    text=text, start_index=2 * k, end_index=2 * k + 1, source_ids=[],
-                                    batch_id=None, created_at=service.now() + k))
+            uow.put_summary(
+                Summary(
+                    id=uuid.uuid4().hex,
+                    chat_id=CHAT,
+                    level=0,
+                    kind="small",
+                    status="active",
+                    text=text,
+                    start_index=2 * k,
+                    end_index=2 * k + 1,
+                    source_ids=[],
+                    batch_id=None,
+                    created_at=service.now() + k,
+                )
+            )
             uow.end_batch()
+
         service.write(op)
 
 
@@ -51,13 +67,22 @@ def test_a_good_reply_becomes_the_rollup_and_the_batch_saysllm_on(service: Memor
     assert text == "Mira and Lin meet; the lamp is lit."
     assert description.endswith("(llm: m)")
     user = messages[-1]["content"]
-    assert INJECTION in json.loads(user[user.index("{"):])["groups"][0]["summaries"][0]
+    assert INJECTION in json.loads(user[user.index("{") :])["groups"][0]["summaries"][0]
     assert INJECTION not in messages[0]["content"]
 
 
-@pytest.mark.parametrize("reply", [Reply.garbage(), Reply.error(500), Reply.json({"rollups": [{"id": 2}]}),
-                                   Reply.json({"rollups": [{"id": 1, "text": 42}]})])
-def test_a_bad_reply_falls_back_to_the_extractive_rollup_and_says_so(service: MemoryService, reply: Reply) -> None:
+@pytest.mark.parametrize(
+    "reply",
+    [
+        Reply.garbage(),
+        Reply.error(500),
+        Reply.json({"rollups": [{"id": 2}]}),
+        Reply.json({"rollups": [{"id": 1, "text": 42}]}),
+    ],
+)
+def test_a_bad_reply_falls_back_to_the_extractive_rollup_and_says_so(
+    service: MemoryService, reply: Reply
+) -> None:
     with FakeOpenAIServer() as server:
         errors = llm_on(service, server.base_url)
         _four_summaries(service)

@@ -24,38 +24,61 @@ def _facts(service: MemoryService, extra: str = "Wants to move to Paris") -> lis
     tea = auto_node(service, "fact", {"statement": "Prefers green tea", "category": "preference"}).id
     service.clock.advance(1)  # type: ignore[attr-defined]
     goal = auto_node(service, "fact", {"statement": extra, "category": "goal"}).id
-    auto_node(service, "fact", {"statement": "Is stubborn", "category": "trait", "subject": "Aria"})  # not the user
+    auto_node(
+        service, "fact", {"statement": "Is stubborn", "category": "trait", "subject": "Aria"}
+    )  # not the user
     return [tea, goal]
 
 
 def _description(service: MemoryService, batch_id: int | None) -> str:
-    return next(b.description or "" for b in service.read(lambda r: r.batches(CHAT, kind="persona"))
-                if b.id == batch_id)
+    return next(
+        b.description or ""
+        for b in service.read(lambda r: r.batches(CHAT, kind="persona"))
+        if b.id == batch_id
+    )
 
 
 def test_a_good_reply_becomes_the_profile_and_the_batch_saysllm_on(service: MemoryService) -> None:
     with FakeOpenAIServer(api_key="sk-test") as server:
         llm_on(service, server.base_url)
         tea, goal = _facts(service)
-        server.enqueue(Reply.json({"traits": [{"kind": "preference", "text": "Tea drinker", "evidence": [1]},
-                                              {"kind": "goal", "text": "Dreams of Paris", "evidence": [2, 1]}]}))
+        server.enqueue(
+            Reply.json(
+                {
+                    "traits": [
+                        {"kind": "preference", "text": "Tea drinker", "evidence": [1]},
+                        {"kind": "goal", "text": "Dreams of Paris", "evidence": [2, 1]},
+                    ]
+                }
+            )
+        )
         change = service.run_maintenance(CHAT, "persona")
         user = server.requests_to("/chat/completions")[0].json["messages"][-1]["content"]
-    sent = json.loads(user[user.index("{"):])
+    sent = json.loads(user[user.index("{") :])
     persona = current_persona(service, CHAT)
     assert persona is not None
     assert [(tr.kind, tr.text, tr.evidence) for tr in persona.traits] == [
-        ("preference", "Tea drinker", [tea]), ("goal", "Dreams of Paris", [goal, tea])]
+        ("preference", "Tea drinker", [tea]),
+        ("goal", "Dreams of Paris", [goal, tea]),
+    ]
     texts = [m["text"] for m in sent["memories"]]  # only the user's own memories, numbered from 1
-    assert len(texts) == 2 and texts[0].startswith("Prefers green tea") and texts[1].startswith("Wants to move")
+    assert (
+        len(texts) == 2 and texts[0].startswith("Prefers green tea") and texts[1].startswith("Wants to move")
+    )
     assert _description(service, change.batch_id).endswith("(llm: m)")
 
 
-@pytest.mark.parametrize("reply", [
-    Reply.garbage(), Reply.error(500), Reply.json({"traits": []}),
-    Reply.json({"traits": [{"kind": "mood", "text": "Happy", "evidence": [1]}]}),
-    Reply.json({"traits": [{"kind": "goal", "text": "Paris", "evidence": [7]}]}),
-    Reply.json({"traits": [{"kind": "goal", "text": "Paris", "evidence": "1"}]})])
+@pytest.mark.parametrize(
+    "reply",
+    [
+        Reply.garbage(),
+        Reply.error(500),
+        Reply.json({"traits": []}),
+        Reply.json({"traits": [{"kind": "mood", "text": "Happy", "evidence": [1]}]}),
+        Reply.json({"traits": [{"kind": "goal", "text": "Paris", "evidence": [7]}]}),
+        Reply.json({"traits": [{"kind": "goal", "text": "Paris", "evidence": "1"}]}),
+    ],
+)
 def test_a_bad_reply_falls_back_to_the_rules_and_says_so(service: MemoryService, reply: Reply) -> None:
     with FakeOpenAIServer() as server:
         errors = llm_on(service, server.base_url)
@@ -81,9 +104,11 @@ def test_memory_text_reaches_the_model_only_as_quoted_data(service: MemoryServic
     with FakeOpenAIServer() as server:
         llm_on(service, server.base_url)
         _facts(service, extra=INJECTION)
-        server.enqueue(Reply.json({"traits": [{"kind": "preference", "text": "Tea drinker", "evidence": [1]}]}))
+        server.enqueue(
+            Reply.json({"traits": [{"kind": "preference", "text": "Tea drinker", "evidence": [1]}]})
+        )
         service.run_maintenance(CHAT, "persona")
         messages = server.requests_to("/chat/completions")[0].json["messages"]
     assert INJECTION not in messages[0]["content"]
     user = messages[-1]["content"]
-    assert any(INJECTION in m["text"] for m in json.loads(user[user.index("{"):])["memories"])
+    assert any(INJECTION in m["text"] for m in json.loads(user[user.index("{") :])["memories"])

@@ -1,4 +1,5 @@
-"""The reflect task through the shared LLM helper: the model's insights, or the rules', and the batch says which."""
+"""The reflect task through the shared LLM helper: the model's insights, or the rules', and the batch says
+which."""
 
 from __future__ import annotations
 
@@ -20,13 +21,18 @@ def _key(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def _story(service: MemoryService, last: str = "Scene 2") -> list[str]:
-    return [auto_node(service, "event", {"summary": text, "participants": "Ann"}, source_indices=[k]).id
-            for k, text in enumerate(("Scene 0", "Scene 1", last))]
+    return [
+        auto_node(service, "event", {"summary": text, "participants": "Ann"}, source_indices=[k]).id
+        for k, text in enumerate(("Scene 0", "Scene 1", last))
+    ]
 
 
 def _description(service: MemoryService, batch_id: int | None) -> str:
-    return next(b.description or "" for b in service.read(lambda r: r.batches(CHAT, kind="reflect"))
-                if b.id == batch_id)
+    return next(
+        b.description or ""
+        for b in service.read(lambda r: r.batches(CHAT, kind="reflect"))
+        if b.id == batch_id
+    )
 
 
 def test_a_good_reply_becomes_the_reflection_and_the_batch_saysllm_on(service: MemoryService) -> None:
@@ -41,7 +47,9 @@ def test_a_good_reply_becomes_the_reflection_and_the_batch_saysllm_on(service: M
     assert _description(service, change.batch_id).endswith("(llm: m)")
 
 
-@pytest.mark.parametrize("reply", [Reply.garbage(), Reply.json({"insights": [{"insight": "x", "evidence": [9]}]})])
+@pytest.mark.parametrize(
+    "reply", [Reply.garbage(), Reply.json({"insights": [{"insight": "x", "evidence": [9]}]})]
+)
 def test_a_bad_reply_falls_back_to_the_rules_and_says_so(service: MemoryService, reply: Reply) -> None:
     with FakeOpenAIServer() as server:
         errors = llm_on(service, server.base_url)
@@ -62,4 +70,4 @@ def test_memory_text_reaches_the_model_only_as_quoted_data(service: MemoryServic
         messages = server.requests_to("/chat/completions")[0].json["messages"]
     assert INJECTION not in messages[0]["content"]
     user = messages[-1]["content"]
-    assert any(INJECTION in m["text"] for m in json.loads(user[user.index("{"):])["memories"])
+    assert any(INJECTION in m["text"] for m in json.loads(user[user.index("{") :])["memories"])

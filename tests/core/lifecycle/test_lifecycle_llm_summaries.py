@@ -23,20 +23,30 @@ def _key(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def _three_extractions(service: MemoryService, last: str = "Lin lit the lamp.") -> None:
-    service.sync(CHAT, [MessageIn(i, "user" if i % 2 == 0 else "assistant", f"message {i}.") for i in range(6)])
+    service.sync(
+        CHAT, [MessageIn(i, "user" if i % 2 == 0 else "assistant", f"message {i}.") for i in range(6)]
+    )
     for k, text in enumerate(["Mira opened the gate.", "Mira met Lin at the well.", last]):
+
         def op(uow: Any, k: int = k, text: str = text) -> None:
             uow.begin_batch(CHAT, "extract", actor="test", read_from=2 * k, read_to=2 * k + 1)
-            editing.create_node(uow, CHAT, editing.NodeDraft(type="event", fields={"summary": text},
-                                                             source_indices=[2 * k + 1]), manual=False)
+            editing.create_node(
+                uow,
+                CHAT,
+                editing.NodeDraft(type="event", fields={"summary": text}, source_indices=[2 * k + 1]),
+                manual=False,
+            )
             uow.end_batch()
+
         service.write(op)
 
 
 def _summary_and_description(service: MemoryService) -> tuple[str, str]:
     change = service.run_maintenance(CHAT, "summarize")
     summary = service.read(lambda r: r.summaries(CHAT))[0]
-    batch = next(b for b in service.read(lambda r: r.batches(CHAT, kind="summarize")) if b.id == change.batch_id)
+    batch = next(
+        b for b in service.read(lambda r: r.batches(CHAT, kind="summarize")) if b.id == change.batch_id
+    )
     return summary.text, batch.description or ""
 
 
@@ -50,9 +60,18 @@ def test_a_good_reply_becomes_the_summary_and_the_batch_saysllm_on(service: Memo
     assert description.endswith("(llm: m)")
 
 
-@pytest.mark.parametrize("reply", [Reply.garbage(), Reply.error(500), Reply.json({"summaries": [{"id": 2}]}),
-                                   Reply.json({"summaries": [{"id": 1, "text": 42}]})])
-def test_a_bad_reply_falls_back_to_the_extractive_summary_and_says_so(service: MemoryService, reply: Reply) -> None:
+@pytest.mark.parametrize(
+    "reply",
+    [
+        Reply.garbage(),
+        Reply.error(500),
+        Reply.json({"summaries": [{"id": 2}]}),
+        Reply.json({"summaries": [{"id": 1, "text": 42}]}),
+    ],
+)
+def test_a_bad_reply_falls_back_to_the_extractive_summary_and_says_so(
+    service: MemoryService, reply: Reply
+) -> None:
     with FakeOpenAIServer() as server:
         errors = llm_on(service, server.base_url)
         _three_extractions(service)
@@ -79,7 +98,7 @@ def test_chat_text_reaches_the_model_only_as_quoted_data(service: MemoryService)
         messages = server.requests_to("/chat/completions")[0].json["messages"]
     system, user = messages[0]["content"], messages[-1]["content"]
     assert INJECTION not in system
-    data = json.loads(user[user.index("{"):])
+    data = json.loads(user[user.index("{") :])
     assert INJECTION in data["ranges"][0]["memories"][-1]
 
 

@@ -17,15 +17,27 @@ from bme_desktop.core.service import MemoryService
 
 
 def test_ninety_days_of_use_stay_bounded_and_lose_nothing(service: MemoryService, clock: ManualClock) -> None:
-    service.settings = replace(service.settings, lifecycle=replace(
-        service.settings.lifecycle, auto_compress=True, auto_reflect=True, reflect_every=10, auto_persona=True))
+    service.settings = replace(
+        service.settings,
+        lifecycle=replace(
+            service.settings.lifecycle,
+            auto_compress=True,
+            auto_reflect=True,
+            reflect_every=10,
+            auto_persona=True,
+        ),
+    )
     messages: list[MessageIn] = []
     for day in range(90):
         text = "I'll feed the cat." if day == 0 else f"Day {day} with Mira."
         messages.append(MessageIn(len(messages), "user", text))
         service.sync(CHAT, list(messages))
-        auto_node(service, "event", {"summary": f"Day {day}: Mira and Tom walk", "participants": "Mira, Tom"},
-                  source_indices=[day])
+        auto_node(
+            service,
+            "event",
+            {"summary": f"Day {day}: Mira and Tom walk", "participants": "Mira, Tom"},
+            source_indices=[day],
+        )
         if day % 30 == 0:
             auto_node(service, "fact", {"statement": f"Likes walk number {day}", "category": "preference"})
         for step in after_extraction_steps().values():
@@ -35,8 +47,11 @@ def test_ninety_days_of_use_stay_bounded_and_lose_nothing(service: MemoryService
         clock.advance(DAY)
     rows = list(node_rows(service).values())
     assert len(rows) >= 90 + 3 and all(r["deleted_at"] is None for r in rows)  # nothing ever deleted
-    active_level0 = [r for r in rows if r["type"] == "event" and r["level"] == 0
-                     and r["tier"] in ("short_term", "long_term")]
+    active_level0 = [
+        r
+        for r in rows
+        if r["type"] == "event" and r["level"] == 0 and r["tier"] in ("short_term", "long_term")
+    ]
     assert len(active_level0) <= 9  # compression keeps the raw event layer bounded
     assert any(r["type"] == "event" and r["level"] >= 1 for r in rows)
     assert any(r["type"] == "reflection" for r in rows)

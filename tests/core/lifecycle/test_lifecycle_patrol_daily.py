@@ -33,7 +33,10 @@ def _tick(worker: LifecycleWorker, ticks: Ticks) -> None:
 
 def _memory_rows(service: MemoryService) -> Any:
     def op(r: Any) -> Any:
-        return [[tuple(row) for row in r.conn.execute(select(table))] for table in (t.nodes, t.edges, t.batches)]
+        return [
+            [tuple(row) for row in r.conn.execute(select(table))] for table in (t.nodes, t.edges, t.batches)
+        ]
+
     return service.read(op)
 
 

@@ -19,13 +19,17 @@ def _facts(service: MemoryService) -> dict[str, str]:
     service.clock.advance(1)  # type: ignore[attr-defined]
     made = {
         "tea": first,
-        "tea2": auto_node(service, "fact", {"statement": "prefers green tea.", "category": "preference",
-                                            "subject": "Lin"}).id,
+        "tea2": auto_node(
+            service, "fact", {"statement": "prefers green tea.", "category": "preference", "subject": "Lin"}
+        ).id,
         "paris": auto_node(service, "fact", {"statement": "Wants to move to Paris", "category": "goal"}).id,
-        "other": auto_node(service, "fact", {"statement": "Is stubborn", "category": "trait", "subject": "Aria"}).id,
+        "other": auto_node(
+            service, "fact", {"statement": "Is stubborn", "category": "trait", "subject": "Aria"}
+        ).id,
         "lin": auto_node(service, "character", {"name": "Lin", "traits": "curious, patient"}).id,
-        "draft": auto_node(service, "fact", {"statement": "Likes jazz", "category": "preference"},
-                           tier="short_term").id,
+        "draft": auto_node(
+            service, "fact", {"statement": "Likes jazz", "category": "preference"}, tier="short_term"
+        ).id,
     }
     return made
 
@@ -35,16 +39,21 @@ def test_a_snapshot_cites_its_evidence_and_is_written_only_when_it_changes(servi
     change = service.run_maintenance(CHAT, "persona")
     persona = current_persona(service, CHAT)
     assert persona is not None and persona.version == 1 and change.batch_id == persona.batch_id
-    assert persona.by_kind() == {"trait": ["curious", "patient"], "preference": ["Prefers green tea"],
-                                 "goal": ["Wants to move to Paris"], "decision": []}
+    assert persona.by_kind() == {
+        "trait": ["curious", "patient"],
+        "preference": ["Prefers green tea"],
+        "goal": ["Wants to move to Paris"],
+        "decision": [],
+    }
     evidence = {tr.text: tr.evidence for tr in persona.traits}
     assert evidence["Prefers green tea"] == [ids["tea"], ids["tea2"]] and evidence["curious"] == [ids["lin"]]
     assert service.run_maintenance(CHAT, "persona").batch_id is None  # nothing changed: no new version
     assert len(persona_history(service, CHAT)) == 1
 
 
-def test_a_rejected_trait_never_returns_and_unapproved_evidence_drops_out(service: MemoryService,
-                                                                         clock: ManualClock) -> None:
+def test_a_rejected_trait_never_returns_and_unapproved_evidence_drops_out(
+    service: MemoryService, clock: ManualClock
+) -> None:
     ids = _facts(service)
     service.run_maintenance(CHAT, "persona")
     reject_trait(service, CHAT, "Wants to move to Paris")
@@ -79,6 +88,7 @@ def test_undo_and_history_rollback_take_the_snapshot_away(service: MemoryService
     def extract(uow: Any) -> None:
         uow.begin_batch(CHAT, "extract", actor="test", read_from=2, read_to=3)
         uow.end_batch()
+
     service.write(extract)
     assert first.batch_id is not None
     service.run_maintenance(CHAT, "persona")  # "Decides slowly" is still there: version 2 again

@@ -22,8 +22,9 @@ class Chat:
         return working_memory_lines(self.service, CHAT)
 
 
-def test_todos_are_recognised_capped_at_three_and_cleared_by_done(service: MemoryService,
-                                                                   clock: ManualClock) -> None:
+def test_todos_are_recognised_capped_at_three_and_cleared_by_done(
+    service: MemoryService, clock: ManualClock
+) -> None:
     chat = Chat(service)
     assert chat.say("I'll call the landlord tomorrow.") == ["- call the landlord tomorrow"]
     clock.advance(60)
@@ -39,8 +40,9 @@ def test_todos_are_recognised_capped_at_three_and_cleared_by_done(service: Memor
     assert chat.say("done") == []  # naming nothing: the newest goes
 
 
-def test_unmentioned_items_expire_after_three_days_and_a_mention_keeps_them(service: MemoryService,
-                                                                             clock: ManualClock) -> None:
+def test_unmentioned_items_expire_after_three_days_and_a_mention_keeps_them(
+    service: MemoryService, clock: ManualClock
+) -> None:
     chat = Chat(service)
     chat.say("I'll fix the bike.")
     chat.say("提醒我交房租")

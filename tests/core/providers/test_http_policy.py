@@ -35,7 +35,10 @@ def test_backoff_grows_exponentially_within_jitter_bounds_and_cap() -> None:
         assert ceiling / 2 <= delay <= ceiling
 
 
-@pytest.mark.parametrize(("status", "retry"), [(429, True), (500, True), (503, True), (400, False), (401, False), (404, False), (422, False)])
+@pytest.mark.parametrize(
+    ("status", "retry"),
+    [(429, True), (500, True), (503, True), (400, False), (401, False), (404, False), (422, False)],
+)
 def test_retryable_statuses(status: int, retry: bool) -> None:
     assert is_retryable_status(status) is retry
 
@@ -55,5 +58,14 @@ def test_base_url_normalisation(given: str, expected: str) -> None:
 
 
 def test_sse_parser_yields_data_payloads_and_skips_comments() -> None:
-    lines = [": ping", "event: message", 'data: {"a": 1}', "", "data: line1", "data: line2", "", "data: [DONE]"]
+    lines = [
+        ": ping",
+        "event: message",
+        'data: {"a": 1}',
+        "",
+        "data: line1",
+        "data: line2",
+        "",
+        "data: [DONE]",
+    ]
     assert list(iter_sse_data(lines)) == ['{"a": 1}', "line1\nline2", "[DONE]"]

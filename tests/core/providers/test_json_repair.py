@@ -22,7 +22,7 @@ from bme_desktop.core.providers import JSONParseError, parse_model_json
         ("{'name': 'Alice', 'ok': True, 'gone': None}", {"name": "Alice", "ok": True, "gone": None}),
         ('{"text": "it\'s Bob\'s"}', {"text": "it's Bob's"}),
         ('{"text": "line one\nline two"}', {"text": "line one\nline two"}),
-        ("<think>maybe {\"no\": 1}</think>\n{\"yes\": 2}", {"yes": 2}),
+        ('<think>maybe {"no": 1}</think>\n{"yes": 2}', {"yes": 2}),
         ('{"ops": [{"name": "Alice"}, {"name": "Bo', {"ops": [{"name": "Alice"}, {"name": "Bo"}]}),
         ('{"ops": [{"name": "Alice"}, {"name"', {"ops": [{"name": "Alice"}]}),
         ('{"a": 1, "b":', {"a": 1, "b": None}),
@@ -36,7 +36,16 @@ def test_parses_what_models_send(reply: str, expected: Any) -> None:
 
 @pytest.mark.parametrize(
     "reply",
-    ["", "   ", "no json here", "garbage }{", '"just a string"', "42", '{"k": tru', "<think>still thinking {"],
+    [
+        "",
+        "   ",
+        "no json here",
+        "garbage }{",
+        '"just a string"',
+        "42",
+        '{"k": tru',
+        "<think>still thinking {",
+    ],
 )
 def test_refuses_replies_without_an_object_or_array(reply: str) -> None:
     with pytest.raises(JSONParseError):

@@ -21,7 +21,14 @@ from bme_desktop.core.providers import (
     LLMTimeout,
 )
 
-FAST = HttpPolicy(connect_timeout=0.5, total_timeout=3.0, idle_timeout=0.5, max_retries=2, backoff_base=0.01, backoff_max=0.02)
+FAST = HttpPolicy(
+    connect_timeout=0.5,
+    total_timeout=3.0,
+    idle_timeout=0.5,
+    max_retries=2,
+    backoff_base=0.01,
+    backoff_max=0.02,
+)
 USER = [{"role": "user", "content": "Hello there"}]
 
 
@@ -36,7 +43,11 @@ def client(server: FakeOpenAIServer, policy: HttpPolicy = FAST, **options: Any) 
 
 
 def test_plain_reply_returns_text_usage_and_model(server: FakeOpenAIServer) -> None:
-    server.enqueue(Reply.text("Hi! How can I help?", usage={"prompt_tokens": 7, "completion_tokens": 5, "total_tokens": 12}))
+    server.enqueue(
+        Reply.text(
+            "Hi! How can I help?", usage={"prompt_tokens": 7, "completion_tokens": 5, "total_tokens": 12}
+        )
+    )
     with client(server) as llm:
         result = llm.chat(USER)
     assert result.text == "Hi! How can I help?"
@@ -47,7 +58,9 @@ def test_plain_reply_returns_text_usage_and_model(server: FakeOpenAIServer) -> N
 
 
 def test_request_carries_model_messages_settings_and_headers(server: FakeOpenAIServer) -> None:
-    with client(server, api_key="sk-test-123456789", temperature=0.7, max_tokens=50, extra_headers={"X-Title": "BME"}) as llm:
+    with client(
+        server, api_key="sk-test-123456789", temperature=0.7, max_tokens=50, extra_headers={"X-Title": "BME"}
+    ) as llm:
         llm.chat(USER)
     (request,) = server.requests_to("/chat/completions")
     assert request.json["model"] == "test-model"
@@ -157,7 +170,10 @@ def test_cancel_interrupts_the_wait_between_retries(server: FakeOpenAIServer) ->
     canceller = threading.Thread(target=cancel_once_answered)
     canceller.start()
     try:
-        with client(server, HttpPolicy(total_timeout=30.0, backoff_base=0.01)) as llm, pytest.raises(LLMCancelled):
+        with (
+            client(server, HttpPolicy(total_timeout=30.0, backoff_base=0.01)) as llm,
+            pytest.raises(LLMCancelled),
+        ):
             llm.chat(USER, cancel=cancel)
     finally:
         canceller.join(30)

@@ -42,7 +42,9 @@ def test_closed_port_reports_failure_with_a_message() -> None:
 
 def test_wrong_key_reports_http_401_without_retrying() -> None:
     with FakeOpenAIServer(api_key="sk-right-key-000") as server:
-        with LLMClient(LLMConfig(base_url=server.base_url, model="m", api_key="sk-wrong-key-111", policy=FAST)) as llm:
+        with LLMClient(
+            LLMConfig(base_url=server.base_url, model="m", api_key="sk-wrong-key-111", policy=FAST)
+        ) as llm:
             report = llm.test_connection()
         assert len(server.requests) == 1
     assert not report.ok and report.error is not None and "401" in report.error

@@ -26,12 +26,19 @@ def llm(server: FakeOpenAIServer) -> Iterator[LLMClient]:
 
 
 def test_fenced_json_with_prose_is_parsed(server: FakeOpenAIServer, llm: LLMClient) -> None:
-    server.enqueue(Reply.text('Sure! Here it is:\n```json\n{"operations": [{"type": "character", "name": "Alice"},]}\n```\nDone.'))
+    server.enqueue(
+        Reply.text(
+            'Sure! Here it is:\n```json\n{"operations": [{"type": "character", "name": "Alice"},'
+            "]}\n```\nDone."
+        )
+    )
     assert llm.chat_json(ASK) == {"operations": [{"type": "character", "name": "Alice"}]}
     assert len(server.requests_to("/chat/completions")) == 1
 
 
-def test_asks_for_json_object_and_instructs_with_schema_hint(server: FakeOpenAIServer, llm: LLMClient) -> None:
+def test_asks_for_json_object_and_instructs_with_schema_hint(
+    server: FakeOpenAIServer, llm: LLMClient
+) -> None:
     server.enqueue(Reply.json({"operations": []}))
     llm.chat_json(ASK, schema_hint='{"operations": [...]}')
     (request,) = server.requests_to("/chat/completions")

@@ -60,7 +60,10 @@ def test_stalled_stream_hits_the_idle_timeout(server: FakeOpenAIServer, llm: LLM
 def test_trickling_stream_hits_the_hard_timeout(server: FakeOpenAIServer) -> None:
     server.enqueue(Reply.text("x" * 400, chunk_size=1, chunk_delay=0.02))
     policy = HttpPolicy(total_timeout=0.4, idle_timeout=5.0, max_retries=0)
-    with LLMClient(LLMConfig(base_url=server.base_url, model="m", policy=policy)) as llm, pytest.raises(LLMTimeout):
+    with (
+        LLMClient(LLMConfig(base_url=server.base_url, model="m", policy=policy)) as llm,
+        pytest.raises(LLMTimeout),
+    ):
         for _ in llm.stream_chat(USER):
             pass
 

@@ -18,7 +18,10 @@ FAST = HttpPolicy(total_timeout=3.0, idle_timeout=0.5, max_retries=1, backoff_ba
 
 def test_logs_hold_neither_key_nor_message_nor_reply_text(caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.DEBUG)  # every logger, httpx and httpcore included
-    messages = [{"role": "system", "content": "You are a narrator."}, {"role": "user", "content": SECRET_TEXT}]
+    messages = [
+        {"role": "system", "content": "You are a narrator."},
+        {"role": "user", "content": SECRET_TEXT},
+    ]
     with FakeOpenAIServer() as server:
         server.enqueue(Reply.error(503), Reply.text(SECRET_REPLY), Reply.text(SECRET_REPLY, chunk_size=5))
         server.enqueue(Reply.text(SECRET_REPLY), Reply.text(SECRET_REPLY))  # chat_json: bad, then bad repair

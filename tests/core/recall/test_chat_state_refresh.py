@@ -13,9 +13,13 @@ CHAT = "state-chat"
 
 
 def setup(service: MemoryService) -> tuple[RecallCache, str, str]:
-    service.sync(CHAT, [MessageIn(0, "user", "The key is in the lighthouse."), MessageIn(1, "assistant", "Yes.")])
+    service.sync(
+        CHAT, [MessageIn(0, "user", "The key is in the lighthouse."), MessageIn(1, "assistant", "Yes.")]
+    )
     key = service.create_node(CHAT, NodeDraft("event", {"summary": "Tom hides the key"}, source_indices=[0]))
-    lamp = service.create_node(CHAT, NodeDraft("event", {"summary": "Lena lights the lamp"}, source_indices=[1]))
+    lamp = service.create_node(
+        CHAT, NodeDraft("event", {"summary": "Lena lights the lamp"}, source_indices=[1])
+    )
     return RecallCache(service), key.id, lamp.id
 
 
@@ -71,12 +75,16 @@ def test_part_results_are_reused_until_the_index_changes(service: MemoryService)
     state = cache.state(CHAT)
     calls: list[str] = []
     search = state.lexical.search
-    state.lexical.search = lambda text, k=10, name_boost=0.0: calls.append(text) or search(text, k, name_boost)  # type: ignore[method-assign]
+    state.lexical.search = lambda text, k=10, name_boost=0.0: (
+        calls.append(text) or search(text, k, name_boost)
+    )  # type: ignore[method-assign]
     first = lexical_part(state, "the key")
     assert lexical_part(state, "the key") == first and calls == ["the key"]
     record_recall_hits(service, CHAT, [key])  # no text changed: still valid
     assert lexical_part(cache.state(CHAT), "the key") == first and calls == ["the key"]
-    added = service.create_node(CHAT, NodeDraft("event", {"summary": "Mira finds the key"}, source_indices=[1]))
+    added = service.create_node(
+        CHAT, NodeDraft("event", {"summary": "Mira finds the key"}, source_indices=[1])
+    )
     fresh = lexical_part(cache.state(CHAT), "the key")
     assert calls == ["the key", "the key"] and added.id in fresh
 
@@ -127,6 +135,7 @@ def test_recalls_keep_reading_while_a_refresh_reads_the_database(service: Memory
         def reader() -> None:
             with state.rw.reading():
                 got_in.set()
+
         threading.Thread(target=reader).start()
         assert got_in.wait(5)  # a recall is not held up by the refresh's database read
     finally:

@@ -114,7 +114,13 @@ def test_exact_name_in_query_is_found() -> None:
 
 def test_names_of_every_length_are_found_and_names_sharing_a_prefix_stay_apart() -> None:
     index = BM25Index()
-    titles = {"two": "小明", "three": "张小明", "four": "Mira", "long": "Miranda Hall", "longer": "Miranda Hallway"}
+    titles = {
+        "two": "小明",
+        "three": "张小明",
+        "four": "Mira",
+        "long": "Miranda Hall",
+        "longer": "Miranda Hallway",
+    }
     for doc_id, title in titles.items():
         index.add(doc_id, {"title": title, "body": "x"})
     assert index.exact_name_hits("小明和张小明去找 Miranda Hall") == ["two", "three", "long"]

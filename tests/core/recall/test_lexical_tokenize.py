@@ -55,7 +55,11 @@ def test_jieba_plus_bigram_yields_both_kinds_of_terms() -> None:
 
 
 def test_mixed_text_keeps_both_scripts_in_order() -> None:
-    assert TextTokenizer(chinese="bigram", stemmer="none").tokens("我爱Python编程") == ["我爱", "python", "编程"]
+    assert TextTokenizer(chinese="bigram", stemmer="none").tokens("我爱Python编程") == [
+        "我爱",
+        "python",
+        "编程",
+    ]
 
 
 def test_full_width_forms_are_normalised() -> None:
@@ -64,4 +68,6 @@ def test_full_width_forms_are_normalised() -> None:
 
 def test_tokenizing_is_deterministic_across_instances() -> None:
     text = "Caroline 去了 LGBTQ 支持小组, 感觉很有力量"
-    assert TextTokenizer(chinese="jieba+bigram").tokens(text) == TextTokenizer(chinese="jieba+bigram").tokens(text)
+    assert TextTokenizer(chinese="jieba+bigram").tokens(text) == TextTokenizer(chinese="jieba+bigram").tokens(
+        text
+    )

@@ -53,14 +53,18 @@ def setup(service: MemoryService) -> tuple[MemoryService, Shifting]:
     recaller = attach(service, lambda: embedder)
     service.sync(CHAT, [MessageIn(0, "user", "hello"), MessageIn(1, "assistant", "hi")])
     for i in range(20):  # two batches
-        service.create_node(CHAT, NodeDraft("fact", {"statement": f"Fact number {i} about the lighthouse"},
-                                            source_indices=[0]))
+        service.create_node(
+            CHAT,
+            NodeDraft("fact", {"statement": f"Fact number {i} about the lighthouse"}, source_indices=[0]),
+        )
     assert recaller.vectors is not None and recaller.vectors.index(CHAT) is not None
     assert recaller.vectors.wait_idle(30)
     return service, embedder
 
 
-def test_a_cancelled_rebuild_leaves_the_stored_vectors_as_they_were(setup: tuple[MemoryService, Shifting]) -> None:
+def test_a_cancelled_rebuild_leaves_the_stored_vectors_as_they_were(
+    setup: tuple[MemoryService, Shifting],
+) -> None:
     service, embedder = setup
     before = stored(service)
     assert len(before) == 20
@@ -82,6 +86,7 @@ def test_a_finished_rebuild_replaces_every_vector(setup: tuple[MemoryService, Sh
 
 def test_a_rebuild_reports_memories_embedded_after_each_batch(setup: tuple[MemoryService, Shifting]) -> None:
     from bme_desktop.core.events import MaintenanceProgressed
+
     service, _embedder = setup
     seen: list[tuple[int, int]] = []
     off = service.events.on(MaintenanceProgressed, lambda e: seen.append((e.done, e.total)))

@@ -25,19 +25,31 @@ def server() -> Iterator[FakeOpenAIServer]:
         yield fake
 
 
-def open_service(tmp_path: Path, server: FakeOpenAIServer, **recall: object) -> tuple[MemoryService, HybridRecaller]:
+def open_service(
+    tmp_path: Path, server: FakeOpenAIServer, **recall: object
+) -> tuple[MemoryService, HybridRecaller]:
     settings = Settings(
-        embedding=EmbeddingSettings(provider="remote", base_url=server.base_url, model="fake-embed", timeout_s=2.0),
+        embedding=EmbeddingSettings(
+            provider="remote", base_url=server.base_url, model="fake-embed", timeout_s=2.0
+        ),
         recall=RecallSettings(**recall),  # type: ignore[arg-type]
-        llm=LLMSettings(enabled=True, base_url=server.base_url, model="fake-chat"))
+        llm=LLMSettings(enabled=True, base_url=server.base_url, model="fake-chat"),
+    )
     service = MemoryService.open(tmp_path, settings=settings, attach=False)
     recaller = attach(service)
-    service.sync(CHAT, [MessageIn(0, "user", "The brass key opens the lighthouse."),
-                        MessageIn(1, "assistant", "Lena nods.")])
-    service.create_node(CHAT, NodeDraft("fact", {"statement": "The brass key opens the lighthouse door."},
-                                        source_indices=[0]))
-    service.create_node(CHAT, NodeDraft("fact", {"statement": "Bread was packed for the voyage."},
-                                        source_indices=[1]))
+    service.sync(
+        CHAT,
+        [
+            MessageIn(0, "user", "The brass key opens the lighthouse."),
+            MessageIn(1, "assistant", "Lena nods."),
+        ],
+    )
+    service.create_node(
+        CHAT, NodeDraft("fact", {"statement": "The brass key opens the lighthouse door."}, source_indices=[0])
+    )
+    service.create_node(
+        CHAT, NodeDraft("fact", {"statement": "Bread was packed for the voyage."}, source_indices=[1])
+    )
     return service, recaller
 
 

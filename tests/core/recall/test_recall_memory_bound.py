@@ -31,16 +31,18 @@ def recaller(service: MemoryService) -> Iterator[HybridRecaller]:
 
 def memory_in(service: MemoryService, chat: str, word: str) -> str:
     service.sync(chat, [MessageIn(0, "user", f"Meet me at the {word} tonight.")], complete=True)
-    return service.create_node(chat, NodeDraft("event", {"summary": f"They meet at the {word}"},
-                                               source_indices=[0])).id
+    return service.create_node(
+        chat, NodeDraft("event", {"summary": f"They meet at the {word}"}, source_indices=[0])
+    ).id
 
 
 def recalled(service: MemoryService, chat: str, word: str) -> list[str]:
     return [r.node.id for r in service.recall(RecallRequest(chat, f"What happens at the {word}?")).nodes]
 
 
-def test_only_the_chats_recalled_last_keep_their_state_and_index(service: MemoryService,
-                                                                 recaller: HybridRecaller) -> None:
+def test_only_the_chats_recalled_last_keep_their_state_and_index(
+    service: MemoryService, recaller: HybridRecaller
+) -> None:
     vectors = recaller.vectors
     assert vectors is not None
     ids = {chat: memory_in(service, chat, word) for chat, word in WORDS.items()}
@@ -67,8 +69,9 @@ def test_a_resync_drops_what_was_loaded_and_the_next_recall_reads_the_database(t
     try:
         memory_in(first, "a", "lighthouse")
         recalled(first, "a", "orchard")  # loads the chat's recall state
-        added = second.create_node("a", NodeDraft("event", {"summary": "They plant pears in the orchard"},
-                                                  source_indices=[0])).id
+        added = second.create_node(
+            "a", NodeDraft("event", {"summary": "They plant pears in the orchard"}, source_indices=[0])
+        ).id
         assert added not in recalled(first, "a", "orchard")  # nothing told the first service
         first.events.publish(RESYNC)
         assert recaller.cache.chats() == []

@@ -30,12 +30,26 @@ def recaller(service: MemoryService, embedder: CountingEmbedder) -> Iterator[Hyb
 
 CHAT = "chat-1"
 MESSAGES = [
-    MessageIn(0, "user", "Hi Lena, I found an old brass key in the cellar.", name="Tom", time="2023-05-01T10:00:00Z"),
-    MessageIn(1, "assistant", "Lena turns the key over. It opens the lighthouse door, she says.", name="Lena",
-              time="2023-05-01T10:01:00Z"),
-    MessageIn(2, "user", "We should sail to the northern island tomorrow.", name="Tom", time="2023-05-02T09:00:00Z"),
-    MessageIn(3, "assistant", "Lena packs bread and a lantern for the voyage.", name="Lena",
-              time="2023-05-02T09:01:00Z"),
+    MessageIn(
+        0, "user", "Hi Lena, I found an old brass key in the cellar.", name="Tom", time="2023-05-01T10:00:00Z"
+    ),
+    MessageIn(
+        1,
+        "assistant",
+        "Lena turns the key over. It opens the lighthouse door, she says.",
+        name="Lena",
+        time="2023-05-01T10:01:00Z",
+    ),
+    MessageIn(
+        2, "user", "We should sail to the northern island tomorrow.", name="Tom", time="2023-05-02T09:00:00Z"
+    ),
+    MessageIn(
+        3,
+        "assistant",
+        "Lena packs bread and a lantern for the voyage.",
+        name="Lena",
+        time="2023-05-02T09:01:00Z",
+    ),
 ]
 
 
@@ -45,10 +59,8 @@ def chat(service: MemoryService) -> str:
     return CHAT
 
 
-
 def fact(service: MemoryService, chat: str, text: str, sources: list[int], **kw: object) -> Node:
-    return service.create_node(chat, NodeDraft("fact", {"statement": text}, source_indices=sources,
-                                               **kw))  # type: ignore[arg-type]
+    return service.create_node(chat, NodeDraft("fact", {"statement": text}, source_indices=sources, **kw))  # type: ignore[arg-type]
 
 
 def settle(recaller: HybridRecaller) -> None:
@@ -60,12 +72,15 @@ def ids(result: object) -> list[str]:
     return [r.node.id for r in result.nodes]  # type: ignore[attr-defined]
 
 
-def test_relevant_memory_ranks_first_with_score_components(service: MemoryService, chat: str,
-                                                           recaller: HybridRecaller) -> None:
+def test_relevant_memory_ranks_first_with_score_components(
+    service: MemoryService, chat: str, recaller: HybridRecaller
+) -> None:
     key = fact(service, chat, "The brass key opens the lighthouse door.", [0, 1])
     fact(service, chat, "Bread and a lantern were packed for the voyage.", [3])
     settle(recaller)
-    result = service.recall(RecallRequest(chat, "What does the brass key open?", last_reply="", previous_input=""))
+    result = service.recall(
+        RecallRequest(chat, "What does the brass key open?", last_reply="", previous_input="")
+    )
     assert ids(result)[0] == key.id
     components = result.nodes[0].components
     assert {"vector", "lexical", "diffusion", "importance", "w_pov", "w_region", "w_time"} <= set(components)
@@ -74,10 +89,13 @@ def test_relevant_memory_ranks_first_with_score_components(service: MemoryServic
 
 
 def test_rejected_deleted_and_merged_away_memories_are_never_returned(
-        service: MemoryService, chat: str, recaller: HybridRecaller) -> None:
-    hidden = [fact(service, chat, "The brass key is archived.", [0], tier="archived"),
-              fact(service, chat, "The brass key is rejected.", [0], review_status="rejected"),
-              fact(service, chat, "The brass key is deleted.", [0])]
+    service: MemoryService, chat: str, recaller: HybridRecaller
+) -> None:
+    hidden = [
+        fact(service, chat, "The brass key is archived.", [0], tier="archived"),
+        fact(service, chat, "The brass key is rejected.", [0], review_status="rejected"),
+        fact(service, chat, "The brass key is deleted.", [0]),
+    ]
     service.delete_node(chat, hidden[-1].id)
     shown = fact(service, chat, "The brass key is ordinary.", [0])
     settle(recaller)
@@ -86,21 +104,31 @@ def test_rejected_deleted_and_merged_away_memories_are_never_returned(
 
 
 def test_a_sleeping_memory_stays_out_of_a_passing_mention_and_answers_a_direct_ask(
-        service: MemoryService, chat: str, recaller: HybridRecaller) -> None:
+    service: MemoryService, chat: str, recaller: HybridRecaller
+) -> None:
     awake = fact(service, chat, "The brass key opens the lighthouse door at the harbour.", [0])
     dormant = fact(service, chat, "The brass key was once lost in the well.", [1], tier="dormant")
     settle(recaller)
-    passing = service.recall(RecallRequest(chat, "I turn the brass key in the lighthouse door at the harbour.",
-                                           top_k=20, last_reply="", previous_input=""))
+    passing = service.recall(
+        RecallRequest(
+            chat,
+            "I turn the brass key in the lighthouse door at the harbour.",
+            top_k=20,
+            last_reply="",
+            previous_input="",
+        )
+    )
     assert ids(passing) == [awake.id]
-    asked = service.recall(RecallRequest(chat, "Where was the brass key lost?", top_k=20,
-                                         last_reply="", previous_input=""))
+    asked = service.recall(
+        RecallRequest(chat, "Where was the brass key lost?", top_k=20, last_reply="", previous_input="")
+    )
     assert dormant.id in ids(asked)
     assert next(r for r in asked.nodes if r.node.id == dormant.id).components["woken"] == 1.0
 
 
-def test_name_anchor_pulls_in_the_named_memory_and_its_neighbour(service: MemoryService, chat: str,
-                                                                 recaller: HybridRecaller) -> None:
+def test_name_anchor_pulls_in_the_named_memory_and_its_neighbour(
+    service: MemoryService, chat: str, recaller: HybridRecaller
+) -> None:
     lena = service.create_node(chat, NodeDraft("character", {"name": "Lena", "state": "keeper"}))
     oath = fact(service, chat, "A promise was made at dawn.", [1])
     service.link(chat, lena.id, oath.id, "related")
@@ -111,16 +139,21 @@ def test_name_anchor_pulls_in_the_named_memory_and_its_neighbour(service: Memory
     assert by_id[oath.id].components["diffusion"] > 0 and by_id[oath.id].components["lexical"] == 0
 
 
-def test_greeting_recalls_only_core_memories(service: MemoryService, chat: str, recaller: HybridRecaller) -> None:
-    rule = service.create_node(chat, NodeDraft("rule", {"title": "Honesty", "constraint": "Lena never lies."}))
+def test_greeting_recalls_only_core_memories(
+    service: MemoryService, chat: str, recaller: HybridRecaller
+) -> None:
+    rule = service.create_node(
+        chat, NodeDraft("rule", {"title": "Honesty", "constraint": "Lena never lies."})
+    )
     fact(service, chat, "Hi there, the brass key opens the door.", [0])
     result = service.recall(RecallRequest(chat, "hi!"))
     assert ids(result) == [rule.id]
     assert any("greeting" in s for s in result.skipped_stages)
 
 
-def test_remember_when_returns_archived_messages_with_their_index(service: MemoryService, chat: str,
-                                                                  recaller: HybridRecaller) -> None:
+def test_remember_when_returns_archived_messages_with_their_index(
+    service: MemoryService, chat: str, recaller: HybridRecaller
+) -> None:
     result = service.recall(RecallRequest(chat, "Do you remember the lantern for the voyage?"))
     archive = [r for r in result.nodes if r.bucket == "archive"]
     assert archive and archive[0].node.source_indices == [3]
@@ -130,7 +163,8 @@ def test_remember_when_returns_archived_messages_with_their_index(service: Memor
 
 
 def test_during_an_import_the_messages_not_extracted_yet_are_searched_as_messages(
-        service: MemoryService, recaller: HybridRecaller) -> None:
+    service: MemoryService, recaller: HybridRecaller
+) -> None:
     """A long history's first import extracts batch after batch: meanwhile a recall finds the
     newest scene in the messages no batch has read yet (word for word), and says so; a chat
     nobody extracts (extraction off or paused) is recalled as usual."""
@@ -141,8 +175,10 @@ def test_during_an_import_the_messages_not_extracted_yet_are_searched_as_message
             return True
 
     service.use_extraction(Importing())
-    history = [MessageIn(i, "user" if i % 2 == 0 else "assistant", f"We walk on through the valley, day {i}.")
-               for i in range(300)]
+    history = [
+        MessageIn(i, "user" if i % 2 == 0 else "assistant", f"We walk on through the valley, day {i}.")
+        for i in range(300)
+    ]
     history[6] = MessageIn(6, "user", "The silver compass lies under the old mill.")
     history[271] = MessageIn(271, "assistant", "Now the silver compass hangs at the harbour gate.")
     service.sync("import", history, complete=True)
@@ -151,6 +187,7 @@ def test_during_an_import_the_messages_not_extracted_yet_are_searched_as_message
         def write(uow: object) -> None:
             pk = uow.read.chat_pk("import")  # type: ignore[attr-defined]
             uow.set_chat_state(pk, {**uow.chat_state(pk), "extracted_to": to})  # type: ignore[attr-defined]
+
         service.write(write)  # type: ignore[arg-type]
         fact(service, "import", f"Tom keeps walking (read to {to}).", [to])  # a batch's memory
 
@@ -158,7 +195,9 @@ def test_during_an_import_the_messages_not_extracted_yet_are_searched_as_message
     result = service.recall(RecallRequest("import", "Where is the silver compass?"))
     archive = [r.node.source_indices for r in result.nodes if r.bucket == "archive"]
     assert archive == [[271]]  # the newest scene; message 6 waits for its batch
-    assert "memories (partial: messages 20–299 not extracted yet; searched as messages)" in result.skipped_stages
+    assert (
+        "memories (partial: messages 20–299 not extracted yet; searched as messages)" in result.skipped_stages
+    )
     service.use_extraction(NoExtraction())
     result = service.recall(RecallRequest("import", "Where is the silver compass?"))
     assert not [r for r in result.nodes if r.bucket == "archive"]
@@ -169,14 +208,16 @@ def test_during_an_import_the_messages_not_extracted_yet_are_searched_as_message
     assert not [s for s in result.skipped_stages if s.startswith("memories")]
 
 
-def test_remember_when_never_returns_the_message_being_answered(service: MemoryService, chat: str,
-                                                                 recaller: HybridRecaller) -> None:
+def test_remember_when_never_returns_the_message_being_answered(
+    service: MemoryService, chat: str, recaller: HybridRecaller
+) -> None:
     result = service.recall(RecallRequest(chat, "Do you remember the lantern for the voyage?", index=3))
     assert not [r for r in result.nodes if r.bucket == "archive" and r.node.source_indices[0] >= 3]
 
 
-def test_a_named_day_favours_memories_from_that_day(service: MemoryService, chat: str,
-                                                    recaller: HybridRecaller) -> None:
+def test_a_named_day_favours_memories_from_that_day(
+    service: MemoryService, chat: str, recaller: HybridRecaller
+) -> None:
     first = fact(service, chat, "Tom talked about the sea.", [0])
     second = fact(service, chat, "Tom talked about the sea.", [2])
     settle(recaller)
@@ -186,9 +227,9 @@ def test_a_named_day_favours_memories_from_that_day(service: MemoryService, chat
         assert memories[0].node.id == expected.id, day
 
 
-def test_vector_index_follows_a_node_edit_without_a_rebuild(service: MemoryService, chat: str,
-                                                            recaller: HybridRecaller,
-                                                            embedder: CountingEmbedder) -> None:
+def test_vector_index_follows_a_node_edit_without_a_rebuild(
+    service: MemoryService, chat: str, recaller: HybridRecaller, embedder: CountingEmbedder
+) -> None:
     a = fact(service, chat, "The brass key opens the lighthouse door.", [0])
     fact(service, chat, "Bread was packed.", [3])
     settle(recaller)
@@ -204,8 +245,9 @@ def test_vector_index_follows_a_node_edit_without_a_rebuild(service: MemoryServi
     assert not (index.vectors_of([a.id])[1] == before).all()
 
 
-def test_rebuild_vectors_re_embeds_every_memory(service: MemoryService, chat: str, recaller: HybridRecaller,
-                                                embedder: CountingEmbedder) -> None:
+def test_rebuild_vectors_re_embeds_every_memory(
+    service: MemoryService, chat: str, recaller: HybridRecaller, embedder: CountingEmbedder
+) -> None:
     fact(service, chat, "The brass key opens the lighthouse door.", [0])
     fact(service, chat, "Bread was packed.", [3])
     settle(recaller)
@@ -215,7 +257,8 @@ def test_rebuild_vectors_re_embeds_every_memory(service: MemoryService, chat: st
 
 
 def test_repeat_suppression_lowers_memories_injected_on_the_previous_turn(
-        service: MemoryService, chat: str, recaller: HybridRecaller) -> None:
+    service: MemoryService, chat: str, recaller: HybridRecaller
+) -> None:
     fact(service, chat, "The brass key opens the lighthouse door.", [0])
     settle(recaller)
     first = service.recall(RecallRequest(chat, "the brass key", index=4))
@@ -225,7 +268,8 @@ def test_repeat_suppression_lowers_memories_injected_on_the_previous_turn(
 
 
 def test_the_review_gate_holds_pending_memories_and_the_recall_says_how_many(
-        service: MemoryService, chat: str, recaller: HybridRecaller) -> None:
+    service: MemoryService, chat: str, recaller: HybridRecaller
+) -> None:
     pending = fact(service, chat, "The brass key opens the lighthouse door.", [0], review_status="pending")
     settle(recaller)
     ask = RecallRequest(chat, "What does the brass key open?", last_reply="", previous_input="")
@@ -236,8 +280,9 @@ def test_the_review_gate_holds_pending_memories_and_the_recall_says_how_many(
     assert ids(gated) == [] and gated.held_for_review == 1
 
 
-def test_a_named_month_favours_memories_from_that_month(service: MemoryService, chat: str,
-                                                        recaller: HybridRecaller) -> None:
+def test_a_named_month_favours_memories_from_that_month(
+    service: MemoryService, chat: str, recaller: HybridRecaller
+) -> None:
     may = fact(service, chat, "Tom talked about the sea.", [0])
     service.sync(chat, [MessageIn(4, "user", "June already.", name="Tom", time="2023-06-09T09:00:00Z")])
     june = fact(service, chat, "Tom talked about the sea.", [4])
@@ -248,11 +293,18 @@ def test_a_named_month_favours_memories_from_that_month(service: MemoryService, 
         assert memories[0].node.id == expected.id, month
 
 
-def test_a_recall_storm_on_one_index_reviews_each_memory_once(service: MemoryService, chat: str,
-                                                              recaller: HybridRecaller) -> None:
+def test_a_recall_storm_on_one_index_reviews_each_memory_once(
+    service: MemoryService, chat: str, recaller: HybridRecaller
+) -> None:
     key = fact(service, chat, "The brass key opens the lighthouse door.", [0, 1])
     settle(recaller)
-    for typed in ("Wh", "Where", "Where does the", "Where does the brass key", "Where does the brass key go?") * 4:
+    for typed in (
+        "Wh",
+        "Where",
+        "Where does the",
+        "Where does the brass key",
+        "Where does the brass key go?",
+    ) * 4:
         service.recall(RecallRequest(chat, typed, index=4))  # a script recalling on every keystroke
     service.flush_later_writes()
     assert service.get_node(chat, key.id).recall_count == 1
@@ -261,8 +313,9 @@ def test_a_recall_storm_on_one_index_reviews_each_memory_once(service: MemorySer
     assert service.get_node(chat, key.id).recall_count == 2
 
 
-def test_a_recall_far_ahead_of_the_chat_answers_and_hides_nothing(service: MemoryService, chat: str,
-                                                                  recaller: HybridRecaller) -> None:
+def test_a_recall_far_ahead_of_the_chat_answers_and_hides_nothing(
+    service: MemoryService, chat: str, recaller: HybridRecaller
+) -> None:
     key = fact(service, chat, "The brass key opens the lighthouse door.", [0, 1])
     settle(recaller)
     ahead = service.recall(RecallRequest(chat, "Where does the brass key go?", index=1_000_000))
@@ -272,24 +325,31 @@ def test_a_recall_far_ahead_of_the_chat_answers_and_hides_nothing(service: Memor
     assert key.id in ids(again) and again.held_for_review == 0
 
 
-def test_naming_a_person_anchors_the_person_not_every_fact_about_her(service: MemoryService, chat: str,
-                                                                    recaller: HybridRecaller) -> None:
+def test_naming_a_person_anchors_the_person_not_every_fact_about_her(
+    service: MemoryService, chat: str, recaller: HybridRecaller
+) -> None:
     lena = service.create_node(chat, NodeDraft("character", {"name": "Lena", "state": "keeper"}))
-    about = service.create_node(chat, NodeDraft("fact", {"subject": "Lena", "statement": "Lena hums at dawn."}))
+    about = service.create_node(
+        chat, NodeDraft("fact", {"subject": "Lena", "statement": "Lena hums at dawn."})
+    )
     settle(recaller)
-    result = service.recall(RecallRequest(chat, "What is Lena doing?", top_k=20, last_reply="", previous_input=""))
+    result = service.recall(
+        RecallRequest(chat, "What is Lena doing?", top_k=20, last_reply="", previous_input="")
+    )
     components = {r.node.id: r.components for r in result.nodes}
     assert components[lena.id]["anchor"] == 1.0
     assert components.get(about.id, {}).get("anchor", 0.0) == 0.0
 
 
-def test_the_character_spoken_to_does_not_outrank_what_is_asked(service: MemoryService, chat: str,
-                                                                 recaller: HybridRecaller) -> None:
+def test_the_character_spoken_to_does_not_outrank_what_is_asked(
+    service: MemoryService, chat: str, recaller: HybridRecaller
+) -> None:
     service.create_node(chat, NodeDraft("character", {"name": "Lena", "state": "keeper"}))
     for i, text in enumerate(["Lena laughs at Lena's own joke, Lena says.", "Lena, Lena and Lena sing."]):
         fact(service, chat, text, [i])
     lantern = fact(service, chat, "The lantern hangs in the mill.", [3])
     settle(recaller)
-    result = service.recall(RecallRequest(chat, "Lena, where is the lantern?", top_k=1, last_reply="",
-                                          previous_input=""))
+    result = service.recall(
+        RecallRequest(chat, "Lena, where is the lantern?", top_k=1, last_reply="", previous_input="")
+    )
     assert ids(result)[0] == lantern.id

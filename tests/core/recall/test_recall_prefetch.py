@@ -64,8 +64,9 @@ def recaller(service: MemoryService, counter: QueryCounter) -> Iterator[HybridRe
     cache = QueryCache(counter)
     attached = attach(service, lambda: cache)
     service.sync(CHAT, MESSAGES, character="Lena", user="Tom")
-    service.create_node(CHAT, NodeDraft("fact", {"statement": "The brass key opens the lighthouse."},
-                                        source_indices=[0]))
+    service.create_node(
+        CHAT, NodeDraft("fact", {"statement": "The brass key opens the lighthouse."}, source_indices=[0])
+    )
     assert attached.vectors is not None and attached.vectors.index(CHAT) is not None
     assert attached.vectors.wait_idle(30)
     yield attached
@@ -92,7 +93,8 @@ def wait_context_cached(recaller: HybridRecaller) -> None:
 
 
 def test_the_reply_just_synced_is_embedded_before_the_next_recall(
-        service: MemoryService, recaller: HybridRecaller, counter: QueryCounter) -> None:
+    service: MemoryService, recaller: HybridRecaller, counter: QueryCounter
+) -> None:
     wait_context_cached(recaller)
     before = len(counter.queries)
     result = service.recall(RecallRequest(CHAT, "Tell me about the brass key", index=2))
@@ -101,7 +103,8 @@ def test_the_reply_just_synced_is_embedded_before_the_next_recall(
 
 
 def test_prepare_embeds_the_input_being_typed(
-        service: MemoryService, recaller: HybridRecaller, counter: QueryCounter) -> None:
+    service: MemoryService, recaller: HybridRecaller, counter: QueryCounter
+) -> None:
     recaller.prepare(CHAT, "Do you still have the brass key?", index=2)
     wait_cached(recaller, "Do you still have the brass key?")
     wait_cached(recaller, clean_input(REPLY, PART_CHARS))
@@ -112,7 +115,8 @@ def test_prepare_embeds_the_input_being_typed(
 
 
 def test_recalls_of_one_chat_do_not_wait_for_each_other(
-        service: MemoryService, recaller: HybridRecaller, counter: QueryCounter) -> None:
+    service: MemoryService, recaller: HybridRecaller, counter: QueryCounter
+) -> None:
     wait_context_cached(recaller)  # else the held recall embeds a context part the other one waits for
     service.settings.recall.timeout_s = 60.0  # the slow recall waits for its vector, not skips it
     counter.hold = "a question whose embedding is slow"
@@ -120,7 +124,9 @@ def test_recalls_of_one_chat_do_not_wait_for_each_other(
     slow.start()
     assert counter.holding.wait(20)
     try:
-        result = service.recall(RecallRequest(CHAT, "Where is the brass key?"))  # would block behind a chat lock
+        result = service.recall(
+            RecallRequest(CHAT, "Where is the brass key?")
+        )  # would block behind a chat lock
         assert "brass key" in result.injection
         assert slow.is_alive()  # the first recall is still waiting for its embedding
     finally:
@@ -130,23 +136,30 @@ def test_recalls_of_one_chat_do_not_wait_for_each_other(
 
 
 def test_a_kept_recall_is_readable_as_soon_as_the_recall_answers(
-        service: MemoryService, recaller: HybridRecaller) -> None:
+    service: MemoryService, recaller: HybridRecaller
+) -> None:
     result = service.recall(RecallRequest(CHAT, "Where is the brass key?", index=2))
     kept = service.recall_record(CHAT, 2)
     assert kept is not None and kept.injection == result.injection
 
 
 def test_a_change_is_absorbed_in_the_background_before_the_next_recall(
-        service: MemoryService, recaller: HybridRecaller, monkeypatch: pytest.MonkeyPatch) -> None:
+    service: MemoryService, recaller: HybridRecaller, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from bme_desktop.core.recall import pipeline
 
     service.recall(RecallRequest(CHAT, "Where is the brass key?"))  # loads the chat's recall state
     key = service.create_node(CHAT, NodeDraft("event", {"summary": "Tom drops the key"}, source_indices=[0]))
-    lamp = service.create_node(CHAT, NodeDraft("event", {"summary": "Lena lights the lamp"}, source_indices=[1]))
+    lamp = service.create_node(
+        CHAT, NodeDraft("event", {"summary": "Lena lights the lamp"}, source_indices=[1])
+    )
     service.link(CHAT, key.id, lamp.id, "related")
     deadline = time.monotonic() + 20
-    while not recaller.cache.state(CHAT).edges or recaller.cache.state(CHAT).graph is None or \
-            recaller.cache.state(CHAT).graph[0] != recaller.cache.state(CHAT).graph_version:
+    while (
+        not recaller.cache.state(CHAT).edges
+        or recaller.cache.state(CHAT).graph is None
+        or recaller.cache.state(CHAT).graph[0] != recaller.cache.state(CHAT).graph_version
+    ):
         assert time.monotonic() < deadline, "the graph was not rebuilt in the background"
         time.sleep(0.01)
     builds: list[int] = []
@@ -157,7 +170,8 @@ def test_a_change_is_absorbed_in_the_background_before_the_next_recall(
 
 
 def test_a_recall_uses_the_previous_graph_while_the_warmer_has_a_build_queued(
-        service: MemoryService, recaller: HybridRecaller, monkeypatch: pytest.MonkeyPatch) -> None:
+    service: MemoryService, recaller: HybridRecaller, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """An import changes the graph every batch: a recall between a batch and the warmer's build
     takes the graph it has rather than build one itself; without a build queued it builds."""
     from bme_desktop.core.recall import pipeline
@@ -167,8 +181,11 @@ def test_a_recall_uses_the_previous_graph_while_the_warmer_has_a_build_queued(
     here = threading.get_ident()
     builds: list[int] = []  # the graphs this thread (the recall's) built
     real = pipeline.build_graph
-    monkeypatch.setattr(pipeline, "build_graph",
-                        lambda *a: (builds.append(1) if threading.get_ident() == here else None) or real(*a))
+    monkeypatch.setattr(
+        pipeline,
+        "build_graph",
+        lambda *a: (builds.append(1) if threading.get_ident() == here else None) or real(*a),
+    )
     recaller.expect_warm(CHAT)  # as the warmer does when a change arrives
     recaller.cache.state(CHAT).graph_version += 1  # the change the warmer will build for
     service.recall(RecallRequest(CHAT, "Where is the brass key now?"))
@@ -180,19 +197,26 @@ def test_a_recall_uses_the_previous_graph_while_the_warmer_has_a_build_queued(
 
 
 def test_prepare_takes_the_context_the_recall_will_send(
-        service: MemoryService, recaller: HybridRecaller, counter: QueryCounter) -> None:
-    recaller.prepare(CHAT, "And the lamp?", index=2, last_reply="The lamp is in the shed.", previous_input="Hi")
+    service: MemoryService, recaller: HybridRecaller, counter: QueryCounter
+) -> None:
+    recaller.prepare(
+        CHAT, "And the lamp?", index=2, last_reply="The lamp is in the shed.", previous_input="Hi"
+    )
     for text in ("And the lamp?", "The lamp is in the shed.", "Hi"):
         wait_cached(recaller, text)
     before = len(counter.queries)
-    service.recall(RecallRequest(CHAT, "And the lamp?", index=2, last_reply="The lamp is in the shed.",
-                                 previous_input="Hi"))
+    service.recall(
+        RecallRequest(
+            CHAT, "And the lamp?", index=2, last_reply="The lamp is in the shed.", previous_input="Hi"
+        )
+    )
     assert counter.queries[before:] == []
 
 
 @pytest.mark.skipif(not hasattr(os, "setpriority"), reason="no per-thread priority on this platform")
 def test_the_background_refresh_runs_at_normal_priority_and_the_graph_build_at_low(
-        service: MemoryService, recaller: HybridRecaller, monkeypatch: pytest.MonkeyPatch) -> None:
+    service: MemoryService, recaller: HybridRecaller, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A recall may wait for the refresh, never for the graph build: only the build is niced."""
     service.recall(RecallRequest(CHAT, "Where is the brass key?"))  # loads the chat's recall state
     normal = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
@@ -202,6 +226,7 @@ def test_the_background_refresh_runs_at_normal_priority_and_the_graph_build_at_l
         def run(chat_id: str) -> None:
             seen.setdefault(name, os.getpriority(os.PRIO_PROCESS, threading.get_native_id()))
             real(chat_id)
+
         return run
 
     monkeypatch.setattr(recaller, "refresh", spy("refresh", recaller.refresh))
@@ -216,7 +241,8 @@ def test_the_background_refresh_runs_at_normal_priority_and_the_graph_build_at_l
 
 
 def test_another_instances_sync_warms_only_a_chat_this_one_recalls(
-        service: MemoryService, recaller: HybridRecaller) -> None:
+    service: MemoryService, recaller: HybridRecaller
+) -> None:
     service.events.publish(Event("chat.synced", "theirs", {"stored": 1, "changed_from": None}, remote=True))
     service.events.publish(Event("chat.synced", "barrier", {"stored": 1, "changed_from": None}))
     deadline = time.monotonic() + 20

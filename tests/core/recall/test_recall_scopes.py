@@ -20,8 +20,9 @@ def ids(service: MemoryService, chat: str) -> set[str]:
     return {r.node.id for r in service.recall(RecallRequest(chat, QUESTION)).nodes}
 
 
-def test_a_chat_draws_what_others_share_and_follows_their_changes(service: MemoryService,
-                                                                  hashed_recaller: object) -> None:
+def test_a_chat_draws_what_others_share_and_follows_their_changes(
+    service: MemoryService, hashed_recaller: object
+) -> None:
     for chat, character in (("a", "Mira"), ("b", "Garrick")):
         service.sync(chat, [], identity=ChatIdentity(character=character, user="Alex", persona_id="alex"))
     assert ids(service, "b") == set()  # b's recall state is loaded before a has anything
@@ -46,8 +47,9 @@ def test_a_kind_weighed_zero_is_not_drawn(service: MemoryService, hashed_recalle
     assert ids(service, "a") == {fact.id}  # the chat's own memory, whatever its kind
 
 
-def test_a_memory_another_chat_shares_is_found_by_meaning_too(service: MemoryService,
-                                                              hashed_recaller: HybridRecaller) -> None:
+def test_a_memory_another_chat_shares_is_found_by_meaning_too(
+    service: MemoryService, hashed_recaller: HybridRecaller
+) -> None:
     vectors = hashed_recaller.vectors
     assert vectors is not None
     for chat in ("a", "b"):

@@ -15,18 +15,37 @@ from bme_desktop.core.recall.rerank import parse_selection
 from bme_desktop.core.settings import RecallSettings
 
 
-def node(node_id: str, type_: str = "fact", text: str = "x", sources: list[int] | None = None,
-         scope: Scope | None = None) -> Node:
-    fields = {"summary": text} if type_ in ("event", "thread", "synopsis", "pov_memory") else (
-        {"name": text} if type_ in ("character", "location") else
-        {"title": text, "constraint": text} if type_ == "rule" else {"statement": text})
-    return Node(id=node_id, chat_id="c", type=type_, title=text[:20], fields=fields,
-                source_indices=sources or [], scope=scope or Scope())
+def node(
+    node_id: str,
+    type_: str = "fact",
+    text: str = "x",
+    sources: list[int] | None = None,
+    scope: Scope | None = None,
+) -> Node:
+    fields = (
+        {"summary": text}
+        if type_ in ("event", "thread", "synopsis", "pov_memory")
+        else (
+            {"name": text}
+            if type_ in ("character", "location")
+            else {"title": text, "constraint": text}
+            if type_ == "rule"
+            else {"statement": text}
+        )
+    )
+    return Node(
+        id=node_id,
+        chat_id="c",
+        type=type_,
+        title=text[:20],
+        fields=fields,
+        source_indices=sources or [],
+        scope=scope or Scope(),
+    )
 
 
 def edge(a: str, b: str, relation: str = "related", strength: float = 0.8, **kw: float) -> Edge:
-    return Edge(id=f"{a}-{b}", chat_id="c", from_id=a, to_id=b, relation=relation, strength=strength,
-                **kw)  # type: ignore[arg-type]
+    return Edge(id=f"{a}-{b}", chat_id="c", from_id=a, to_id=b, relation=relation, strength=strength, **kw)  # type: ignore[arg-type]
 
 
 def test_diffusion_reaches_a_two_hop_neighbour() -> None:
@@ -81,17 +100,26 @@ def test_named_days_are_read_in_chinese_english_and_iso() -> None:
 
 
 def test_intents_split_on_connectives_in_both_languages() -> None:
-    assert split_intents("Where is the sword, and also who owns the inn?") == ["Where is the sword",
-                                                                              "who owns the inn"]
-    assert split_intents("你还记得我的生日吗？顺便说说我喜欢的电影") == ["你还记得我的生日吗", "说说我喜欢的电影"]
+    assert split_intents("Where is the sword, and also who owns the inn?") == [
+        "Where is the sword",
+        "who owns the inn",
+    ]
+    assert split_intents("你还记得我的生日吗？顺便说说我喜欢的电影") == [
+        "你还记得我的生日吗",
+        "说说我喜欢的电影",
+    ]
     assert split_intents("Where is the sword?") == []
 
 
 def test_a_second_question_after_and_is_an_intent_of_its_own() -> None:
-    assert split_intents("Where is Roderick held, and who put him there?") == ["Where is Roderick held",
-                                                                              "who put him there"]
+    assert split_intents("Where is Roderick held, and who put him there?") == [
+        "Where is Roderick held",
+        "who put him there",
+    ]
     assert split_intents("How old is Ada turning, and from which city is he flying in?") == [
-        "How old is Ada turning", "from which city is he flying in"]
+        "How old is Ada turning",
+        "from which city is he flying in",
+    ]
     assert split_intents("I bought bread, and cheese too.") == []
 
 
@@ -119,6 +147,7 @@ def test_injection_respects_the_budget_and_says_how_many_more() -> None:
     assert 0 < len(shown) < 30 and more == 30 - len(shown)
     assert f"({more} more not shown)" in text
     from bme_desktop.core.providers.tokens import estimate_tokens
+
     assert estimate_tokens(text) <= 300
 
 
@@ -130,9 +159,11 @@ def test_injection_frames_memories_as_data_and_neutralises_brackets() -> None:
 
 def test_injection_order_is_deterministic_by_bucket_then_chat_order() -> None:
     core = [RecalledNode(node("r", "rule", "Never lie"), 0.5, "rule", {"core": 1.0})]
-    items = [RecalledNode(node("e2", "event", "later", [9]), 0.9, "event"),
-             RecalledNode(node("e1", "event", "earlier", [2]), 0.5, "event"),
-             RecalledNode(node("f", "fact", "a fact", [3]), 0.7, "fact")]
+    items = [
+        RecalledNode(node("e2", "event", "later", [9]), 0.9, "event"),
+        RecalledNode(node("e1", "event", "earlier", [2]), 0.5, "event"),
+        RecalledNode(node("f", "fact", "a fact", [3]), 0.7, "fact"),
+    ]
     text, shown, _ = render_buckets(core, items, ["The story so far."], 2000)
     order = [text.index(s) for s in ("Story so far", "Never lie", "earlier", "later", "a fact")]
     assert order == sorted(order)

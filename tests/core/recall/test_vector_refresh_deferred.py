@@ -62,13 +62,15 @@ def test_a_changed_memory_is_embedded_again_once_extraction_is_idle(service: Mem
     vectors = attach(service, lambda: embedder).vectors
     assert vectors is not None
     service.sync(CHAT, [MessageIn(0, "user", "hi"), MessageIn(1, "assistant", "hello")])
-    sera = service.create_node(CHAT, NodeDraft("character", {"name": "Sera", "state": "a guide"},
-                                               source_indices=[0]))
+    sera = service.create_node(
+        CHAT, NodeDraft("character", {"name": "Sera", "state": "a guide"}, source_indices=[0])
+    )
     assert vectors.index(CHAT) is not None and vectors.wait_idle(20)
     extraction.on.set()  # an import is running
     changed = service.update_node(CHAT, sera.id, {"fields": {"name": "Sera", "state": "a guide with a bow"}})
-    new = service.create_node(CHAT, NodeDraft("character", {"name": "Wren", "state": "her brother"},
-                                              source_indices=[1]))
+    new = service.create_node(
+        CHAT, NodeDraft("character", {"name": "Wren", "state": "her brother"}, source_indices=[1])
+    )
     index = vectors.index(CHAT)
     assert index is not None
     assert until(lambda: new.id in index)  # a new memory: embedded at once

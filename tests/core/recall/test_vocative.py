@@ -19,8 +19,11 @@ def test_a_known_name_called_out_first_or_last_is_left_out_of_the_query() -> Non
 
 
 def test_an_unknown_word_before_a_comma_stays() -> None:
-    for text in ("Well, what is my actual profession?", "Yesterday, where did we sleep?",
-                 "Who took the Moonstone Chalice, and where did she leave it?"):
+    for text in (
+        "Well, what is my actual profession?",
+        "Yesterday, where did we sleep?",
+        "Who took the Moonstone Chalice, and where did she leave it?",
+    ):
         said = addressee(text, is_name)
         assert said.text == text and said.name is None
 

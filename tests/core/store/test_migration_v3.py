@@ -12,8 +12,10 @@ from bme_desktop.core.store.migrations import SCHEMA_VERSION
 from bme_desktop.core.store.store import Store
 
 V3_INDEXES = ("ix_chats_character_key", "ix_chats_persona_key", "ix_nodes_scope_kind")
-V3_COLUMNS = {"chats": ("character_id", "persona_id", "character_key", "persona_key", "world", "isolated"),
-              "nodes": ("scope_kind",)}
+V3_COLUMNS = {
+    "chats": ("character_id", "persona_id", "character_key", "persona_key", "world", "isolated"),
+    "nodes": ("scope_kind",),
+}
 
 
 def _back_to_v2(url: str) -> None:
@@ -34,8 +36,10 @@ def _shape(url: str) -> tuple[dict[str, set[str]], set[str]]:
     try:
         insp = inspect(engine)
         names = insp.get_table_names()
-        return ({n: {c["name"] for c in insp.get_columns(n)} for n in names},
-                {i["name"] for n in names for i in insp.get_indexes(n) if i["name"]})
+        return (
+            {n: {c["name"] for c in insp.get_columns(n)} for n in names},
+            {i["name"] for n in names for i in insp.get_indexes(n) if i["name"]},
+        )
     finally:
         engine.dispose()
 
@@ -53,8 +57,9 @@ def test_a_v2_database_upgrades_keeping_every_memory_to_its_chat(database_url: s
         assert service.store.schema_version == SCHEMA_VERSION == 3
         scope = service.read(lambda r: r.chat_scope("old"))
         assert (scope.character_key, scope.persona_key, scope.isolated) == ("name:mira", "name:alex", False)
-        node = service.create_node("old", NodeDraft(
-            type="fact", fields={"statement": "Alex was born in May"}))
+        node = service.create_node(
+            "old", NodeDraft(type="fact", fields={"statement": "Alex was born in May"})
+        )
         assert node.scope.kind == "chat"
     finally:
         service.close()

@@ -112,6 +112,7 @@ def test_a_foreign_sqlite_database_is_refused(tmp_path: Path) -> None:
 
 def test_a_read_only_data_folder_gives_a_clear_error(tmp_path: Path) -> None:
     import os
+
     if os.geteuid() == 0:
         pytest.skip("root can write anywhere; the permission check cannot be observed")
     folder = tmp_path / "ro"

@@ -68,6 +68,9 @@ def test_doctor_warns_about_a_readable_folder_and_database(tmp_path: Path) -> No
     os.chmod(data / DB_FILENAME, 0o644)
     line = _permissions_line(data)
     assert line.startswith("permissions:     WARNING: other users can read your memory: ")
-    assert f"{data} is 0755 (should be 0700)" in line and f"{data / DB_FILENAME} is 0644 (should be 0600)" in line
+    assert (
+        f"{data} is 0755 (should be 0700)" in line
+        and f"{data / DB_FILENAME} is 0644 (should be 0600)" in line
+    )
     assert f"chmod 700 {data}" in line
     assert _permissions_line(tmp_path / "nowhere").endswith("created readable only by you (0700)")

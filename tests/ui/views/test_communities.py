@@ -11,8 +11,14 @@ from bme_desktop.ui.views.graph_data import TYPE_NAMES
 def two_cliques_and_loners() -> tuple[list[str], list[str], np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Rows 0-5 and 6-11 are two cliques joined by one edge; 12-15 are unlinked facts."""
     ids = [f"n{i}" for i in range(16)]
-    titles = [*(["Lyra"] + [f"a{i}" for i in range(1, 6)]), *(["Orsk"] + [f"b{i}" for i in range(1, 6)]),
-              "f1", "f2", "f3", "f4"]
+    titles = [
+        *(["Lyra"] + [f"a{i}" for i in range(1, 6)]),
+        *(["Orsk"] + [f"b{i}" for i in range(1, 6)]),
+        "f1",
+        "f2",
+        "f3",
+        "f4",
+    ]
     pairs = [(a, b) for a in range(6) for b in range(a + 1, 6)]
     pairs += [(a + 6, b + 6) for a, b in pairs] + [(0, 6)]
     src = np.array([p[0] for p in pairs], np.int64)

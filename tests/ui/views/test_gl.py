@@ -25,13 +25,19 @@ pytestmark = pytest.mark.gl
 @pytest.fixture(autouse=True)
 def _needs_display(qapp: object) -> None:
     if not os.environ.get("DISPLAY"):
-        pytest.skip("GL tests need an X server: DISPLAY is unset (run under xvfb-run with QT_QPA_PLATFORM=xcb)")
+        pytest.skip(
+            "GL tests need an X server: DISPLAY is unset (run under xvfb-run with QT_QPA_PLATFORM=xcb)"
+        )
     if QGuiApplication.platformName() != "xcb" or not opengl_available():
-        pytest.skip(f"GL tests need QT_QPA_PLATFORM=xcb and OpenGL (platform: {QGuiApplication.platformName()})")
+        pytest.skip(
+            f"GL tests need QT_QPA_PLATFORM=xcb and OpenGL (platform: {QGuiApplication.platformName()})"
+        )
     depth = QGuiApplication.primaryScreen().depth()
     if depth < 24:  # llvmpipe windows read back black on pytest-xvfb's default 16-bit display
-        pytest.skip(f"GL pixel tests need a 24-bit display (this one is {depth}-bit): set xvfb_colordepth = 24 "
-                    "or run `QT_QPA_PLATFORM=xcb xvfb-run -a -s '-screen 0 1280x1024x24' pytest -p no:xvfb -m gl`")
+        pytest.skip(
+            f"GL pixel tests need a 24-bit display (this one is {depth}-bit): set xvfb_colordepth = 24 "
+            "or run `QT_QPA_PLATFORM=xcb xvfb-run -a -s '-screen 0 1280x1024x24' pytest -p no:xvfb -m gl`"
+        )
 
 
 @pytest.fixture
@@ -53,9 +59,11 @@ def near(a: np.ndarray, b: str, tol: float = 60.0) -> bool:
     return float(np.abs(a - np.array([c.red(), c.green(), c.blue()])).max()) <= tol
 
 
-def test_2d_view_draws_node_colours_on_the_gl_viewport(qtbot, context: AppContext, graph: list[Node],
-                                                       settled: Callable[[], None]) -> None:
+def test_2d_view_draws_node_colours_on_the_gl_viewport(
+    qtbot, context: AppContext, graph: list[Node], settled: Callable[[], None]
+) -> None:
     from bme_desktop.ui.views.graph2d import Graph2DView
+
     context.set_chat(CHAT)
     view = Graph2DView(context, use_opengl=True)
     view.set_color_by("type")  # the node type's colour is what this test looks for
@@ -79,8 +87,10 @@ def test_2d_view_draws_node_colours_on_the_gl_viewport(qtbot, context: AppContex
 
 
 def test_nebula_renders_glows_on_the_theme_background_and_picks_the_clicked_node(
-        qtbot, context: AppContext, graph: list[Node], settled: Callable[[], None]) -> None:
+    qtbot, context: AppContext, graph: list[Node], settled: Callable[[], None]
+) -> None:
     from bme_desktop.ui.views.nebula import NebulaView
+
     context.set_chat(CHAT)
     view = NebulaView(context, rotate=False)
     view.set_color_by("type")

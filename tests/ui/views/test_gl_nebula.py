@@ -23,6 +23,7 @@ pytestmark = pytest.mark.gl
 @pytest.fixture
 def nebula(qtbot, context: AppContext, settled: Callable[[], None]) -> Iterator[object]:
     from bme_desktop.ui.views.nebula import NebulaView
+
     source = GraphSource(context)
     view = NebulaView(context, source=source, rotate=False)
     qtbot.addWidget(view)
@@ -36,9 +37,11 @@ def nebula(qtbot, context: AppContext, settled: Callable[[], None]) -> Iterator[
     view.close()
 
 
-def test_a_dense_cluster_keeps_its_hue_and_never_turns_white(qtbot, context: AppContext,
-                                                             settled: Callable[[], None]) -> None:
+def test_a_dense_cluster_keeps_its_hue_and_never_turns_white(
+    qtbot, context: AppContext, settled: Callable[[], None]
+) -> None:
     from bme_desktop.ui.views.nebula import NebulaView
+
     source = GraphSource(context)
     view = NebulaView(context, source=source, rotate=False)
     view.set_color_by("type")
@@ -46,15 +49,24 @@ def test_a_dense_cluster_keeps_its_hue_and_never_turns_white(qtbot, context: App
     qtbot.addWidget(view)
     view.resize(400, 300)
     view.show()
-    many = [Node(id=f"n{i}", chat_id="c", type="fact", title=f"f{i}", fields={}, importance=10.0, tier="long_term")
-            for i in range(1500)]
+    many = [
+        Node(
+            id=f"n{i}", chat_id="c", type="fact", title=f"f{i}", fields={}, importance=10.0, tier="long_term"
+        )
+        for i in range(1500)
+    ]
     source.set_data(GraphData.from_records(many, []))
     settled()
     view.glview.setCameraPosition(distance=40.0)
     qtbot.wait(200)
     image = view.glview.grabFramebuffer()
-    pixels = np.array([[image.pixelColor(x, y).getRgb()[:3] for x in range(0, image.width(), 3)]
-                       for y in range(0, image.height(), 3)], dtype=float).reshape(-1, 3)
+    pixels = np.array(
+        [
+            [image.pixelColor(x, y).getRgb()[:3] for x in range(0, image.width(), 3)]
+            for y in range(0, image.height(), 3)
+        ],
+        dtype=float,
+    ).reshape(-1, 3)
     brightest = pixels[np.argmax(pixels.sum(axis=1))]
     assert brightest.max() > 150, "the cluster is drawn"
     assert brightest.max() - brightest.min() > 40, f"the brightest pixel {brightest} has lost its hue"
@@ -97,7 +109,9 @@ def test_the_legend_and_the_clouds_name_the_communities(nebula: object) -> None:
     floating = [t.text() for t in tags]
     assert len(floating) >= 2 and all(t.rstrip("…") in " ".join(names) for t in floating)
     boxes = [t.geometry() for t in tags] + [legend.geometry()]
-    assert not any(a.intersects(b) for i, a in enumerate(boxes) for b in boxes[i + 1:])  # names never overlap
+    assert not any(
+        a.intersects(b) for i, a in enumerate(boxes) for b in boxes[i + 1 :]
+    )  # names never overlap
     st = view.state  # type: ignore[attr-defined]
     cloud = view.cloud  # type: ignore[attr-defined]
     assert np.array_equal(cloud, st.colours())  # one cloud per colour
@@ -146,7 +160,7 @@ def test_each_cloud_name_floats_over_its_own_cloud_at_every_turn(nebula: object)
             assert np.hypot(*(centres[group] - mid)) <= np.hypot(*(centres[nearest] - mid)) + 0.5, tag.text()
             seen.add(group)
         boxes = [t.geometry().adjusted(-1, -1, 1, 1) for t in tags]
-        assert not any(a.intersects(b) for i, a in enumerate(boxes) for b in boxes[i + 1:])
+        assert not any(a.intersects(b) for i, a in enumerate(boxes) for b in boxes[i + 1 :])
     assert len(seen) >= 4  # as the nebula turns, most clouds get their name at some point
 
 

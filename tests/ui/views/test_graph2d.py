@@ -32,7 +32,9 @@ def small_graph(seed: Callable[..., Node], service: MemoryService) -> list[Node]
 
 
 @pytest.fixture
-def view(qtbot, context: AppContext, small_graph: list[Node], settled: Callable[[], None]) -> Iterator[Graph2DView]:
+def view(
+    qtbot, context: AppContext, small_graph: list[Node], settled: Callable[[], None]
+) -> Iterator[Graph2DView]:
     context.set_chat(CHAT)
     v = Graph2DView(context, use_opengl=False)
     qtbot.addWidget(v)
@@ -71,8 +73,8 @@ def test_click_on_a_node_emits_its_id(qtbot, view: Graph2DView) -> None:
 
 
 def test_change_records_add_and_remove_points_without_a_reset(
-        qtbot, view: Graph2DView, service: MemoryService, seed: Callable[..., Node],
-        settled: Callable[[], None]) -> None:
+    qtbot, view: Graph2DView, service: MemoryService, seed: Callable[..., Node], settled: Callable[[], None]
+) -> None:
     resets: list[None] = []
     view.state.sigReset.connect(lambda: resets.append(None))
     first_scatter = view.canvas.scatter
@@ -107,7 +109,9 @@ def test_streamed_positions_move_the_filtered_edges_and_keep_hidden_ones_out(vie
     view.set_filter(GraphFilter(types=frozenset({"character", "event"})))
     moved = view.canvas.pos + 100.0
     view.canvas.move(moved)
-    segs = [(c.xData, c.yData) for c in view.canvas.edges.curves.values() if c.xData is not None and c.xData.size]
+    segs = [
+        (c.xData, c.yData) for c in view.canvas.edges.curves.values() if c.xData is not None and c.xData.size
+    ]
     assert len(segs) == 1 and segs[0][0].size == 2
     shown = np.flatnonzero(view.state.shown())
     expected = sorted(map(tuple, moved[shown].round(6).tolist()))
@@ -126,20 +130,24 @@ def test_edge_pens_are_opaque_blends_of_the_edge_colour_over_the_background(view
 
 
 def test_points_are_keyed_in_the_symbol_atlas_as_pyqtgraph_itself_keys_them(
-        qtbot, story_view: Callable[..., Graph2DView]) -> None:
+    qtbot, story_view: Callable[..., Graph2DView]
+) -> None:
     """The canvas writes the points' styles in place and asks the atlas once per distinct style;
     every point must still show the sprite pyqtgraph would pick for its size, pen and brush."""
     view = story_view(120)
     qtbot.waitUntil(lambda: view.canvas.scatter.data.size == 120, timeout=30000)
     view.state.set_hover(3)  # rings, dimmed alphas and sizes all differ
     scatter = view.canvas.scatter
-    expected = scatter.fragmentAtlas[list(zip(*scatter._style(["symbol", "size", "pen", "brush"]), strict=True))]
+    expected = scatter.fragmentAtlas[
+        list(zip(*scatter._style(["symbol", "size", "pen", "brush"]), strict=True))
+    ]
     assert [tuple(r) for r in scatter.data["sourceRect"].tolist()] == [tuple(c) for c in expected]
     assert len({tuple(r) for r in scatter.data["sourceRect"].tolist()}) > 2
 
 
 def test_a_graph_view_built_behind_another_runs_no_layout_until_it_is_shown(
-        qtbot, story_view: Callable[..., Graph2DView]) -> None:
+    qtbot, story_view: Callable[..., Graph2DView]
+) -> None:
     view = story_view(120, shown=False)
     qtbot.waitUntil(lambda: view.state.data.n == 120, timeout=30000)
     qtbot.wait(50)

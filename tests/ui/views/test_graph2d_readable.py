@@ -40,7 +40,9 @@ def label_rects(v: Graph2DView) -> list[QRectF]:
 
 def overlaps(rects: list[QRectF], gap: float = 2.0) -> int:
     """Pairs of labels that overlap or come closer than ``gap`` px (touching boxes read as one)."""
-    return sum(1 for a, b in itertools.combinations(rects, 2) if a.adjusted(-gap, -gap, gap, gap).intersects(b))
+    return sum(
+        1 for a, b in itertools.combinations(rects, 2) if a.adjusted(-gap, -gap, gap, gap).intersects(b)
+    )
 
 
 def test_labels_never_overlap_nor_leave_the_view_at_any_zoom(qtbot, view: Graph2DView) -> None:
@@ -89,7 +91,9 @@ def test_a_click_on_a_legend_line_lights_that_community(view: Graph2DView) -> No
 def test_hover_lights_the_neighbourhood_and_fades_the_rest(qtbot, view: Graph2DView) -> None:
     data = view.state.data
     row = int(np.argmax(data.degree))  # a hub: it has neighbours and non-neighbours
-    view.canvas.vb.setRange(QRectF(QPointF(*(view.canvas.pos[row] - 3)), QPointF(*(view.canvas.pos[row] + 3))))
+    view.canvas.vb.setRange(
+        QRectF(QPointF(*(view.canvas.pos[row] - 3)), QPointF(*(view.canvas.pos[row] + 3)))
+    )
     qtbot.wait(20)
     point = view.canvas.mapFromScene(view.canvas.scene_pos_of(row))
     qtbot.mouseMove(view.canvas.viewport(), point)
@@ -127,6 +131,7 @@ def test_nodes_with_more_links_are_drawn_bigger(view: Graph2DView) -> None:
 def test_the_toolbar_toggles_look_different_when_checked(qtbot, context: AppContext) -> None:
     from bme_desktop.ui.theming.qt import stylesheet_for
     from bme_desktop.ui.views.graph_toolbar import GraphToolbar
+
     themes = context.themes
     bar = GraphToolbar(context, [])
     qtbot.addWidget(bar)
@@ -162,13 +167,17 @@ def test_the_legend_covers_no_node(view: Graph2DView) -> None:
     assert view.legend.isVisible()
     shown = np.flatnonzero(view.state.shown())
     view.canvas.vb.updateMatrix()
-    covered = [r for r in shown.tolist()
-               if legend.contains(view.canvas.mapFromScene(view.canvas.scene_pos_of(r)).toPointF())]
+    covered = [
+        r
+        for r in shown.tolist()
+        if legend.contains(view.canvas.mapFromScene(view.canvas.scene_pos_of(r)).toPointF())
+    ]
     assert covered == []
 
 
 def test_lanes_are_headed_by_whose_view_each_column_is(qtbot, view: Graph2DView) -> None:
     from bme_desktop.ui.views.graph2d._canvas import LANE_KEY
+
     view.set_lanes(True)
     view.canvas._update_labels()
     data, labels = view.state.data, view.canvas.labels

@@ -18,30 +18,37 @@ from bme_desktop.ui.views.graph_toolbar import GraphToolbar
 
 
 def chat(service: MemoryService, chat_id: str, character: str) -> None:
-    service.sync(chat_id, [MessageIn(index=0, role="user", text="hello"), MessageIn(index=1, role="assistant",
-                                                                                    text="hi")],
-                 complete=True, identity=ChatIdentity(character=character, user="Alex"))
+    service.sync(
+        chat_id,
+        [MessageIn(index=0, role="user", text="hello"), MessageIn(index=1, role="assistant", text="hi")],
+        complete=True,
+        identity=ChatIdentity(character=character, user="Alex"),
+    )
 
 
 def memory(service: MemoryService, chat_id: str, statement: str, kind: str = "chat") -> Node:
-    return service.create_node(chat_id, NodeDraft(type="fact", fields={"statement": statement},
-                                                  scope=Scope(kind=kind)), actor="test")
+    return service.create_node(
+        chat_id, NodeDraft(type="fact", fields={"statement": statement}, scope=Scope(kind=kind)), actor="test"
+    )
 
 
 @pytest.fixture
 def story(service: MemoryService) -> dict[str, Node]:
     for chat_id, character in (("mira-a", "Mira"), ("mira-b", "Mira"), ("garrick-c", "Garrick")):
         chat(service, chat_id, character)
-    return {"cave": memory(service, "mira-a", "They found a red stone in the cave"),
-            "fear": memory(service, "mira-a", "Mira fears the sea", "character"),
-            "storm": memory(service, "mira-b", "A storm broke over the harbour"),
-            "birthday": memory(service, "garrick-c", "Alex's birthday is the ninth of March", "persona"),
-            "forge": memory(service, "garrick-c", "Garrick mended the compass at the forge")}
+    return {
+        "cave": memory(service, "mira-a", "They found a red stone in the cave"),
+        "fear": memory(service, "mira-a", "Mira fears the sea", "character"),
+        "storm": memory(service, "mira-b", "A storm broke over the harbour"),
+        "birthday": memory(service, "garrick-c", "Alex's birthday is the ninth of March", "persona"),
+        "forge": memory(service, "garrick-c", "Garrick mended the compass at the forge"),
+    }
 
 
 @pytest.fixture
-def graph(qtbot, context: AppContext, story: dict[str, Node], settled: Callable[[], None]
-          ) -> Iterator[tuple[Graph2DView, GraphToolbar]]:
+def graph(
+    qtbot, context: AppContext, story: dict[str, Node], settled: Callable[[], None]
+) -> Iterator[tuple[Graph2DView, GraphToolbar]]:
     context.set_chat("mira-a")
     view = Graph2DView(context, use_opengl=False)
     bar = GraphToolbar(context, [view])
@@ -62,7 +69,8 @@ def shown(view: Graph2DView) -> set[str]:
 
 
 def test_the_toggle_shows_the_character_s_memories_from_all_its_chats_by_chat_and_goes_back(
-        qtbot, graph: tuple[Graph2DView, GraphToolbar], story: dict[str, Node]) -> None:
+    qtbot, graph: tuple[Graph2DView, GraphToolbar], story: dict[str, Node]
+) -> None:
     view, bar = graph
     bar.across.click()
     want = {story[k].id for k in ("cave", "fear", "storm", "birthday")}  # not Garrick's own forge
@@ -75,7 +83,8 @@ def test_the_toggle_shows_the_character_s_memories_from_all_its_chats_by_chat_an
 
 
 def test_another_chat_s_memory_selected_across_chats_is_not_opened_for_editing(
-        qtbot, context: AppContext, graph: tuple[Graph2DView, GraphToolbar], story: dict[str, Node]) -> None:
+    qtbot, context: AppContext, graph: tuple[Graph2DView, GraphToolbar], story: dict[str, Node]
+) -> None:
     view, bar = graph
     bar.across.click()
     qtbot.waitUntil(lambda: view.state.data.n == 4, timeout=60000)
@@ -89,7 +98,8 @@ def test_another_chat_s_memory_selected_across_chats_is_not_opened_for_editing(
 
 
 def test_a_change_in_a_chat_that_lends_a_persona_memory_is_read_again(
-        qtbot, graph: tuple[Graph2DView, GraphToolbar], service: MemoryService, story: dict[str, Node]) -> None:
+    qtbot, graph: tuple[Graph2DView, GraphToolbar], service: MemoryService, story: dict[str, Node]
+) -> None:
     view, bar = graph
     bar.across.click()
     qtbot.waitUntil(lambda: view.state.data.n == 4, timeout=60000)
@@ -98,7 +108,8 @@ def test_a_change_in_a_chat_that_lends_a_persona_memory_is_read_again(
 
 
 def test_the_legend_names_chats_not_communities_across_chats(
-        qtbot, graph: tuple[Graph2DView, GraphToolbar], story: dict[str, Node]) -> None:
+    qtbot, graph: tuple[Graph2DView, GraphToolbar], story: dict[str, Node]
+) -> None:
     view, bar = graph
     view.set_color_by("community")
     bar.across.click()
@@ -111,7 +122,8 @@ def test_the_legend_names_chats_not_communities_across_chats(
 
 
 def test_a_chat_that_lent_nothing_yet_appears_without_switching_the_toggle_again(
-        qtbot, graph: tuple[Graph2DView, GraphToolbar], service: MemoryService, story: dict[str, Node]) -> None:
+    qtbot, graph: tuple[Graph2DView, GraphToolbar], service: MemoryService, story: dict[str, Node]
+) -> None:
     view, bar = graph
     chat(service, "tom-d", "Tom")  # another character, same persona: lends nothing yet
     bar.across.click()
@@ -125,13 +137,19 @@ def test_a_chat_that_lent_nothing_yet_appears_without_switching_the_toggle_again
 
 
 def test_across_chats_the_time_scrubber_runs_over_the_open_chat_s_messages(
-        qtbot, graph: tuple[Graph2DView, GraphToolbar], service: MemoryService, story: dict[str, Node]) -> None:
+    qtbot, graph: tuple[Graph2DView, GraphToolbar], service: MemoryService, story: dict[str, Node]
+) -> None:
     view, bar = graph
     for index in range(2, 40):
         service.sync("mira-b", [MessageIn(index=index, role="user", text=f"line {index}")])
+
     def sourced(chat_id: str, statement: str, message: int) -> Node:
-        return service.create_node(chat_id, NodeDraft(type="fact", fields={"statement": statement},
-                                                      source_indices=[message]), actor="test")
+        return service.create_node(
+            chat_id,
+            NodeDraft(type="fact", fields={"statement": statement}, source_indices=[message]),
+            actor="test",
+        )
+
     late = sourced("mira-b", "The lighthouse went dark", 30)  # message 31 of the other chat
     early = sourced("mira-a", "Mira lit a candle", 1)
     bar.across.click()

@@ -10,10 +10,26 @@ from bme_desktop.ui.views.graph_query import GraphFilter, filter_mask, k_hop, la
 from bme_desktop.ui.views.nebula._geometry import clustered, pick, project
 
 
-def node(i: str, type_: str = "fact", *, tier: str = "long_term", owner: str | None = None,
-         importance: float = 5.0, title: str = "") -> Node:
+def node(
+    i: str,
+    type_: str = "fact",
+    *,
+    tier: str = "long_term",
+    owner: str | None = None,
+    importance: float = 5.0,
+    title: str = "",
+) -> Node:
     scope = Scope("pov", owner) if owner else Scope()
-    return Node(i, "c", type_, title or i, {"statement": f"text of {i}"}, importance=importance, tier=tier, scope=scope)
+    return Node(
+        i,
+        "c",
+        type_,
+        title or i,
+        {"statement": f"text of {i}"},
+        importance=importance,
+        tier=tier,
+        scope=scope,
+    )
 
 
 def edge(i: str, a: str, b: str, relation: str = "related", valid_until: float | None = None) -> Edge:
@@ -22,8 +38,11 @@ def edge(i: str, a: str, b: str, relation: str = "related", valid_until: float |
 
 def chain() -> GraphData:
     nodes = [node("a", "character"), node("b", "event"), node("c", "location", tier="dormant"), node("d")]
-    edges = [edge("ab", "a", "b", "involved_in"), edge("bc", "b", "c", "contradicts"),
-             edge("cd", "c", "d", valid_until=1.0)]
+    edges = [
+        edge("ab", "a", "b", "involved_in"),
+        edge("bc", "b", "c", "contradicts"),
+        edge("cd", "c", "d", valid_until=1.0),
+    ]
     return GraphData.from_records(nodes, edges)
 
 
@@ -53,7 +72,9 @@ def test_upsert_appends_new_rows_and_updates_known_ones_in_place() -> None:
 
 
 def test_filter_by_type_tier_and_owner() -> None:
-    g = GraphData.from_records([node("a", "character"), node("b", owner="Lyra"), node("c", tier="dormant")], [])
+    g = GraphData.from_records(
+        [node("a", "character"), node("b", owner="Lyra"), node("c", tier="dormant")], []
+    )
     assert filter_mask(g, GraphFilter(types=frozenset({"fact"}))).tolist() == [False, True, True]
     assert filter_mask(g, GraphFilter(tiers=frozenset({"long_term"}))).tolist() == [True, True, False]
     assert filter_mask(g, GraphFilter(owners=frozenset({"Lyra"}))).tolist() == [False, True, False]
@@ -73,7 +94,9 @@ def test_search_matches_title_or_text_case_insensitively() -> None:
 
 
 def test_lanes_put_objective_in_the_middle_and_each_owner_in_its_own_column() -> None:
-    g = GraphData.from_records([node("o1"), node("o2"), node("l1", owner="Lyra"), node("w1", owner="Wren")], [])
+    g = GraphData.from_records(
+        [node("o1"), node("o2"), node("l1", owner="Lyra"), node("w1", owner="Wren")], []
+    )
     pos = np.array([[0.0, 0.0], [1.0, 0.0], [0.2, 0.0], [0.4, 0.0]])
     x = (pos + lane_shift(pos, g.owner_idx, len(g.owners.names)))[:, 0]
     assert abs(x[:2].mean()) < 1e-9
@@ -108,8 +131,11 @@ def test_projection_and_picking_find_the_point_under_the_cursor() -> None:
 
 
 def test_the_scope_filter_keeps_the_memories_shared_as_chosen_even_after_an_update() -> None:
-    shared = [Node("p", "c", "fact", "p", {}, scope=Scope(kind="persona")), node("a"),
-              Node("w", "c", "fact", "w", {}, scope=Scope(kind="world"))]
+    shared = [
+        Node("p", "c", "fact", "p", {}, scope=Scope(kind="persona")),
+        node("a"),
+        Node("w", "c", "fact", "w", {}, scope=Scope(kind="world")),
+    ]
     g = GraphData.from_records(shared, [])
     assert filter_mask(g, GraphFilter(scopes=frozenset({"chat", "world"}))).tolist() == [False, True, True]
     g.upsert_nodes([Node("a", "c", "fact", "a", {}, scope=Scope(kind="persona"))])  # shared later

@@ -13,9 +13,12 @@ from bme_desktop.ui.views.placement import GroupPacking, arrange_groups
 def _spread(pos: np.ndarray, groups: np.ndarray) -> tuple[float, float]:
     """The RMS radius within groups, and the smallest distance between two group centres."""
     centres = np.array([pos[groups == g].mean(axis=0) for g in np.unique(groups)])
-    within = float(np.sqrt(np.mean([np.sum((pos[groups == g] - centres[g]) ** 2, axis=1).mean()
-                                    for g in np.unique(groups)])))
-    gaps = [np.linalg.norm(a - b) for i, a in enumerate(centres) for b in centres[i + 1:]]
+    within = float(
+        np.sqrt(
+            np.mean([np.sum((pos[groups == g] - centres[g]) ** 2, axis=1).mean() for g in np.unique(groups)])
+        )
+    )
+    gaps = [np.linalg.norm(a - b) for i, a in enumerate(centres) for b in centres[i + 1 :]]
     return within, float(min(gaps))
 
 

@@ -84,7 +84,8 @@ def test_forces_reach_the_layout_and_set_it_moving(link: LayoutLink) -> None:
 
 
 def test_hiding_the_view_cancels_the_runner_without_waiting_and_showing_it_again_resumes(
-        link: LayoutLink) -> None:
+    link: LayoutLink,
+) -> None:
     runner = link.runner
     assert runner is not None
     link.set_paused(True)  # the runner is mid-step (never started here): a join would block

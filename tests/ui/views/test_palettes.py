@@ -23,7 +23,12 @@ def closest(colours: list[str]) -> tuple[float, str, str]:
 
 
 def test_the_four_themes_are_checked() -> None:
-    assert {t.label for t in THEMES.values()} >= {"Crimson Synth", "Neon Cyan", "Amber Console", "Violet Haze"}
+    assert {t.label for t in THEMES.values()} >= {
+        "Crimson Synth",
+        "Neon Cyan",
+        "Amber Console",
+        "Violet Haze",
+    }
 
 
 @pytest.mark.parametrize("name", sorted(THEMES))
@@ -43,4 +48,4 @@ def test_community_colours_are_distinct(name: str) -> None:
     d, a, b = closest(palette)
     assert d >= MIN_COMMUNITY_DISTANCE, f"{name}: {a} and {b} are only {d:.3f} apart"
     assert all(contrast(c, theme.color("background")) >= MIN_CONTRAST for c in palette)
-    assert type_palette(theme)[:len(theme.nodes)] == [theme.node_color(t) for t in theme.nodes]
+    assert type_palette(theme)[: len(theme.nodes)] == [theme.node_color(t) for t in theme.nodes]

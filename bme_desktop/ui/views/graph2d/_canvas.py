@@ -38,8 +38,9 @@ class _Nodes(pg.ScatterPlotItem):  # type: ignore[misc]
 
 
 class GraphCanvas(pg.GraphicsView):  # type: ignore[misc]
-    def __init__(self, state: GraphState, theme: Theme, *, use_opengl: bool = False,
-                 parent: QWidget | None = None) -> None:
+    def __init__(
+        self, state: GraphState, theme: Theme, *, use_opengl: bool = False, parent: QWidget | None = None
+    ) -> None:
         super().__init__(parent)
         self.state = state
         if use_opengl:
@@ -57,7 +58,9 @@ class GraphCanvas(pg.GraphicsView):  # type: ignore[misc]
         self.sizes: FloatArray = np.zeros(0)
         self.reserved: list[QRectF] = []  # boxes labels keep clear (the legend), in viewport pixels
         self.clustered = False  # communities drawn apart: links between two of them draw muted
-        self.lane_names: list[str] | None = None  # point-of-view lanes on: each lane's heading, by owner index
+        self.lane_names: list[str] | None = (
+            None  # point-of-view lanes on: each lane's heading, by owner index
+        )
         self._label_timer = QTimer(self, singleShot=True, interval=80)
         self._label_timer.timeout.connect(self._update_labels)
         self.vb.sigRangeChanged.connect(lambda *_: self._label_timer.start())
@@ -125,8 +128,15 @@ class GraphCanvas(pg.GraphicsView):  # type: ignore[misc]
         self._refresh_edges()
         self._label_timer.start()
 
-    def _write_points(self, size: FloatArray, style: _style.NodeStyle, colour: IntArray, level: IntArray,
-                      ring: IntArray, shown: BoolArray) -> None:
+    def _write_points(
+        self,
+        size: FloatArray,
+        style: _style.NodeStyle,
+        colour: IntArray,
+        level: IntArray,
+        ring: IntArray,
+        shown: BoolArray,
+    ) -> None:
         """Write every point's style into the scatter in place. ``setData`` rebuilt the point
         array, mapped 10k pens and brushes through ``mkPen``/``mkBrush`` and keyed each point in
         the symbol atlas one by one (~100 ms of a theme switch, and of every hover, at 10k); here
@@ -139,8 +149,9 @@ class GraphCanvas(pg.GraphicsView):  # type: ignore[misc]
         data["x"], data["y"] = self.pos[:, 0], self.pos[:, 1]
         brushes, pens = style.brushes[colour, level], style.pens[ring]
         data["size"], data["pen"], data["brush"], data["visible"] = size, pens, brushes, shown
-        key = ((colour * _style.ALPHA_LEVELS.size + level) * style.pens.size + ring) * 256 \
-            + np.clip(size, 0, 255).astype(np.int64)
+        key = ((colour * _style.ALPHA_LEVELS.size + level) * style.pens.size + ring) * 256 + np.clip(
+            size, 0, 255
+        ).astype(np.int64)
         _unique, first, inverse = np.unique(key, return_index=True, return_inverse=True)
         symbol = scatter.opts["symbol"]
         coords = scatter.fragmentAtlas[[(symbol, size[r], pens[r], brushes[r]) for r in first.tolist()]]
@@ -196,8 +207,9 @@ class GraphCanvas(pg.GraphicsView):  # type: ignore[misc]
             return
         st, data = self.state, self.data
         if self.pos.shape[0] != data.n or data.n == 0:
-            self.labels.update([], np.zeros((0, 2)), np.zeros(0, bool), np.zeros(0), np.zeros(0, np.int64),
-                               np.zeros(0), [])
+            self.labels.update(
+                [], np.zeros((0, 2)), np.zeros(0, bool), np.zeros(0), np.zeros(0, np.int64), np.zeros(0), []
+            )
             return
         always: list[int] = []
         if 0 <= st.selected < data.n:
@@ -211,8 +223,17 @@ class GraphCanvas(pg.GraphicsView):  # type: ignore[misc]
             lit = np.flatnonzero(st.highlight)
             always.extend(lit[np.argsort(-self.sizes[lit], kind="stable")][:20].tolist())
         shown = self.shown()
-        self.labels.update(data.titles, self.pos, shown, self.sizes, np.array(always, np.int64), self.sizes,
-                           self._clusters(shown), self.reserved, self._lane_headings(shown))
+        self.labels.update(
+            data.titles,
+            self.pos,
+            shown,
+            self.sizes,
+            np.array(always, np.int64),
+            self.sizes,
+            self._clusters(shown),
+            self.reserved,
+            self._lane_headings(shown),
+        )
 
     def _lane_headings(self, shown: BoolArray) -> list[tuple[int, str, float, float, float]]:
         """(key, heading, x, top, bottom) of each point-of-view lane with a memory on screen: the
@@ -224,8 +245,15 @@ class GraphCanvas(pg.GraphicsView):  # type: ignore[misc]
         out = []
         for lane in np.unique(owner).tolist():
             x, y = pts[owner == lane, 0], pts[owner == lane, 1]
-            out.append((LANE_KEY + lane, names[lane] if lane < len(names) else "", float(np.median(x)),
-                        float(y.max()), float(y.min())))
+            out.append(
+                (
+                    LANE_KEY + lane,
+                    names[lane] if lane < len(names) else "",
+                    float(np.median(x)),
+                    float(y.max()),
+                    float(y.min()),
+                )
+            )
         return out
 
     def _clusters(self, shown: BoolArray) -> list[tuple[int, str, str, float, float, float]]:

@@ -52,9 +52,16 @@ def shorten(text: str, limit: int = MAX_CHARS) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def place(candidates: list[Candidate], sizes: list[tuple[float, float]], to_screen: tuple[float, float, float, float],
-          width: float, height: float, limit: int, reserved: list[QRectF] | None = None,
-          must: int = 0) -> list[tuple[int, QRectF]]:
+def place(
+    candidates: list[Candidate],
+    sizes: list[tuple[float, float]],
+    to_screen: tuple[float, float, float, float],
+    width: float,
+    height: float,
+    limit: int,
+    reserved: list[QRectF] | None = None,
+    must: int = 0,
+) -> list[tuple[int, QRectF]]:
     """Greedy placement: (candidate index, screen box) for those that fit, in candidate order.
 
     ``to_screen`` is (x0, sx, y0, sy): screen x = (x - x0) / sx, screen y = (y0 - y) / sy.
@@ -76,15 +83,25 @@ def place(candidates: list[Candidate], sizes: list[tuple[float, float]], to_scre
         if c.cluster >= 0 and c.row < 0:  # above its cluster, else below it, else over its middle
             bottom = (y0 - c.low) / sy
             spots: tuple[tuple[float, float], ...] = (
-                (px - w / 2, py - h - PAD), (px - w / 2, bottom + PAD), (px - w / 2, (py + bottom - h) / 2))
+                (px - w / 2, py - h - PAD),
+                (px - w / 2, bottom + PAD),
+                (px - w / 2, (py + bottom - h) / 2),
+            )
         else:
-            spots = ((px - w / 2, py + gap), (px - w / 2, py - gap - h), (px + gap, py - h / 2),
-                     (px - gap - w, py - h / 2))
+            spots = (
+                (px - w / 2, py + gap),
+                (px - w / 2, py - gap - h),
+                (px + gap, py - h / 2),
+                (px - gap - w, py - h / 2),
+            )
         for left, top in spots:
             box = QRectF(left, top, w, h)
             spaced = box.adjusted(-LABEL_GAP, -LABEL_GAP, LABEL_GAP, LABEL_GAP)
-            if bounds.contains(box) and not any(spaced.intersects(b) for _j, b in kept) \
-                    and not any(box.intersects(b) for b in blocked):
+            if (
+                bounds.contains(box)
+                and not any(spaced.intersects(b) for _j, b in kept)
+                and not any(box.intersects(b) for b in blocked)
+            ):
                 kept.append((i, box))
                 texts.add(c.text.casefold())
                 break
@@ -119,10 +136,18 @@ class LabelLayer:
         for item in self.items:
             item.fill = self._fill
 
-    def update(self, titles: list[str], pos: FloatArray, shown: BoolArray, prominence: FloatArray,
-               always: IntArray, sizes: FloatArray, clusters: list[tuple[int, str, str, float, float, float]],
-               reserved: list[QRectF] | None = None,
-               headings: list[tuple[int, str, float, float, float]] | None = None) -> None:
+    def update(
+        self,
+        titles: list[str],
+        pos: FloatArray,
+        shown: BoolArray,
+        prominence: FloatArray,
+        always: IntArray,
+        sizes: FloatArray,
+        clusters: list[tuple[int, str, str, float, float, float]],
+        reserved: list[QRectF] | None = None,
+        headings: list[tuple[int, str, float, float, float]] | None = None,
+    ) -> None:
         """``clusters``: (community, name, colour, x, top, bottom) of the communities worth naming,
         biggest first. ``headings``: (key, name, x, top, bottom) of groups named at any zoom before
         anything else, above them (the point-of-view lanes); ``key`` >= 0 and unlike any community."""
@@ -131,16 +156,25 @@ class LabelLayer:
         if width <= 1 or height <= 1 or rect.width() <= 0 or rect.height() <= 0 or pos.shape[0] != shown.size:
             self._show([], [], [])
             return
-        in_view = shown & (pos[:, 0] >= rect.left()) & (pos[:, 0] <= rect.right()) \
-            & (pos[:, 1] >= rect.top()) & (pos[:, 1] <= rect.bottom())
+        in_view = (
+            shown
+            & (pos[:, 0] >= rect.left())
+            & (pos[:, 0] <= rect.right())
+            & (pos[:, 1] >= rect.top())
+            & (pos[:, 1] <= rect.bottom())
+        )
         count = int(in_view.sum())
         candidates: list[Candidate] = []
         for key, name, x, y, low in headings or ():
             if rect.left() <= x <= rect.right():
-                candidates.append(Candidate(shorten(name, 36), x, min(y, rect.bottom()), 0.0, cluster=key, low=low))
+                candidates.append(
+                    Candidate(shorten(name, 36), x, min(y, rect.bottom()), 0.0, cluster=key, low=low)
+                )
         for row in always.tolist():
             if in_view[row]:
-                candidates.append(Candidate(shorten(titles[row]), pos[row, 0], pos[row, 1], sizes[row] / 2, row=row))
+                candidates.append(
+                    Candidate(shorten(titles[row]), pos[row, 0], pos[row, 1], sizes[row] / 2, row=row)
+                )
         must = len(candidates)
         crowded = count > NODE_LABELS_BELOW
         if crowded:
@@ -151,7 +185,9 @@ class LabelLayer:
         else:
             budget = MAX_LABELS * 3
         for row in top_n(prominence, in_view, budget).tolist():
-            candidates.append(Candidate(shorten(titles[row]), pos[row, 0], pos[row, 1], sizes[row] / 2, row=row))
+            candidates.append(
+                Candidate(shorten(titles[row]), pos[row, 0], pos[row, 1], sizes[row] / 2, row=row)
+            )
         seen: set[tuple[int, int]] = set()
         unique = []
         for c in candidates:
@@ -165,15 +201,30 @@ class LabelLayer:
             sizes_px.append((fm.horizontalAdvance(c.text) + 2 * PAD + 2, fm.height() + 2 * PAD + 1))
         sx, sy = rect.width() / width, rect.height() / height
         must = len({c.row for c in candidates[:must]})
-        kept = place(unique, sizes_px, (rect.left(), sx, rect.bottom(), sy), width, height,
-                     MAX_LABELS + MAX_CLUSTER_LABELS, reserved, must)
+        kept = place(
+            unique,
+            sizes_px,
+            (rect.left(), sx, rect.bottom(), sy),
+            width,
+            height,
+            MAX_LABELS + MAX_CLUSTER_LABELS,
+            reserved,
+            must,
+        )
         colours = {g: colour for g, _n, colour, _x, _y, _low in clusters}
         shown_labels = [(unique[i], box) for i, box in kept]
-        self._show(shown_labels, [colours.get(c.cluster, self._text) for c, _b in shown_labels],
-                   [(rect.left(), sx, rect.bottom(), sy)])
+        self._show(
+            shown_labels,
+            [colours.get(c.cluster, self._text) for c, _b in shown_labels],
+            [(rect.left(), sx, rect.bottom(), sy)],
+        )
 
-    def _show(self, labels: list[tuple[Candidate, QRectF]], colours: list[str],
-              transform: list[tuple[float, float, float, float]]) -> None:
+    def _show(
+        self,
+        labels: list[tuple[Candidate, QRectF]],
+        colours: list[str],
+        transform: list[tuple[float, float, float, float]],
+    ) -> None:
         self.boxes = [box for _c, box in labels]
         self.rows = np.array([c.row for c, _b in labels if c.row >= 0], dtype=np.int64)
         self.clusters = [c.cluster for c, _b in labels if c.row < 0]
@@ -184,6 +235,5 @@ class LabelLayer:
             item.setText(c.text)
             item.setPos(x0 + box.left() * sx, y0 - box.top() * sy)
             item.show()
-        for item in self.items[len(labels):]:
+        for item in self.items[len(labels) :]:
             item.hide()
-

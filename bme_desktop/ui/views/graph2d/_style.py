@@ -39,8 +39,12 @@ class NodeStyle:
         for t, colour in enumerate(colours):
             for a, alpha in enumerate(ALPHA_LEVELS):
                 self.brushes[t, a] = QBrush(qcolor(colour, float(alpha)))
-        rings = [QPen(Qt.PenStyle.NoPen), theme_pen(theme, "accent", 2.0),
-                 theme_pen(theme, "warning", 2.0), theme_pen(theme, "text", 2.5)]
+        rings = [
+            QPen(Qt.PenStyle.NoPen),
+            theme_pen(theme, "accent", 2.0),
+            theme_pen(theme, "warning", 2.0),
+            theme_pen(theme, "text", 2.5),
+        ]
         self.pens: ObjArray = np.empty(len(rings), dtype=object)
         for i, ring in enumerate(rings):
             self.pens[i] = ring

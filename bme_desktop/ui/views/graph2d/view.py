@@ -29,8 +29,14 @@ from ._canvas import GraphCanvas
 class Graph2DView(GraphPage):
     sigSelectionChanged = Signal(list)  # ids inside a Shift+drag rubber band
 
-    def __init__(self, context: AppContext, parent: QWidget | None = None, *,
-                 use_opengl: bool = False, source: GraphSource | None = None) -> None:
+    def __init__(
+        self,
+        context: AppContext,
+        parent: QWidget | None = None,
+        *,
+        use_opengl: bool = False,
+        source: GraphSource | None = None,
+    ) -> None:
         super().__init__(context, source, 2, parent)
         # Raster by default: on Mesa llvmpipe the GL paint engine measured ~3× slower (bench/render.py).
         self.opengl = bool(use_opengl) and opengl_available()
@@ -184,8 +190,11 @@ class Graph2DView(GraphPage):
         packed = self.packing is not None and self.packing.fits(data.n)
         shown = self.packing.apply(self.base) if packed else self.base  # type: ignore[union-attr]
         # lanes shift the communities as drawn apart (the raw layout is one dense core)
-        self.lane = lane_shift(shown, data.owner_idx, len(data.owners.names)) if self.lanes \
+        self.lane = (
+            lane_shift(shown, data.owner_idx, len(data.owners.names))
+            if self.lanes
             else np.zeros_like(self.base)
+        )
         self.shift = shown + self.lane - self.base
         clustered = self.packing is not None and not self.lanes
         self.canvas.lane_names = self._lane_names() if self.lanes else None
@@ -200,7 +209,9 @@ class Graph2DView(GraphPage):
 
     def _lane_names(self) -> list[str]:
         owners = self.state.data.owners.names
-        return [self.tr("Objective") if not owner else self.tr("{0}'s view").format(owner) for owner in owners]
+        return [
+            self.tr("Objective") if not owner else self.tr("{0}'s view").format(owner) for owner in owners
+        ]
 
     def _settled(self) -> None:
         if self.follow:
@@ -222,7 +233,7 @@ class Graph2DView(GraphPage):
         else:
             self.base[row] = (where.x() - self.shift[row, 0], where.y() - self.shift[row, 1])
         self.canvas.move(self.base + self.shift)
-        self.link.move([row], self.base[row:row + 1], pin=True)
+        self.link.move([row], self.base[row : row + 1], pin=True)
 
     def _rubber_band(self, rect: QRectF) -> None:
         rows = self.canvas.rows_in(rect.left(), rect.top(), rect.right(), rect.bottom())

@@ -26,8 +26,12 @@ def clustered(layout_pos: FloatArray, type_idx: IntArray, n_types: int) -> Float
         return np.zeros((0, 3))
     centres = sphere_points(n_types) * CLUSTER_RADIUS
     count = np.bincount(type_idx, minlength=n_types).astype(np.float64)
-    mean = np.stack([np.bincount(type_idx, weights=layout_pos[:, d], minlength=n_types) for d in range(3)],
-                    axis=1) / np.maximum(count, 1.0)[:, None]
+    mean = (
+        np.stack(
+            [np.bincount(type_idx, weights=layout_pos[:, d], minlength=n_types) for d in range(3)], axis=1
+        )
+        / np.maximum(count, 1.0)[:, None]
+    )
     local = layout_pos - mean[type_idx]
     sq = np.bincount(type_idx, weights=np.einsum("ij,ij->i", local, local), minlength=n_types)
     rms = np.sqrt(sq / np.maximum(count, 1.0))
@@ -37,7 +41,9 @@ def clustered(layout_pos: FloatArray, type_idx: IntArray, n_types: int) -> Float
     return centres[type_idx] + local * scale[type_idx, None]
 
 
-def project(points: FloatArray, mvp: npt.ArrayLike, width: float, height: float) -> tuple[FloatArray, npt.NDArray[np.bool_]]:
+def project(
+    points: FloatArray, mvp: npt.ArrayLike, width: float, height: float
+) -> tuple[FloatArray, npt.NDArray[np.bool_]]:
     """Screen positions (px, y down) of 3D points under a row-major 4×4 MVP, and which are in front."""
     m = np.asarray(mvp, dtype=np.float64).reshape(4, 4)
     homo = np.concatenate((points, np.ones((points.shape[0], 1))), axis=1) @ m.T
@@ -49,7 +55,9 @@ def project(points: FloatArray, mvp: npt.ArrayLike, width: float, height: float)
     return screen, front
 
 
-def pick(screen: FloatArray, usable: npt.NDArray[np.bool_], x: float, y: float, radius: FloatArray | float) -> int:
+def pick(
+    screen: FloatArray, usable: npt.NDArray[np.bool_], x: float, y: float, radius: FloatArray | float
+) -> int:
     """Index of the usable point nearest to (x, y) within ``radius`` px, or -1."""
     d = np.hypot(screen[:, 0] - x, screen[:, 1] - y) - radius
     d[~usable] = np.inf
@@ -62,14 +70,23 @@ def pick(screen: FloatArray, usable: npt.NDArray[np.bool_], x: float, y: float, 
 def depth_of(points: FloatArray, mvp: npt.ArrayLike) -> FloatArray:
     """Distance of each point in front of the camera (clip w; larger is farther, <= 0 behind)."""
     m = np.asarray(mvp, dtype=np.float64).reshape(4, 4)
-    return np.asarray(np.concatenate((points, np.ones((points.shape[0], 1))), axis=1) @ m[3], dtype=np.float64)
+    return np.asarray(
+        np.concatenate((points, np.ones((points.shape[0], 1))), axis=1) @ m[3], dtype=np.float64
+    )
 
 
 NAME_GAP = 3  # px between two names
 
 
-def name_spots(at: FloatArray, depth: FloatArray, named: npt.NDArray[np.bool_], sizes: IntArray,
-               blocked: list[tuple[int, int, int, int]], width: int, height: int) -> list[tuple[int, int] | None]:
+def name_spots(
+    at: FloatArray,
+    depth: FloatArray,
+    named: npt.NDArray[np.bool_],
+    sizes: IntArray,
+    blocked: list[tuple[int, int, int, int]],
+    width: int,
+    height: int,
+) -> list[tuple[int, int] | None]:
     """Where each cloud's name goes (top-left, px), or None: over its own cloud or never.
 
     ``at``: each cloud's centre on screen; ``depth``: its distance from the camera (nearest named

@@ -42,8 +42,9 @@ def _stable_rank(n: int) -> FloatArray:
     return ((rows * np.uint64(2654435761)) % np.uint64(2**32)).astype(np.float64) / 2.0**32
 
 
-def level_of_detail(size: F32, must: BoolArray, glow_budget: int = GLOW_BUDGET,
-                    dust_budget: int = DUST_BUDGET) -> tuple[IntArray, IntArray, float]:
+def level_of_detail(
+    size: F32, must: BoolArray, glow_budget: int = GLOW_BUDGET, dust_budget: int = DUST_BUDGET
+) -> tuple[IntArray, IntArray, float]:
     """Rows drawn as glows, rows drawn as dust, and the dust's alpha gain.
 
     Rows with size 0 are hidden. ``must`` rows (selected, highlighted, searched) are glows first,
@@ -99,8 +100,11 @@ class NebulaScene:
         self.glow.setData(pos=points[glow].astype(np.float32), color=colour[glow], size=glow_size * scale)
         dust_colour = colour[dust]
         dust_colour[:, 3] = np.clip(dust_colour[:, 3] * 0.8 * gain, 0.0, 1.0)
-        self.dust.setData(pos=points[dust].astype(np.float32), color=dust_colour,
-                          size=np.full(dust.size, DUST_SIZE, np.float32))
+        self.dust.setData(
+            pos=points[dust].astype(np.float32),
+            color=dust_colour,
+            size=np.full(dust.size, DUST_SIZE, np.float32),
+        )
 
     def move(self, points: FloatArray) -> None:
         """New positions for the same rows and styles."""

@@ -1,4 +1,5 @@
-"""GlowScatterItem: GLScatterPlotItem drawn as soft round glows with additive blending (and DustScatterItem: plain points).
+"""GlowScatterItem: GLScatterPlotItem drawn as soft round glows with additive blending (and DustScatterItem:
+plain points).
 
 Only the fragment shader differs from pyqtgraph's: a bright core fading out with a Gaussian,
 so overlapping memories add up into a nebula instead of hard discs. The program is compiled
@@ -26,7 +27,8 @@ _GLOW = """
     float a = clamp(glow * 0.75 + core * 0.6, 0.0, 1.0) * COLOR.a;
 """
 
-_FRAGMENT_CORE = """
+_FRAGMENT_CORE = (
+    """
 #ifdef GL_ES
 precision mediump float;
 #endif
@@ -34,22 +36,29 @@ in vec4 v_color;
 out vec4 fragColor;
 void main() {
     vec2 xy = (gl_PointCoord - 0.5) * 2.0;
-""" + _GLOW.replace("COLOR", "v_color") + """
+"""
+    + _GLOW.replace("COLOR", "v_color")
+    + """
     fragColor = vec4(min(v_color.rgb * (1.0 + core * 0.25), vec3(1.0)), a);
 }
 """
+)
 
-_FRAGMENT_LEGACY = """
+_FRAGMENT_LEGACY = (
+    """
 #ifdef GL_ES
 precision mediump float;
 #endif
 varying vec4 v_color;
 void main() {
     vec2 xy = (gl_PointCoord - 0.5) * 2.0;
-""" + _GLOW.replace("COLOR", "v_color") + """
+"""
+    + _GLOW.replace("COLOR", "v_color")
+    + """
     gl_FragColor = vec4(min(v_color.rgb * (1.0 + core * 0.25), vec3(1.0)), a);
 }
 """
+)
 
 _programs: dict[tuple[int, bool | None], tuple[Any, Any]] = {}
 
@@ -74,8 +83,12 @@ def _program(glow: bool | None) -> Any:
     elif glow:
         sources[GL.GL_FRAGMENT_SHADER] = _FRAGMENT_CORE if core else _FRAGMENT_LEGACY
     compiled = [shaders.compileShader([version, src], kind) for kind, src in sources.items()]
-    program = shaders.compileProgram(*compiled, validate=False)  # validation reflects the current GL state, not the program
-    for loc, name in enumerate(("a_position", "a_color", "a_size") if glow is not None else ("a_position", "a_color")):
+    program = shaders.compileProgram(
+        *compiled, validate=False
+    )  # validation reflects the current GL state, not the program
+    for loc, name in enumerate(
+        ("a_position", "a_color", "a_size") if glow is not None else ("a_position", "a_color")
+    ):
         GL.glBindAttribLocation(program, loc, name)
     GL.glLinkProgram(program)
     _programs[(id(group), glow)] = (group, program)
@@ -86,8 +99,12 @@ def _program(glow: bool | None) -> Any:
 # a weighted average of the colours drawn on it, so however many memories pile up, a dense
 # cluster saturates to its own hue and never blows out to white (additive blending summed 9k
 # glows into a white disc). No depth test: sprites are soft and order does not matter much.
-BLEND_OVER = {GL.GL_DEPTH_TEST: False, GL.GL_BLEND: True, GL.GL_CULL_FACE: False,
-              "glBlendFuncSeparate": (GL.GL_SRC_ALPHA, GL.GL_ONE_MINUS_SRC_ALPHA, GL.GL_ONE, GL.GL_ONE_MINUS_SRC_ALPHA)}
+BLEND_OVER = {
+    GL.GL_DEPTH_TEST: False,
+    GL.GL_BLEND: True,
+    GL.GL_CULL_FACE: False,
+    "glBlendFuncSeparate": (GL.GL_SRC_ALPHA, GL.GL_ONE_MINUS_SRC_ALPHA, GL.GL_ONE, GL.GL_ONE_MINUS_SRC_ALPHA),
+}
 
 
 class GlowScatterItem(_GlScatter):  # type: ignore[misc]

@@ -1,6 +1,7 @@
 """NebulaView: memories as glowing sprites, one cloud per type on a sphere, slowly turning.
 
-Same API as the 2D view (:class:`GraphPage`), plus ``set_rotating``. Short-term memories glow dimmer, dormant and archived ones
+Same API as the 2D view (:class:`GraphPage`), plus ``set_rotating``. Short-term memories glow dimmer, dormant
+and archived ones
 are hidden; size follows importance. Left-drag rotates (auto-rotation pauses while the mouse
 is down), wheel zooms, a click picks the nearest sprite on screen. Without OpenGL the page
 shows a placeholder message instead.
@@ -84,8 +85,14 @@ class _GLView(gl.GLViewWidget):  # type: ignore[misc]
 
 
 class NebulaView(GraphPage):
-    def __init__(self, context: AppContext, parent: QWidget | None = None, *,
-                 source: GraphSource | None = None, rotate: bool = True) -> None:
+    def __init__(
+        self,
+        context: AppContext,
+        parent: QWidget | None = None,
+        *,
+        source: GraphSource | None = None,
+        rotate: bool = True,
+    ) -> None:
         super().__init__(context, source, 3, parent)
         self.problem = opengl_problem()
         self.live = not self.problem
@@ -105,8 +112,13 @@ class NebulaView(GraphPage):
         self.glview.setCameraPosition(distance=34.0, elevation=20.0, azimuth=35.0)
         self.scene = NebulaScene(self.glview)
         # the links of the selection and of the hovered memory (others would be a hairball)
-        self.links = LinkLines(pos=np.zeros((0, 3), np.float32), mode="lines", width=1.0,
-                                       antialias=False, glOptions="translucent")  # wide or smooth lines are invalid in core GL
+        self.links = LinkLines(
+            pos=np.zeros((0, 3), np.float32),
+            mode="lines",
+            width=1.0,
+            antialias=False,
+            glOptions="translucent",
+        )  # wide or smooth lines are invalid in core GL
         self.links.setVisible(False)  # (pyqtgraph cannot draw an empty line item)
         self.glview.addItem(self.links)
         self.link_rows: IntArray = np.zeros(0, np.int64)
@@ -158,23 +170,33 @@ class NebulaView(GraphPage):
             return
         self.theme = theme
         self.glview.setBackgroundColor(tuple(round(c * 255) for c in gl_clear_color(theme)))
-        self._palettes = {mode: np.array([to_rgb(c) for c in palette], dtype=np.float32) / 255.0
-                          for mode, palette in ((BY_COMMUNITY, community_palette(theme)), ("type", type_palette(theme)))}
+        self._palettes = {
+            mode: np.array([to_rgb(c) for c in palette], dtype=np.float32) / 255.0
+            for mode, palette in ((BY_COMMUNITY, community_palette(theme)), ("type", type_palette(theme)))
+        }
         self._rgb = self._palettes["type"]
         self.legend.restyle(theme)
         for tag in self.cluster_tags:
-            tag.setStyleSheet(f"background: {rgba(theme.color('background'), 0.55)}; color: {theme.color('text')};"
-                              " border-radius: 3px; padding: 1px 4px; font-weight: 600;")
+            tag.setStyleSheet(
+                f"background: {rgba(theme.color('background'), 0.55)}; color: {theme.color('text')};"
+                " border-radius: 3px; padding: 1px 4px; font-weight: 600;"
+            )
         for tag in self.tags.values():
-            tag.setStyleSheet(f"background: {rgba(theme.color('background'), 0.75)}; color: {theme.color('text')};"
-                              f" border: 1px solid {theme.color('border')}; border-radius: 3px; padding: 1px 4px;")
-        self._selected_rgb = np.array(to_rgb(mix(theme.node_color("event"), theme.color("text"), 0.8)),
-                                      dtype=np.float32) / 255.0
+            tag.setStyleSheet(
+                f"background: {rgba(theme.color('background'), 0.75)}; color: {theme.color('text')};"
+                f" border: 1px solid {theme.color('border')}; border-radius: 3px; padding: 1px 4px;"
+            )
+        self._selected_rgb = (
+            np.array(to_rgb(mix(theme.node_color("event"), theme.color("text"), 0.8)), dtype=np.float32)
+            / 255.0
+        )
         self._restyle()
 
     def screen_pos_of(self, row: int) -> QPointF:
         """Where a node's sprite centre is in widget pixels (for tests and tooltips)."""
-        screen, _front = project(self.points[row:row + 1], self._mvp(), self.glview.width(), self.glview.height())
+        screen, _front = project(
+            self.points[row : row + 1], self._mvp(), self.glview.width(), self.glview.height()
+        )
         return QPointF(float(screen[0, 0]), float(screen[0, 1]))
 
     # structure -----------------------------------------------------------------------------
@@ -301,8 +323,16 @@ class NebulaView(GraphPage):
             shown = st.shown()
             k = COMMUNITY_COLOURS + 1
             count = np.bincount(self.cloud[shown], minlength=k).astype(np.float64)
-            centres = np.stack([np.bincount(self.cloud[shown], weights=self.points[shown, d], minlength=k)
-                                for d in range(3)], axis=1) / np.maximum(count, 1.0)[:, None]
+            centres = (
+                np.stack(
+                    [
+                        np.bincount(self.cloud[shown], weights=self.points[shown, d], minlength=k)
+                        for d in range(3)
+                    ],
+                    axis=1,
+                )
+                / np.maximum(count, 1.0)[:, None]
+            )
             present = np.flatnonzero(count > 0)
             mvp = self._mvp()
             at, _front = project(centres[present], mvp, self.glview.width(), self.glview.height())
@@ -314,14 +344,19 @@ class NebulaView(GraphPage):
                     continue
                 tag = self.cluster_tags[len(tags)]
                 name = comm.names[g]
-                tag.setText(name if len(name) <= CLOUD_NAME_CHARS else name[:CLOUD_NAME_CHARS - 1].rstrip() + "…")
+                tag.setText(
+                    name if len(name) <= CLOUD_NAME_CHARS else name[: CLOUD_NAME_CHARS - 1].rstrip() + "…"
+                )
                 tag.adjustSize()
                 tag.setProperty("group", int(g))
                 tags.append(tag)
                 named[i] = True
                 sizes[i] = (tag.width(), tag.height())
-            blocked = [(w.x(), w.y(), w.width(), w.height()) for w in (self.legend, *self.tags.values())
-                       if w.isVisible()]  # the legend and the selected and hovered memories' names
+            blocked = [
+                (w.x(), w.y(), w.width(), w.height())
+                for w in (self.legend, *self.tags.values())
+                if w.isVisible()
+            ]  # the legend and the selected and hovered memories' names
             spots = name_spots(at, depth, named, sizes, blocked, self.width(), self.height())
             for tag, spot in zip(tags, (s for s, on in zip(spots, named, strict=True) if on), strict=True):
                 if spot is None:  # no free place over its own cloud: better unnamed than misplaced
@@ -329,7 +364,7 @@ class NebulaView(GraphPage):
                 else:
                     tag.move(*spot)
                     tag.show()
-        for tag in self.cluster_tags[len(tags):]:
+        for tag in self.cluster_tags[len(tags) :]:
             tag.hide()
 
     def _place_tags(self) -> None:
@@ -342,7 +377,7 @@ class NebulaView(GraphPage):
                 tag.hide()
                 continue
             title = data.titles[row]
-            tag.setText(title if len(title) <= LABEL_CHARS else title[:LABEL_CHARS - 1] + "…")
+            tag.setText(title if len(title) <= LABEL_CHARS else title[: LABEL_CHARS - 1] + "…")
             tag.adjustSize()
             at = self.screen_pos_of(row)
             x = int(min(max(at.x() - tag.width() / 2, 2), self.width() - tag.width() - 2))
@@ -367,12 +402,17 @@ class NebulaView(GraphPage):
         if row < 0:
             QToolTip.hideText()
         else:
-            QToolTip.showText(self.glview.mapToGlobal(QPoint(int(x), int(y))), self.state.tooltip(row), self.glview)
+            QToolTip.showText(
+                self.glview.mapToGlobal(QPoint(int(x), int(y))), self.state.tooltip(row), self.glview
+            )
 
     # mouse and motion ----------------------------------------------------------------------
     def _mvp(self) -> FloatArray:
         w, h = self.glview.width(), self.glview.height()
-        m = self.glview.projectionMatrix(self.glview.shifted_region(w, h), (0, 0, w, h)) * self.glview.viewMatrix()
+        m = (
+            self.glview.projectionMatrix(self.glview.shifted_region(w, h), (0, 0, w, h))
+            * self.glview.viewMatrix()
+        )
         return np.array(m.data(), dtype=np.float64).reshape(4, 4).T
 
     def node_at(self, x: float, y: float) -> int:
