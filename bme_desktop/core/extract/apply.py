@@ -20,16 +20,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from sqlalchemy import select
-
 from .. import editing, merging
 from ..errors import NotFound, ValidationError
 from ..lorebook import is_read_only
 from ..model import Edge, Node, Scope
 from ..schema import NODE_TYPES, RELATIONS, node_title
 from ..scopes import ChatScope, assign_kind
-from ..store import tables as t
-from ..store.rows import row_to_edge
 from ..store.unit_of_work import UnitOfWork
 from . import entities, matching
 from .cues import fact_cue
@@ -138,21 +134,8 @@ class _Applier:
             self.report.dropped.append(f"link {relation}: not a valid link")
             return
         value = RELATIONS[relation].default_strength if strength is None else float(strength)
-        row = (
-            self.uow.conn.execute(
-                select(t.edges).where(
-                    t.edges.c.from_id == a,
-                    t.edges.c.to_id == b,
-                    t.edges.c.relation == relation,
-                    t.edges.c.deleted_at.is_(None),
-                    t.edges.c.valid_until.is_(None),
-                )
-            )
-            .mappings()
-            .first()
-        )
-        if row is not None:
-            edge = row_to_edge(row, self.chat_id)
+        edge = self.uow.read.valid_edge_between(self.chat_id, a, b, relation)
+        if edge is not None:
             if value > edge.strength:
                 self.uow.put_edge(replace(edge, strength=value, updated_at=self.uow.now))
             return

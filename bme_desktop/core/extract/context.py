@@ -7,15 +7,11 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from typing import Any
-
-from sqlalchemy import RowMapping, or_, select
 
 from ..model import Node
 from ..schema import node_text
-from ..store import tables as t
+from ..store.live_nodes import LiveFilter, live_node_keys, newest_by_source
 from ..store.reader import Reader
-from ..store.rows import row_to_node
 from .cleaning import PreparedMessage
 from .story import MISTAKEN, OPEN, PROMISED, UNSURE, OpenItem
 from .textutil import clip
@@ -40,16 +36,13 @@ def graph_context(
     ctx = GraphContext()
     if pk is None:
         return ctx
-    live = [t.nodes.c.chat_pk == pk, t.nodes.c.deleted_at.is_(None), t.nodes.c.tier != "archived"]
-    picked: dict[str, RowMapping] = {}
+    picked: dict[str, Node] = {}
     text = " ".join(m.text for m in prepared).lower()
     if names:
-        for row in _first(
-            reader,
-            [*live, t.nodes.c.type.in_(("character", "location")), t.nodes.c.title.in_(names)],
-            MAX_MEMORIES,
+        for node in _first(
+            reader, chat_id, pk, LiveFilter(types=("character", "location"), titles=names), MAX_MEMORIES
         ):
-            picked.setdefault(row["id"], row)
+            picked.setdefault(node.id, node)
     # a plural probes by its singular ("mushrooms" finds "mushroom stew"): the memory a new
     # statement revises or replaces is often worded in the other number
     probes = sorted(
@@ -60,14 +53,9 @@ def graph_context(
         key=lambda w: (-len(w), w),
     )[:8]
     if probes and len(picked) < MAX_MEMORIES:
-        for row in _first(
-            reader,
-            [*live, or_(*(t.nodes.c.search_text.like(f"%{p}%") for p in probes))],
-            MAX_MEMORIES - len(picked),
-        ):
-            picked.setdefault(row["id"], row)
-    for n, picked_row in enumerate(picked.values(), start=1):
-        node = row_to_node(picked_row, chat_id)
+        for node in _first(reader, chat_id, pk, LiveFilter(words=probes), MAX_MEMORIES - len(picked)):
+            picked.setdefault(node.id, node)
+    for n, node in enumerate(picked.values(), start=1):
         label = f"G{n}"
         ctx.labels[label] = node.id
         ctx.memories.append(
@@ -83,25 +71,15 @@ def graph_context(
     return ctx
 
 
-def _first(reader: Reader, cond: list[Any], limit: int) -> list[RowMapping]:
+def _first(reader: Reader, chat_id: str, pk: int, found: LiveFilter, limit: int) -> list[Node]:
     """The ``limit`` most important matching memories, most recently updated first among
     equals, then by first source message, type and title: the same graph gives the same
     labels on SQLite and PostgreSQL (an SQL LIMIT over ties keeps whichever rows the scan met)."""
-    c = t.nodes.c
-    keys = [
-        tuple(k)
-        for k in reader.conn.execute(
-            select(c.id, c.importance, c.updated_at, c.src_min, c.type, c.title).where(*cond)
-        )
-    ]
+    keys = live_node_keys(reader, pk, found)
     keys.sort(key=lambda k: (-k[1], -k[2], (1 << 30) if k[3] is None else k[3], k[4], k[5], k[0]))
     ids = [k[0] for k in keys[:limit]]
-    rows = (
-        {r["id"]: r for r in reader.conn.execute(select(t.nodes).where(c.id.in_(ids))).mappings()}
-        if ids
-        else {}
-    )
-    return [rows[i] for i in ids if i in rows]
+    nodes = {n.id: n for n in reader.nodes_by_ids(chat_id, ids)} if ids else {}
+    return [nodes[i] for i in ids if i in nodes]
 
 
 def messages_json(prepared: list[PreparedMessage]) -> str:
@@ -126,18 +104,9 @@ def open_story_items(reader: Reader, chat_id: str) -> tuple[list[OpenItem], dict
     pk = reader.chat_pk(chat_id)
     if pk is None:
         return [], {}
-    rows = reader.conn.execute(
-        select(t.nodes)
-        .where(
-            t.nodes.c.chat_pk == pk,
-            t.nodes.c.deleted_at.is_(None),
-            t.nodes.c.tier != "archived",
-            t.nodes.c.type.in_(("thread", "pov_memory")),
-        )
-        .order_by(t.nodes.c.src_min.desc(), t.nodes.c.title.desc())
-        .limit(MAX_OPEN_ITEMS * 4)
-    ).mappings()
-    nodes = [row_to_node(r, chat_id) for r in rows]
+    nodes = newest_by_source(
+        reader, chat_id, pk, LiveFilter(types=("thread", "pov_memory")), MAX_OPEN_ITEMS * 4
+    )
     items: list[tuple[tuple[int, str, str], Node]] = []
     for node in nodes:
         status = node.fields.get("status" if node.type == "thread" else "certainty", "").strip().lower()

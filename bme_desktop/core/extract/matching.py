@@ -9,14 +9,11 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import String, cast, or_, select
-
 from ..lorebook import is_read_only, lore_of
 from ..model import Node, Scope
 from ..schema import NODE_TYPES, node_text
 from ..scopes import fold
-from ..store import tables as t
-from ..store.rows import row_to_node
+from ..store.live_nodes import LiveFilter, has_lorebook_fact, live_node_keys, live_nodes
 from ..store.unit_of_work import UnitOfWork
 from ..worldinfo import is_regex_key
 from . import entities
@@ -88,19 +85,12 @@ def candidates(
     probes = sorted(set(_PROBE.findall(text.lower())), key=lambda w: (-len(w), w))[:6]
     if not probes:
         return []
-    cond = [
-        t.nodes.c.chat_pk == pk,
-        t.nodes.c.type.in_(types),
-        t.nodes.c.deleted_at.is_(None),
-        t.nodes.c.tier != "archived",
-        or_(*(t.nodes.c.search_text.like(f"%{p}%") for p in probes)),
-    ]
-    if since is not None:
-        cond.append(t.nodes.c.src_min >= since)
     # The newest MAX_CANDIDATES by first source message, with every memory tied at the cut: a
     # plain LIMIT would keep whichever rows the backend's scan met first (insertion order on
     # SQLite, where updates moved them on PostgreSQL), so the match would depend on the backend.
-    found = [(str(i), s) for i, s in uow.conn.execute(select(t.nodes.c.id, t.nodes.c.src_min).where(*cond))]
+    found = [
+        (str(k[0]), k[3]) for k in live_node_keys(uow.read, pk, LiveFilter(types, words=probes, since=since))
+    ]
     if len(found) > MAX_CANDIDATES:
         first = sorted((-1 if s is None else s for _, s in found), reverse=True)[MAX_CANDIDATES - 1]
         found = [(i, s) for i, s in found if (-1 if s is None else s) >= first]
@@ -113,21 +103,9 @@ def same_name(uow: UnitOfWork, chat_id: str, types: tuple[str, ...], name: str, 
     scope; types earlier in the tuple win. The title of a character or place is its name."""
     pk = uow.read.require_chat_pk(chat_id)
     wanted = name.strip().lower()
-    # search_text starts with the title lower-cased by Python: SQL lower() folds only ASCII on
-    # SQLite and by the server's locale on PostgreSQL ("Élodie" would match on one only).
-    prefix = wanted.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-    rows = uow.conn.execute(
-        select(t.nodes).where(
-            t.nodes.c.chat_pk == pk,
-            t.nodes.c.type.in_(types),
-            t.nodes.c.deleted_at.is_(None),
-            t.nodes.c.tier != "archived",
-            t.nodes.c.search_text.like(prefix + " %", escape="\\"),
-        )
-    ).mappings()
     found = [
         n
-        for n in (row_to_node(r, chat_id) for r in rows)
+        for n in live_nodes(uow.read, chat_id, pk, LiveFilter(types, name=wanted))
         if n.fields.get("name", n.title).strip().lower() == wanted
         and (n.scope.layer, n.scope.owner) == (scope.layer, scope.owner)
     ]
@@ -138,16 +116,7 @@ def same_name(uow: UnitOfWork, chat_id: str, types: tuple[str, ...], name: str, 
 
 def _by_ids(uow: UnitOfWork, chat_id: str, type_id: str, ids: list[str], since: int | None) -> list[Node]:
     pk = uow.read.require_chat_pk(chat_id)
-    cond = [
-        t.nodes.c.chat_pk == pk,
-        t.nodes.c.id.in_(ids),
-        t.nodes.c.type == type_id,
-        t.nodes.c.deleted_at.is_(None),
-        t.nodes.c.tier != "archived",
-    ]
-    if since is not None:
-        cond.append(t.nodes.c.src_min >= since)
-    return [row_to_node(r, chat_id) for r in uow.conn.execute(select(t.nodes).where(*cond)).mappings()]
+    return live_nodes(uow.read, chat_id, pk, LiveFilter((type_id,), ids=ids, since=since))
 
 
 def names_in(text: str, names: Sequence[str]) -> frozenset[str]:
@@ -218,21 +187,7 @@ def has_lore(uow: UnitOfWork, chat_id: str) -> bool:
     """Whether SillyTavern's lorebook gave this chat any memory (one query; an extraction batch
     asks once, so a chat without a lorebook pays nothing more per proposal)."""
     pk = uow.read.chat_pk(chat_id)
-    n = t.nodes.c
-    return (
-        pk is not None
-        and uow.conn.execute(
-            select(n.id)
-            .where(
-                n.chat_pk == pk,
-                n.deleted_at.is_(None),
-                n.type == "fact",
-                cast(n.flags, String).like('%"lorebook"%sillytavern%'),
-            )
-            .limit(1)
-        ).first()
-        is not None
-    )
+    return pk is not None and has_lorebook_fact(uow.read, pk)
 
 
 def lore_match(uow: UnitOfWork, chat_id: str, type_id: str, fields: dict[str, str]) -> Node | None:
@@ -306,17 +261,7 @@ class EntityMatch:
 def entity_nodes(uow: UnitOfWork, chat_id: str) -> list[Node]:
     """The chat's live, unarchived characters and places (read once per batch by the applier)."""
     pk = uow.read.require_chat_pk(chat_id)
-    rows = uow.conn.execute(
-        select(t.nodes)
-        .where(
-            t.nodes.c.chat_pk == pk,
-            t.nodes.c.type.in_(ENTITY_TYPES),
-            t.nodes.c.deleted_at.is_(None),
-            t.nodes.c.tier != "archived",
-        )
-        .limit(MAX_ENTITIES)
-    ).mappings()
-    return [row_to_node(r, chat_id) for r in rows]
+    return live_nodes(uow.read, chat_id, pk, LiveFilter(ENTITY_TYPES), limit=MAX_ENTITIES)
 
 
 def _in_scope(nodes: list[Node], scope: Scope) -> list[Node]:

@@ -27,15 +27,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from sqlalchemy import select
 
 from ..index.vector_index import normalise_rows
 from ..index.vector_store import text_hash
 from ..model import Node
 from ..recall.documents import embed_text
 from ..schema import NODE_TYPES, node_text, node_title
-from ..store import tables as t
-from ..store.rows import row_to_node
+from ..store.live_nodes import LiveFilter, live_nodes
 from .operations import NodeOp, Plan
 from .textutil import overlap, term_set
 
@@ -193,17 +191,8 @@ def _comparable(r: Reader, chat_id: str, ops: list[NodeOp]) -> list[Node]:
     found: list[Node] = []
     for type_id in sorted({op.type for op in ops}):
         sinces = [similarity_since(op) for op in ops if op.type == type_id]
-        cond = [
-            t.nodes.c.chat_pk == pk,
-            t.nodes.c.type == type_id,
-            t.nodes.c.deleted_at.is_(None),
-            t.nodes.c.tier != "archived",
-        ]
-        if None not in sinces:
-            cond.append(t.nodes.c.src_min >= min(s for s in sinces if s is not None))
-        found += [
-            row_to_node(row, chat_id) for row in r.conn.execute(select(t.nodes).where(*cond)).mappings()
-        ]
+        since = None if None in sinces else min(s for s in sinces if s is not None)
+        found += live_nodes(r, chat_id, pk, LiveFilter((type_id,), since=since))
     return found
 
 
