@@ -103,7 +103,8 @@ def lorebook_badge() -> str:
 
 
 def step_label(action: str) -> str | None:
-    """The Edit menu's name for an undoable step (``HistorySteps``), None for one it cannot name."""
+    """The Edit menu's name for an undoable edit (``HistorySteps``); None for any other step (a
+    maintenance task or a story operation is named by its Actions row)."""
     name, _, count = action.partition(" (")
     labels = {
         "create_node": QCoreApplication.translate("Labels", "New memory"),
@@ -121,18 +122,6 @@ def step_label(action: str) -> str | None:
         "review.approve": QCoreApplication.translate("Labels", "Approve"),
         "review.reject": QCoreApplication.translate("Labels", "Reject"),
         "review.reopen": QCoreApplication.translate("Labels", "Back to review"),
-        "rebuild": QCoreApplication.translate("Labels", "Rebuild graph"),
-        "reextract": QCoreApplication.translate("Labels", "Re-extract"),
-        "extract_pending": QCoreApplication.translate("Labels", "Extract now"),
-        "rebuild_summaries": QCoreApplication.translate("Labels", "Rebuild summaries"),
-        "consolidate": QCoreApplication.translate("Labels", "Consolidate"),
-        "compress": QCoreApplication.translate("Labels", "Compress"),
-        "fold": QCoreApplication.translate("Labels", "Fold summaries"),
-        "summarize": QCoreApplication.translate("Labels", "Summarize"),
-        "reflect": QCoreApplication.translate("Labels", "Reflect"),
-        "persona": QCoreApplication.translate("Labels", "Update persona"),
-        "upkeep": QCoreApplication.translate("Labels", "Upkeep"),
-        "evolve": QCoreApplication.translate("Labels", "Evolve"),
     }
     label = labels.get(name)
     if label is None:

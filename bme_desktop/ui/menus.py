@@ -17,9 +17,14 @@ from ..core.service import MemoryService
 from .i18n import Texts
 from .labels import step_label
 from .lifetime import on_release, subscribe
+from .panels.actions import ACTIONS
+from .panels.actions_ops import OPERATION_ACTIONS
 
 if TYPE_CHECKING:
     from .main_window import MainWindow
+
+
+TASK_TITLES = {spec.key: spec.title for spec in (*ACTIONS, *OPERATION_ACTIONS)}
 
 
 @dataclass
@@ -62,8 +67,14 @@ def build_menus(window: MainWindow) -> Menus:
     edit_menu = menu(bar, lambda: QCoreApplication.translate("Menus", "&Edit"))
     steps = HistorySteps(None, None)  # what Undo and Redo would step over in the open chat
 
+    def named(action: str | None) -> str | None:
+        if action is None:
+            return None
+        task = TASK_TITLES.get(action)  # a maintenance task or story operation: its Actions row's name
+        return task() if task is not None else step_label(action)
+
     def undo_text() -> str:
-        label = None if steps.undo is None else step_label(steps.undo)
+        label = named(steps.undo)
         return (
             QCoreApplication.translate("Menus", "Undo")
             if label is None
@@ -71,7 +82,7 @@ def build_menus(window: MainWindow) -> Menus:
         )
 
     def redo_text() -> str:
-        label = None if steps.redo is None else step_label(steps.redo)
+        label = named(steps.redo)
         return (
             QCoreApplication.translate("Menus", "Redo")
             if label is None

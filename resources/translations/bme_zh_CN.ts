@@ -1953,139 +1953,79 @@ Type {0} to confirm:</source>
         <translation>世界书</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/labels.py" line="109"/>
+        <location filename="../../bme_desktop/ui/labels.py" line="110"/>
         <source>New memory</source>
         <translation>新建记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/labels.py" line="110"/>
+        <location filename="../../bme_desktop/ui/labels.py" line="111"/>
         <source>Edit</source>
         <translation>编辑</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/labels.py" line="111"/>
+        <location filename="../../bme_desktop/ui/labels.py" line="112"/>
         <source>Scope change</source>
         <translation>更改范围</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/labels.py" line="112"/>
+        <location filename="../../bme_desktop/ui/labels.py" line="113"/>
         <source>World Info import</source>
         <translation>导入世界书</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/labels.py" line="113"/>
+        <location filename="../../bme_desktop/ui/labels.py" line="114"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/labels.py" line="114"/>
+        <location filename="../../bme_desktop/ui/labels.py" line="115"/>
         <source>Restore</source>
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/labels.py" line="115"/>
+        <location filename="../../bme_desktop/ui/labels.py" line="116"/>
         <source>Link</source>
         <translation>关联</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/labels.py" line="116"/>
+        <location filename="../../bme_desktop/ui/labels.py" line="117"/>
         <source>Unlink</source>
         <translation>取消关联</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/labels.py" line="117"/>
+        <location filename="../../bme_desktop/ui/labels.py" line="118"/>
         <source>Merge</source>
         <translation>合并</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/labels.py" line="118"/>
+        <location filename="../../bme_desktop/ui/labels.py" line="119"/>
         <source>Wake</source>
         <translation>唤醒</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/labels.py" line="119"/>
+        <location filename="../../bme_desktop/ui/labels.py" line="120"/>
         <source>Trait rejected</source>
         <translation>拒绝特征</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/labels.py" line="120"/>
+        <location filename="../../bme_desktop/ui/labels.py" line="121"/>
         <source>Trait restored</source>
         <translation>恢复特征</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/labels.py" line="121"/>
+        <location filename="../../bme_desktop/ui/labels.py" line="122"/>
         <source>Approve</source>
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/labels.py" line="122"/>
+        <location filename="../../bme_desktop/ui/labels.py" line="123"/>
         <source>Reject</source>
         <translation>驳回</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/labels.py" line="123"/>
+        <location filename="../../bme_desktop/ui/labels.py" line="124"/>
         <source>Back to review</source>
         <translation>退回审核</translation>
-    </message>
-    <message>
-        <location filename="../../bme_desktop/ui/labels.py" line="124"/>
-        <source>Rebuild graph</source>
-        <translation>重建图谱</translation>
-    </message>
-    <message>
-        <location filename="../../bme_desktop/ui/labels.py" line="125"/>
-        <source>Re-extract</source>
-        <translation>重新提取</translation>
-    </message>
-    <message>
-        <location filename="../../bme_desktop/ui/labels.py" line="126"/>
-        <source>Extract now</source>
-        <translation>立即提取</translation>
-    </message>
-    <message>
-        <location filename="../../bme_desktop/ui/labels.py" line="127"/>
-        <source>Rebuild summaries</source>
-        <translation>重建摘要</translation>
-    </message>
-    <message>
-        <location filename="../../bme_desktop/ui/labels.py" line="128"/>
-        <source>Consolidate</source>
-        <translation>合并去重</translation>
-    </message>
-    <message>
-        <location filename="../../bme_desktop/ui/labels.py" line="129"/>
-        <source>Compress</source>
-        <translation>压缩</translation>
-    </message>
-    <message>
-        <location filename="../../bme_desktop/ui/labels.py" line="130"/>
-        <source>Fold summaries</source>
-        <translation>折叠摘要</translation>
-    </message>
-    <message>
-        <location filename="../../bme_desktop/ui/labels.py" line="131"/>
-        <source>Summarize</source>
-        <translation>总结</translation>
-    </message>
-    <message>
-        <location filename="../../bme_desktop/ui/labels.py" line="132"/>
-        <source>Reflect</source>
-        <translation>反思</translation>
-    </message>
-    <message>
-        <location filename="../../bme_desktop/ui/labels.py" line="133"/>
-        <source>Update persona</source>
-        <translation>更新用户画像</translation>
-    </message>
-    <message>
-        <location filename="../../bme_desktop/ui/labels.py" line="134"/>
-        <source>Upkeep</source>
-        <translation>维护</translation>
-    </message>
-    <message>
-        <location filename="../../bme_desktop/ui/labels.py" line="135"/>
-        <source>Evolve</source>
-        <translation>演化</translation>
     </message>
     <message>
         <location filename="../../bme_desktop/ui/labels.py" line="54"/>
@@ -2651,133 +2591,133 @@ Type {0} to confirm:</source>
 <context>
     <name>Menus</name>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="51"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="56"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="52"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="57"/>
         <source>Show data folder</source>
         <translation>显示数据文件夹</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="54"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="59"/>
         <source>Open another data folder…</source>
         <translation>打开其他数据文件夹…</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="58"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="63"/>
         <source>Quit</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="62"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="67"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="68"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="79"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="70"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="81"/>
         <source>Undo {0}</source>
         <translation>撤销{0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="76"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="87"/>
         <source>Redo</source>
         <translation>重做</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="78"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="89"/>
         <source>Redo {0}</source>
         <translation>重做{0}</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="136"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="147"/>
         <source>Nothing to undo.</source>
         <translation>没有可撤销的操作。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="137"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="148"/>
         <source>Undone.</source>
         <translation>已撤销。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="140"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="151"/>
         <source>Nothing to redo.</source>
         <translation>没有可重做的操作。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="141"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="152"/>
         <source>Redone.</source>
         <translation>已重做。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="149"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="160"/>
         <source>A maintenance task is changing this chat: undo once it has finished.</source>
         <translation>维护任务正在修改这个聊天：请等它完成后再撤销。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="155"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="166"/>
         <source>This step cannot be undone or redone: memories were extracted from new messages since, and putting the old ones back would mix the two.</source>
         <translation>这一步无法撤销或重做：此后已从新消息中提取了记忆，恢复旧记忆会把两者混在一起。</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="169"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="180"/>
         <source>New memory</source>
         <translation>新建记忆</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="180"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="191"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="181"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="192"/>
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="197"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="208"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="207"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="218"/>
         <source>Companion window</source>
         <translation>伴侣窗口</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="212"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="223"/>
         <source>A small always-on-top window with the last recall, to keep beside SillyTavern</source>
         <translation>一个置顶的小窗口，显示最近一次召回，可放在 SillyTavern 旁边</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="218"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="229"/>
         <source>Panels</source>
         <translation>面板</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="221"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="232"/>
         <source>Central view</source>
         <translation>中央视图</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="227"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="238"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="228"/>
-        <location filename="../../bme_desktop/ui/menus.py" line="232"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="239"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="243"/>
         <source>About BME Desktop</source>
         <translation>关于 BME Desktop</translation>
     </message>
     <message>
-        <location filename="../../bme_desktop/ui/menus.py" line="233"/>
+        <location filename="../../bme_desktop/ui/menus.py" line="244"/>
         <source>&lt;b&gt;BME Desktop {0}&lt;/b&gt;&lt;p&gt;Watch, audit and edit what the AI remembers of your chats.&lt;/p&gt;&lt;p&gt;Data folder: {1}&lt;/p&gt;</source>
         <translation>&lt;b&gt;BME Desktop {0}&lt;/b&gt;&lt;p&gt;查看、审核和编辑 AI 对你的聊天所记住的内容。&lt;/p&gt;&lt;p&gt;数据文件夹：{1}&lt;/p&gt;</translation>
     </message>

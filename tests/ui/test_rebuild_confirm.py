@@ -86,6 +86,7 @@ def test_confirmed_rebuild_is_undone_by_one_ctrl_z(
     rebuilt = _graph(service)
     assert "Pay first" not in {title for _id, title in rebuilt}  # the rebuild dropped it, as it says
     assert "Ctrl+Z undoes it" in panel.rows["rebuild"].result.text()
+    assert window.menus.undo.text() == "Undo Rebuild graph"  # named as its Actions row
     window.menus.undo.trigger()
     settled()
     assert _graph(service) == before  # every memory back, with its id
