@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+from PySide6.QtCore import QTimer
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QApplication
 
@@ -105,6 +106,46 @@ def test_a_theme_picked_from_the_menu_restyles_the_views_in_the_next_turn_with_p
     desktop.context.themes.sigThemeChanged.connect(lambda theme: seen.append(theme.name))
     action = next(a for a in window.menus.themes.actions() if a.data() != desktop.context.themes.current.name)
     action.trigger()
-    assert desktop.context.themes.current.name == action.data()  # the style sheet is the new one
+    assert desktop.context.themes.current.name == action.data()  # the theme is the new one
     assert seen == [] and not window.updatesEnabled()  # the views wait; nothing half-styled paints
     qtbot.waitUntil(lambda: seen == [action.data()] and window.updatesEnabled(), timeout=10000)
+
+
+def test_a_theme_picked_from_the_menu_lets_the_event_loop_turn_between_its_rounds(
+    qtbot, desktop, qapp
+) -> None:
+    """Issue 19, "never freeze": the old sheet dropped, the new one set, the views restyled, each in
+    its own turn of the event loop (a timer due meanwhile runs between them), painting held throughout."""
+    window = desktop.window
+    window.show()
+    themes = desktop.context.themes
+    seen: list[str] = []
+    themes.sigThemeChanged.connect(lambda theme: seen.append(theme.name))
+    action = next(a for a in window.menus.themes.actions() if a.data() != themes.current.name)
+    turns: list[tuple[bool, bool]] = []  # (sheet set, views restyled) each time a timer ran
+    timer = QTimer()  # a timer of the loop's own, as the app's heartbeat
+    timer.setInterval(0)
+    timer.timeout.connect(lambda: turns.append((qapp.styleSheet() != "", bool(seen))))
+    timer.start()
+    action.trigger()
+    assert qapp.styleSheet() == "" and not window.updatesEnabled()  # the new sheet comes in a later turn
+    turns.clear()
+    qtbot.waitUntil(lambda: seen == [action.data()] and window.updatesEnabled(), timeout=10000)
+    timer.stop()
+    assert (False, False) in turns and (True, False) in turns  # a turn after each of the first two rounds
+    assert themes.themes[action.data()].color("background") in qapp.styleSheet()
+
+
+def test_a_second_pick_before_the_first_finished_takes_over(qtbot, desktop, qapp) -> None:
+    window = desktop.window
+    window.show()
+    themes = desktop.context.themes
+    seen: list[str] = []
+    themes.sigThemeChanged.connect(lambda theme: seen.append(theme.name))
+    first, second = [a for a in window.menus.themes.actions() if a.data() != themes.current.name][:2]
+    first.trigger()
+    second.trigger()
+    qtbot.waitUntil(lambda: bool(seen) and window.updatesEnabled(), timeout=10000)
+    qtbot.wait(50)
+    assert seen == [second.data()] and themes.current.name == second.data()
+    assert themes.themes[second.data()].color("background") in qapp.styleSheet()
