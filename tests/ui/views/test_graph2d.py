@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterator
 
 import numpy as np
 import pytest
+from pyqtgraph.graphicsItems.ScatterPlotItem import SymbolAtlas
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 
@@ -143,6 +144,30 @@ def test_points_are_keyed_in_the_symbol_atlas_as_pyqtgraph_itself_keys_them(
     ]
     assert [tuple(r) for r in scatter.data["sourceRect"].tolist()] == [tuple(c) for c in expected]
     assert len({tuple(r) for r in scatter.data["sourceRect"].tolist()}) > 2
+
+
+def test_points_are_written_without_keying_each_one_in_the_symbol_atlas(
+    qtbot, story_view: Callable[..., Graph2DView], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 19, "never freeze": a graph's first show (and every new set of rows) writes its points
+    asking the atlas once per distinct style, never a point at a time (``setData`` keyed each of
+    10k points with the default style, ~30 ms of the GUI thread)."""
+    asked: list[int] = []
+    ask = SymbolAtlas.__getitem__
+
+    def counted(atlas: SymbolAtlas, styles: list[tuple[object, ...]]) -> object:
+        asked.append(len(styles))
+        return ask(atlas, styles)
+
+    monkeypatch.setattr(SymbolAtlas, "__getitem__", counted)
+    view = story_view(600, shown=False)
+    qtbot.waitUntil(lambda: view.state.data.n == 600, timeout=30000)
+    view.show()
+    qtbot.waitUntil(lambda: view.canvas.scatter.data.size == 600, timeout=30000)
+    view.state.set_hover(3)
+    assert asked and sum(asked) < 600 / 2  # distinct styles only, on the show and on the hover
+    scatter = view.canvas.scatter
+    assert (scatter.data["sourceRect"]["w"] > 0).all()
 
 
 def test_a_graph_view_built_behind_another_runs_no_layout_until_it_is_shown(

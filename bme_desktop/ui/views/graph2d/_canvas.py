@@ -141,10 +141,15 @@ class GraphCanvas(pg.GraphicsView):  # type: ignore[misc]
         array, mapped 10k pens and brushes through ``mkPen``/``mkBrush`` and keyed each point in
         the symbol atlas one by one (~100 ms of a theme switch, and of every hover, at 10k); here
         the atlas is asked once per distinct (size, ring, colour, alpha) and the answer spread
-        with numpy."""
+        with numpy. When the rows change, the new point array is made here too: ``setData`` would
+        key every point in the atlas one by one with the default style first (two ``getId`` calls
+        a point, ~30 ms of the GUI thread at 10k on the graph's first show)."""
         scatter, n = self.scatter, size.size
         if scatter.data.size != n:
-            scatter.setData(x=self.pos[:, 0], y=self.pos[:, 1])  # the rows changed: a new point array
+            scatter.clear()
+            points = np.empty(n, dtype=scatter.data.dtype)  # object fields None, as setData leaves them
+            points["hovered"] = False
+            scatter.data = points  # every other field is written below
         data = scatter.data
         data["x"], data["y"] = self.pos[:, 0], self.pos[:, 1]
         brushes, pens = style.brushes[colour, level], style.pens[ring]
