@@ -323,7 +323,7 @@ def scripted_flow(data_dir: Path, layout_s: float) -> dict[str, object]:
 
     from PySide6.QtTest import QTest
 
-    from bme_desktop.runtime_tuning import tune_interpreter
+    from bme_desktop.runtime_tuning import freeze_long_lived, thaw_long_lived, tune_interpreter
     from bme_desktop.ui.app import DesktopApp
     from bme_desktop.ui.panels.actions import ActionsPanel
     from bme_desktop.ui.views.graph_source import GraphSource
@@ -339,6 +339,7 @@ def scripted_flow(data_dir: Path, layout_s: float) -> dict[str, object]:
     desktop.window.resize(1440, 900)
     desktop.window.show()
     drain()
+    freeze_long_lived()  # as gui_main does before its event loop runs
     meter = StallMeter()
     result: dict[str, object] = {}
 
@@ -450,6 +451,7 @@ def scripted_flow(data_dir: Path, layout_s: float) -> dict[str, object]:
     desktop.window.close()
     desktop.close()
     service.close()
+    thaw_long_lived()
     return result
 
 

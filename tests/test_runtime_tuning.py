@@ -53,3 +53,32 @@ def test_serve_caps_blas_at_one_thread_before_anything_attaches(
         assert blas and all(pool["num_threads"] == 1 for pool in blas)
     finally:
         original.restore_original_limits()
+
+
+class _Cycle:
+    def __init__(self) -> None:
+        self.me = self
+
+
+def test_the_long_lived_objects_stay_out_of_later_collections_until_thawed() -> None:
+    """Issue 19, "never freeze": a full collection walks every container holding the GIL; what the
+    app's start-up made is frozen out of them (garbage collected first), and thawed at exit."""
+    import gc
+    import weakref
+
+    from bme_desktop.runtime_tuning import freeze_long_lived, thaw_long_lived
+
+    garbage = weakref.ref(_Cycle())  # unreachable already: collected before the freeze, not frozen
+    kept = _Cycle()
+    try:
+        assert freeze_long_lived() > 0 and garbage() is None
+        assert not any(o is kept for o in gc.get_objects())  # no generation holds it: never walked
+        dropped = weakref.ref(kept)
+        del kept
+        gc.collect()
+        assert dropped() is not None  # a frozen cycle waits for the thaw
+    finally:
+        thaw_long_lived()
+    assert gc.get_freeze_count() == 0
+    gc.collect()
+    assert dropped() is None

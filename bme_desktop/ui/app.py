@@ -15,6 +15,7 @@ from ..core.errors import StoreError
 from ..core.paths import ensure_private_dir
 from ..core.service import MemoryService
 from ..core.settings import Settings, SettingsError, load_settings
+from ..runtime_tuning import freeze_long_lived, thaw_long_lived
 from .bridge_host import HostedBridge
 from .companion import CompanionWindow
 from .context import AppContext
@@ -246,9 +247,11 @@ def gui_main(data_dir: Path, args: argparse.Namespace) -> int:
             desktop.restore_state()
             desktop.window.show()
             desktop.start()
+            freeze_long_lived()  # the start-up's objects out of the collections (GIL pauses)
             try:
                 return int(app.exec())
             finally:
+                thaw_long_lived()
                 if hosted is not None:
                     hosted.stop(data_dir)
         finally:
