@@ -145,3 +145,15 @@ def test_a_second_engine_loads_the_cached_graph_without_onnx(
     monkeypatch.setattr(e5_onnx, "build_encoder_graph", no_build)
     again = E5OnnxEngine(WEIGHTS)
     np.testing.assert_allclose(again.encode(TEXTS[:3], True), engine.encode(TEXTS[:3], True), atol=1e-6)
+
+
+def test_batches_pad_nothing() -> None:
+    """Only windows of one length run together: a padded token costs as much as a real one."""
+    from bme_desktop.core.providers.e5_onnx import _batches, _Window
+
+    lengths = sorted([5, 5, 6, 7, 7, 7, 30, 31, 31, 90] * 3)
+    windows = [_Window(i, [0] * n, n) for i, n in enumerate(lengths)]
+    batches = _batches(windows)
+    assert [w for batch in batches for w in batch] == windows
+    assert all(len({len(w.ids) for w in batch}) == 1 for batch in batches)
+    assert [len(b) for b in batches if len(b[0].ids) == 7] == [8, 1]
