@@ -9,6 +9,10 @@ Changes reach the layout in the order they were made, whoever applies them: a ch
 while the last runner has finished but its ``done`` has not arrived yet first applies what that
 runner never got to.
 
+The runner's thread yields the CPU to the window's (a lower priority, ``LAYOUT_NICENESS``): at
+10k memories a running layout is half a core of numpy, and the window waited for a CPU behind it
+(issue 19, "never freeze"); between two steps it rests while the window is behind.
+
 Positions are coalesced: the worker keeps only the newest snapshot and signals only when the
 GUI has taken the last one, so a busy GUI never builds a queue. Structural changes bump a
 generation; a snapshot taken before the newest structural change is dropped by ``take``.
@@ -24,7 +28,7 @@ import numpy as np
 import numpy.typing as npt
 from PySide6.QtCore import QObject, Signal
 
-from ...core.background import yield_to_gui
+from ...core.background import is_background, lower_thread_priority, yield_to_gui
 from ...layout import CONVERGED, ERROR, MAX_ITERATIONS, ForceLayout, LayoutRunner, LayoutSettings
 from .placement import arrange_groups
 
@@ -33,6 +37,17 @@ Change = Callable[[ForceLayout], object]
 DEFAULT_SPREAD = 2.0  # repulsion (ForceAtlas2's scaling)
 DEFAULT_GRAVITY = 5.0
 GROUP_GRAVITY = 4.0  # the pull toward one's community centre (2D): clusters, not one disc
+
+
+LAYOUT_NICENESS = 5  # below the window's thread, above the background's (core.background: 10)
+
+
+def rest_between_steps() -> None:
+    """The runner's ``rest``, on its thread: the first time, lower the thread's priority; every
+    time, rest while the window is behind."""
+    if not is_background():
+        lower_thread_priority(LAYOUT_NICENESS)
+    yield_to_gui()
 
 
 class _Posted:
@@ -210,7 +225,7 @@ class LayoutLink(QObject):
             on_positions=self._publish,
             max_rate=self.max_rate,
             max_iterations=self.max_iterations,
-            rest=yield_to_gui,
+            rest=rest_between_steps,
             on_done=lambda reason: self._sigDone.emit(runner, reason),
         )
         self.runner = runner

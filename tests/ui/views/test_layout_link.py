@@ -4,6 +4,7 @@ behind ``IndexError: edge endpoint out of range`` during a rebuild)."""
 
 from __future__ import annotations
 
+import os
 import threading
 
 import numpy as np
@@ -96,3 +97,23 @@ def test_hiding_the_view_cancels_the_runner_without_waiting_and_showing_it_again
     QApplication.processEvents()  # its done (cancelled) arrives
     assert link.runner is not runner and not link.runner.cancelled
     finish_without_applying(link.runner)
+
+
+@pytest.mark.skipif(not hasattr(os, "getpriority"), reason="per-thread priority: Linux")
+def test_the_layout_steps_below_the_window_s_priority(
+    qtbot, qapp: QApplication, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 19, "never freeze": at 10k memories a running layout is half a core; the window's
+    thread must not wait behind it for a CPU."""
+    seen: list[int] = []
+    monkeypatch.setattr(
+        layout_link,
+        "yield_to_gui",
+        lambda: seen.append(os.getpriority(os.PRIO_PROCESS, threading.get_native_id())),
+    )
+    lk = LayoutLink(dim=2)
+    lk.reset(np.array([[0, 1]]), np.array([[0.0, 0.0], [1.0, 0.0]]))
+    qtbot.waitUntil(lambda: bool(seen), timeout=10000)
+    lk.close()
+    window = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+    assert seen[0] == min(19, window + layout_link.LAYOUT_NICENESS) > window
