@@ -47,6 +47,6 @@ def _in_process(args: argparse.Namespace, data_dir: Path) -> dict[str, Any]:
 
     service = MemoryService.open(data_dir, database_url=args.database_url, attach=False)
     try:
-        return node_json(service.move_scope(args.chat, args.memory, args.kind, actor="cli"))
+        return node_json(service.move_scope(args.chat, args.memory, args.kind, actor="cli").value)
     finally:
         service.close()

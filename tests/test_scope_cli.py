@@ -24,7 +24,7 @@ def test_scope_moves_a_memory_and_undo_takes_it_back(tmp_path: Path) -> None:
     service.sync("a", [], identity=ChatIdentity(character="Mira", user="Alex"))
     node = service.create_node(
         "a", NodeDraft(type="fact", fields={"statement": "Alex's birthday is 9 March"})
-    )
+    ).value
     service.close()
     out = run_cli("scope", "a", node.id, "persona", "--data-dir", str(tmp_path))
     assert out.returncode == 0, out.stderr
@@ -34,7 +34,7 @@ def test_scope_moves_a_memory_and_undo_takes_it_back(tmp_path: Path) -> None:
     service = MemoryService.open(tmp_path, attach=False)
     try:
         assert service.get_node("a", node.id).scope.kind == "persona"
-        assert service.undo("a")
+        assert service.undo("a").value
         assert service.get_node("a", node.id).scope.kind == "chat"
     finally:
         service.close()

@@ -34,7 +34,7 @@ def chat_with_a_place(data_dir: Path) -> str:
                 fields={"name": "Sunken Library", "state": "Half under the sea."},
                 scope=Scope(kind="world"),
             ),
-        ).id
+        ).value.id
     finally:
         service.close()
 

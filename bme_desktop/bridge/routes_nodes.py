@@ -156,7 +156,7 @@ async def create_node(request: web.Request) -> web.Response:
     c = ctx(request)
     chat_id = chat_id_of(request)
     draft = parse_draft(await read_json_object(request, c.config.body_limit))
-    node = await c.call(c.service.create_node, chat_id, draft, actor="bridge")
+    node = (await c.call(c.service.create_node, chat_id, draft, actor="bridge")).value
     return web.json_response(node_json(node), status=201)
 
 
@@ -177,7 +177,7 @@ async def patch_node(request: web.Request) -> web.Response:
             await c.call(c.service.decide_review, chat_id, [node_id], patch["review_status"], actor="bridge")
         )[0]
     else:
-        node = await c.call(c.service.update_node, chat_id, node_id, patch, actor="bridge")
+        node = (await c.call(c.service.update_node, chat_id, node_id, patch, actor="bridge")).value
     return web.json_response(node_json(node))
 
 
@@ -191,21 +191,27 @@ async def move_scope(request: web.Request) -> web.Response:
     kind = _choice(f, "kind", SCOPE_KINDS, None)
     if kind is None:
         raise bad_request("kind", f"is required: one of {', '.join(SCOPE_KINDS)}")
-    node = await c.call(c.service.move_scope, chat_id, node_id, kind, actor="bridge")
+    node = (await c.call(c.service.move_scope, chat_id, node_id, kind, actor="bridge")).value
     return web.json_response(node_json(node))
 
 
 async def delete_node(request: web.Request) -> web.Response:
     c = ctx(request)
     chat_id = chat_id_of(request)
-    node = await c.call(c.service.delete_node, chat_id, id_of(request, "node_id", "memory"), actor="bridge")
+    deleted = await c.call(
+        c.service.delete_node, chat_id, id_of(request, "node_id", "memory"), actor="bridge"
+    )
+    node = deleted.value
     return web.json_response({"deleted": True, "id": node.id, "recoverable": True})
 
 
 async def restore_node(request: web.Request) -> web.Response:
     c = ctx(request)
     chat_id = chat_id_of(request)
-    node = await c.call(c.service.restore_node, chat_id, id_of(request, "node_id", "memory"), actor="bridge")
+    restored = await c.call(
+        c.service.restore_node, chat_id, id_of(request, "node_id", "memory"), actor="bridge"
+    )
+    node = restored.value
     return web.json_response(node_json(node))
 
 
@@ -237,7 +243,7 @@ async def create_edge(request: web.Request) -> web.Response:
     if relation is None:
         raise bad_request("relation", "is required")
     assert from_id is not None and to_id is not None
-    edge = await c.call(
+    linked = await c.call(
         c.service.link,
         chat_id,
         from_id,
@@ -246,14 +252,14 @@ async def create_edge(request: web.Request) -> web.Response:
         strength=f.number("strength", low=0, high=1),
         actor="bridge",
     )
-    return web.json_response(edge_json(edge), status=201)
+    return web.json_response(edge_json(linked.value), status=201)
 
 
 async def delete_edge(request: web.Request) -> web.Response:
     c = ctx(request)
     chat_id = chat_id_of(request)
-    edge = await c.call(c.service.unlink, chat_id, id_of(request, "edge_id", "edge"), actor="bridge")
-    return web.json_response({"deleted": True, "id": edge.id})
+    unlinked = await c.call(c.service.unlink, chat_id, id_of(request, "edge_id", "edge"), actor="bridge")
+    return web.json_response({"deleted": True, "id": unlinked.value.id})
 
 
 def register(router: web.UrlDispatcher) -> None:

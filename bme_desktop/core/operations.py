@@ -5,11 +5,12 @@ Every write publishes one :class:`~.events.GraphChanged` per chat it changed, ta
 its initiator with :func:`acting` (the outermost one wins: a review decision is a review
 even though it writes as a manual edit), and a pipeline's writes name theirs the same way.
 
-``MemoryService.operate(call, origin=…)`` runs any mutating call and returns an
-:class:`OpResult`: its value, the change records its writes made and its initiator. A caller
-that wants only the value calls the method as before. ``origin`` names who asked (a panel):
-the ``GraphChanged`` events of the operation carry it, so a listener tells its own edits from
-the others' and from background work.
+The mutating service methods are operations themselves (:func:`operation`): each returns an
+:class:`OpResult` — its value, the change records its writes made, its initiator and origin —
+and takes ``origin=…``, who asked (a panel): the ``GraphChanged`` events of the operation carry
+it, so a listener tells its own edits from the others' and from background work.
+``MemoryService.operate(call, origin=…)`` runs several calls as one operation (a composite
+edit): the calls inside it are part of it (their changes, the outer origin).
 
 The scope lives in a context variable of the calling thread (writes run on the writer thread
 but publish on the caller's); subscribers run outside it (:func:`outside`), so work a
@@ -20,14 +21,16 @@ operation that published.
 from __future__ import annotations
 
 import contextlib
+import functools
 from collections.abc import Callable, Iterator, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Generic, TypeVar
+from typing import Generic, ParamSpec, TypeVar
 
 from .events import ChangeRecord, Initiator
 
 T = TypeVar("T")
+P = ParamSpec("P")
 
 
 @dataclass
@@ -118,9 +121,17 @@ def collect(changes: Sequence[ChangeRecord]) -> None:
 
 
 def operate(call: Callable[[], T], origin: object | None = None) -> OpResult[T]:
-    """Run ``call`` as one operation: its value, the change records of its writes, its initiator."""
+    """Run ``call`` as one operation: its value, the change records of its writes, its initiator.
+
+    Inside another operation (a composite call, a pipeline's step) it is part of that one: it
+    keeps the outer initiator and origin unless it names its own origin, and what it changed
+    and who started it count for the outer operation too."""
     outer = _scope.get()
-    scope = _Scope(origin=origin if origin is not None or outer is None else outer.origin)
+    scope = _Scope(
+        initiator=outer.initiator if outer is not None else None,
+        origin=origin if origin is not None or outer is None else outer.origin,
+    )
+    scope.first = scope.initiator
     token = _scope.set(scope)
     try:
         value = call()
@@ -128,4 +139,27 @@ def operate(call: Callable[[], T], origin: object | None = None) -> OpResult[T]:
         _scope.reset(token)
         if outer is not None:
             outer.changes.extend(scope.changes)
-    return OpResult(value, tuple(scope.changes), scope.first or Initiator.OTHER, origin)
+            outer.first = outer.first or scope.first
+    return OpResult(value, tuple(scope.changes), scope.first or Initiator.OTHER, scope.origin)
+
+
+def operation(initiator: Initiator) -> Callable[[Callable[P, T]], Callable[P, OpResult[T]]]:
+    """Make a mutating service method an operation: it runs as one (:func:`operate`), its writes
+    name ``initiator`` (unless an outer operation named one: the outermost wins) and it returns
+    its :class:`OpResult`. The method declares ``origin: object | None = None`` (keyword only,
+    who asked); the decorator takes it for the operation, the body never sees it."""
+
+    def decorate(method: Callable[P, T]) -> Callable[P, OpResult[T]]:
+        @functools.wraps(method)
+        def run(*args: P.args, **kwargs: P.kwargs) -> OpResult[T]:
+            origin = kwargs.pop("origin", None)
+
+            def body() -> T:
+                with acting(initiator):
+                    return method(*args, **kwargs)
+
+            return operate(body, origin)
+
+        return run
+
+    return decorate

@@ -37,7 +37,7 @@ from .model import (
     ReviewCard,
     VectorStatus,
 )
-from .operations import OpResult, acting
+from .operations import OpResult, acting, operation
 from .ports import HasVectors, KnowsChat, Prepares, ReportsProgress, RunsNow, VectorIndex, WarmsUp
 from .providers.chat_model import ModelLenders
 from .recall.api import Recaller, RecallRequest, RecallResult
@@ -504,12 +504,24 @@ class MemoryService:
         with acting(Initiator.USER):
             return self._write_checked(op)
 
-    def create_node(self, chat_id: str, draft: editing.NodeDraft, *, actor: str = "user") -> Node:
+    @operation(Initiator.USER)
+    def create_node(
+        self, chat_id: str, draft: editing.NodeDraft, *, actor: str = "user", origin: object | None = None
+    ) -> Node:
         return self.manual_write(
             chat_id, actor, "create_node", lambda uow: editing.create_node(uow, chat_id, draft)
         )
 
-    def update_node(self, chat_id: str, node_id: str, patch: dict[str, Any], *, actor: str = "user") -> Node:
+    @operation(Initiator.USER)
+    def update_node(
+        self,
+        chat_id: str,
+        node_id: str,
+        patch: dict[str, Any],
+        *,
+        actor: str = "user",
+        origin: object | None = None,
+    ) -> Node:
         return self.manual_write(
             chat_id,
             actor,
@@ -517,7 +529,10 @@ class MemoryService:
             _writable(chat_id, node_id, lambda uow: editing.patch_node(uow, chat_id, node_id, patch)),
         )
 
-    def move_scope(self, chat_id: str, node_id: str, kind: str, *, actor: str = "user") -> Node:
+    @operation(Initiator.USER)
+    def move_scope(
+        self, chat_id: str, node_id: str, kind: str, *, actor: str = "user", origin: object | None = None
+    ) -> Node:
         """Share a memory with the chat's character, persona or world, or keep it to the chat
         (one undoable edit; see ``editing.move_scope``)."""
         return self.manual_write(
@@ -565,7 +580,10 @@ class MemoryService:
 
         return self.read(entries)
 
-    def delete_node(self, chat_id: str, node_id: str, *, actor: str = "user") -> Node:
+    @operation(Initiator.USER)
+    def delete_node(
+        self, chat_id: str, node_id: str, *, actor: str = "user", origin: object | None = None
+    ) -> Node:
         return self.manual_write(
             chat_id,
             actor,
@@ -573,11 +591,15 @@ class MemoryService:
             _writable(chat_id, node_id, lambda uow: editing.delete_node(uow, chat_id, node_id)),
         )
 
-    def restore_node(self, chat_id: str, node_id: str, *, actor: str = "user") -> Node:
+    @operation(Initiator.USER)
+    def restore_node(
+        self, chat_id: str, node_id: str, *, actor: str = "user", origin: object | None = None
+    ) -> Node:
         return self.manual_write(
             chat_id, actor, "restore_node", lambda uow: editing.restore_node(uow, chat_id, node_id)
         )
 
+    @operation(Initiator.USER)
     def link(
         self,
         chat_id: str,
@@ -587,6 +609,7 @@ class MemoryService:
         *,
         strength: float | None = None,
         actor: str = "user",
+        origin: object | None = None,
     ) -> Edge:
         return self.manual_write(
             chat_id,
@@ -595,10 +618,16 @@ class MemoryService:
             lambda uow: editing.link(uow, chat_id, from_id, to_id, relation, strength=strength),
         )
 
-    def unlink(self, chat_id: str, edge_id: str, *, actor: str = "user") -> Edge:
+    @operation(Initiator.USER)
+    def unlink(
+        self, chat_id: str, edge_id: str, *, actor: str = "user", origin: object | None = None
+    ) -> Edge:
         return self.manual_write(chat_id, actor, "unlink", lambda uow: editing.unlink(uow, chat_id, edge_id))
 
-    def merge_nodes(self, chat_id: str, keep_id: str, other_id: str, *, actor: str = "user") -> Node:
+    @operation(Initiator.USER)
+    def merge_nodes(
+        self, chat_id: str, keep_id: str, other_id: str, *, actor: str = "user", origin: object | None = None
+    ) -> Node:
         """Merge ``other_id`` into ``keep_id`` (one undoable edit); see :mod:`.merging`."""
         from .merging import merge_nodes
 
@@ -627,20 +656,20 @@ class MemoryService:
 
         return self.read(read)
 
-    def undo(self, chat_id: str) -> bool:
+    @operation(Initiator.UNDO)
+    def undo(self, chat_id: str, *, origin: object | None = None) -> bool:
         """Undo the newest manual edit of this chat (or recorded rewrite, see :mod:`.rewrites`);
         False when there is nothing to undo."""
         from . import rewrites
 
-        with acting(Initiator.UNDO):
-            return self._step_history(chat_id, "applied", rewrites.undo_batch, "undo")
+        return self._step_history(chat_id, "applied", rewrites.undo_batch, "undo")
 
-    def redo(self, chat_id: str) -> bool:
+    @operation(Initiator.REDO)
+    def redo(self, chat_id: str, *, origin: object | None = None) -> bool:
         """Redo the most recently undone manual edit; False when there is nothing to redo."""
         from . import rewrites
 
-        with acting(Initiator.REDO):
-            return self._step_history(chat_id, "undone", rewrites.redo_batch, "redo")
+        return self._step_history(chat_id, "undone", rewrites.redo_batch, "redo")
 
     def _step_history(
         self, chat_id: str, status: str, apply: Callable[[UnitOfWork, int], None], action: str

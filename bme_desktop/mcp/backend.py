@@ -71,8 +71,8 @@ class ServiceBackend:
     def create(self, chat_id: str, type_id: str, fields: dict[str, str]) -> dict[str, Any]:
         if not self.service.has_chat(chat_id):  # an agent's first memory starts its chat
             self._run(self.service.sync, chat_id, [])
-        node = self._run(self.service.create_node, chat_id, new_memory_draft(type_id, fields), actor=ACTOR)
-        return node_json(node)
+        made = self._run(self.service.create_node, chat_id, new_memory_draft(type_id, fields), actor=ACTOR)
+        return node_json(made.value)
 
     def nodes(self, chat_id: str, *, q: str | None, type_id: str | None, limit: int) -> dict[str, Any]:
         if not self.service.has_chat(chat_id):
@@ -86,7 +86,7 @@ class ServiceBackend:
         return node_json(self._run(self.service.get_node, chat_id, node_id))
 
     def forget(self, chat_id: str, node_id: str) -> dict[str, Any]:
-        return node_json(self._run(self.service.delete_node, chat_id, node_id, actor=ACTOR))
+        return node_json(self._run(self.service.delete_node, chat_id, node_id, actor=ACTOR).value)
 
     def about(self, chat_id: str, about: str) -> dict[str, Any]:
         if not self.service.has_chat(chat_id):

@@ -284,7 +284,7 @@ class CompanionWindow(Retranslated, QWidget):
             self.note.setText(self.tr("Forgotten (Ctrl+Z brings it back)."))
 
         self._context.operate(
-            lambda s: s.delete_node(chat_id, node_id),
+            lambda s, origin: s.delete_node(chat_id, node_id, origin=origin),
             done,
             owner=self,
             on_error=lambda exc: self.note.setText(str(exc)),
@@ -296,8 +296,9 @@ class CompanionWindow(Retranslated, QWidget):
         if not node_id:
             return
 
-        def toggle(s: MemoryService) -> Node:
-            return s.update_node(chat_id, node_id, {"pinned": not s.get_node(chat_id, node_id).pinned})
+        def toggle(s: MemoryService, origin: object | None) -> OpResult[Node]:
+            pinned = s.get_node(chat_id, node_id).pinned
+            return s.update_node(chat_id, node_id, {"pinned": not pinned}, origin=origin)
 
         def done(result: OpResult[Node]) -> None:
             pinned = result.value.pinned
@@ -317,7 +318,7 @@ class CompanionWindow(Retranslated, QWidget):
             self.refresh()
 
         self._context.operate(
-            lambda s: s.undo(chat_id),
+            lambda s, origin: s.undo(chat_id, origin=origin),
             lambda r: done(r.value),
             owner=self,
             on_error=lambda exc: self.note.setText(str(exc)),

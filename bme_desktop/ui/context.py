@@ -3,7 +3,8 @@
 It owns the task runner and the Qt bridge to service events, tracks the current chat and
 the selected memory, and is the one place that runs service calls off the GUI thread: reads
 through :meth:`AppContext.call`, edits through :meth:`AppContext.operate` (the one operation
-runner: its result names what changed and who started it).
+runner: it names the panel that asked as the operation's origin, and its result names what
+changed and who started it).
 """
 
 from __future__ import annotations
@@ -105,21 +106,23 @@ class AppContext(QObject):
 
     def operate(
         self,
-        fn: Callable[[MemoryService], T],
+        fn: Callable[[MemoryService, object | None], OpResult[T]],
         on_done: Callable[[OpResult[T]], None] | None = None,
         *,
         on_error: Callable[[Exception], None] | None = None,
         owner: QObject | None = None,
     ) -> Task:
-        """Run the edit ``fn(service)`` as one operation on a worker (``core/operations.py``):
-        ``on_done`` gets its :class:`OpResult` on the GUI thread (not at all once ``owner`` is
-        closed), after ``sigOperationDone``. The operation's ``GraphChanged`` events carry
-        ``owner`` as their origin: a panel tells its own edits from others' and from background
-        work (``ServiceEvents.sigGraphEvent``), and updates itself from the returned record."""
+        """Run the edit ``fn(service, origin)`` on a worker: a mutating service method given
+        ``origin=origin`` (``lambda s, origin: s.update_node(…, origin=origin)``), or for several
+        calls as one operation ``s.operate(…, origin=origin)`` (``core/operations.py``).
+        ``origin`` is ``owner``: the operation's ``GraphChanged`` events carry it, so a panel
+        tells its own edits from others' and from background work (``ServiceEvents.sigGraphEvent``)
+        and updates itself from the returned record. ``on_done`` gets the :class:`OpResult` on
+        the GUI thread (not at all once ``owner`` is closed), after ``sigOperationDone``."""
         service, done = self.service, self.sigOperationDone
 
         def work(_control: Any) -> OpResult[T]:
-            result = service.operate(lambda: fn(service), origin=owner)
+            result = fn(service, owner)
             done.emit(result)  # queued to the GUI thread, ahead of the task's own result
             return result
 

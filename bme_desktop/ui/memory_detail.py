@@ -141,7 +141,7 @@ class MemoryDetails(Retranslated, QTabWidget):
             return
         chat_id, edge_id = self._context.chat_id, item.data(DATA_ROLE).edge.id
         self._context.operate(
-            lambda s: s.unlink(chat_id, edge_id),
+            lambda s, origin: s.unlink(chat_id, edge_id, origin=origin),
             lambda _r: self._context.sigStatus.emit(self.tr("Link removed (Ctrl+Z undoes it).")),
         )
 

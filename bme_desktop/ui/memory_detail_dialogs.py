@@ -123,7 +123,7 @@ class LinkDialog(QDialog):
         chat_id, from_id, to_id = self._context.chat_id, self.source.id, str(item.data(ID_ROLE))
         relation = str(self.relation.currentData())
         self._context.operate(
-            lambda s: s.link(chat_id, from_id, to_id, relation),
+            lambda s, origin: s.link(chat_id, from_id, to_id, relation, origin=origin),
             lambda r: self._linked(r.value),
             on_error=lambda exc: self.error.setText(str(exc)),
             owner=self,

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QMenu, QMenuBar, QMessageBox
 
 from .. import __version__
 from ..core.model import HistorySteps
+from ..core.operations import OpResult
 from ..core.rewrites import RewriteRefused, RewriteRunning
 from ..core.service import MemoryService
 from .i18n import Texts
@@ -138,8 +139,8 @@ def build_menus(window: MainWindow) -> Menus:
         if not chat_id:
             return
 
-        def run(service: MemoryService) -> bool:
-            return service.redo(chat_id) if forward else service.undo(chat_id)
+        def run(service: MemoryService, origin: object | None) -> OpResult[bool]:
+            return service.redo(chat_id, origin=origin) if forward else service.undo(chat_id, origin=origin)
 
         def done(changed: bool) -> None:
             said = (

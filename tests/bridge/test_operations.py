@@ -86,7 +86,7 @@ def test_extract_pending_reads_only_the_messages_not_read_yet_and_undoes_as_one_
     assert service.read(lambda r: r.chat_row("c")["state"]["extracted_to"]) == 11
     again = _op(api, "extract_pending")
     assert again.status_code == 409 and "every message is extracted" in again.json()["error"]["message"]
-    assert service.undo("c")  # one Ctrl+Z: nothing extracted, the messages pending again
+    assert service.undo("c").value  # one Ctrl+Z: nothing extracted, the messages pending again
     assert service.all_nodes("c") == []
     assert service.read(lambda r: r.chat_row("c")["state"].get("extracted_to", -1)) == -1
 
@@ -104,7 +104,7 @@ def test_reextract_rolls_the_range_back_and_extracts_it_again(
     after = _memories(service)
     assert early.items() <= after.items()  # memories from before the range are untouched
     assert sorted(v[0] for v in after.values()) == sorted(v[0] for v in before.values())  # same kinds again
-    assert service.undo("c")
+    assert service.undo("c").value
     assert _memories(service) == before
 
 
@@ -119,7 +119,7 @@ def test_rebuild_summaries_writes_the_summary_state_again_from_the_batches(
     new = {s.id: (s.start_index, s.end_index) for s in service.read(lambda r: r.summaries("c"))}
     assert out["result"]["removed"] == len(old) and out["result"]["summaries"] == len(new)
     assert not old.keys() & new.keys() and sorted(old.values()) == sorted(new.values())
-    assert service.undo("c")
+    assert service.undo("c").value
     assert {s.id for s in service.read(lambda r: r.summaries("c"))} == old.keys()
 
 
@@ -154,7 +154,7 @@ def test_evolve_offline_revises_the_older_memories_linked_to_new_ones(
     assert (
         _op(api, "evolve", **{"from": 0, "to": 11}).json()["result"]["revised"] == 0
     )  # the rules are idempotent
-    assert service.undo("c")
+    assert service.undo("c").value
     assert _memories(service) == before
 
 

@@ -28,7 +28,7 @@ def test_the_character_s_chats_and_what_they_draw_in_but_not_an_isolated_chat_or
     chat(service, "secret", "Mira", isolated=True)
     birthday = service.create_node(
         "c", NodeDraft("fact", {"statement": "Alex's birthday is in March"}, scope=Scope(kind="persona"))
-    )
+    ).value
     found = service.character_graph("b")
     assert found.chat_ids == ["b", "a"]
     assert sorted((n.chat_id, n.title) for n in found.nodes) == [

@@ -90,12 +90,12 @@ def test_lore_memories_are_read_only_in_the_app(service: MemoryService) -> None:
     (tower,) = lore_nodes(service, "a")
     other = service.create_node(
         "a", NodeDraft(type="fact", fields={"statement": "A tower of glass", "subject": "x"})
-    )
+    ).value
     for attempt in (
-        lambda: service.update_node("a", tower.id, {"importance": 9}),
-        lambda: service.delete_node("a", tower.id),
-        lambda: service.move_scope("a", tower.id, "chat"),
-        lambda: service.merge_nodes("a", other.id, tower.id),
+        lambda: service.update_node("a", tower.id, {"importance": 9}).value,
+        lambda: service.delete_node("a", tower.id).value,
+        lambda: service.move_scope("a", tower.id, "chat").value,
+        lambda: service.merge_nodes("a", other.id, tower.id).value,
     ):
         with pytest.raises(Conflict, match="SillyTavern lorebook 'Eldoria'"):
             attempt()
@@ -225,7 +225,7 @@ def test_chosen_memories_export_as_entries(service: MemoryService) -> None:
             pinned=True,
             scope=Scope(kind="character"),
         ),
-    )
+    ).value
     entries = service.worldinfo_entries("a", [mira.id, tower.id])
     assert [(e.keys, e.content, e.comment, e.constant) for e in entries] == [
         (("Mira", "the diver"), "afraid of the sea", "Mira", True),

@@ -16,7 +16,7 @@ CHAT = "merge-chat"
 def _fact(service: MemoryService, statement: str, sources: list[int], **fields: str) -> Node:
     return service.create_node(
         CHAT, NodeDraft(type="fact", fields={"statement": statement, **fields}, source_indices=sources)
-    )
+    ).value
 
 
 @pytest.fixture
@@ -42,7 +42,7 @@ def _live_edges(service: MemoryService) -> list[Edge]:
 def test_merge_unions_evidence_and_fills_only_empty_fields(
     service: MemoryService, graph: dict[str, Node]
 ) -> None:
-    merged = service.merge_nodes(CHAT, graph["keep"].id, graph["other"].id)
+    merged = service.merge_nodes(CHAT, graph["keep"].id, graph["other"].id).value
     stored = service.get_node(CHAT, graph["keep"].id)
     assert stored == merged
     assert stored.source_indices == [1, 2, 3]
@@ -72,7 +72,7 @@ def test_one_undo_restores_both_nodes_and_all_edges_exactly(
     before_nodes = [service.get_node(CHAT, graph[k].id) for k in ("keep", "other")]
     before_edges = _live_edges(service)
     service.merge_nodes(CHAT, graph["keep"].id, graph["other"].id)
-    assert service.undo(CHAT)
+    assert service.undo(CHAT).value
     assert [service.get_node(CHAT, graph[k].id) for k in ("keep", "other")] == before_nodes
     assert _live_edges(service) == before_edges
 

@@ -74,7 +74,7 @@ def _story(svc: MemoryService) -> tuple[str, str]:
         return node.id
 
     rule_id = svc.write(rule)
-    mine = svc.create_node("c", editing.NodeDraft(type="fact", fields={"statement": "Tom hates rain"}))
+    mine = svc.create_node("c", editing.NodeDraft(type="fact", fields={"statement": "Tom hates rain"})).value
     event = next(n for n in svc.all_nodes("c") if n.type == "event")
     svc.update_node("c", event.id, {"importance": 9.0})
     return rule_id, mine.id
@@ -100,12 +100,12 @@ def test_one_undo_puts_back_everything_a_rebuild_changed_and_redo_does_it_again(
         after = _state(svc)
         assert change.nodes_removed and rule_id in change.nodes_removed  # the demo-like rule is gone
         assert svc.get_node("c", mine_id).fields["statement"] == "Tom hates rain"  # kept
-        assert svc.undo("c")
+        assert svc.undo("c").value
         assert _state(svc) == before  # rows, batch statuses and extraction state, exactly
         assert svc.get_node("c", rule_id).title == "Pay first"
-        assert svc.redo("c")
+        assert svc.redo("c").value
         assert _state(svc) == after
-        assert svc.undo("c")  # and back once more: the step stays one step
+        assert svc.undo("c").value  # and back once more: the step stays one step
         assert _state(svc) == before
 
 
@@ -154,4 +154,4 @@ def test_undo_while_a_recorded_task_runs_is_refused_not_applied_to_an_older_edit
         release.set()
         runner.join()
         assert _state(svc) == edited
-        assert svc.undo("c")  # once it is over, undo works again (here: the manual edit)
+        assert svc.undo("c").value  # once it is over, undo works again (here: the manual edit)

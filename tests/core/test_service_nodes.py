@@ -25,7 +25,7 @@ def test_created_node_reads_back_with_its_fields(service: MemoryService, chat: s
     node = service.create_node(
         chat,
         NodeDraft("character", {"name": "Seraphina", "traits": "kind"}, importance=7, source_indices=[1]),
-    )
+    ).value
     again = service.get_node(chat, node.id)
     assert (again.title, again.fields, again.importance, again.source_indices) == (
         "Seraphina",
@@ -74,12 +74,12 @@ def test_search_pages_through_results(service: MemoryService, chat: str) -> None
 
 
 def test_patch_updates_fields_and_title(service: MemoryService, chat: str) -> None:
-    node = service.create_node(chat, NodeDraft("location", {"name": "Mill"}))
+    node = service.create_node(chat, NodeDraft("location", {"name": "Mill"})).value
     patched = service.update_node(
         chat,
         node.id,
         {"fields": {"name": "Old Mill", "danger": "fire"}, "pinned": True, "scope": {"region": "Valley"}},
-    )
+    ).value
     assert (
         patched.title == "Old Mill" and patched.pinned and patched.scope == Scope("objective", None, "Valley")
     )
@@ -87,7 +87,7 @@ def test_patch_updates_fields_and_title(service: MemoryService, chat: str) -> No
 
 
 def test_patch_with_bad_value_changes_nothing(service: MemoryService, chat: str) -> None:
-    node = service.create_node(chat, NodeDraft("fact", {"statement": "likes tea"}, importance=4))
+    node = service.create_node(chat, NodeDraft("fact", {"statement": "likes tea"}, importance=4)).value
     with pytest.raises(ValidationError) as err:
         service.update_node(chat, node.id, {"importance": 11, "fields": {"statement": "likes coffee"}})
     assert err.value.field == "importance"
@@ -102,9 +102,9 @@ def test_pov_scope_requires_owner(service: MemoryService, chat: str) -> None:
 def test_delete_goes_to_recycle_bin_with_edges_and_restore_brings_both_back(
     service: MemoryService, chat: str
 ) -> None:
-    a = service.create_node(chat, NodeDraft("character", {"name": "A"}))
-    b = service.create_node(chat, NodeDraft("location", {"name": "B"}))
-    edge = service.link(chat, a.id, b.id, "occurred_at")
+    a = service.create_node(chat, NodeDraft("character", {"name": "A"})).value
+    b = service.create_node(chat, NodeDraft("location", {"name": "B"})).value
+    edge = service.link(chat, a.id, b.id, "occurred_at").value
     service.delete_node(chat, a.id)
     assert service.chat_stats(chat).node_count == 1 and service.edges(chat) == []
     binned, _ = service.search_nodes(chat, NodeQuery(only_deleted=True))
@@ -114,10 +114,10 @@ def test_delete_goes_to_recycle_bin_with_edges_and_restore_brings_both_back(
 
 
 def test_link_merges_same_relation_keeping_the_stronger(service: MemoryService, chat: str) -> None:
-    a = service.create_node(chat, NodeDraft("character", {"name": "A"}))
-    b = service.create_node(chat, NodeDraft("character", {"name": "B"}))
-    first = service.link(chat, a.id, b.id, "related", strength=0.3)
-    second = service.link(chat, a.id, b.id, "related", strength=0.9)
+    a = service.create_node(chat, NodeDraft("character", {"name": "A"})).value
+    b = service.create_node(chat, NodeDraft("character", {"name": "B"})).value
+    first = service.link(chat, a.id, b.id, "related", strength=0.3).value
+    second = service.link(chat, a.id, b.id, "related", strength=0.9).value
     assert first.id == second.id and [e.strength for e in service.edges(chat)] == [0.9]
 
 
@@ -127,43 +127,43 @@ def test_link_merges_same_relation_keeping_the_stronger(service: MemoryService, 
 def test_bad_links_are_refused(
     service: MemoryService, chat: str, relation: str, strength: float, field: str
 ) -> None:
-    a = service.create_node(chat, NodeDraft("character", {"name": "A"}))
-    b = service.create_node(chat, NodeDraft("character", {"name": "B"}))
+    a = service.create_node(chat, NodeDraft("character", {"name": "A"})).value
+    b = service.create_node(chat, NodeDraft("character", {"name": "B"})).value
     with pytest.raises(ValidationError) as err:
         service.link(chat, a.id, b.id, relation, strength=strength)
     assert err.value.field == field
 
 
 def test_self_loop_is_refused(service: MemoryService, chat: str) -> None:
-    a = service.create_node(chat, NodeDraft("character", {"name": "A"}))
+    a = service.create_node(chat, NodeDraft("character", {"name": "A"})).value
     with pytest.raises(ValidationError):
         service.link(chat, a.id, a.id, "related")
 
 
 def test_undo_and_redo_walk_the_manual_edits(service: MemoryService, chat: str) -> None:
-    node = service.create_node(chat, NodeDraft("fact", {"statement": "likes tea"}))
+    node = service.create_node(chat, NodeDraft("fact", {"statement": "likes tea"})).value
     service.update_node(chat, node.id, {"fields": {"statement": "likes coffee"}})
-    assert service.undo(chat)
+    assert service.undo(chat).value
     assert service.get_node(chat, node.id).fields["statement"] == "likes tea"
-    assert service.undo(chat)
+    assert service.undo(chat).value
     assert service.chat_stats(chat).node_count == 0
-    assert not service.undo(chat)
-    assert service.redo(chat) and service.redo(chat)
+    assert not service.undo(chat).value
+    assert service.redo(chat).value and service.redo(chat).value
     assert service.get_node(chat, node.id).fields["statement"] == "likes coffee"
-    assert not service.redo(chat)
+    assert not service.redo(chat).value
 
 
 def test_a_new_edit_clears_the_redo_stack(service: MemoryService, chat: str) -> None:
-    node = service.create_node(chat, NodeDraft("fact", {"statement": "one"}))
+    node = service.create_node(chat, NodeDraft("fact", {"statement": "one"})).value
     service.update_node(chat, node.id, {"fields": {"statement": "two"}})
     service.undo(chat)
     service.update_node(chat, node.id, {"fields": {"statement": "three"}})
-    assert not service.redo(chat)
+    assert not service.redo(chat).value
     assert service.get_node(chat, node.id).fields["statement"] == "three"
 
 
 def test_undo_refuses_when_the_same_field_changed_since(service: MemoryService, chat: str) -> None:
-    node = service.create_node(chat, NodeDraft("fact", {"statement": "one"}))
+    node = service.create_node(chat, NodeDraft("fact", {"statement": "one"})).value
     service.update_node(chat, node.id, {"fields": {"statement": "two"}})
     # an automatic change (not a manual batch) to the same column after the edit
     service.write(
@@ -175,10 +175,10 @@ def test_undo_refuses_when_the_same_field_changed_since(service: MemoryService, 
 
 
 def test_undo_keeps_later_changes_to_other_fields(service: MemoryService, chat: str) -> None:
-    node = service.create_node(chat, NodeDraft("fact", {"statement": "one"}))
+    node = service.create_node(chat, NodeDraft("fact", {"statement": "one"})).value
     service.update_node(chat, node.id, {"fields": {"statement": "two"}})
     service.write(lambda uow: uow.put_node(replace(service.get_node(chat, node.id), importance=9.0)))
-    assert service.undo(chat)
+    assert service.undo(chat).value
     after = service.get_node(chat, node.id)
     assert (after.fields["statement"], after.importance) == ("one", 9.0)
 
@@ -186,7 +186,7 @@ def test_undo_keeps_later_changes_to_other_fields(service: MemoryService, chat: 
 def test_each_edit_publishes_one_graph_changed_event(service: MemoryService, chat: str) -> None:
     seen: list[Event] = []
     service.events.subscribe(seen.append)
-    node = service.create_node(chat, NodeDraft("fact", {"statement": "x"}))
+    node = service.create_node(chat, NodeDraft("fact", {"statement": "x"})).value
     service.delete_node(chat, node.id)
     changes = [e.change for e in seen if e.type == "graph.changed"]
     assert len(changes) == 2
@@ -195,7 +195,7 @@ def test_each_edit_publishes_one_graph_changed_event(service: MemoryService, cha
 
 
 def test_edits_are_audited(service: MemoryService, chat: str) -> None:
-    node = service.create_node(chat, NodeDraft("fact", {"statement": "x"}), actor="bridge")
+    node = service.create_node(chat, NodeDraft("fact", {"statement": "x"}), actor="bridge").value
     log = service.read(lambda r: r.audit(chat))
     assert [(e["actor"], e["action"], e["target"]) for e in log] == [("bridge", "create_node", node.id)]
 
@@ -212,7 +212,8 @@ def test_concurrent_writers_are_serialised(service: MemoryService, chat: str) ->
     with ThreadPoolExecutor(8) as pool:
         list(
             pool.map(
-                lambda i: service.create_node(chat, NodeDraft("fact", {"statement": f"f{i}"})), range(40)
+                lambda i: service.create_node(chat, NodeDraft("fact", {"statement": f"f{i}"})).value,
+                range(40),
             )
         )
     assert service.chat_stats(chat).node_count == 40

@@ -53,7 +53,7 @@ def seed(service: MemoryService) -> Callable[..., Node]:
     def make(type_id: str = "fact", fields: dict[str, str] | None = None, **draft: object) -> Node:
         return service.create_node(
             CHAT, NodeDraft(type=type_id, fields=fields or {"statement": "x"}, **draft), actor="test"
-        )  # type: ignore[arg-type]
+        ).value  # type: ignore[arg-type]
 
     return make
 

@@ -127,4 +127,4 @@ def test_pin_and_tier_are_single_service_edits(
     panel.ops.set_tier("dormant")
     settled()
     assert service.get_node(CHAT, node.id).tier == "dormant"
-    assert service.undo(CHAT) and service.get_node(CHAT, node.id).tier == node.tier
+    assert service.undo(CHAT).value and service.get_node(CHAT, node.id).tier == node.tier

@@ -27,9 +27,9 @@ def test_an_edit_comes_back_with_its_change_record_and_initiator(
     announced: list[OpResult[object]] = []
     context.sigOperationDone.connect(announced.append)
 
-    def edit(s: MemoryService) -> Node:
+    def edit(s: MemoryService, origin: object | None) -> OpResult[Node]:
         threads.append(threading.current_thread().name)
-        return s.update_node(CHAT, node.id, {"pinned": True})
+        return s.update_node(CHAT, node.id, {"pinned": True}, origin=origin)
 
     context.operate(edit, results.append)
     settled()
@@ -38,7 +38,7 @@ def test_an_edit_comes_back_with_its_change_record_and_initiator(
     assert result.value.pinned and result.initiator is Initiator.USER
     assert result.change(CHAT).nodes_changed == {node.id}
     undone: list[OpResult[bool]] = []
-    context.operate(lambda s: s.undo(CHAT), undone.append)
+    context.operate(lambda s, origin: s.undo(CHAT, origin=origin), undone.append)
     settled()
     assert undone[0].value and undone[0].initiator is Initiator.UNDO
     assert [r.initiator for r in announced] == [Initiator.USER, Initiator.UNDO]

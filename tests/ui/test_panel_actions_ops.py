@@ -62,7 +62,7 @@ def test_extract_pending_reports_progress_and_one_undo_puts_the_chat_back(
     row.button.click()
     settled()
     assert row.result.text().startswith("Nothing to do: every message is extracted already")
-    assert service.undo(CHAT)
+    assert service.undo(CHAT).value
     assert service.all_nodes(CHAT) == []
 
 

@@ -141,7 +141,7 @@ def test_approving_a_selection_is_one_undoable_step(
     settled()
     assert {service.get_node(CHAT, n.id).review_status for n in nodes} == {"approved"}
     assert panel.model.rowCount() == 0
-    assert service.undo(CHAT)
+    assert service.undo(CHAT).value
     settled()
     assert {service.get_node(CHAT, n.id).review_status for n in nodes} == {"pending"}
     assert panel.model.rowCount() == 3

@@ -109,7 +109,7 @@ def test_the_editor_moves_a_memory_to_another_scope_in_one_undo_step(
     qtbot, context: AppContext, service: MemoryService, settled: Callable[[], None]
 ) -> None:
     identities(service)
-    node = service.create_node("a", NodeDraft(type="fact", fields={"statement": "Mira fears the sea"}))
+    node = service.create_node("a", NodeDraft(type="fact", fields={"statement": "Mira fears the sea"})).value
     context.set_chat("a")
     editor = NodeEditor(context)
     qtbot.addWidget(editor)
@@ -119,7 +119,7 @@ def test_the_editor_moves_a_memory_to_another_scope_in_one_undo_step(
     editor.save()
     settled()
     assert service.get_node("a", node.id).scope.kind == "character"
-    assert service.undo("a") and service.get_node("a", node.id).scope.kind == "chat"
+    assert service.undo("a").value and service.get_node("a", node.id).scope.kind == "chat"
 
 
 def test_a_lorebook_memory_is_shown_read_only_with_where_it_came_from(

@@ -25,7 +25,7 @@ def test_undo_and_redo_name_the_step_and_follow_each_operation(
     node = seed("fact", {"statement": "Lyra keeps the lantern"})
     settled()
     assert undo.isEnabled() and undo.text() == "Undo New memory" and not redo.isEnabled()
-    context.operate(lambda s: s.update_node(CHAT, node.id, {"importance": 9.0}))
+    context.operate(lambda s, origin: s.update_node(CHAT, node.id, {"importance": 9.0}, origin=origin))
     settled()
     assert undo.text() == "Undo Edit"
     undo.trigger()

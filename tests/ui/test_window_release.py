@@ -88,7 +88,8 @@ def test_a_language_switch_keeps_the_window_and_its_wiring(
     monkeypatch.setattr(sys, "excepthook", errors)
     assert desktop.window.show_panel("graph2d")
     nodes = [
-        service.create_node(CHAT, NodeDraft(type="event", fields={"summary": f"event {i}"})) for i in range(6)
+        service.create_node(CHAT, NodeDraft(type="event", fields={"summary": f"event {i}"})).value
+        for i in range(6)
     ]
     service.link(CHAT, nodes[0].id, nodes[1].id, "advances")
     service.delete_node(CHAT, nodes[2].id)

@@ -121,7 +121,9 @@ class MemoryOps(Retranslated, QWidget):
     def _merge(self, keep: Node, other: Node) -> None:
         chat_id = self._context.chat_id
         self._context.operate(
-            lambda s: s.merge_nodes(chat_id, keep.id, other.id), lambda r: self._merged(r.value), owner=self
+            lambda s, origin: s.merge_nodes(chat_id, keep.id, other.id, origin=origin),
+            lambda r: self._merged(r.value),
+            owner=self,
         )
 
     def toggle_pin(self) -> None:
@@ -143,7 +145,7 @@ class MemoryOps(Retranslated, QWidget):
     def _patch(self, node: Node, patch: dict[str, object]) -> None:
         chat_id = self._context.chat_id
         self._context.operate(
-            lambda s: s.update_node(chat_id, node.id, patch),
+            lambda s, origin: s.update_node(chat_id, node.id, patch, origin=origin),
             lambda r: self._context.sigStatus.emit(self.tr("Changed “{0}”.").format(r.value.title)),
             owner=self,
         )

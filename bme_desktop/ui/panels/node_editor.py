@@ -223,7 +223,7 @@ class NodeEditor(Retranslated, QWidget):
                 **common,
             )
             self._context.operate(
-                lambda s: s.create_node(chat_id, draft),
+                lambda s, origin: s.create_node(chat_id, draft, origin=origin),
                 lambda r: self._created(r.value),
                 on_error=self._failed,
                 owner=self,
@@ -234,7 +234,7 @@ class NodeEditor(Retranslated, QWidget):
             if self.scope.currentData() != self._node.scope.kind:  # shared or kept back in the same undo step
                 patch["scope"] = {"kind": self.scope.currentData()}
             self._context.operate(
-                lambda s: s.update_node(chat_id, node_id, patch),
+                lambda s, origin: s.update_node(chat_id, node_id, patch, origin=origin),
                 lambda r: self._saved(r.value),
                 on_error=self._failed,
                 owner=self,
@@ -245,7 +245,7 @@ class NodeEditor(Retranslated, QWidget):
             return
         chat_id, node_id = self._context.chat_id, self._node.id
         self._context.operate(
-            lambda s: s.delete_node(chat_id, node_id),
+            lambda s, origin: s.delete_node(chat_id, node_id, origin=origin),
             lambda _r: self._deleted(),
             on_error=self._failed,
             owner=self,

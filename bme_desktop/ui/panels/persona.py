@@ -190,4 +190,8 @@ class PersonaPanel(Retranslated, QWidget):
             self._context.sigStatus.emit(self.tr("Rejected “{0}”.").format(trait))
             self.refresh()
 
-        self._context.operate(lambda s: s.reject_trait(chat_id, trait), done, owner=self)
+        self._context.operate(
+            lambda s, origin: s.operate(lambda: s.reject_trait(chat_id, trait), origin=origin),
+            done,
+            owner=self,
+        )

@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
 )
 
 from ...core.model import NodeQuery, ReviewCard, ReviewReason
+from ...core.operations import OpResult
 from ...core.service import MemoryService
 from ..context import AppContext
 from ..format import format_count, format_time
@@ -279,8 +280,8 @@ class ReviewPanel(Retranslated, QWidget):
         rows = [i.row() for i in self.table.selectionModel().selectedRows()]
         self._resume_row = min(rows)
 
-        def run(service: MemoryService) -> int:
-            return len(service.decide_review(chat_id, ids, status))
+        def run(service: MemoryService, origin: object | None) -> OpResult[int]:
+            return service.operate(lambda: len(service.decide_review(chat_id, ids, status)), origin=origin)
 
         self.approve_button.setEnabled(False)
         self.reject_button.setEnabled(False)
@@ -308,7 +309,9 @@ class ReviewPanel(Retranslated, QWidget):
         def done(changed: bool) -> None:
             self._context.sigStatus.emit(self.tr("Undone.") if changed else self.tr("Nothing to undo."))
 
-        self._context.operate(lambda s: s.undo(chat_id), lambda r: done(r.value), owner=self)
+        self._context.operate(
+            lambda s, origin: s.undo(chat_id, origin=origin), lambda r: done(r.value), owner=self
+        )
 
     # internals -----------------------------------------------------------------------------
     def showEvent(self, event: QShowEvent) -> None:

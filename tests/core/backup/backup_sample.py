@@ -96,7 +96,7 @@ def fill_chat(service: MemoryService, chat_id: str = CHAT) -> None:
     service.write(extract)
     rule = service.create_node(
         chat_id, editing.NodeDraft("rule", {"title": "No magic", "constraint": "none"})
-    )
-    fact = service.create_node(chat_id, editing.NodeDraft("fact", {"statement": "Ann fears bats"}))
+    ).value
+    fact = service.create_node(chat_id, editing.NodeDraft("fact", {"statement": "Ann fears bats"})).value
     service.link(chat_id, rule.id, fact.id, "related")
     service.delete_node(chat_id, fact.id)  # in the recycle bin, with its edge

@@ -94,7 +94,7 @@ def test_merge_reinforces_a_near_duplicate_of_another_id(
     filled: MemoryService, service: MemoryService
 ) -> None:
     service.sync(CHAT, [MessageIn(0, "user", "我们去北方的城堡。", name="Ann")], character="GM")
-    mine = service.create_node(CHAT, editing.NodeDraft("character", {"name": "ann"}, importance=2.0))
+    mine = service.create_node(CHAT, editing.NodeDraft("character", {"name": "ann"}, importance=2.0)).value
     plan = import_memories(service, exported(filled), "merge")
     assert plan.counts["merged"] == 1 and plan.examples["merged"] == [f"{CHAT}: ann"]
     kept = service.get_node(CHAT, mine.id)

@@ -293,7 +293,7 @@ def test_injected_archive_everything_is_limited_and_spares_user_work(
             )
         pinned = svc.create_node(
             "c", NodeDraft("rule", {"title": "Tavern law pinned", "constraint": "tavern"}, pinned=True)
-        )
+        ).value
 
         def compromised(request: dict[str, Any]) -> Reply:
             text = request["messages"][-1]["content"]

@@ -18,7 +18,7 @@ def _story(service: MemoryService) -> Node:
         service.create_node(CHAT, NodeDraft("character", {"name": name}))
     return service.create_node(
         CHAT, NodeDraft("event", {"summary": "林川答应一定帮苏婉找回玉佩"}, source_indices=[0])
-    )
+    ).value
 
 
 def _nearest(service: MemoryService, summary: str, existing: Node) -> Node | None:

@@ -48,10 +48,12 @@ def test_a_memory_still_waiting_for_its_vector_is_compared_by_cosine(service: Me
     service.sync(CHAT, [MessageIn(0, "user", "hi"), MessageIn(1, "assistant", "hello")])
     first = service.create_node(
         CHAT, NodeDraft("event", {"summary": "Lena hides the key"}, source_indices=[0])
-    )
+    ).value
     assert vectors.index(CHAT) is not None and vectors.wait_idle(20)
     embedder.gate.clear()  # the indexer now stalls on the next memory
-    late = service.create_node(CHAT, NodeDraft("event", {"summary": "Tom finds the key"}, source_indices=[1]))
+    late = service.create_node(
+        CHAT, NodeDraft("event", {"summary": "Tom finds the key"}, source_indices=[1])
+    ).value
     assert embedder.waiting.wait(20)
     index = vectors.index(CHAT)
     assert index is not None and late.id not in index and first.id in index

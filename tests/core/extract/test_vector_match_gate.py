@@ -44,7 +44,7 @@ def scored(service: MemoryService, summary: str) -> tuple[Gated, dict[str, float
     service.sync(CHAT, [MessageIn(0, "user", "hi"), MessageIn(1, "assistant", "hello")])
     old = service.create_node(
         CHAT, NodeDraft("event", {"summary": "Lena hides the brass key under the bell"}, source_indices=[0])
-    )
+    ).value
     plan = Plan("heuristic", [NodeOp("create", "event", {"summary": summary}, source_indices=[1])])
     found = vector_scores(service, CHAT, plan)[0]
     assert recaller.vectors is not None

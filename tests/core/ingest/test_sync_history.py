@@ -141,7 +141,7 @@ def test_hand_edited_memory_survives_rollback_flagged_for_review(service: Memory
 
 def test_manual_batches_are_never_rolled_back_by_history(service: MemoryService) -> None:
     service.sync(CHAT, msgs("a", "b"), complete=True)
-    manual = service.create_node(CHAT, NodeDraft("fact", {"statement": "by hand"}, source_indices=[1]))
+    manual = service.create_node(CHAT, NodeDraft("fact", {"statement": "by hand"}, source_indices=[1])).value
     service.sync(CHAT, msgs("a", "B!"), complete=True)
     assert service.get_node(CHAT, manual.id).fields["statement"] == "by hand"
 

@@ -79,7 +79,7 @@ def test_the_cap_retires_the_weakest_and_never_core_pinned_or_hand_written(
     service.update_node(CHAT, pinned.id, {"pinned": True})
     by_hand = service.create_node(
         CHAT, editing.NodeDraft(type="event", fields={"summary": "Written by hand"})
-    )
+    ).value
     weak = [event(service, f"Weak event {i}") for i in range(3)]
     rules(service, max_memories_per_chat=5)
     report = run_upkeep(service, CHAT)

@@ -31,7 +31,7 @@ def test_new_automatic_memories_wait_for_review_per_audit_mode(
     try:
         long = auto_node(service, "fact", FACT)
         short = auto_node(service, "event", {"summary": "a passing remark"}, tier="short_term")
-        mine = service.create_node(CHAT, NodeDraft(type="fact", fields={"statement": "typed by hand"}))
+        mine = service.create_node(CHAT, NodeDraft(type="fact", fields={"statement": "typed by hand"})).value
         run_upkeep(service, CHAT)
         assert (get(service, long.id).review_status == "pending") is long_pending
         assert (get(service, short.id).review_status == "pending") is short_pending
@@ -106,7 +106,7 @@ def test_approve_edit_reject_each_leave_an_audit_entry_and_undo(
     assert sorted(actions) == sorted(
         [("review.approve", a.id), ("review.approve", b.id), ("review.edit", c.id), ("review.reject", b.id)]
     )
-    assert service.undo(CHAT)  # the rejection
+    assert service.undo(CHAT).value  # the rejection
     assert get(service, b.id).review_status == "approved"
 
 

@@ -16,10 +16,12 @@ def setup(service: MemoryService) -> tuple[RecallCache, str, str]:
     service.sync(
         CHAT, [MessageIn(0, "user", "The key is in the lighthouse."), MessageIn(1, "assistant", "Yes.")]
     )
-    key = service.create_node(CHAT, NodeDraft("event", {"summary": "Tom hides the key"}, source_indices=[0]))
+    key = service.create_node(
+        CHAT, NodeDraft("event", {"summary": "Tom hides the key"}, source_indices=[0])
+    ).value
     lamp = service.create_node(
         CHAT, NodeDraft("event", {"summary": "Lena lights the lamp"}, source_indices=[1])
-    )
+    ).value
     return RecallCache(service), key.id, lamp.id
 
 
@@ -48,13 +50,15 @@ def test_changed_edges_are_read_by_id_and_match_a_full_read(service: MemoryServi
     """An extraction's few new edges are read by id, not every edge of the chat again; what the
     state holds is what a fresh load holds (links, unlinks, undo and redo)."""
     cache, key, lamp = setup(service)
-    third = service.create_node(CHAT, NodeDraft("event", {"summary": "Ada keeps watch"}, source_indices=[1]))
+    third = service.create_node(
+        CHAT, NodeDraft("event", {"summary": "Ada keeps watch"}, source_indices=[1])
+    ).value
     cache.state(CHAT)
     reads: list[int] = []
     edges = service.edges
     service.edges = lambda *a, **k: reads.append(1) or edges(*a, **k)  # type: ignore[method-assign]
-    first = service.link(CHAT, key, lamp, "related")
-    second = service.link(CHAT, lamp, third.id, "related")
+    first = service.link(CHAT, key, lamp, "related").value
+    second = service.link(CHAT, lamp, third.id, "related").value
     service.link(CHAT, key, third.id, "related")
     service.unlink(CHAT, first.id)
     service.undo(CHAT)  # the unlink: the edge is back
@@ -84,7 +88,7 @@ def test_part_results_are_reused_until_the_index_changes(service: MemoryService)
     assert lexical_part(cache.state(CHAT), "the key") == first and calls == ["the key"]
     added = service.create_node(
         CHAT, NodeDraft("event", {"summary": "Mira finds the key"}, source_indices=[1])
-    )
+    ).value
     fresh = lexical_part(cache.state(CHAT), "the key")
     assert calls == ["the key", "the key"] and added.id in fresh
 

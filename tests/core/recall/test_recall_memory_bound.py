@@ -33,7 +33,7 @@ def memory_in(service: MemoryService, chat: str, word: str) -> str:
     service.sync(chat, [MessageIn(0, "user", f"Meet me at the {word} tonight.")], complete=True)
     return service.create_node(
         chat, NodeDraft("event", {"summary": f"They meet at the {word}"}, source_indices=[0])
-    ).id
+    ).value.id
 
 
 def recalled(service: MemoryService, chat: str, word: str) -> list[str]:
@@ -71,7 +71,7 @@ def test_a_resync_drops_what_was_loaded_and_the_next_recall_reads_the_database(t
         recalled(first, "a", "orchard")  # loads the chat's recall state
         added = second.create_node(
             "a", NodeDraft("event", {"summary": "They plant pears in the orchard"}, source_indices=[0])
-        ).id
+        ).value.id
         assert added not in recalled(first, "a", "orchard")  # nothing told the first service
         first.events.publish(RESYNC)
         assert recaller.cache.chats() == []

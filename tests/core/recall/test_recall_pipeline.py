@@ -60,7 +60,9 @@ def chat(service: MemoryService) -> str:
 
 
 def fact(service: MemoryService, chat: str, text: str, sources: list[int], **kw: object) -> Node:
-    return service.create_node(chat, NodeDraft("fact", {"statement": text}, source_indices=sources, **kw))  # type: ignore[arg-type]
+    return service.create_node(
+        chat, NodeDraft("fact", {"statement": text}, source_indices=sources, **kw)
+    ).value  # type: ignore[arg-type]
 
 
 def settle(recaller: HybridRecaller) -> None:
@@ -129,7 +131,7 @@ def test_a_sleeping_memory_stays_out_of_a_passing_mention_and_answers_a_direct_a
 def test_name_anchor_pulls_in_the_named_memory_and_its_neighbour(
     service: MemoryService, chat: str, recaller: HybridRecaller
 ) -> None:
-    lena = service.create_node(chat, NodeDraft("character", {"name": "Lena", "state": "keeper"}))
+    lena = service.create_node(chat, NodeDraft("character", {"name": "Lena", "state": "keeper"})).value
     oath = fact(service, chat, "A promise was made at dawn.", [1])
     service.link(chat, lena.id, oath.id, "related")
     settle(recaller)
@@ -144,7 +146,7 @@ def test_greeting_recalls_only_core_memories(
 ) -> None:
     rule = service.create_node(
         chat, NodeDraft("rule", {"title": "Honesty", "constraint": "Lena never lies."})
-    )
+    ).value
     fact(service, chat, "Hi there, the brass key opens the door.", [0])
     result = service.recall(RecallRequest(chat, "hi!"))
     assert ids(result) == [rule.id]
@@ -328,10 +330,10 @@ def test_a_recall_far_ahead_of_the_chat_answers_and_hides_nothing(
 def test_naming_a_person_anchors_the_person_not_every_fact_about_her(
     service: MemoryService, chat: str, recaller: HybridRecaller
 ) -> None:
-    lena = service.create_node(chat, NodeDraft("character", {"name": "Lena", "state": "keeper"}))
+    lena = service.create_node(chat, NodeDraft("character", {"name": "Lena", "state": "keeper"})).value
     about = service.create_node(
         chat, NodeDraft("fact", {"subject": "Lena", "statement": "Lena hums at dawn."})
-    )
+    ).value
     settle(recaller)
     result = service.recall(
         RecallRequest(chat, "What is Lena doing?", top_k=20, last_reply="", previous_input="")

@@ -149,10 +149,12 @@ def test_a_change_is_absorbed_in_the_background_before_the_next_recall(
     from bme_desktop.core.recall import pipeline
 
     service.recall(RecallRequest(CHAT, "Where is the brass key?"))  # loads the chat's recall state
-    key = service.create_node(CHAT, NodeDraft("event", {"summary": "Tom drops the key"}, source_indices=[0]))
+    key = service.create_node(
+        CHAT, NodeDraft("event", {"summary": "Tom drops the key"}, source_indices=[0])
+    ).value
     lamp = service.create_node(
         CHAT, NodeDraft("event", {"summary": "Lena lights the lamp"}, source_indices=[1])
-    )
+    ).value
     service.link(CHAT, key.id, lamp.id, "related")
     deadline = time.monotonic() + 20
     while (

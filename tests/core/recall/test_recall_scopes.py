@@ -26,7 +26,7 @@ def test_a_chat_draws_what_others_share_and_follows_their_changes(
     for chat, character in (("a", "Mira"), ("b", "Garrick")):
         service.sync(chat, [], identity=ChatIdentity(character=character, user="Alex", persona_id="alex"))
     assert ids(service, "b") == set()  # b's recall state is loaded before a has anything
-    fact = service.create_node("a", NodeDraft(type="fact", fields=FACT, scope=Scope(kind="persona")))
+    fact = service.create_node("a", NodeDraft(type="fact", fields=FACT, scope=Scope(kind="persona"))).value
     found = service.recall(RecallRequest("b", QUESTION)).nodes
     assert [(r.node.id, r.node.chat_id, r.components.get("w_scope")) for r in found] == [(fact.id, "a", 0.9)]
     service.move_scope("a", fact.id, "chat")
@@ -40,7 +40,7 @@ def test_a_chat_draws_what_others_share_and_follows_their_changes(
 def test_a_kind_weighed_zero_is_not_drawn(service: MemoryService, hashed_recaller: object) -> None:
     for chat in ("a", "b"):
         service.sync(chat, [], identity=ChatIdentity(character="Mira", user="Alex"))
-    fact = service.create_node("a", NodeDraft(type="fact", fields=FACT, scope=Scope(kind="persona")))
+    fact = service.create_node("a", NodeDraft(type="fact", fields=FACT, scope=Scope(kind="persona"))).value
     assert ids(service, "b") == {fact.id}
     service.settings.recall = replace(service.settings.recall, weight_scope_persona=0.0)
     assert ids(service, "b") == set()
@@ -55,7 +55,7 @@ def test_a_memory_another_chat_shares_is_found_by_meaning_too(
     for chat in ("a", "b"):
         service.sync(chat, [], identity=ChatIdentity(character="Mira", user="Alex"))
     assert ids(service, "b") == set()  # b's index is loaded before a shares anything
-    fact = service.create_node("a", NodeDraft(type="fact", fields=FACT, scope=Scope(kind="persona")))
+    fact = service.create_node("a", NodeDraft(type="fact", fields=FACT, scope=Scope(kind="persona"))).value
     assert vectors.wait_idle(60)
     assert fact.id in (vectors.index("b") or ())  # taken from a's stored vector, not embedded twice
     (found,) = service.recall(RecallRequest("b", QUESTION)).nodes

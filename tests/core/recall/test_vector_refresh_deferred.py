@@ -64,13 +64,15 @@ def test_a_changed_memory_is_embedded_again_once_extraction_is_idle(service: Mem
     service.sync(CHAT, [MessageIn(0, "user", "hi"), MessageIn(1, "assistant", "hello")])
     sera = service.create_node(
         CHAT, NodeDraft("character", {"name": "Sera", "state": "a guide"}, source_indices=[0])
-    )
+    ).value
     assert vectors.index(CHAT) is not None and vectors.wait_idle(20)
     extraction.on.set()  # an import is running
-    changed = service.update_node(CHAT, sera.id, {"fields": {"name": "Sera", "state": "a guide with a bow"}})
+    changed = service.update_node(
+        CHAT, sera.id, {"fields": {"name": "Sera", "state": "a guide with a bow"}}
+    ).value
     new = service.create_node(
         CHAT, NodeDraft("character", {"name": "Wren", "state": "her brother"}, source_indices=[1])
-    )
+    ).value
     index = vectors.index(CHAT)
     assert index is not None
     assert until(lambda: new.id in index)  # a new memory: embedded at once

@@ -59,7 +59,7 @@ def test_a_v2_database_upgrades_keeping_every_memory_to_its_chat(database_url: s
         assert (scope.character_key, scope.persona_key, scope.isolated) == ("name:mira", "name:alex", False)
         node = service.create_node(
             "old", NodeDraft(type="fact", fields={"statement": "Alex was born in May"})
-        )
+        ).value
         assert node.scope.kind == "chat"
     finally:
         service.close()

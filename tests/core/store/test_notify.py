@@ -92,7 +92,7 @@ def test_what_one_instance_writes_reaches_the_other_as_remote_events(
     a.sync("shared", [MessageIn(0, "user", "Mia was born on 3 May.")], complete=True)
     node = a.create_node(
         "shared", NodeDraft("fact", {"statement": "Mia was born on 3 May"}, source_indices=[0])
-    )
+    ).value
 
     def arrived(events: list[Event]) -> bool:
         return any(
@@ -149,7 +149,7 @@ def test_a_vector_one_instance_stored_is_loaded_by_the_other_not_embedded_again(
     assert on_b.vectors.wait_idle(30)
     node = a.create_node(
         "shared", NodeDraft("fact", {"statement": "Mia keeps bees behind the lighthouse"}, source_indices=[0])
-    )
+    ).value
 
     def stored(events: list[Event]) -> bool:
         return any(e.type == "vectors.saved" and node.id in e.data["ids"] for e in events)
@@ -189,7 +189,7 @@ def test_what_was_written_while_the_listener_was_down_reaches_recall_after_it_re
 
     added = a.create_node(
         "shared", NodeDraft("event", {"summary": "Mia plants pears in the orchard"}, source_indices=[0])
-    )  # committed while b is not listening
+    ).value  # committed while b is not listening
     assert added.id not in [
         r.node.id for r in b.recall(RecallRequest("shared", "Where is the orchard?")).nodes
     ]

@@ -29,7 +29,7 @@ def chat(service: MemoryService, chat_id: str, character: str) -> None:
 def memory(service: MemoryService, chat_id: str, statement: str, kind: str = "chat") -> Node:
     return service.create_node(
         chat_id, NodeDraft(type="fact", fields={"statement": statement}, scope=Scope(kind=kind)), actor="test"
-    )
+    ).value
 
 
 @pytest.fixture
@@ -148,7 +148,7 @@ def test_across_chats_the_time_scrubber_runs_over_the_open_chat_s_messages(
             chat_id,
             NodeDraft(type="fact", fields={"statement": statement}, source_indices=[message]),
             actor="test",
-        )
+        ).value
 
     late = sourced("mira-b", "The lighthouse went dark", 30)  # message 31 of the other chat
     early = sourced("mira-a", "Mira lit a candle", 1)
