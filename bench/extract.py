@@ -90,7 +90,7 @@ def bench_bulk(messages: list[MessageIn]) -> None:
         svc = open_service(Path(tmp))
         svc.sync("warm", messages[:2], complete=True, wait=True)  # loads jieba
         start = time.perf_counter()
-        result = svc.sync("c", messages, complete=True, wait=True, wait_timeout=3600)
+        result = svc.sync("c", messages, complete=True, wait=True, wait_timeout=3600).value
         elapsed = time.perf_counter() - start
         stats = svc.chat_stats("c")
         svc.close()
@@ -167,7 +167,7 @@ def bench_llm_overhead(messages: list[MessageIn]) -> None:
         svc.sync("warm", messages[:2], complete=True, wait=True)
         in_model.clear()
         start = time.perf_counter()
-        result = svc.sync("c", messages, complete=True, wait=True, wait_timeout=3600)
+        result = svc.sync("c", messages, complete=True, wait=True, wait_timeout=3600).value
         elapsed = time.perf_counter() - start
         svc.close()
     batches = max(1, result.done)

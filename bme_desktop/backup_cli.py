@@ -333,7 +333,7 @@ def _import_worldinfo(args: argparse.Namespace, data_dir: Path, doc: object, for
 
         service = MemoryService.open(data_dir, database_url=args.database_url, attach=False)
         try:
-            report = service.import_worldinfo(args.chat, parsed.entries, args.scope, actor="cli")
+            report = service.import_worldinfo(args.chat, parsed.entries, args.scope, actor="cli").value
         finally:
             service.close()
         return {"chat_id": args.chat, **report.to_json(), "disabled": parsed.disabled}

@@ -104,7 +104,7 @@ async def sync(request: web.Request) -> web.Response:
         isolated=f.flag("isolated", default=False) if body.get("isolated") is not None else None,
         members=_members(f),
     )
-    result = await c.call(c.service.sync, chat_id, messages, complete=complete, identity=identity)
+    result = (await c.call(c.service.sync, chat_id, messages, complete=complete, identity=identity)).value
     done = result.done
     if wait and result.ticket is not None:  # the write is done: wait without holding a worker
         deadline = time.monotonic() + c.config.sync_wait_timeout_s

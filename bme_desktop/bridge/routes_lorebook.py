@@ -57,7 +57,7 @@ async def put_lorebook(request: web.Request) -> web.Response:
         elif item.get("disable") is not True and entry.content.strip():
             entries.append(entry)
             regex_keys += len(entry.regex_keys)
-    report = await c.call(c.service.sync_lorebook, chat_id, entries)
+    report = (await c.call(c.service.sync_lorebook, chat_id, entries)).value
     return web.json_response(
         {"chat_id": chat_id, **report.to_json(), "refused": refused, "regex_keys": regex_keys}
     )
@@ -95,7 +95,7 @@ async def import_worldinfo(request: web.Request) -> web.Response:
         parsed = read_worldinfo(doc, book.strip())
     except ValidationError as exc:
         raise ApiError(400, f"file.{exc}") from exc
-    report = await c.call(c.service.import_worldinfo, chat_id, parsed.entries, kind, actor="bridge")
+    report = (await c.call(c.service.import_worldinfo, chat_id, parsed.entries, kind, actor="bridge")).value
     return web.json_response({"chat_id": chat_id, **report.to_json(), "disabled": parsed.disabled})
 
 

@@ -173,9 +173,10 @@ async def patch_node(request: web.Request) -> web.Response:
     node_id = id_of(request, "node_id", "memory")
     patch = parse_patch(await read_json_object(request, c.config.body_limit))
     if set(patch) == {"review_status"}:  # a review decision, as the review centre makes it: not an edit
-        node = (
-            await c.call(c.service.decide_review, chat_id, [node_id], patch["review_status"], actor="bridge")
-        )[0]
+        decided = await c.call(
+            c.service.decide_review, chat_id, [node_id], patch["review_status"], actor="bridge"
+        )
+        node = decided.value[0]
     else:
         node = (await c.call(c.service.update_node, chat_id, node_id, patch, actor="bridge")).value
     return web.json_response(node_json(node))

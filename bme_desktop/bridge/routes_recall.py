@@ -88,7 +88,7 @@ async def get_kept(request: web.Request) -> web.Response:
 
 
 def _edit(c: BridgeContext, chat_id: str, index: int, injection: str) -> tuple[RecallRecord, dict[str, Node]]:
-    record = c.service.edit_recall_record(chat_id, index, injection)
+    record = c.service.edit_recall_record(chat_id, index, injection).value
     return record, _with_current_nodes(c, record)
 
 
@@ -106,7 +106,7 @@ async def put_kept(request: web.Request) -> web.Response:
 async def delete_kept(request: web.Request) -> web.Response:
     c = ctx(request)
     chat_id, index = chat_id_of(request), index_of(request)
-    if not await c.call(c.service.delete_recall_record, chat_id, index):
+    if not (await c.call(c.service.delete_recall_record, chat_id, index)).value:
         raise ApiError(404, f"no kept recall for message {index} in chat {chat_id!r}")
     return web.json_response({"deleted": True, "chat_id": chat_id, "index": index})
 

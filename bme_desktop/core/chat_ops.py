@@ -310,7 +310,7 @@ def rebuild_summaries(
     for n, task in enumerate(("summarize", "fold"), 2):
         checkpoint(cancel)
         if task in service.maintenance_tasks:
-            change.merge(service.run_maintenance(chat_id, task, cancel=cancel))
+            change.merge(service.run_maintenance(chat_id, task, cancel=cancel).value)
         report(n, 3)
     written = service.read(lambda r: r.summaries(chat_id))
     active = sum(1 for s in written if s.status == "active")

@@ -343,7 +343,7 @@ def rebuild_vectors(
         )
     report(0, len(nodes))
     if rng is None:
-        change = service.run_maintenance(chat_id, "rebuild_vectors", cancel=cancel)
+        change = service.run_maintenance(chat_id, "rebuild_vectors", cancel=cancel).value
     else:
         if vectors.embedder() is None:
             raise Conflict(f"no embedder: {vectors.last_error or 'embedding is switched off'}")

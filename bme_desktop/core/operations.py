@@ -1,16 +1,18 @@
 """Operations: what a mutating call changed and who started it.
 
 Every write publishes one :class:`~.events.GraphChanged` per chat it changed, tagged with the
-:class:`~.events.Initiator` of the operation it belongs to: each mutating service call names
-its initiator with :func:`acting` (the outermost one wins: a review decision is a review
-even though it writes as a manual edit), and a pipeline's writes name theirs the same way.
+:class:`~.events.Initiator` of the operation it belongs to: each mutating service method
+names its initiator (:func:`operation`), a pipeline its own with :func:`acting`; the outermost
+one wins (a review decision is a review even though it writes as a manual edit).
 
 The mutating service methods are operations themselves (:func:`operation`): each returns an
 :class:`OpResult` — its value, the change records its writes made, its initiator and origin —
 and takes ``origin=…``, who asked (a panel): the ``GraphChanged`` events of the operation carry
 it, so a listener tells its own edits from the others' and from background work.
 ``MemoryService.operate(call, origin=…)`` runs several calls as one operation (a composite
-edit): the calls inside it are part of it (their changes, the outer origin).
+edit): the calls inside it are part of it (their changes, the outer origin). Only the writes
+made on the calling thread count: work the call hands to another thread (the extraction a
+sync queues) is an operation of its own there.
 
 The scope lives in a context variable of the calling thread (writes run on the writer thread
 but publish on the caller's); subscribers run outside it (:func:`outside`), so work a

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from .extract.api import ExtractionScheduler
     from .extract.progress import ExtractionProgress
     from .model import ChatStats, Edge, Message, Node, NodeQuery, RecallRequest, RecallResult
+    from .operations import OpResult
     from .providers.chat_model import ModelLenders
     from .recall.api import Recaller
     from .settings import Settings
@@ -154,8 +155,8 @@ class Maintenance(Protocol):
         ...
 
     def run_maintenance(
-        self, chat_id: str, task: str, *, cancel: CancelToken | None = None
-    ) -> ChangeRecord: ...
+        self, chat_id: str, task: str, *, cancel: CancelToken | None = None, origin: object | None = None
+    ) -> OpResult[ChangeRecord]: ...
 
 
 class Pipelines(Protocol):

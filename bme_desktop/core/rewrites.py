@@ -170,14 +170,16 @@ def run_recorded(
     """Run maintenance ``task`` and record all it changed as one undoable step (when the plan
     allows an undo copy; otherwise it just runs). A cancelled run that kept some of its work
     (a rebuild stops between batches) is recorded too, then ``Cancelled`` is raised again."""
+
+    def run() -> ChangeRecord:
+        return service.run_maintenance(chat_id, task, cancel=cancel).value
+
     if task not in RECORDED_TASKS:
-        return service.run_maintenance(chat_id, task, cancel=cancel)
+        return run()
     plan = plan or plan_rewrite(service, chat_id, task)
     if not plan.undoable:
-        return service.run_maintenance(chat_id, task, cancel=cancel)
-    return record_step(
-        service, chat_id, task, lambda: service.run_maintenance(chat_id, task, cancel=cancel), plan=plan
-    )
+        return run()
+    return record_step(service, chat_id, task, run, plan=plan)
 
 
 def record_step(

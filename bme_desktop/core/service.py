@@ -1,8 +1,11 @@
 """MemoryService: the one façade the bridge and the UI call.
 
 All writes run on one writer thread, each in one transaction, and return what changed;
-after the commit the change records go out as ``graph.changed`` events. Reads run on the
-caller's thread with their own connection. Nothing here knows about Qt or HTTP.
+after the commit the change records go out as ``graph.changed`` events. Every mutating method
+is an operation (``core/operations.py``): it returns an ``OpResult`` — its value with the
+change records, initiator and origin — and takes ``origin=`` (who asked). Reads run on the
+caller's thread with their own connection and return plain values. Nothing here knows about
+Qt or HTTP.
 """
 
 from __future__ import annotations
@@ -231,9 +234,13 @@ class MemoryService:
         """Whether ``extract_now`` runs on the caller's thread and can be cancelled."""
         return isinstance(self.extraction, RunsNow)
 
-    def extract_now(self, chat_id: str, cancel: CancelToken | None = None) -> int:
+    @operation(Initiator.EXTRACTION)
+    def extract_now(
+        self, chat_id: str, cancel: CancelToken | None = None, *, origin: object | None = None
+    ) -> int:
         """Extract the chat's due batches now; the number of batches extracted. Runs on the
-        caller's thread where the extractor can (``can_extract_now``), else waits for it."""
+        caller's thread where the extractor can (``can_extract_now``), else waits for it (then
+        the extraction's writes, made on its own thread, are no part of this operation's result)."""
         if isinstance(self.extraction, RunsNow):
             return self.extraction.run_now(chat_id, cancel)
         return self.extraction.schedule(chat_id, force=True).wait()
@@ -316,7 +323,8 @@ class MemoryService:
     def has_chat(self, chat_id: str) -> bool:
         return self.read(lambda r: r.chat_pk(chat_id) is not None)
 
-    def delete_chat(self, chat_id: str) -> None:
+    @operation(Initiator.USER)
+    def delete_chat(self, chat_id: str, *, origin: object | None = None) -> None:
         self._write_checked(lambda uow: uow.delete_chat(chat_id))
         self.events.publish(ChatDeleted(chat_id))
 
@@ -368,6 +376,7 @@ class MemoryService:
         return self.read(lambda r: r.audit(chat_id, limit=limit))
 
     # messages ------------------------------------------------------------------------------
+    @operation(Initiator.SYNC)
     def sync(
         self,
         chat_id: str,
@@ -379,9 +388,11 @@ class MemoryService:
         wait: bool = False,
         wait_timeout: float | None = None,
         identity: ChatIdentity | None = None,
+        origin: object | None = None,
     ) -> SyncResult:
         """Store pushed messages; roll back memories derived from changed or deleted ones;
-        queue extraction. With ``wait`` the call returns when that extraction has finished."""
+        queue extraction. With ``wait`` the call returns when that extraction has finished (its
+        writes, on the extraction's thread, are no part of this operation's result)."""
         validate_messages(chat_id, messages, complete=complete)
 
         # A kept recall queued before lands before a rollback that may drop it: the writer keeps the order.
@@ -400,8 +411,7 @@ class MemoryService:
             uow.synced.append((chat_id, synced.data))  # told to other instances on the same database
             return outcome, synced
 
-        with acting(Initiator.SYNC):
-            outcome, synced = self.write(op)
+        outcome, synced = self.write(op)
         self.events.publish(synced)
         ticket = self.extraction.schedule(chat_id, force=outcome.changed_from is not None)
         done = ticket.wait(wait_timeout) if wait else ticket.done
@@ -542,16 +552,25 @@ class MemoryService:
             _writable(chat_id, node_id, lambda uow: editing.move_scope(uow, chat_id, node_id, kind)),
         )
 
-    def sync_lorebook(self, chat_id: str, entries: list[LoreEntry]) -> LoreReport:
+    @operation(Initiator.LOREBOOK)
+    def sync_lorebook(
+        self, chat_id: str, entries: list[LoreEntry], *, origin: object | None = None
+    ) -> LoreReport:
         """Make the chat's lorebook memories what SillyTavern resolves for it now (not undoable:
         SillyTavern owns them; see ``lorebook.sync_lorebook``)."""
         from .lorebook import sync_lorebook
 
-        with acting(Initiator.LOREBOOK):
-            return self._write_checked(lambda uow: sync_lorebook(uow, chat_id, entries))
+        return self._write_checked(lambda uow: sync_lorebook(uow, chat_id, entries))
 
+    @operation(Initiator.IMPORT)
     def import_worldinfo(
-        self, chat_id: str, entries: list[LoreEntry], kind: str, *, actor: str = "user"
+        self,
+        chat_id: str,
+        entries: list[LoreEntry],
+        kind: str,
+        *,
+        actor: str = "user",
+        origin: object | None = None,
     ) -> LoreReport:
         """A World Info file's entries as memories of scope ``kind`` in the chat (one undo step;
         none when every entry is here already)."""
@@ -560,10 +579,9 @@ class MemoryService:
         here = self.read(lambda r: imported_here(r, chat_id, entries))
         if len(here) == len(entries):
             return LoreReport(skipped=len(here))
-        with acting(Initiator.IMPORT):
-            return self.manual_write(
-                chat_id, actor, "import_worldinfo", lambda uow: import_entries(uow, chat_id, entries, kind)
-            )
+        return self.manual_write(
+            chat_id, actor, "import_worldinfo", lambda uow: import_entries(uow, chat_id, entries, kind)
+        )
 
     def worldinfo_entries(self, chat_id: str, node_ids: Sequence[str]) -> list[LoreEntry]:
         """The chosen memories as World Info entries, in the order asked (an unknown id is a 404)."""
@@ -741,11 +759,13 @@ class MemoryService:
             return 0
         return int(self.recaller.prepare(chat_id, user_input, index, last_reply, previous_input))
 
-    def put_recall_record(self, request: RecallRequest, result: RecallResult) -> None:
+    @operation(Initiator.RECALL)
+    def put_recall_record(
+        self, request: RecallRequest, result: RecallResult, *, origin: object | None = None
+    ) -> None:
         from .store.recall_records import store_recall_record
 
-        with acting(Initiator.RECALL):
-            self._write_checked(lambda uow: store_recall_record(uow, request, result))
+        self._write_checked(lambda uow: store_recall_record(uow, request, result))
 
     def recall_record(self, chat_id: str, index: int) -> RecallRecord | None:
         self.flush_later_writes()
@@ -755,12 +775,16 @@ class MemoryService:
         self.flush_later_writes()
         return self.read(lambda r: r.recall_records(chat_id))
 
-    def edit_recall_record(self, chat_id: str, index: int, injection: str) -> RecallRecord:
+    @operation(Initiator.USER)
+    def edit_recall_record(
+        self, chat_id: str, index: int, injection: str, *, origin: object | None = None
+    ) -> RecallRecord:
         from .store.recall_records import edit_recall_injection
 
         return self._write_checked(lambda uow: edit_recall_injection(uow, chat_id, index, injection))
 
-    def delete_recall_record(self, chat_id: str, index: int) -> bool:
+    @operation(Initiator.USER)
+    def delete_recall_record(self, chat_id: str, index: int, *, origin: object | None = None) -> bool:
         from .store.recall_records import delete_recall
 
         return self._write_checked(lambda uow: delete_recall(uow, chat_id, index))
@@ -790,6 +814,7 @@ class MemoryService:
 
         return review_card(self, chat_id, node_id)
 
+    @operation(Initiator.REVIEW)
     def decide_review(
         self,
         chat_id: str,
@@ -798,12 +823,12 @@ class MemoryService:
         *,
         actor: str = "user",
         reason: str | None = None,
+        origin: object | None = None,
     ) -> list[Node]:
         """Approve, reject or reopen memories (a review decision, not an edit)."""
         from .lifecycle.review import decide
 
-        with acting(Initiator.REVIEW):
-            return decide(self, chat_id, node_ids, status, actor=actor, reason=reason)
+        return decide(self, chat_id, node_ids, status, actor=actor, reason=reason)
 
     def patrol_report(self, chat_id: str) -> PatrolReport:
         """Today's look over the chat's memories (one read, nothing written)."""
@@ -817,7 +842,8 @@ class MemoryService:
 
         return latest_patrol(self, chat_id)
 
-    def run_patrol(self, chat_id: str) -> dict[str, Any]:
+    @operation(Initiator.UPKEEP)
+    def run_patrol(self, chat_id: str, *, origin: object | None = None) -> dict[str, Any]:
         """Patrol now and keep the report as the chat's latest."""
         from .lifecycle.patrol_daily import run_patrol
 
@@ -839,13 +865,19 @@ class MemoryService:
 
         return persona_history(self, chat_id)
 
-    def reject_trait(self, chat_id: str, trait: str, *, actor: str = "user") -> None:
+    @operation(Initiator.USER)
+    def reject_trait(
+        self, chat_id: str, trait: str, *, actor: str = "user", origin: object | None = None
+    ) -> None:
         from .lifecycle.persona import reject_trait
 
         reject_trait(self, chat_id, trait, actor=actor)
 
     # maintenance ---------------------------------------------------------------------------
-    def run_maintenance(self, chat_id: str, task: str, *, cancel: CancelToken | None = None) -> ChangeRecord:
+    @operation(Initiator.UPKEEP)
+    def run_maintenance(
+        self, chat_id: str, task: str, *, cancel: CancelToken | None = None, origin: object | None = None
+    ) -> ChangeRecord:
         """Run a maintenance task. With ``cancel``, a task that honours it (``CancellableTask``)
         stops at its next checkpoint raising ``Cancelled`` (its write rolled back); any other
         task only checks the token before it starts."""
@@ -857,7 +889,6 @@ class MemoryService:
         if runner is None:
             raise Conflict(f"this version of BME Desktop cannot run {task!r} yet")
         checkpoint(cancel)
-        with acting(Initiator.UPKEEP):
-            if isinstance(runner, CancellableTask):
-                return runner.run(chat_id, cancel)
-            return runner(chat_id)
+        if isinstance(runner, CancellableTask):
+            return runner.run(chat_id, cancel)
+        return runner(chat_id)

@@ -39,7 +39,7 @@ def chat(service: MemoryService, name: str = "a", **identity: str) -> str:
 
 
 def test_entries_become_world_memories_marked_as_lore(service: MemoryService) -> None:
-    report = service.sync_lorebook(chat(service), [TOWER, RIVER])
+    report = service.sync_lorebook(chat(service), [TOWER, RIVER]).value
     assert report.to_json() == {"added": 2, "updated": 0, "removed": 0, "unchanged": 0, "skipped": 0}
     tower = next(n for n in lore_nodes(service, "a") if n.title == "Glass Tower")
     assert (tower.type, tower.scope.kind, tower.fields["category"], tower.source_indices) == (
@@ -62,7 +62,7 @@ def test_a_regex_key_names_nothing_the_memory_is_titled_by(service: MemoryServic
 def test_sending_the_same_entries_again_changes_nothing(service: MemoryService) -> None:
     service.sync_lorebook(chat(service), [TOWER, RIVER])
     before = {n.id: n.updated_at for n in lore_nodes(service, "a")}
-    report = service.sync_lorebook("a", [TOWER, RIVER])
+    report = service.sync_lorebook("a", [TOWER, RIVER]).value
     assert (report.to_json()["unchanged"], {n.id: n.updated_at for n in lore_nodes(service, "a")}) == (
         2,
         before,
@@ -79,7 +79,7 @@ def test_an_edited_entry_updates_its_memory_and_a_gone_one_is_binned(service: Me
         comment="Glass Tower",
         content="The Glass Tower fell in the war of ash.",
     )
-    report = service.sync_lorebook("a", [edited])
+    report = service.sync_lorebook("a", [edited]).value
     assert (len(report.updated), len(report.removed)) == (1, 1)
     (tower,) = lore_nodes(service, "a")
     assert (tower.id, tower.fields["statement"]) == (tower_id, "The Glass Tower fell in the war of ash.")
@@ -198,10 +198,12 @@ def test_a_malformed_file_is_refused_naming_what(doc: object, message: str) -> N
 def test_importing_a_file_makes_editable_memories_in_the_scope_asked(service: MemoryService) -> None:
     chat(service, world="Eldoria")
     entries = read_worldinfo(write_worldinfo([TOWER]), "Eldoria").entries
-    report = service.import_worldinfo("a", entries, "world")
+    report = service.import_worldinfo("a", entries, "world").value
     (tower,) = lore_nodes(service, "a")
     assert (report.to_json()["added"], tower.scope.kind, is_read_only(tower)) == (1, "world", False)
-    assert service.import_worldinfo("a", entries, "world").to_json()["skipped"] == 1  # twice adds nothing
+    assert (
+        service.import_worldinfo("a", entries, "world").value.to_json()["skipped"] == 1
+    )  # twice adds nothing
     service.undo("a")
     assert lore_nodes(service, "a") == []
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bme_desktop.core.editing import NodeDraft
-from bme_desktop.core.events import GraphChanged, Initiator
+from bme_desktop.core.events import ChangeRecord, GraphChanged, Initiator
 from bme_desktop.core.model import MessageIn
 from bme_desktop.core.operations import OpResult
 from bme_desktop.core.service import MemoryService
@@ -52,7 +52,7 @@ def test_undo_and_redo_are_their_own_initiators(service: MemoryService, chat: st
 
 def test_a_review_decision_is_a_review_though_it_writes_as_an_edit(service: MemoryService, chat: str) -> None:
     node = service.create_node(chat, NodeDraft("fact", {"statement": "x"})).value
-    decided = service.operate(lambda: service.decide_review(chat, [node.id], "approved"))
+    decided = service.operate(lambda: service.decide_review(chat, [node.id], "approved").value)
     assert decided.initiator is Initiator.REVIEW
 
 
@@ -125,3 +125,37 @@ def test_calls_inside_an_operation_are_part_of_it(service: MemoryService, chat: 
     assert result.initiator is Initiator.USER and result.origin == "panel" and len(result.changes) == 3
     assert len(result.change(chat).nodes_added) == 2 and result.change(chat).edges_added == {result.value}
     assert [e.origin for e in seen] == ["panel"] * 3
+
+
+def test_a_review_decision_returns_its_opresult_as_a_review(service: MemoryService, chat: str) -> None:
+    node = service.create_node(chat, NodeDraft("fact", {"statement": "x"})).value
+    decided = service.decide_review(chat, [node.id], "approved", origin="review centre")
+    assert [n.id for n in decided.value] == [node.id] and decided.value[0].review_status == "approved"
+    assert decided.initiator is Initiator.REVIEW and decided.origin == "review centre"
+    assert decided.change(chat).nodes_changed == {node.id}
+
+
+def test_a_sync_returns_its_opresult_as_a_sync(service: MemoryService, chat: str) -> None:
+    synced = service.sync(chat, [MessageIn(1, "assistant", "Hi there, edited")], origin="extension")
+    assert synced.value.changed_from == 1 and synced.value.stored == 1
+    assert synced.initiator is Initiator.SYNC and synced.origin == "extension"
+    assert synced.changes == ()  # messages only: no memory was derived from the edited one
+
+
+def test_maintenance_and_chat_deletion_return_their_opresults(service: MemoryService, chat: str) -> None:
+    node = service.create_node(chat, NodeDraft("fact", {"statement": "x"})).value
+
+    def upkeep(chat_id: str) -> ChangeRecord:  # a task that edits: its writes are upkeep's
+        service.update_node(chat_id, node.id, {"importance": 2.0})
+        return ChangeRecord(chat_id, nodes_changed={node.id})
+
+    service.add_maintenance_task("upkeep", upkeep)
+    seen: list[GraphChanged] = []
+    service.events.on(GraphChanged, seen.append)
+    ran = service.run_maintenance(chat, "upkeep", origin="actions")
+    assert ran.initiator is Initiator.UPKEEP and ran.value.nodes_changed == {node.id}
+    assert ran.change(chat).nodes_changed == {node.id}
+    assert [(e.initiator, e.origin) for e in seen] == [(Initiator.UPKEEP, "actions")]
+    deleted = service.delete_chat(chat, origin="chats panel")
+    assert deleted.value is None and deleted.initiator is Initiator.USER and deleted.origin == "chats panel"
+    assert not service.has_chat(chat)

@@ -221,7 +221,7 @@ def run_action(
     A memory task is recorded as one undo step (``rewrites.run_recorded``)."""
     start = time.monotonic()
     if key == "extract":
-        batches = service.extract_now(chat_id, cancel)
+        batches = service.extract_now(chat_id, cancel).value
         return ActionResult(None, batches, time.monotonic() - start)
     change = run_recorded(service, chat_id, key, cancel, plan=plan)
     return ActionResult(change, 0, time.monotonic() - start)

@@ -122,7 +122,7 @@ def import_worldinfo(
         raise ValidationError("file", "is not a SillyTavern World Info file or character card")
     parsed = read_worldinfo(doc, path.stem)
     checkpoint(cancel)
-    report = service.import_worldinfo(chat_id, parsed.entries, kind)
+    report = service.import_worldinfo(chat_id, parsed.entries, kind).value
     return WorldInfoImported(parsed.book, len(report.added), report.skipped, parsed.disabled)
 
 

@@ -124,7 +124,7 @@ class PatrolPanel(Retranslated, QWidget):
         self.run_button.setEnabled(False)
         self.status.setText(self.tr("Patrolling…"))
         self._context.call(
-            lambda s: s.run_patrol(chat_id), self._ran, key=f"patrol-{id(self)}", on_error=self._failed
+            lambda s: s.run_patrol(chat_id).value, self._ran, key=f"patrol-{id(self)}", on_error=self._failed
         )
 
     def _ran(self, record: dict[str, Any]) -> None:

@@ -191,7 +191,7 @@ class PersonaPanel(Retranslated, QWidget):
             self.refresh()
 
         self._context.operate(
-            lambda s, origin: s.operate(lambda: s.reject_trait(chat_id, trait), origin=origin),
+            lambda s, origin: s.reject_trait(chat_id, trait, origin=origin),
             done,
             owner=self,
         )

@@ -33,8 +33,6 @@ from PySide6.QtWidgets import (
 )
 
 from ...core.model import NodeQuery, ReviewCard, ReviewReason
-from ...core.operations import OpResult
-from ...core.service import MemoryService
 from ..context import AppContext
 from ..format import format_count, format_time
 from ..i18n import Retranslated
@@ -280,13 +278,15 @@ class ReviewPanel(Retranslated, QWidget):
         rows = [i.row() for i in self.table.selectionModel().selectedRows()]
         self._resume_row = min(rows)
 
-        def run(service: MemoryService, origin: object | None) -> OpResult[int]:
-            return service.operate(lambda: len(service.decide_review(chat_id, ids, status)), origin=origin)
-
         self.approve_button.setEnabled(False)
         self.reject_button.setEnabled(False)
         done = self._approved if status == "approved" else self._rejected
-        self._context.operate(run, lambda r: done(r.value), on_error=self._failed, owner=self)
+        self._context.operate(
+            lambda s, origin: s.decide_review(chat_id, ids, status, origin=origin),
+            lambda r: done(len(r.value)),
+            on_error=self._failed,
+            owner=self,
+        )
 
     def edit(self) -> None:
         if len(self.selected_ids()) != 1 or self.editor.node is None:

@@ -21,7 +21,7 @@ TURNS = (
 
 def test_sync_wait_extracts_one_batch_per_reply_with_context(tmp_path: Path) -> None:
     with open_service(tmp_path) as svc:
-        result = svc.sync("c", chat(*TURNS), complete=True, wait=True)
+        result = svc.sync("c", chat(*TURNS), complete=True, wait=True).value
         batches = svc.read(lambda r: r.batches("c", kind="extract"))
         assert result.done == 3
         assert [(b.read_from, b.read_to) for b in batches] == [(0, 0), (0, 2), (0, 4)]
@@ -84,7 +84,7 @@ def test_pause_holds_automatic_extraction_until_resumed(tmp_path: Path) -> None:
         worker = svc.extraction
         assert isinstance(worker, ExtractionWorker)
         with worker.pause():
-            result = svc.sync("c", chat(*TURNS[:3]), complete=True, wait=True, wait_timeout=0.3)
+            result = svc.sync("c", chat(*TURNS[:3]), complete=True, wait=True, wait_timeout=0.3).value
             assert result.done == 0 and svc.all_nodes("c") == []
         ticket = svc.extraction.schedule("c")
         assert ticket.wait(30) == 2
@@ -107,7 +107,7 @@ def test_rebuild_recreates_the_same_graph_and_is_one_task(tmp_path: Path) -> Non
     with open_service(tmp_path) as svc:
         svc.sync("c", chat(*TURNS), complete=True, wait=True)
         before = canonical_graph(svc, "c")
-        change = svc.run_maintenance("c", "rebuild")
+        change = svc.run_maintenance("c", "rebuild").value
         assert canonical_graph(svc, "c") == before
         assert change.nodes_removed and change.nodes_added
         assert len(svc.read(lambda r: r.batches("c", kind="extract", status="applied"))) == 3
@@ -125,6 +125,6 @@ def test_what_extraction_writes_is_told_apart_from_the_sync_that_queued_it(tmp_p
     with open_service(tmp_path) as svc:
         seen: list[GraphChanged] = []
         svc.events.on(GraphChanged, seen.append)
-        synced = svc.operate(lambda: svc.sync("c", chat(*TURNS[:3]), complete=True, wait=True))
+        synced = svc.operate(lambda: svc.sync("c", chat(*TURNS[:3]), complete=True, wait=True).value)
         assert synced.initiator is Initiator.SYNC and synced.changes == ()  # extraction is not the sync's
         assert seen and {e.initiator for e in seen} == {Initiator.EXTRACTION}

@@ -41,7 +41,7 @@ def fake_extraction(service: MemoryService, read_from: int, read_to: int, summar
 
 
 def test_first_sync_stores_every_message(service: MemoryService) -> None:
-    result = service.sync(CHAT, msgs("a", "b", "c"), complete=True, character="Sera", user="Alex")
+    result = service.sync(CHAT, msgs("a", "b", "c"), complete=True, character="Sera", user="Alex").value
     assert (result.stored, result.changed_from, result.revision) == (3, None, 1)
     assert [m.text for m in service.messages(CHAT)] == ["a", "b", "c"]
     stats = service.chat_stats(CHAT)
@@ -50,32 +50,32 @@ def test_first_sync_stores_every_message(service: MemoryService) -> None:
 
 def test_resync_of_the_same_history_stores_nothing(service: MemoryService) -> None:
     service.sync(CHAT, msgs("a", "b"), complete=True)
-    again = service.sync(CHAT, msgs("a", "b"), complete=True)
+    again = service.sync(CHAT, msgs("a", "b"), complete=True).value
     assert (again.stored, again.changed_from, again.revision) == (0, None, 1)
 
 
 def test_edit_reports_the_earliest_changed_index(service: MemoryService) -> None:
     service.sync(CHAT, msgs("a", "b", "c", "d"), complete=True)
-    result = service.sync(CHAT, msgs("a", "B!", "c", "D!"), complete=True)
+    result = service.sync(CHAT, msgs("a", "B!", "c", "D!"), complete=True).value
     assert result.changed_from == 1 and result.stored == 2
 
 
 def test_swipe_counts_as_a_change(service: MemoryService) -> None:
     service.sync(CHAT, msgs("a", "b"), complete=True)
     swiped = [MessageIn(0, "user", "a"), MessageIn(1, "assistant", "b", swipe_id=1)]
-    assert service.sync(CHAT, swiped).changed_from == 1
+    assert service.sync(CHAT, swiped).value.changed_from == 1
 
 
 def test_complete_sync_deletes_missing_tail(service: MemoryService) -> None:
     service.sync(CHAT, msgs("a", "b", "c", "d"), complete=True)
-    result = service.sync(CHAT, msgs("a", "b"), complete=True)
+    result = service.sync(CHAT, msgs("a", "b"), complete=True).value
     assert result.changed_from == 2
     assert [m.index for m in service.messages(CHAT)] == [0, 1]
 
 
 def test_partial_sync_appends_without_deleting(service: MemoryService) -> None:
     service.sync(CHAT, msgs("a", "b"), complete=True)
-    result = service.sync(CHAT, [MessageIn(2, "user", "c")])
+    result = service.sync(CHAT, [MessageIn(2, "user", "c")]).value
     assert result.changed_from is None and [m.index for m in service.messages(CHAT)] == [0, 1, 2]
 
 
@@ -83,7 +83,7 @@ def test_partial_sync_editing_a_message_keeps_the_messages_it_did_not_mention(se
     service.sync(CHAT, msgs("a", "b", "c", "d"), complete=True)
     early = fake_extraction(service, 0, 0, "early")
     late = fake_extraction(service, 1, 3, "late")
-    result = service.sync(CHAT, [MessageIn(1, "assistant", "b edited")])
+    result = service.sync(CHAT, [MessageIn(1, "assistant", "b edited")]).value
     assert (result.changed_from, result.stored, result.rolled_back_batches) == (1, 1, 1)
     assert [m.text for m in service.messages(CHAT)] == ["a", "b edited", "c", "d"]
     assert service.chat_stats(CHAT).message_count == 4
@@ -98,7 +98,7 @@ def test_partial_sync_editing_a_message_keeps_the_messages_it_did_not_mention(se
 
 def test_partial_sync_of_some_later_messages_keeps_the_ones_between(service: MemoryService) -> None:
     service.sync(CHAT, msgs("a", "b", "c", "d", "e"), complete=True)
-    result = service.sync(CHAT, [MessageIn(1, "assistant", "B!"), MessageIn(3, "assistant", "D!")])
+    result = service.sync(CHAT, [MessageIn(1, "assistant", "B!"), MessageIn(3, "assistant", "D!")]).value
     assert result.changed_from == 1
     assert [m.text for m in service.messages(CHAT)] == ["a", "B!", "c", "D!", "e"]
 
@@ -107,7 +107,7 @@ def test_edit_rolls_back_batches_that_read_the_changed_message(service: MemorySe
     service.sync(CHAT, msgs("a", "b", "c", "d"), complete=True)
     early = fake_extraction(service, 0, 1, "early")
     late = fake_extraction(service, 2, 3, "late")
-    result = service.sync(CHAT, msgs("a", "b", "c", "D!"), complete=True)
+    result = service.sync(CHAT, msgs("a", "b", "c", "D!"), complete=True).value
     assert (result.rolled_back_batches, result.rolled_back_nodes) == (1, 1)
     ids = {n.id for n in service.all_nodes(CHAT)}
     assert early in ids and late not in ids
@@ -228,7 +228,7 @@ def test_a_scan_of_the_whole_history_does_not_drag_later_batches_into_a_rollback
     side_batch(service, "working", 29, "working_memory", {"scanned_to": 29, "items": []})
     kept = [fake_extraction(service, start, start + 9, f"part {start}") for start in (0, 10)]
     fake_extraction(service, 20, 29, "part 20")
-    result = service.sync(CHAT, [MessageIn(29, "assistant", "line 29, swiped", swipe_id=1)])
+    result = service.sync(CHAT, [MessageIn(29, "assistant", "line 29, swiped", swipe_id=1)]).value
     assert result.rolled_back_batches == 2  # the scan and the last extraction batch
     assert {n.id for n in service.all_nodes(CHAT)} == set(kept)
     state = service.read(lambda r: r.chat_row(CHAT))["state"]

@@ -28,13 +28,13 @@ def test_near_duplicates_merge_with_the_evidence_of_both(service: MemoryService,
         source_indices=[9],
     )
     other = auto_node(service, "fact", {"statement": "The ferry leaves at noon", "category": "fact"})
-    change = service.run_maintenance(CHAT, "consolidate")
+    change = service.run_maintenance(CHAT, "consolidate").value
     survivor, gone = get(service, old.id), get(service, new.id)
     assert survivor.source_indices == [3, 9] and survivor.fields["subject"] == "Mira"
     assert gone.tier == "archived" and gone.flags["merged_into"] == old.id
     assert get(service, other.id).tier == "long_term"
     assert change.batch_id is not None
-    again = service.run_maintenance(CHAT, "consolidate")
+    again = service.run_maintenance(CHAT, "consolidate").value
     assert again.empty
 
 
@@ -61,7 +61,7 @@ def test_short_term_duplicates_are_left_alone_and_a_merge_can_be_undone(
     l1 = auto_node(service, "event", {"summary": "The tower bell rang twice"})
     clock.advance(60)
     l2 = auto_node(service, "event", {"summary": "The tower bell rang twice"})
-    change = service.run_maintenance(CHAT, "consolidate")
+    change = service.run_maintenance(CHAT, "consolidate").value
     assert get(service, s1.id).tier == get(service, s2.id).tier == "short_term"
     assert get(service, l2.id).tier == "archived"
     assert change.batch_id is not None

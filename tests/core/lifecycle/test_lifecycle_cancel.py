@@ -66,7 +66,7 @@ def test_compress_cancelled_mid_loop_leaves_every_row_as_before(
 def test_the_same_task_not_cancelled_changes_the_store(service: MemoryService, clock: ManualClock) -> None:
     _crowded_events(service, clock)
     before = _rows(service)
-    change = service.run_maintenance(CHAT, "compress", cancel=CancelToken())
+    change = service.run_maintenance(CHAT, "compress", cancel=CancelToken()).value
     assert len(change.nodes_added) == 4
     assert _rows(service) != before
 
@@ -94,4 +94,4 @@ def test_upkeep_cancelled_inside_its_write_rolls_back(service: MemoryService, cl
     with pytest.raises(Cancelled):
         service.run_maintenance(CHAT, "upkeep", cancel=CancelToken(TripOnWriter(2)))
     assert _rows(service) == before
-    assert not service.run_maintenance(CHAT, "upkeep").empty  # there was work to do
+    assert not service.run_maintenance(CHAT, "upkeep").value.empty  # there was work to do

@@ -49,7 +49,7 @@ def test_the_oldest_beyond_keep_recent_fold_and_undo_restores_exactly(
         ]
     )
     before_nodes, before_edges = node_rows(service), _edge_rows(service)
-    change = service.run_maintenance(CHAT, "compress")
+    change = service.run_maintenance(CHAT, "compress").value
     assert change.batch_id is not None
     folded = [get(service, i) for i in ids[:3]]
     assert all(n.tier == "archived" for n in folded)
@@ -60,7 +60,7 @@ def test_the_oldest_beyond_keep_recent_fold_and_undo_restores_exactly(
     assert parent.fields["summary"] == "Event 0 at the gate; Event 1 at the gate; Event 2 at the gate"
     live = [e for e in service.edges(CHAT) if e.deleted_at is None]
     assert [(e.from_id, e.to_id, e.relation) for e in live] == [(parent.id, place.id, "occurred_at")]
-    assert service.run_maintenance(CHAT, "compress").empty  # 8 active events now: under threshold
+    assert service.run_maintenance(CHAT, "compress").value.empty  # 8 active events now: under threshold
     undo_lifecycle_batch(service, CHAT, change.batch_id)
     assert node_rows(service) == before_nodes and _edge_rows(service) == before_edges
 
@@ -87,7 +87,7 @@ def test_groups_are_per_point_of_view_and_below_threshold_nothing_happens(
     for k in range(8):  # pov_memory: threshold 8 → exactly 8 per owner never folds
         pov("Mira", k)
         pov("Tom", k)
-    assert service.run_maintenance(CHAT, "compress").empty
+    assert service.run_maintenance(CHAT, "compress").value.empty
     pov("Mira", 8)  # 9 > 8: 9 - keep 4 = 5 foldable → one chunk of 3 for Mira only
     service.run_maintenance(CHAT, "compress")
     rows = [r for r in node_rows(service).values() if r["type"] == "pov_memory"]

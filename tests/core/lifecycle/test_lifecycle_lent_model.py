@@ -33,7 +33,7 @@ class Tavern:
 def _persona_batch(service: MemoryService) -> str:
     service.write(lambda uow: uow.ensure_chat(CHAT, "Aria", "Lin"))
     auto_node(service, "fact", {"statement": "Prefers green tea", "category": "preference"})
-    change = service.run_maintenance(CHAT, "persona")
+    change = service.run_maintenance(CHAT, "persona").value
     return next(
         b.description or ""
         for b in service.read(lambda r: r.batches(CHAT, kind="persona"))

@@ -36,7 +36,7 @@ def _events(service: MemoryService, clock: ManualClock, first: str = "Event 0 at
 
 
 def _compress(service: MemoryService, ids: list[str]) -> tuple[Node, str]:
-    change = service.run_maintenance(CHAT, "compress")
+    change = service.run_maintenance(CHAT, "compress").value
     batch = next(
         b for b in service.read(lambda r: r.batches(CHAT, kind="compress")) if b.id == change.batch_id
     )

@@ -41,7 +41,7 @@ def test_the_judge_keeps_silver_key_and_silver_coin_apart(service: MemoryService
         llm_on(service, server.base_url)
         key, coin = _pair(service, clock)
         server.enqueue(Reply.json({"pairs": [{"id": 1, "same": False}]}))
-        change = service.run_maintenance(CHAT, "consolidate")
+        change = service.run_maintenance(CHAT, "consolidate").value
         user = server.requests_to("/chat/completions")[0].json["messages"][-1]["content"]
     assert json.loads(user[user.index("{") :])["pairs"] == [{"id": 1, "type": "fact", "a": KEY, "b": COIN}]
     assert change.batch_id is None
@@ -61,7 +61,7 @@ def test_the_same_memory_merges_with_the_judges_text_and_the_batch_saysllm_on(
         server.enqueue(
             Reply.json({"pairs": [{"id": 1, "same": True, "merged": "Mira hides a silver key in her boot"}]})
         )
-        change = service.run_maintenance(CHAT, "consolidate")
+        change = service.run_maintenance(CHAT, "consolidate").value
     survivor = get(service, old.id)
     assert survivor.fields[
         "statement"
@@ -87,7 +87,7 @@ def test_a_bad_reply_falls_back_to_the_rules_and_says_so(
         errors = llm_on(service, server.base_url)
         old, new = _pair(service, clock)
         server.responder = lambda _request: reply
-        change = service.run_maintenance(CHAT, "consolidate")
+        change = service.run_maintenance(CHAT, "consolidate").value
     assert get(service, new.id).flags["merged_into"] == old.id  # the rules merge at 0.9 similarity
     assert get(service, old.id).fields["statement"] == KEY
     assert "(rules (model failed:" in _description(service, change.batch_id)
@@ -97,7 +97,7 @@ def test_a_bad_reply_falls_back_to_the_rules_and_says_so(
 def test_an_unreachable_model_falls_back(service: MemoryService, clock: ManualClock) -> None:
     llm_on(service, "http://127.0.0.1:9/v1")
     _old, new = _pair(service, clock)
-    change = service.run_maintenance(CHAT, "consolidate")
+    change = service.run_maintenance(CHAT, "consolidate").value
     assert get(service, new.id).tier == "archived" and "model failed" in _description(
         service, change.batch_id
     )

@@ -51,7 +51,7 @@ def _four_summaries(service: MemoryService, first: str = "Mira opened the gate."
 
 
 def _rollup_and_description(service: MemoryService) -> tuple[str, str]:
-    change = service.run_maintenance(CHAT, "fold")
+    change = service.run_maintenance(CHAT, "fold").value
     rollup = next(s for s in service.read(lambda r: r.summaries(CHAT)) if s.level == 1)
     batch = next(b for b in service.read(lambda r: r.batches(CHAT, kind="fold")) if b.id == change.batch_id)
     return rollup.text, batch.description or ""

@@ -52,7 +52,7 @@ def test_a_good_reply_becomes_the_profile_and_the_batch_saysllm_on(service: Memo
                 }
             )
         )
-        change = service.run_maintenance(CHAT, "persona")
+        change = service.run_maintenance(CHAT, "persona").value
         user = server.requests_to("/chat/completions")[0].json["messages"][-1]["content"]
     sent = json.loads(user[user.index("{") :])
     persona = current_persona(service, CHAT)
@@ -84,7 +84,7 @@ def test_a_bad_reply_falls_back_to_the_rules_and_says_so(service: MemoryService,
         errors = llm_on(service, server.base_url)
         _facts(service)
         server.responder = lambda _request: reply
-        change = service.run_maintenance(CHAT, "persona")
+        change = service.run_maintenance(CHAT, "persona").value
     persona = current_persona(service, CHAT)
     assert persona is not None and persona.by_kind()["goal"] == ["Wants to move to Paris"]
     assert "(rules (model failed:" in _description(service, change.batch_id)
@@ -94,7 +94,7 @@ def test_a_bad_reply_falls_back_to_the_rules_and_says_so(service: MemoryService,
 def test_an_unreachable_model_falls_back(service: MemoryService) -> None:
     llm_on(service, "http://127.0.0.1:9/v1")
     _facts(service)
-    change = service.run_maintenance(CHAT, "persona")
+    change = service.run_maintenance(CHAT, "persona").value
     persona = current_persona(service, CHAT)
     assert persona is not None and persona.by_kind()["preference"] == ["Prefers green tea"]
     assert "model failed" in _description(service, change.batch_id)

@@ -42,7 +42,7 @@ def _three_extractions(service: MemoryService, last: str = "Lin lit the lamp.") 
 
 
 def _summary_and_description(service: MemoryService) -> tuple[str, str]:
-    change = service.run_maintenance(CHAT, "summarize")
+    change = service.run_maintenance(CHAT, "summarize").value
     summary = service.read(lambda r: r.summaries(CHAT))[0]
     batch = next(
         b for b in service.read(lambda r: r.batches(CHAT, kind="summarize")) if b.id == change.batch_id

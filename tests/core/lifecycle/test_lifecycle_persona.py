@@ -36,7 +36,7 @@ def _facts(service: MemoryService) -> dict[str, str]:
 
 def test_a_snapshot_cites_its_evidence_and_is_written_only_when_it_changes(service: MemoryService) -> None:
     ids = _facts(service)
-    change = service.run_maintenance(CHAT, "persona")
+    change = service.run_maintenance(CHAT, "persona").value
     persona = current_persona(service, CHAT)
     assert persona is not None and persona.version == 1 and change.batch_id == persona.batch_id
     assert persona.by_kind() == {
@@ -47,7 +47,7 @@ def test_a_snapshot_cites_its_evidence_and_is_written_only_when_it_changes(servi
     }
     evidence = {tr.text: tr.evidence for tr in persona.traits}
     assert evidence["Prefers green tea"] == [ids["tea"], ids["tea2"]] and evidence["curious"] == [ids["lin"]]
-    assert service.run_maintenance(CHAT, "persona").batch_id is None  # nothing changed: no new version
+    assert service.run_maintenance(CHAT, "persona").value.batch_id is None  # nothing changed: no new version
     assert len(persona_history(service, CHAT)) == 1
 
 
@@ -78,9 +78,9 @@ def test_a_rejected_trait_never_returns_and_unapproved_evidence_drops_out(
 def test_undo_and_history_rollback_take_the_snapshot_away(service: MemoryService) -> None:
     service.sync(CHAT, [MessageIn(i, "user", f"m{i}") for i in range(4)])
     _facts(service)
-    first = service.run_maintenance(CHAT, "persona")
+    first = service.run_maintenance(CHAT, "persona").value
     auto_node(service, "fact", {"statement": "Decides slowly", "category": "decision"})
-    second = service.run_maintenance(CHAT, "persona")
+    second = service.run_maintenance(CHAT, "persona").value
     assert second.batch_id is not None and len(persona_history(service, CHAT)) == 2
     undo_lifecycle_batch(service, CHAT, second.batch_id)
     assert [p.version for p in persona_history(service, CHAT)] == [1]

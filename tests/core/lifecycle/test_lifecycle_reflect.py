@@ -78,7 +78,7 @@ def test_contradictions_become_reflections(service: MemoryService) -> None:
     a = auto_node(service, "fact", {"statement": "The bridge is open", "subject": "bridge"})
     b = auto_node(service, "fact", {"statement": "The bridge is closed", "subject": "bridge"})
     service.write(lambda uow: editing.link(uow, CHAT, a.id, b.id, "contradicts", manual=False))
-    change = service.run_maintenance(CHAT, "reflect")
+    change = service.run_maintenance(CHAT, "reflect").value
     (rid,) = change.nodes_added
     assert get(service, rid).fields["trigger"] == "contradiction" and _evolves_into(service, rid) == {
         a.id,

@@ -90,7 +90,7 @@ def test_upkeep_twice_at_the_same_time_changes_nothing_the_second_time(
     first = run_upkeep(service, CHAT)
     rows = node_rows(service)
     batches = len(service.read(lambda r: r.batches(CHAT)))
-    change = service.run_maintenance(CHAT, "upkeep") if "upkeep" in service.maintenance_tasks else None
+    change = service.run_maintenance(CHAT, "upkeep").value if "upkeep" in service.maintenance_tasks else None
     second = run_upkeep(service, CHAT)
     assert first.batch_id is not None and second.batch_id is None and not second.changed_ids
     assert change is None or change.empty
