@@ -394,8 +394,10 @@ E = TypeVar("E", bound=Event)
 
 
 class EventBus:
-    """Subscribers are called on the publishing thread; they hand work to their own thread
-    (a queued Qt signal, ``loop.call_soon_threadsafe``) and must return quickly.
+    """Subscribers are called on the publishing thread; they only hand work to their own
+    thread (a keyed worker's ``submit``, a queued Qt signal, ``loop.call_soon_threadsafe``) or
+    mark what is stale, never run the work there, and return quickly. A caller that promises
+    the work done waits for it (``MemoryService.wait_for_follow_up``: the life cycle's intake).
 
     ``on(GraphChanged, fn)`` calls ``fn`` with the events of that class (or classes);
     ``subscribe(fn)`` with every event. ``publish_soon`` is for a thread that must not run

@@ -15,9 +15,9 @@ made on the calling thread count: work the call hands to another thread (the ext
 sync queues) is an operation of its own there.
 
 The scope lives in a context variable of the calling thread (writes run on the writer thread
-but publish on the caller's); subscribers run outside it (:func:`outside`), so work a
-subscriber does on the publishing thread is neither tagged with nor collected into the
-operation that published.
+but publish on the caller's); subscribers are called outside it (:func:`outside`) and only
+queue work on their own workers, so what that work writes (the life cycle's intake) is
+neither tagged with nor collected into the operation that published.
 """
 
 from __future__ import annotations

@@ -142,6 +142,14 @@ class Lifetime(Protocol):
         ...
 
 
+class FollowUps(Protocol):
+    def wait_for_follow_up(self, chat_id: str, timeout: float | None = None) -> bool:
+        """Wait until the work the chat's events queued on background workers is done (the life
+        cycle's intake and after-extraction steps); False on timeout. Not from the writer or
+        from such a worker's own thread (RuntimeError)."""
+        ...
+
+
 # --- the pipelines, as the service holds them ----------------------------------------------------
 
 
@@ -179,6 +187,11 @@ class Wiring(Protocol):
     def use_extraction(self, extraction: ExtractionScheduler) -> None: ...
 
     def add_maintenance_task(self, name: str, task: MaintenanceTask) -> None: ...
+
+    def add_follow_up(self, wait: Callable[[str, float | None], bool]) -> Callable[[], None]:
+        """Have ``wait_for_follow_up`` wait with ``wait(chat_id, timeout)`` too (a worker the
+        events queue work on); returns how to take it back."""
+        ...
 
 
 # --- capabilities some implementations have (probed with isinstance) ---------------------------
@@ -281,17 +294,19 @@ class Matching(Reads, Pipelines, Protocol):
     """Extraction's near-duplicate check: the memories and recall's vector index."""
 
 
-class Backups(Memory, Pipelines, Protocol):
-    """Export, backup, restore and import (an import pauses extraction meanwhile)."""
+class Backups(Memory, Pipelines, FollowUps, Protocol):
+    """Export, backup, restore and import (an import pauses extraction meanwhile and waits for
+    the intake of what it wrote)."""
 
 
-class Extracting(ModelSteps, StoreAccess, Pipelines, Protocol):
-    """An extraction run: the model, the per-chat claim on the database, the vector index."""
+class Extracting(ModelSteps, StoreAccess, Pipelines, FollowUps, Protocol):
+    """An extraction run: the model, the per-chat claim on the database, the vector index, and
+    waiting for the intake of each batch."""
 
 
-class Rewriting(Reads, Writes, LateWrites, Maintenance, Protocol):
-    """What a recorded rewrite needs: reads and writes, the later writes settled first, the
-    maintenance tasks and the set of chats being rewritten."""
+class Rewriting(Reads, Writes, LateWrites, FollowUps, Maintenance, Protocol):
+    """What a recorded rewrite needs: reads and writes, the later writes and the follow-up work
+    (intake) settled before and after, the maintenance tasks and the set of chats being rewritten."""
 
 
 class ChatOperations(Rewriting, ModelSteps, ChatQueries, Pipelines, Protocol):
@@ -315,6 +330,7 @@ class Core(
     StoreAccess,
     Lending,
     Lifetime,
+    FollowUps,
     Maintenance,
     Pipelines,
     Wiring,
@@ -334,6 +350,7 @@ __all__ = [
     "Core",
     "Editing",
     "Extracting",
+    "FollowUps",
     "HasVectors",
     "KnowsChat",
     "LateWrites",

@@ -10,6 +10,14 @@ this module writes: ``batches`` (a batch's status before/after) and ``chat_state
 state before/after). The service's undo and redo go through :func:`undo_batch` /
 :func:`redo_batch` here, which handle such a batch and hand any other to ``store.journal``.
 
+The step includes the intake of the memories it wrote and the after-extraction steps its
+batches asked for: that work runs on the life-cycle worker's thread (the bus only queues it),
+and ``record_step`` waits for the chat's queued work (``wait_for_follow_up``) before it reads
+the chat (so an earlier extraction's intake is not taken into the step) and again before it
+records (so the step's own is). Undo and redo therefore do not wait: the step's follow-up
+work is in it, and what is queued later belongs to later writes (an extraction after the step
+refuses its undo; the intake leaves memories written by hand alone).
+
 Undo refuses, saying why, when memories were extracted from new messages after the step
 (they were built on the rewritten memories; putting the old ones back would mix the two).
 Automatic bookkeeping after the step (intake cards, upkeep) is overwritten by the undo: it was
@@ -197,6 +205,8 @@ def record_step(
     if not plan.undoable:
         return work()
     service.flush_later_writes()
+    # The intake of memories written before the step is no part of it (an undo would take it back).
+    service.wait_for_follow_up(chat_id)
     pk = service.read(lambda r: r.require_chat_pk(chat_id))
     service.rewriting.add(chat_id)  # an undo meanwhile would step past this run: refused until recorded
     try:
@@ -204,8 +214,11 @@ def record_step(
         try:
             change = work()
         except Cancelled:
+            service.wait_for_follow_up(chat_id)
             service.write(lambda uow: _record(uow, chat_id, description, before))
             raise
+        # The intake of the memories the step wrote is part of it (queued by its events).
+        service.wait_for_follow_up(chat_id)
         change.batch_id = service.write(lambda uow: _record(uow, chat_id, description, before))
     finally:
         service.rewriting.discard(chat_id)

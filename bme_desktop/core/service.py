@@ -11,8 +11,9 @@ Qt or HTTP.
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -96,8 +97,9 @@ class SyncResult:
     queued: int
     done: int
     revision: int
-    # The extraction this sync queued: ``ticket.wait()`` waits for it (a caller that must not
-    # hold a worker thread meanwhile syncs without ``wait`` and waits on a thread of its own).
+    # The extraction this sync queued: ``ticket.wait()`` waits for it and its follow-up work (a
+    # caller that must not hold a worker thread meanwhile syncs without ``wait`` and waits on a
+    # thread of its own).
     ticket: ExtractionTicket | None = field(default=None, repr=False, compare=False)
 
 
@@ -139,6 +141,9 @@ class MemoryService:
         self.maintenance_tasks: dict[str, Callable[[str], ChangeRecord]] = {}
         # Chats a recorded rewrite (``rewrites.run_recorded``) is running on: undo and redo wait for it.
         self.rewriting: set[str] = set()
+        # How to wait for the work a chat's events queued on background workers that the wait
+        # paths promise done (the life cycle's intake and after-extraction steps).
+        self._follow_ups: list[Callable[[str, float | None], bool]] = []
         # Other instances on the same PostgreSQL database: what they write arrives as events.
         self._listener: ChangeListener | None = None
         if store.backend == "postgresql":
@@ -205,6 +210,32 @@ class MemoryService:
     def add_maintenance_task(self, name: str, task: Callable[[str], ChangeRecord]) -> None:
         self.maintenance_tasks[name] = task
 
+    def add_follow_up(self, wait: Callable[[str, float | None], bool]) -> Callable[[], None]:
+        """Register ``wait(chat_id, timeout)``: it blocks until the work a background worker
+        queued from the chat's events is done (False on timeout). ``wait_for_follow_up`` and
+        the wait paths call it; the returned function unregisters it."""
+        self._follow_ups.append(wait)
+
+        def remove() -> None:
+            if wait in self._follow_ups:
+                self._follow_ups.remove(wait)
+
+        return remove
+
+    def wait_for_follow_up(self, chat_id: str, timeout: float | None = None) -> bool:
+        """Wait until the work the chat's events queued so far on background workers is done
+        (the life cycle's intake and after-extraction steps: new memories wait in the review
+        centre); False on timeout. The bus's subscribers only queue work, so ``sync(wait=True)``,
+        ``extract_now``, a recorded step and an import wait here. Refused (RuntimeError) on the
+        writer thread and on a worker whose work it would wait for: that would never return."""
+        if self.on_writer_thread():
+            raise RuntimeError("wait_for_follow_up() called from the writer thread: it would wait for itself")
+        end = None if timeout is None else time.monotonic() + timeout
+        for wait in list(self._follow_ups):
+            if not wait(chat_id, None if end is None else max(0.0, end - time.monotonic())):
+                return False
+        return True
+
     def vector_index(self) -> VectorIndex | None:
         """The recaller's vector index, if it has one (recall by meaning)."""
         return self.recaller.vectors if isinstance(self.recaller, HasVectors) else None
@@ -242,8 +273,11 @@ class MemoryService:
         caller's thread where the extractor can (``can_extract_now``), else waits for it (then
         the extraction's writes, made on its own thread, are no part of this operation's result)."""
         if isinstance(self.extraction, RunsNow):
-            return self.extraction.run_now(chat_id, cancel)
-        return self.extraction.schedule(chat_id, force=True).wait()
+            done = self.extraction.run_now(chat_id, cancel)
+        else:
+            done = self.extraction.schedule(chat_id, force=True).wait()
+        self.wait_for_follow_up(chat_id)  # what the batches' events queued (intake) is done too
+        return done
 
     def extraction_progress(self, chat_id: str) -> ExtractionProgress | None:
         """How far the chat's extraction is, with its pace and the time left (None: not known)."""
@@ -267,7 +301,7 @@ class MemoryService:
         result, changes = self._writer.run(fn)
         operations.collect(changes)
         initiator, origin = operations.current()
-        with operations.outside():  # a subscriber's own writes are no part of this operation
+        with operations.outside():  # subscribers only queue: their workers' writes are no part of it
             for change in changes:
                 self.events.publish(GraphChanged(change.chat_id, change, initiator, origin))
         return result
@@ -391,8 +425,10 @@ class MemoryService:
         origin: object | None = None,
     ) -> SyncResult:
         """Store pushed messages; roll back memories derived from changed or deleted ones;
-        queue extraction. With ``wait`` the call returns when that extraction has finished (its
-        writes, on the extraction's thread, are no part of this operation's result)."""
+        queue extraction. With ``wait`` the call returns when that extraction has finished and
+        the work its events queued is done (``wait_for_follow_up``: its new memories wait in the
+        review centre); those writes, on the extraction's and the life cycle's threads, are no
+        part of this operation's result."""
         validate_messages(chat_id, messages, complete=complete)
 
         # A kept recall queued before lands before a rollback that may drop it: the writer keeps the order.
@@ -413,7 +449,9 @@ class MemoryService:
 
         outcome, synced = self.write(op)
         self.events.publish(synced)
-        ticket = self.extraction.schedule(chat_id, force=outcome.changed_from is not None)
+        ticket = self._followed(
+            chat_id, self.extraction.schedule(chat_id, force=outcome.changed_from is not None)
+        )
         done = ticket.wait(wait_timeout) if wait else ticket.done
         return SyncResult(
             chat_id=chat_id,
@@ -426,6 +464,18 @@ class MemoryService:
             revision=outcome.revision,
             ticket=ticket,
         )
+
+    def _followed(self, chat_id: str, ticket: ExtractionTicket) -> ExtractionTicket:
+        """``ticket`` whose ``wait`` also waits for the follow-up work of the chat (the intake of
+        the memories extracted, ``wait_for_follow_up``) within the same timeout."""
+
+        def wait(timeout: float | None) -> int:
+            end = None if timeout is None else time.monotonic() + timeout
+            done = ticket.wait(timeout)
+            self.wait_for_follow_up(chat_id, None if end is None else max(0.0, end - time.monotonic()))
+            return done
+
+        return replace(ticket, waiter=wait)
 
     def messages(self, chat_id: str, start: int = 0, end: int | None = None) -> list[Message]:
         return self.read(lambda r: r.messages(chat_id, start, end))

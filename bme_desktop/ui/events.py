@@ -1,7 +1,8 @@
 """The Qt side of the service's event bus: events re-emitted as queued signals.
 
-The bus calls subscribers on the writer (or worker) thread; this object only emits, and
-Qt delivers the signal on the GUI thread because the bridge object lives there.
+The bus calls subscribers on the publishing thread (a caller of a write, a worker,
+``bme-events``); this object only emits, and Qt delivers the signal on the GUI thread because
+the bridge object lives there.
 """
 
 from __future__ import annotations

@@ -13,10 +13,10 @@ travel: imported manual batches are marked ``discarded``.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from ..events import Initiator
 from ..operations import acting
@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from ..ports import Backups, Pipelines
 
 ImportMode = Literal["new", "replace", "merge"]
+T = TypeVar("T")
 
 
 @dataclass
@@ -66,8 +67,23 @@ def import_chats(
             raise BackupError("chats", f"holds {len(chats)} chats; importing under one id needs exactly one")
         if not as_chat or len(as_chat) > 256 or "\x00" in as_chat:
             raise BackupError("chat_id", "the new chat id must be text of 1 to 256 characters")
-    with extraction_paused(service), acting(Initiator.IMPORT):
-        return service.write(lambda uow: _import_all(uow, chats, mode, as_chat, delete))
+    with extraction_paused(service):
+        return write_followed(service, lambda uow: _import_all(uow, chats, mode, as_chat, delete))
+
+
+def write_followed(service: Backups, fn: Callable[[UnitOfWork], T]) -> T:
+    """``fn`` written as an import, returning once the work its events queued is done (the
+    intake of the memories it wrote, on the life-cycle worker's thread), still under the
+    caller's extraction pause: an extraction batch never comes before that intake."""
+
+    def op(uow: UnitOfWork) -> tuple[T, list[str]]:
+        return fn(uow), [chat_id for chat_id, change in uow.changes.items() if change.nodes_added]
+
+    with acting(Initiator.IMPORT):
+        result, chat_ids = service.write(op)
+    for chat_id in chat_ids:
+        service.wait_for_follow_up(chat_id)
+    return result
 
 
 def _import_all(

@@ -28,9 +28,7 @@ from collections.abc import Collection
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal
 
-from ..events import Initiator
 from ..model import Edge, Node
-from ..operations import acting
 from ..schema import RELATIONS
 from ..store import chat_rows
 from ..store.rows import edge_to_row, node_to_row
@@ -44,6 +42,7 @@ from .importer import (
     insert_messages,
     insert_recall_records,
     remap_json,
+    write_followed,
 )
 from .validate import ChatDoc
 
@@ -274,5 +273,5 @@ def preview_import(service: Backups, chats: Collection[ChatDoc], mode: MemoryMod
 
 def import_memories(service: Backups, chats: Collection[ChatDoc], mode: MemoryMode = "skip") -> ImportPlan:
     """Import in one transaction under the extraction pause; returns what was done."""
-    with extraction_paused(service), acting(Initiator.IMPORT):
-        return service.write(lambda uow: _run(uow, chats, mode, write=True))
+    with extraction_paused(service):
+        return write_followed(service, lambda uow: _run(uow, chats, mode, write=True))

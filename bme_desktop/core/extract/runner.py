@@ -1,6 +1,7 @@
 """One extraction step, off the writer thread: read the next window, make a plan (LLM when
 configured, else or on failure the heuristic), embed its proposed memories for near-duplicate
-matching when the chat has vectors, then commit it through ``service.write``."""
+matching when the chat has vectors, then commit it through ``service.write`` and wait for the
+work its events queued (the intake of its memories, the after-extraction steps) to be done."""
 
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ if TYPE_CHECKING:
     from ..ports import Extracting
 
 log = logging.getLogger(__name__)
+FOLLOW_UP_POLL_S = 0.5  # how often waiting for a batch's follow-up work looks at the cancel
 
 
 @dataclass
@@ -104,7 +106,19 @@ class Runner:
             if not claimed:
                 return None  # shutting down while another instance extracted the chat
             with acting(Initiator.EXTRACTION):
-                return self._step(chat_id, cancel, attempts)
+                found = self._step(chat_id, cancel, attempts)
+            if found is not None:
+                self._follow_up(chat_id, cancel)
+            return found
+
+    def _follow_up(self, chat_id: str, cancel: threading.Event | None) -> None:
+        """Wait until what the batch's events queued is done (its memories' intake and the
+        after-extraction steps, on the life-cycle worker's thread): their batches come before
+        the next extraction batch, which reads the summaries they write, and a history rollback
+        undoes them in order with it. A cancel (shutdown, a cancelled run) stops the wait."""
+        while not self.service.wait_for_follow_up(chat_id, FOLLOW_UP_POLL_S):
+            if cancel is not None and cancel.is_set():
+                return
 
     def _step(self, chat_id: str, cancel: threading.Event | None, attempts: int) -> StepResult:
         settings = self.service.settings.extraction

@@ -2,11 +2,13 @@
 
 ``schedule()`` (called by every sync) queues the chat and returns a ticket at once;
 ``ticket.wait()`` blocks until a pass over that chat which started after the schedule has
-finished. Model calls run on this thread, never on the service's writer thread; results
-are committed through ``service.write``. ``pause()`` is the restore lock: while any pause
-is held, no automatic extraction runs (imports, rebuilds). ``shutdown()`` lets the running
-batch finish (its model call is cancelled) and abandons the rest of the queue. The thread is
-a keyed worker (``core/work.py``, ``bme-extract``) keyed by chat, sharing this scheduler's lock.
+finished (each batch's step returns once the life cycle's work for it is done, and the
+service's ticket waits for that work too). Model calls run on this thread, never on the
+service's writer thread; results are committed through ``service.write``. ``pause()`` is the
+restore lock: while any pause is held, no automatic extraction runs (imports, rebuilds).
+``shutdown()`` lets the running batch finish (its model call is cancelled) and abandons the
+rest of the queue. The thread is a keyed worker (``core/work.py``, ``bme-extract``) keyed by
+chat, sharing this scheduler's lock.
 """
 
 from __future__ import annotations

@@ -1,15 +1,25 @@
 """The life-cycle worker: intake right after extractions, the after-extraction steps
 (summaries, folding, reflection), and upkeep and the daily patrol report on a schedule.
 
-Intake and the after-extraction steps run *synchronously* on the thread that published the
-event (the extraction worker, after its write committed), so when ``sync(wait=True)``
-returns, new memories already wait in the review centre and a later history rollback
-undoes them in order with the extraction. The after-extraction steps share one write (each
-still leaves its own batch). Only if an event comes from the writer thread
-itself is the job queued for the worker's thread instead (a keyed worker, ``core/work.py``:
-a chat's queued intakes are merged). That thread also runs scheduled upkeep (its tick) and
-wakes at least once a second to notice ``service.close()``. Every step is idempotent, so a
-tick that fires twice, or a pass cut short by shutdown, is harmless.
+Its event subscriber only queues: a ``graph.changed`` with new memories queues their intake,
+an ``extraction.finished`` the after-extraction steps, as one job per chat on the worker's
+own thread (``bme-lifecycle``, a keyed worker, ``core/work.py``: a chat's waiting jobs are
+merged; the intake runs before the after-extraction steps), never on the thread that
+published (the extraction worker, a bridge request, the UI's operation runner, the writer's
+caller). The after-extraction steps share one write (each still leaves its own batch).
+
+What used to follow from running them on the publisher's thread is kept by waiting for them
+(``wait_chat``, registered with ``MemoryService.add_follow_up``): an extraction step returns
+once its batch's jobs are done (``extract/runner.py``), so the intake's and the steps' batches
+come before the next extraction batch and a later history rollback undoes them in order with
+the extraction; ``sync(wait=True)``, ``extract_now``, a recorded step (``rewrites.record_step``)
+and an import return with them done (new memories already wait in the review centre).
+Waiting from this thread, or from the writer, is refused: it would never return.
+
+The thread also runs scheduled upkeep (its tick) and wakes at least once a second. When the
+service closes, the jobs queued before are run (for at most ``CLOSE_DRAIN_S``), then the
+worker stops. Every step is idempotent, so a tick that fires twice, or a pass cut short by
+shutdown, is harmless (upkeep gives a missed memory its card).
 """
 
 from __future__ import annotations
@@ -33,6 +43,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 POLL_S = 1.0
+CLOSE_DRAIN_S = 10.0  # at close, how long the jobs queued before may still run
 FIRST_UPKEEP_DELAY_S = 60.0
 PATROL_CHECK_S = 600.0  # how often to look whether a chat's daily patrol is due
 BACKUP_CHECK_S = 300.0  # how often to look whether a scheduled backup is due (settings.backup)
@@ -40,65 +51,82 @@ BACKUP_CHECK_S = 300.0  # how often to look whether a scheduled backup is due (s
 
 @dataclass
 class _Job:
+    """A chat's queued work: the intake of these memories, then (``after``) the
+    after-extraction steps."""
+
     chat_id: str
-    kind: str  # "intake" | "after_extraction"
     node_ids: list[str] = field(default_factory=list)
+    after: bool = False
 
 
 class LifecycleWorker:
     def __init__(self, service: Core, *, monotonic: Callable[[], float] = time.monotonic) -> None:
         self.service = service
         self._monotonic = monotonic
-        # Jobs from the writer thread, a chat's kind of job once (intakes merged); the tick
-        # runs the schedule. The thread runs from start() on (a worker not started is driven by hand).
-        self._jobs: KeyedWorker[tuple[str, str], _Job] = KeyedWorker(
+        # A chat's jobs, merged while they wait; the tick runs the schedule. The thread runs
+        # from start() on (a worker not started only queues: its schedule is driven by hand).
+        self._jobs: KeyedWorker[str, _Job] = KeyedWorker(
             "bme-lifecycle", self._run_job, merge=_merged, tick=self._tick, tick_every=POLL_S, lazy=False
         )
         self._unsubscribe = service.events.on((GraphChanged, ExtractionFinished), self._on_event)
+        self._unfollow: Callable[[], None] | None = None
         self._next_upkeep = monotonic() + FIRST_UPKEEP_DELAY_S
         self._next_patrol_check = monotonic() + FIRST_UPKEEP_DELAY_S
         self._next_backup_check = monotonic() + FIRST_UPKEEP_DELAY_S
 
     def start(self) -> LifecycleWorker:
+        """Start the thread; from now on the service's wait paths wait for this worker's jobs
+        (``add_follow_up``), and closing the service runs what is queued, then stops it."""
         self._jobs.start()
+        if self._unfollow is None:
+            self._unfollow = self.service.add_follow_up(self.wait_chat)
+            self.service.on_close(self._on_service_close)
         return self
 
     def stop(self, wait: bool = True) -> None:
         self._unsubscribe()
+        if self._unfollow is not None:
+            self._unfollow()
         self._jobs.close(30 if wait else 0)
+
+    def wait_chat(self, chat_id: str, timeout: float | None = None) -> bool:
+        """Block until no job of the chat waits or runs (its intake and after-extraction
+        steps done; a job they queue in turn is waited for too); False on timeout. Not from
+        this worker's thread (RuntimeError: it would wait for itself)."""
+        if self._jobs.on_thread():
+            raise RuntimeError(
+                "waiting for the life cycle's work on its own thread (bme-lifecycle) would never return"
+            )
+        return self._jobs.wait_key(chat_id, timeout)
 
     def _closed(self) -> bool:
         return self._jobs.closed or self.service.closed
 
+    def _on_service_close(self) -> None:
+        """Run the jobs queued before the service began closing (at most ``CLOSE_DRAIN_S``:
+        their writes go through while the writer still runs), then stop."""
+        if not self._jobs.on_thread():
+            self._jobs.wait_idle(CLOSE_DRAIN_S)
+        self.stop(wait=False)
+
     def _on_event(self, event: Event) -> None:
+        """On the publishing thread: only queue the chat's job (never run it here)."""
         if event.chat_id is None or event.remote or self._closed():
             return  # another instance on a shared database did this work for its own writes
         if isinstance(event, GraphChanged) and event.change.nodes_added:
-            job = _Job(event.chat_id, "intake", sorted(event.change.nodes_added))
+            self._jobs.submit(event.chat_id, _Job(event.chat_id, sorted(event.change.nodes_added)))
         elif isinstance(event, ExtractionFinished):
-            job = _Job(event.chat_id, "after_extraction")
-        else:
-            return
-        if self.service.on_writer_thread():
-            self._jobs.submit((job.chat_id, job.kind), job)  # write() cannot be called from the writer thread
-            return
-        try:
-            self._do(job)
-        except Exception:
-            if not self._closed():
-                log.exception("life-cycle %s failed for chat %s", job.kind, job.chat_id)
+            self._jobs.submit(event.chat_id, _Job(event.chat_id, after=True))
 
-    def _run_job(self, key: tuple[str, str], job: _Job) -> None:
-        if not self._closed():
+    def _run_job(self, chat_id: str, job: _Job) -> None:
+        if not self._jobs.closed:  # a job queued before the service began closing still runs
             self._do(job)
 
     def _tick(self) -> None:
-        """Before each job and at least every ``POLL_S``: the schedule; once the service
-        closes, the worker stops (a failing pass is logged by the worker; the next tick retries)."""
-        if self._closed():
-            self.stop(wait=False)
-            return
-        self.run_scheduled()
+        """Before each job and at least every ``POLL_S``: the schedule, unless the service is
+        closing (a failing pass is logged by the worker; the next tick retries)."""
+        if not self._closed():
+            self.run_scheduled()
 
     def run_scheduled(self) -> None:
         """Upkeep for every chat when its interval has passed, the daily patrol (checked every
@@ -126,19 +154,26 @@ class LifecycleWorker:
     def _do(self, job: _Job) -> None:
         if not self.service.has_chat(job.chat_id):
             return
-        if job.kind == "intake":
+        if job.node_ids:
             ids = job.node_ids
-            run_step(
-                self.service, job.chat_id, lambda uow, chat_id, now, s: intake_in(uow, chat_id, ids, now, s)
-            )
-            return
-        if not self._closed():
+            try:
+                run_step(
+                    self.service,
+                    job.chat_id,
+                    lambda uow, chat_id, now, s: intake_in(uow, chat_id, ids, now, s),
+                )
+            except Exception:
+                if not job.after:
+                    raise  # the worker logs it
+                log.exception("life-cycle intake failed for chat %s", job.chat_id)
+        if job.after and not self._jobs.closed:
             run_step(self.service, job.chat_id, _in_turn(list(after_extraction_steps().values())))
 
 
 def _merged(old: _Job, new: _Job) -> _Job:
-    """A chat's two queued jobs of one kind as one (intake: both jobs' memories)."""
-    return _Job(new.chat_id, new.kind, sorted(set(old.node_ids) | set(new.node_ids)))
+    """A chat's two waiting jobs as one: the intake of both jobs' memories, then the
+    after-extraction steps if either asked for them."""
+    return _Job(new.chat_id, sorted(set(old.node_ids) | set(new.node_ids)), old.after or new.after)
 
 
 def _in_turn(steps: list[Step]) -> Step:

@@ -39,12 +39,13 @@ def test_the_after_extraction_steps_share_one_write_and_keep_a_batch_each(
     )
     for k in range(service.settings.lifecycle.summary_every):
         service.write(lambda uow, k=k: _extraction(uow, 2 * k, 2 * k + 1))
-    worker = LifecycleWorker(service)  # not started: the event is handled on this thread
+    worker = LifecycleWorker(service).start()
     writes: list[Any] = []
     write = service.write
     monkeypatch.setattr(service, "write", lambda fn: writes.append(fn) or write(fn))
     try:
         service.events.publish(Event("extraction.finished", CHAT, {}))
+        assert service.wait_for_follow_up(CHAT, 30)  # the steps run on the worker's thread
     finally:
         worker.stop()
     kinds = [b.kind for b in service.read(lambda r: r.batches(CHAT))]
