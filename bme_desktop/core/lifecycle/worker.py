@@ -16,7 +16,9 @@ the extraction; ``sync(wait=True)``, ``extract_now``, a recorded step (``rewrite
 and an import return with them done (new memories already wait in the review centre).
 Waiting from this thread, or from the writer, is refused: it would never return.
 
-The thread also runs scheduled upkeep (its tick) and wakes at least once a second. When the
+The thread also runs the schedule (upkeep, the daily patrol, the backup) from its tick, one
+step before each job (one chat's upkeep or patrol, or the backup), so a queued job waits for
+one step at most, not a whole pass over every chat; it wakes at least once a second. When the
 service closes, the jobs queued before are run (for at most ``CLOSE_DRAIN_S``), then the
 worker stops. Every step is idempotent, so a tick that fires twice, or a pass cut short by
 shutdown, is harmless (upkeep gives a missed memory its card).
@@ -26,8 +28,10 @@ from __future__ import annotations
 
 import logging
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import TYPE_CHECKING
 
 from ..events import Event, ExtractionFinished, GraphChanged
@@ -73,6 +77,7 @@ class LifecycleWorker:
         self._next_upkeep = monotonic() + FIRST_UPKEEP_DELAY_S
         self._next_patrol_check = monotonic() + FIRST_UPKEEP_DELAY_S
         self._next_backup_check = monotonic() + FIRST_UPKEEP_DELAY_S
+        self._scheduled: deque[Callable[[], object]] = deque()  # the schedule's due steps, in order
 
     def start(self) -> LifecycleWorker:
         """Start the thread; from now on the service's wait paths wait for this worker's jobs
@@ -122,34 +127,50 @@ class LifecycleWorker:
         if not self._jobs.closed:  # a job queued before the service began closing still runs
             self._do(job)
 
-    def _tick(self) -> None:
-        """Before each job and at least every ``POLL_S``: the schedule, unless the service is
-        closing (a failing pass is logged by the worker; the next tick retries)."""
-        if not self._closed():
-            self.run_scheduled()
+    def _tick(self) -> float | None:
+        """Before each job and at least every ``POLL_S``: one step of the schedule (one chat's
+        upkeep or patrol, or the backup), unless the service is closing, so a chat's queued job
+        (which a wait path may be waiting for) runs between two chats' upkeep, not after the
+        whole pass. A failing step is logged by the worker; the next tick takes the next one."""
+        if self._closed():
+            return None
+        self._plan_scheduled()
+        if self._scheduled:
+            self._scheduled.popleft()()
+        return 0.0 if self._scheduled else None
 
     def run_scheduled(self) -> None:
         """Upkeep for every chat when its interval has passed, the daily patrol (checked every
         ``PATROL_CHECK_S``; each chat's report is recomputed once a day by the service clock), and
-        the scheduled backup (checked every ``BACKUP_CHECK_S``; off unless the settings turn it on)."""
+        the scheduled backup (checked every ``BACKUP_CHECK_S``; off unless the settings turn it on):
+        the steps that are due, all of them now (the worker's thread takes them one a tick)."""
+        self._plan_scheduled()
+        while self._scheduled and not self._closed():
+            self._scheduled.popleft()()
+
+    def _plan_scheduled(self) -> None:
+        """Queue the steps of the schedule that have come due, in order: each chat's upkeep,
+        each chat's patrol check, the backup check."""
         interval = self.service.settings.lifecycle.upkeep_interval_minutes * 60
         if interval > 0 and self._monotonic() >= self._next_upkeep:
             self._next_upkeep = self._monotonic() + interval
-            for chat in self.service.list_chats():
-                if self._closed():
-                    break
-                self.service.run_maintenance(chat.chat_id, "upkeep")
+            self._scheduled.extend(partial(self._upkeep, c.chat_id) for c in self.service.list_chats())
         if self._monotonic() >= self._next_patrol_check:
             self._next_patrol_check = self._monotonic() + PATROL_CHECK_S
-            for chat in self.service.list_chats():
-                if self._closed():
-                    break
-                patrol_if_due(self.service, chat.chat_id)
-        if self._monotonic() >= self._next_backup_check and not self._closed():
+            self._scheduled.extend(
+                partial(patrol_if_due, self.service, c.chat_id) for c in self.service.list_chats()
+            )
+        if self._monotonic() >= self._next_backup_check:
             self._next_backup_check = self._monotonic() + BACKUP_CHECK_S
-            from ..backup.schedule import run_scheduled_backup
+            self._scheduled.append(self._backup)
 
-            run_scheduled_backup(self.service)
+    def _upkeep(self, chat_id: str) -> None:
+        self.service.run_maintenance(chat_id, "upkeep")
+
+    def _backup(self) -> None:
+        from ..backup.schedule import run_scheduled_backup
+
+        run_scheduled_backup(self.service)
 
     def _do(self, job: _Job) -> None:
         if not self.service.has_chat(job.chat_id):

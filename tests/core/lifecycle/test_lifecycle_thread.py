@@ -22,7 +22,7 @@ from bme_desktop.core.events import ChangeRecord
 from bme_desktop.core.lifecycle import attach as attach_lifecycle
 from bme_desktop.core.lifecycle import worker as worker_module
 from bme_desktop.core.lifecycle.tasks import run_step
-from bme_desktop.core.lifecycle.worker import LifecycleWorker
+from bme_desktop.core.lifecycle.worker import FIRST_UPKEEP_DELAY_S, LifecycleWorker
 from bme_desktop.core.rewrites import run_recorded
 from bme_desktop.core.service import MemoryService
 from bme_desktop.core.settings import Settings
@@ -181,6 +181,40 @@ def test_a_recorded_step_holds_its_own_intake_and_not_an_earlier_one(
     assert get(service, earlier.id).review_status == "pending"  # not taken back with the step
     assert service.redo(CHAT).value
     assert get(service, mine).review_status == "pending" and get(service, mine).srs is not None
+
+
+def test_a_queued_intake_runs_between_two_chats_upkeep_not_after_the_whole_pass(
+    service: MemoryService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for chat_id in ("a", "b", "c"):
+        auto_node(service, "fact", FACT, chat_id=chat_id)
+    ran: list[str] = []
+    holding, release = threading.Event(), threading.Event()
+
+    def upkeep(chat_id: str, task: str, **_: Any) -> None:
+        ran.append(f"upkeep {chat_id}")
+        if chat_id == "a":
+            holding.set()
+            assert release.wait(30)
+
+    def steps(svc: Any, chat_id: str, step: Callable[..., Any], cancel: Any = None) -> Any:
+        ran.append(f"job {chat_id}")
+        return run_step(svc, chat_id, step, cancel)
+
+    monkeypatch.setattr(service, "run_maintenance", upkeep)
+    monkeypatch.setattr(worker_module, "run_step", steps)
+    now = [0.0]
+    worker = LifecycleWorker(service, monotonic=lambda: now[0]).start()
+    try:
+        now[0] = FIRST_UPKEEP_DELAY_S + 1  # the next tick starts the pass over every chat
+        assert holding.wait(30)
+        auto_node(service, "fact", FACT, chat_id="c")  # queued while chat a's upkeep runs
+        release.set()
+        assert service.wait_for_follow_up("c", 30)
+        assert ran[:2] == ["upkeep a", "job c"]  # not after the upkeep of b and c
+    finally:
+        release.set()
+        worker.stop()
 
 
 def test_closing_runs_the_intake_queued_before(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
