@@ -77,6 +77,7 @@ class _Applier:
         self.nodes: dict[str, Node] = {}  # ref -> node
         self.touched: list[tuple[NodeOp, Node]] = []
         self.revised: list[str] = []  # updated memories whose fields changed
+        self.linked: dict[tuple[str, str, str], Edge] = {}  # the links this batch made: (from, to, relation)
         self.merged: dict[str, str] = {}  # memory merged away by entity resolution -> the one it joined
         self.changed_at: set[int] = set()  # messages whose change already replaced an older statement
         self.entities: dict[str, Node] | None = None  # the chat's characters and places, read once per batch
@@ -129,31 +130,37 @@ class _Applier:
 
     def _link(self, a: str, b: str, relation: str, strength: float | None, sources: list[int]) -> None:
         """Like ``editing.link`` (both ends are known to be live here), but finds an existing
-        edge by an indexed lookup instead of reading every edge of a busy node."""
+        edge by an indexed lookup instead of reading every edge of a busy node. A memory this
+        batch created has no links but those this batch made, so nothing is looked up for it
+        (most links of an import: SQLite answers the lookup from the chat's edges, a cost that
+        grows with the chat)."""
         if a == b or relation not in RELATIONS:
             self.report.dropped.append(f"link {relation}: not a valid link")
             return
         value = RELATIONS[relation].default_strength if strength is None else float(strength)
-        edge = self.uow.read.valid_edge_between(self.chat_id, a, b, relation)
+        key = (a, b, relation)
+        if key in self.linked or a in self.report.created or b in self.report.created:
+            edge = self.linked.get(key)
+        else:
+            edge = self.uow.read.valid_edge_between(self.chat_id, a, b, relation)
         if edge is not None:
             if value > edge.strength:
-                self.uow.put_edge(replace(edge, strength=value, updated_at=self.uow.now))
+                self.linked[key] = replace(edge, strength=value, updated_at=self.uow.now)
+                self.uow.put_edge(self.linked[key])
             return
-        self.uow.put_edge(
-            Edge(
-                id=editing.new_id(),
-                chat_id=self.chat_id,
-                from_id=a,
-                to_id=b,
-                relation=relation,
-                strength=value,
-                valid_from=self.uow.now,
-                source_indices=list(sources),
-                created_at=self.uow.now,
-                updated_at=self.uow.now,
-            ),
-            new=True,
+        self.linked[key] = edge = Edge(
+            id=editing.new_id(),
+            chat_id=self.chat_id,
+            from_id=a,
+            to_id=b,
+            relation=relation,
+            strength=value,
+            valid_from=self.uow.now,
+            source_indices=list(sources),
+            created_at=self.uow.now,
+            updated_at=self.uow.now,
         )
+        self.uow.put_edge(edge, new=True)
         self.report.edges += 1
 
     def _scope(self, op: NodeOp) -> Scope:

@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, and_, case, func, literal, or_, select
+from sqlalchemy import Connection, and_, bindparam, case, func, literal, or_, select
 
 from ..model import Batch, ChatStats, Edge, Message, Node, NodeQuery, RecallRecord, Summary
 from ..scopes import ChatScope
@@ -564,23 +564,8 @@ class Reader:
     def valid_edge_between(self, chat_id: str, from_id: str, to_id: str, relation: str) -> Edge | None:
         """The live, still-valid edge with these ends and relation (an indexed lookup)."""
         pk = self.require_chat_pk(chat_id)
-        row = (
-            self.conn.execute(
-                select(t.edges)
-                .where(
-                    t.edges.c.from_id == from_id,
-                    t.edges.c.chat_pk == pk,
-                    t.edges.c.to_id == to_id,
-                    t.edges.c.relation == relation,
-                    t.edges.c.deleted_at.is_(None),
-                    t.edges.c.valid_until.is_(None),
-                )
-                .order_by(t.edges.c.created_at)
-                .limit(1)
-            )
-            .mappings()
-            .first()
-        )
+        params = {"from_id": from_id, "pk": pk, "to_id": to_id, "relation": relation}
+        row = self.conn.execute(_VALID_EDGE_BETWEEN, params).mappings().first()
         return row_to_edge(row, chat_id) if row else None
 
     def edges(
@@ -712,3 +697,19 @@ class Reader:
         if chat_id is not None:
             stmt = stmt.where(t.audit_log.c.chat_pk == self.require_chat_pk(chat_id))
         return [dict(r) for r in self.conn.execute(stmt).mappings()]
+
+
+# Built once (asked for every link an extraction batch makes): the ends go in as parameters.
+_VALID_EDGE_BETWEEN = (
+    select(t.edges)
+    .where(
+        t.edges.c.from_id == bindparam("from_id"),
+        t.edges.c.chat_pk == bindparam("pk"),
+        t.edges.c.to_id == bindparam("to_id"),
+        t.edges.c.relation == bindparam("relation"),
+        t.edges.c.deleted_at.is_(None),
+        t.edges.c.valid_until.is_(None),
+    )
+    .order_by(t.edges.c.created_at)
+    .limit(1)
+)

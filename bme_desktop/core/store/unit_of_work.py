@@ -14,7 +14,18 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import Connection, Table, delete, or_, select
+from sqlalchemy import (
+    BindParameter,
+    Connection,
+    Insert,
+    Select,
+    Table,
+    Update,
+    bindparam,
+    delete,
+    or_,
+    select,
+)
 from sqlalchemy.dialects import postgresql, sqlite
 
 from ..errors import Conflict
@@ -300,17 +311,18 @@ class UnitOfWork:
 
     # generic journaled row writes -----------------------------------------------------------
     def current_row(self, table: Table, row_id: str) -> dict[str, Any] | None:
-        row = self.conn.execute(select(table).where(table.c.id == row_id)).mappings().first()
+        row = self.conn.execute(_by_id(table).select, {"row_id": row_id}).mappings().first()
         return dict(row) if row else None
 
     def put_row(self, table: Table, row: dict[str, Any], *, new: bool = False) -> dict[str, Any] | None:
         """Insert or replace a row by id; returns the before-image. ``new``: the id was just
         made (a fresh uuid), so there is no row to read first."""
         before = None if new else self.current_row(table, row["id"])
+        statements = _by_id(table)
         if before is None:
-            self.conn.execute(table.insert().values(**row))
+            self.conn.execute(statements.insert, row)
         else:
-            self.conn.execute(table.update().where(table.c.id == row["id"]).values(**row))
+            self.conn.execute(statements.update, {**row, "row_id": row["id"]})
         self.journal_row(table.name, row["id"], before, row)
         return before
 
@@ -471,3 +483,26 @@ def _identity_updates(chat_id: str, row: dict[str, Any], identity: ChatIdentity)
     if identity.isolated is not None:
         updates["isolated"] = identity.isolated
     return updates
+
+
+@dataclass(frozen=True)
+class _ById:
+    select: Select[Any]
+    insert: Insert
+    update: Update
+
+
+_BY_ID: dict[str, _ById] = {}
+
+
+def _by_id(table: Table) -> _ById:
+    """A table's row statements by id, built once: the values go in as parameters, so the
+    statement is not built and its cache key not computed again for every row (a journaled
+    write of an extraction batch: ~150 → ~20 µs a statement on SQLite)."""
+    found = _BY_ID.get(table.name)
+    if found is None or found.insert.table is not table:
+        key: BindParameter[Any] = bindparam("row_id")
+        found = _BY_ID[table.name] = _ById(
+            select(table).where(table.c.id == key), table.insert(), table.update().where(table.c.id == key)
+        )
+    return found
