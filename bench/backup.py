@@ -44,7 +44,6 @@ from bme_desktop.core.backup.files import (
     write_full_backup,
     write_incremental_backup,
 )
-from bme_desktop.core.backup.memory_import import import_memories
 from bme_desktop.core.backup.stream import open_backup
 from bme_desktop.core.model import Edge, MessageIn, Node
 from bme_desktop.core.service import MemoryService
@@ -294,7 +293,7 @@ def main() -> int:
             shutil.copytree(src, target)
 
             def imp(service: MemoryService, mode: str = mode) -> int:
-                plan = import_memories(service, open_backup(export, None), mode)  # type: ignore[arg-type]
+                plan = service.import_memories(open_backup(export, None), mode).value  # type: ignore[arg-type]
                 return plan.changes
 
             run(f"import --mode {mode}", opened(target, imp))

@@ -65,9 +65,7 @@ def main() -> int:
     data_dir = args.data_dir or Path(tempfile.mkdtemp(prefix="bme-shots-"))
     service = MemoryService.open(data_dir, attach=False)
     if args.demo:
-        from bme_desktop.ui.demo_story import build_demo
-
-        build_demo(service)
+        service.build_demo()
         chat = "demo-ember-road"
     else:
         from story_graph import seed_story

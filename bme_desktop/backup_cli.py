@@ -206,7 +206,6 @@ def run(command: str, args: argparse.Namespace, data_dir: Path, forward: Forward
 
 def _run(command: str, args: argparse.Namespace, data_dir: Path, forward: Forward | None) -> int:
     from .core.backup.graph_formats import graph_of, to_gexf, to_graphml
-    from .core.backup.importer import import_chats
     from .core.backup.stream import open_backup, open_chain
     from .core.service import MemoryService
     from .core.store.database import DB_FILENAME
@@ -255,7 +254,7 @@ def _run(command: str, args: argparse.Namespace, data_dir: Path, forward: Forwar
             return 0
         if command == "import":
             if args.as_chat is not None:
-                print(_summary(import_chats(service, chats_in, mode="new", as_chat=args.as_chat)))
+                print(_summary(service.import_chats(chats_in, mode="new", as_chat=args.as_chat).value))
                 return 0
             return _import_memories(
                 service,
@@ -265,12 +264,9 @@ def _run(command: str, args: argparse.Namespace, data_dir: Path, forward: Forwar
                 confirmed=args.yes_replace,
             )
         if command == "restore":
-            result = import_chats(
-                service,
-                chats_in,
-                mode="replace" if args.replace else "merge",
-                delete=deleted if args.replace else (),
-            )
+            result = service.import_chats(
+                chats_in, mode="replace" if args.replace else "merge", delete=deleted if args.replace else ()
+            ).value
             print(_summary(result))
             return 0
         return _backup(service, args, data_dir, passphrase)
@@ -390,7 +386,7 @@ def _backup(service: MemoryService, args: argparse.Namespace, data_dir: Path, pa
 def _import_memories(
     service: MemoryService, chats: Collection[ChatDoc], mode: str, *, dry_run: bool, confirmed: bool
 ) -> int:
-    from .core.backup.memory_import import MODES, import_memories, preview_import
+    from .core.backup.memory_import import MODES, preview_import
 
     memory_mode = next(m for m in MODES if m == mode)
     plan = preview_import(service, chats, memory_mode)
@@ -403,7 +399,7 @@ def _import_memories(
             "--mode replace replaces the chats of the file that exist here (memories not in the "
             "file are deleted); add --yes-replace to confirm"
         )
-    done = import_memories(service, chats, memory_mode)
+    done = service.import_memories(chats, memory_mode).value
     print(
         f"imported ({mode}): " + done.lines()[0]
         if done.changes
@@ -417,7 +413,7 @@ def _size(n: int) -> str:
 
 
 def _purge(args: argparse.Namespace, data_dir: Path) -> int:
-    from .core.backup.purge import folder_size, purge_all
+    from .core.backup.purge import folder_size
     from .core.service import MemoryService
     from .core.store.database import DB_FILENAME
 
@@ -431,7 +427,7 @@ def _purge(args: argparse.Namespace, data_dir: Path) -> int:
     before = folder_size(data_dir)
     service = MemoryService.open(data_dir, database_url=args.database_url, attach=False)
     try:
-        result = purge_all(service)
+        result = service.purge_all().value
     finally:
         service.close()
     after = folder_size(data_dir)

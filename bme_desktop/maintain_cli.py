@@ -108,8 +108,7 @@ def _in_process(args: argparse.Namespace, data_dir: Path) -> dict[str, Any]:
     import time
 
     from .bridge.render import changes_json
-    from .core.chat_ops import OPERATIONS, run_operation
-    from .core.rewrites import run_recorded
+    from .core.chat_ops import OPERATIONS
     from .core.service import MemoryService
 
     service = MemoryService.open(data_dir, database_url=args.database_url)
@@ -118,9 +117,9 @@ def _in_process(args: argparse.Namespace, data_dir: Path) -> dict[str, Any]:
         ranged = args.start is not None or args.end is not None
         body: dict[str, Any] = {"task": args.task}
         if args.task in OPERATIONS and (args.task != "rebuild_vectors" or ranged):
-            op = run_operation(
-                service, args.chat, args.task, start=args.start, end=args.end, progress=_progress
-            )
+            op = service.run_chat_operation(
+                args.chat, args.task, start=args.start, end=args.end, progress=_progress
+            ).value
             body["changes"], body["result"] = changes_json(op.change), op.to_json()
         else:
             if ranged:
@@ -130,7 +129,7 @@ def _in_process(args: argparse.Namespace, data_dir: Path) -> dict[str, Any]:
             if args.task == "upkeep":  # what retention retires, said before it acts
                 body["retention"] = service.retention_preview(args.chat)
                 _say_retention(body["retention"])
-            body["changes"] = changes_json(run_recorded(service, args.chat, args.task))
+            body["changes"] = changes_json(service.run_recorded(args.chat, args.task).value)
         body["elapsed_ms"] = round((time.perf_counter() - started) * 1000, 3)
         return body
     finally:

@@ -181,6 +181,60 @@ def test_ui_and_bridge_run_no_reader_or_unit_of_work_of_their_own() -> None:
     assert sorted(found) == []
 
 
+# The core's module-level writers: a front end calls the service's operation that wraps each
+# (``MemoryService.run_chat_operation``, ``run_recorded``, ``import_chats``…), which returns its
+# OpResult (its changes, initiator and origin), not the bare function.
+BARE_WRITERS = {
+    "bme_desktop.core.chat_ops": {"run_operation", "rebuild_summaries"},
+    "bme_desktop.core.evolve": {"run_evolve", "rebuild_vectors"},
+    "bme_desktop.core.rewrites": {"run_recorded", "record_step"},
+    "bme_desktop.core.merging": {"merge_nodes"},
+    "bme_desktop.core.demo_story": {"build_demo"},
+    "bme_desktop.core.backup.importer": {"import_chats"},
+    "bme_desktop.core.backup.memory_import": {"import_memories"},
+    "bme_desktop.core.backup.files": {"restore", "restore_chain"},
+    "bme_desktop.core.backup.purge": {"purge_all"},
+    "bme_desktop.core.lifecycle.persona": {"reject_trait", "unreject_trait"},
+}
+COMMAND_LINES = tuple(
+    f"bme_desktop.{m}" for m in ("cli", "backup_cli", "maintain_cli", "scope_cli", "doctor")
+)
+
+
+def bare_writers_imported(module: str, path: Path) -> set[tuple[str, str]]:
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom):
+            base = _resolve(module, path.name == "__init__.py", node)
+            found |= {
+                (module, f"{base}.{a.name}") for a in node.names if a.name in BARE_WRITERS.get(base, ())
+            }
+    return found
+
+
+def test_front_ends_write_through_the_services_operations() -> None:
+    found = {
+        hit
+        for m, p in sources().items()
+        if _under(m, FRONT_ENDS + COMMAND_LINES)
+        for hit in bare_writers_imported(m, p)
+    }
+    assert sorted(found) == []
+
+
+def test_bare_writers_imported_sees_relative_and_absolute_imports(tmp_path: Path) -> None:
+    path = tmp_path / "x.py"
+    path.write_text(
+        "from ...core.chat_ops import OPERATIONS, run_operation\n"
+        "def f():\n    from bme_desktop.core.backup.purge import purge_all\n",
+        encoding="utf-8",
+    )
+    assert bare_writers_imported("bme_desktop.ui.panels.x", path) == {
+        ("bme_desktop.ui.panels.x", "bme_desktop.core.chat_ops.run_operation"),
+        ("bme_desktop.ui.panels.x", "bme_desktop.core.backup.purge.purge_all"),
+    }
+
+
 def test_service_calls_sees_a_read_on_the_service_or_on_an_attribute_called_service() -> None:
     tree = ast.parse("service.read(f)\nc.service.write(g)\nreader.read(h)\nservice.recall(r)\n")
     assert _service_calls(tree, {"read", "write"}) == {"read", "write"}

@@ -8,10 +8,9 @@ from typing import Any
 
 from aiohttp import web
 
-from ..core.chat_ops import OPERATIONS, RANGED, check_range, run_operation
+from ..core.chat_ops import OPERATIONS, RANGED, check_range
 from ..core.errors import ServiceError
 from ..core.model import MessageIn
-from ..core.rewrites import run_recorded
 from ..core.schema import ROLES
 from ..core.scopes import MAX_ID, MAX_MEMBERS, ChatIdentity, fold
 from ..core.service import MAINTENANCE_TASKS
@@ -156,14 +155,13 @@ def _run_task(
     result: dict[str, Any] | None = None
     retention: dict[str, Any] | None = None
     if _is_operation(task, start, end):
-        op = run_operation(c.service, chat_id, task, start=start, end=end)
+        op = c.service.run_chat_operation(chat_id, task, start=start, end=end).value
         change, result = op.change, op.to_json()
     else:
         # upkeep says what retention will retire before it does (docs/lifecycle.md "Retention")
         retention = c.service.retention_preview(chat_id) if task == "upkeep" else None
-        change = run_recorded(
-            c.service, chat_id, task
-        )  # a memory task is one step of the chat's undo history
+        # a memory task is one step of the chat's undo history
+        change = c.service.run_recorded(chat_id, task).value
     body: dict[str, Any] = {
         "task": task,
         "changes": changes_json(change),

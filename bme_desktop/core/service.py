@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -57,9 +57,15 @@ from .worldinfo import LoreEntry
 from .writer import Writer
 
 if TYPE_CHECKING:
-    from .chat_ops import ChatFacts
+    from .backup.importer import ImportMode, ImportResult
+    from .backup.memory_import import ImportPlan, MemoryMode
+    from .backup.purge import PurgeResult
+    from .backup.validate import ChatDoc
+    from .chat_ops import ChatFacts, OperationResult
+    from .demo_story import DemoReport
     from .extract.progress import ExtractionProgress
     from .overview import OverviewSeries
+    from .rewrites import RewritePlan
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -923,6 +929,14 @@ class MemoryService:
 
         reject_trait(self, chat_id, trait, actor=actor)
 
+    @operation(Initiator.USER)
+    def unreject_trait(
+        self, chat_id: str, trait: str, *, actor: str = "user", origin: object | None = None
+    ) -> None:
+        from .lifecycle.persona import unreject_trait
+
+        unreject_trait(self, chat_id, trait, actor=actor)
+
     # maintenance ---------------------------------------------------------------------------
     @operation(Initiator.UPKEEP)
     def run_maintenance(
@@ -942,3 +956,74 @@ class MemoryService:
         if isinstance(runner, CancellableTask):
             return runner.run(chat_id, cancel)
         return runner(chat_id)
+
+    @operation(Initiator.UPKEEP)
+    def run_recorded(
+        self,
+        chat_id: str,
+        task: str,
+        cancel: CancelToken | None = None,
+        *,
+        plan: RewritePlan | None = None,
+        origin: object | None = None,
+    ) -> ChangeRecord:
+        """Run a maintenance task as one step of the chat's undo history (``rewrites.run_recorded``)."""
+        from .rewrites import run_recorded
+
+        return run_recorded(self, chat_id, task, cancel, plan=plan)
+
+    @operation(Initiator.UPKEEP)
+    def run_chat_operation(
+        self,
+        chat_id: str,
+        task: str,
+        *,
+        start: int | None = None,
+        end: int | None = None,
+        cancel: CancelToken | None = None,
+        progress: Callable[[int, int], None] | None = None,
+        origin: object | None = None,
+    ) -> OperationResult:
+        """One of ST-BME's hand-run operations (re-extract, evolve, rebuilds; ``chat_ops``)."""
+        from .chat_ops import run_operation
+
+        return run_operation(self, chat_id, task, start=start, end=end, cancel=cancel, progress=progress)
+
+    # backups, imports, the demo ------------------------------------------------------------
+    @operation(Initiator.IMPORT)
+    def import_chats(
+        self,
+        chats: Collection[ChatDoc],
+        *,
+        mode: ImportMode = "new",
+        as_chat: str | None = None,
+        delete: Sequence[str] = (),
+        origin: object | None = None,
+    ) -> ImportResult:
+        """Import (or restore) whole chats of a backup in one transaction (``backup.importer``)."""
+        from .backup.importer import import_chats
+
+        return import_chats(self, chats, mode=mode, as_chat=as_chat, delete=delete)
+
+    @operation(Initiator.IMPORT)
+    def import_memories(
+        self, chats: Collection[ChatDoc], mode: MemoryMode = "skip", *, origin: object | None = None
+    ) -> ImportPlan:
+        """Import an export's memories into the chats here (``backup.memory_import``)."""
+        from .backup.memory_import import import_memories
+
+        return import_memories(self, chats, mode)
+
+    @operation(Initiator.USER)
+    def purge_all(self, *, origin: object | None = None) -> PurgeResult:
+        """Delete every chat for good, then compact the database (``backup.purge``)."""
+        from .backup.purge import purge_all
+
+        return purge_all(self)
+
+    @operation(Initiator.IMPORT)
+    def build_demo(self, *, seed: int = 7, scale: int = 8, origin: object | None = None) -> DemoReport:
+        """Two demo chats, when there is no chat yet (``demo_story``)."""
+        from .demo_story import build_demo
+
+        return build_demo(self, seed=seed, scale=scale)

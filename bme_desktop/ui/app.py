@@ -136,11 +136,10 @@ class DesktopApp:
 
     def start(self) -> None:
         if getattr(self.args, "demo", False):
-            from .demo_story import build_demo
-
             scale = int(getattr(self.args, "demo_scale", 8))
-            self.context.call(
-                lambda s: build_demo(s, scale=scale), lambda _report: self.window.chats.refresh()
+            self.context.operate(
+                lambda s, origin: s.build_demo(scale=scale, origin=origin),
+                lambda _result: self.window.chats.refresh(),
             )
         panel = getattr(self.args, "panel", None)
         if panel:

@@ -1,7 +1,8 @@
-"""The demo story the welcome screen offers: built in the core (``core/demo_story.py``)."""
+"""The demo story the welcome screen offers: built in the core (``core/demo_story.py``)
+and written by ``MemoryService.build_demo``."""
 
 from __future__ import annotations
 
-from ..core.demo_story import USER_ARC, DemoReport, build_demo
+from ..core.demo_story import USER_ARC, DemoReport
 
-__all__ = ["USER_ARC", "DemoReport", "build_demo"]
+__all__ = ["USER_ARC", "DemoReport"]

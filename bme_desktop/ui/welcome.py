@@ -15,11 +15,14 @@ from pathlib import Path
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QSizePolicy, QVBoxLayout, QWidget
 
+from ..core.operations import OpResult
 from ..core.service import MemoryService
 from ..sillytavern.install import SillyTavern, find_sillytavern
 from .context import AppContext
-from .demo_story import DemoReport, build_demo
+from .demo_story import DemoReport
 from .i18n import Retranslated
+
+DEMO_SCALE = 8  # how much story the demo writes (``MemoryService.build_demo``)
 
 
 class WelcomePage(Retranslated, QWidget):
@@ -123,7 +126,7 @@ class WelcomePage(Retranslated, QWidget):
         self.demo_button.setEnabled(False)
         self.status.setText(self.tr("Writing the demo story…"))
 
-        def done(_report: DemoReport) -> None:
+        def done(_result: OpResult[DemoReport]) -> None:
             self.status.setText("")
             self.demo_button.setEnabled(True)
             self._context.counts.refresh()  # the chat list picks the new chat
@@ -133,10 +136,10 @@ class WelcomePage(Retranslated, QWidget):
             self.demo_button.setEnabled(True)
             self.status.setText(self.tr("The demo could not be written: {0}").format(exc))
 
-        def build(service: MemoryService) -> DemoReport:
-            return build_demo(service)
+        def build(service: MemoryService, origin: object | None) -> OpResult[DemoReport]:
+            return service.build_demo(scale=DEMO_SCALE, origin=origin)
 
-        self._context.call(build, done, on_error=failed, owner=self)
+        self._context.operate(build, done, on_error=failed, owner=self)
 
     def show_connect(self) -> None:
         """Show the bridge token (Show / Copy) and the SillyTavern installer under the buttons."""

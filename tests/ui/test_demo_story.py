@@ -7,18 +7,18 @@ from collections.abc import Callable
 from bme_desktop.core.schema import NODE_TYPES
 from bme_desktop.core.service import MemoryService
 from bme_desktop.ui.context import AppContext
-from bme_desktop.ui.demo_story import USER_ARC, build_demo
+from bme_desktop.ui.demo_story import USER_ARC
 
 
 def test_demo_fills_an_empty_store_with_every_type_links_reviews_and_recalls(service: MemoryService) -> None:
-    report = build_demo(service, scale=2)
+    report = service.build_demo(scale=2).value
     assert report.chats == 2 and report.nodes > 100 and report.edges > 100
     stats = service.chat_stats("demo-ember-road")
     assert set(stats.nodes_by_type) == set(NODE_TYPES)
     assert stats.pending_reviews > 0 and len(stats.nodes_by_tier) >= 3
     assert service.recall_records("demo-ember-road")
     assert any(n.scope.layer == "pov" for n in service.all_nodes("demo-ember-road"))
-    assert build_demo(service).chats == 0
+    assert service.build_demo().value.chats == 0
 
 
 def test_demo_story_does_not_import_qt() -> None:
@@ -39,7 +39,7 @@ def test_demo_gives_the_user_a_persona_that_grew_over_three_snapshots(service: M
     from bme_desktop.core.lifecycle.persona import KINDS, current_persona, persona_history
     from bme_desktop.core.lifecycle.tiers import is_injectable
 
-    build_demo(service, scale=2)
+    service.build_demo(scale=2)
     history = persona_history(service, "demo-ember-road")
     assert [p.version for p in history] == [1, 2, 3]
     assert [p.at for p in history] == sorted(p.at for p in history)
@@ -60,7 +60,7 @@ def test_the_persona_panel_shows_the_demo_profile_and_its_timeline(
 ) -> None:
     from bme_desktop.ui.panels.persona import PersonaPanel
 
-    build_demo(service, scale=2)
+    service.build_demo(scale=2)
     panel = PersonaPanel(context)
     qtbot.addWidget(panel)
     context.set_chat("demo-ember-road")
@@ -74,7 +74,7 @@ def test_an_upkeep_pass_after_the_demo_keeps_the_persona_evidence_approved(servi
     from bme_desktop.core.lifecycle.persona import current_persona
     from bme_desktop.core.lifecycle.tasks import run_upkeep
 
-    build_demo(service, scale=2)
+    service.build_demo(scale=2)
     before = current_persona(service, "demo-ember-road")
     run_upkeep(service, "demo-ember-road")  # the app runs one at start: new memories go to review
     after = current_persona(service, "demo-ember-road")

@@ -4,13 +4,10 @@ cards scroll (Overview, the memory editor) instead of setting the window's heigh
 
 from __future__ import annotations
 
-from functools import partial
-
 import pytest
 
 from bme_desktop.ui import welcome
 from bme_desktop.ui.app import DesktopApp
-from bme_desktop.ui.demo_story import build_demo
 from bme_desktop.ui.wait_idle import settle, timers_pending
 
 SCREEN = (1366, 768 - 40)  # a taskbar
@@ -20,7 +17,7 @@ SCREEN = (1366, 768 - 40)  # a taskbar
 def test_every_panel_and_view_fits_a_1366_by_768_screen(
     qtbot, desktop: DesktopApp, lang: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(welcome, "build_demo", partial(build_demo, scale=1))
+    monkeypatch.setattr(welcome, "DEMO_SCALE", 1)
     desktop.set_language(lang)
     window = desktop.window
     window.resize(*SCREEN)

@@ -4,7 +4,6 @@ navigation toolbar (views and panels as checkable buttons)."""
 from __future__ import annotations
 
 import json
-from functools import partial
 from pathlib import Path
 
 import pytest
@@ -13,7 +12,6 @@ from PySide6.QtWidgets import QApplication, QFileDialog
 
 from bme_desktop.ui import welcome
 from bme_desktop.ui.app import DesktopApp
-from bme_desktop.ui.demo_story import build_demo
 from bme_desktop.ui.wait_idle import settle, timers_pending
 
 
@@ -37,7 +35,7 @@ def test_an_empty_data_folder_opens_on_the_welcome_page(qtbot, desktop: DesktopA
 def test_open_the_demo_builds_a_chat_and_shows_its_graph(
     qtbot, desktop: DesktopApp, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(welcome, "build_demo", partial(build_demo, scale=1))  # a small story: a fast test
+    monkeypatch.setattr(welcome, "DEMO_SCALE", 1)  # a small story: a fast test
     window = _shown(desktop).window
     qtbot.mouseClick(window.welcome.demo_button, Qt.MouseButton.LeftButton)
     _settle(desktop)

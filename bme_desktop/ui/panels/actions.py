@@ -13,7 +13,7 @@ The row then says "Cancelled" and the progress bar resets.
 Tasks that delete or rewrite memories (``core.rewrites.DESTRUCTIVE_TASKS``: Rebuild graph,
 Consolidate, Compress, Fold summaries) first ask, saying what they will do with this chat's
 numbers ("286 memories: 41 written or edited by hand are kept …") and whether one Ctrl+Z
-undoes them. Every memory task runs through ``rewrites.run_recorded``: one undo step each.
+undoes them. Every memory task runs through ``MemoryService.run_recorded``: one undo step each.
 """
 
 from __future__ import annotations
@@ -37,7 +37,8 @@ from PySide6.QtWidgets import (
 
 from ...core.cancel import CancellableTask, Cancelled, CancelToken
 from ...core.events import ChangeRecord, Event, MaintenanceProgressed
-from ...core.rewrites import DESTRUCTIVE_TASKS, RewritePlan, plan_rewrite, run_recorded
+from ...core.operations import OpResult
+from ...core.rewrites import DESTRUCTIVE_TASKS, RewritePlan, plan_rewrite
 from ...core.service import MemoryService
 from ..context import AppContext
 from ..format import format_count
@@ -218,12 +219,12 @@ def run_action(
     plan: RewritePlan | None = None,
 ) -> ActionResult:
     """Blocking: run one action (on a worker thread); raises ``Cancelled`` when ``cancel`` stops it.
-    A memory task is recorded as one undo step (``rewrites.run_recorded``)."""
+    A memory task is recorded as one undo step (``MemoryService.run_recorded``)."""
     start = time.monotonic()
     if key == "extract":
         batches = service.extract_now(chat_id, cancel).value
         return ActionResult(None, batches, time.monotonic() - start)
-    change = run_recorded(service, chat_id, key, cancel, plan=plan)
+    change = service.run_recorded(chat_id, key, cancel, plan=plan).value
     return ActionResult(change, 0, time.monotonic() - start)
 
 
@@ -517,8 +518,8 @@ class ActionsPanel(RowRunner, Retranslated, QWidget):
         row.set_cancel_hint(cancel_hint(self._context.service, key))
         row.set_running(True)
 
-        def done(result: ActionResult) -> None:
-            self._finish(key, result_text(result), True)
+        def done(result: OpResult[ActionResult]) -> None:
+            self._finish(key, result_text(result.value), True)
 
         def failed(exc: Exception) -> None:
             if isinstance(exc, Cancelled):
@@ -526,6 +527,9 @@ class ActionsPanel(RowRunner, Retranslated, QWidget):
             else:
                 self._finish(key, self.tr("Failed: {0}").format(exc), False)
 
-        self._context.call(
-            lambda s: run_action(s, chat_id, key, token, plan), done, on_error=failed, owner=self
+        self._context.operate(
+            lambda s, origin: s.operate(lambda: run_action(s, chat_id, key, token, plan), origin=origin),
+            done,
+            on_error=failed,
+            owner=self,
         )

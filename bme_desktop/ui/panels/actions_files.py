@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QFileDialog, QGridLayout, QInputDialog, QLabel, QL
 from ...core.backup.files import backup_dir
 from ...core.backup.importer import ImportResult
 from ...core.backup.memory_import import ImportPlan
-from ...core.backup.purge import PurgeResult, purge_all
+from ...core.backup.purge import PurgeResult
 from ...core.backup.retention import backup_name
 from ...core.backup.schedule import BackupStatus, backup_status
 from ...core.backup.stream import open_backup
@@ -247,6 +247,7 @@ class FileActions(Retranslated, QWidget):
                 "import",
                 lambda s, c: io.import_as_new(s, Path(path), c),
                 lambda r: self._imported("import", r),
+                writes=True,
             )
 
     def backup(self) -> None:
@@ -305,6 +306,7 @@ class FileActions(Retranslated, QWidget):
                 "restore",
                 lambda s, c: io.restore_from(s, Path(path), passphrase, c),
                 lambda r: self._imported("restore", r),
+                writes=True,
             )
 
         self._run("restore", lambda _s, _c: io.needs_passphrase(Path(path)), checked)
@@ -348,6 +350,7 @@ class FileActions(Retranslated, QWidget):
             "import_worldinfo",
             lambda s, c: io.import_worldinfo(s, chat_id, Path(path), chosen, c),
             lambda r: self._worldinfo_imported(chat_id, r),
+            writes=True,
         )
 
     def _worldinfo_imported(self, chat_id: str, result: io.WorldInfoImported) -> None:
@@ -389,7 +392,7 @@ class FileActions(Retranslated, QWidget):
         if text.strip() != PURGE_WORD:
             self.rows["purge"].show_result(self.tr("Not confirmed; nothing was deleted."), False)
             return
-        self._run("purge", lambda s, _c: purge_all(s), self._purged)
+        self._run("purge", lambda s, _c: s.purge_all().value, self._purged, writes=True)
 
     def _purged(self, result: PurgeResult) -> None:
         self._finish("purge", purge_text(result), True)
@@ -398,8 +401,16 @@ class FileActions(Retranslated, QWidget):
 
     # running -------------------------------------------------------------------------------
     def _run(
-        self, key: str, work: Callable[[MemoryService, CancelToken], Any], done: Callable[[Any], None]
+        self,
+        key: str,
+        work: Callable[[MemoryService, CancelToken], Any],
+        done: Callable[[Any], None],
+        *,
+        writes: bool = False,
     ) -> None:
+        """Run ``work`` on a worker; one that ``writes`` memories runs as one operation through
+        the app's runner (``AppContext.operate``: its changes carry this panel, the Edit menu's
+        steps are refreshed after it)."""
         token = self._tokens[key] = CancelToken()
         self.rows[key].set_running(True)
 
@@ -413,7 +424,15 @@ class FileActions(Retranslated, QWidget):
             else:
                 self._finish(key, self.tr("Failed: {0}").format(exc), False)
 
-        self._context.call(lambda s: work(s, token), ok, on_error=failed, owner=self)
+        if writes:
+            self._context.operate(
+                lambda s, origin: s.operate(lambda: work(s, token), origin=origin),
+                lambda result: ok(result.value),
+                on_error=failed,
+                owner=self,
+            )
+        else:
+            self._context.call(lambda s: work(s, token), ok, on_error=failed, owner=self)
 
     def cancel(self, key: str) -> None:
         token = self._tokens.get(key)

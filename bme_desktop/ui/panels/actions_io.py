@@ -16,7 +16,7 @@ from ...core.backup.export import dumps
 from ...core.backup.fileio import read_file, write_atomically
 from ...core.backup.files import write_backup_file
 from ...core.backup.graph_formats import to_gexf, to_graphml
-from ...core.backup.importer import ImportResult, import_chats
+from ...core.backup.importer import ImportResult
 from ...core.backup.stream import open_backup
 from ...core.cancel import CancelToken, checkpoint
 
@@ -75,7 +75,7 @@ def import_as_new(service: MemoryService, path: Path, cancel: CancelToken | None
         target = free_chat_id(taken, chats.chat_ids[0])
         as_chat = target if target != chats.chat_ids[0] else None
     checkpoint(cancel)
-    return import_chats(service, chats, mode="new", as_chat=as_chat)
+    return service.import_chats(chats, mode="new", as_chat=as_chat).value
 
 
 def backup_all(
@@ -98,7 +98,7 @@ def restore_from(
     store are kept and reported as skipped."""
     chats = open_backup(path, passphrase)
     checkpoint(cancel)
-    return import_chats(service, chats, mode="merge")
+    return service.import_chats(chats, mode="merge").value
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,8 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QCheckBox, QGridLayout, QHBoxLayout, QLabel, QSpinBox, QVBoxLayout, QWidget
 
 from ...core.cancel import Cancelled, CancelToken
-from ...core.chat_ops import RANGED, NothingToDo, OperationResult, run_operation
+from ...core.chat_ops import RANGED, NothingToDo, OperationResult
+from ...core.operations import OpResult
 from ..context import AppContext
 from ..format import format_count
 from ..i18n import Retranslated
@@ -176,8 +177,8 @@ class StoryOperations(RowRunner, Retranslated, QWidget):
         row.set_running(True)
         began = time.monotonic()
 
-        def done(result: OperationResult) -> None:
-            self._finish(key, operation_text(result, time.monotonic() - began), True)
+        def done(result: OpResult[OperationResult]) -> None:
+            self._finish(key, operation_text(result.value, time.monotonic() - began), True)
 
         def failed(exc: Exception) -> None:
             if isinstance(exc, Cancelled):
@@ -189,8 +190,10 @@ class StoryOperations(RowRunner, Retranslated, QWidget):
             else:
                 self._finish(key, QCoreApplication.translate("Actions", "Failed: {0}").format(exc), False)
 
-        self._context.call(
-            lambda s: run_operation(s, chat_id, key, start=start, end=end, cancel=token),
+        self._context.operate(
+            lambda s, origin: s.run_chat_operation(
+                chat_id, key, start=start, end=end, cancel=token, origin=origin
+            ),
             done,
             on_error=failed,
             owner=self,

@@ -26,7 +26,6 @@ from ...core.backup.memory_import import (
     OUTCOMES,
     ImportPlan,
     MemoryMode,
-    import_memories,
     preview_import,
 )
 from ...core.backup.validate import ChatDoc
@@ -169,9 +168,9 @@ class ImportPreviewDialog(QDialog):
             self._done(plan)
             self.accept()
 
-        self._context.call(
-            lambda s: import_memories(s, chats, mode),
-            finished,
+        self._context.operate(
+            lambda s, origin: s.import_memories(chats, mode, origin=origin),
+            lambda result: finished(result.value),
             on_error=lambda exc: self.preview.setText(self.tr("Failed: {0}").format(exc)),
             owner=self,
         )
