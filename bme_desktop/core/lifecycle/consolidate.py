@@ -30,7 +30,7 @@ from ..schema import NODE_TYPES, node_text
 from ..settings import LifecycleSettings
 from ..store.reader import Reader
 from ..store.unit_of_work import UnitOfWork
-from ..store.vectors import vectors_of_any_model
+from ..store.vectors import load_vectors_by_ids
 from .similarity import pairs_above, text_matrix
 
 ACTOR = "lifecycle"
@@ -50,11 +50,10 @@ class ConsolidationReport:
 
 def _vectors(read: Reader, ids: list[str]) -> Vectors:
     out: Vectors = {}
-    for node_id, model, data in vectors_of_any_model(read, ids):
-        vec = np.frombuffer(data, dtype=np.float32)
-        norm = float(np.linalg.norm(vec))
+    for stored in load_vectors_by_ids(read, ids, None):
+        norm = float(np.linalg.norm(stored.vector))
         if norm > 0:
-            out[node_id] = (model, vec / norm)
+            out[stored.node_id] = (stored.model, stored.vector / norm)
     return out
 
 

@@ -52,31 +52,18 @@ def load_vectors(
     return out
 
 
-def vectors_of_any_model(reader: Reader, ids: Sequence[str]) -> list[tuple[str, str, bytes]]:
-    """(node id, model, raw float32 bytes) of every stored vector of these memories, whatever its model."""
-    v = t.vectors.c
-    out: list[tuple[str, str, bytes]] = []
-    wanted = list(ids)
-    for start in range(0, len(wanted), 500):
-        rows = reader.conn.execute(
-            select(v.node_id, v.model, v.data).where(v.node_id.in_(wanted[start : start + 500]))
-        )
-        out.extend((str(node_id), str(model), bytes(data)) for node_id, model, data in rows)
-    return out
-
-
-def load_vectors_by_ids(reader: Reader, ids: Sequence[str], model: str) -> list[StoredVector]:
-    """Stored vectors of ``model`` of these memories, whichever chat holds them (a chat's index
-    takes the vectors of the memories other chats share with it from there)."""
+def load_vectors_by_ids(reader: Reader, ids: Sequence[str], model: str | None) -> list[StoredVector]:
+    """Stored vectors of ``model`` (of every model with None) of these memories, whichever chat
+    holds them (a chat's index takes the vectors of the memories other chats share with it from
+    there; consolidation compares whatever vectors two memories have)."""
     v = t.vectors
     out: list[StoredVector] = []
     wanted = list(ids)
     for start in range(0, len(wanted), 500):
-        rows = reader.conn.execute(
-            select(v.c.node_id, v.c.model, v.c.dim, v.c.text_hash, v.c.data).where(
-                v.c.model == model, v.c.node_id.in_(wanted[start : start + 500])
-            )
+        query = select(v.c.node_id, v.c.model, v.c.dim, v.c.text_hash, v.c.data).where(
+            v.c.node_id.in_(wanted[start : start + 500])
         )
+        rows = reader.conn.execute(query if model is None else query.where(v.c.model == model))
         for node_id, row_model, dim, hashed, data in rows:
             vector = np.frombuffer(bytes(data), dtype=np.float32)
             if vector.size == dim:
