@@ -9,9 +9,10 @@ from collections.abc import Callable
 
 from PySide6.QtWidgets import QMessageBox
 
-from bme_desktop.core.events import MaintenanceProgressed
+from bme_desktop.core.events import Initiator, MaintenanceProgressed
 from bme_desktop.core.extract.scheduler import attach
 from bme_desktop.core.model import MessageIn
+from bme_desktop.core.operations import OpResult
 from bme_desktop.core.service import MemoryService
 from bme_desktop.ui.context import AppContext
 from bme_desktop.ui.panels.actions import ActionRow, ActionsPanel
@@ -52,6 +53,8 @@ def test_extract_pending_reports_progress_and_one_undo_puts_the_chat_back(
     panel = _panel(qtbot, context, service)
     row = panel.operations.rows["extract_pending"]
     assert row.button.isEnabled()
+    done: list[OpResult[object]] = []
+    context.sigOperationDone.connect(done.append)
     seen: list[tuple[int, int]] = []
     row.progress.valueChanged.connect(lambda value: seen.append((value, row.progress.maximum())))
     row.button.click()
@@ -59,6 +62,9 @@ def test_extract_pending_reports_progress_and_one_undo_puts_the_chat_back(
     assert "3 batches extracted in" in row.result.text() and "Ctrl+Z" in row.result.text()
     assert seen and seen[-1] == (6, 6)  # messages read of those pending, from maintenance.progress
     assert service.all_nodes(CHAT) and not row.progress.isVisible()
+    # one operation of the panel (the app's runner): upkeep, the memories it wrote in its record
+    assert [(r.initiator, r.origin) for r in done] == [(Initiator.UPKEEP, panel.operations)]
+    assert done[0].change(CHAT).nodes_added == {n.id for n in service.all_nodes(CHAT)}
     row.button.click()
     settled()
     assert row.result.text().startswith("Nothing to do: every message is extracted already")

@@ -12,7 +12,9 @@ from PySide6.QtWidgets import QFileDialog, QInputDialog
 
 from bme_desktop.core.backup.crypto import is_encrypted
 from bme_desktop.core.backup.validate import load_document
+from bme_desktop.core.events import Initiator
 from bme_desktop.core.model import Node
+from bme_desktop.core.operations import OpResult
 from bme_desktop.core.service import MemoryService
 from bme_desktop.ui.context import AppContext
 from bme_desktop.ui.panels.actions import ActionsPanel
@@ -96,13 +98,20 @@ def test_importing_an_export_adds_a_new_chat_and_opens_it(
     settled: Callable[[], None],
 ) -> None:
     answer_dialogs(monkeypatch, tmp_path / "story.json")
+    done: list[OpResult[object]] = []
+    context.sigOperationDone.connect(done.append)
     panel.files.rows["export"].button.click()
     settled()
+    assert done == []  # an export writes a file, no memory: no operation
     with qtbot.waitSignal(context.events.sigChatsChanged, check_params_cb=lambda c: c == "chat-1 (2)"):
         panel.files.rows["import"].button.click()
         settled()
     assert sorted(c.chat_id for c in service.list_chats()) == ["chat-1", "chat-1 (2)"]
     assert context.chat_id == "chat-1 (2)"
+    # the import ran as an operation of the panel (the app's runner): an import, its chat added
+    assert [(r.initiator, r.origin, r.chat_ids) for r in done] == [
+        (Initiator.IMPORT, panel.files, ["chat-1 (2)"])
+    ]
     assert service.chat_stats("chat-1 (2)").node_count == 1
 
 
@@ -145,8 +154,14 @@ def test_a_wrong_passphrase_restores_nothing(
 
 
 def test_purge_needs_the_typed_word_then_deletes_every_chat(
-    panel: ActionsPanel, service: MemoryService, monkeypatch: pytest.MonkeyPatch, settled: Callable[[], None]
+    panel: ActionsPanel,
+    context: AppContext,
+    service: MemoryService,
+    monkeypatch: pytest.MonkeyPatch,
+    settled: Callable[[], None],
 ) -> None:
+    done: list[OpResult[object]] = []
+    context.sigOperationDone.connect(done.append)
     monkeypatch.setattr(QInputDialog, "getText", lambda *_a, **_k: ("purge", True))
     panel.files.rows["purge"].button.click()
     settled()
@@ -157,6 +172,7 @@ def test_purge_needs_the_typed_word_then_deletes_every_chat(
     settled()
     assert service.list_chats() == []
     assert "Purged 1 chats" in panel.files.rows["purge"].result.text()
+    assert [(r.initiator, r.origin) for r in done] == [(Initiator.USER, panel.files)]
 
 
 def test_the_panel_shows_the_last_backup_and_that_the_schedule_is_off(
