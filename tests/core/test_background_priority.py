@@ -9,6 +9,7 @@ import time
 import pytest
 
 from bme_desktop.core.background import lower_thread_priority
+from bme_desktop.core.service import MemoryService
 
 
 @pytest.mark.skipif(not hasattr(os, "getpriority"), reason="no per-thread priority on this platform")
@@ -136,3 +137,39 @@ def test_a_background_thread_pauses_while_the_window_is_behind() -> None:
         assert waited and 0.01 < waited[0] < background.YIELD_AT_MOST_S + 0.05
     finally:
         background.gui_heartbeat(alive=False)
+
+
+def test_a_long_read_of_memories_has_yield_points(
+    service: MemoryService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 19, "never freeze": reading a 10k chat's memories is ~170 ms of Python holding the GIL;
+    a background thread reading them (the vector thread's pass) lets a recall, or a window that is
+    behind, go first every few hundred rows."""
+    from bme_desktop.core.editing import new_id
+    from bme_desktop.core.model import MessageIn, Node
+    from bme_desktop.core.store import reader
+
+    service.sync("c", [MessageIn(index=0, role="user", text="hello")], complete=True)
+    now = service.now()
+
+    def write(uow: object) -> None:
+        for i in range(reader.YIELD_EVERY * 2 + 10):
+            fields = {"statement": f"fact {i}"}
+            uow.put_node(  # type: ignore[attr-defined]
+                Node(
+                    id=new_id(),
+                    chat_id="c",
+                    type="fact",
+                    title=f"fact {i}",
+                    fields=fields,
+                    created_at=now + i,
+                    updated_at=now + i,
+                    source_indices=[0],
+                )
+            )
+
+    service.write(write)  # type: ignore[arg-type]
+    calls: list[int] = []
+    monkeypatch.setattr(reader, "yield_to_foreground", lambda: calls.append(1) or 0.0)
+    assert len(service.all_nodes("c")) == reader.YIELD_EVERY * 2 + 10
+    assert len(calls) == 2

@@ -49,6 +49,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
+from ..background import yield_to_foreground
 from ..cancel import CancelToken, checkpoint
 from ..events import (
     ChangeRecord,
@@ -71,6 +72,7 @@ if TYPE_CHECKING:
     from ..ports import Core
     from ..store.unit_of_work import UnitOfWork
 
+YIELD_EVERY = 512  # memories between two yield points of a whole chat's pass
 log = logging.getLogger(__name__)
 EMBED_BATCH = 16  # small batches keep a query's wait for the (shared) model short
 RETRY_AFTER_S = 20.0
@@ -481,7 +483,10 @@ class VectorMaintainer:
         later: set[str] = set()
         extracting = self._extracting(chat_id)
         # newest messages first: during a long import, recall has the current scene's vectors first
-        for node in sorted(nodes, key=lambda n: (-max(n.source_indices, default=-1), n.id)) + shared:
+        ordered = sorted(nodes, key=lambda n: (-max(n.source_indices, default=-1), n.id)) + shared
+        for k, node in enumerate(ordered):
+            if k % YIELD_EVERY == YIELD_EVERY - 1:
+                yield_to_foreground()  # a recall, or a window that is behind, goes first
             if node.deleted_at is not None:
                 continue
             text = embed_text(node)
