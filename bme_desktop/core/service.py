@@ -881,9 +881,12 @@ class MemoryService:
         reason: str | None = None,
         origin: object | None = None,
     ) -> list[Node]:
-        """Approve, reject or reopen memories (a review decision, not an edit)."""
+        """Approve, reject or reopen memories (a review decision, not an edit). The intake queued
+        for the chat runs first (``wait_for_follow_up``): run after the decision, it would send
+        a new memory the user just approved back to review."""
         from .lifecycle.review import decide
 
+        self.wait_for_follow_up(chat_id)
         return decide(self, chat_id, node_ids, status, actor=actor, reason=reason)
 
     def patrol_report(self, chat_id: str) -> PatrolReport:

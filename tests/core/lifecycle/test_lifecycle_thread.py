@@ -102,6 +102,21 @@ def test_waiting_for_the_follow_up_work_on_the_life_cycle_thread_or_the_writer_i
         service.write(lambda uow: service.wait_for_follow_up(CHAT))
 
 
+def test_a_review_decision_comes_after_the_intake_queued_before_it(
+    service: MemoryService, worker: LifecycleWorker, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    steps = Steps(monkeypatch, hold=True)
+    node = auto_node(service, "fact", FACT)  # its intake is held on the worker
+    assert steps.entered.wait(30)
+    decided = threading.Thread(target=service.decide_review, args=(CHAT, [node.id], "approved"))
+    decided.start()
+    time.sleep(SLOW_S)  # a decision that did not wait for the intake would be written by now
+    steps.release.set()
+    decided.join(30)
+    # The intake ran first (the memory has its card), then the decision, which stands.
+    assert get(service, node.id).review_status == "approved" and get(service, node.id).srs is not None
+
+
 @pytest.mark.parametrize("how", ["sync_wait", "ticket"])
 def test_a_sync_that_waits_returns_with_its_new_memories_in_review(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, how: str
