@@ -25,3 +25,23 @@ class CountingEmbedder:
 
     def embed_query(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
         return self._inner.embed(texts)
+
+
+class Gated:
+    """Every text points the same way (cosine 1 with everything), with a lexical gate of 0.3;
+    remembers what it embedded."""
+
+    name = "gated"
+    dim: int | None = 2
+    duplicate_threshold = 0.9
+    lexical_gate = 0.3
+
+    def __init__(self) -> None:
+        self.embedded: list[str] = []
+
+    def embed(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
+        self.embedded += texts
+        return np.tile(np.array([1.0, 0.0], np.float32), (len(texts), 1))
+
+    def embed_query(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
+        return self.embed(texts)

@@ -8,6 +8,7 @@ import json
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..lorebook import is_read_only, lore_of
 from ..model import Node, Scope
@@ -18,7 +19,9 @@ from ..store.unit_of_work import UnitOfWork
 from ..worldinfo import is_regex_key
 from . import entities
 from .textutil import has_han, negated, overlap, term_set
-from .vector_match import VectorScores
+
+if TYPE_CHECKING:
+    from .vector_match import VectorScores
 
 DUPLICATE_THRESHOLD = 0.85
 FACT_DUPLICATE_THRESHOLD = 0.8

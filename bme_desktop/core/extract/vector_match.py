@@ -18,6 +18,13 @@ in docs/embedders.md). Then only the memories sharing at least that much with th
 one are compared by cosine (the rest count as compared and far), and a proposed memory with
 no such memory is not embedded here at all: the vector index embeds it in the background.
 The gate depends only on the texts, so the decision stays the same whatever the timing.
+
+Nor is a memory compared by cosine that ``matching.nearest`` would never merge with the
+proposed one whatever its cosine: one about other people or places (each names a character or
+place of the chat that the other does not, ``matching.about_others``), judged by the names the
+chat had before the batch (the applier judges by those plus the batch's own, and a pair about
+others by fewer names is about others by more). On a templated role-play most proposals close
+in words differ in names, and were embedded on extraction's path only to be refused.
 """
 
 from __future__ import annotations
@@ -34,6 +41,7 @@ from ..model import Node
 from ..recall.documents import embed_text
 from ..schema import NODE_TYPES, node_text, node_title
 from ..store.live_nodes import LiveFilter, live_nodes
+from .matching import ENTITY_TYPES, MAX_ENTITIES, about_others, folded_names, names_in
 from .operations import NodeOp, Plan
 from .textutil import overlap, term_set
 
@@ -113,7 +121,9 @@ def vector_scores(
             threshold = getattr(embedder, "duplicate_threshold", None) or VECTOR_DUPLICATE_THRESHOLD
         gate = getattr(embedder, "lexical_gate", None)
         terms = terms or TermCache()
-        nodes = service.read(lambda r: _comparable(r, chat_id, [op for _, op in wanted]))
+        nodes, names = service.read(
+            lambda r: (_comparable(r, chat_id, [op for _, op in wanted]), _entity_names(r, chat_id))
+        )
         pools: list[list[Node]] = []
         close: list[list[Node]] = []
         for _, op in wanted:
@@ -125,12 +135,22 @@ def vector_scores(
                 and (since is None or (node.source_indices and min(node.source_indices) >= since))
             ]
             pools.append(pool)
-            if gate is None:
-                close.append(pool)
-                continue
-            mine = terms(node_text(op.type, op.fields))
+            text = node_text(op.type, op.fields)
+            mine = terms(text)
+            near = (
+                pool
+                if gate is None
+                else [
+                    node for node in pool if overlap(mine, terms(node_text(node.type, node.fields))) >= gate
+                ]
+            )
+            named = names_in(text, names)
             close.append(
-                [node for node in pool if overlap(mine, terms(node_text(node.type, node.fields))) >= gate]
+                [
+                    node
+                    for node in near
+                    if not about_others(named, names_in(node_text(node.type, node.fields), names))
+                ]
             )
         asked = [k for k, near in enumerate(close) if near]
         texts = [
@@ -194,6 +214,14 @@ def _comparable(r: Reader, chat_id: str, ops: list[NodeOp]) -> list[Node]:
         since = None if None in sinces else min(s for s in sinces if s is not None)
         found += live_nodes(r, chat_id, pk, LiveFilter((type_id,), since=since))
     return found
+
+
+def _entity_names(r: Reader, chat_id: str) -> list[str]:
+    """The chat's character and place names as the applier's ``matching.nearest`` folds them,
+    read before the batch: the applier's list holds these and those the batch adds, and a pair
+    about others by fewer names is about others by more (``about_others``)."""
+    pk = r.require_chat_pk(chat_id)
+    return folded_names(live_nodes(r, chat_id, pk, LiveFilter(ENTITY_TYPES), limit=MAX_ENTITIES))
 
 
 def _indexed_vectors(index: Any, embedder: Any, nodes: list[Node]) -> tuple[dict[str, Any], list[Node]]:
