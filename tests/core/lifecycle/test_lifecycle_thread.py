@@ -18,11 +18,12 @@ from bme_desktop.core.backup.export import dumps, export_document
 from bme_desktop.core.backup.importer import import_chats
 from bme_desktop.core.backup.validate import load_document
 from bme_desktop.core.clock import ManualClock
-from bme_desktop.core.events import ChangeRecord
+from bme_desktop.core.events import ChangeRecord, ExtractionFinished, GraphChanged, Initiator
 from bme_desktop.core.lifecycle import attach as attach_lifecycle
 from bme_desktop.core.lifecycle import worker as worker_module
 from bme_desktop.core.lifecycle.tasks import run_step
 from bme_desktop.core.lifecycle.worker import FIRST_UPKEEP_DELAY_S, LifecycleWorker
+from bme_desktop.core.recall.api import RecallRequest
 from bme_desktop.core.rewrites import run_recorded
 from bme_desktop.core.service import MemoryService
 from bme_desktop.core.settings import Settings
@@ -80,6 +81,36 @@ def test_the_publisher_only_queues_the_intake_which_runs_on_the_life_cycle_threa
     finally:
         steps.release.set()
     assert get(service, node.id).review_status == "pending" and get(service, node.id).srs is not None
+
+
+def test_no_subscriber_reads_or_writes_on_the_publishing_thread(
+    service: MemoryService, worker: LifecycleWorker, hashed_recaller: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The life cycle, the vector maintainer, the recall cache and its warmer only queue or mark."""
+    node = auto_node(service, "fact", FACT)
+    service.recall(RecallRequest(CHAT, "the bridge at Kell"), keep=False)  # recall state and vectors loaded
+    assert service.wait_for_follow_up(CHAT, 30)
+    publishing: list[bool] = [False]
+    done_here: list[str] = []
+    for name in ("read", "write"):
+        real = getattr(service, name)
+
+        def spy(fn: Callable[..., Any], real: Callable[..., Any] = real, name: str = name) -> Any:
+            if publishing[0] and threading.current_thread() is threading.main_thread():
+                done_here.append(name)
+            return real(fn)
+
+        monkeypatch.setattr(service, name, spy)
+    change = ChangeRecord(CHAT)
+    change.node_added(node.id)
+    publishing[0] = True
+    try:
+        service.events.publish(GraphChanged(CHAT, change, Initiator.EXTRACTION))
+        service.events.publish(ExtractionFinished(CHAT, 0, 0))
+    finally:
+        publishing[0] = False
+    assert done_here == []
+    assert service.wait_for_follow_up(CHAT, 30)
 
 
 def test_waiting_for_the_follow_up_work_on_the_life_cycle_thread_or_the_writer_is_refused(
