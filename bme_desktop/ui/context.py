@@ -109,6 +109,7 @@ class AppContext(QObject):
         fn: Callable[[MemoryService, object | None], OpResult[T]],
         on_done: Callable[[OpResult[T]], None] | None = None,
         *,
+        key: str | None = None,
         on_error: Callable[[Exception], None] | None = None,
         owner: QObject | None = None,
     ) -> Task:
@@ -118,7 +119,8 @@ class AppContext(QObject):
         ``origin`` is ``owner``: the operation's ``GraphChanged`` events carry it, so a panel
         tells its own edits from others' and from background work (``ServiceEvents.sigGraphEvent``)
         and updates itself from the returned record. ``on_done`` gets the :class:`OpResult` on
-        the GUI thread (not at all once ``owner`` is closed), after ``sigOperationDone``."""
+        the GUI thread (not at all once ``owner`` is closed), after ``sigOperationDone``; ``key``
+        as for :meth:`call` (a newer task of the key supersedes it)."""
         service, done = self.service, self.sigOperationDone
 
         def work(_control: Any) -> OpResult[T]:
@@ -126,7 +128,7 @@ class AppContext(QObject):
             done.emit(result)  # queued to the GUI thread, ahead of the task's own result
             return result
 
-        return self.runner.run(work, on_done=on_done, on_error=on_error, owner=owner)
+        return self.runner.run(work, on_done=on_done, on_error=on_error, key=key, owner=owner)
 
     def save_settings(self) -> None:
         """Write the settings as they are now, off the GUI thread (validating and fsyncing took

@@ -7,7 +7,9 @@ from collections.abc import Callable
 import pytest
 from PySide6.QtWidgets import QMessageBox
 
+from bme_desktop.core.events import Initiator
 from bme_desktop.core.model import Node
+from bme_desktop.core.operations import OpResult
 from bme_desktop.core.recall.api import RecallRequest
 from bme_desktop.core.service import MemoryService
 from bme_desktop.ui.context import AppContext
@@ -58,12 +60,16 @@ def test_answering_no_keeps_the_recall(
 
 def test_answering_yes_deletes_the_recall(
     panel: InjectionPanel,
+    context: AppContext,
     service: MemoryService,
     monkeypatch: pytest.MonkeyPatch,
     settled: Callable[[], None],
 ) -> None:
     monkeypatch.setattr(QMessageBox, "question", lambda *_a: QMessageBox.StandardButton.Yes)
+    done: list[OpResult[object]] = []
+    context.sigOperationDone.connect(done.append)
     panel.delete_button.click()
     settled()
     assert [r.index for r in service.recall_records(CHAT)] == [0, 2]
+    assert [(r.value, r.initiator, r.origin) for r in done] == [(True, Initiator.USER, panel)]  # the runner
     assert panel.model.rowCount() == 2

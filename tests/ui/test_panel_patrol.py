@@ -8,8 +8,10 @@ from collections.abc import Callable
 from PySide6.QtCore import Qt
 
 from bme_desktop.core import editing
+from bme_desktop.core.events import Initiator
 from bme_desktop.core.lifecycle.patrol_daily import latest_patrol, run_patrol
 from bme_desktop.core.model import Node
+from bme_desktop.core.operations import OpResult
 from bme_desktop.core.service import MemoryService
 from bme_desktop.core.store import tables as t
 from bme_desktop.ui.context import AppContext
@@ -62,9 +64,12 @@ def test_run_patrol_now_stores_and_shows_a_report(
     context.set_chat(CHAT)
     settled()
     assert section.tree.topLevelItemCount() == 0 and latest_patrol(service, CHAT) is None
+    done: list[OpResult[object]] = []
+    context.sigOperationDone.connect(done.append)
     section.run_button.click()
     settled()
     assert latest_patrol(service, CHAT) is not None
+    assert [(r.initiator, r.origin) for r in done] == [(Initiator.UPKEEP, section)]  # the app's runner
     assert section.counts()["unclassified"] == 1 and section.tree.topLevelItemCount() == 7
 
 

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 
 from ...core.events import Event, RecallFinished
 from ...core.model import RecallRecord, RecallRequest
+from ...core.operations import OpResult
 from ...core.service import MemoryService
 from ..context import AppContext
 from ..i18n import Retranslated
@@ -112,7 +113,10 @@ class InjectionPanel(Retranslated, QWidget):
 
     def save(self) -> None:
         text = self.text.toPlainText()
-        self._act(lambda s, r: s.edit_recall_record(r.chat_id, r.index, text), self.tr("Saving…"))
+        self._act(
+            lambda s, r, origin: s.edit_recall_record(r.chat_id, r.index, text, origin=origin),
+            self.tr("Saving…"),
+        )
 
     def delete(self) -> None:
         record = self.current_record()
@@ -127,22 +131,31 @@ class InjectionPanel(Retranslated, QWidget):
         )
         if answer != QMessageBox.StandardButton.Yes:
             return
-        self._act(lambda s, r: s.delete_recall_record(r.chat_id, r.index), self.tr("Deleting…"))
+        self._act(
+            lambda s, r, origin: s.delete_recall_record(r.chat_id, r.index, origin=origin),
+            self.tr("Deleting…"),
+        )
 
     def rerun(self) -> None:
         self._act(
-            lambda s, r: s.recall(RecallRequest(r.chat_id, r.user_input, index=r.index)),
+            lambda s, r, origin: s.operate(
+                lambda: s.recall(RecallRequest(r.chat_id, r.user_input, index=r.index)), origin=origin
+            ),
             self.tr("Recalling again…"),
         )
 
-    def _act(self, fn: Callable[[MemoryService, RecallRecord], Any], busy: str) -> None:
+    def _act(
+        self, fn: Callable[[MemoryService, RecallRecord, object | None], OpResult[Any]], busy: str
+    ) -> None:
+        """Edit, delete or recall again the chosen kept recall, as an operation of this panel
+        (the app's runner)."""
         record = self.current_record()
         if record is None:
             return
         self._set_buttons(False)
         self.detail.setText(busy)
-        self._context.call(
-            lambda s: fn(s, record),
+        self._context.operate(
+            lambda s, origin: fn(s, record, origin),
             lambda _result: self.refresh(),
             key=f"injection-act-{id(self)}",
             on_error=lambda _exc: self.refresh(),

@@ -123,8 +123,12 @@ class PatrolPanel(Retranslated, QWidget):
             return
         self.run_button.setEnabled(False)
         self.status.setText(self.tr("Patrolling…"))
-        self._context.call(
-            lambda s: s.run_patrol(chat_id).value, self._ran, key=f"patrol-{id(self)}", on_error=self._failed
+        self._context.operate(
+            lambda s, origin: s.run_patrol(chat_id, origin=origin),
+            lambda result: self._ran(result.value),
+            key=f"patrol-{id(self)}",
+            on_error=self._failed,
+            owner=self,
         )
 
     def _ran(self, record: dict[str, Any]) -> None:
