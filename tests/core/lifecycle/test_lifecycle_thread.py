@@ -5,6 +5,7 @@ for that work, so new memories already wait in the review centre when they retur
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -19,6 +20,7 @@ from bme_desktop.core.backup.importer import import_chats
 from bme_desktop.core.backup.validate import load_document
 from bme_desktop.core.clock import ManualClock
 from bme_desktop.core.events import ChangeRecord, ExtractionFinished, GraphChanged, Initiator
+from bme_desktop.core.extract.scheduler import attach as attach_extraction
 from bme_desktop.core.lifecycle import attach as attach_lifecycle
 from bme_desktop.core.lifecycle import worker as worker_module
 from bme_desktop.core.lifecycle.tasks import run_step
@@ -27,7 +29,7 @@ from bme_desktop.core.recall.api import RecallRequest
 from bme_desktop.core.rewrites import run_recorded
 from bme_desktop.core.service import MemoryService
 from bme_desktop.core.settings import Settings
-from tests.core.extract.extract_helpers import chat, open_service
+from tests.core.extract.extract_helpers import chat
 from tests.core.extract.test_extract_scheduler import TURNS
 
 FACT = {"statement": "The bridge at Kell is out", "category": "fact"}
@@ -59,6 +61,18 @@ def worker(service: MemoryService) -> Iterator[LifecycleWorker]:
     started = LifecycleWorker(service).start()
     yield started
     started.stop()
+
+
+@contextlib.contextmanager
+def _extracting(path: Path, database_url: str, settings: Settings | None = None) -> Iterator[MemoryService]:
+    """A service on ``database_url`` with extraction and the life cycle attached."""
+    svc = MemoryService.open(path, database_url=database_url, settings=settings or Settings(), attach=False)
+    try:
+        attach_extraction(svc)
+        attach_lifecycle(svc)
+        yield svc
+    finally:
+        svc.close()
 
 
 def _pending(svc: MemoryService, chat_id: str) -> tuple[int, int]:
@@ -150,13 +164,12 @@ def test_a_review_decision_comes_after_the_intake_queued_before_it(
 
 @pytest.mark.parametrize("how", ["sync_wait", "ticket"])
 def test_a_sync_that_waits_returns_with_its_new_memories_in_review(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, how: str
+    tmp_path: Path, database_url: str, monkeypatch: pytest.MonkeyPatch, how: str
 ) -> None:
     settings = Settings()
     settings.lifecycle.audit_mode = "all"
     steps = Steps(monkeypatch, delay=SLOW_S)
-    with open_service(tmp_path, settings) as svc:
-        attach_lifecycle(svc)
+    with _extracting(tmp_path, database_url, settings) as svc:
         if how == "sync_wait":
             svc.sync("c", chat(*TURNS), complete=True, wait=True)
         else:  # the bridge waits on the ticket, off its worker threads
@@ -169,13 +182,12 @@ def test_a_sync_that_waits_returns_with_its_new_memories_in_review(
 
 
 def test_each_extraction_batch_waits_for_the_intake_of_the_one_before(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, database_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The intake's batch comes before the next extraction batch (which reads what the
     after-extraction steps wrote), so a history rollback undoes them in order."""
     Steps(monkeypatch, delay=SLOW_S)
-    with open_service(tmp_path) as svc:
-        attach_lifecycle(svc)
+    with _extracting(tmp_path, database_url) as svc:
         svc.sync("c", chat(*TURNS, ("assistant", "Marcus leaves for the harbour at dawn.")), wait=True)
         order = [
             ("intake" if b.description.startswith("intake of") else b.kind)
