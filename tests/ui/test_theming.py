@@ -129,9 +129,11 @@ def test_a_theme_picked_from_the_menu_lets_the_event_loop_turn_between_its_round
     timer.start()
     action.trigger()
     assert qapp.styleSheet() == "" and not window.updatesEnabled()  # the new sheet comes in a later turn
+    assert themes.switching
     turns.clear()
     qtbot.waitUntil(lambda: seen == [action.data()] and window.updatesEnabled(), timeout=10000)
     timer.stop()
+    assert not themes.switching
     assert (False, False) in turns and (True, False) in turns  # a turn after each of the first two rounds
     assert themes.themes[action.data()].color("background") in qapp.styleSheet()
 

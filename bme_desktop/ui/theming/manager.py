@@ -100,11 +100,17 @@ class ThemeManager(QObject):
         self._icons = ColoredIcons()  # the style sheet's coloured arrow images
         self._current = self.themes.get(DEFAULT_THEME) or next(iter(self.themes.values()))
         self._switch = 0  # switches asked for: a menu switch's later turns run if no other came since
+        self._announced = 0  # the last switch whose views have restyled
         self._frozen: list[QWidget] = []  # windows a menu switch holds unpainted until its last turn
 
     @property
     def current(self) -> Theme:
         return self._current
+
+    @property
+    def switching(self) -> bool:
+        """Whether a switch picked from the menu has turns left (its views not restyled yet)."""
+        return self._announced < self._switch
 
     def apply(self, name: str, app: QApplication | None = None, *, views_later: bool = False) -> Theme:
         """Switch to theme ``name`` (unknown names fall back to the default) and restyle the app.
@@ -121,13 +127,12 @@ class ThemeManager(QObject):
         self._current = theme
         self._switch += 1
         if app is None:
-            self.sigThemeChanged.emit(theme)
+            self._announce(self._switch)
             return theme
         sheet = stylesheet_for(theme, self._template, self._icons)
         if not views_later:
             restyle(app, palette_for(theme), sheet)
-            self._thaw_frozen()  # a menu switch still under way: this one is complete
-            self.sigThemeChanged.emit(theme)
+            self._announce(self._switch)  # a menu switch still under way: this one completes it
             return theme
         self._frozen += freeze(app)
         drop_sheet(app, palette_for(theme), sheet)
@@ -146,6 +151,7 @@ class ThemeManager(QObject):
     def _announce(self, switch: int) -> None:
         if switch != self._switch:
             return
+        self._announced = switch
         try:
             self.sigThemeChanged.emit(self._current)
         finally:
