@@ -208,7 +208,7 @@ class HybridRecaller:
         archived = archive_hits(
             state, query.text, cues, max(1, request.top_k // 2), covered, before=request.index
         )
-        if state.message_end - 1 - state.extracted_to > IMPORT_BACKLOG and self._extracting(request.chat_id):
+        if state.message_end - 1 - state.extracted_to > IMPORT_BACKLOG and self.extracting(request.chat_id):
             skipped.append(
                 f"memories (partial: messages {state.extracted_to + 1}–{state.message_end - 1} "
                 "not extracted yet; searched as messages)"
@@ -385,7 +385,7 @@ class HybridRecaller:
                 if self._warm_due.get(chat_id) == announced:
                     self._warm_due.pop(chat_id, None)
 
-    def _extracting(self, chat_id: str) -> bool:
+    def extracting(self, chat_id: str) -> bool:
         """Whether the chat is being extracted or waits for it (an import under way; a chat whose
         extraction is off or paused is recalled as usual)."""
         extraction = self.service.extraction

@@ -11,12 +11,21 @@ because a recall that arrives meanwhile waits for it (at low priority, with a bu
 the recall would wait for the slowest thread: priority inversion); the graph build and the
 prefetch run on a low-priority thread, and a recall never waits for them (it uses the
 previous graph, and embeds what is not ready itself). Both are keyed workers (``core/work.py``)
-keyed by chat; a chat waiting to be warmed is warmed once, prefetching if any change asked."""
+keyed by chat; a chat waiting to be warmed is warmed once, prefetching if any change asked.
+
+While a chat is being extracted (a long chat's first import, one batch after another), its graph
+is rebuilt at most every ``WARM_EVERY_S``: the batches committed meanwhile are built together,
+and a recall takes the previous graph. Rebuilt after every batch it took a quarter of the
+server's CPU samples at 8,000 messages of an import (``bench/first_connect.py``), a cost that
+grows with the chat."""
 
 from __future__ import annotations
 
 import logging
 import operator
+import threading
+import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ..events import ChatSynced, Event, GraphChanged
@@ -27,6 +36,7 @@ if TYPE_CHECKING:
     from .pipeline import HybridRecaller
 
 log = logging.getLogger(__name__)
+WARM_EVERY_S = 2.0  # while its chat is being extracted, a chat's graph is rebuilt at most this often
 
 
 class RecallWarmer:
@@ -38,11 +48,16 @@ class RecallWarmer:
             "bme-recall-refresh", self._refresh, merge=operator.or_, low_priority=False
         )
         self._pool: KeyedWorker[str, bool] = KeyedWorker("bme-recall-warm", self._warm, merge=operator.or_)
+        self._built: dict[str, float] = {}  # chat → when its graph was last built (``_clock``)
+        self._clock: Callable[[], float] = time.monotonic
+        self._stopping = threading.Event()
+        self._rest: Callable[[float], object] = self._stopping.wait
         self._unsubscribe = service.events.on((ChatSynced, GraphChanged), self._on_event)
         service.on_close(self.stop)
 
     def stop(self) -> None:
         self._unsubscribe()
+        self._stopping.set()
         self._refresher.close(30)
         self._pool.close(30)
 
@@ -70,12 +85,26 @@ class RecallWarmer:
             self.recaller.warm_done(chat_id)
             log.debug("refreshing recall for %r failed", chat_id, exc_info=True)
 
+    def _paced(self, chat_id: str) -> float:
+        """Seconds to wait before building the chat's graph again (0 unless it is being extracted)."""
+        built = self._built.get(chat_id)
+        if built is None or not self.recaller.extracting(chat_id):
+            return 0.0
+        return built + WARM_EVERY_S - self._clock()
+
     def _warm(self, chat_id: str, prefetch: bool) -> None:
         if self.service.closed:
             self.recaller.warm_done(chat_id)
             return
         try:
+            wait = self._paced(chat_id)
+            if wait > 0:
+                if prefetch:  # the next recall's context does not wait for the graph
+                    self.recaller.prefetch_next(chat_id)
+                    prefetch = False
+                self._rest(wait)
             self.recaller.warm(chat_id)
+            self._built[chat_id] = self._clock()
             if prefetch:
                 self.recaller.prefetch_next(chat_id)
         except Exception:  # the chat was deleted meanwhile, the embedder is down: recall copes
