@@ -256,6 +256,13 @@ class RecallCache:
             state = self._states.get(chat_id)
         return state is not None and state.loaded
 
+    def backlog(self, chat_id: str) -> int:
+        """Messages of the chat stored but not yet read by an extraction batch, as of the last
+        refresh (0 for a chat not loaded): cheap, reads nothing."""
+        with self._lock:
+            state = self._states.get(chat_id)
+        return 0 if state is None else max(0, state.message_end - 1 - state.extracted_to)
+
     def state(self, chat_id: str) -> ChatState:
         """The chat's state, brought up to date (call from a reader thread, not the writer).
         Read it under ``state.rw.reading()``; what changes later waits for the next call."""

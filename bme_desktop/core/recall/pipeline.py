@@ -208,7 +208,7 @@ class HybridRecaller:
         archived = archive_hits(
             state, query.text, cues, max(1, request.top_k // 2), covered, before=request.index
         )
-        if state.message_end - 1 - state.extracted_to > IMPORT_BACKLOG and self.extracting(request.chat_id):
+        if self.importing(request.chat_id):
             skipped.append(
                 f"memories (partial: messages {state.extracted_to + 1}–{state.message_end - 1} "
                 "not extracted yet; searched as messages)"
@@ -384,6 +384,11 @@ class HybridRecaller:
             with self._lock:  # built for every change announced so far (not one announced since)
                 if self._warm_due.get(chat_id) == announced:
                     self._warm_due.pop(chat_id, None)
+
+    def importing(self, chat_id: str) -> bool:
+        """Whether the chat is being extracted with more than ``IMPORT_BACKLOG`` messages still
+        to read (a long chat's first import), as of its state's last refresh."""
+        return self.cache.backlog(chat_id) > IMPORT_BACKLOG and self.extracting(chat_id)
 
     def extracting(self, chat_id: str) -> bool:
         """Whether the chat is being extracted or waits for it (an import under way; a chat whose

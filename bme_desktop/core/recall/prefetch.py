@@ -13,11 +13,13 @@ prefetch run on a low-priority thread, and a recall never waits for them (it use
 previous graph, and embeds what is not ready itself). Both are keyed workers (``core/work.py``)
 keyed by chat; a chat waiting to be warmed is warmed once, prefetching if any change asked.
 
-While a chat is being extracted (a long chat's first import, one batch after another), its graph
-is rebuilt at most every ``WARM_EVERY_S``: the batches committed meanwhile are built together,
-and a recall takes the previous graph. Rebuilt after every batch it took a quarter of the
-server's CPU samples at 8,000 messages of an import (``bench/first_connect.py``), a cost that
-grows with the chat."""
+While a chat is being imported (extracted with more than ``IMPORT_BACKLOG`` messages still to
+read: a long chat's first import, one batch after another), its graph is rebuilt at most every
+``WARM_EVERY_S``: the batches committed meanwhile are built together, and a recall takes the
+previous graph. The last batches of an import, and a chat's usual batch after a turn, are built
+at once, so a recall right after them sees their memories in the graph. Rebuilt after every
+batch of an import, the graph took a quarter of the server's CPU samples at 8,000 messages
+(``bench/first_connect.py``), a cost that grows with the chat."""
 
 from __future__ import annotations
 
@@ -36,7 +38,7 @@ if TYPE_CHECKING:
     from .pipeline import HybridRecaller
 
 log = logging.getLogger(__name__)
-WARM_EVERY_S = 2.0  # while its chat is being extracted, a chat's graph is rebuilt at most this often
+WARM_EVERY_S = 2.0  # while its chat is being imported, a chat's graph is rebuilt at most this often
 
 
 class RecallWarmer:
@@ -86,9 +88,9 @@ class RecallWarmer:
             log.debug("refreshing recall for %r failed", chat_id, exc_info=True)
 
     def _paced(self, chat_id: str) -> float:
-        """Seconds to wait before building the chat's graph again (0 unless it is being extracted)."""
+        """Seconds to wait before building the chat's graph again (0 unless it is being imported)."""
         built = self._built.get(chat_id)
-        if built is None or not self.recaller.extracting(chat_id):
+        if built is None or not self.recaller.importing(chat_id):
             return 0.0
         return built + WARM_EVERY_S - self._clock()
 

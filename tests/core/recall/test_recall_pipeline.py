@@ -197,6 +197,7 @@ def test_during_an_import_the_messages_not_extracted_yet_are_searched_as_message
     result = service.recall(RecallRequest("import", "Where is the silver compass?"))
     archive = [r.node.source_indices for r in result.nodes if r.bucket == "archive"]
     assert archive == [[271]]  # the newest scene; message 6 waits for its batch
+    assert recaller.importing("import")  # so the warmer paces the chat's graph builds
     assert (
         "memories (partial: messages 20–299 not extracted yet; searched as messages)" in result.skipped_stages
     )
@@ -208,6 +209,7 @@ def test_during_an_import_the_messages_not_extracted_yet_are_searched_as_message
     result = service.recall(RecallRequest("import", "Where is the silver compass?"))
     assert not [r for r in result.nodes if r.bucket == "archive"]
     assert not [s for s in result.skipped_stages if s.startswith("memories")]
+    assert not recaller.importing("import")  # its last batches are built at once
 
 
 def test_remember_when_never_returns_the_message_being_answered(

@@ -1,5 +1,6 @@
-"""While a chat is being extracted (an import), the recall warmer rebuilds its graph at most every
-``WARM_EVERY_S``; otherwise after every change. The clock and the rest are the test's."""
+"""While a chat is being imported (extracted with a long backlog), the recall warmer rebuilds its
+graph at most every ``WARM_EVERY_S``; otherwise after every change. The clock and the rest are
+the test's."""
 
 from __future__ import annotations
 
@@ -25,7 +26,8 @@ class Service:
 class Recaller:
     def __init__(self) -> None:
         self.log: list[str] = []
-        self.importing: set[str] = set()
+        self.imports: set[str] = set()  # being extracted with a backlog over IMPORT_BACKLOG
+        self.extractions: set[str] = set()  # being extracted
 
     def warm(self, chat_id: str) -> None:
         self.log.append(f"build {chat_id}")
@@ -33,8 +35,11 @@ class Recaller:
     def prefetch_next(self, chat_id: str) -> None:
         self.log.append(f"prefetch {chat_id}")
 
+    def importing(self, chat_id: str) -> bool:
+        return chat_id in self.imports
+
     def extracting(self, chat_id: str) -> bool:
-        return chat_id in self.importing
+        return chat_id in self.extractions | self.imports
 
     def warm_done(self, chat_id: str) -> None:
         pass
@@ -58,7 +63,7 @@ def paced() -> tuple[RecallWarmer, Recaller, list[float]]:
 
 def test_a_chat_being_extracted_gets_its_graph_at_most_every_warm_every_s() -> None:
     warmer, recaller, rests = paced()
-    recaller.importing.add("a")
+    recaller.imports.add("a")
     warmer._warm("a", False)  # the first build does not wait
     warmer._warm("a", True)  # the next waits, its context prefetched first
     assert rests == [WARM_EVERY_S]
@@ -71,4 +76,15 @@ def test_a_chat_not_being_extracted_gets_its_graph_after_every_change() -> None:
     for _ in range(3):
         warmer._warm("a", True)
     assert rests == [] and recaller.log == ["build a", "prefetch a"] * 3
+    warmer.stop()
+
+
+def test_the_last_batches_of_an_extraction_are_built_at_once() -> None:
+    """A chat extracted with a short backlog (an import's last batches, a turn's batch) gets its
+    graph after every batch: a recall right after the extraction sees the new memories."""
+    warmer, recaller, rests = paced()
+    recaller.extractions.add("a")
+    for _ in range(3):
+        warmer._warm("a", False)
+    assert rests == [] and recaller.log == ["build a"] * 3
     warmer.stop()
