@@ -77,3 +77,33 @@ def start_bridge(
     if not line:
         raise SystemExit("the bridge did not start")
     return proc, json.loads(line)["url"]
+
+
+# The vocabulary of the bridge benches' synthetic chats (bridge_load, proxy).
+WORDS = [
+    "caravan",
+    "river",
+    "lantern",
+    "silver",
+    "key",
+    "forest",
+    "mill",
+    "storm",
+    "harbour",
+    "sword",
+    "letter",
+    "tower",
+    "garden",
+    "bridge",
+    "wolf",
+    "market",
+    "winter",
+    "festival",
+    "oath",
+    "map",
+]
+
+
+def words(i: int, n: int) -> str:
+    """``n`` words of the vocabulary, a different run for each ``i``."""
+    return " ".join(WORDS[(i * 7 + k) % len(WORDS)] for k in range(n))

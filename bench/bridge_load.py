@@ -22,32 +22,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import aiohttp
-from bench_common import pct, serve_bare, start_bridge
+from bench_common import WORDS, pct, serve_bare, start_bridge, words
 
 ROOT = Path(__file__).resolve().parents[1]
 TOKEN = "bench-token-" + "b" * 40
-WORDS = [
-    "caravan",
-    "river",
-    "lantern",
-    "silver",
-    "key",
-    "forest",
-    "mill",
-    "storm",
-    "harbour",
-    "sword",
-    "letter",
-    "tower",
-    "garden",
-    "bridge",
-    "wolf",
-    "market",
-    "winter",
-    "festival",
-    "oath",
-    "map",
-]
 
 
 @dataclass
@@ -67,7 +45,7 @@ class Stats:
 
 
 def message(i: int) -> dict[str, object]:
-    text = " ".join(WORDS[(i * 7 + k) % len(WORDS)] for k in range(40))
+    text = words(i, 40)
     return {
         "index": i,
         "role": "user" if i % 2 == 0 else "assistant",
@@ -182,8 +160,8 @@ def seed_memories(data_dir: Path, chat: str, count: int) -> float:
 
         def op(uow: object) -> None:
             for i in range(count):
-                words = " ".join(WORDS[(i * 7 + k) % len(WORDS)] for k in range(12))
-                draft = NodeDraft("event", {"summary": f"Memory {i}: {words}."}, source_indices=[i % 1000])
+                said = words(i, 12)
+                draft = NodeDraft("event", {"summary": f"Memory {i}: {said}."}, source_indices=[i % 1000])
                 editing.create_node(uow, chat, draft, manual=False)  # type: ignore[arg-type]
 
         service.write(op)

@@ -34,42 +34,16 @@ import httpx
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
-from bench_common import pct, serve_bare, start_bridge  # noqa: E402
+from bench_common import WORDS, pct, serve_bare, start_bridge, words  # noqa: E402
 from fakes.openai_server import FakeOpenAIServer, Reply  # noqa: E402
 
 TOKEN = "bench-token-" + "p" * 40
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
 CHAT = "bench-proxy"
-WORDS = [
-    "caravan",
-    "river",
-    "lantern",
-    "silver",
-    "key",
-    "forest",
-    "mill",
-    "storm",
-    "harbour",
-    "sword",
-    "letter",
-    "tower",
-    "garden",
-    "bridge",
-    "wolf",
-    "market",
-    "winter",
-    "festival",
-    "oath",
-    "map",
-]
 REPLY = (
     "The ferry rocks as the lantern swings; Sera points at the far bank where the mill stands, "
     "its wheel still turning in the storm."
 )
-
-
-def words(i: int, n: int) -> str:
-    return " ".join(WORDS[(i * 7 + k) % len(WORDS)] for k in range(n))
 
 
 def server_timing(header: str | None) -> dict[str, float]:
